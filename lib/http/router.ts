@@ -1,0 +1,80 @@
+// A small path router for the public API: static paths by map lookup, ":param" segments by a
+// linear scan of the few patterns that have them. Next's router costs ~7x more per request
+// (DESIGN.md), so the API does not go through it.
+export type HttpMethod = "GET" | "POST" | "PUT" | "PATCH" | "DELETE" | "HEAD" | "OPTIONS";
+
+export interface RequestContext {
+  params: Record<string, string>;
+  /** The TCP peer's address as the socket reports it. */
+  peerIp: string;
+}
+
+export type RouteHandler = (request: Request, context: RequestContext) => Promise<Response> | Response;
+
+export interface RouteDefinition {
+  path: string;
+  handlers: Partial<Record<HttpMethod, RouteHandler>>;
+}
+
+export type RouteMatch =
+  | { kind: "handler"; handler: RouteHandler; params: Record<string, string> }
+  | { kind: "method-not-allowed"; allow: string[] }
+  | { kind: "not-found" };
+
+interface CompiledPattern {
+  segments: string[];
+  route: RouteDefinition;
+}
+
+export function createRouter(routes: RouteDefinition[], prefixes: string[] = [""]) {
+  const staticRoutes = new Map<string, RouteDefinition>();
+  const patterns: CompiledPattern[] = [];
+  for (const route of routes) {
+    for (const prefix of prefixes) {
+      const path = prefix + route.path;
+      if (path.includes("/:")) patterns.push({ segments: path.split("/"), route });
+      else staticRoutes.set(path, route);
+    }
+  }
+
+  function find(pathname: string): { route: RouteDefinition; params: Record<string, string> } | undefined {
+    const normalised = pathname.length > 1 && pathname.endsWith("/") ? pathname.slice(0, -1) : pathname;
+    const direct = staticRoutes.get(normalised);
+    if (direct) return { route: direct, params: {} };
+    const parts = normalised.split("/");
+    for (const pattern of patterns) {
+      if (pattern.segments.length !== parts.length) continue;
+      const params: Record<string, string> = {};
+      let matched = true;
+      for (let i = 0; i < parts.length; i++) {
+        const segment = pattern.segments[i];
+        if (segment.startsWith(":")) {
+          if (!parts[i]) {
+            matched = false;
+            break;
+          }
+          try {
+            params[segment.slice(1)] = decodeURIComponent(parts[i]);
+          } catch {
+            params[segment.slice(1)] = parts[i];
+          }
+        } else if (segment !== parts[i]) {
+          matched = false;
+          break;
+        }
+      }
+      if (matched) return { route: pattern.route, params };
+    }
+    return undefined;
+  }
+
+  return {
+    match(method: string, pathname: string): RouteMatch {
+      const found = find(pathname);
+      if (!found) return { kind: "not-found" };
+      const handler = found.route.handlers[method as HttpMethod] ?? (method === "HEAD" ? found.route.handlers.GET : undefined);
+      if (!handler) return { kind: "method-not-allowed", allow: Object.keys(found.route.handlers) };
+      return { kind: "handler", handler, params: found.params };
+    },
+  };
+}

@@ -1,0 +1,16 @@
+import { withTransaction } from "../db/pool";
+import { postLedgerEntry, type PostedEntry } from "./post-ledger-entry";
+
+/** Adds money to a wallet in its own transaction (admin funding in the bot, the demo seed). */
+export async function creditWallet(input: {
+  accountId: number;
+  amountCents: number;
+  actor: string;
+  reason?: string;
+  auditLogId?: number;
+}): Promise<PostedEntry> {
+  if (!Number.isSafeInteger(input.amountCents) || input.amountCents <= 0) {
+    throw new Error("a credit must be a positive integer number of cents");
+  }
+  return withTransaction((client) => postLedgerEntry(client, { ...input, kind: "credit" }));
+}

@@ -1,0 +1,9 @@
+// Prisma CLI configuration. The runtime client connects through @prisma/adapter-pg (lib/db);
+// migrations are applied offline by scripts/migrate.ts, so this file only serves `prisma generate`.
+import { defineConfig } from "prisma/config";
+
+export default defineConfig({
+  schema: "prisma/schema.prisma",
+  migrations: { path: "prisma/migrations" },
+  datasource: { url: process.env.DATABASE_URL ?? "postgresql://localhost/unused" },
+});
