@@ -1,0 +1,40 @@
+import { inject } from "vitest";
+
+export interface ApiCall {
+  method?: string;
+  key?: string;
+  /** Sent as JSON unless rawBody is given. */
+  body?: unknown;
+  rawBody?: string;
+  headers?: Record<string, string>;
+}
+
+export interface ApiResult {
+  status: number;
+  headers: Headers;
+  text: string;
+  json: any;
+}
+
+export function baseUrl(): string {
+  return inject("baseUrl");
+}
+
+export async function api(path: string, call: ApiCall = {}, base = baseUrl()): Promise<ApiResult> {
+  const headers: Record<string, string> = { ...call.headers };
+  if (call.key !== undefined) headers["x-api-key"] = call.key;
+  let body: string | undefined = call.rawBody;
+  if (body === undefined && call.body !== undefined) {
+    body = JSON.stringify(call.body);
+    headers["content-type"] ??= "application/json";
+  }
+  const response = await fetch(base + path, { method: call.method ?? (body !== undefined ? "POST" : "GET"), headers, body });
+  const text = await response.text();
+  let json: any;
+  try {
+    json = JSON.parse(text);
+  } catch {
+    json = undefined;
+  }
+  return { status: response.status, headers: response.headers, text, json };
+}

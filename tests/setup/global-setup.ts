@@ -1,0 +1,79 @@
+// Once per `npm test`: a clean, migrated database (DATABASE_URL, or an embedded PostgreSQL kept
+// apart from the development one) and the real web server on a free port, over real HTTP.
+import { fork, type ChildProcess } from "node:child_process";
+import path from "node:path";
+import pg from "pg";
+import type { TestProject } from "vitest/node";
+import { startEmbeddedPostgres, type EmbeddedDatabase } from "../../lib/db/embedded";
+import { applyMigrations } from "../../lib/db/migrate";
+import { projectRoot } from "../../lib/config/env";
+import { TEST_ENV } from "./test-env";
+
+let embedded: EmbeddedDatabase | undefined;
+let server: ChildProcess | undefined;
+
+export async function resetSchema(url: string): Promise<void> {
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  try {
+    await client.query("SET client_min_messages = warning");
+    await client.query("DROP SCHEMA IF EXISTS graphile_worker CASCADE");
+    await client.query("DROP SCHEMA public CASCADE");
+    await client.query("CREATE SCHEMA public");
+  } finally {
+    await client.end();
+  }
+}
+
+export async function startServer(env: NodeJS.ProcessEnv): Promise<{ child: ChildProcess; baseUrl: string }> {
+  const child = fork(path.join(projectRoot, "scripts", "serve.ts"), [], {
+    env: { ...process.env, ...env, PORT: "0", HOST: "127.0.0.1" },
+    execArgv: ["--import", "tsx"],
+    stdio: ["ignore", "inherit", "inherit", "ipc"],
+  });
+  const port = await new Promise<number>((resolve, reject) => {
+    child.once("exit", (code) => reject(new Error(`server exited with ${code} before listening`)));
+    child.on("message", (message: { type?: string; port?: number }) => {
+      if (message?.type === "listening" && message.port) resolve(message.port);
+    });
+  });
+  return { child, baseUrl: `http://127.0.0.1:${port}` };
+}
+
+export default async function setup(project: TestProject) {
+  let databaseUrl = process.env.DATABASE_URL;
+  if (databaseUrl) {
+    console.log(`[tests] using DATABASE_URL (${databaseUrl.replace(/\/\/[^@]*@/, "//***@")}); its public schema is reset`);
+  } else {
+    console.log("[tests] DATABASE_URL is not set: using an embedded PostgreSQL under .data/test");
+    embedded = await startEmbeddedPostgres({
+      dataDir: path.join(projectRoot, ".data", "test"),
+      port: Number(process.env.TEST_EMBEDDED_PG_PORT ?? 54339),
+      database: "topup_test",
+    });
+    databaseUrl = embedded.url;
+  }
+  if (process.env.REDIS_URL) console.log(`[tests] REDIS_URL is set: Redis tests run against ${process.env.REDIS_URL}`);
+  else console.log("[tests] REDIS_URL is not set: Redis-specific tests will say they are skipped");
+
+  await resetSchema(databaseUrl);
+  await applyMigrations(databaseUrl);
+
+  const started = await startServer({ ...TEST_ENV, DATABASE_URL: databaseUrl });
+  server = started.child;
+  project.provide("databaseUrl", databaseUrl);
+  project.provide("baseUrl", started.baseUrl);
+
+  return async () => {
+    server?.kill("SIGTERM");
+    await new Promise((resolve) => (server?.exitCode !== null ? resolve(undefined) : server.once("exit", resolve)));
+    await embedded?.stop();
+  };
+}
+
+declare module "vitest" {
+  export interface ProvidedContext {
+    databaseUrl: string;
+    baseUrl: string;
+  }
+}
