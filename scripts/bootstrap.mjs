@@ -43,7 +43,9 @@ function ensureInstalled() {
   const lock = path.join(root, "package-lock.json");
   if (!fs.existsSync(installed)) {
     console.log("[bootstrap] installing packages (first run)...");
-    run("npm", fs.existsSync(lock) ? ["ci", "--no-audit", "--no-fund"] : ["install", "--no-audit", "--no-fund"]);
+    // `npm install` rather than `npm ci`: it honours the lockfile's versions, and npm ci rejects a
+    // lockfile that lacks other platforms' optional packages (Next's @next/swc-* builds).
+    run("npm", ["install", "--no-audit", "--no-fund"]);
   } else if (mtime(lock) > mtime(installed) || mtime(path.join(root, "package.json")) > mtime(installed)) {
     console.log("[bootstrap] package.json changed: installing packages...");
     run("npm", ["install", "--no-audit", "--no-fund"]);
