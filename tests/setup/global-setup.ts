@@ -25,7 +25,7 @@ export async function resetSchema(url: string): Promise<void> {
   }
 }
 
-export async function startServer(env: NodeJS.ProcessEnv): Promise<{ child: ChildProcess; baseUrl: string }> {
+export async function startServer(env: Record<string, string | undefined>): Promise<{ child: ChildProcess; baseUrl: string }> {
   const child = fork(path.join(projectRoot, "scripts", "serve.ts"), [], {
     env: { ...process.env, ...env, PORT: "0", HOST: "127.0.0.1" },
     execArgv: ["--import", "tsx"],
