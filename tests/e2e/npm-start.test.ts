@@ -18,14 +18,14 @@ describe("npm start", () => {
     const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "topup-start-"));
     fs.chmodSync(dataDir, 0o755); // the embedded server runs as the postgres user when we are root
     const port = 3900 + Math.floor(Math.random() * 90);
-    const env = {
+    const env: NodeJS.ProcessEnv = {
       ...process.env,
-      NODE_ENV: undefined,
       DATABASE_URL: "",
       DATA_DIR: dataDir,
       PORT: String(port),
       EMBEDDED_PG_PORT: String(port + 50000 - 3900),
-    } as NodeJS.ProcessEnv;
+    };
+    delete (env as Record<string, string | undefined>).NODE_ENV; // as a new user's shell would have it
     const child = spawn("npm", ["start"], { cwd: projectRoot, env, detached: true, stdio: ["ignore", "pipe", "pipe"] });
     let output = "";
     child.stdout.on("data", (chunk) => (output += chunk));
