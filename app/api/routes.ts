@@ -1,15 +1,29 @@
 // Every path the JSON API serves. Public API routes are served at the root and under /api,
-// identically; operational routes only at the root.
-import type { RouteDefinition } from "@/lib/http/router";
+// identically; operational routes only at the root. The same list builds the OpenAPI document.
+import type { HttpMethod, RouteDefinition } from "@/lib/http/router";
 import { createRouter } from "@/lib/http/router";
+import type { PublicRoute } from "@/lib/http/public-route";
 import { getHealthz } from "./handlers/healthz";
+import { getOpenApiDocument } from "./handlers/openapi";
+import { publicRoutes } from "./public-routes";
 
-export const operationalRoutes: RouteDefinition[] = [{ path: "/healthz", handlers: { GET: getHealthz } }];
+export const operationalRoutes: RouteDefinition[] = [
+  { path: "/healthz", handlers: { GET: getHealthz } },
+  { path: "/openapi.json", handlers: { GET: getOpenApiDocument } },
+];
 
-export const publicApiRoutes: RouteDefinition[] = [];
+function groupByPath(routes: PublicRoute[]): RouteDefinition[] {
+  const byPath = new Map<string, RouteDefinition>();
+  for (const route of routes) {
+    const definition = byPath.get(route.spec.path) ?? { path: route.spec.path, handlers: {} };
+    definition.handlers[route.spec.method as HttpMethod] = route.handler;
+    byPath.set(route.spec.path, definition);
+  }
+  return [...byPath.values()];
+}
 
 export function createApiRouter() {
-  const publicRouter = createRouter(publicApiRoutes, ["", "/api"]);
+  const publicRouter = createRouter(groupByPath(publicRoutes), ["", "/api"]);
   const operationalRouter = createRouter(operationalRoutes);
   return {
     match(method: string, pathname: string) {

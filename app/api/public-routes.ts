@@ -1,0 +1,6 @@
+// The public API's routes, in the order the docs list them.
+import type { PublicRoute } from "@/lib/http/public-route";
+import { getCatalog, getProducts, getServices } from "./handlers/catalog";
+import { getBalance, getMyIp, postBalance } from "./handlers/account";
+
+export const publicRoutes: PublicRoute[] = [getServices, getProducts, getCatalog, getMyIp, getBalance, postBalance];

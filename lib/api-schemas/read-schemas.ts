@@ -1,0 +1,52 @@
+// Response shapes of the read endpoints (SPEC 2.1, 2.2, 2.4). They document the API in the
+// OpenAPI document; the handlers build exactly these objects.
+import { z } from "zod";
+
+export const ErrorBody = z
+  .object({
+    success: z.literal(false),
+    error: z.string().meta({ description: "Human-readable message; for section-7 errors, the spec's string" }),
+    code: z.string().optional().meta({ description: "Stable machine code; switch on it when present" }),
+    details: z.array(z.object({ field: z.string(), message: z.string() })).optional(),
+  })
+  .meta({ id: "Error" });
+
+export const Service = z
+  .object({
+    productName: z.string(),
+    slug: z.string().meta({ example: "br" }),
+    gameName: z.string(),
+    kind: z.enum(["topup", "gamekey", "giftcard"]),
+    required: z.array(z.object({ field: z.string(), label: z.string() })),
+    status: z.enum(["active", "disabled"]).meta({ description: "disabled: listed but not taking orders (GAME DISABLED)" }),
+    serverIdOptions: z
+      .array(z.object({ value: z.string(), label: z.string() }))
+      .optional()
+      .meta({ description: "Allowed serverId values; labels are also accepted on POST /orders" }),
+  })
+  .meta({ id: "Service" });
+
+export const ServicesResponse = z.object({ success: z.literal(true), services: z.array(Service) });
+
+export const Product = z
+  .object({
+    id: z.string().meta({ description: "Catalog id, passed as pid", example: "SVCBR60" }),
+    slug: z.string(),
+    gameName: z.string(),
+    serviceName: z.string(),
+    packName: z.string(),
+    kind: z.enum(["topup", "gamekey", "giftcard"]),
+    price: z.number().meta({ description: "USD", example: 0.99 }),
+    currency: z.literal("USD"),
+    orderable: z.boolean(),
+    stock: z.number().int().optional().meta({ description: "Codes in stock; game-key and gift-card packs only" }),
+  })
+  .meta({ id: "Product" });
+
+export const ProductsResponse = z.object({ success: z.literal(true), products: z.array(Product) });
+
+export const BalanceResponse = z
+  .object({ success: z.literal(true), balanceUsd: z.number(), currency: z.literal("USD") })
+  .meta({ id: "Balance" });
+
+export const MyIpResponse = z.object({ success: z.literal(true), ip: z.string().meta({ example: "203.0.113.7" }) });

@@ -1,0 +1,101 @@
+// API-key authentication on the hot path: one prepared SQL statement fetches the key, its account
+// state and its allowlist by the key's hash. Nothing is cached, so a revoked key, a ban or an
+// allowlist change takes effect on the very next request.
+import { getPool } from "../db/pool";
+import { ApiError } from "../http/errors";
+import { ipInAnyRange } from "../net/ip";
+import { hashApiKey, isWellFormedApiKey } from "./api-key-format";
+
+export interface ApiCaller {
+  keyId: number;
+  accountId: number;
+  requireIpAllowlist: boolean;
+  cidrs: string[];
+  apiEnabled: boolean;
+  apiDisabledByAdmin: boolean;
+  bannedAt: Date | null;
+  restrictedUntil: Date | null;
+  accountCreatedAt: Date;
+  totalCreditedCents: number;
+}
+
+export interface EligibilityRule {
+  enabled: boolean;
+  minTotalCreditedCents?: number;
+  minAccountAgeHours?: number;
+}
+
+const LOOKUP = `
+  SELECT k.id AS "keyId", k.account_id AS "accountId", k.require_ip_allowlist AS "requireIpAllowlist",
+         COALESCE((SELECT array_agg(e.cidr) FROM ip_allow_entries e WHERE e.api_key_id = k.id), '{}') AS cidrs,
+         a.api_enabled AS "apiEnabled", a.api_disabled_by_admin AS "apiDisabledByAdmin", a.banned_at AS "bannedAt",
+         a.restricted_until AS "restrictedUntil", a.created_at AS "accountCreatedAt",
+         a.total_credited_cents AS "totalCreditedCents"
+    FROM api_keys k JOIN accounts a ON a.id = k.account_id
+   WHERE k.key_hash = $1 AND k.revoked_at IS NULL`;
+
+/** The key from `X-API-Key` or `Authorization: Bearer`; undefined when neither carries one. */
+export function extractApiKey(headers: Headers): string | undefined {
+  const direct = headers.get("x-api-key")?.trim();
+  if (direct) return direct;
+  const authorization = headers.get("authorization");
+  if (!authorization) return undefined;
+  const match = /^bearer\s+(.*)$/i.exec(authorization.trim());
+  return match?.[1]?.trim() || undefined;
+}
+
+/** Resolves a presented key to its caller, or throws the section-5 error that applies. */
+export async function authenticateApiKey(presented: string | undefined): Promise<ApiCaller> {
+  if (presented === undefined) throw new ApiError("MISSING_API_KEY");
+  if (!isWellFormedApiKey(presented)) throw new ApiError("INVALID_API_KEY_FORMAT");
+  const { rows } = await getPool().query<ApiCaller>({ name: "auth-key-lookup", text: LOOKUP, values: [hashApiKey(presented)] });
+  if (rows.length === 0) throw new ApiError("INVALID_API_KEY");
+  return rows[0];
+}
+
+export function isAccountEligible(rule: EligibilityRule | undefined, caller: Pick<ApiCaller, "accountCreatedAt" | "totalCreditedCents">, now = Date.now()): boolean {
+  if (!rule?.enabled) return true;
+  if (rule.minTotalCreditedCents !== undefined && caller.totalCreditedCents < rule.minTotalCreditedCents) return false;
+  if (rule.minAccountAgeHours !== undefined && now - caller.accountCreatedAt.getTime() < rule.minAccountAgeHours * 3_600_000) {
+    return false;
+  }
+  return true;
+}
+
+/** Account state, in order of precedence: banned, restricted, blocked by an admin, off, not eligible. */
+export function checkAccountAccess(caller: ApiCaller, eligibility: EligibilityRule | undefined, now = Date.now()): ApiError | undefined {
+  if (caller.bannedAt) return new ApiError("ACCOUNT_BANNED");
+  if (caller.restrictedUntil && caller.restrictedUntil.getTime() > now) {
+    const until = caller.restrictedUntil.toISOString();
+    return new ApiError("ACCOUNT_RESTRICTED", {
+      message: `This account is temporarily restricted until ${until}`,
+      extra: { restrictedUntil: until },
+    });
+  }
+  if (caller.apiDisabledByAdmin) return new ApiError("API_DISABLED_BY_ADMIN");
+  if (!caller.apiEnabled) return new ApiError("API_DISABLED");
+  if (!isAccountEligible(eligibility, caller, now)) return new ApiError("API_NOT_ELIGIBLE");
+  return undefined;
+}
+
+/** A key that requires a list needs a non-empty one; a non-empty list must contain the client IP. */
+export function checkIpAccess(caller: ApiCaller, clientIp: string): ApiError | undefined {
+  if (caller.cidrs.length === 0) return caller.requireIpAllowlist ? new ApiError("IP_ALLOWLIST_REQUIRED") : undefined;
+  if (!ipInAnyRange(clientIp, caller.cidrs)) {
+    return new ApiError("IP_NOT_ALLOWED", { message: `Your IP address ${clientIp} is not on this key's allowlist` });
+  }
+  return undefined;
+}
+
+const lastUsedWrites = new Map<number, number>();
+const LAST_USED_INTERVAL_MS = 60_000;
+
+/** Records key use at most once a minute per key and process, off the request's critical path. */
+export function touchKeyLastUsed(keyId: number): void {
+  const now = Date.now();
+  if ((lastUsedWrites.get(keyId) ?? 0) > now - LAST_USED_INTERVAL_MS) return;
+  lastUsedWrites.set(keyId, now);
+  getPool()
+    .query(`UPDATE api_keys SET last_used_at = now() WHERE id = $1`, [keyId])
+    .catch(() => lastUsedWrites.delete(keyId));
+}
