@@ -23,7 +23,9 @@ function readList(name: string): string[] {
     .filter(Boolean);
 }
 
-export const projectRoot = path.resolve(import.meta.dirname ?? ".", "../..");
+// Under tsx this file knows where it is; inside Next's server bundle it does not, and Next runs
+// from the project root, so the working directory is the answer there.
+export const projectRoot = import.meta.dirname ? path.resolve(import.meta.dirname, "../..") : process.cwd();
 
 export function loadEnv() {
   return {

@@ -178,4 +178,15 @@ describe("the OpenAPI document and the docs page", () => {
     expect(document.paths["/balance"].get.responses["403"].description).toContain("IP_NOT_ALLOWED");
     expect(document.paths["/balance"].post.responses["501"].description).toContain("NOT IMPLEMENTED");
   });
+
+  it("/docs renders every operation of the document as a page for people", async () => {
+    const res = await api("/docs");
+    expect(res.status).toBe(200);
+    expect(res.headers.get("content-type")).toContain("text/html");
+    const text = res.text.replace(/<!-- -->/g, "");
+    for (const route of publicRoutes) {
+      expect(text).toContain(`id="${route.spec.method.toLowerCase()}-${route.spec.path.replace(/:([A-Za-z]+)/g, "{$1}")}"`);
+      expect(text).toContain(route.spec.summary.replace(/&/g, "&amp;"));
+    }
+  });
 });
