@@ -2,5 +2,17 @@
 import type { PublicRoute } from "@/lib/http/public-route";
 import { getCatalog, getProducts, getServices } from "./handlers/catalog";
 import { getBalance, getMyIp, postBalance } from "./handlers/account";
+import { getHistory, getLedger, getOrder, postOrder } from "./handlers/orders";
 
-export const publicRoutes: PublicRoute[] = [getServices, getProducts, getCatalog, getMyIp, getBalance, postBalance];
+export const publicRoutes: PublicRoute[] = [
+  getServices,
+  getProducts,
+  getCatalog,
+  getMyIp,
+  getBalance,
+  postBalance,
+  postOrder,
+  getOrder,
+  getHistory,
+  getLedger,
+];

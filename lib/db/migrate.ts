@@ -5,6 +5,7 @@ import crypto from "node:crypto";
 import fs from "node:fs";
 import path from "node:path";
 import pg from "pg";
+import { Logger, runMigrations as runQueueMigrations } from "graphile-worker";
 import { projectRoot } from "../config/env";
 
 export const migrationsDir = path.join(projectRoot, "prisma", "migrations");
@@ -23,6 +24,8 @@ CREATE TABLE IF NOT EXISTS "_prisma_migrations" (
   "started_at"          TIMESTAMPTZ NOT NULL DEFAULT now(),
   "applied_steps_count" INTEGER NOT NULL DEFAULT 0
 )`;
+
+const quietQueueLogger = new Logger(() => () => undefined);
 
 export interface MigrationFile {
   name: string;
@@ -90,6 +93,9 @@ export async function applyMigrations(
       applied.push(migration.name);
       log(`applied migration ${migration.name}`);
     }
+    // The fulfilment queue's own schema (graphile_worker), so the API can enqueue before any
+    // worker has started.
+    await runQueueMigrations({ connectionString, logger: quietQueueLogger });
   } finally {
     await client.query("SELECT pg_advisory_unlock($1)", [MIGRATION_LOCK_ID]).catch(() => undefined);
     await client.end();

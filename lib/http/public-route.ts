@@ -123,7 +123,7 @@ export function publicRoute<B extends z.ZodType | undefined = undefined, Q exten
       let body: unknown;
       if (spec.body) {
         const raw = applyAliases(await readJsonBody(request, maxBodyBytes), spec.aliases);
-        const parsed = spec.body.safeParse(raw ?? {});
+        const parsed = spec.body.safeParse(raw === undefined ? {} : raw);
         if (!parsed.success) throw new ApiError("INVALID_BODY", { extra: { details: describeIssues(parsed.error) } });
         body = parsed.data;
       }

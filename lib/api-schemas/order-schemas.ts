@@ -1,0 +1,126 @@
+// POST /orders body and the Invoice (SPEC 2.3, 4). Identifier fields accept a JSON string or a
+// non-negative integer (a zoneId sent as 12345 is read as "12345"); anything else is INVALID BODY.
+import { z } from "zod";
+
+export const MAX_QUANTITY = 10;
+
+const identifier = (description: string) =>
+  z
+    .union([z.string().trim().min(1).max(64), z.number().int().nonnegative().max(Number.MAX_SAFE_INTEGER)])
+    .transform((value) => String(value))
+    .meta({ description: `${description}. A string, or a non-negative integer read as its decimal string.` });
+
+export const orderBodyAliases = {
+  pid: ["PID"],
+  trxid: ["trxId", "idtrx", "idTrx"],
+  userId: ["userID"],
+  idempotencyKey: ["idempotency"],
+};
+
+export const OrderBody = z.object({
+  pid: z.string().trim().min(1).max(64).optional().meta({ description: "Catalog id from GET /products (alias PID). Required." }),
+  trxid: identifier("Your id for this purchase (aliases trxId, idtrx, idTrx). Required; a new purchase needs a new trxid")
+    .optional(),
+  userId: identifier("Player id / uid (alias userID), for lines that require it").optional(),
+  zoneId: identifier("Numeric zone, for lines that require it").optional(),
+  serverId: z.string().trim().min(1).max(32).optional().meta({ description: "Server value or label from serverIdOptions" }),
+  quantity: z
+    .number()
+    .int()
+    .min(1)
+    .max(MAX_QUANTITY)
+    .optional()
+    .meta({ description: `Game-key and gift-card lines only: 1 to ${MAX_QUANTITY} codes (default 1)` }),
+  idempotencyKey: z
+    .string()
+    .trim()
+    .min(1)
+    .max(128)
+    .optional()
+    .meta({ description: "Alias idempotency. When omitted, trxid is the idempotency key. Scoped to your account, kept forever" }),
+});
+export type OrderBody = z.output<typeof OrderBody>;
+
+export const Invoice = z
+  .object({
+    orderCreated: z.boolean().meta({ description: "false for an order cancelled at placement (INSUFFICIENT BALANCE)" }),
+    orderId: z.string().meta({ description: "Public id SVCAPI-<line code>-<base36>-<hash>", example: "SVCAPI-BR-2N9C-7F3KQ1" }),
+    trxid: z.string(),
+    status: z.enum(["pending", "processing", "completed", "cancelled"]),
+    game: z.string().meta({ description: "Line slug" }),
+    packName: z.string(),
+    amountUsd: z.number().meta({ description: "Total charged (unit price x quantity), USD" }),
+    quantity: z.number().int(),
+    userId: z.string().optional(),
+    zoneId: z.string().optional(),
+    serverId: z.string().optional(),
+    error: z.string().optional().meta({ description: "Present on cancelled orders: why" }),
+    refunded: z
+      .boolean()
+      .optional()
+      .meta({ description: "Present on cancelled orders: true when the charge was returned to the wallet, false when nothing was charged" }),
+    codes: z.array(z.string()).optional().meta({ description: "Game-key and gift-card codes, on completed orders, shown only to their owner" }),
+    durationSec: z.number().optional().meta({ description: "Seconds from placement to completion or cancellation, on finished orders" }),
+    createdAt: z.string(),
+  })
+  .meta({ id: "Invoice" });
+
+export const InvoiceResponse = Invoice.extend({ success: z.literal(true) });
+
+const queryInt = (min: number, max: number, description: string) =>
+  z
+    .string()
+    .regex(/^\d{1,6}$/, "must be a whole number")
+    .transform(Number)
+    .pipe(z.number().int().min(min).max(max))
+    .optional()
+    .meta({ description });
+
+export const HistoryQuery = z.object({
+  limit: queryInt(1, 200, "Simple mode: how many of your newest orders (1-200, default 30)"),
+  page: queryInt(1, 100_000, "Paged mode: page number from 1; passing it switches to paged mode"),
+  pageSize: queryInt(1, 50, "Paged mode: orders per page (1-50, default 20)"),
+});
+
+export const HistoryResponse = z.object({
+  success: z.literal(true),
+  count: z.number().int(),
+  orders: z.array(Invoice),
+  page: z.number().int().optional(),
+  pageSize: z.number().int().optional(),
+  total: z.number().int().optional().meta({ description: "Paged mode: all your orders" }),
+  hasMore: z.boolean().optional().meta({ description: "Paged mode: whether a next page exists" }),
+});
+
+export const OrderWaitQuery = z.object({
+  wait: queryInt(0, 30, "Seconds (up to 30) to hold the answer until the order is completed or cancelled"),
+});
+
+export const LedgerQuery = z.object({
+  page: queryInt(1, 100_000, "Page number from 1 (default 1)"),
+  pageSize: queryInt(1, 500, "Entries per page (1-500, default 50)"),
+  format: z.enum(["json", "csv"]).optional().meta({ description: "csv for a spreadsheet-ready statement" }),
+});
+
+export const LedgerResponse = z.object({
+  success: z.literal(true),
+  page: z.number().int(),
+  pageSize: z.number().int(),
+  total: z.number().int(),
+  hasMore: z.boolean(),
+  entries: z.array(
+    z.object({
+      id: z.number().int(),
+      type: z.enum(["credit", "debit", "refund", "adjustment"]),
+      amountUsd: z.number(),
+      balanceAfterUsd: z.number(),
+      orderId: z.string().nullable(),
+      reason: z.string().nullable(),
+      createdAt: z.string(),
+    }),
+  ),
+});
+
+export const OrderIdParams = z.object({
+  orderId: z.string().meta({ description: "Numeric id, public id (SVCAPI-...), or your trxid" }),
+});

@@ -1,0 +1,94 @@
+// Takes one order toward a terminal state. Safe to run twice, concurrently, or after a crash at
+// any line: every change is a guarded transition (settle-order.ts), and the attempt is counted
+// before the supplier is called, so a retry asks the supplier what happened instead of guessing.
+import { getPool } from "../db/pool";
+import { getSupplier } from "../suppliers/get-supplier";
+import type { Supplier, TopupStatus } from "../suppliers/types";
+import type { OrderRow } from "../orders/build-invoice";
+import { enqueueFulfilment } from "./enqueue-fulfilment";
+import { cancelAndRefundOrder, completeOrder, flagOrderForAdmin, moveOrder } from "./settle-order";
+
+export interface FulfilmentTiming {
+  /** First wait before asking the supplier again; doubles per attempt. */
+  pollBaseMs: number;
+  pollMaxMs: number;
+  /** After this long without a settled outcome, the order is flagged for an admin. */
+  deadlineMs: number;
+}
+
+export function fulfilmentTiming(): FulfilmentTiming {
+  return {
+    pollBaseMs: Number(process.env.SUPPLIER_POLL_MS ?? 2000),
+    pollMaxMs: Number(process.env.SUPPLIER_POLL_MAX_MS ?? 60_000),
+    deadlineMs: Number(process.env.SUPPLIER_DEADLINE_MS ?? 10 * 60_000),
+  };
+}
+
+type FulfilmentRow = OrderRow & { supplier: string | null; supplier_sku: string | null };
+
+export async function fulfilOrder(
+  orderId: number,
+  timing: FulfilmentTiming = fulfilmentTiming(),
+  supplierFor: (name: string) => Supplier = getSupplier,
+): Promise<void> {
+  const pool = getPool();
+  const { rows } = await pool.query<FulfilmentRow>(
+    `SELECT o.*, p.supplier_sku FROM orders o LEFT JOIN products p ON p.id = o.product_id WHERE o.id = $1`,
+    [orderId],
+  );
+  const order = rows[0];
+  if (!order || order.needs_admin || (order.status !== "pending" && order.status !== "processing")) return;
+
+  if (order.line_kind !== "topup") {
+    await completeOrder(orderId, "codes delivered");
+    return;
+  }
+
+  if (order.status === "pending") await moveOrder(orderId, "processing", "attempt started");
+  const counted = await pool.query<{ attempts: number }>(
+    `UPDATE orders SET attempts = attempts + 1, updated_at = now() WHERE id = $1 RETURNING attempts`,
+    [orderId],
+  );
+  const attempts = counted.rows[0].attempts;
+  const supplier = supplierFor(order.supplier ?? "sandbox");
+  const request = {
+    reference: order.public_id,
+    sku: order.supplier_sku ?? order.catalog_id,
+    game: order.line_slug,
+    userId: order.user_id ?? undefined,
+    zoneId: order.zone_id ?? undefined,
+    serverId: order.server_id ?? undefined,
+  };
+
+  let outcome: TopupStatus = attempts > 1 ? await supplier.checkTopup(order.public_id) : await supplier.placeTopup(request);
+  // The supplier never received it (the earlier attempt died before sending): place it now.
+  if (outcome.status === "not_found") outcome = await supplier.placeTopup(request);
+
+  if ("supplierRef" in outcome && outcome.supplierRef) {
+    await pool.query(`UPDATE orders SET supplier_ref = $2 WHERE id = $1`, [orderId, outcome.supplierRef]);
+  }
+  switch (outcome.status) {
+    case "success":
+      await completeOrder(orderId, "supplier confirmed delivery");
+      return;
+    case "failed":
+      await cancelAndRefundOrder(orderId, outcome.reason);
+      return;
+    case "pending":
+    case "unknown": {
+      if (Date.now() - new Date(order.created_at).getTime() >= timing.deadlineMs) {
+        await flagOrderForAdmin(orderId, `supplier outcome not settled after ${attempts} attempts`);
+        return;
+      }
+      if (outcome.status === "unknown") {
+        await moveOrder(orderId, "pending", `supplier outcome unknown (${outcome.reason}); asking again`);
+      }
+      const delay = Math.min(timing.pollMaxMs, timing.pollBaseMs * 2 ** Math.min(attempts - 1, 16));
+      await enqueueFulfilment(pool, orderId, new Date(Date.now() + delay));
+      return;
+    }
+    default:
+      outcome satisfies { status: "not_found" };
+      await enqueueFulfilment(pool, orderId, new Date(Date.now() + timing.pollBaseMs));
+  }
+}

@@ -1,0 +1,114 @@
+// The terminal transitions of an order, used by the worker and by an admin settling a flagged
+// order. Each runs in one transaction that first moves the order out of a non-terminal status with
+// a guarded UPDATE: whoever loses a race (a second worker, a redelivered job, an admin clicking
+// twice) changes nothing. The refund is a ledger entry linked to the order, and the (order, kind)
+// unique constraint makes a second one impossible even if this guard were bypassed.
+import type pg from "pg";
+import { withTransaction } from "../db/pool";
+import { postLedgerEntry } from "../wallet/post-ledger-entry";
+import type { OrderRow } from "../orders/build-invoice";
+
+export const ORDER_FINISHED_CHANNEL = "order_finished";
+
+export type SettleResult = { settled: true; order: OrderRow } | { settled: false };
+
+async function recordEvent(client: pg.PoolClient, orderId: number, from: string, to: string, reason: string, data?: unknown) {
+  await client.query(`INSERT INTO order_events (order_id, from_status, to_status, reason, data) VALUES ($1, $2, $3, $4, $5)`, [
+    orderId,
+    from,
+    to,
+    reason,
+    data === undefined ? null : JSON.stringify(data),
+  ]);
+}
+
+async function finish(
+  orderId: number,
+  to: "completed" | "cancelled",
+  reason: string,
+  actor: string,
+  work: (client: pg.PoolClient, order: OrderRow) => Promise<void>,
+  error?: string,
+): Promise<SettleResult> {
+  return withTransaction(async (client) => {
+    const before = await client.query<{ status: string }>(`SELECT status FROM orders WHERE id = $1 FOR UPDATE`, [orderId]);
+    const from = before.rows[0]?.status;
+    if (from !== "pending" && from !== "processing") return { settled: false };
+    const { rows } = await client.query<OrderRow>(
+      `UPDATE orders SET status = $2, error = $3, needs_admin = false, finished_at = now(), updated_at = now()
+        WHERE id = $1 RETURNING *`,
+      [orderId, to, error ?? null],
+    );
+    await work(client, rows[0]);
+    await recordEvent(client, orderId, from, to, reason, { actor });
+    await client.query(`SELECT pg_notify($1, $2)`, [ORDER_FINISHED_CHANNEL, String(orderId)]);
+    const final = await client.query<OrderRow>(`SELECT * FROM orders WHERE id = $1`, [orderId]);
+    return { settled: true, order: final.rows[0] };
+  });
+}
+
+/** Delivered: reserved codes become delivered. */
+export function completeOrder(orderId: number, reason: string, actor = "worker"): Promise<SettleResult> {
+  return finish(orderId, "completed", reason, actor, async (client) => {
+    await client.query(
+      `UPDATE inventory_codes SET status = 'delivered', delivered_at = now() WHERE order_id = $1 AND status = 'reserved'`,
+      [orderId],
+    );
+  });
+}
+
+/** Not delivered: the charge is refunded once and reserved codes go back to stock. */
+export function cancelAndRefundOrder(orderId: number, error: string, actor = "worker"): Promise<SettleResult> {
+  return finish(
+    orderId,
+    "cancelled",
+    `${error}: refunded`,
+    actor,
+    async (client, order) => {
+      if (order.order_created && order.amount_cents > 0) {
+        await postLedgerEntry(client, {
+          accountId: order.account_id,
+          kind: "refund",
+          amountCents: order.amount_cents,
+          orderId,
+          actor,
+          reason: error,
+        });
+        await client.query(`UPDATE orders SET refunded = true WHERE id = $1`, [orderId]);
+      }
+      await client.query(
+        `UPDATE inventory_codes SET status = 'available', order_id = NULL, reserved_at = NULL WHERE order_id = $1 AND status = 'reserved'`,
+        [orderId],
+      );
+    },
+    error,
+  );
+}
+
+/** An outcome nobody could settle in time: an admin decides (complete, or cancel and refund). */
+export async function flagOrderForAdmin(orderId: number, reason: string): Promise<boolean> {
+  return withTransaction(async (client) => {
+    const { rows } = await client.query<{ status: string }>(
+      `UPDATE orders SET needs_admin = true, updated_at = now()
+        WHERE id = $1 AND status IN ('pending', 'processing') AND NOT needs_admin RETURNING status`,
+      [orderId],
+    );
+    if (rows.length === 0) return false;
+    await recordEvent(client, orderId, rows[0].status, rows[0].status, `flagged for an admin: ${reason}`);
+    return true;
+  });
+}
+
+/** A non-terminal status change with its event (processing <-> pending). */
+export async function moveOrder(orderId: number, to: "pending" | "processing", reason: string): Promise<void> {
+  await withTransaction(async (client) => {
+    const { rows } = await client.query<{ status: string }>(
+      `UPDATE orders o SET status = $2, updated_at = now()
+         FROM (SELECT status FROM orders WHERE id = $1 FOR UPDATE) before
+        WHERE o.id = $1 AND before.status IN ('pending', 'processing') AND before.status <> $2
+        RETURNING before.status`,
+      [orderId, to],
+    );
+    if (rows.length) await recordEvent(client, orderId, rows[0].status, to, reason);
+  });
+}

@@ -1,0 +1,164 @@
+// POST /orders in one transaction: idempotency (per account, forever), a conditional wallet debit
+// with its ledger entry, the order row with a snapshot of product, pack and price, reservation of
+// codes for key and gift-card lines, the order event and the fulfilment job. Nothing is written
+// when any step fails.
+import type pg from "pg";
+import { withTransaction } from "../db/pool";
+import { ApiError } from "../http/errors";
+import type { ApiCaller } from "../auth/authenticate-api-key";
+import type { OrderBody } from "../api-schemas/order-schemas";
+import { InsufficientBalanceError, postLedgerEntry } from "../wallet/post-ledger-entry";
+import { enqueueFulfilment } from "../fulfilment/enqueue-fulfilment";
+import { buildInvoice, type Invoice, type OrderRow } from "./build-invoice";
+import { formatPublicOrderId } from "./public-order-id";
+import {
+  fingerprintBody,
+  fingerprintOrder,
+  requireOrderKeys,
+  validateOrderRequest,
+  type CatalogEntry,
+} from "./validate-order-request";
+
+export interface PlacementResult {
+  invoice: Invoice;
+  /** True when an earlier request with the same idempotency key made this order. */
+  replayed: boolean;
+}
+
+class ConcurrentDuplicate extends Error {}
+
+// One round trip: the in-flight lock, the existing order for this key, the catalog entry, and an
+// order id reserved in advance so the public id is written with the row.
+const OPEN_PLACEMENT = `
+  SELECT pg_try_advisory_xact_lock(hashtextextended($1::int || ':' || $2::text, 0)) AS locked,
+         (SELECT row_to_json(o) FROM orders o WHERE o.account_id = $1 AND o.idempotency_key = $2) AS existing,
+         (SELECT json_build_object(
+             'productId', p.id, 'catalogId', p.catalog_id, 'packName', p.pack_name, 'priceCents', p.price_cents,
+             'productActive', p.active, 'supplierSku', p.supplier_sku, 'lineSlug', l.slug, 'lineCode', l.code,
+             'lineKind', l.kind, 'requiredFields', l.required_fields, 'serverIdOptions', l.server_id_options,
+             'lineAvailable', l.available, 'lineOrderable', l.orderable, 'supplier', l.supplier)
+            FROM products p JOIN game_lines l ON l.id = p.line_id WHERE p.catalog_id = $3) AS entry,
+         nextval(pg_get_serial_sequence('orders', 'id'))::int AS next_id`;
+
+const INSERT_ORDER = `
+  INSERT INTO orders (id, public_id, account_id, api_key_id, trxid, idempotency_key, request_fingerprint, product_id,
+                      catalog_id, line_slug, line_kind, pack_name, unit_price_cents, quantity, amount_cents,
+                      user_id, zone_id, server_id, status, supplier)
+  VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, 'processing', $19)
+  RETURNING *`;
+
+function reviveDates(row: Record<string, any>): OrderRow {
+  return {
+    ...row,
+    created_at: new Date(row.created_at),
+    finished_at: row.finished_at ? new Date(row.finished_at) : null,
+  } as OrderRow;
+}
+
+async function replay(caller: ApiCaller, body: OrderBody, existing: OrderRow, entry: CatalogEntry | undefined, client: pg.PoolClient) {
+  // Another key of the same account used this trxid: it is not this key's order to see.
+  if (existing.api_key_id !== caller.keyId) throw new ApiError("FORBIDDEN");
+  if (existing.request_fingerprint !== fingerprintBody(body, entry)) throw new ApiError("IDEMPOTENCY_MISMATCH");
+  return { invoice: await buildInvoice(existing, client), replayed: true };
+}
+
+async function recordEvent(client: pg.PoolClient, orderId: number, from: string | null, to: string, reason: string) {
+  await client.query(`INSERT INTO order_events (order_id, from_status, to_status, reason) VALUES ($1, $2, $3, $4)`, [
+    orderId,
+    from,
+    to,
+    reason,
+  ]);
+}
+
+async function attemptPlacement(caller: ApiCaller, body: OrderBody): Promise<PlacementResult> {
+  const keys = requireOrderKeys(body);
+  return withTransaction(async (client) => {
+    const { rows } = await client.query(OPEN_PLACEMENT, [caller.accountId, keys.idempotencyKey, keys.pid]);
+    const opened = rows[0] as { locked: boolean; existing: Record<string, any> | null; entry: CatalogEntry | null; next_id: number };
+    // The original request still holds the key's lock: it has not answered yet.
+    if (!opened.locked) throw new ApiError("DUPLICATE_IN_FLIGHT");
+    const entry = opened.entry ?? undefined;
+    if (opened.existing) return replay(caller, body, reviveDates(opened.existing), entry, client);
+
+    const order = validateOrderRequest(body, entry);
+    const line = entry!;
+    const amountCents = line.priceCents * order.quantity;
+    const id = opened.next_id;
+    let inserted: OrderRow;
+    try {
+      inserted = (
+        await client.query<OrderRow>(INSERT_ORDER, [
+          id,
+          formatPublicOrderId(line.lineCode, id),
+          caller.accountId,
+          caller.keyId,
+          order.trxid,
+          order.idempotencyKey,
+          fingerprintOrder(order),
+          line.productId,
+          line.catalogId,
+          line.lineSlug,
+          line.lineKind,
+          line.packName,
+          line.priceCents,
+          order.quantity,
+          amountCents,
+          order.userId ?? null,
+          order.zoneId ?? null,
+          order.serverId ?? null,
+          line.lineKind === "topup" ? line.supplier : null,
+        ])
+      ).rows[0];
+    } catch (error) {
+      // The key's original committed between our snapshot and our insert: answer it as a replay.
+      if ((error as { code?: string }).code === "23505") throw new ConcurrentDuplicate();
+      throw error;
+    }
+
+    try {
+      await postLedgerEntry(client, {
+        accountId: caller.accountId,
+        kind: "debit",
+        amountCents: -amountCents,
+        orderId: id,
+        actor: `api-key:${caller.keyId}`,
+        reason: `order ${inserted.public_id}`,
+      });
+    } catch (error) {
+      if (!(error instanceof InsufficientBalanceError)) throw error;
+      // Stored, so a replay of this trxid answers the same cancelled invoice (SPEC 3 rule 3).
+      const cancelled = await client.query<OrderRow>(
+        `UPDATE orders SET status = 'cancelled', order_created = false, error = 'INSUFFICIENT BALANCE', finished_at = now(), updated_at = now()
+          WHERE id = $1 RETURNING *`,
+        [id],
+      );
+      await recordEvent(client, id, null, "cancelled", "INSUFFICIENT BALANCE: nothing charged");
+      return { invoice: await buildInvoice(cancelled.rows[0], client), replayed: false };
+    }
+
+    if (line.lineKind !== "topup") {
+      const reserved = await client.query(
+        `UPDATE inventory_codes SET status = 'reserved', order_id = $1, reserved_at = now()
+          WHERE id IN (SELECT id FROM inventory_codes WHERE product_id = $2 AND status = 'available'
+                        ORDER BY id LIMIT $3 FOR UPDATE SKIP LOCKED)`,
+        [id, line.productId, order.quantity],
+      );
+      // Rolls back the debit and the order: insufficient stock charges nothing.
+      if (reserved.rowCount !== order.quantity) throw new ApiError("INSUFFICIENT_STOCK");
+    }
+
+    await recordEvent(client, id, null, "processing", "placed: wallet debited, queued for fulfilment");
+    await enqueueFulfilment(client, id);
+    return { invoice: await buildInvoice(inserted, client), replayed: false };
+  });
+}
+
+export async function placeOrder(caller: ApiCaller, body: OrderBody): Promise<PlacementResult> {
+  try {
+    return await attemptPlacement(caller, body);
+  } catch (error) {
+    if (error instanceof ConcurrentDuplicate) return attemptPlacement(caller, body);
+    throw error;
+  }
+}

@@ -1,0 +1,107 @@
+// Checks an order body against its game line (SPEC 4 rules 1-2) and produces the normalised
+// request that is stored and fingerprinted. Pure: the catalog row is read by the caller.
+import crypto from "node:crypto";
+import { ApiError } from "../http/errors";
+import type { OrderBody } from "../api-schemas/order-schemas";
+
+export interface CatalogEntry {
+  productId: number;
+  catalogId: string;
+  packName: string;
+  priceCents: number;
+  productActive: boolean;
+  supplierSku: string | null;
+  lineSlug: string;
+  lineCode: string;
+  lineKind: "topup" | "gamekey" | "giftcard";
+  requiredFields: { field: string; label: string }[];
+  serverIdOptions: { value: string; label: string; aliases?: string[] }[] | null;
+  lineAvailable: boolean;
+  lineOrderable: boolean;
+  supplier: string;
+}
+
+export interface NormalisedOrder {
+  catalogId: string;
+  trxid: string;
+  idempotencyKey: string;
+  userId?: string;
+  zoneId?: string;
+  serverId?: string;
+  quantity: number;
+}
+
+const IDENTIFIER_FIELDS = ["userId", "zoneId", "serverId"] as const;
+
+function invalidRequest(message: string): ApiError {
+  return new ApiError("INVALID_REQUEST", { extra: { details: [{ field: message.split(" ")[0], message }] } });
+}
+
+/** The fields that must be present before the catalog is even consulted. */
+export function requireOrderKeys(body: OrderBody): { pid: string; trxid: string; idempotencyKey: string } {
+  if (!body.trxid) throw invalidRequest("trxid is required");
+  if (!body.pid) throw invalidRequest("pid is required");
+  return { pid: body.pid, trxid: body.trxid, idempotencyKey: body.idempotencyKey ?? body.trxid };
+}
+
+export function resolveServerId(input: string, options: CatalogEntry["serverIdOptions"]): string | undefined {
+  const wanted = input.trim().toLowerCase();
+  return options?.find(
+    (option) =>
+      option.value.toLowerCase() === wanted ||
+      option.label.toLowerCase() === wanted ||
+      option.aliases?.some((alias) => alias.toLowerCase() === wanted),
+  )?.value;
+}
+
+export function validateOrderRequest(body: OrderBody, entry: CatalogEntry | undefined): NormalisedOrder {
+  const { trxid, idempotencyKey } = requireOrderKeys(body);
+  if (!entry) throw new ApiError("UNKNOWN_PID");
+  if (!entry.lineAvailable || !entry.lineOrderable) throw new ApiError("GAME_DISABLED");
+  if (!entry.productActive) throw new ApiError("PRODUCT_DISABLED");
+
+  const stockLine = entry.lineKind !== "topup";
+  if (!stockLine) {
+    if (body.quantity !== undefined) throw new ApiError("QUANTITY_ONLY_FOR_STOCK_LINES");
+    if (!entry.supplierSku) throw new ApiError("INVALID_PRODUCT", { message: "INVALID PRODUCT: this pack cannot be fulfilled" });
+  }
+
+  const order: NormalisedOrder = { catalogId: entry.catalogId, trxid, idempotencyKey, quantity: body.quantity ?? 1 };
+  // Stock lines take only pid, quantity and trxid; identifiers are kept only where the line asks.
+  const required = new Set(entry.requiredFields.map((f) => f.field));
+  for (const field of IDENTIFIER_FIELDS) {
+    const value = body[field];
+    if (required.has(field) && value === undefined) throw invalidRequest(`${field} is required for ${entry.lineSlug}`);
+    if (value !== undefined && required.has(field)) order[field] = value;
+  }
+  if (order.zoneId !== undefined && !/^\d{1,10}$/.test(order.zoneId)) throw invalidRequest("zoneId must be numeric");
+  if (order.serverId !== undefined) {
+    const resolved = resolveServerId(order.serverId, entry.serverIdOptions);
+    if (!resolved) {
+      const allowed = (entry.serverIdOptions ?? []).map((o) => o.value).join(", ");
+      throw invalidRequest(`serverId must be one of: ${allowed}`);
+    }
+    order.serverId = resolved;
+  }
+  return order;
+}
+
+/** What a replay must match: the product, the identifiers and the quantity. */
+export function fingerprintOrder(order: Pick<NormalisedOrder, "catalogId" | "userId" | "zoneId" | "serverId" | "quantity">): string {
+  const canonical = JSON.stringify([order.catalogId, order.userId ?? null, order.zoneId ?? null, order.serverId ?? null, order.quantity]);
+  return crypto.createHash("sha256").update(canonical).digest("hex");
+}
+
+/** The fingerprint of a body as sent, for comparing a duplicate with the stored original. */
+export function fingerprintBody(body: OrderBody, entry: CatalogEntry | undefined): string {
+  const required = new Set(entry?.requiredFields.map((f) => f.field) ?? IDENTIFIER_FIELDS);
+  const pick = (field: (typeof IDENTIFIER_FIELDS)[number]) => (required.has(field) ? body[field] : undefined);
+  const serverId = pick("serverId");
+  return fingerprintOrder({
+    catalogId: entry?.catalogId ?? body.pid ?? "",
+    userId: pick("userId"),
+    zoneId: pick("zoneId"),
+    serverId: serverId === undefined ? undefined : (resolveServerId(serverId, entry?.serverIdOptions ?? null) ?? serverId),
+    quantity: body.quantity ?? 1,
+  });
+}

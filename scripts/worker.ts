@@ -1,0 +1,19 @@
+// npm run worker: one fulfilment worker process. Run as many as you like, on any machine that
+// reaches the database; each order still finishes exactly once.
+import { assertProductionSecrets } from "@/lib/config/env";
+import { databaseUrl, closePool } from "@/lib/db/pool";
+import { startWorker } from "@/lib/fulfilment/run-worker";
+
+assertProductionSecrets();
+const worker = await startWorker({ connectionString: databaseUrl() });
+console.log("[worker] fulfilling orders");
+let stopping = false;
+const stop = async () => {
+  if (stopping) return;
+  stopping = true;
+  await worker.stop();
+  await closePool();
+  process.exit(0);
+};
+process.on("SIGINT", stop);
+process.on("SIGTERM", stop);
