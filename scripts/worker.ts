@@ -5,7 +5,10 @@ import { databaseUrl, closePool } from "@/lib/db/pool";
 import { startWorker } from "@/lib/fulfilment/run-worker";
 
 assertProductionSecrets();
-const worker = await startWorker({ connectionString: databaseUrl() });
+const worker = await startWorker({
+  connectionString: databaseUrl(),
+  sweepIntervalMs: process.env.WORKER_SWEEP_MS ? Number(process.env.WORKER_SWEEP_MS) : undefined,
+});
 console.log("[worker] fulfilling orders");
 let stopping = false;
 const stop = async () => {

@@ -3,6 +3,7 @@ import type { PublicRoute } from "@/lib/http/public-route";
 import { getCatalog, getProducts, getServices } from "./handlers/catalog";
 import { getBalance, getMyIp, postBalance } from "./handlers/account";
 import { getHistory, getLedger, getOrder, postOrder } from "./handlers/orders";
+import { postBrVerify, postMobaVerify, postRedeem } from "./handlers/verify";
 
 export const publicRoutes: PublicRoute[] = [
   getServices,
@@ -15,4 +16,7 @@ export const publicRoutes: PublicRoute[] = [
   getOrder,
   getHistory,
   getLedger,
+  postBrVerify,
+  postMobaVerify,
+  postRedeem,
 ];

@@ -1,14 +1,9 @@
 // POST /orders body and the Invoice (SPEC 2.3, 4). Identifier fields accept a JSON string or a
 // non-negative integer (a zoneId sent as 12345 is read as "12345"); anything else is INVALID BODY.
 import { z } from "zod";
+import { identifier, plainText } from "./fields";
 
 export const MAX_QUANTITY = 10;
-
-const identifier = (description: string) =>
-  z
-    .union([z.string().trim().min(1).max(64), z.number().int().nonnegative().max(Number.MAX_SAFE_INTEGER)])
-    .transform((value) => String(value))
-    .meta({ description: `${description}. A string, or a non-negative integer read as its decimal string.` });
 
 export const orderBodyAliases = {
   pid: ["PID"],
@@ -18,12 +13,12 @@ export const orderBodyAliases = {
 };
 
 export const OrderBody = z.object({
-  pid: z.string().trim().min(1).max(64).optional().meta({ description: "Catalog id from GET /products (alias PID). Required." }),
+  pid: plainText(64).optional().meta({ description: "Catalog id from GET /products (alias PID). Required." }),
   trxid: identifier("Your id for this purchase (aliases trxId, idtrx, idTrx). Required; a new purchase needs a new trxid")
     .optional(),
   userId: identifier("Player id / uid (alias userID), for lines that require it").optional(),
   zoneId: identifier("Numeric zone, for lines that require it").optional(),
-  serverId: z.string().trim().min(1).max(32).optional().meta({ description: "Server value or label from serverIdOptions" }),
+  serverId: plainText(32).optional().meta({ description: "Server value or label from serverIdOptions" }),
   quantity: z
     .number()
     .int()
@@ -31,11 +26,7 @@ export const OrderBody = z.object({
     .max(MAX_QUANTITY)
     .optional()
     .meta({ description: `Game-key and gift-card lines only: 1 to ${MAX_QUANTITY} codes (default 1)` }),
-  idempotencyKey: z
-    .string()
-    .trim()
-    .min(1)
-    .max(128)
+  idempotencyKey: plainText(128)
     .optional()
     .meta({ description: "Alias idempotency. When omitted, trxid is the idempotency key. Scoped to your account, kept forever" }),
 });

@@ -41,6 +41,12 @@ export const errorCatalogue = {
   API_ORDER_DISABLED: { status: 503, error: "API_ORDER_DISABLED", code: "API_ORDER_DISABLED" },
   RATE_LIMIT_UNAVAILABLE: { status: 503, error: "RATE_LIMIT_UNAVAILABLE", code: "RATE_LIMIT_UNAVAILABLE" },
 
+  // Verify and redeem (their bodies are not shown in the spec; defined here).
+  PLAYER_NOT_FOUND: { status: 404, error: "PLAYER NOT FOUND", code: "PLAYER_NOT_FOUND" },
+  INVALID_CODE: { status: 400, error: "INVALID CODE", code: "INVALID_CODE" },
+  CODE_USED: { status: 409, error: "CODE ALREADY USED", code: "CODE_USED" },
+  SUPPLIER_UNAVAILABLE: { status: 503, error: "SUPPLIER UNAVAILABLE: try again shortly", code: "SUPPLIER_UNAVAILABLE" },
+
   // HTTP-level failures the spec leaves open, in the same shape.
   NOT_FOUND: { status: 404, error: "NOT FOUND", code: "NOT_FOUND" },
   METHOD_NOT_ALLOWED: { status: 405, error: "METHOD NOT ALLOWED", code: "METHOD_NOT_ALLOWED" },

@@ -5,9 +5,11 @@ import { getPool } from "../db/pool";
 import { ApiError } from "../http/errors";
 import type { OrderRow } from "./build-invoice";
 import { parsePublicOrderId } from "./public-order-id";
+import { NO_CONTROL_CHARACTERS } from "../api-schemas/fields";
 
 export async function findOwnOrder(accountId: number, reference: string): Promise<OrderRow> {
   const text = reference.trim();
+  if (!NO_CONTROL_CHARACTERS.test(text)) throw new ApiError("ORDER_NOT_FOUND");
   const pool = getPool();
   let rows: OrderRow[] = [];
   const publicId = text.toUpperCase().startsWith("SVCAPI-") ? parsePublicOrderId(text) : undefined;

@@ -115,6 +115,8 @@ describe("placement failures (SPEC 4 rules 1-2, section 7)", () => {
     ["quantity as a string", { pid: "SVCGC10", trxid: "x14", quantity: "2" }, 400, { error: "INVALID BODY" }],
     ["pid of the wrong type", { pid: 60, trxid: "x15", userId: "1" }, 400, { error: "INVALID BODY" }],
     ["userId as an object", { pid: "SVCBR60", trxid: "x16", userId: { id: 1 } }, 400, { error: "INVALID BODY" }],
+    ["a NUL byte in userId", { pid: "SVCBR60", trxid: "x18", userId: "a\u0000b" }, 400, { error: "INVALID BODY" }],
+    ["a control character in idempotencyKey", { pid: "SVCBR60", trxid: "x19", userId: "1", idempotencyKey: "k\u0007" }, 400, { error: "INVALID BODY" }],
     ["more codes than in stock", { pid: "SVCGKAAA", trxid: "x17", quantity: 4 }, 400, { error: "INSUFFICIENT STOCK", code: "INSUFFICIENT_STOCK" }],
   ];
 

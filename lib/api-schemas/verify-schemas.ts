@@ -1,0 +1,49 @@
+// POST /brvvfy, /mobavfy, /rdmbr. The spec names their fields but not their answers; these are ours.
+import { z } from "zod";
+import { identifier } from "./fields";
+
+export const REDEEM_CODE_PATTERN = /^[A-Za-z0-9]{2,10}(-[A-Za-z0-9]{2,10}){1,7}$/;
+
+export const BrVerifyBody = z.object({
+  playerId: identifier("Battle-royale player id (aliases playerID, userId, userID)"),
+  trxid: identifier("Your reference for this check").optional(),
+});
+export const brVerifyAliases = { playerId: ["playerID", "userId", "userID"] };
+
+export const MobaVerifyBody = z.object({
+  userId: identifier("User id (alias userID)"),
+  zoneId: identifier("Numeric zone id").pipe(z.string().regex(/^\d{1,10}$/, "zoneId must be numeric")),
+  trxid: identifier("Your reference for this check").optional(),
+});
+export const mobaVerifyAliases = { userId: ["userID"] };
+
+export const RedeemBody = z.object({
+  playerId: identifier("Battle-royale player id (aliases playerID, userId, userID)"),
+  code: z
+    .string()
+    .trim()
+    .regex(REDEEM_CODE_PATTERN, "code must be groups of 2-10 letters or digits separated by hyphens, e.g. ABCD-EFGH-1234")
+    .meta({ description: "Groups of letters and digits separated by hyphens", example: "ABCD-EFGH-1234" }),
+  trxid: identifier("Your reference for this redemption").optional(),
+});
+
+export const VerifyResponse = z
+  .object({
+    success: z.literal(true),
+    valid: z.literal(true),
+    game: z.enum(["br", "moba"]),
+    playerId: z.string(),
+    zoneId: z.string().optional(),
+    nickname: z.string(),
+  })
+  .meta({ id: "Verification" });
+
+export const RedeemResponse = z
+  .object({
+    success: z.literal(true),
+    redeemed: z.literal(true),
+    playerId: z.string(),
+    nickname: z.string().optional(),
+    redemptionId: z.number().int().meta({ description: "Our record of this redemption" }),
+  })
+  .meta({ id: "Redemption" });

@@ -1,0 +1,165 @@
+// The default supplier: in-process, no network, deterministic by player id, like a payment
+// provider's test cards. Top-ups look at userId; verify and redeem at playerId. Only the last
+// characters matter, so any digits may come before them. The same rules are exported as data in
+// sandbox-behaviours.ts (sandboxBehaviours, sandboxCodeRules) for the README and the API docs.
+//
+// | player id ends with | placeTopup / checkTopup                          | verifyPlayer | redeemCode        |
+// | ------------------- | ------------------------------------------------ | ------------ | ----------------- |
+// | 404                 | failed "PLAYER NOT FOUND"                        | not_found    | player_not_found  |
+// | 500                 | failed "SUPPLIER REJECTED"                       | unavailable  | unavailable       |
+// | 408                 | success, after SANDBOX_SLOW_MS (default 3000)    | found, late  | by the code, late |
+// | 999                 | place: unknown the first time a reference is     | found        | by the code       |
+// |                     | seen in this process, success after; check:      |              |                   |
+// |                     | success (the supplier did deliver)               |              |                   |
+// | 777                 | pending, forever (place and check)               | found        | by the code       |
+// | anything else       | success                                          | found        | by the code       |
+//
+// Found players are called "Player-" + the last 4 characters of their id.
+// Redeem codes (once the player is fine), case-insensitive: starting "USED" -> code_used,
+// starting "BAD" -> invalid_code, anything else -> redeemed. Codes are never used up.
+// Every call first waits SANDBOX_LATENCY_MS (default 0).
+//
+// State. Like a real supplier it deduplicates top-ups by reference: placeTopup remembers
+// reference -> settled state in a bounded in-process Map, a second placement of a known reference
+// answers that state without delivering again, and checkTopup answers from the Map, or not_found for
+// a reference it never saw (or forgot: after a restart, or once evicted), which tells the worker it
+// is safe to place it again.
+// The 999 case, step by step: the first placement records "delivered" and answers unknown (the
+// answer was lost); checkTopup then answers success. If the worker restarts between the two calls,
+// checkTopup answers not_found, the worker places again, this process sees the reference for the
+// first time and answers unknown once more, and the following checkTopup answers success: one lost
+// answer per process, so restarts cannot make it loop.
+//
+// Never throws: every call answers one of the outcomes in types.ts.
+import { setTimeout as sleep } from "node:timers/promises";
+import {
+  sandboxBehaviourFor,
+  sandboxCodeOutcomeFor,
+  sandboxNickname,
+  type SandboxBehaviourName,
+} from "./sandbox-behaviours";
+import { readMilliseconds } from "./supplier-config";
+import type {
+  RedeemOutcome,
+  RedeemRequest,
+  Supplier,
+  TopupOutcome,
+  TopupRequest,
+  TopupStatus,
+  VerifyOutcome,
+  VerifyRequest,
+} from "./types";
+
+export { sandboxBehaviours, sandboxCodeRules, sandboxBehaviourFor } from "./sandbox-behaviours";
+export type { SandboxBehaviour, SandboxBehaviourName, SandboxCodeRule } from "./sandbox-behaviours";
+
+export interface SandboxOptions {
+  /** Added to every call (SANDBOX_LATENCY_MS). */
+  latencyMs?: number;
+  /** Extra wait for players whose id ends with 408 (SANDBOX_SLOW_MS). */
+  slowMs?: number;
+  /** How many references placeTopup remembers; the oldest is forgotten first. */
+  maxRememberedTopups?: number;
+}
+
+export const SANDBOX_DEFAULTS = { latencyMs: 0, slowMs: 3000, maxRememberedTopups: 10_000 } as const;
+
+export function sandboxOptionsFromEnv(source: Record<string, string | undefined> = process.env): SandboxOptions {
+  return {
+    latencyMs: readMilliseconds(source, "SANDBOX_LATENCY_MS", SANDBOX_DEFAULTS.latencyMs),
+    slowMs: readMilliseconds(source, "SANDBOX_SLOW_MS", SANDBOX_DEFAULTS.slowMs),
+  };
+}
+
+interface RememberedTopup {
+  userId: string;
+  /** What the supplier knows about this reference: what checkTopup and any re-placement answer. */
+  state: TopupOutcome;
+}
+
+export function createSandboxSupplier(options: SandboxOptions = {}): Supplier {
+  const latencyMs = options.latencyMs ?? SANDBOX_DEFAULTS.latencyMs;
+  const slowMs = options.slowMs ?? SANDBOX_DEFAULTS.slowMs;
+  const maxRemembered = Math.max(1, options.maxRememberedTopups ?? SANDBOX_DEFAULTS.maxRememberedTopups);
+  const remembered = new Map<string, RememberedTopup>();
+
+  async function answerDelay(playerId: string | undefined): Promise<void> {
+    const delay = latencyMs + (sandboxBehaviourFor(playerId).behaviour === "slow" ? slowMs : 0);
+    if (delay > 0) await sleep(delay);
+  }
+
+  function remember(reference: string, entry: RememberedTopup): void {
+    if (remembered.size >= maxRemembered) {
+      const oldest = remembered.keys().next().value;
+      if (oldest !== undefined) remembered.delete(oldest);
+    }
+    remembered.set(reference, entry);
+  }
+
+  return {
+    name: "sandbox",
+
+    async placeTopup(request: TopupRequest): Promise<TopupOutcome> {
+      const userId = request.userId ?? "";
+      await answerDelay(userId);
+      // Read after the wait and write without another await in between, so two concurrent
+      // placements of one reference cannot both deliver.
+      const known = remembered.get(request.reference);
+      if (known) return known.state;
+
+      const behaviour = sandboxBehaviourFor(userId).behaviour;
+      const state = settledTopupState(behaviour, request.reference);
+      remember(request.reference, { userId, state });
+      if (behaviour === "first_answer_lost") {
+        return { status: "unknown", reason: "sandbox: the supplier delivered but its answer was lost" };
+      }
+      return state;
+    },
+
+    async checkTopup(reference: string): Promise<TopupStatus> {
+      await answerDelay(remembered.get(reference)?.userId);
+      return remembered.get(reference)?.state ?? { status: "not_found" };
+    },
+
+    async verifyPlayer(request: VerifyRequest): Promise<VerifyOutcome> {
+      await answerDelay(request.playerId);
+      switch (sandboxBehaviourFor(request.playerId).behaviour) {
+        case "player_not_found":
+          return { status: "not_found" };
+        case "supplier_rejects":
+          return { status: "unavailable", reason: "sandbox: supplier unavailable" };
+        default:
+          return { status: "found", nickname: sandboxNickname(request.playerId) };
+      }
+    },
+
+    async redeemCode(request: RedeemRequest): Promise<RedeemOutcome> {
+      await answerDelay(request.playerId);
+      switch (sandboxBehaviourFor(request.playerId).behaviour) {
+        case "player_not_found":
+          return { status: "player_not_found" };
+        case "supplier_rejects":
+          return { status: "unavailable", reason: "sandbox: supplier unavailable" };
+      }
+      const outcome = sandboxCodeOutcomeFor(request.code ?? "");
+      if (outcome === "redeemed") return { status: "redeemed", nickname: sandboxNickname(request.playerId) };
+      return { status: outcome };
+    },
+  };
+}
+
+function settledTopupState(behaviour: SandboxBehaviourName, reference: string): TopupOutcome {
+  const supplierRef = `SANDBOX-${reference}`;
+  switch (behaviour) {
+    case "player_not_found":
+      return { status: "failed", reason: "PLAYER NOT FOUND", supplierRef };
+    case "supplier_rejects":
+      return { status: "failed", reason: "SUPPLIER REJECTED", supplierRef };
+    case "never_settles":
+      return { status: "pending", supplierRef };
+    case "success":
+    case "slow":
+    case "first_answer_lost":
+      return { status: "success", supplierRef };
+  }
+}

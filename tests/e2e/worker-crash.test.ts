@@ -1,0 +1,74 @@
+// kill -9 of a worker process while a batch is being fulfilled, then a new worker: every order
+// reaches a terminal state exactly once, with no second delivery and no second refund.
+import { fork, type ChildProcess } from "node:child_process";
+import path from "node:path";
+import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import { projectRoot } from "@/lib/config/env";
+import { closePool } from "@/lib/db/pool";
+import { seedDemoCatalog } from "@/lib/seed/seed-demo-data";
+import { closeSql, resetDatabase, sql } from "../helpers/db";
+import { createAccount } from "../helpers/fixtures";
+import { expectBooksBalance, newTrxid, order } from "../helpers/orders";
+import { TEST_ENV } from "../setup/test-env";
+
+const started: ChildProcess[] = [];
+
+function startWorkerProcess(env: Record<string, string>): ChildProcess {
+  const child = fork(path.join(projectRoot, "scripts", "worker.ts"), [], {
+    env: { ...process.env, ...TEST_ENV, DATABASE_URL: inject("databaseUrl"), WORKER_SWEEP_MS: "500", ...env },
+    execArgv: ["--import", "tsx"],
+    stdio: ["ignore", "ignore", "inherit", "ipc"],
+  });
+  started.push(child);
+  return child;
+}
+
+beforeAll(async () => {
+  await resetDatabase();
+  await seedDemoCatalog();
+});
+afterAll(async () => {
+  for (const child of started) child.kill("SIGKILL");
+  await closePool();
+  await closeSql();
+});
+
+describe("a worker killed with SIGKILL mid-fulfilment", () => {
+  it("loses nothing: after a restart every order is terminal exactly once", async () => {
+    const account = await createAccount({ balanceCents: 100_000 });
+    // Every supplier call takes 1.5 s, so the first worker is surely in the middle of several.
+    const first = startWorkerProcess({ SANDBOX_LATENCY_MS: "1500", WORKER_CONCURRENCY: "5" });
+    const placed = await Promise.all(
+      Array.from({ length: 20 }, (_, i) => order(account.key, { pid: "SVCBR60", trxid: newTrxid(`k${i}`), userId: i % 4 === 0 ? `71${i}404` : `71${i}` })),
+    );
+    expect(placed.every((p) => p.status === 200 && p.json.orderCreated)).toBe(true);
+    await expect
+      .poll(async () => (await sql(`SELECT count(*)::int AS n FROM graphile_worker._private_jobs WHERE locked_by IS NOT NULL`))[0].n, {
+        timeout: 15_000,
+        interval: 100,
+      })
+      .toBeGreaterThan(0);
+    first.kill("SIGKILL");
+    await new Promise((resolve) => first.once("exit", resolve));
+    const unfinished = (await sql(`SELECT count(*)::int AS n FROM orders WHERE account_id = $1 AND status IN ('pending', 'processing')`, [account.accountId]))[0].n;
+    expect(unfinished).toBeGreaterThan(0);
+
+    startWorkerProcess({ SANDBOX_LATENCY_MS: "50", WORKER_CONCURRENCY: "5" });
+    await expect
+      .poll(async () => (await sql(`SELECT count(*)::int AS n FROM orders WHERE account_id = $1 AND status IN ('pending', 'processing')`, [account.accountId]))[0].n, {
+        timeout: 40_000,
+        interval: 250,
+      })
+      .toBe(0);
+
+    const finals = await sql(
+      `SELECT o.id, o.status, count(*) FILTER (WHERE e.to_status IN ('completed', 'cancelled'))::int AS finals
+         FROM orders o JOIN order_events e ON e.order_id = o.id WHERE o.account_id = $1 GROUP BY o.id, o.status`,
+      [account.accountId],
+    );
+    expect(finals).toHaveLength(20);
+    expect(finals.every((f) => f.finals === 1)).toBe(true);
+    expect(finals.filter((f) => f.status === "cancelled")).toHaveLength(5);
+    await expectBooksBalance();
+  }, 90_000);
+});
