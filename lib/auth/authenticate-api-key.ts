@@ -5,6 +5,8 @@ import { getPool } from "../db/pool";
 import { ApiError } from "../http/errors";
 import { ipInAnyRange } from "../net/ip";
 import { hashApiKey, isWellFormedApiKey } from "./api-key-format";
+import { isAccountEligible } from "../settings/is-account-eligible";
+import type { EligibilityRule } from "../settings/setting-schemas";
 
 export interface ApiCaller {
   keyId: number;
@@ -19,11 +21,6 @@ export interface ApiCaller {
   totalCreditedCents: number;
 }
 
-export interface EligibilityRule {
-  enabled: boolean;
-  minTotalCreditedCents?: number;
-  minAccountAgeHours?: number;
-}
 
 const LOOKUP = `
   SELECT k.id AS "keyId", k.account_id AS "accountId", k.require_ip_allowlist AS "requireIpAllowlist",
@@ -53,14 +50,6 @@ export async function authenticateApiKey(presented: string | undefined): Promise
   return rows[0];
 }
 
-export function isAccountEligible(rule: EligibilityRule | undefined, caller: Pick<ApiCaller, "accountCreatedAt" | "totalCreditedCents">, now = Date.now()): boolean {
-  if (!rule?.enabled) return true;
-  if (rule.minTotalCreditedCents !== undefined && caller.totalCreditedCents < rule.minTotalCreditedCents) return false;
-  if (rule.minAccountAgeHours !== undefined && now - caller.accountCreatedAt.getTime() < rule.minAccountAgeHours * 3_600_000) {
-    return false;
-  }
-  return true;
-}
 
 /** Account state, in order of precedence: banned, restricted, blocked by an admin, off, not eligible. */
 export function checkAccountAccess(caller: ApiCaller, eligibility: EligibilityRule | undefined, now = Date.now()): ApiError | undefined {
@@ -74,7 +63,8 @@ export function checkAccountAccess(caller: ApiCaller, eligibility: EligibilityRu
   }
   if (caller.apiDisabledByAdmin) return new ApiError("API_DISABLED_BY_ADMIN");
   if (!caller.apiEnabled) return new ApiError("API_DISABLED");
-  if (!isAccountEligible(eligibility, caller, now)) return new ApiError("API_NOT_ELIGIBLE");
+  const standing = { createdAt: caller.accountCreatedAt, totalCreditedCents: caller.totalCreditedCents };
+  if (!isAccountEligible(eligibility, standing, now)) return new ApiError("API_NOT_ELIGIBLE");
   return undefined;
 }
 

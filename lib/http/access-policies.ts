@@ -1,36 +1,40 @@
 // The wrapper's view of runtime settings and rate limits, in one place.
-// INTEGRATION POINT: replaced by lib/settings and lib/ratelimit once they land (same session).
-import { getPool } from "../db/pool";
-import type { EligibilityRule } from "../auth/authenticate-api-key";
+import { getRuntimeSettings, type RuntimeSettings } from "../settings/get-runtime-settings";
+import { authBlockedFor, checkKeyRateLimit, recordAuthFailure, RateLimitUnavailableError, type RateLimitDecision } from "../ratelimit";
+import { ApiError } from "./errors";
 
-export interface ApiSettings {
-  maintenance: boolean;
-  apiOrderDisabled: boolean;
-  eligibility?: EligibilityRule;
+export type ApiSettings = RuntimeSettings;
+
+export function readApiSettings(): Promise<ApiSettings> {
+  return getRuntimeSettings();
 }
 
-export interface LimitDecision {
-  allowed: boolean;
-  retryAfterSeconds: number;
-  headers?: Record<string, string>;
+function unavailable(): ApiError {
+  return new ApiError("RATE_LIMIT_UNAVAILABLE", { headers: { "retry-after": "1" } });
 }
 
-export async function readApiSettings(): Promise<ApiSettings> {
-  const { rows } = await getPool().query<{ key: string; value: unknown }>(
-    `SELECT key, value FROM settings WHERE key IN ('MAINTENANCE', 'API_ORDER_DISABLED', 'API_ELIGIBILITY')`,
-  );
-  const byKey = new Map(rows.map((row) => [row.key, row.value]));
-  return {
-    maintenance: byKey.get("MAINTENANCE") === true,
-    apiOrderDisabled: byKey.get("API_ORDER_DISABLED") === true,
-    eligibility: byKey.get("API_ELIGIBILITY") as EligibilityRule | undefined,
-  };
+/** SPEC section 8 for one key. The limiter never fails open: an unreachable store is a 503. */
+export async function applyKeyRateLimit(keyId: number): Promise<RateLimitDecision> {
+  try {
+    return await checkKeyRateLimit(keyId);
+  } catch (error) {
+    if (error instanceof RateLimitUnavailableError) throw unavailable();
+    throw error;
+  }
 }
 
-export async function applyKeyRateLimit(_keyId: number): Promise<LimitDecision> {
-  return { allowed: true, retryAfterSeconds: 0 };
+/** Refuses an IP that used up its failed-authentication budget, before any key lookup. */
+export function guardFailedAuth(clientIp: string): void {
+  const seconds = authBlockedFor(clientIp);
+  if (seconds > 0) throw new ApiError("RATE_LIMIT", { headers: { "retry-after": String(seconds) } });
 }
 
-export function guardFailedAuth(_clientIp: string): void {}
-
-export async function noteFailedAuth(_clientIp: string): Promise<void> {}
+/** Counts a failed authentication for the IP. While the store is down, guessing is not allowed either. */
+export async function noteFailedAuth(clientIp: string): Promise<void> {
+  try {
+    await recordAuthFailure(clientIp);
+  } catch (error) {
+    if (error instanceof RateLimitUnavailableError) throw unavailable();
+    throw error;
+  }
+}

@@ -307,12 +307,17 @@ describe("switches", () => {
   afterEach(() => sql(`DELETE FROM settings WHERE key IN ('MAINTENANCE', 'API_ORDER_DISABLED')`));
 
   it.each(["MAINTENANCE", "API_ORDER_DISABLED"])("%s answers 503 before anything is written; GETs keep working", async (name) => {
-    const account = await createAccount({ balanceCents: 1000 });
+    const probe = await createAccount({ balanceCents: 1000 });
     await sql(`INSERT INTO settings (key, value) VALUES ($1, 'true')`, [name]);
+    // Settings are cached for up to a second per instance; wait until this one sees the switch.
     await expect
-      .poll(async () => (await order(account.key, { pid: "SVCBR60", trxid: newTrxid(), userId: "1" })).json, { timeout: 5000 })
+      .poll(async () => (await order(probe.key, { pid: "SVCBR60", trxid: newTrxid(), userId: "1" })).json, { timeout: 5000 })
       .toEqual({ success: false, error: name, code: name });
+    const account = await createAccount({ balanceCents: 1000 });
+    const refused = await order(account.key, { pid: "SVCBR60", trxid: newTrxid(), userId: "1" });
+    expect(refused.status).toBe(503);
     expect((await api("/balance", { key: account.key })).status).toBe(200);
     expect(await sql(`SELECT 1 FROM orders WHERE account_id = $1`, [account.accountId])).toEqual([]);
+    expect((await sql(`SELECT balance_cents FROM accounts WHERE id = $1`, [account.accountId]))[0].balance_cents).toBe(1000);
   });
 });

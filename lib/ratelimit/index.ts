@@ -1,0 +1,64 @@
+// The process's rate limiter, built on first use from the environment:
+//   UPSTASH_REDIS_REST_URL + UPSTASH_REDIS_REST_TOKEN -> Upstash REST (shared by all instances)
+//   REDIS_URL                                         -> any Redis over TCP (shared by all instances)
+//   neither                                           -> in-process counts (one instance only; warns)
+// RATE_LIMIT_PREFIX (default "rl"), RATE_LIMIT_TIMEOUT_MS (default 300), RATE_LIMIT_KEY_BURST (calls
+// per second, default 10), RATE_LIMIT_KEY_PER_MINUTE (default 80), RATE_LIMIT_AUTH_FAILURES (default
+// 20) per RATE_LIMIT_AUTH_WINDOW_SECONDS (default 60) tune it.
+import { env } from "../config/env";
+import type { RateLimitBackend } from "./backend";
+import { readRateLimitEnv } from "./config";
+import { createRateLimiter, type AuthFailureOutcome, type RateLimiter } from "./create-rate-limiter";
+import { createMemoryBackend } from "./memory-backend";
+import { createTcpRedisBackend, createUpstashBackend } from "./redis-backends";
+import type { RateLimitDecision } from "./build-decision";
+
+export type { RateLimitDecision } from "./build-decision";
+export type { AuthFailureOutcome, RateLimiter, RateLimiterOptions } from "./create-rate-limiter";
+export type { RateLimitBackend } from "./backend";
+export { RateLimitUnavailableError } from "./unavailable";
+export { createRateLimiter } from "./create-rate-limiter";
+export { createMemoryBackend } from "./memory-backend";
+export { createTcpRedisBackend, createUpstashBackend } from "./redis-backends";
+
+export function createBackendFromEnv(timeoutMs: number): RateLimitBackend {
+  const { upstashUrl, upstashToken, redisUrl } = env();
+  if (Boolean(upstashUrl) !== Boolean(upstashToken)) {
+    throw new Error("Set both UPSTASH_REDIS_REST_URL and UPSTASH_REDIS_REST_TOKEN, or neither");
+  }
+  if (upstashUrl && upstashToken) return createUpstashBackend({ url: upstashUrl, token: upstashToken, timeoutMs });
+  if (redisUrl) return createTcpRedisBackend(redisUrl);
+  return createMemoryBackend();
+}
+
+let shared: RateLimiter | undefined;
+
+export function getRateLimiter(): RateLimiter {
+  if (!shared) {
+    const config = readRateLimitEnv();
+    shared = createRateLimiter({ ...config, backend: createBackendFromEnv(config.timeoutMs) });
+  }
+  return shared;
+}
+
+/** SPEC section 8 for one API key; throws RateLimitUnavailableError when the store cannot answer in time. */
+export function checkKeyRateLimit(identifier: string | number): Promise<RateLimitDecision> {
+  return getRateLimiter().checkKeyRateLimit(identifier);
+}
+
+/** After a failed authentication; throws RateLimitUnavailableError like checkKeyRateLimit. */
+export function recordAuthFailure(ip: string): Promise<AuthFailureOutcome> {
+  return getRateLimiter().recordAuthFailure(ip);
+}
+
+/** Before any key lookup: seconds this IP stays refused (0: go on). Synchronous, no store round trip. */
+export function authBlockedFor(ip: string): number {
+  return shared ? shared.authBlockedFor(ip) : 0;
+}
+
+/** Quits the store's connections (process shutdown, end of a test file). */
+export async function closeRateLimiter(): Promise<void> {
+  const current = shared;
+  shared = undefined;
+  await current?.close();
+}
