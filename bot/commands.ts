@@ -1,0 +1,44 @@
+// Every command the bot answers, in one list: /help and Telegram's command menu are built from it,
+// and the admin guard refuses every admin command it names for non-admins.
+
+export interface CommandInfo {
+  command: string;
+  usage: string;
+  description: string;
+}
+
+export const HOLDER_COMMANDS: readonly CommandInfo[] = [
+  { command: "start", usage: "/start", description: "register (safe to repeat)" },
+  { command: "newkey", usage: "/newkey", description: "create an API key (shown once)" },
+  { command: "keys", usage: "/keys", description: "list your API keys" },
+  { command: "revokekey", usage: "/revokekey <prefix>", description: "revoke a key" },
+  { command: "api", usage: "/api on|off", description: "turn API access on or off" },
+  { command: "ip", usage: "/ip add|remove <ip-or-cidr> [key-prefix], /ip list, /ip require on|off [key-prefix]", description: "manage a key's IP allowlist" },
+  { command: "balance", usage: "/balance", description: "wallet balance" },
+  { command: "orders", usage: "/orders", description: "your last 10 orders" },
+  { command: "help", usage: "/help", description: "this list" },
+];
+
+export const ADMIN_COMMANDS: readonly CommandInfo[] = [
+  { command: "credit", usage: "/credit <account> <amountUsd> [note]", description: "add money to a wallet (asks to confirm)" },
+  { command: "debit", usage: "/debit <account> <amountUsd> <reason>", description: "correcting deduction (asks to confirm)" },
+  { command: "account", usage: "/account <account>", description: "state, balance, keys, recent ledger" },
+  { command: "ban", usage: "/ban <account> [reason]", description: "ban an account" },
+  { command: "unban", usage: "/unban <account>", description: "lift a ban" },
+  { command: "restrict", usage: "/restrict <account> <minutes> [reason]", description: "restrict for a while (0 lifts)" },
+  { command: "block", usage: "/block <account>", description: "turn API access off (API_DISABLED_BY_ADMIN)" },
+  { command: "unblock", usage: "/unblock <account>", description: "lift an API block" },
+  { command: "maintenance", usage: "/maintenance on|off", description: "pause orders for maintenance" },
+  { command: "ordersoff", usage: "/ordersoff on|off", description: "turn orders off for everyone (API_ORDER_DISABLED)" },
+];
+
+export const ADMIN_COMMAND_NAMES: readonly string[] = ADMIN_COMMANDS.map((info) => info.command);
+
+/** Callback data of every admin button starts with this, so the guard can refuse them wholesale. */
+export const ADMIN_CALLBACK_PREFIX = "adm:";
+
+export function usageOf(command: string): string {
+  const info = [...HOLDER_COMMANDS, ...ADMIN_COMMANDS].find((entry) => entry.command === command);
+  if (!info) throw new Error(`unknown command ${command}`);
+  return info.usage;
+}

@@ -1,0 +1,143 @@
+// The IP allowlist of an account's key: add, remove, and the "require a list" switch. Entries are
+// stored normalised as CIDR (normaliseCidr), so "203.0.113.7" and "203.0.113.7/32" are one entry
+// and the API's matcher never sees an unparsable value. Every lookup is scoped to the account.
+import type pg from "pg";
+import { withTransaction } from "../db/pool";
+import { recordAuditEntry } from "../audit/record-audit-entry";
+import { normaliseCidr } from "../net/ip";
+
+/** Entries per key: an allowlist is a handful of servers, not a firewall. */
+export const MAX_ALLOWLIST_ENTRIES = 50;
+
+export interface SelectedKey {
+  id: number;
+  prefix: string;
+}
+
+/** Why no key could be chosen: none exists, the prefix matches none, or several exist and none was named. */
+export type KeySelectionFailure =
+  | { status: "no_keys" }
+  | { status: "key_not_found"; prefix: string }
+  | { status: "key_required"; prefixes: string[] };
+
+export type AllowlistChange =
+  | { status: "invalid_address"; input: string }
+  | KeySelectionFailure
+  | { status: "added" | "already_present" | "removed" | "not_present"; key: SelectedKey; cidr: string; cidrs: string[]; requireIpAllowlist: boolean }
+  | { status: "limit_reached"; key: SelectedKey; limit: number };
+
+export type RequirementChange =
+  | KeySelectionFailure
+  | { status: "updated" | "unchanged"; key: SelectedKey; required: boolean; cidrs: string[] };
+
+/**
+ * Picks the key an /ip command is about: the named one, or the only one. Rows are locked so that
+ * concurrent edits of one key's list stay within the entry limit.
+ */
+async function selectKey(
+  client: pg.PoolClient,
+  accountId: number,
+  keyPrefix: string | undefined,
+): Promise<({ status: "selected" } & SelectedKey & { requireIpAllowlist: boolean }) | KeySelectionFailure> {
+  const { rows } = await client.query<SelectedKey & { requireIpAllowlist: boolean }>(
+    `SELECT id, prefix, require_ip_allowlist AS "requireIpAllowlist" FROM api_keys
+      WHERE account_id = $1 AND revoked_at IS NULL ORDER BY id FOR UPDATE`,
+    [accountId],
+  );
+  if (keyPrefix !== undefined) {
+    const key = rows.find((row) => row.prefix === keyPrefix);
+    return key ? { status: "selected", ...key } : { status: "key_not_found", prefix: keyPrefix };
+  }
+  if (rows.length === 0) return { status: "no_keys" };
+  if (rows.length > 1) return { status: "key_required", prefixes: rows.map((row) => row.prefix) };
+  return { status: "selected", ...rows[0] };
+}
+
+async function keyCidrs(client: pg.PoolClient, keyId: number): Promise<string[]> {
+  const { rows } = await client.query<{ cidr: string }>(`SELECT cidr FROM ip_allow_entries WHERE api_key_id = $1 ORDER BY cidr`, [keyId]);
+  return rows.map((row) => row.cidr);
+}
+
+/** Adds an address or range to the key's allowlist. */
+export async function addAllowedIp(input: { accountId: number; address: string; keyPrefix?: string; actor: string }): Promise<AllowlistChange> {
+  const cidr = normaliseCidr(input.address);
+  if (!cidr) return { status: "invalid_address", input: input.address };
+  return withTransaction(async (client) => {
+    const selected = await selectKey(client, input.accountId, input.keyPrefix);
+    if (selected.status !== "selected") return selected;
+    const key = { id: selected.id, prefix: selected.prefix };
+    const existing = await keyCidrs(client, key.id);
+    if (existing.includes(cidr)) {
+      return { status: "already_present" as const, key, cidr, cidrs: existing, requireIpAllowlist: selected.requireIpAllowlist };
+    }
+    if (existing.length >= MAX_ALLOWLIST_ENTRIES) return { status: "limit_reached" as const, key, limit: MAX_ALLOWLIST_ENTRIES };
+    await client.query(`INSERT INTO ip_allow_entries (api_key_id, cidr) VALUES ($1, $2)`, [key.id, cidr]);
+    await recordAuditEntry(
+      { actor: input.actor, action: "api_key.ip_add", targetType: "api_key", targetId: key.id, details: { accountId: input.accountId, cidr } },
+      client,
+    );
+    return {
+      status: "added" as const,
+      key,
+      cidr,
+      cidrs: await keyCidrs(client, key.id),
+      requireIpAllowlist: selected.requireIpAllowlist,
+    };
+  });
+}
+
+/** Removes an address or range (in any spelling that normalises to the stored entry). */
+export async function removeAllowedIp(input: { accountId: number; address: string; keyPrefix?: string; actor: string }): Promise<AllowlistChange> {
+  const cidr = normaliseCidr(input.address);
+  if (!cidr) return { status: "invalid_address", input: input.address };
+  return withTransaction(async (client) => {
+    const selected = await selectKey(client, input.accountId, input.keyPrefix);
+    if (selected.status !== "selected") return selected;
+    const key = { id: selected.id, prefix: selected.prefix };
+    const deleted = await client.query(`DELETE FROM ip_allow_entries WHERE api_key_id = $1 AND cidr = $2`, [key.id, cidr]);
+    if (deleted.rowCount === 0) {
+      return { status: "not_present" as const, key, cidr, cidrs: await keyCidrs(client, key.id), requireIpAllowlist: selected.requireIpAllowlist };
+    }
+    await recordAuditEntry(
+      { actor: input.actor, action: "api_key.ip_remove", targetType: "api_key", targetId: key.id, details: { accountId: input.accountId, cidr } },
+      client,
+    );
+    return {
+      status: "removed" as const,
+      key,
+      cidr,
+      cidrs: await keyCidrs(client, key.id),
+      requireIpAllowlist: selected.requireIpAllowlist,
+    };
+  });
+}
+
+/**
+ * Turns "this key needs an allowlist" on or off. With it on and the list empty, the API answers
+ * IP_ALLOWLIST_REQUIRED; a non-empty list is always enforced whatever this flag says.
+ */
+export async function setIpAllowlistRequired(input: {
+  accountId: number;
+  required: boolean;
+  keyPrefix?: string;
+  actor: string;
+}): Promise<RequirementChange> {
+  return withTransaction(async (client) => {
+    const selected = await selectKey(client, input.accountId, input.keyPrefix);
+    if (selected.status !== "selected") return selected;
+    const key = { id: selected.id, prefix: selected.prefix };
+    const changed = selected.requireIpAllowlist !== input.required;
+    if (changed) await client.query(`UPDATE api_keys SET require_ip_allowlist = $2 WHERE id = $1`, [key.id, input.required]);
+    await recordAuditEntry(
+      {
+        actor: input.actor,
+        action: input.required ? "api_key.ip_require_on" : "api_key.ip_require_off",
+        targetType: "api_key",
+        targetId: key.id,
+        details: { accountId: input.accountId, changed },
+      },
+      client,
+    );
+    return { status: changed ? ("updated" as const) : ("unchanged" as const), key, required: input.required, cidrs: await keyCidrs(client, key.id) };
+  });
+}

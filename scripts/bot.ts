@@ -1,0 +1,55 @@
+// The Telegram bot process: long polling against Telegram (or TELEGRAM_API_ROOT). `npm run bot`,
+// and `npm start` when TELEGRAM_BOT_TOKEN is set. SIGINT / SIGTERM stop it cleanly.
+import { env } from "@/lib/config/env";
+import { closePool } from "@/lib/db/pool";
+import { createBot } from "@/bot";
+import { HOLDER_COMMANDS } from "@/bot/commands";
+import { pruneProcessedUpdates } from "@/bot/middleware/dedupe-updates";
+
+const config = env();
+if (!config.telegramBotToken) {
+  console.error("[bot] TELEGRAM_BOT_TOKEN is not set: nothing to run.");
+  process.exit(1);
+}
+
+const bot = createBot(config.telegramBotToken, { apiRoot: config.telegramApiRoot, adminTelegramIds: config.adminTelegramIds });
+
+let stopping = false;
+const stop = (signal: NodeJS.Signals) => {
+  if (stopping) return;
+  stopping = true;
+  console.log(`[bot] ${signal}: stopping`);
+  try {
+    // Ends the long poll; launch() below then resolves and the process winds down.
+    bot.stop(signal);
+  } catch {
+    // Polling has not started yet (still connecting): nothing to wind down but the pool.
+    void closePool().finally(() => process.exit(0));
+  }
+};
+process.once("SIGINT", () => stop("SIGINT"));
+process.once("SIGTERM", () => stop("SIGTERM"));
+
+const prune = () =>
+  pruneProcessedUpdates().catch((error) => console.warn("[bot] pruning processed updates failed:", error instanceof Error ? error.message : error));
+const pruneTimer = setInterval(prune, 60 * 60 * 1000);
+pruneTimer.unref();
+void prune();
+
+try {
+  // launch() resolves when polling stops (bot.stop); onLaunch runs once getMe has answered.
+  await bot.launch(() => {
+    console.log(`[bot] @${bot.botInfo?.username} is polling for updates${config.telegramApiRoot ? ` from ${config.telegramApiRoot}` : ""}`);
+    bot.telegram
+      .setMyCommands(HOLDER_COMMANDS.map(({ command, description }) => ({ command, description })))
+      .catch((error) => console.warn("[bot] setMyCommands failed:", error instanceof Error ? error.message : error));
+  });
+} catch (error) {
+  console.error("[bot] stopped on an error:", error instanceof Error ? error.message : error);
+  process.exitCode = 1;
+} finally {
+  clearInterval(pruneTimer);
+  await closePool().catch(() => undefined);
+}
+// Keep-alive sockets to the Bot API must not hold a stopped bot open.
+process.exit(process.exitCode ?? 0);
