@@ -34,14 +34,17 @@ describe("npm start", () => {
       const deadline = Date.now() + 90_000;
       let health: any;
       while (Date.now() < deadline && !output.includes("Press Ctrl-C")) await new Promise((r) => setTimeout(r, 250));
+      expect(output, "npm start never said it was ready").toContain("Press Ctrl-C");
       health = await (await fetch(`http://127.0.0.1:${port}/healthz`)).json();
-      expect(health.ok).toBe(true);
+      expect(health.ok, output).toBe(true);
       const key = output.match(/Demo key:\s+(svc_[A-Za-z0-9]{40})/)?.[1];
       expect(key, output).toBeDefined();
       expect(processesMentioning(dataDir).length).toBeGreaterThan(0);
     } finally {
-      process.kill(-child.pid!, "SIGINT"); // what a terminal's Ctrl-C does: the whole process group
-      await new Promise((resolve) => child.once("exit", resolve));
+      if (child.exitCode === null) {
+        process.kill(-child.pid!, "SIGINT"); // what a terminal's Ctrl-C does: the whole process group
+        await new Promise((resolve) => child.once("exit", resolve));
+      }
     }
     await new Promise((r) => setTimeout(r, 1000));
     expect(processesMentioning(dataDir)).toEqual([]);

@@ -8,7 +8,7 @@ import type { ChildProcess } from "node:child_process";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { closePool } from "@/lib/db/pool";
 import { applyMigrations } from "@/lib/db/migrate";
-import { startEmbeddedPostgres } from "@/lib/db/embedded";
+import { startEmbeddedPostgresProcess as startEmbeddedPostgres } from "../helpers/embedded-postgres-process";
 import { seedDemoCatalog } from "@/lib/seed/seed-demo-data";
 import { generateApiKey } from "@/lib/auth/api-key-format";
 import pg from "pg";

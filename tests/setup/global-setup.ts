@@ -4,12 +4,14 @@ import { fork, type ChildProcess } from "node:child_process";
 import path from "node:path";
 import pg from "pg";
 import type { TestProject } from "vitest/node";
-import { startEmbeddedPostgres, type EmbeddedDatabase } from "../../lib/db/embedded";
+import { startEmbeddedPostgresProcess } from "../helpers/embedded-postgres-process";
 import { applyMigrations } from "../../lib/db/migrate";
 import { projectRoot } from "../../lib/config/env";
 import { TEST_ENV } from "./test-env";
 
-let embedded: EmbeddedDatabase | undefined;
+// Embedded PostgreSQL runs in a child process: loading it here would install exit hooks that turn
+// vitest's failing exit code into 0.
+let embedded: Awaited<ReturnType<typeof startEmbeddedPostgresProcess>> | undefined;
 let server: ChildProcess | undefined;
 
 export async function resetSchema(url: string): Promise<void> {
@@ -46,7 +48,7 @@ export default async function setup(project: TestProject) {
     console.log(`[tests] using DATABASE_URL (${databaseUrl.replace(/\/\/[^@]*@/, "//***@")}); its public schema is reset`);
   } else {
     console.log("[tests] DATABASE_URL is not set: using an embedded PostgreSQL under .data/test");
-    embedded = await startEmbeddedPostgres({
+    embedded = await startEmbeddedPostgresProcess({
       dataDir: path.join(projectRoot, ".data", "test"),
       port: Number(process.env.TEST_EMBEDDED_PG_PORT ?? 54339),
       database: "topup_test",
