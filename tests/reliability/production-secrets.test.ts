@@ -7,7 +7,7 @@ import { projectRoot } from "@/lib/config/env";
 
 function startIn(env: Record<string, string | undefined>, script: string) {
   return spawnSync(process.execPath, ["--import", "tsx", path.join(projectRoot, "scripts", script)], {
-    env: { PATH: process.env.PATH, HOME: process.env.HOME, DATABASE_URL: inject("databaseUrl"), PORT: "0", SERVE_DASHBOARD: "0", ...env },
+    env: { PATH: process.env.PATH, HOME: process.env.HOME, DATABASE_URL: inject("databaseUrl"), PORT: "0", SERVE_DASHBOARD: "0", ...env } as NodeJS.ProcessEnv,
     encoding: "utf8",
     timeout: 20_000,
   });
