@@ -6,8 +6,17 @@ import { describe, expect, inject, it } from "vitest";
 import { projectRoot } from "@/lib/config/env";
 
 function startIn(env: Record<string, string | undefined>, script: string) {
+  // Only what is given here: no secret leaks in from the test process's environment.
+  const childEnv: Record<string, string | undefined> = {
+    PATH: process.env.PATH,
+    HOME: process.env.HOME,
+    DATABASE_URL: inject("databaseUrl"),
+    PORT: "0",
+    SERVE_DASHBOARD: "0",
+    ...env,
+  };
   return spawnSync(process.execPath, ["--import", "tsx", path.join(projectRoot, "scripts", script)], {
-    env: { PATH: process.env.PATH, HOME: process.env.HOME, DATABASE_URL: inject("databaseUrl"), PORT: "0", SERVE_DASHBOARD: "0", ...env } as NodeJS.ProcessEnv,
+    env: childEnv as unknown as NodeJS.ProcessEnv,
     encoding: "utf8",
     timeout: 20_000,
   });
