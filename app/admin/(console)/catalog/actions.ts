@@ -1,0 +1,101 @@
+"use server";
+// Catalog actions: open or close a line, enable or disable a pack, change a price (future orders
+// only), and add code stock. Each checks the session itself and is audited with the admin's email
+// by its lib function, in the same transaction as the change. Next runs server actions only for
+// same-origin requests (Origin must match Host): that is the CSRF protection.
+import { revalidatePath } from "next/cache";
+import { setLineOrderable } from "@/lib/catalog/set-line-orderable";
+import { setProductActive } from "@/lib/catalog/set-product-active";
+import { setProductPrice, MAX_PRODUCT_PRICE_CENTS } from "@/lib/catalog/set-product-price";
+import { importInventoryCodes } from "@/lib/catalog/import-inventory-codes";
+import type { CodeSource } from "@/lib/catalog/parse-code-list";
+import { parseUsd } from "@/lib/money/parse-usd";
+import { formatUsd } from "../../_lib/format";
+import { idField, isConfirmed, NOT_CONFIRMED, NOT_SIGNED_IN, textField, type ActionState } from "../../_lib/action-state";
+import { requireAdminForAction } from "../../_lib/session";
+
+const CATALOG = "/admin/catalog";
+
+export async function setLineOrderableAction(_state: ActionState, formData: FormData): Promise<ActionState> {
+  const admin = await requireAdminForAction();
+  if (!admin) return NOT_SIGNED_IN;
+  if (!isConfirmed(formData)) return NOT_CONFIRMED;
+  const lineId = idField(formData, "lineId");
+  if (lineId === undefined) return { ok: false, message: "No line given." };
+  const orderable = textField(formData, "orderable") === "true";
+  const result = await setLineOrderable({ lineId, orderable, actor: admin.actor });
+  revalidatePath(CATALOG);
+  if (result.status === "not_found") return { ok: false, message: "No such line." };
+  return { ok: true, message: `${result.slug} ${orderable ? "takes orders again" : "is closed: new orders answer GAME DISABLED"}.` };
+}
+
+export async function setProductActiveAction(_state: ActionState, formData: FormData): Promise<ActionState> {
+  const admin = await requireAdminForAction();
+  if (!admin) return NOT_SIGNED_IN;
+  if (!isConfirmed(formData)) return NOT_CONFIRMED;
+  const productId = idField(formData, "productId");
+  if (productId === undefined) return { ok: false, message: "No product given." };
+  const active = textField(formData, "active") === "true";
+  const result = await setProductActive({ productId, active, actor: admin.actor });
+  revalidatePath(CATALOG);
+  if (result.status === "not_found") return { ok: false, message: "No such product." };
+  return { ok: true, message: `${result.catalogId} ${active ? "enabled" : "disabled"}.` };
+}
+
+export async function setProductPriceAction(_state: ActionState, formData: FormData): Promise<ActionState> {
+  const admin = await requireAdminForAction();
+  if (!admin) return NOT_SIGNED_IN;
+  if (!isConfirmed(formData)) return NOT_CONFIRMED;
+  const productId = idField(formData, "productId");
+  if (productId === undefined) return { ok: false, message: "No product given." };
+  const parsed = parseUsd(textField(formData, "price").replace(/^\$/, ""), MAX_PRODUCT_PRICE_CENTS);
+  if (!parsed.ok) return { ok: false, message: parsed.error };
+  const result = await setProductPrice({ productId, priceCents: parsed.cents, actor: admin.actor });
+  revalidatePath(CATALOG);
+  if (result.status === "not_found") return { ok: false, message: "No such product." };
+  if (result.status === "invalid_price") return { ok: false, message: "That price is not allowed." };
+  if (result.status === "unchanged") return { ok: true, message: `${result.catalogId} already costs ${formatUsd(result.toCents)}.` };
+  return { ok: true, message: `${result.catalogId}: ${formatUsd(result.fromCents)} → ${formatUsd(result.toCents)} for new orders.` };
+}
+
+/** Codes from a pasted list and/or an uploaded CSV or text file, in that order. */
+export async function importInventoryCodesAction(_state: ActionState, formData: FormData): Promise<ActionState> {
+  const admin = await requireAdminForAction();
+  if (!admin) return NOT_SIGNED_IN;
+  const productId = idField(formData, "productId");
+  if (productId === undefined) return { ok: false, message: "Choose a product." };
+  const sources: CodeSource[] = [];
+  const pasted = formData.get("codes");
+  if (typeof pasted === "string" && pasted.trim() !== "") sources.push({ label: "pasted list", text: pasted });
+  for (const file of formData.getAll("file")) {
+    if (file instanceof File && file.size > 0) sources.push({ label: (file.name || "file").slice(0, 80), text: await file.text() });
+  }
+  const result = await importInventoryCodes({ productId, sources, actor: admin.actor });
+  revalidatePath(CATALOG);
+  switch (result.status) {
+    case "imported": {
+      const refused = [
+        result.alreadyStored.length ? `${result.alreadyStored.length} already stored (${placeList(result.alreadyStored)})` : "",
+        result.repeated.length ? `${result.repeated.length} repeated in the list (${placeList(result.repeated)})` : "",
+      ].filter(Boolean);
+      return {
+        ok: result.added > 0,
+        message: `${result.catalogId}: ${result.added} codes added${refused.length ? `; refused as duplicates: ${refused.join(", ")}` : ""}. In stock now: ${result.availableAfter}.`,
+      };
+    }
+    case "invalid_lines":
+      return { ok: false, message: `Nothing stored: unusable lines: ${result.invalid.slice(0, 10).map((entry) => `${entry.where} (${entry.reason})`).join(", ")}${result.invalid.length > 10 ? " …" : ""}.` };
+    case "empty":
+      return { ok: false, message: "No codes given: paste one per line or choose a CSV file." };
+    case "too_many":
+      return { ok: false, message: `At most ${result.limit} codes per upload: split the file.` };
+    case "not_found":
+      return { ok: false, message: "No such product." };
+    case "not_a_stock_product":
+      return { ok: false, message: "That product is a top-up: it has no code stock." };
+  }
+}
+
+function placeList(places: string[]): string {
+  return places.length > 10 ? `${places.slice(0, 10).join(", ")} …` : places.join(", ");
+}

@@ -1,0 +1,158 @@
+// One order: what the client sees (the invoice), what happened (events), what it did to the wallet
+// (ledger), what admins did (audit), and, when it waits for an admin, the two ways to settle it.
+import Link from "next/link";
+import { notFound } from "next/navigation";
+import { toInvoice } from "@/lib/orders/build-invoice";
+import { readOrderDetail } from "@/lib/dashboard/read-order-detail";
+import { requireAdminPage } from "../../../_lib/session";
+import { formatDuration, formatSignedUsd, formatTime, formatUsd } from "../../../_lib/format";
+import { OrderStatusBadge } from "../../../_components/status-badge";
+import { ActionForm } from "../../../_components/action-form";
+import { cancelAndRefundFlaggedOrderAction, completeFlaggedOrderAction } from "./actions";
+
+export const metadata = { title: "Order · Top-up operations" };
+
+export default async function OrderPage({ params }: { params: Promise<{ id: string }> }) {
+  const { id } = await params;
+  await requireAdminPage();
+  const detail = /^\d{1,10}$/.test(id) ? await readOrderDetail(Number(id)) : undefined;
+  if (!detail) notFound();
+  const { order, account, events, ledger, audit, codes } = detail;
+  const open = order.status === "pending" || order.status === "processing";
+  const accountName = `#${account.id}${account.telegramUsername ? ` @${account.telegramUsername}` : ""}`;
+
+  return (
+    <>
+      <p className="muted">
+        <Link href="/admin/orders">Orders</Link> / {order.id}
+      </p>
+      <h1>
+        <span className="mono">{order.public_id}</span> <OrderStatusBadge status={order.status} orderCreated={order.order_created} needsAdmin={order.needs_admin} />
+      </h1>
+
+      {order.needs_admin && open ? (
+        <section className="panel" aria-label="Settle this order" style={{ borderColor: "#f1b4ae" }}>
+          <h2>Waiting for an admin</h2>
+          <p>
+            The supplier&apos;s outcome could not be settled automatically. Check with the supplier whether {order.pack_name} reached
+            player <code>{order.user_id ?? "—"}</code>, then settle it once:
+          </p>
+          <div className="grid-2">
+            <ActionForm
+              action={completeFlaggedOrderAction}
+              submitLabel="Mark completed"
+              confirm={`Mark ${order.public_id} completed? The customer keeps being charged ${formatUsd(order.amount_cents)} and sees the order as delivered.`}
+              tone="primary"
+              layout="stacked"
+              label="Mark completed"
+            >
+              <input type="hidden" name="orderId" value={order.id} />
+              <input name="reason" placeholder="Note for the log (e.g. supplier confirmed delivery)" maxLength={200} />
+            </ActionForm>
+            <ActionForm
+              action={cancelAndRefundFlaggedOrderAction}
+              submitLabel="Cancel and refund"
+              confirm={`Cancel ${order.public_id} and refund ${formatUsd(order.amount_cents)} to account ${accountName}? The customer sees CANCELLED BY ADMIN.`}
+              tone="danger"
+              layout="stacked"
+              label="Cancel and refund"
+            >
+              <input type="hidden" name="orderId" value={order.id} />
+              <input name="reason" placeholder="Note for the log (e.g. supplier refused)" maxLength={200} />
+            </ActionForm>
+          </div>
+        </section>
+      ) : null}
+
+      <div className="grid-2">
+        <section className="panel" aria-label="Order">
+          <h2>Order</h2>
+          <table className="kv">
+            <tbody>
+              <tr><th>Order id</th><td>{order.id}</td></tr>
+              <tr><th>Public id</th><td className="mono">{order.public_id}</td></tr>
+              <tr><th>trxid</th><td className="mono">{order.trxid}</td></tr>
+              <tr><th>Idempotency key</th><td className="mono">{order.idempotency_key}</td></tr>
+              <tr><th>Account</th><td><Link href={`/admin/accounts/${account.id}`}>{accountName}</Link> (balance {formatUsd(account.balanceCents)})</td></tr>
+              <tr><th>API key</th><td className="mono">{detail.apiKeyPrefix ?? "—"}</td></tr>
+              <tr><th>Product</th><td>{order.line_slug} · {order.pack_name} <span className="mono muted">({order.catalog_id})</span></td></tr>
+              <tr><th>Price</th><td>{formatUsd(order.unit_price_cents)} × {order.quantity} = <strong>{formatUsd(order.amount_cents)}</strong> <span className="muted">(price when placed)</span></td></tr>
+              <tr><th>Player / zone / server</th><td className="mono">{order.user_id ?? "—"} / {order.zone_id ?? "—"} / {order.server_id ?? "—"}</td></tr>
+              <tr><th>Error</th><td>{order.error ?? "—"}</td></tr>
+              <tr><th>Refunded</th><td>{order.refunded ? "yes" : "no"}</td></tr>
+              <tr><th>Supplier</th><td>{order.supplier ?? "—"} {order.supplier_ref ? <span className="mono">({order.supplier_ref})</span> : null} · attempts {order.attempts}</td></tr>
+              {order.line_kind !== "topup" ? <tr><th>Codes</th><td>{codes.reserved} reserved, {codes.delivered} delivered (not shown here)</td></tr> : null}
+              <tr><th>Created</th><td>{formatTime(order.created_at)}</td></tr>
+              <tr><th>Finished</th><td>{formatTime(order.finished_at)} ({formatDuration(order.created_at, order.finished_at)})</td></tr>
+            </tbody>
+          </table>
+        </section>
+        <section className="panel" aria-label="Invoice">
+          <h2>Invoice as the client sees it</h2>
+          <pre className="json" data-testid="invoice">{JSON.stringify(toInvoice(order), null, 2)}</pre>
+        </section>
+      </div>
+
+      <div className="grid-2">
+        <section className="panel" aria-label="Timeline">
+          <h2>Timeline</h2>
+          {events.length === 0 ? (
+            <p className="muted">No events.</p>
+          ) : (
+            <ol className="timeline">
+              {events.map((event) => (
+                <li key={event.id} className={event.reason.startsWith("flagged") ? "flag" : event.toStatus}>
+                  <strong>{event.fromStatus ? `${event.fromStatus} → ${event.toStatus}` : event.toStatus}</strong> · {formatTime(event.createdAt)}
+                  <br />
+                  <span>{event.reason}</span>
+                  {event.data ? <span className="mono muted"> {JSON.stringify(event.data)}</span> : null}
+                </li>
+              ))}
+            </ol>
+          )}
+        </section>
+        <section className="panel" aria-label="Ledger entries">
+          <h2>Ledger entries</h2>
+          {ledger.length === 0 ? (
+            <p className="muted">This order moved no money.</p>
+          ) : (
+            <table className="data">
+              <thead>
+                <tr><th>#</th><th>Kind</th><th className="num">Amount</th><th className="num">Balance after</th><th>By</th><th>When</th></tr>
+              </thead>
+              <tbody>
+                {ledger.map((entry) => (
+                  <tr key={entry.id}>
+                    <td>{entry.id}</td>
+                    <td>{entry.kind}</td>
+                    <td className="num">{formatSignedUsd(entry.amountCents)}</td>
+                    <td className="num">{formatUsd(entry.balanceAfterCents)}</td>
+                    <td className="mono">{entry.actor}</td>
+                    <td>{formatTime(entry.createdAt)}</td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          )}
+          {audit.length > 0 ? (
+            <>
+              <h2 style={{ marginTop: 16 }}>Admin actions</h2>
+              <table className="data">
+                <tbody>
+                  {audit.map((entry) => (
+                    <tr key={entry.id}>
+                      <td>{formatTime(entry.createdAt)}</td>
+                      <td className="mono">{entry.actor}</td>
+                      <td>{entry.action}</td>
+                      <td className="mono wrap">{JSON.stringify(entry.details)}</td>
+                    </tr>
+                  ))}
+                </tbody>
+              </table>
+            </>
+          ) : null}
+        </section>
+      </div>
+    </>
+  );
+}

@@ -1,0 +1,78 @@
+"use client";
+// A form bound to a dashboard server action, showing the action's answer under it. With `confirm`,
+// the first click (or Enter) only opens a confirmation step that says what will happen; the form
+// sends confirmed=yes from that step alone, and the actions that change money or access refuse
+// without it, so nothing happens from a stray click.
+import { useActionState, useEffect, useState, type ReactNode } from "react";
+import type { ActionState } from "../_lib/action-state";
+
+export interface ActionFormProps {
+  action: (state: ActionState, formData: FormData) => Promise<ActionState>;
+  submitLabel: string;
+  /** What will happen, in plain words; asked before the action runs. */
+  confirm?: string;
+  tone?: "primary" | "danger" | "plain";
+  /** Fields of the form (inputs, hidden ids). */
+  children?: ReactNode;
+  layout?: "inline" | "stacked";
+  /** Accessible name of the form, for tests and screen readers. */
+  label?: string;
+  /** Clear the inputs after a successful action (uploads, lists). */
+  resetOnSuccess?: boolean;
+}
+
+export function ActionForm({ action, submitLabel, confirm, tone = "plain", children, layout = "inline", label, resetOnSuccess }: ActionFormProps) {
+  const [state, formAction, pending] = useActionState(action, null);
+  const [confirming, setConfirming] = useState(false);
+  const [formKey, setFormKey] = useState(0);
+
+  useEffect(() => {
+    setConfirming(false);
+    if (state?.ok && resetOnSuccess) setFormKey((key) => key + 1);
+  }, [state, resetOnSuccess]);
+
+  const buttonClass = tone === "plain" ? undefined : tone;
+  return (
+    <form
+      key={formKey}
+      action={formAction}
+      aria-label={label}
+      className={`action-form${layout === "stacked" ? " stacked" : ""}`}
+      onSubmit={(event) => {
+        if (confirm && !confirming) {
+          event.preventDefault();
+          setConfirming(true);
+        }
+      }}
+    >
+      {children}
+      {confirm && confirming ? (
+        <>
+          <p className="confirm" role="alert">
+            {confirm}
+          </p>
+          <input type="hidden" name="confirmed" value="yes" />
+          <div className="row">
+            <button type="submit" className={buttonClass ?? "primary"} disabled={pending}>
+              {pending ? "Working…" : `Confirm: ${submitLabel}`}
+            </button>{" "}
+            <button type="button" onClick={() => setConfirming(false)} disabled={pending}>
+              Back
+            </button>
+          </div>
+        </>
+      ) : (
+        <div className="row">
+          <button type="submit" className={buttonClass} disabled={pending}>
+            {pending ? "Working…" : confirm ? `${submitLabel}…` : submitLabel}
+          </button>
+        </div>
+      )}
+      {state ? (
+        <p className={`result ${state.ok ? "ok" : "error"}`} role="status">
+          {state.message}
+        </p>
+      ) : null}
+    </form>
+  );
+}

@@ -1,0 +1,49 @@
+"use client";
+// Signs in through next-auth's credentials endpoint without letting next-auth redirect: without
+// NEXTAUTH_URL it would send the browser to http://localhost:3000. The form goes to the overview.
+import { signIn } from "next-auth/react";
+import { useState, type FormEvent } from "react";
+
+export function LoginForm() {
+  const [error, setError] = useState<string | null>(null);
+  const [busy, setBusy] = useState(false);
+
+  async function onSubmit(event: FormEvent<HTMLFormElement>) {
+    event.preventDefault();
+    const form = new FormData(event.currentTarget);
+    setBusy(true);
+    setError(null);
+    const result = await signIn("credentials", {
+      email: String(form.get("email") ?? ""),
+      password: String(form.get("password") ?? ""),
+      redirect: false,
+    }).catch(() => undefined);
+    if (result?.ok && !result.error) {
+      window.location.assign("/admin");
+      return;
+    }
+    setBusy(false);
+    setError(result?.error === "CredentialsSignin" || result?.status === 401 ? "Wrong email or password." : "Sign-in failed. Try again.");
+  }
+
+  return (
+    <form onSubmit={onSubmit} method="post" aria-label="Sign in">
+      {error ? (
+        <p className="error" role="alert">
+          {error}
+        </p>
+      ) : null}
+      <label>
+        Email
+        <input name="email" type="email" autoComplete="username" required autoFocus />
+      </label>
+      <label>
+        Password
+        <input name="password" type="password" autoComplete="current-password" required />
+      </label>
+      <button type="submit" className="primary" disabled={busy}>
+        {busy ? "Signing in…" : "Sign in"}
+      </button>
+    </form>
+  );
+}

@@ -1,0 +1,28 @@
+// The admin as the dashboard's session and pages see it. The password hash never leaves lib/.
+
+export interface AdminUserRecord {
+  id: number;
+  email: string;
+  disabled: boolean;
+  createdAt: Date;
+  lastLoginAt: Date | null;
+}
+
+export const ADMIN_USER_COLUMNS = `id, email, disabled, created_at AS "createdAt", last_login_at AS "lastLoginAt"`;
+
+/** Emails are compared lower-cased and trimmed: "Ops@Example.com " and "ops@example.com" are one admin. */
+export function normaliseAdminEmail(email: string): string {
+  return email.trim().toLowerCase();
+}
+
+// Deliberately plain: one "@", something on each side, a dot in the domain, no spaces.
+const EMAIL_PATTERN = /^[^\s@]{1,64}@[^\s@]{1,255}\.[^\s@]{1,63}$/;
+
+export function isPlausibleEmail(email: string): boolean {
+  return EMAIL_PATTERN.test(email) && email.length <= 254;
+}
+
+/** The audit-log actor of a dashboard action. */
+export function adminActor(email: string): string {
+  return `admin:${email}`;
+}

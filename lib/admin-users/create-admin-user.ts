@@ -1,0 +1,37 @@
+import { withTransaction } from "../db/pool";
+import { recordAuditEntry } from "../audit/record-audit-entry";
+import { ADMIN_USER_COLUMNS, isPlausibleEmail, normaliseAdminEmail, type AdminUserRecord } from "./admin-user-record";
+import { hashAdminPassword } from "./hash-admin-password";
+
+/** Shorter passwords are refused: the dashboard can settle orders and stop the API. */
+export const MIN_ADMIN_PASSWORD_LENGTH = 12;
+const MAX_ADMIN_PASSWORD_LENGTH = 1024;
+
+export type CreateAdminUserResult =
+  | { status: "created"; admin: AdminUserRecord }
+  | { status: "exists" }
+  | { status: "invalid_email" }
+  | { status: "weak_password"; minLength: number };
+
+/**
+ * Creates a dashboard admin with a scrypt hash of the password. `actor` is who did it
+ * ("cli:admin-create" from the command line, "admin:<email>" from another admin).
+ */
+export async function createAdminUser(input: { email: string; password: string; actor: string }): Promise<CreateAdminUserResult> {
+  const email = normaliseAdminEmail(input.email);
+  if (!isPlausibleEmail(email)) return { status: "invalid_email" };
+  if (input.password.length < MIN_ADMIN_PASSWORD_LENGTH || input.password.length > MAX_ADMIN_PASSWORD_LENGTH) {
+    return { status: "weak_password", minLength: MIN_ADMIN_PASSWORD_LENGTH };
+  }
+  // Hashed before the transaction opens: scrypt takes tens of milliseconds and needs no lock.
+  const passwordHash = await hashAdminPassword(input.password);
+  return withTransaction(async (client) => {
+    const { rows } = await client.query<AdminUserRecord>(
+      `INSERT INTO admin_users (email, password_hash) VALUES ($1, $2) ON CONFLICT (email) DO NOTHING RETURNING ${ADMIN_USER_COLUMNS}`,
+      [email, passwordHash],
+    );
+    if (rows.length === 0) return { status: "exists" as const };
+    await recordAuditEntry({ actor: input.actor, action: "admin_user.create", targetType: "admin_user", targetId: rows[0].id, details: { email } }, client);
+    return { status: "created" as const, admin: rows[0] };
+  });
+}
