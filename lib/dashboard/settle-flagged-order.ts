@@ -35,22 +35,27 @@ export async function settleFlaggedOrder(input: {
   const open = before.status === "pending" || before.status === "processing";
   if (!open || !before.needsAdmin) return { status: "not_flagged", orderStatus: before.status };
 
-  const result =
-    input.outcome === "complete"
-      ? await completeOrder(input.orderId, reason ? `completed by an admin: ${reason}` : "completed by an admin", input.actor)
-      : // The error is what the client's invoice shows: a fixed word, never the admin's own notes.
-        await cancelAndRefundOrder(input.orderId, "CANCELLED BY ADMIN", input.actor);
-
-  // The settle functions own their transaction, so this entry is written right after it commits.
-  // A losing attempt is recorded too: the log shows every click, and which one changed the order.
-  const refundedCents = result.settled && input.outcome === "cancel_refund" && result.order.refunded ? result.order.amount_cents : 0;
-  await recordAuditEntry({
+  const action = input.outcome === "complete" ? "order.complete" : "order.cancel_refund";
+  const auditEntry = (settled: boolean, refundedCents: number) => ({
     actor: input.actor,
-    action: input.outcome === "complete" ? "order.complete" : "order.cancel_refund",
+    action,
     targetType: "order",
     targetId: input.orderId,
-    details: { publicId: before.publicId, reason: reason || null, settled: result.settled, refundedCents },
+    details: { publicId: before.publicId, reason: reason || null, settled, refundedCents },
   });
+  // The winning attempt's audit entry commits in the settlement's own transaction (and the refund's
+  // ledger entry links to it); a losing attempt is recorded too, so the log shows every click.
+  const refundOf = (order: { order_created: boolean; amount_cents: number }) =>
+    input.outcome === "cancel_refund" && order.order_created ? order.amount_cents : 0;
+  const result =
+    input.outcome === "complete"
+      ? await completeOrder(input.orderId, reason ? `completed by an admin: ${reason}` : "completed by an admin", input.actor, () =>
+          auditEntry(true, 0),
+        )
+      : // The error is what the client's invoice shows: a fixed word, never the admin's own notes.
+        await cancelAndRefundOrder(input.orderId, "CANCELLED BY ADMIN", input.actor, (order) => auditEntry(true, refundOf(order)));
+  if (!result.settled) await recordAuditEntry(auditEntry(false, 0));
+  const refundedCents = result.settled ? refundOf(result.order) : 0;
   if (!result.settled) {
     const after = await getPool().query<{ status: string }>(`SELECT status FROM orders WHERE id = $1`, [input.orderId]);
     return { status: "already_settled", orderStatus: after.rows[0]?.status ?? "unknown" };

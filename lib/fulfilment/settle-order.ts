@@ -6,7 +6,11 @@
 import type pg from "pg";
 import { withTransaction } from "../db/pool";
 import { postLedgerEntry } from "../wallet/post-ledger-entry";
+import { recordAuditEntry, type AuditEntry } from "../audit/record-audit-entry";
 import type { OrderRow } from "../orders/build-invoice";
+
+/** An admin's audit entry, built from the order as settled and committed with the settlement. */
+export type SettlementAudit = (order: OrderRow) => AuditEntry;
 
 export const ORDER_FINISHED_CHANNEL = "order_finished";
 
@@ -27,8 +31,9 @@ async function finish(
   to: "completed" | "cancelled",
   reason: string,
   actor: string,
-  work: (client: pg.PoolClient, order: OrderRow) => Promise<void>,
+  work: (client: pg.PoolClient, order: OrderRow, auditLogId: number | undefined) => Promise<void>,
   error?: string,
+  audit?: SettlementAudit,
 ): Promise<SettleResult> {
   return withTransaction(async (client) => {
     const before = await client.query<{ status: string }>(`SELECT status FROM orders WHERE id = $1 FOR UPDATE`, [orderId]);
@@ -39,7 +44,8 @@ async function finish(
         WHERE id = $1 RETURNING *`,
       [orderId, to, error ?? null],
     );
-    await work(client, rows[0]);
+    const auditLogId = audit ? await recordAuditEntry(audit(rows[0]), client) : undefined;
+    await work(client, rows[0], auditLogId);
     await recordEvent(client, orderId, from, to, reason, { actor });
     await client.query(`SELECT pg_notify($1, $2)`, [ORDER_FINISHED_CHANNEL, String(orderId)]);
     const final = await client.query<OrderRow>(`SELECT * FROM orders WHERE id = $1`, [orderId]);
@@ -48,23 +54,31 @@ async function finish(
 }
 
 /** Delivered: reserved codes become delivered. */
-export function completeOrder(orderId: number, reason: string, actor = "worker"): Promise<SettleResult> {
-  return finish(orderId, "completed", reason, actor, async (client) => {
-    await client.query(
-      `UPDATE inventory_codes SET status = 'delivered', delivered_at = now() WHERE order_id = $1 AND status = 'reserved'`,
-      [orderId],
-    );
-  });
+export function completeOrder(orderId: number, reason: string, actor = "worker", audit?: SettlementAudit): Promise<SettleResult> {
+  return finish(
+    orderId,
+    "completed",
+    reason,
+    actor,
+    async (client) => {
+      await client.query(
+        `UPDATE inventory_codes SET status = 'delivered', delivered_at = now() WHERE order_id = $1 AND status = 'reserved'`,
+        [orderId],
+      );
+    },
+    undefined,
+    audit,
+  );
 }
 
 /** Not delivered: the charge is refunded once and reserved codes go back to stock. */
-export function cancelAndRefundOrder(orderId: number, error: string, actor = "worker"): Promise<SettleResult> {
+export function cancelAndRefundOrder(orderId: number, error: string, actor = "worker", audit?: SettlementAudit): Promise<SettleResult> {
   return finish(
     orderId,
     "cancelled",
     `${error}: refunded`,
     actor,
-    async (client, order) => {
+    async (client, order, auditLogId) => {
       if (order.order_created && order.amount_cents > 0) {
         await postLedgerEntry(client, {
           accountId: order.account_id,
@@ -73,6 +87,7 @@ export function cancelAndRefundOrder(orderId: number, error: string, actor = "wo
           orderId,
           actor,
           reason: error,
+          auditLogId,
         });
         await client.query(`UPDATE orders SET refunded = true WHERE id = $1`, [orderId]);
       }
@@ -82,6 +97,7 @@ export function cancelAndRefundOrder(orderId: number, error: string, actor = "wo
       );
     },
     error,
+    audit,
   );
 }
 
