@@ -77,15 +77,36 @@ export function checkIpAccess(caller: ApiCaller, clientIp: string): ApiError | u
   return undefined;
 }
 
-const lastUsedWrites = new Map<number, number>();
-const LAST_USED_INTERVAL_MS = 60_000;
+// last_used_at is informational (the bot's /keys shows it), so it is written in batches: keys used
+// since the last flush are stamped in one UPDATE every few seconds, committed without waiting for
+// the WAL flush. A write per request would put a commit (and its fsync) beside every order's own.
+const LAST_USED_FLUSH_MS = 5000;
+const usedSinceFlush = new Set<number>();
+let flushTimer: NodeJS.Timeout | undefined;
 
-/** Records key use at most once a minute per key and process, off the request's critical path. */
+async function flushLastUsed(): Promise<void> {
+  flushTimer = undefined;
+  const ids = [...usedSinceFlush];
+  usedSinceFlush.clear();
+  if (ids.length === 0) return;
+  const client = await getPool().connect();
+  try {
+    await client.query("BEGIN");
+    await client.query("SET LOCAL synchronous_commit TO OFF");
+    await client.query(`UPDATE api_keys SET last_used_at = now() WHERE id = ANY($1::int[])`, [ids]);
+    await client.query("COMMIT");
+  } catch {
+    await client.query("ROLLBACK").catch(() => undefined);
+  } finally {
+    client.release();
+  }
+}
+
+/** Records that a key was used; written within LAST_USED_FLUSH_MS, off the request's path. */
 export function touchKeyLastUsed(keyId: number): void {
-  const now = Date.now();
-  if ((lastUsedWrites.get(keyId) ?? 0) > now - LAST_USED_INTERVAL_MS) return;
-  lastUsedWrites.set(keyId, now);
-  getPool()
-    .query(`UPDATE api_keys SET last_used_at = now() WHERE id = $1`, [keyId])
-    .catch(() => lastUsedWrites.delete(keyId));
+  usedSinceFlush.add(keyId);
+  if (!flushTimer) {
+    flushTimer = setTimeout(() => void flushLastUsed().catch(() => undefined), LAST_USED_FLUSH_MS);
+    flushTimer.unref();
+  }
 }

@@ -116,6 +116,17 @@ describe("GET /balance and GET /my-ip", () => {
   });
 });
 
+describe("key use", () => {
+  it("stamps the key's last_used_at shortly after a call (batched off the request's path)", async () => {
+    const account = await createAccount();
+    expect((await sql(`SELECT last_used_at FROM api_keys WHERE id = $1`, [account.keyId]))[0].last_used_at).toBeNull();
+    expect((await api("/balance", { key: account.key })).status).toBe(200);
+    await expect
+      .poll(async () => (await sql(`SELECT last_used_at FROM api_keys WHERE id = $1`, [account.keyId]))[0].last_used_at, { timeout: 10_000, interval: 250 })
+      .toBeInstanceOf(Date);
+  });
+});
+
 describe("every route answers identically at its root path and under /api", () => {
   it.each(publicRoutes.map((r) => [r.spec.method, r.spec.path.replace(":orderId", "1")]))("%s %s", async (method, path) => {
     const root = await api(path, { key, method });
