@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// Entry point of `npm start`, `npm test`, `npm run build`: plain JavaScript with no dependencies, so
+// Entry point of `npm start`, `npm test`, `npm run build`, `npm run bench`: plain JavaScript with no dependencies, so
 // it runs on a fresh clone. It installs packages when missing, generates the Prisma client
 // offline, builds Next when sources changed, then hands over to the TypeScript command.
 import { spawnSync, spawn } from "node:child_process";
@@ -110,7 +110,12 @@ switch (command) {
     if (process.env.SKIP_BUILD !== "1") ensureBuilt();
     handOver([path.join(root, "node_modules", "vitest", "vitest.mjs"), "run", ...rest]);
     break;
+  case "bench":
+    ensureInstalled();
+    ensurePrismaClient();
+    handOver([...tsx, path.join(root, "bench", "run.ts"), ...rest]);
+    break;
   default:
-    console.error("usage: bootstrap.mjs start|test|build|generate");
+    console.error("usage: bootstrap.mjs start|test|build|generate|bench");
     process.exit(2);
 }

@@ -1,0 +1,263 @@
+// The floor: the least a Node server can do to answer the bench's requests. Bare node:http and one
+// pg Pool (PG_POOL_MAX, default 10, like the service), the same SQL statements the service sends
+// for the same requests (copied from lib/, named where the service names them), and JSON bodies of
+// the same shape. No framework, no Request/Response objects, no zod, no settings or rate-limit
+// look-ups: what the service costs beyond this is its own.
+//
+// The statements are in floor-sql.ts, copied from lib/ (keep them in step when those change).
+import crypto from "node:crypto";
+import http from "node:http";
+import pg from "pg";
+import { ADD_JOB, DEBIT, INSERT_EVENT, INSERT_LEDGER, INSERT_ORDER, LIST_PRODUCTS, LOOKUP, OPEN_PLACEMENT } from "./floor-sql";
+
+pg.types.setTypeParser(pg.types.builtins.INT8, (value) => Number(value));
+
+const pool = new pg.Pool({
+  connectionString: process.env.DATABASE_URL,
+  max: Number(process.env.PG_POOL_MAX ?? 10),
+  connectionTimeoutMillis: 5000,
+  idleTimeoutMillis: 30_000,
+});
+pool.on("error", (error) => console.error("[floor] idle client error:", error.message));
+
+const APP_SECRET = process.env.APP_SECRET ?? "";
+
+/**
+ * FLOOR_PREPARED=1: the order transaction's statements are sent as named prepared statements
+ * (parsed and planned once per connection) instead of unnamed ones like lib/orders sends today.
+ * Only for the bench's experiment on what that change would save; the default floor mirrors lib/.
+ */
+const PREPARED = process.env.FLOOR_PREPARED === "1";
+function statement(name: string, text: string, values: unknown[]): pg.QueryConfig {
+  return PREPARED ? { name: `floor-${name}`, text, values } : { text, values };
+}
+const KEY_PATTERN = /^svc_[A-Za-z0-9]{40}$/;
+const PUBLIC_ID_PATTERN = /^SVCAPI-([A-Z]{2})-([0-9A-Z]{1,13})-([0-9A-Z]{6})$/;
+
+interface Caller {
+  keyId: number;
+  accountId: number;
+  apiEnabled: boolean;
+  apiDisabledByAdmin: boolean;
+  bannedAt: Date | null;
+}
+
+type Row = Record<string, any>;
+
+class HttpError extends Error {
+  constructor(
+    readonly status: number,
+    readonly body: Record<string, unknown>,
+  ) {
+    super(String(body.error));
+  }
+}
+
+function send(res: http.ServerResponse, status: number, body: unknown): void {
+  const text = JSON.stringify(body);
+  res.writeHead(status, { "content-type": "application/json; charset=utf-8", "content-length": Buffer.byteLength(text) });
+  res.end(text);
+}
+
+async function authenticate(req: http.IncomingMessage): Promise<Caller> {
+  const key = req.headers["x-api-key"];
+  if (typeof key !== "string" || !KEY_PATTERN.test(key)) throw new HttpError(401, { success: false, error: "INVALID_API_KEY", code: "INVALID_API_KEY" });
+  const hash = crypto.createHash("sha256").update(key).digest("hex");
+  const { rows } = await pool.query<Caller>({ name: "auth-key-lookup", text: LOOKUP, values: [hash] });
+  const caller = rows[0];
+  if (!caller) throw new HttpError(401, { success: false, error: "INVALID_API_KEY", code: "INVALID_API_KEY" });
+  if (caller.bannedAt || caller.apiDisabledByAdmin || !caller.apiEnabled) throw new HttpError(403, { success: false, error: "API_DISABLED", code: "API_DISABLED" });
+  return caller;
+}
+
+function orderHash(id: number): string {
+  const digest = crypto.createHmac("sha256", APP_SECRET).update(`order:${id}`).digest();
+  return (digest.readUIntBE(0, 6) % 36 ** 6).toString(36).toUpperCase().padStart(6, "0");
+}
+
+function toInvoice(order: Row) {
+  const createdAt = new Date(order.created_at);
+  const finishedAt = order.finished_at ? new Date(order.finished_at) : null;
+  const finished = finishedAt && (order.status === "completed" || order.status === "cancelled");
+  return {
+    orderCreated: order.order_created,
+    orderId: order.public_id,
+    trxid: order.trxid,
+    status: order.status,
+    game: order.line_slug,
+    packName: order.pack_name,
+    amountUsd: Math.round(order.amount_cents) / 100,
+    quantity: order.quantity,
+    ...(order.user_id !== null ? { userId: order.user_id } : {}),
+    ...(order.zone_id !== null ? { zoneId: order.zone_id } : {}),
+    ...(order.server_id !== null ? { serverId: order.server_id } : {}),
+    ...(order.status === "cancelled" ? { error: order.error ?? "CANCELLED", refunded: order.refunded } : {}),
+    ...(finished ? { durationSec: Math.round((finishedAt.getTime() - createdAt.getTime()) / 100) / 10 } : {}),
+    createdAt: createdAt.toISOString(),
+  };
+}
+
+async function readBody(req: http.IncomingMessage): Promise<Row> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of req) chunks.push(chunk as Buffer);
+  try {
+    const parsed: unknown = JSON.parse(Buffer.concat(chunks).toString("utf8"));
+    if (typeof parsed === "object" && parsed !== null && !Array.isArray(parsed)) return parsed as Row;
+  } catch {
+    // fall through
+  }
+  throw new HttpError(401, { success: false, error: "INVALID JSON" });
+}
+
+const invalidRequest = () => new HttpError(400, { success: false, error: "INVALID REQUEST" });
+
+async function placeOrder(caller: Caller, body: Row): Promise<unknown> {
+  const pid = body.pid ?? body.PID;
+  const trxid = body.trxid ?? body.trxId ?? body.idtrx ?? body.idTrx;
+  const userId = body.userId ?? body.userID;
+  if (typeof pid !== "string" || typeof trxid !== "string") throw invalidRequest();
+  const idempotencyKey = typeof body.idempotencyKey === "string" ? body.idempotencyKey : trxid;
+
+  const client = await pool.connect();
+  try {
+    await client.query("BEGIN");
+    const opened = (await client.query(statement("open", OPEN_PLACEMENT, [caller.accountId, idempotencyKey, pid]))).rows[0] as Row;
+    if (!opened.locked) throw new HttpError(429, { success: false, error: "DUPLICATE_IN_FLIGHT", code: "DUPLICATE_IN_FLIGHT" });
+    if (opened.existing) {
+      await client.query("COMMIT");
+      return { success: true, ...toInvoice(opened.existing) };
+    }
+    const entry = opened.entry as Row | null;
+    if (!entry) throw new HttpError(400, { success: false, error: "UNKNOWN PID" });
+    if (!entry.lineAvailable || !entry.lineOrderable || !entry.productActive || entry.lineKind !== "topup" || !entry.supplierSku) {
+      throw new HttpError(400, { success: false, error: "GAME DISABLED" });
+    }
+    if (typeof userId !== "string") throw invalidRequest();
+
+    const id = opened.next_id as number;
+    const publicId = `SVCAPI-${entry.lineCode}-${id.toString(36).toUpperCase()}-${orderHash(id)}`;
+    const fingerprint = crypto.createHash("sha256").update(JSON.stringify([entry.catalogId, userId, null, null, 1])).digest("hex");
+    const amountCents = entry.priceCents as number;
+    const inserted = (
+      await client.query(statement("insert-order", INSERT_ORDER, [
+        id, publicId, caller.accountId, caller.keyId, trxid, idempotencyKey, fingerprint, entry.productId, entry.catalogId,
+        entry.lineSlug, entry.lineKind, entry.packName, entry.priceCents, 1, amountCents, userId, null, null, entry.supplier,
+      ]))
+    ).rows[0] as Row;
+
+    const debited = await client.query<{ balance_cents: number }>(statement("debit", DEBIT, [caller.accountId, -amountCents, 0]));
+    if (debited.rowCount === 0) {
+      const cancelled = await client.query(
+        `UPDATE orders SET status = 'cancelled', order_created = false, error = 'INSUFFICIENT BALANCE', finished_at = now(), updated_at = now()
+          WHERE id = $1 RETURNING *`,
+        [id],
+      );
+      await client.query(INSERT_EVENT, [id, null, "cancelled", "INSUFFICIENT BALANCE: nothing charged"]);
+      await client.query("COMMIT");
+      return { success: true, ...toInvoice(cancelled.rows[0]) };
+    }
+    await client.query(statement("ledger", INSERT_LEDGER, [
+      caller.accountId, "debit", -amountCents, debited.rows[0].balance_cents, id, `api-key:${caller.keyId}`, `order ${publicId}`, null,
+    ]));
+    await client.query(statement("event", INSERT_EVENT, [id, null, "processing", "placed: wallet debited, queued for fulfilment"]));
+    await client.query(statement("add-job", ADD_JOB, ["fulfil_order", id, `order:${id}`, null]));
+    await client.query("COMMIT");
+    return { success: true, ...toInvoice(inserted) };
+  } catch (error) {
+    await client.query("ROLLBACK").catch(() => undefined);
+    throw error;
+  } finally {
+    client.release();
+  }
+}
+
+async function readOrder(caller: Caller, reference: string): Promise<unknown> {
+  let id: number | undefined;
+  const match = PUBLIC_ID_PATTERN.exec(reference.toUpperCase());
+  if (match) {
+    const parsed = parseInt(match[2], 36);
+    if (orderHash(parsed) === match[3]) id = parsed;
+  } else if (/^\d{1,9}$/.test(reference)) {
+    id = Number(reference);
+  }
+  const rows =
+    id === undefined
+      ? []
+      : (await pool.query({ name: "order-by-id", text: `SELECT * FROM orders WHERE id = $1 AND account_id = $2`, values: [id, caller.accountId] })).rows;
+  if (rows.length === 0) throw new HttpError(404, { success: false, error: "ORDER NOT FOUND" });
+  return { success: true, ...toInvoice(rows[0]) };
+}
+
+async function handle(req: http.IncomingMessage, res: http.ServerResponse): Promise<void> {
+  const url = req.url ?? "/";
+  const queryAt = url.indexOf("?");
+  const pathname = queryAt === -1 ? url : url.slice(0, queryAt);
+  try {
+    if (req.method === "GET" && pathname === "/balance") {
+      const caller = await authenticate(req);
+      const { rows } = await pool.query({ name: "read-balance", text: `SELECT balance_cents FROM accounts WHERE id = $1`, values: [caller.accountId] });
+      return send(res, 200, { success: true, balanceUsd: Math.round(rows[0]?.balance_cents ?? 0) / 100, currency: "USD" });
+    }
+    if (req.method === "GET" && (pathname === "/products" || pathname === "/catalog")) {
+      await authenticate(req);
+      const { rows } = await pool.query({ name: "list-products", text: LIST_PRODUCTS });
+      const products = rows.map((row) => ({
+        id: row.catalog_id,
+        slug: row.slug,
+        gameName: row.game_name,
+        serviceName: row.product_name,
+        packName: row.pack_name,
+        kind: row.kind,
+        price: Math.round(row.price_cents) / 100,
+        currency: "USD",
+        orderable: row.orderable,
+        ...(row.stock === null ? {} : { stock: row.stock }),
+      }));
+      return send(res, 200, { success: true, products });
+    }
+    if (req.method === "GET" && pathname === "/history") {
+      const caller = await authenticate(req);
+      const limit = Number(new URLSearchParams(queryAt === -1 ? "" : url.slice(queryAt + 1)).get("limit") ?? 30);
+      if (!Number.isInteger(limit) || limit < 1 || limit > 200) throw invalidRequest();
+      const { rows } = await pool.query({
+        name: "history-page",
+        text: `SELECT * FROM orders WHERE account_id = $1 ORDER BY id DESC LIMIT $2 OFFSET $3`,
+        values: [caller.accountId, limit, 0],
+      });
+      const orders = rows.map(toInvoice);
+      return send(res, 200, { success: true, count: orders.length, orders });
+    }
+    if (req.method === "GET" && pathname.startsWith("/orders/")) {
+      const caller = await authenticate(req);
+      return send(res, 200, await readOrder(caller, decodeURIComponent(pathname.slice("/orders/".length))));
+    }
+    if (req.method === "POST" && pathname === "/orders") {
+      const caller = await authenticate(req);
+      return send(res, 200, await placeOrder(caller, await readBody(req)));
+    }
+    send(res, 404, { success: false, error: "NOT FOUND", code: "NOT_FOUND" });
+  } catch (error) {
+    if (error instanceof HttpError) return send(res, error.status, error.body);
+    // The load generator closes its connections when a run ends, mid-request for some.
+    if (req.destroyed || (error as { code?: string }).code === "ECONNRESET") return;
+    console.error("[floor] unexpected error:", error);
+    send(res, 500, { success: false, error: "INTERNAL ERROR", code: "INTERNAL_ERROR" });
+  }
+}
+
+const server = http.createServer((req, res) => void handle(req, res));
+server.keepAliveTimeout = 65_000;
+server.listen(Number(process.env.PORT ?? 0), process.env.HOST ?? "127.0.0.1", () => {
+  const address = server.address();
+  const port = typeof address === "object" && address ? address.port : 0;
+  console.log(`[floor] listening on http://127.0.0.1:${port}`);
+  process.send?.({ type: "listening", port });
+});
+
+const stop = () => {
+  server.close();
+  server.closeAllConnections();
+  void pool.end().finally(() => process.exit(0));
+};
+process.on("SIGINT", stop);
+process.on("SIGTERM", stop);

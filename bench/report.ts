@@ -1,0 +1,430 @@
+// Turns the bench's records into the results tables: printed to stdout and written into
+// bench/RESULTS.md between the "generated" markers (text outside them, such as the analysis of a
+// missed target, is kept from run to run).
+import fs from "node:fs";
+import type { CpuBreakdown } from "./cpu-usage";
+import { ENDPOINTS, percentile, type EndpointName, type ProbeResult } from "./load";
+import type { SteadyFigures, WorkerFigures } from "./worker-phase";
+
+export type Variant = "service" | "noauth" | "nolimit" | "floor" | "floorprepared";
+
+/** One server's measured slices for one endpoint. */
+export interface SeriesRecord {
+  endpoint: EndpointName;
+  variant: Variant;
+  /** Answers per second of each slice. */
+  sliceRps: number[];
+  /** Every answer's time in ms, all slices pooled (sorted once the series is done). */
+  latencies: number[];
+  ok: number;
+  non2xx: number;
+  /** Socket errors and timeouts. */
+  errors: number;
+  sent: number;
+  seconds: number;
+  statusCodes: Record<string, number>;
+  /** CPU used during the slices, summed. */
+  cpu: CpuBreakdown;
+  /** The one-connection probe after the slices. */
+  probe?: ProbeResult;
+  /** POST /orders only: 2xx answers, orders stored with the series' trxids, requests sent. */
+  placement?: { answered2xx: number; stored: number; sent: number };
+  /** Keys the series drew from, round-robin. */
+  keys: number;
+  loadAverages: number[];
+}
+
+export interface BenchReport {
+  date: string;
+  totalSeconds: number;
+  machine: { nproc: number; cpuModel: string; memory: string; node: string; postgres: string; loadAtStart: string };
+  commandLine: string;
+  settings: {
+    connections: number;
+    slices: number;
+    sliceSeconds: number;
+    warmupSeconds: number;
+    probeRequests: number;
+    workerSteadySeconds: number;
+    pgPoolMax: number;
+  };
+  database: string;
+  redis: string;
+  rateLimiter: { active: boolean; service: Record<number, number>; noauth: Record<number, number> };
+  seed: { accounts: number; keys: number; seconds: number; preplacedOrders: number };
+  series: SeriesRecord[];
+  /** KiB per server that ran, and the worker (0 when its phase was skipped). */
+  peakRssKiB: Partial<Record<Variant, number>> & { worker: number };
+  /** Undefined when the worker phase was skipped (BENCH_WORKER=0). */
+  worker?: WorkerFigures;
+  ordersTotal: number;
+  ledgerProblems: string[];
+  notes: string[];
+}
+
+export const VARIANT_LABEL: Record<Variant, string> = {
+  service: "service",
+  noauth: "service, auth + rate limit off",
+  nolimit: "service, rate limit off",
+  floor: "floor",
+  floorprepared: "floor, prepared statements",
+};
+
+const ALL_VARIANTS = Object.keys(VARIANT_LABEL) as Variant[];
+
+function median(values: number[]): number {
+  const sorted = values.filter((v) => Number.isFinite(v)).sort((a, b) => a - b);
+  if (sorted.length === 0) return NaN;
+  const mid = Math.floor(sorted.length / 2);
+  return sorted.length % 2 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
+}
+
+const fmt = (value: number, digits = 0) => (Number.isFinite(value) ? value.toFixed(digits) : "n/a");
+const mb = (kib: number) => `${fmt(kib / 1024)} MB`;
+const sum = (values: number[]) => values.reduce((a, b) => a + b, 0);
+
+function table(header: string[], rows: (string | number)[][]): string {
+  const lines = [`| ${header.join(" | ")} |`, `|${header.map(() => "---").join("|")}|`];
+  for (const row of rows) lines.push(`| ${row.join(" | ")} |`);
+  return lines.join("\n");
+}
+
+interface Figures {
+  /** Median of the slices' answers per second. */
+  rps: number;
+  p50: number;
+  p99: number;
+  failures: number;
+  probeP50: number;
+  serverUsPerReq: number;
+  postgresUsPerReq: number;
+  redisUsPerReq: number;
+}
+
+function figuresOf(report: BenchReport, endpoint: EndpointName, variant: Variant): Figures | undefined {
+  const s = report.series.find((r) => r.endpoint === endpoint && r.variant === variant);
+  if (!s) return undefined;
+  const answered = Math.max(1, s.ok + s.non2xx);
+  return {
+    rps: median(s.sliceRps),
+    p50: percentile(s.latencies, 50),
+    p99: percentile(s.latencies, 99),
+    failures: s.non2xx + s.errors,
+    probeP50: s.probe?.p50 ?? NaN,
+    serverUsPerReq: (s.cpu.serverMs * 1000) / answered,
+    postgresUsPerReq: (s.cpu.postgresMs * 1000) / answered,
+    redisUsPerReq: (s.cpu.redisMs * 1000) / answered,
+  };
+}
+
+interface TargetLine {
+  /** undefined: shown for information, not judged. */
+  met: boolean | undefined;
+  text: string;
+}
+
+function evaluateTargets(report: BenchReport): TargetLine[] {
+  const lines: TargetLine[] = [];
+  const c = report.settings.connections;
+  const place = figuresOf(report, "place", "service");
+  const placeFloor = figuresOf(report, "place", "floor");
+  if (place && placeFloor) {
+    const ratio = place.rps / placeFloor.rps;
+    lines.push({ met: ratio >= 0.5, text: `POST /orders at least 0.5 of the floor's req/s: ${fmt(ratio, 2)}` });
+    lines.push({
+      met: place.p99 < 100,
+      text: `POST /orders p99 under 100 ms at ${c} connections: ${fmt(place.p99)} ms (the floor's: ${fmt(placeFloor.p99)} ms)`,
+    });
+  }
+  for (const endpoint of ["balance", "products", "order", "history"] as const) {
+    const service = figuresOf(report, endpoint, "service");
+    const floor = figuresOf(report, endpoint, "floor");
+    if (!service || !floor) continue;
+    const ratio = service.rps / floor.rps;
+    const label = ENDPOINTS.find((e) => e.name === endpoint)!.label;
+    lines.push({ met: ratio >= 0.5, text: `${label} at least 0.5 of the floor's req/s: ${fmt(ratio, 2)}` });
+  }
+  const unloaded: number[] = [];
+  const loaded: number[] = [];
+  for (const { name } of ENDPOINTS) {
+    const service = figuresOf(report, name, "service");
+    const off = figuresOf(report, name, "noauth");
+    if (!service || !off) continue;
+    unloaded.push(service.probeP50 - off.probeP50);
+    loaded.push(service.p50 - off.p50);
+  }
+  if (unloaded.length) {
+    const limiter = report.rateLimiter.active ? "auth and the active rate limiter" : "auth (the rate limiter was not active in this build)";
+    lines.push({
+      met: Math.max(...unloaded) < 2,
+      text: `${limiter} add under 2 ms at p50 per request (one connection, so no queueing): worst endpoint +${fmt(Math.max(...unloaded), 2)} ms`,
+    });
+    // At fixed concurrency p50 is about connections / throughput, so this difference restates the
+    // req/s cost in the tables above rather than a per-request cost: shown, not judged.
+    lines.push({
+      met: undefined,
+      text:
+        `the same at ${c} connections, where p50 ≈ ${c} / throughput and so mostly restates the req/s difference: ` +
+        `worst endpoint +${fmt(Math.max(...loaded), 1)} ms`,
+    });
+  }
+  const serviceRss = Math.max(report.peakRssKiB.service ?? 0, report.peakRssKiB.noauth ?? 0, report.peakRssKiB.nolimit ?? 0);
+  lines.push({ met: serviceRss < 400 * 1024, text: `server memory under 400 MB RSS: peak ${mb(serviceRss)}` });
+  const serviceSeries = report.series.filter((r) => r.variant !== "floor");
+  const unexpected = sum(serviceSeries.map((r) => r.non2xx + r.errors));
+  const codes = new Map<string, number>();
+  for (const s of serviceSeries) for (const [code, n] of Object.entries(s.statusCodes)) if (!code.startsWith("2")) codes.set(code, (codes.get(code) ?? 0) + n);
+  lines.push({
+    met: unexpected === 0,
+    text:
+      `no errors (in this load every answer should be 2xx; a 429 would mean the keys were too few): ${unexpected} non-2xx, errors or timeouts` +
+      (codes.size ? ` (${[...codes].map(([code, n]) => `${code}: ${n}`).join(", ")})` : ""),
+  });
+  // Every 2xx answer is an order; an order without an answer can only be one in flight when a slice stopped.
+  const placements = report.series.flatMap((r) => (r.placement ? [r.placement] : []));
+  if (placements.length) {
+    const consistent = placements.every((p) => p.answered2xx <= p.stored && p.stored <= p.sent);
+    lines.push({
+      met: consistent,
+      text:
+        `every 2xx POST /orders answer is a stored order, and no order exists without a request (2xx ≤ stored ≤ sent): ` +
+        `${consistent ? "yes" : "no"} (${sum(placements.map((p) => p.answered2xx))} answered, ${sum(placements.map((p) => p.stored))} stored)`,
+    });
+  }
+  lines.push({
+    met: report.ledgerProblems.length === 0,
+    text: `ledger check after the run (checkLedger() returns []): ${report.ledgerProblems.length === 0 ? "[]" : `${report.ledgerProblems.length} problems`}`,
+  });
+  return lines;
+}
+
+export function renderReport(report: BenchReport): string {
+  const out: string[] = [];
+  const { settings } = report;
+  const c = settings.connections;
+  const present = ALL_VARIANTS.filter((v) => report.series.some((r) => r.variant === v));
+
+  out.push(`Run of ${report.date}, ${fmt(report.totalSeconds)} s in all.`);
+  out.push("");
+  out.push("### Machine and setup");
+  out.push("");
+  out.push(`- ${report.machine.nproc} cores (\`nproc\`), ${report.machine.cpuModel}; node ${report.machine.node}; ${report.machine.postgres}`);
+  out.push("- `free -h`:");
+  out.push("");
+  out.push("```");
+  out.push(report.machine.memory.trimEnd());
+  out.push("```");
+  out.push("");
+  out.push(`- Load average when the run started: ${report.machine.loadAtStart} (the machine may be shared: see "other CPU" below).`);
+  out.push(`- Command: \`${report.commandLine}\``);
+  out.push(`- Database: ${report.database}. Redis: ${report.redis}.`);
+  out.push(
+    `- Per-key rate limiter in the service: ${report.rateLimiter.active ? "**active**" : "**not active**"} ` +
+      `(15 back-to-back requests with one key: service ${JSON.stringify(report.rateLimiter.service)}, ` +
+      `auth-off service ${JSON.stringify(report.rateLimiter.noauth)}).`,
+  );
+  const limited = report.series.filter((r) => r.variant === "service" || r.variant === "nolimit");
+  const perKeyPerSecond = Math.max(0, ...limited.map((r) => (r.ok + r.non2xx) / r.keys / Math.max(1, r.seconds * present.length)));
+  const usesPerKey = limited.map((r) => (r.ok + r.non2xx) / r.keys);
+  out.push(
+    `- ${report.seed.accounts} funded accounts and ${report.seed.keys} API keys (key i belongs to account i mod ${report.seed.accounts}). ` +
+      `For each endpoint the service draws a block of keys not used in the minute before, sized from its warm-up rate ` +
+      `(blocks of ${Math.min(...limited.map((r) => r.keys))}–${Math.max(...limited.map((r) => r.keys))} keys; each key used ` +
+      `${fmt(Math.min(...usesPerKey))}–${fmt(Math.max(...usesPerKey))} times over the endpoint's slices, at most ` +
+      `~${fmt(perKeyPerSecond, 2)} requests/s per key, against limits of 10/s and 80/min), as for resellers each sending a ` +
+      `few dozen requests a minute. The auth-off service and the ` +
+      `floor (no limits) use the other quarter of the keys. Seeding took ${fmt(report.seed.seconds)} s; ` +
+      `${report.seed.preplacedOrders} orders were placed beforehand (read by GET /orders/:id and /history).`,
+  );
+  out.push(
+    `- Load: autocannon, ${c} connections. Per endpoint: ${settings.warmupSeconds} s warm-up of each server, then ` +
+      `${settings.slices} measured slices of ${settings.sliceSeconds} s per server, the servers taking turns slice by slice ` +
+      `(rotating who goes first), so a neighbour's burst of work lands on all of them alike. req/s is the median slice; ` +
+      `p50/p99 pool every answer of the slices (timed per response, not autocannon's whole-ms histogram). ` +
+      `One-connection probe: ${settings.probeRequests} sequential requests. ` +
+      `POST /orders: \`{ pid: "SVCBR60", trxid: <fresh>, userId: "1234567" }\` (sandbox, no added latency).`,
+  );
+  out.push(
+    "- Servers: `service` = `node --import tsx scripts/serve.ts` (NODE_ENV=production, SERVE_DASHBOARD=0); " +
+      "`auth + rate limit off` = the same with `--import ./bench/no-auth/register.ts` (key look-up from an in-memory table " +
+      "read once, no last_used_at stamping, no rate limit; settings, access checks and everything else unchanged); " +
+      "`floor` = `bench/floor-server.ts` (node:http + pg, the same SQL). All with PG_POOL_MAX=" +
+      `${settings.pgPoolMax}. The worker runs only in its own phase (below), so its work does not land on one server's slices; ` +
+      "instead the job queue is emptied after every POST /orders run, as a worker that keeps up would keep it short " +
+      "(the orders stay processing).",
+  );
+  out.push("");
+
+  out.push(`### Throughput and latency (${c} connections)`);
+  out.push("");
+  const rows: (string | number)[][] = [];
+  for (const { name, label } of ENDPOINTS) {
+    const s = figuresOf(report, name, "service");
+    const f = figuresOf(report, name, "floor");
+    if (!s || !f) continue;
+    rows.push([label, fmt(s.rps), fmt(s.p50, 1), fmt(s.p99, 1), s.failures, fmt(f.rps), fmt(f.p50, 1), fmt(f.p99, 1), f.failures, `**${fmt(s.rps / f.rps, 2)}**`]);
+  }
+  out.push(
+    table(["endpoint", "service req/s", "p50 ms", "p99 ms", "non-2xx/errors", "floor req/s", "p50 ms", "p99 ms", "non-2xx/errors", "service / floor"], rows),
+  );
+  out.push("");
+
+  out.push("### What auth and rate limiting cost (the service against the same service with both off)");
+  out.push("");
+  const costRows: (string | number)[][] = [];
+  for (const { name, label } of ENDPOINTS) {
+    const s = figuresOf(report, name, "service");
+    const n = figuresOf(report, name, "noauth");
+    const f = figuresOf(report, name, "floor");
+    if (!s || !n) continue;
+    costRows.push([
+      label,
+      fmt(s.probeP50, 2),
+      fmt(n.probeP50, 2),
+      f ? fmt(f.probeP50, 2) : "",
+      `+${fmt(s.probeP50 - n.probeP50, 2)}`,
+      fmt(s.p50, 1),
+      fmt(n.p50, 1),
+      fmt(n.rps),
+      fmt(s.rps / n.rps, 2),
+    ]);
+  }
+  out.push(
+    table(
+      ["endpoint", "p50 ms, 1 conn: service", "auth+RL off", "floor", "added", `p50 ms, ${c} conn: service`, "auth+RL off", "auth+RL off req/s", "service / off"],
+      costRows,
+    ),
+  );
+  out.push("");
+
+  out.push("### CPU per answered request (µs of CPU time, whole process)");
+  out.push("");
+  const cpuRows: (string | number)[][] = [];
+  for (const { name, label } of ENDPOINTS) {
+    if (!report.series.some((r) => r.endpoint === name)) continue;
+    const cells: (string | number)[] = [label];
+    for (const variant of present) {
+      const m = figuresOf(report, name, variant);
+      cells.push(m ? fmt(m.serverUsPerReq) : "", m ? fmt(m.postgresUsPerReq) : "", m ? fmt(m.redisUsPerReq) : "");
+    }
+    cpuRows.push(cells);
+  }
+  out.push(table(["endpoint", ...present.flatMap((v) => [`${VARIANT_LABEL[v]}: node`, "postgres", "redis"])], cpuRows));
+  out.push("");
+
+  out.push("### Memory (peak RSS over the whole run: 200 ms samples and the kernel's VmHWM)");
+  out.push("");
+  const rss = report.peakRssKiB;
+  const ran = ALL_VARIANTS.filter((v) => rss[v] !== undefined);
+  out.push(table([...ran.map((v) => VARIANT_LABEL[v]), "worker"], [[...ran.map((v) => mb(rss[v]!)), mb(rss.worker)]]));
+  out.push("");
+
+  const w = report.worker;
+  out.push("### Worker (`node --import tsx scripts/worker.ts`, WORKER_CONCURRENCY default 10, sandbox supplier)");
+  out.push("");
+  if (!w) out.push("- Skipped in this run (BENCH_WORKER=0).");
+  else {
+    out.push(
+      `- Throughput: a backlog of ${w.backlogOrders} orders (placed while no worker ran) taken to completed at ` +
+        `**${fmt(w.drainPerSecond)} orders/s** (first to last finished_at; ${fmt(w.drainWallSeconds, 1)} s wall clock from worker ready), ` +
+        `using ${fmt(w.drainWorkerUsPerOrder)} µs of worker CPU and ${fmt(w.drainPostgresUsPerOrder)} µs of PostgreSQL CPU per order.`,
+    );
+    const steadyLine = (label: string, f: SteadyFigures) =>
+      `- ${label}: ${fmt(f.rate)} orders/s placed for ${f.seconds} s (${f.orders} orders; the API answered them at p50 ` +
+      `${fmt(f.apiP50Ms, 1)} ms, p99 ${fmt(f.apiP99Ms, 1)} ms, ${f.apiFailures} failed): placement to completion ` +
+      `**p50 ${fmt(f.p50Ms)} ms, p99 ${fmt(f.p99Ms)} ms** (max ${fmt(f.maxMs)} ms), ${f.notCompleted} not completed.`;
+    out.push(steadyLine("A trickle, for the time without contention", w.low));
+    out.push(steadyLine("At half the capacity of the slower of the worker alone and the API alone", w.steady));
+    out.push(
+      "- Placement to completion runs from each order's created_at (the start of its placing transaction) to its finished_at " +
+        "(the start of its settling transaction).",
+    );
+  }
+  out.push("");
+
+  out.push("### Money");
+  out.push("");
+  out.push(
+    `- ${report.ordersTotal} orders in the database at the end (orders placed after the worker phase stay processing: no worker runs then). ` +
+      `\`checkLedger()\` returned ` +
+      (report.ledgerProblems.length === 0
+        ? "`[]`: every balance equals its ledger, every charged order has exactly one debit, no refund without a cancel."
+        : `${report.ledgerProblems.length} problems:`),
+  );
+  for (const problem of report.ledgerProblems.slice(0, 20)) out.push(`  - ${problem}`);
+  out.push("");
+
+  out.push("### Targets");
+  out.push("");
+  for (const line of evaluateTargets(report)) out.push(`- ${line.met === undefined ? "Info" : line.met ? "MET" : "**MISSED**"}: ${line.text}`);
+  for (const note of report.notes) out.push(`- Note: ${note}`);
+  out.push("");
+
+  out.push("### Every series");
+  out.push("");
+  const seriesRows = report.series.map((r) => {
+    const pct = (ms: number) => `${fmt((ms / (r.seconds * 1000)) * 100)}%`;
+    const codes = Object.entries(r.statusCodes)
+      .filter(([code]) => !code.startsWith("2"))
+      .map(([code, n]) => `${code}:${n}`)
+      .join(" ");
+    return [
+      ENDPOINTS.find((e) => e.name === r.endpoint)!.label,
+      VARIANT_LABEL[r.variant],
+      `${fmt(median(r.sliceRps))} (${fmt(Math.min(...r.sliceRps))}–${fmt(Math.max(...r.sliceRps))})`,
+      fmt(percentile(r.latencies, 50), 1),
+      fmt(percentile(r.latencies, 99), 1),
+      `${r.non2xx + r.errors}${codes ? ` (${codes})` : ""}`,
+      r.probe ? `${fmt(r.probe.p50, 2)} / ${fmt(r.probe.p99, 2)}` : "",
+      r.keys,
+      pct(r.cpu.serverMs),
+      pct(r.cpu.postgresMs),
+      pct(r.cpu.redisMs),
+      pct(r.cpu.loadGeneratorMs),
+      pct(r.cpu.otherMs),
+      fmt(median(r.loadAverages), 1),
+    ];
+  });
+  out.push(
+    table(
+      [
+        "endpoint",
+        "server",
+        "req/s: median (slices min–max)",
+        "p50 ms",
+        "p99 ms",
+        "non-2xx/err",
+        "1-conn p50 / p99 ms",
+        "keys",
+        "server CPU",
+        "postgres CPU",
+        "redis CPU",
+        "autocannon CPU",
+        "other CPU",
+        "load avg",
+      ],
+      seriesRows,
+    ),
+  );
+  out.push("");
+  out.push("CPU columns: share of one core during the server's slices (200% = both cores busy). \"other\" is everything else on the machine: other people's work, the kernel.");
+  return out.join("\n");
+}
+
+const START = "<!-- bench:generated:start -->";
+const END = "<!-- bench:generated:end -->";
+
+/** Replaces the generated block of RESULTS.md (or creates the file); hand-written text stays. */
+export function writeResultsFile(file: string, generated: string): void {
+  const block = `${START}\n${generated}\n${END}`;
+  let text: string;
+  if (fs.existsSync(file)) {
+    const current = fs.readFileSync(file, "utf8");
+    const start = current.indexOf(START);
+    const end = current.indexOf(END);
+    text = start !== -1 && end > start ? current.slice(0, start) + block + current.slice(end + END.length) : `${current.trimEnd()}\n\n${block}\n`;
+  } else {
+    text = `# Benchmark results\n\n\`npm run bench\` rewrites the part between the markers; the rest is written by hand.\n\n${block}\n`;
+  }
+  fs.writeFileSync(file, text);
+}
