@@ -5,6 +5,7 @@ import path from "node:path";
 import pg from "pg";
 import { projectRoot } from "@/lib/config/env";
 import { startEmbeddedPostgres, type EmbeddedDatabase } from "@/lib/db/embedded";
+import { resetSchema } from "@/lib/db/reset-schema";
 import { applyMigrations } from "@/lib/db/migrate";
 import { getPrisma } from "@/lib/db/prisma";
 import { createApiKey } from "@/lib/auth/create-api-key";
@@ -70,18 +71,9 @@ export async function openBenchDatabase(): Promise<BenchDatabase> {
   return { url: embedded.url, description: `embedded PostgreSQL under .data/bench (${redact(embedded.url)})`, stop: () => embedded.stop() };
 }
 
-/** Same steps as tests/setup/global-setup.ts resetSchema, then the project's migrations. */
+/** The test harness's reset (lib/db/reset-schema.ts), then the project's migrations. */
 export async function resetAndMigrate(url: string): Promise<void> {
-  const client = new pg.Client({ connectionString: url });
-  await client.connect();
-  try {
-    await client.query("SET client_min_messages = warning");
-    await client.query("DROP SCHEMA IF EXISTS graphile_worker CASCADE");
-    await client.query("DROP SCHEMA public CASCADE");
-    await client.query("CREATE SCHEMA public");
-  } finally {
-    await client.end();
-  }
+  await resetSchema(url);
   await applyMigrations(url);
 }
 

@@ -2,10 +2,10 @@
 // apart from the development one) and the real web server on a free port, over real HTTP.
 import { fork, type ChildProcess } from "node:child_process";
 import path from "node:path";
-import pg from "pg";
 import type { TestProject } from "vitest/node";
 import { startEmbeddedPostgresProcess } from "../helpers/embedded-postgres-process";
 import { applyMigrations } from "../../lib/db/migrate";
+import { resetSchema } from "../../lib/db/reset-schema";
 import { projectRoot } from "../../lib/config/env";
 import { TEST_ENV } from "./test-env";
 
@@ -14,18 +14,6 @@ import { TEST_ENV } from "./test-env";
 let embedded: Awaited<ReturnType<typeof startEmbeddedPostgresProcess>> | undefined;
 let server: ChildProcess | undefined;
 
-export async function resetSchema(url: string): Promise<void> {
-  const client = new pg.Client({ connectionString: url });
-  await client.connect();
-  try {
-    await client.query("SET client_min_messages = warning");
-    await client.query("DROP SCHEMA IF EXISTS graphile_worker CASCADE");
-    await client.query("DROP SCHEMA public CASCADE");
-    await client.query("CREATE SCHEMA public");
-  } finally {
-    await client.end();
-  }
-}
 
 export async function startServer(env: Record<string, string | undefined>): Promise<{ child: ChildProcess; baseUrl: string }> {
   const child = fork(path.join(projectRoot, "scripts", "serve.ts"), [], {
