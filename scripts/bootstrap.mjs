@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// Entry point of `npm start`, `npm test`, `npm run build`, `npm run bench`: plain JavaScript with no dependencies, so
+// Entry point of `npm start`, `npm run dev`, `npm test`, `npm run fuzz`, `npm run build`, `npm run bench`: plain JavaScript with no dependencies, so
 // it runs on a fresh clone. It installs packages when missing, generates the Prisma client
 // offline, builds Next when sources changed, then hands over to the TypeScript command.
 import { spawnSync, spawn } from "node:child_process";
@@ -95,6 +95,11 @@ switch (command) {
     ensureBuilt();
     handOver([...tsx, path.join(root, "scripts", "start.ts"), ...rest]);
     break;
+  case "dev":
+    ensureInstalled();
+    ensurePrismaClient();
+    handOver([...tsx, path.join(root, "scripts", "dev.ts"), ...rest]);
+    break;
   case "build":
     ensureInstalled();
     ensurePrismaClient();
@@ -110,12 +115,31 @@ switch (command) {
     if (process.env.SKIP_BUILD !== "1") ensureBuilt();
     handOver([path.join(root, "node_modules", "vitest", "vitest.mjs"), "run", ...rest]);
     break;
+  case "fuzz": {
+    // `npm run fuzz -- 10000`: the generated hostile-input suite alone, with that many cases per
+    // endpoint (or FUZZ_CASES_PER_ENDPOINT), on the same setup as `npm test`.
+    const vitestArgs = [...rest];
+    if (vitestArgs[0] !== undefined && !vitestArgs[0].startsWith("-")) {
+      const count = vitestArgs.shift();
+      if (!/^[1-9][0-9]*$/.test(count)) {
+        console.error("usage: npm run fuzz [-- <cases per endpoint> [vitest options]]");
+        process.exit(2);
+      }
+      process.env.FUZZ_CASES_PER_ENDPOINT = count;
+    }
+    console.log(`[fuzz] ${process.env.FUZZ_CASES_PER_ENDPOINT ?? "the default number of"} cases per endpoint`);
+    ensureInstalled();
+    ensurePrismaClient();
+    if (process.env.SKIP_BUILD !== "1") ensureBuilt();
+    handOver([path.join(root, "node_modules", "vitest", "vitest.mjs"), "run", "tests/reliability/hostile-input.test.ts", ...vitestArgs]);
+    break;
+  }
   case "bench":
     ensureInstalled();
     ensurePrismaClient();
     handOver([...tsx, path.join(root, "bench", "run.ts"), ...rest]);
     break;
   default:
-    console.error("usage: bootstrap.mjs start|test|build|generate|bench");
+    console.error("usage: bootstrap.mjs start|dev|test|fuzz|build|generate|bench");
     process.exit(2);
 }

@@ -1,14 +1,27 @@
 // The Telegram bot process: long polling against Telegram (or TELEGRAM_API_ROOT). `npm run bot`,
-// and `npm start` when TELEGRAM_BOT_TOKEN is set. SIGINT / SIGTERM stop it cleanly.
-import { env } from "@/lib/config/env";
+// and `npm start` when TELEGRAM_BOT_TOKEN is set. SIGINT / SIGTERM stop it cleanly. In webhook mode
+// (TELEGRAM_WEBHOOK_SECRET set) the web server takes the updates and this process refuses to poll.
+import { assertProductionSecrets, env } from "@/lib/config/env";
 import { closePool } from "@/lib/db/pool";
 import { createBot } from "@/bot";
 import { HOLDER_COMMANDS } from "@/bot/commands";
 import { pruneProcessedUpdates } from "@/bot/middleware/dedupe-updates";
+import { TELEGRAM_WEBHOOK_PATH } from "@/bot/webhook-path";
 
+assertProductionSecrets();
 const config = env();
 if (!config.telegramBotToken) {
   console.error("[bot] TELEGRAM_BOT_TOKEN is not set: nothing to run.");
+  process.exit(1);
+}
+
+if (config.telegramWebhookSecret) {
+  // Polling starts with deleteWebhook: it would silently switch a webhook deployment off.
+  console.error(
+    `[bot] TELEGRAM_WEBHOOK_SECRET is set: updates arrive by webhook at ${TELEGRAM_WEBHOOK_PATH} on the web server ` +
+      "(register it with `npm run bot:webhook -- <public-url>`), so this process does not poll. To poll instead, " +
+      "run `npm run bot:webhook -- --delete` and unset TELEGRAM_WEBHOOK_SECRET.",
+  );
   process.exit(1);
 }
 
@@ -29,6 +42,7 @@ const stop = (signal: NodeJS.Signals) => {
 };
 process.once("SIGINT", () => stop("SIGINT"));
 process.once("SIGTERM", () => stop("SIGTERM"));
+process.once("disconnect", () => stop("SIGTERM")); // npm start, our parent, is gone
 
 const prune = () =>
   pruneProcessedUpdates().catch((error) => console.warn("[bot] pruning processed updates failed:", error instanceof Error ? error.message : error));

@@ -1,15 +1,17 @@
 // Resolves the database for a command: DATABASE_URL when set, else the embedded PostgreSQL under
 // .data/ (started for the command, and stopped after it if this command started it).
 import { env } from "@/lib/config/env";
-import { startEmbeddedPostgres, type EmbeddedDatabase } from "@/lib/db/embedded";
+import { startEmbeddedPostgresProcess, type EmbeddedPostgresProcess } from "@/lib/db/embedded-process";
 
 export async function resolveDatabase(
   options: { database?: string; dataDir?: string; port?: number } = {},
-): Promise<{ url: string; embedded?: EmbeddedDatabase }> {
+): Promise<{ url: string; embedded?: EmbeddedPostgresProcess }> {
   const config = env();
   if (config.databaseUrl) return { url: config.databaseUrl };
   console.log("[db] DATABASE_URL is not set: using embedded PostgreSQL under", options.dataDir ?? config.dataDir);
-  const embedded = await startEmbeddedPostgres({
+  // In a process of its own, as `npm start` runs it: Ctrl-C reaches this command, which stops the
+  // database after whatever uses it.
+  const embedded = await startEmbeddedPostgresProcess({
     dataDir: options.dataDir ?? config.dataDir,
     port: options.port ?? config.embeddedPgPort,
     database: options.database ?? "topup",

@@ -6,6 +6,7 @@ import { assertProductionSecrets, env, projectRoot } from "@/lib/config/env";
 import { createHttpServer, type NodeHandler } from "@/lib/http/lean-host";
 import { closePool } from "@/lib/db/pool";
 import { createApiRouter } from "@/app/api/routes";
+import { parseTrustedProxies } from "@/lib/net/ip";
 
 async function loadNext(): Promise<NodeHandler | undefined> {
   if (process.env.SERVE_DASHBOARD === "0") return undefined;
@@ -23,6 +24,8 @@ async function loadNext(): Promise<NodeHandler | undefined> {
 async function main() {
   assertProductionSecrets();
   const config = env();
+  parseTrustedProxies(config.trustedProxies);
+  if (config.telegramBotToken && config.telegramWebhookSecret) await (await import("@/bot/webhook")).prepareTelegramWebhook();
   const server = createHttpServer({
     router: createApiRouter(),
     next: await loadNext(),
@@ -46,6 +49,8 @@ async function main() {
   };
   process.on("SIGINT", stop);
   process.on("SIGTERM", stop);
+  // Started by npm start (in a process group of its own): when it is gone, so is this process.
+  process.on("disconnect", stop);
 }
 
 main().catch((error) => {

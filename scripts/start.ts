@@ -1,94 +1,142 @@
 // npm start: the whole service on one machine. Uses DATABASE_URL or starts the embedded
 // PostgreSQL, migrates, seeds an empty database, then runs the web server, the worker and (with
-// TELEGRAM_BOT_TOKEN) the bot as child processes. Ctrl-C stops all of them, database included.
+// TELEGRAM_BOT_TOKEN) the bot as supervised child processes: one that crashes is restarted with
+// backoff while the others keep serving; one that crashes again and again stops everything with a
+// message saying so. Ctrl-C stops the web server, the worker and the bot first, the database last.
+//
+// Every child runs in a process group of its own, so a terminal's Ctrl-C reaches this process
+// alone and the order of the shutdown is decided here. Children stop by themselves when this
+// process disappears (their IPC channel closes).
 import { fork, type ChildProcess } from "node:child_process";
 import path from "node:path";
 import fs from "node:fs";
-import { env, projectRoot } from "@/lib/config/env";
+import { assertProductionSecrets, env, projectRoot } from "@/lib/config/env";
 import { applyMigrations } from "@/lib/db/migrate";
 import { closePool } from "@/lib/db/pool";
+import { startEmbeddedPostgresProcess, type EmbeddedPostgresProcess } from "@/lib/db/embedded-process";
+import { superviseProcess, type Supervisor } from "@/lib/process/supervise-process";
 import { isDatabaseEmpty, readRememberedDemoKey, seedDemoData } from "@/lib/seed/seed-demo-data";
-import { resolveDatabase } from "./database";
+import { parseTrustedProxies } from "@/lib/net/ip";
 
-const config = env();
-const children: ChildProcess[] = [];
+const log = (line: string) => console.log(`[start] ${line}`);
+const fail = (line: string) => console.error(`[start] ${line}`);
+
+const supervisors: Supervisor[] = [];
+let database: EmbeddedPostgresProcess | undefined;
 let shuttingDown = false;
 
-function startChild(name: string, script: string, childEnv: NodeJS.ProcessEnv): ChildProcess {
-  const child = fork(path.join(projectRoot, "scripts", script), [], {
+async function shutdown(exitCode: number): Promise<never> {
+  if (!shuttingDown) {
+    shuttingDown = true;
+    log("stopping...");
+    // The database stays up until everything that uses it has let go.
+    await Promise.all(supervisors.map((supervisor) => supervisor.stop()));
+    if (supervisors.length > 0) log(`${supervisors.map((supervisor) => supervisor.name).join(", ")} stopped`);
+    await closePool().catch(() => undefined);
+    if (database) {
+      await database.stop();
+      log("embedded PostgreSQL stopped");
+    }
+    process.exit(exitCode);
+  }
+  return new Promise<never>(() => undefined);
+}
+
+for (const signal of ["SIGINT", "SIGTERM", "SIGHUP"] as const) process.on(signal, () => void shutdown(0));
+
+function forkChild(script: string, childEnv: NodeJS.ProcessEnv): ChildProcess {
+  return fork(path.join(projectRoot, "scripts", script), [], {
     env: childEnv,
     execArgv: ["--import", "tsx"],
     stdio: ["ignore", "inherit", "inherit", "ipc"],
+    detached: true,
   });
-  child.on("exit", (code, signal) => {
-    if (!shuttingDown) {
-      console.error(`[start] ${name} exited (${signal ?? code}); stopping everything`);
+}
+
+function supervise(name: string, start: () => ChildProcess, onStart?: (child: ChildProcess) => void): Supervisor {
+  const supervisor = superviseProcess({
+    name,
+    start,
+    onStart,
+    log,
+    onGiveUp: (reason) => {
+      fail(`${reason}: stopping everything`);
       void shutdown(1);
-    }
+    },
   });
-  children.push(child);
-  return child;
+  supervisors.push(supervisor);
+  return supervisor;
 }
 
-let stopDatabase: () => Promise<void> = async () => undefined;
+async function main(): Promise<void> {
+  // Resolved (and in development generated into DATA_DIR) before any child starts, so every
+  // process reads the same secrets file; the seed below already encrypts codes with them.
+  assertProductionSecrets();
+  const config = env();
+  // Before anything starts: a bad entry would otherwise surface only in the web process.
+  parseTrustedProxies(config.trustedProxies);
 
-async function shutdown(exitCode: number): Promise<void> {
+  let databaseUrl = config.databaseUrl;
+  if (!databaseUrl) {
+    console.log(`[db] DATABASE_URL is not set: using embedded PostgreSQL under ${config.dataDir} (port ${config.embeddedPgPort})`);
+    database = await startEmbeddedPostgresProcess({ dataDir: config.dataDir, port: config.embeddedPgPort, database: "topup" });
+    databaseUrl = database.url;
+  }
+  process.env.DATABASE_URL = databaseUrl;
+
+  await applyMigrations(databaseUrl, { log: (line) => console.log(`[migrate] ${line}`) });
+  let demoApiKey: string | undefined;
+  if (await isDatabaseEmpty()) {
+    log("empty database: loading the demo catalog and account");
+    demoApiKey = (await seedDemoData({ dataDir: config.dataDir, demoApiKey: config.demoApiKey })).demoApiKey;
+  } else {
+    demoApiKey = await readRememberedDemoKey(config.dataDir);
+  }
+  await closePool();
   if (shuttingDown) return;
-  shuttingDown = true;
-  console.log("[start] stopping...");
-  await Promise.all(
-    children.map(
-      (child) =>
-        new Promise<void>((resolve) => {
-          if (child.exitCode !== null || child.signalCode !== null) return resolve();
-          const killTimer = setTimeout(() => child.kill("SIGKILL"), 8000);
-          child.once("exit", () => {
-            clearTimeout(killTimer);
-            resolve();
-          });
-          child.kill("SIGTERM");
-        }),
-    ),
-  );
-  await closePool().catch(() => undefined);
-  await stopDatabase().catch((error) => console.error("[start] stopping PostgreSQL failed:", error));
-  process.exit(exitCode);
-}
 
-process.on("SIGINT", () => void shutdown(0));
-process.on("SIGTERM", () => void shutdown(0));
-
-const database = await resolveDatabase();
-if (database.embedded) stopDatabase = database.embedded.stop;
-process.env.DATABASE_URL = database.url;
-
-await applyMigrations(database.url, { log: (line) => console.log(`[migrate] ${line}`) });
-let demoApiKey: string | undefined;
-if (await isDatabaseEmpty()) {
-  console.log("[start] empty database: loading the demo catalog and account");
-  demoApiKey = (await seedDemoData({ dataDir: config.dataDir, demoApiKey: config.demoApiKey })).demoApiKey;
-} else {
-  demoApiKey = await readRememberedDemoKey(config.dataDir);
-}
-await closePool();
-
-const childEnv = { ...process.env, DATABASE_URL: database.url };
-const web = startChild("web", "serve.ts", childEnv);
-const port = await new Promise<number>((resolve) => {
-  web.on("message", (message: { type?: string; port?: number }) => {
-    if (message?.type === "listening" && message.port) resolve(message.port);
+  const childEnv = { ...process.env, DATABASE_URL: databaseUrl };
+  // A restarted web process takes the port the first one got (PORT=0 picks a free one once).
+  let webPort: number | undefined;
+  const port = await new Promise<number>((resolve) => {
+    supervise(
+      "web",
+      () => forkChild("serve.ts", webPort === undefined ? childEnv : { ...childEnv, PORT: String(webPort) }),
+      (child) => {
+        child.on("message", (message: { type?: string; port?: number }) => {
+          if (message?.type !== "listening" || !message.port) return;
+          if (webPort !== undefined) return log(`web is back on port ${message.port}`);
+          webPort = message.port;
+          resolve(message.port);
+        });
+        // It said why (port taken, bad configuration): retrying would only say it again.
+        child.once("exit", () => {
+          if (webPort === undefined && !shuttingDown) {
+            fail("the web server did not start: stopping");
+            void shutdown(1);
+          }
+        });
+      },
+    );
   });
-});
-if (fs.existsSync(path.join(projectRoot, "scripts", "worker.ts"))) startChild("worker", "worker.ts", childEnv);
-if (config.telegramBotToken && fs.existsSync(path.join(projectRoot, "scripts", "bot.ts"))) {
-  startChild("bot", "bot.ts", childEnv);
+  if (fs.existsSync(path.join(projectRoot, "scripts", "worker.ts"))) supervise("worker", () => forkChild("worker.ts", childEnv));
+  // In webhook mode the web process takes the bot's updates; nothing polls.
+  if (config.telegramBotToken && !config.telegramWebhookSecret) supervise("bot", () => forkChild("bot.ts", childEnv));
+
+  const base = `http://localhost:${port}`;
+  console.log("");
+  console.log(`  API:        ${base}   (health: ${base}/healthz, docs: ${base}/docs)`);
+  console.log(`  Dashboard:  ${base}/admin`);
+  console.log(`  Demo key:   ${demoApiKey ?? "(not known here: create one with the bot's /newkey)"}`);
+  if (demoApiKey) console.log(`  Try:        curl -H "X-API-Key: ${demoApiKey}" ${base}/balance`);
+  if (config.telegramBotToken && config.telegramWebhookSecret) {
+    console.log(`  Bot:        webhook at ${base}/api/telegram/webhook (register: npm run bot:webhook -- <public-url>)`);
+  }
+  console.log("  Press Ctrl-C to stop.");
+  console.log("");
 }
 
-const base = `http://localhost:${port}`;
-console.log("");
-console.log(`  API:        ${base}   (health: ${base}/healthz, docs: ${base}/docs)`);
-console.log(`  Dashboard:  ${base}/admin`);
-console.log(`  Demo key:   ${demoApiKey ?? "(not known here: create one with the bot's /newkey)"}`);
-if (demoApiKey) console.log(`  Try:        curl -H "X-API-Key: ${demoApiKey}" ${base}/balance`);
-console.log("  Press Ctrl-C to stop.");
-console.log("");
+main().catch(async (error) => {
+  fail(error instanceof Error ? error.message : String(error));
+  await shutdown(1);
+});

@@ -14,9 +14,16 @@ let stopping = false;
 const stop = async () => {
   if (stopping) return;
   stopping = true;
-  await worker.stop();
-  await closePool();
+  try {
+    await worker.stop();
+    await closePool();
+  } catch (error) {
+    console.error("[worker] stopping failed:", error instanceof Error ? error.message : error);
+    process.exit(1);
+  }
   process.exit(0);
 };
 process.on("SIGINT", stop);
 process.on("SIGTERM", stop);
+// Started by npm start (in a process group of its own): when it is gone, so is this process.
+process.on("disconnect", stop);

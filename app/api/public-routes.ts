@@ -4,6 +4,7 @@ import { getCatalog, getProducts, getServices } from "./handlers/catalog";
 import { getBalance, getMyIp, postBalance } from "./handlers/account";
 import { getHistory, getLedger, getOrder, postOrder } from "./handlers/orders";
 import { postBrVerify, postMobaVerify, postRedeem } from "./handlers/verify";
+import { getEvents, postWebhookReplay } from "./handlers/events";
 
 export const publicRoutes: PublicRoute[] = [
   getServices,
@@ -19,4 +20,6 @@ export const publicRoutes: PublicRoute[] = [
   postBrVerify,
   postMobaVerify,
   postRedeem,
+  getEvents,
+  postWebhookReplay,
 ];

@@ -17,7 +17,11 @@ type Schema = {
   $ref?: string;
   example?: unknown;
 };
-type Document = ReturnType<typeof buildOpenApiDocument> & { components?: { schemas?: Record<string, Schema> } };
+type ErrorCode = { status: number; error: string; when: string; retryable: boolean; action: string };
+type Document = ReturnType<typeof buildOpenApiDocument> & {
+  components?: { schemas?: Record<string, Schema> };
+  "x-error-codes"?: Record<string, ErrorCode>;
+};
 
 function resolve(schema: Schema | undefined, doc: Document): Schema | undefined {
   if (schema?.$ref) return doc.components?.schemas?.[schema.$ref.split("/").pop()!];
@@ -88,6 +92,7 @@ export default function DocsPage() {
             {method.toUpperCase()} {path}
           </a>
         ))}
+        <a href="#errors">Errors</a>
       </nav>
       {operations.map(({ path, method, op }) => (
         <section key={method + path} id={`${method}-${path}`}>
@@ -140,6 +145,37 @@ export default function DocsPage() {
           {op.responses["200"]?.content ? <Fields schema={op.responses["200"].content["application/json"].schema} doc={doc} /> : null}
         </section>
       ))}
+      <section id="errors">
+        <h2>Errors</h2>
+        <p>
+          Every failure is <code>{"{ success: false, error, code }"}</code>. Switch on <code>code</code>; retry only where a
+          retry can succeed.
+        </p>
+        <table className="fields">
+          <tbody>
+            <tr>
+              <th>HTTP</th>
+              <th>code</th>
+              <th>when</th>
+              <th>retry can succeed</th>
+              <th>what to do</th>
+            </tr>
+            {Object.entries(doc["x-error-codes"] ?? {}).map(([code, entry]) => (
+              <tr key={code} id={`error-${code}`}>
+                <td>{entry.status}</td>
+                <td>
+                  <code>{code}</code>
+                  <br />
+                  <small>{entry.error}</small>
+                </td>
+                <td>{entry.when}</td>
+                <td>{entry.retryable ? "yes" : "no"}</td>
+                <td>{entry.action}</td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </section>
     </main>
   );
 }

@@ -1,17 +1,18 @@
-// Stand-in for lib/http/access-policies.ts in the bench's auth-off service: every key is always
-// within its limits and no failed-auth budget is kept. Settings are still read as the service reads them.
+// Stand-in for lib/http/access-policies.ts in the bench's auth-off service: the key is still looked
+// up (through whichever authenticate-api-key module the bench chose), but every key is always within
+// its limits and no failed-auth budget is kept. Settings are still read as the service reads them.
 import * as real from "../../lib/http/access-policies";
+import { authenticateApiKey, extractApiKey } from "../../lib/auth/authenticate-api-key";
 
 export * from "../../lib/http/access-policies";
 
-for (const name of ["applyKeyRateLimit", "guardFailedAuth", "noteFailedAuth"]) {
+for (const name of ["authenticateCaller", "readApiSettings"]) {
   if (!(name in real)) console.warn(`[no-auth] lib/http/access-policies.ts no longer exports ${name}: update bench/no-auth`);
 }
 
-export async function applyKeyRateLimit(_keyId: number) {
-  return { allowed: true, retryAfterSeconds: 0, headers: {} as Record<string, string> };
+const allowed = { allowed: true, retryAfterSeconds: 0, retryAfterMs: 0, headers: {} as Record<string, string> };
+
+export async function authenticateCaller(headers: Headers, _clientIp: string): Promise<real.AuthenticatedCall> {
+  const caller = await authenticateApiKey(extractApiKey(headers));
+  return { caller, limit: Promise.resolve(allowed) };
 }
-
-export function guardFailedAuth(_clientIp: string): void {}
-
-export async function noteFailedAuth(_clientIp: string): Promise<void> {}

@@ -4,14 +4,18 @@ import * as real from "../../lib/ratelimit/index";
 
 export * from "../../lib/ratelimit/index";
 
-for (const name of ["checkKeyRateLimit", "recordAuthFailure", "authBlockedFor", "getRateLimiter"]) {
+for (const name of ["checkKeyRateLimit", "startKeyRateLimit", "recordAuthFailure", "authBlockedFor", "getRateLimiter"]) {
   if (!(name in real)) console.warn(`[no-auth] lib/ratelimit/index.ts no longer exports ${name}: update bench/no-auth`);
 }
 
-const allowed = { allowed: true, retryAfterSeconds: 0, headers: {} as Record<string, string> };
+const allowed = { allowed: true, retryAfterSeconds: 0, retryAfterMs: 0, headers: {} as Record<string, string> };
 
 export async function checkKeyRateLimit(_identifier: string | number) {
   return allowed;
+}
+
+export function startKeyRateLimit(_identifier: string | number) {
+  return { decision: Promise.resolve(allowed), retract: async () => undefined };
 }
 
 export async function recordAuthFailure(_ip: string) {
@@ -24,6 +28,7 @@ export function authBlockedFor(_ip: string): number {
 
 const noLimiter = {
   checkKeyRateLimit,
+  startKeyRateLimit,
   recordAuthFailure,
   authBlockedFor,
   close: async () => undefined,

@@ -50,6 +50,8 @@ async function requestAdjustment(ctx: BotContext & { payload: string }, kind: Ad
     note: note || null,
     adminTelegramId: sender.telegramId,
     actor: sender.actor,
+    // Named by @username: Confirm goes ahead only while this account still carries that name.
+    accountUsername: reference.trim().startsWith("@") ? account.telegramUsername : null,
   });
   switch (result.status) {
     case "account_not_found":
@@ -152,6 +154,17 @@ adminWallet.action(BUTTON_PATTERN, async (ctx) => {
         `Refused: the balance is ${formatUsd(result.balanceCents)}; a debit of ${formatUsd(result.request.amountCents)} would take it below zero. Nothing changed.`,
       );
       return;
+    case "username_changed": {
+      const { request, currentUsername } = result;
+      await ctx.answerCbQuery("Refused: the username changed");
+      await ctx.editMessageText(
+        `Refused: account #${request.accountId} is no longer @${escapeHtml(request.accountUsername ?? "")}` +
+          ` (now ${currentUsername ? `@${escapeHtml(currentUsername)}` : "without a username"}), so the name may belong to someone else. ` +
+          `Nothing was ${request.kind === "credit" ? "credited" : "debited"}. Check who you mean and send the command again, by account id if you can.`,
+        { parse_mode: "HTML" },
+      );
+      return;
+    }
     case "not_yours":
       await ctx.answerCbQuery("Only the admin who made this request can confirm it.", { show_alert: true });
       return;

@@ -1,29 +1,39 @@
-// The account as the bot and the dashboard see it, read with one column list so every lookup
-// returns the same shape. pg reads BIGINT as number (lib/db/pool.ts), so telegram ids and cents
-// arrive as numbers; both stay far below 2^53.
-import type pg from "pg";
+// The account as the bot and the dashboard see it: Prisma's Account with cents and the Telegram id
+// as numbers (lib/db/number-from-db.ts). Every lookup returns this one shape.
+import type { Account } from "../generated/prisma/client";
+import { nullableNumberFromDb, numberFromDb } from "../db/number-from-db";
 
-/** Anything that runs a query: the pool, or a transaction's client. */
-export type Queryable = Pick<pg.PoolClient, "query">;
-
-export interface AccountRecord {
-  id: number;
+export type AccountRecord = Omit<Account, "telegramId" | "balanceCents" | "totalCreditedCents" | "lowBalanceThresholdCents" | "updatedAt"> & {
   telegramId: number | null;
-  telegramUsername: string | null;
-  displayName: string | null;
-  apiEnabled: boolean;
-  apiDisabledByAdmin: boolean;
-  bannedAt: Date | null;
-  banReason: string | null;
-  restrictedUntil: Date | null;
-  restrictReason: string | null;
-  isAdmin: boolean;
+  lowBalanceThresholdCents: number | null;
   balanceCents: number;
   totalCreditedCents: number;
-  createdAt: Date;
+};
+
+export function toAccountRecord(row: Account): AccountRecord {
+  return {
+    id: row.id,
+    telegramId: nullableNumberFromDb(row.telegramId),
+    telegramUsername: row.telegramUsername,
+    displayName: row.displayName,
+    apiEnabled: row.apiEnabled,
+    apiDisabledByAdmin: row.apiDisabledByAdmin,
+    bannedAt: row.bannedAt,
+    banReason: row.banReason,
+    restrictedUntil: row.restrictedUntil,
+    restrictReason: row.restrictReason,
+    isAdmin: row.isAdmin,
+    balanceCents: numberFromDb(row.balanceCents),
+    totalCreditedCents: numberFromDb(row.totalCreditedCents),
+    lowBalanceThresholdCents: nullableNumberFromDb(row.lowBalanceThresholdCents),
+    createdAt: row.createdAt,
+  };
 }
 
-/** Selects an AccountRecord from `accounts` (aliased or not). */
+/**
+ * Selects an AccountRecord from `accounts` in raw SQL, for readers outside the Prisma layer
+ * (the dashboard's account list).
+ */
 export function accountColumns(alias = "accounts"): string {
   return `${alias}.id, ${alias}.telegram_id AS "telegramId", ${alias}.telegram_username AS "telegramUsername",
     ${alias}.display_name AS "displayName", ${alias}.api_enabled AS "apiEnabled",

@@ -1,6 +1,7 @@
-import { withTransaction } from "../db/pool";
+import { getPrisma } from "../db/prisma";
 import { recordAuditEntry } from "../audit/record-audit-entry";
-import { accountColumns, type AccountRecord } from "./account-record";
+import { toAccountRecord, type AccountRecord } from "./account-record";
+import { lockAccount } from "./lock-account";
 
 /** Bans an account: every API call answers ACCOUNT_BANNED until unbanned. Audited even when already banned. */
 export async function banAccount(input: {
@@ -8,17 +9,15 @@ export async function banAccount(input: {
   actor: string;
   reason?: string | null;
 }): Promise<{ status: "banned" | "already_banned"; account: AccountRecord } | { status: "not_found" }> {
-  return withTransaction(async (client) => {
-    const before = await client.query<{ bannedAt: Date | null }>(`SELECT banned_at AS "bannedAt" FROM accounts WHERE id = $1 FOR UPDATE`, [
-      input.accountId,
-    ]);
-    if (before.rowCount === 0) return { status: "not_found" as const };
-    const alreadyBanned = before.rows[0].bannedAt !== null;
-    const { rows } = await client.query<AccountRecord>(
-      `UPDATE accounts SET banned_at = COALESCE(banned_at, now()), ban_reason = $2, updated_at = now()
-        WHERE id = $1 RETURNING ${accountColumns()}`,
-      [input.accountId, input.reason ?? null],
-    );
+  return getPrisma().$transaction(async (tx) => {
+    if (!(await lockAccount(tx, input.accountId))) return { status: "not_found" as const };
+    const before = await tx.account.findUniqueOrThrow({ where: { id: input.accountId }, select: { bannedAt: true } });
+    const alreadyBanned = before.bannedAt !== null;
+    const row = await tx.account.update({
+      where: { id: input.accountId },
+      // The first ban's time stays: it says since when the account has been banned.
+      data: { bannedAt: before.bannedAt ?? new Date(), banReason: input.reason ?? null },
+    });
     await recordAuditEntry(
       {
         actor: input.actor,
@@ -27,8 +26,8 @@ export async function banAccount(input: {
         targetId: input.accountId,
         details: { reason: input.reason ?? null, alreadyBanned },
       },
-      client,
+      tx,
     );
-    return { status: alreadyBanned ? ("already_banned" as const) : ("banned" as const), account: rows[0] };
+    return { status: alreadyBanned ? ("already_banned" as const) : ("banned" as const), account: toAccountRecord(row) };
   });
 }

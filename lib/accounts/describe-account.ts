@@ -1,10 +1,12 @@
-import { getPool } from "../db/pool";
-import { accountColumns, type AccountRecord, type Queryable } from "./account-record";
+import { getPrisma, type PrismaDb } from "../db/prisma";
+import { numberFromDb } from "../db/number-from-db";
+import type { LedgerKind } from "../generated/prisma/enums";
+import { toAccountRecord, type AccountRecord } from "./account-record";
 import { listApiKeys, type ApiKeySummary } from "./list-api-keys";
 
 export interface LedgerLine {
   id: number;
-  kind: "credit" | "debit" | "refund" | "adjustment";
+  kind: LedgerKind;
   amountCents: number;
   balanceAfterCents: number;
   orderId: number | null;
@@ -22,21 +24,22 @@ export interface AccountDescription {
 }
 
 /** Everything an admin needs to judge an account at a glance (/account). */
-export async function describeAccount(accountId: number, ledgerLimit = 10, db: Queryable = getPool()): Promise<AccountDescription | undefined> {
-  const { rows } = await db.query<AccountRecord & { orderCount: number }>(
-    `SELECT ${accountColumns("a")}, (SELECT count(*)::int FROM orders o WHERE o.account_id = a.id) AS "orderCount"
-       FROM accounts a WHERE a.id = $1`,
-    [accountId],
-  );
-  if (rows.length === 0) return undefined;
-  const { orderCount, ...account } = rows[0];
+export async function describeAccount(accountId: number, ledgerLimit = 10, db: PrismaDb = getPrisma()): Promise<AccountDescription | undefined> {
+  const row = await db.account.findUnique({ where: { id: accountId } });
+  if (!row) return undefined;
   // Sequential on purpose: db may be one transaction's client, which runs one query at a time.
+  const orderCount = await db.order.count({ where: { accountId } });
   const keys = await listApiKeys(accountId, db);
-  const ledger = await db.query<LedgerLine>(
-    `SELECT id, kind, amount_cents AS "amountCents", balance_after_cents AS "balanceAfterCents", order_id AS "orderId",
-            actor, reason, created_at AS "createdAt"
-       FROM ledger_entries WHERE account_id = $1 ORDER BY id DESC LIMIT $2`,
-    [accountId, ledgerLimit],
-  );
-  return { account, keys, recentLedger: ledger.rows, orderCount };
+  const ledger = await db.ledgerEntry.findMany({
+    where: { accountId },
+    orderBy: { id: "desc" },
+    take: ledgerLimit,
+    select: { id: true, kind: true, amountCents: true, balanceAfterCents: true, orderId: true, actor: true, reason: true, createdAt: true },
+  });
+  return {
+    account: toAccountRecord(row),
+    keys,
+    recentLedger: ledger.map((line) => ({ ...line, amountCents: numberFromDb(line.amountCents), balanceAfterCents: numberFromDb(line.balanceAfterCents) })),
+    orderCount,
+  };
 }

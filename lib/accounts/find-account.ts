@@ -1,5 +1,5 @@
-import { getPool } from "../db/pool";
-import { accountColumns, type AccountRecord, type Queryable } from "./account-record";
+import { getPrisma, type PrismaDb } from "../db/prisma";
+import { toAccountRecord, type AccountRecord } from "./account-record";
 
 export type AccountLookup =
   | { status: "found"; account: AccountRecord }
@@ -11,31 +11,40 @@ export type AccountLookup =
 const MAX_INT4 = 2_147_483_647;
 
 /**
+ * Ids of the accounts storing this Telegram username, compared case-insensitively as Telegram
+ * does. Raw SQL: Prisma's case-insensitive `equals` is an ILIKE that reads the "_" of usernames as
+ * a wildcard ("a_b" would find "axb").
+ */
+export async function accountIdsByUsername(username: string, db: PrismaDb = getPrisma(), limit = 5): Promise<number[]> {
+  const rows = await db.$queryRaw<{ id: number }[]>`
+    SELECT id FROM accounts WHERE lower(telegram_username) = lower(${username}) ORDER BY id LIMIT ${limit}`;
+  return rows.map((row) => row.id);
+}
+
+/**
  * Finds an account by how an admin names it: its numeric id ("42" or "#42") or its Telegram
  * username ("@name", matched case-insensitively as Telegram does).
  */
-export async function findAccount(reference: string, db: Queryable = getPool()): Promise<AccountLookup> {
+export async function findAccount(reference: string, db: PrismaDb = getPrisma()): Promise<AccountLookup> {
   const text = reference.trim();
   const idMatch = /^#?(\d{1,10})$/.exec(text);
   if (idMatch) {
     const id = Number(idMatch[1]);
     if (id < 1 || id > MAX_INT4) return { status: "not_found" };
-    const { rows } = await db.query<AccountRecord>(`SELECT ${accountColumns()} FROM accounts WHERE id = $1`, [id]);
-    return rows[0] ? { status: "found", account: rows[0] } : { status: "not_found" };
+    const row = await db.account.findUnique({ where: { id } });
+    return row ? { status: "found", account: toAccountRecord(row) } : { status: "not_found" };
   }
   const usernameMatch = /^@([A-Za-z0-9_]{1,64})$/.exec(text);
   if (!usernameMatch) return { status: "invalid" };
-  const { rows } = await db.query<AccountRecord>(
-    `SELECT ${accountColumns()} FROM accounts WHERE lower(telegram_username) = lower($1) ORDER BY id LIMIT 5`,
-    [usernameMatch[1]],
-  );
-  if (rows.length === 0) return { status: "not_found" };
-  if (rows.length > 1) return { status: "ambiguous", accountIds: rows.map((row) => row.id) };
-  return { status: "found", account: rows[0] };
+  const ids = await accountIdsByUsername(usernameMatch[1], db);
+  if (ids.length === 0) return { status: "not_found" };
+  if (ids.length > 1) return { status: "ambiguous", accountIds: ids };
+  const row = await db.account.findUnique({ where: { id: ids[0] } });
+  return row ? { status: "found", account: toAccountRecord(row) } : { status: "not_found" };
 }
 
 /** The account of a Telegram user, if they have registered. */
-export async function findAccountByTelegramId(telegramId: number, db: Queryable = getPool()): Promise<AccountRecord | undefined> {
-  const { rows } = await db.query<AccountRecord>(`SELECT ${accountColumns()} FROM accounts WHERE telegram_id = $1`, [telegramId]);
-  return rows[0];
+export async function findAccountByTelegramId(telegramId: number, db: PrismaDb = getPrisma()): Promise<AccountRecord | undefined> {
+  const row = await db.account.findUnique({ where: { telegramId: BigInt(telegramId) } });
+  return row ? toAccountRecord(row) : undefined;
 }

@@ -1,6 +1,7 @@
-import { withTransaction } from "../db/pool";
+import { getPrisma } from "../db/prisma";
 import { recordAuditEntry } from "../audit/record-audit-entry";
 import { generateApiKey } from "../auth/api-key-format";
+import { lockAccount } from "./lock-account";
 
 /** Active keys per account. Each key has its own allowlist; more than a handful is a mistake or abuse. */
 export const MAX_ACTIVE_KEYS = 10;
@@ -10,29 +11,36 @@ export type IssueApiKeyResult =
   | { status: "limit_reached"; limit: number }
   | { status: "not_found" };
 
+export interface IssueApiKeyOptions {
+  /** A label shown in listings ("demo", "bench-12"). */
+  name?: string;
+  /** Use this key instead of a random one: the seed's DEMO_API_KEY. */
+  plainKey?: ReturnType<typeof generateApiKey>;
+  /** The bot leaves the default; the benchmark's load accounts hold many more keys. */
+  maxActiveKeys?: number;
+}
+
 /**
- * Creates an API key for the account. The plain key is in the result only: the database keeps its
- * SHA-256 hash and the audit log its prefix, so the caller must show it once and forget it.
+ * Creates an API key for the account: the bot's /newkey, the demo seed, the test fixtures and the
+ * benchmark all come here. The plain key is in the result only: the database keeps its SHA-256 hash
+ * and the audit log its prefix, so the caller must show it once and forget it.
  */
-export async function issueApiKey(accountId: number, actor: string): Promise<IssueApiKeyResult> {
-  return withTransaction(async (client) => {
+export async function issueApiKey(accountId: number, actor: string, options: IssueApiKeyOptions = {}): Promise<IssueApiKeyResult> {
+  const limit = options.maxActiveKeys ?? MAX_ACTIVE_KEYS;
+  return getPrisma().$transaction(async (tx) => {
     // Locking the account row serialises concurrent /newkey so the limit holds.
-    const account = await client.query(`SELECT id FROM accounts WHERE id = $1 FOR UPDATE`, [accountId]);
-    if (account.rowCount === 0) return { status: "not_found" as const };
-    const { rows: counted } = await client.query<{ count: number }>(
-      `SELECT count(*)::int AS count FROM api_keys WHERE account_id = $1 AND revoked_at IS NULL`,
-      [accountId],
-    );
-    if (counted[0].count >= MAX_ACTIVE_KEYS) return { status: "limit_reached" as const, limit: MAX_ACTIVE_KEYS };
-    const generated = generateApiKey();
-    const { rows } = await client.query<{ id: number }>(
-      `INSERT INTO api_keys (account_id, key_hash, prefix) VALUES ($1, $2, $3) RETURNING id`,
-      [accountId, generated.hash, generated.prefix],
-    );
+    if (!(await lockAccount(tx, accountId))) return { status: "not_found" as const };
+    const active = await tx.apiKey.count({ where: { accountId, revokedAt: null } });
+    if (active >= limit) return { status: "limit_reached" as const, limit };
+    const generated = options.plainKey ?? generateApiKey();
+    const row = await tx.apiKey.create({
+      data: { accountId, keyHash: generated.hash, prefix: generated.prefix, name: options.name ?? null },
+      select: { id: true },
+    });
     await recordAuditEntry(
-      { actor, action: "api_key.create", targetType: "api_key", targetId: rows[0].id, details: { accountId, prefix: generated.prefix } },
-      client,
+      { actor, action: "api_key.create", targetType: "api_key", targetId: row.id, details: { accountId, prefix: generated.prefix } },
+      tx,
     );
-    return { status: "created" as const, id: rows[0].id, key: generated.key, prefix: generated.prefix };
+    return { status: "created" as const, id: row.id, key: generated.key, prefix: generated.prefix };
   });
 }

@@ -1,5 +1,6 @@
-import { getPool } from "../db/pool";
-import type { Queryable } from "./account-record";
+import { getPrisma, type PrismaDb } from "../db/prisma";
+import { numberFromDb } from "../db/number-from-db";
+import type { OrderStatus } from "../generated/prisma/enums";
 
 export interface OrderLine {
   publicId: string;
@@ -7,19 +8,19 @@ export interface OrderLine {
   packName: string;
   quantity: number;
   amountCents: number;
-  status: "pending" | "processing" | "completed" | "cancelled";
+  status: OrderStatus;
   error: string | null;
   refunded: boolean;
   createdAt: Date;
 }
 
 /** The account's newest orders (/orders), including those refused at placement. */
-export async function listRecentOrders(accountId: number, limit = 10, db: Queryable = getPool()): Promise<OrderLine[]> {
-  const { rows } = await db.query<OrderLine>(
-    `SELECT public_id AS "publicId", line_slug AS "lineSlug", pack_name AS "packName", quantity,
-            amount_cents AS "amountCents", status, error, refunded, created_at AS "createdAt"
-       FROM orders WHERE account_id = $1 ORDER BY id DESC LIMIT $2`,
-    [accountId, limit],
-  );
-  return rows;
+export async function listRecentOrders(accountId: number, limit = 10, db: PrismaDb = getPrisma()): Promise<OrderLine[]> {
+  const rows = await db.order.findMany({
+    where: { accountId },
+    orderBy: { id: "desc" },
+    take: limit,
+    select: { publicId: true, lineSlug: true, packName: true, quantity: true, amountCents: true, status: true, error: true, refunded: true, createdAt: true },
+  });
+  return rows.map((row) => ({ ...row, amountCents: numberFromDb(row.amountCents) }));
 }

@@ -1,10 +1,10 @@
 // The IP allowlist of an account's key: add, remove, and the "require a list" switch. Entries are
 // stored normalised as CIDR (normaliseCidr), so "203.0.113.7" and "203.0.113.7/32" are one entry
 // and the API's matcher never sees an unparsable value. Every lookup is scoped to the account.
-import type pg from "pg";
-import { withTransaction } from "../db/pool";
+import { getPrisma, type PrismaTx } from "../db/prisma";
 import { recordAuditEntry } from "../audit/record-audit-entry";
 import { normaliseCidr } from "../net/ip";
+import { lockAccount } from "./lock-account";
 
 /** Entries per key: an allowlist is a handful of servers, not a firewall. */
 export const MAX_ALLOWLIST_ENTRIES = 50;
@@ -31,19 +31,20 @@ export type RequirementChange =
   | { status: "updated" | "unchanged"; key: SelectedKey; required: boolean; cidrs: string[] };
 
 /**
- * Picks the key an /ip command is about: the named one, or the only one. Rows are locked so that
- * concurrent edits of one key's list stay within the entry limit.
+ * Picks the key an /ip command is about: the named one, or the only one. The account's row is
+ * locked first so that concurrent edits of its keys' lists stay within the entry limit.
  */
 async function selectKey(
-  client: pg.PoolClient,
+  tx: PrismaTx,
   accountId: number,
   keyPrefix: string | undefined,
 ): Promise<({ status: "selected" } & SelectedKey & { requireIpAllowlist: boolean }) | KeySelectionFailure> {
-  const { rows } = await client.query<SelectedKey & { requireIpAllowlist: boolean }>(
-    `SELECT id, prefix, require_ip_allowlist AS "requireIpAllowlist" FROM api_keys
-      WHERE account_id = $1 AND revoked_at IS NULL ORDER BY id FOR UPDATE`,
-    [accountId],
-  );
+  await lockAccount(tx, accountId);
+  const rows = await tx.apiKey.findMany({
+    where: { accountId, revokedAt: null },
+    orderBy: { id: "asc" },
+    select: { id: true, prefix: true, requireIpAllowlist: true },
+  });
   if (keyPrefix !== undefined) {
     const key = rows.find((row) => row.prefix === keyPrefix);
     return key ? { status: "selected", ...key } : { status: "key_not_found", prefix: keyPrefix };
@@ -53,8 +54,8 @@ async function selectKey(
   return { status: "selected", ...rows[0] };
 }
 
-async function keyCidrs(client: pg.PoolClient, keyId: number): Promise<string[]> {
-  const { rows } = await client.query<{ cidr: string }>(`SELECT cidr FROM ip_allow_entries WHERE api_key_id = $1 ORDER BY cidr`, [keyId]);
+async function keyCidrs(tx: PrismaTx, keyId: number): Promise<string[]> {
+  const rows = await tx.ipAllowEntry.findMany({ where: { apiKeyId: keyId }, orderBy: { cidr: "asc" }, select: { cidr: true } });
   return rows.map((row) => row.cidr);
 }
 
@@ -62,25 +63,25 @@ async function keyCidrs(client: pg.PoolClient, keyId: number): Promise<string[]>
 export async function addAllowedIp(input: { accountId: number; address: string; keyPrefix?: string; actor: string }): Promise<AllowlistChange> {
   const cidr = normaliseCidr(input.address);
   if (!cidr) return { status: "invalid_address", input: input.address };
-  return withTransaction(async (client) => {
-    const selected = await selectKey(client, input.accountId, input.keyPrefix);
+  return getPrisma().$transaction(async (tx) => {
+    const selected = await selectKey(tx, input.accountId, input.keyPrefix);
     if (selected.status !== "selected") return selected;
     const key = { id: selected.id, prefix: selected.prefix };
-    const existing = await keyCidrs(client, key.id);
+    const existing = await keyCidrs(tx, key.id);
     if (existing.includes(cidr)) {
       return { status: "already_present" as const, key, cidr, cidrs: existing, requireIpAllowlist: selected.requireIpAllowlist };
     }
     if (existing.length >= MAX_ALLOWLIST_ENTRIES) return { status: "limit_reached" as const, key, limit: MAX_ALLOWLIST_ENTRIES };
-    await client.query(`INSERT INTO ip_allow_entries (api_key_id, cidr) VALUES ($1, $2)`, [key.id, cidr]);
+    await tx.ipAllowEntry.create({ data: { apiKeyId: key.id, cidr } });
     await recordAuditEntry(
       { actor: input.actor, action: "api_key.ip_add", targetType: "api_key", targetId: key.id, details: { accountId: input.accountId, cidr } },
-      client,
+      tx,
     );
     return {
       status: "added" as const,
       key,
       cidr,
-      cidrs: await keyCidrs(client, key.id),
+      cidrs: await keyCidrs(tx, key.id),
       requireIpAllowlist: selected.requireIpAllowlist,
     };
   });
@@ -90,23 +91,23 @@ export async function addAllowedIp(input: { accountId: number; address: string; 
 export async function removeAllowedIp(input: { accountId: number; address: string; keyPrefix?: string; actor: string }): Promise<AllowlistChange> {
   const cidr = normaliseCidr(input.address);
   if (!cidr) return { status: "invalid_address", input: input.address };
-  return withTransaction(async (client) => {
-    const selected = await selectKey(client, input.accountId, input.keyPrefix);
+  return getPrisma().$transaction(async (tx) => {
+    const selected = await selectKey(tx, input.accountId, input.keyPrefix);
     if (selected.status !== "selected") return selected;
     const key = { id: selected.id, prefix: selected.prefix };
-    const deleted = await client.query(`DELETE FROM ip_allow_entries WHERE api_key_id = $1 AND cidr = $2`, [key.id, cidr]);
-    if (deleted.rowCount === 0) {
-      return { status: "not_present" as const, key, cidr, cidrs: await keyCidrs(client, key.id), requireIpAllowlist: selected.requireIpAllowlist };
+    const deleted = await tx.ipAllowEntry.deleteMany({ where: { apiKeyId: key.id, cidr } });
+    if (deleted.count === 0) {
+      return { status: "not_present" as const, key, cidr, cidrs: await keyCidrs(tx, key.id), requireIpAllowlist: selected.requireIpAllowlist };
     }
     await recordAuditEntry(
       { actor: input.actor, action: "api_key.ip_remove", targetType: "api_key", targetId: key.id, details: { accountId: input.accountId, cidr } },
-      client,
+      tx,
     );
     return {
       status: "removed" as const,
       key,
       cidr,
-      cidrs: await keyCidrs(client, key.id),
+      cidrs: await keyCidrs(tx, key.id),
       requireIpAllowlist: selected.requireIpAllowlist,
     };
   });
@@ -122,12 +123,12 @@ export async function setIpAllowlistRequired(input: {
   keyPrefix?: string;
   actor: string;
 }): Promise<RequirementChange> {
-  return withTransaction(async (client) => {
-    const selected = await selectKey(client, input.accountId, input.keyPrefix);
+  return getPrisma().$transaction(async (tx) => {
+    const selected = await selectKey(tx, input.accountId, input.keyPrefix);
     if (selected.status !== "selected") return selected;
     const key = { id: selected.id, prefix: selected.prefix };
     const changed = selected.requireIpAllowlist !== input.required;
-    if (changed) await client.query(`UPDATE api_keys SET require_ip_allowlist = $2 WHERE id = $1`, [key.id, input.required]);
+    if (changed) await tx.apiKey.update({ where: { id: key.id }, data: { requireIpAllowlist: input.required } });
     await recordAuditEntry(
       {
         actor: input.actor,
@@ -136,8 +137,8 @@ export async function setIpAllowlistRequired(input: {
         targetId: key.id,
         details: { accountId: input.accountId, changed },
       },
-      client,
+      tx,
     );
-    return { status: changed ? ("updated" as const) : ("unchanged" as const), key, required: input.required, cidrs: await keyCidrs(client, key.id) };
+    return { status: changed ? ("updated" as const) : ("unchanged" as const), key, required: input.required, cidrs: await keyCidrs(tx, key.id) };
   });
 }

@@ -1,5 +1,5 @@
-import { withTransaction } from "../db/pool";
-import { accountColumns, type AccountRecord, type Queryable } from "./account-record";
+import { getPrisma, type PrismaTx } from "../db/prisma";
+import { toAccountRecord, type AccountRecord } from "./account-record";
 
 /**
  * Keeps the stored @username and display name in step with Telegram (users rename themselves, and
@@ -10,27 +10,26 @@ export async function refreshTelegramProfile(input: {
   username: string | null;
   displayName: string | null;
 }): Promise<AccountRecord | undefined> {
-  return withTransaction(async (client) => {
-    const { rows } = await client.query<AccountRecord>(
-      `UPDATE accounts SET telegram_username = $2, display_name = $3, updated_at = now()
-        WHERE telegram_id = $1 AND (telegram_username IS DISTINCT FROM $2 OR display_name IS DISTINCT FROM $3)
-        RETURNING ${accountColumns()}`,
-      [input.telegramId, input.username, input.displayName],
-    );
-    if (rows[0]) await releaseStaleUsername(client, input.telegramId, input.username);
-    return rows[0];
+  return getPrisma().$transaction(async (tx) => {
+    const current = await tx.account.findUnique({ where: { telegramId: BigInt(input.telegramId) } });
+    if (!current || (current.telegramUsername === input.username && current.displayName === input.displayName)) return undefined;
+    const row = await tx.account.update({
+      where: { id: current.id },
+      data: { telegramUsername: input.username, displayName: input.displayName },
+    });
+    await releaseStaleUsername(tx, input.telegramId, input.username);
+    return toAccountRecord(row);
   });
 }
 
 /**
  * A Telegram username belongs to one user at a time. When a user shows up with one, any other
  * account still storing it is stale (its owner renamed), so /credit @name must not find it.
+ * Raw SQL for the case-insensitive match (see accountIdsByUsername).
  */
-export async function releaseStaleUsername(db: Queryable, telegramId: number, username: string | null): Promise<void> {
+export async function releaseStaleUsername(tx: PrismaTx, telegramId: number, username: string | null): Promise<void> {
   if (!username) return;
-  await db.query(
-    `UPDATE accounts SET telegram_username = NULL, updated_at = now()
-      WHERE lower(telegram_username) = lower($2) AND telegram_id IS DISTINCT FROM $1`,
-    [telegramId, username],
-  );
+  await tx.$executeRaw`
+    UPDATE accounts SET telegram_username = NULL, updated_at = now()
+     WHERE lower(telegram_username) = lower(${username}) AND telegram_id IS DISTINCT FROM ${BigInt(telegramId)}`;
 }

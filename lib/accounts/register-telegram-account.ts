@@ -1,6 +1,6 @@
-import { withTransaction } from "../db/pool";
+import { getPrisma } from "../db/prisma";
 import { recordAuditEntry } from "../audit/record-audit-entry";
-import { accountColumns, type AccountRecord } from "./account-record";
+import { toAccountRecord, type AccountRecord } from "./account-record";
 import { releaseStaleUsername } from "./refresh-telegram-profile";
 
 export interface TelegramIdentity {
@@ -18,29 +18,25 @@ export async function registerTelegramAccount(
   identity: TelegramIdentity,
   actor: string,
 ): Promise<{ account: AccountRecord; created: boolean }> {
-  return withTransaction(async (client) => {
-    // ON CONFLICT makes concurrent /start updates safe; xmax = 0 only on a freshly inserted row.
-    const { rows } = await client.query<AccountRecord & { created: boolean }>(
-      `INSERT INTO accounts (telegram_id, telegram_username, display_name)
-       VALUES ($1, $2, $3)
-       ON CONFLICT (telegram_id) DO UPDATE
-         SET telegram_username = EXCLUDED.telegram_username,
-             display_name = EXCLUDED.display_name,
-             updated_at = CASE
-               WHEN accounts.telegram_username IS DISTINCT FROM EXCLUDED.telegram_username
-                 OR accounts.display_name IS DISTINCT FROM EXCLUDED.display_name THEN now()
-               ELSE accounts.updated_at END
-       RETURNING ${accountColumns()}, (xmax = 0) AS created`,
-      [identity.telegramId, identity.username ?? null, identity.displayName ?? null],
-    );
-    const { created, ...account } = rows[0];
-    await releaseStaleUsername(client, identity.telegramId, identity.username ?? null);
+  const telegramId = BigInt(identity.telegramId);
+  const username = identity.username ?? null;
+  const displayName = identity.displayName ?? null;
+  return getPrisma().$transaction(async (tx) => {
+    // INSERT ... ON CONFLICT DO NOTHING: of concurrent /start updates exactly one inserts (count 1),
+    // the others wait on the unique index and insert nothing.
+    const { count } = await tx.account.createMany({ data: [{ telegramId, telegramUsername: username, displayName }], skipDuplicates: true });
+    const created = count === 1;
+    let row = await tx.account.findUniqueOrThrow({ where: { telegramId } });
+    if (!created && (row.telegramUsername !== username || row.displayName !== displayName)) {
+      row = await tx.account.update({ where: { id: row.id }, data: { telegramUsername: username, displayName } });
+    }
+    await releaseStaleUsername(tx, identity.telegramId, username);
     if (created) {
       await recordAuditEntry(
-        { actor, action: "account.register", targetType: "account", targetId: account.id, details: { telegramId: identity.telegramId } },
-        client,
+        { actor, action: "account.register", targetType: "account", targetId: row.id, details: { telegramId: identity.telegramId } },
+        tx,
       );
     }
-    return { account, created };
+    return { account: toAccountRecord(row), created };
   });
 }

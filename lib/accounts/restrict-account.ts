@@ -1,6 +1,6 @@
-import { withTransaction } from "../db/pool";
+import { getPrisma } from "../db/prisma";
 import { recordAuditEntry } from "../audit/record-audit-entry";
-import { accountColumns, type AccountRecord } from "./account-record";
+import { toAccountRecord, type AccountRecord } from "./account-record";
 
 /** The longest restriction one command sets: 30 days. Longer is what /ban is for. */
 export const MAX_RESTRICT_MINUTES = 30 * 24 * 60;
@@ -19,27 +19,25 @@ export async function restrictAccount(input: {
   if (!Number.isSafeInteger(input.minutes) || input.minutes < 0 || input.minutes > MAX_RESTRICT_MINUTES) {
     throw new RangeError(`restriction minutes must be an integer from 0 to ${MAX_RESTRICT_MINUTES}`);
   }
-  return withTransaction(async (client) => {
-    const lifting = input.minutes === 0;
-    const { rows } = await client.query<AccountRecord>(
-      `UPDATE accounts
-          SET restricted_until = CASE WHEN $2::int = 0 THEN NULL ELSE now() + make_interval(mins => $2::int) END,
-              restrict_reason = CASE WHEN $2::int = 0 THEN NULL ELSE $3 END,
-              updated_at = now()
-        WHERE id = $1 RETURNING ${accountColumns()}`,
-      [input.accountId, input.minutes, input.reason ?? null],
-    );
-    if (rows.length === 0) return { status: "not_found" as const };
+  const lifting = input.minutes === 0;
+  return getPrisma().$transaction(async (tx) => {
+    const [row] = await tx.account.updateManyAndReturn({
+      where: { id: input.accountId },
+      data: lifting
+        ? { restrictedUntil: null, restrictReason: null }
+        : { restrictedUntil: new Date(Date.now() + input.minutes * 60_000), restrictReason: input.reason ?? null },
+    });
+    if (!row) return { status: "not_found" as const };
     await recordAuditEntry(
       {
         actor: input.actor,
         action: lifting ? "account.unrestrict" : "account.restrict",
         targetType: "account",
         targetId: input.accountId,
-        details: { minutes: input.minutes, until: rows[0].restrictedUntil?.toISOString() ?? null, reason: input.reason ?? null },
+        details: { minutes: input.minutes, until: row.restrictedUntil?.toISOString() ?? null, reason: input.reason ?? null },
       },
-      client,
+      tx,
     );
-    return { status: lifting ? ("lifted" as const) : ("restricted" as const), account: rows[0] };
+    return { status: lifting ? ("lifted" as const) : ("restricted" as const), account: toAccountRecord(row) };
   });
 }

@@ -1,4 +1,4 @@
-import { withTransaction } from "../db/pool";
+import { getPrisma } from "../db/prisma";
 import { recordAuditEntry } from "../audit/record-audit-entry";
 
 /**
@@ -11,18 +11,15 @@ export async function revokeApiKey(
   prefix: string,
   actor: string,
 ): Promise<{ status: "revoked"; keyId: number; prefix: string } | { status: "not_found" }> {
-  return withTransaction(async (client) => {
-    const { rows } = await client.query<{ id: number; prefix: string }>(
-      `UPDATE api_keys SET revoked_at = now()
-        WHERE account_id = $1 AND prefix = $2 AND revoked_at IS NULL
-        RETURNING id, prefix`,
-      [accountId, prefix],
-    );
-    if (rows.length === 0) return { status: "not_found" as const };
-    await recordAuditEntry(
-      { actor, action: "api_key.revoke", targetType: "api_key", targetId: rows[0].id, details: { accountId, prefix } },
-      client,
-    );
-    return { status: "revoked" as const, keyId: rows[0].id, prefix: rows[0].prefix };
+  return getPrisma().$transaction(async (tx) => {
+    // The revoked_at IS NULL condition makes two concurrent revokes of one key revoke (and audit) it once.
+    const [key] = await tx.apiKey.updateManyAndReturn({
+      where: { accountId, prefix, revokedAt: null },
+      data: { revokedAt: new Date() },
+      select: { id: true, prefix: true },
+    });
+    if (!key) return { status: "not_found" as const };
+    await recordAuditEntry({ actor, action: "api_key.revoke", targetType: "api_key", targetId: key.id, details: { accountId, prefix } }, tx);
+    return { status: "revoked" as const, keyId: key.id, prefix: key.prefix };
   });
 }

@@ -1,6 +1,7 @@
-import { withTransaction } from "../db/pool";
+import { getPrisma } from "../db/prisma";
 import { recordAuditEntry } from "../audit/record-audit-entry";
-import { accountColumns, type AccountRecord } from "./account-record";
+import { toAccountRecord, type AccountRecord } from "./account-record";
+import { lockAccount } from "./lock-account";
 
 /**
  * An admin's block of API access (/block, /unblock): API calls answer API_DISABLED_BY_ADMIN while
@@ -11,17 +12,12 @@ export async function setAdminApiBlock(input: {
   blocked: boolean;
   actor: string;
 }): Promise<{ status: "updated" | "unchanged"; account: AccountRecord } | { status: "not_found" }> {
-  return withTransaction(async (client) => {
-    const before = await client.query<{ blocked: boolean }>(`SELECT api_disabled_by_admin AS blocked FROM accounts WHERE id = $1 FOR UPDATE`, [
-      input.accountId,
-    ]);
-    if (before.rowCount === 0) return { status: "not_found" as const };
-    const changed = before.rows[0].blocked !== input.blocked;
-    const { rows } = await client.query<AccountRecord>(
-      `UPDATE accounts SET api_disabled_by_admin = $2, updated_at = CASE WHEN $3 THEN now() ELSE updated_at END
-        WHERE id = $1 RETURNING ${accountColumns()}`,
-      [input.accountId, input.blocked, changed],
-    );
+  return getPrisma().$transaction(async (tx) => {
+    if (!(await lockAccount(tx, input.accountId))) return { status: "not_found" as const };
+    const before = await tx.account.findUniqueOrThrow({ where: { id: input.accountId } });
+    const changed = before.apiDisabledByAdmin !== input.blocked;
+    // Unchanged: no write, so updated_at keeps saying when the account last changed.
+    const row = changed ? await tx.account.update({ where: { id: input.accountId }, data: { apiDisabledByAdmin: input.blocked } }) : before;
     await recordAuditEntry(
       {
         actor: input.actor,
@@ -30,8 +26,8 @@ export async function setAdminApiBlock(input: {
         targetId: input.accountId,
         details: { changed },
       },
-      client,
+      tx,
     );
-    return { status: changed ? ("updated" as const) : ("unchanged" as const), account: rows[0] };
+    return { status: changed ? ("updated" as const) : ("unchanged" as const), account: toAccountRecord(row) };
   });
 }

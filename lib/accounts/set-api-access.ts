@@ -1,5 +1,6 @@
-import { withTransaction } from "../db/pool";
+import { getPrisma } from "../db/prisma";
 import { recordAuditEntry } from "../audit/record-audit-entry";
+import { lockAccount } from "./lock-account";
 
 /**
  * The holder's own switch for API access (/api on|off). Off makes every API call answer
@@ -10,16 +11,13 @@ export async function setApiAccess(
   enabled: boolean,
   actor: string,
 ): Promise<{ status: "updated" | "unchanged"; apiDisabledByAdmin: boolean } | { status: "not_found" }> {
-  return withTransaction(async (client) => {
-    const before = await client.query<{ apiEnabled: boolean; apiDisabledByAdmin: boolean }>(
-      `SELECT api_enabled AS "apiEnabled", api_disabled_by_admin AS "apiDisabledByAdmin" FROM accounts WHERE id = $1 FOR UPDATE`,
-      [accountId],
-    );
-    if (before.rowCount === 0) return { status: "not_found" as const };
-    const { apiEnabled, apiDisabledByAdmin } = before.rows[0];
-    if (apiEnabled !== enabled) {
-      await client.query(`UPDATE accounts SET api_enabled = $2, updated_at = now() WHERE id = $1`, [accountId, enabled]);
-    }
+  return getPrisma().$transaction(async (tx) => {
+    if (!(await lockAccount(tx, accountId))) return { status: "not_found" as const };
+    const { apiEnabled, apiDisabledByAdmin } = await tx.account.findUniqueOrThrow({
+      where: { id: accountId },
+      select: { apiEnabled: true, apiDisabledByAdmin: true },
+    });
+    if (apiEnabled !== enabled) await tx.account.update({ where: { id: accountId }, data: { apiEnabled: enabled } });
     await recordAuditEntry(
       {
         actor,
@@ -28,7 +26,7 @@ export async function setApiAccess(
         targetId: accountId,
         details: { changed: apiEnabled !== enabled },
       },
-      client,
+      tx,
     );
     return { status: apiEnabled !== enabled ? ("updated" as const) : ("unchanged" as const), apiDisabledByAdmin };
   });

@@ -1,14 +1,10 @@
 // The admin as the dashboard's session and pages see it. The password hash never leaves lib/.
+import type { AdminUser } from "../generated/prisma/client";
 
-export interface AdminUserRecord {
-  id: number;
-  email: string;
-  disabled: boolean;
-  createdAt: Date;
-  lastLoginAt: Date | null;
-}
+export type AdminUserRecord = Omit<AdminUser, "passwordHash">;
 
-export const ADMIN_USER_COLUMNS = `id, email, disabled, created_at AS "createdAt", last_login_at AS "lastLoginAt"`;
+/** The Prisma select of an AdminUserRecord: every column but the password hash. */
+export const ADMIN_USER_SELECT = { id: true, email: true, disabled: true, createdAt: true, lastLoginAt: true } as const;
 
 /** Emails are compared lower-cased and trimmed: "Ops@Example.com " and "ops@example.com" are one admin. */
 export function normaliseAdminEmail(email: string): string {

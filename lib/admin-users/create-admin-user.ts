@@ -1,6 +1,6 @@
-import { withTransaction } from "../db/pool";
+import { getPrisma } from "../db/prisma";
 import { recordAuditEntry } from "../audit/record-audit-entry";
-import { ADMIN_USER_COLUMNS, isPlausibleEmail, normaliseAdminEmail, type AdminUserRecord } from "./admin-user-record";
+import { ADMIN_USER_SELECT, isPlausibleEmail, normaliseAdminEmail, type AdminUserRecord } from "./admin-user-record";
 import { hashAdminPassword } from "./hash-admin-password";
 
 /** Shorter passwords are refused: the dashboard can settle orders and stop the API. */
@@ -25,13 +25,11 @@ export async function createAdminUser(input: { email: string; password: string; 
   }
   // Hashed before the transaction opens: scrypt takes tens of milliseconds and needs no lock.
   const passwordHash = await hashAdminPassword(input.password);
-  return withTransaction(async (client) => {
-    const { rows } = await client.query<AdminUserRecord>(
-      `INSERT INTO admin_users (email, password_hash) VALUES ($1, $2) ON CONFLICT (email) DO NOTHING RETURNING ${ADMIN_USER_COLUMNS}`,
-      [email, passwordHash],
-    );
-    if (rows.length === 0) return { status: "exists" as const };
-    await recordAuditEntry({ actor: input.actor, action: "admin_user.create", targetType: "admin_user", targetId: rows[0].id, details: { email } }, client);
-    return { status: "created" as const, admin: rows[0] };
+  return getPrisma().$transaction(async (tx) => {
+    // ON CONFLICT DO NOTHING: a concurrent create of the same email inserts nothing instead of failing.
+    const [admin] = await tx.adminUser.createManyAndReturn({ data: [{ email, passwordHash }], skipDuplicates: true, select: ADMIN_USER_SELECT });
+    if (!admin) return { status: "exists" as const };
+    await recordAuditEntry({ actor: input.actor, action: "admin_user.create", targetType: "admin_user", targetId: admin.id, details: { email } }, tx);
+    return { status: "created" as const, admin };
   });
 }

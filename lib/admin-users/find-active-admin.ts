@@ -1,5 +1,5 @@
-import { getPool } from "../db/pool";
-import { ADMIN_USER_COLUMNS, normaliseAdminEmail, type AdminUserRecord } from "./admin-user-record";
+import { getPrisma } from "../db/prisma";
+import { ADMIN_USER_SELECT, normaliseAdminEmail, type AdminUserRecord } from "./admin-user-record";
 
 /**
  * The admin behind a dashboard session, if they still exist and are not disabled. Every page and
@@ -7,9 +7,6 @@ import { ADMIN_USER_COLUMNS, normaliseAdminEmail, type AdminUserRecord } from ".
  * when the session cookie expires.
  */
 export async function findActiveAdmin(email: string): Promise<AdminUserRecord | undefined> {
-  const { rows } = await getPool().query<AdminUserRecord>(
-    `SELECT ${ADMIN_USER_COLUMNS} FROM admin_users WHERE email = $1 AND NOT disabled`,
-    [normaliseAdminEmail(email)],
-  );
-  return rows[0];
+  const admin = await getPrisma().adminUser.findFirst({ where: { email: normaliseAdminEmail(email), disabled: false }, select: ADMIN_USER_SELECT });
+  return admin ?? undefined;
 }

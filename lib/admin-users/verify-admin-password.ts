@@ -1,5 +1,5 @@
-import { getPool } from "../db/pool";
-import { ADMIN_USER_COLUMNS, normaliseAdminEmail, type AdminUserRecord } from "./admin-user-record";
+import { getPrisma } from "../db/prisma";
+import { ADMIN_USER_SELECT, normaliseAdminEmail, type AdminUserRecord } from "./admin-user-record";
 import { hashAdminPassword, matchesPasswordHash } from "./hash-admin-password";
 
 // Hashed once per process: checking a password against it costs the same as against a real hash,
@@ -11,14 +11,13 @@ let decoyHash: Promise<string> | undefined;
  * disabled admin). A successful check records the sign-in time.
  */
 export async function verifyAdminPassword(email: string, password: string): Promise<AdminUserRecord | undefined> {
-  const { rows } = await getPool().query<AdminUserRecord & { passwordHash: string }>(
-    `SELECT ${ADMIN_USER_COLUMNS}, password_hash AS "passwordHash" FROM admin_users WHERE email = $1`,
-    [normaliseAdminEmail(email)],
-  );
-  const found = rows[0];
+  const found = await getPrisma().adminUser.findUnique({
+    where: { email: normaliseAdminEmail(email) },
+    select: { ...ADMIN_USER_SELECT, passwordHash: true },
+  });
   const matches = await matchesPasswordHash(password, found?.passwordHash ?? (await (decoyHash ??= hashAdminPassword("decoy password"))));
   if (!found || !matches || found.disabled) return undefined;
   const { passwordHash: _, ...admin } = found;
-  await getPool().query(`UPDATE admin_users SET last_login_at = now() WHERE id = $1`, [admin.id]);
-  return { ...admin, lastLoginAt: new Date() };
+  const signedIn = await getPrisma().adminUser.update({ where: { id: admin.id }, data: { lastLoginAt: new Date() }, select: ADMIN_USER_SELECT });
+  return signedIn;
 }

@@ -1,6 +1,7 @@
 // Field types shared by the request schemas. Text fields refuse control characters: PostgreSQL
 // rejects NUL in text, and no id, player or code legitimately contains one.
 import { z } from "zod";
+import type { ErrorKey } from "../http/errors";
 
 export const NO_CONTROL_CHARACTERS = /^[^\u0000-\u001f\u007f]*$/;
 
@@ -14,4 +15,32 @@ export function identifier(description: string, max = 64) {
     .union([plainText(max), z.number().int().nonnegative().max(Number.MAX_SAFE_INTEGER)])
     .transform((value) => String(value))
     .meta({ description });
+}
+
+/**
+ * Like `identifier`, but the string is kept exactly as sent (surrounding spaces included), because
+ * the invoice echoes it; the order code trims it for everything else.
+ */
+export function echoedIdentifier(description: string, max = 64) {
+  return z
+    .union([
+      z
+        .string()
+        .max(max)
+        .regex(NO_CONTROL_CHARACTERS, "must not contain control characters")
+        .refine((text) => text.trim() !== "", "must not be empty"),
+      z.number().int().nonnegative().max(Number.MAX_SAFE_INTEGER),
+    ])
+    .transform((value) => String(value))
+    .meta({ description });
+}
+
+/** null, "" and blanks read as absent, so a missing required field is one error however it is sent. */
+export function blankAsMissing(value: unknown): unknown {
+  return value === null || (typeof value === "string" && value.trim() === "") ? undefined : value;
+}
+
+/** Check options that make a failed check answer the named catalogue error instead of INVALID BODY. */
+export function failsAs(key: ErrorKey, message: string) {
+  return { message, params: { errorKey: key } };
 }

@@ -1,7 +1,9 @@
-// POST /orders body and the Invoice (SPEC 2.3, 4). Identifier fields accept a JSON string or a
+// POST /orders body and the Invoice. Identifier fields accept a JSON string or a
 // non-negative integer (a zoneId sent as 12345 is read as "12345"); anything else is INVALID BODY.
+// `pid` and `trxid` sent as null, "" or blanks count as missing (INVALID REQUEST, like absent ones).
 import { z } from "zod";
-import { identifier, plainText } from "./fields";
+import { blankAsMissing, echoedIdentifier, identifier, plainText } from "./fields";
+import { ORDER_REFERENCE_KINDS } from "../orders/parse-order-reference";
 
 export const MAX_QUANTITY = 10;
 
@@ -13,12 +15,18 @@ export const orderBodyAliases = {
 };
 
 export const OrderBody = z.object({
-  pid: plainText(64).optional().meta({ description: "Catalog id from GET /products (alias PID). Required." }),
-  trxid: identifier("Your id for this purchase (aliases trxId, idtrx, idTrx). Required; a new purchase needs a new trxid")
-    .optional(),
-  userId: identifier("Player id / uid (alias userID), for lines that require it").optional(),
-  zoneId: identifier("Numeric zone, for lines that require it").optional(),
-  serverId: plainText(32).optional().meta({ description: "Server value or label from serverIdOptions" }),
+  pid: z
+    .preprocess(blankAsMissing, plainText(64).optional())
+    .meta({ description: "Catalog id from GET /products (alias PID). Required: missing, null or empty is INVALID REQUEST" }),
+  trxid: z
+    .preprocess(blankAsMissing, identifier("").optional())
+    .meta({
+      description:
+        "Your id for this purchase (aliases trxId, idtrx, idTrx). Required: missing, null or empty is INVALID REQUEST. A new purchase needs a new trxid",
+    }),
+  userId: echoedIdentifier("Player id / uid (alias userID), for lines that require it; echoed in the invoice as sent").optional(),
+  zoneId: echoedIdentifier("Numeric zone, for lines that require it; echoed in the invoice as sent").optional(),
+  serverId: echoedIdentifier("Server value or label from serverIdOptions; echoed in the invoice as sent", 32).optional(),
   quantity: z
     .number()
     .int()
@@ -26,9 +34,9 @@ export const OrderBody = z.object({
     .max(MAX_QUANTITY)
     .optional()
     .meta({ description: `Game-key and gift-card lines only: 1 to ${MAX_QUANTITY} codes (default 1)` }),
-  idempotencyKey: plainText(128)
-    .optional()
-    .meta({ description: "Alias idempotency. When omitted, trxid is the idempotency key. Scoped to your account, kept forever" }),
+  idempotencyKey: z
+    .preprocess(blankAsMissing, plainText(128).optional())
+    .meta({ description: "Alias idempotency. When omitted (or null or empty), trxid is the idempotency key. Scoped to your account, kept forever" }),
 });
 export type OrderBody = z.output<typeof OrderBody>;
 
@@ -42,9 +50,9 @@ export const Invoice = z
     packName: z.string(),
     amountUsd: z.number().meta({ description: "Total charged (unit price x quantity), USD" }),
     quantity: z.number().int(),
-    userId: z.string().optional(),
-    zoneId: z.string().optional(),
-    serverId: z.string().optional(),
+    userId: z.string().optional().meta({ description: "As sent in the order, on lines that take it" }),
+    zoneId: z.string().optional().meta({ description: "As sent in the order, on lines that take it" }),
+    serverId: z.string().optional().meta({ description: "As sent in the order (a label such as NA stays NA), on lines that take it" }),
     error: z.string().optional().meta({ description: "Present on cancelled orders: why" }),
     refunded: z
       .boolean()
@@ -85,6 +93,10 @@ export const HistoryResponse = z.object({
 
 export const OrderWaitQuery = z.object({
   wait: queryInt(0, 30, "Seconds (up to 30) to hold the answer until the order is completed or cancelled"),
+  by: z.enum(ORDER_REFERENCE_KINDS).optional().meta({
+    description:
+      "Read `orderId` as this kind of reference only. Without it, the first kind that matches wins: publicId, then trxid, then idempotencyKey, then the numeric id",
+  }),
 });
 
 export const LedgerQuery = z.object({
@@ -113,5 +125,8 @@ export const LedgerResponse = z.object({
 });
 
 export const OrderIdParams = z.object({
-  orderId: z.string().meta({ description: "Numeric id, public id (SVCAPI-...), or your trxid" }),
+  orderId: z.string().meta({
+    description:
+      "The public id (SVCAPI-...), your trxid, your idempotency key, or the numeric id. When it matches several of your orders, the first kind that matches wins: publicId, then trxid (newest order with it), then idempotencyKey, then the numeric id; the response header Order-Matched-By says which",
+  }),
 });

@@ -1,12 +1,17 @@
-// Response shapes of the read endpoints (SPEC 2.1, 2.2, 2.4). They document the API in the
+// Response shapes of the read endpoints. They document the API in the
 // OpenAPI document; the handlers build exactly these objects.
 import { z } from "zod";
+import { errorCatalogue, type ErrorKey } from "../http/errors";
+
+const ERROR_CODES = Object.keys(errorCatalogue) as [ErrorKey, ...ErrorKey[]];
 
 export const ErrorBody = z
   .object({
     success: z.literal(false),
-    error: z.string().meta({ description: "Human-readable message; for section-7 errors, the spec's string" }),
-    code: z.string().optional().meta({ description: "Stable machine code; switch on it when present" }),
+    error: z.string().meta({ description: "The documented error string (a human-readable message for access errors); may be shown" }),
+    code: z.enum(ERROR_CODES).meta({
+      description: "Stable machine code, present on every failure: switch on it. Each code is described in `x-error-codes` at the top of this document",
+    }),
     details: z.array(z.object({ field: z.string(), message: z.string() })).optional(),
   })
   .meta({ id: "Error" });

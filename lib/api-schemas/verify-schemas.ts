@@ -1,30 +1,38 @@
 // POST /brvvfy, /mobavfy, /rdmbr. The spec names their fields but not their answers; these are ours.
 import { z } from "zod";
-import { identifier } from "./fields";
+import { failsAs, identifier } from "./fields";
 
 export const REDEEM_CODE_PATTERN = /^[A-Za-z0-9]{2,10}(-[A-Za-z0-9]{2,10}){1,7}$/;
 
 export const BrVerifyBody = z.object({
   playerId: identifier("Battle-royale player id (aliases playerID, userId, userID)"),
-  trxid: identifier("Your reference for this check").optional(),
+  trxid: identifier("Your reference for this check, recorded only: a check is not idempotent (it changes nothing)").optional(),
 });
 export const brVerifyAliases = { playerId: ["playerID", "userId", "userID"] };
 
 export const MobaVerifyBody = z.object({
   userId: identifier("User id (alias userID)"),
   zoneId: identifier("Numeric zone id").pipe(z.string().regex(/^\d{1,10}$/, "zoneId must be numeric")),
-  trxid: identifier("Your reference for this check").optional(),
+  trxid: identifier("Your reference for this check, recorded only: a check is not idempotent (it changes nothing)").optional(),
 });
 export const mobaVerifyAliases = { userId: ["userID"] };
 
 export const RedeemBody = z.object({
   playerId: identifier("Battle-royale player id (aliases playerID, userId, userID)"),
+  // A string of the wrong form is a bad code, not a bad body: 400 INVALID_CODE, as the supplier's refusal.
   code: z
     .string()
     .trim()
-    .regex(REDEEM_CODE_PATTERN, "code must be groups of 2-10 letters or digits separated by hyphens, e.g. ABCD-EFGH-1234")
-    .meta({ description: "Groups of letters and digits separated by hyphens", example: "ABCD-EFGH-1234" }),
-  trxid: identifier("Your reference for this redemption").optional(),
+    .refine(
+      (code) => REDEEM_CODE_PATTERN.test(code),
+      failsAs("INVALID_CODE", "code must be groups of 2-10 letters or digits separated by hyphens, e.g. ABCD-EFGH-1234"),
+    )
+    .meta({
+      description: "Groups of 2-10 letters or digits separated by hyphens; any other string is 400 INVALID_CODE",
+      example: "ABCD-EFGH-1234",
+      pattern: REDEEM_CODE_PATTERN.source,
+    }),
+  trxid: identifier("Your reference for this redemption: makes it idempotent per account (a retry answers the first final outcome)").optional(),
 });
 
 export const VerifyResponse = z

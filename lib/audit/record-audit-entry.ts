@@ -1,7 +1,10 @@
 // Every admin action, from the dashboard, the bot or a script, is written here. Pass the caller's
-// transaction client so the audit row commits or rolls back with the change it describes.
+// transaction so the audit row commits or rolls back with the change it describes: a Prisma
+// transaction client, or the pg client of a hot-path transaction (an admin settling an order runs
+// in lib/fulfilment's raw-SQL transaction).
 import type pg from "pg";
-import { getPool } from "../db/pool";
+import type { Prisma } from "../generated/prisma/client";
+import { getPrisma, type PrismaDb } from "../db/prisma";
 
 export interface AuditEntry {
   /** "admin:<email>" (dashboard), "telegram:<id>" (bot), "system" otherwise. */
@@ -13,16 +16,27 @@ export interface AuditEntry {
   details?: Record<string, unknown>;
 }
 
-export async function recordAuditEntry(entry: AuditEntry, client: Pick<pg.PoolClient, "query"> = getPool()): Promise<number> {
-  const { rows } = await client.query<{ id: number }>(
-    `INSERT INTO audit_log (actor, action, target_type, target_id, details) VALUES ($1, $2, $3, $4, $5) RETURNING id`,
-    [
-      entry.actor,
-      entry.action,
-      entry.targetType ?? null,
-      entry.targetId === undefined ? null : String(entry.targetId),
-      entry.details === undefined ? null : JSON.stringify(entry.details),
-    ],
-  );
-  return rows[0].id;
+/** Where an audit row can be written: Prisma (client or transaction) or a raw-SQL transaction's client. */
+export type AuditWriter = PrismaDb | Pick<pg.PoolClient, "query">;
+
+export async function recordAuditEntry(entry: AuditEntry, db: AuditWriter = getPrisma()): Promise<number> {
+  const targetId = entry.targetId === undefined ? null : String(entry.targetId);
+  if ("query" in db) {
+    const { rows } = await db.query<{ id: number }>(
+      `INSERT INTO audit_log (actor, action, target_type, target_id, details) VALUES ($1, $2, $3, $4, $5) RETURNING id`,
+      [entry.actor, entry.action, entry.targetType ?? null, targetId, entry.details === undefined ? null : JSON.stringify(entry.details)],
+    );
+    return rows[0].id;
+  }
+  const row = await db.auditLog.create({
+    data: {
+      actor: entry.actor,
+      action: entry.action,
+      targetType: entry.targetType ?? null,
+      targetId,
+      details: entry.details === undefined ? undefined : (entry.details as Prisma.InputJsonObject),
+    },
+    select: { id: true },
+  });
+  return row.id;
 }

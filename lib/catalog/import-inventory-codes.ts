@@ -1,7 +1,8 @@
-// Adds game-key or gift-card codes to a product's stock. Codes are stored only encrypted
-// (AES-256-GCM) with an HMAC fingerprint; the unique fingerprint makes the database itself refuse
-// a code that is already stored, for any product, even when two uploads race.
-import { withTransaction } from "../db/pool";
+// Adds game-key or gift-card codes to a product's stock, each exactly as uploaded (case kept).
+// Codes are stored only encrypted (AES-256-GCM) with an HMAC fingerprint of the exact code; the
+// unique fingerprint makes the database itself refuse a code that is already stored, for any
+// product, even when two uploads race. A code differing only in case is a different code.
+import { getPrisma } from "../db/prisma";
 import { recordAuditEntry } from "../audit/record-audit-entry";
 import { encryptCode, fingerprintCode } from "../codes/code-crypto";
 import { MAX_CODES_PER_UPLOAD, parseCodeList, type CodeSource } from "./parse-code-list";
@@ -32,28 +33,21 @@ export async function importInventoryCodes(input: { productId: number; sources: 
   if (parsed.codes.length > MAX_CODES_PER_UPLOAD) return { status: "too_many", limit: MAX_CODES_PER_UPLOAD };
 
   const rows = parsed.codes.map(({ where, code }) => ({ where, ciphertext: encryptCode(code), codeHash: fingerprintCode(code) }));
-  return withTransaction(async (client) => {
-    const product = await client.query<{ catalogId: string; kind: string }>(
-      `SELECT p.catalog_id AS "catalogId", l.kind FROM products p JOIN game_lines l ON l.id = p.line_id WHERE p.id = $1 FOR UPDATE OF p`,
-      [input.productId],
-    );
-    if (product.rowCount === 0) return { status: "not_found" as const };
-    const { catalogId, kind } = product.rows[0];
-    if (kind !== "gamekey" && kind !== "giftcard") return { status: "not_a_stock_product" as const };
+  return getPrisma().$transaction(async (tx) => {
+    const product = await tx.product.findUnique({ select: { catalogId: true, line: { select: { kind: true } } }, where: { id: input.productId } });
+    if (!product) return { status: "not_found" as const };
+    const { catalogId } = product;
+    if (product.line.kind !== "gamekey" && product.line.kind !== "giftcard") return { status: "not_a_stock_product" as const };
 
-    const inserted = await client.query<{ code_hash: string }>(
-      `INSERT INTO inventory_codes (product_id, ciphertext, code_hash)
-       SELECT $1, c.ciphertext, c.code_hash FROM unnest($2::text[], $3::text[]) AS c(ciphertext, code_hash)
-       ON CONFLICT (code_hash) DO NOTHING
-       RETURNING code_hash`,
-      [input.productId, rows.map((row) => row.ciphertext), rows.map((row) => row.codeHash)],
-    );
-    const added = new Set(inserted.rows.map((row) => row.code_hash));
+    // skipDuplicates is ON CONFLICT DO NOTHING: what comes back is what was new.
+    const inserted = await tx.inventoryCode.createManyAndReturn({
+      select: { codeHash: true },
+      data: rows.map((row) => ({ productId: input.productId, ciphertext: row.ciphertext, codeHash: row.codeHash })),
+      skipDuplicates: true,
+    });
+    const added = new Set(inserted.map((row) => row.codeHash));
     const alreadyStored = rows.filter((row) => !added.has(row.codeHash)).map((row) => row.where);
-    const stock = await client.query<{ available: number }>(
-      `SELECT count(*)::int AS available FROM inventory_codes WHERE product_id = $1 AND status = 'available'`,
-      [input.productId],
-    );
+    const availableAfter = await tx.inventoryCode.count({ where: { productId: input.productId, status: "available" } });
     // Counts only: the audit log must never hold a code.
     await recordAuditEntry(
       {
@@ -63,15 +57,8 @@ export async function importInventoryCodes(input: { productId: number; sources: 
         targetId: input.productId,
         details: { catalogId, added: added.size, alreadyStored: alreadyStored.length, repeated: parsed.repeated.length },
       },
-      client,
+      tx,
     );
-    return {
-      status: "imported" as const,
-      catalogId,
-      added: added.size,
-      alreadyStored,
-      repeated: parsed.repeated,
-      availableAfter: stock.rows[0].available,
-    };
+    return { status: "imported" as const, catalogId, added: added.size, alreadyStored, repeated: parsed.repeated, availableAfter };
   });
 }

@@ -1,4 +1,5 @@
-import { getPool } from "../db/pool";
+import { getPrisma } from "../db/prisma";
+import type { CodeStatus, LineKind } from "../generated/prisma/enums";
 
 export interface CatalogProductWithStock {
   id: number;
@@ -17,7 +18,7 @@ export interface CatalogLineWithStock {
   code: string;
   gameName: string;
   productName: string;
-  kind: "topup" | "gamekey" | "giftcard";
+  kind: LineKind;
   /** Listed by GET /services. */
   available: boolean;
   /** Takes new orders; false answers GAME DISABLED. */
@@ -32,33 +33,39 @@ export function isStockKind(kind: CatalogLineWithStock["kind"]): boolean {
 
 /** Every line and product (active or not) with code stock per product, in catalog order. */
 export async function listCatalogWithStock(): Promise<CatalogLineWithStock[]> {
-  const pool = getPool();
-  const [lines, products] = await Promise.all([
-    pool.query<Omit<CatalogLineWithStock, "products">>(
-      `SELECT id, slug, code, game_name AS "gameName", product_name AS "productName", kind, available, orderable, supplier
-         FROM game_lines ORDER BY sort_order, id`,
-    ),
+  const prisma = getPrisma();
+  const [lines, stock] = await Promise.all([
+    prisma.gameLine.findMany({
+      select: {
+        id: true,
+        slug: true,
+        code: true,
+        gameName: true,
+        productName: true,
+        kind: true,
+        available: true,
+        orderable: true,
+        supplier: true,
+        products: {
+          select: { id: true, catalogId: true, packName: true, priceCents: true, active: true, supplierSku: true },
+          orderBy: [{ sortOrder: "asc" }, { id: "asc" }],
+        },
+      },
+      orderBy: [{ sortOrder: "asc" }, { id: "asc" }],
+    }),
     // One grouped scan of inventory_codes (indexed by product and status) instead of a count per product.
-    pool.query<Omit<CatalogProductWithStock, "stock"> & { lineId: number; available: number; reserved: number; delivered: number }>(
-      `SELECT p.id, p.line_id AS "lineId", p.catalog_id AS "catalogId", p.pack_name AS "packName", p.price_cents AS "priceCents",
-              p.active, p.supplier_sku AS "supplierSku",
-              COALESCE(s.available, 0) AS available, COALESCE(s.reserved, 0) AS reserved, COALESCE(s.delivered, 0) AS delivered
-         FROM products p
-         LEFT JOIN (SELECT product_id,
-                           count(*) FILTER (WHERE status = 'available')::int AS available,
-                           count(*) FILTER (WHERE status = 'reserved')::int AS reserved,
-                           count(*) FILTER (WHERE status = 'delivered')::int AS delivered
-                      FROM inventory_codes GROUP BY product_id) s ON s.product_id = p.id
-        ORDER BY p.sort_order, p.id`,
-    ),
+    prisma.inventoryCode.groupBy({ by: ["productId", "status"], _count: { _all: true } }),
   ]);
-  return lines.rows.map((line) => ({
+  const count = (productId: number, status: CodeStatus) =>
+    stock.find((group) => group.productId === productId && group.status === status)?._count._all ?? 0;
+  return lines.map((line) => ({
     ...line,
-    products: products.rows
-      .filter((product) => product.lineId === line.id)
-      .map(({ lineId: _, available, reserved, delivered, ...product }) => ({
-        ...product,
-        stock: isStockKind(line.kind) ? { available, reserved, delivered } : null,
-      })),
+    products: line.products.map((product) => ({
+      ...product,
+      priceCents: Number(product.priceCents),
+      stock: isStockKind(line.kind)
+        ? { available: count(product.id, "available"), reserved: count(product.id, "reserved"), delivered: count(product.id, "delivered") }
+        : null,
+    })),
   }));
 }

@@ -1,5 +1,6 @@
 import { getPool } from "../db/pool";
 import { centsToUsd } from "../money/cents-to-usd";
+import type { LineKind } from "../generated/prisma/enums";
 
 export interface ProductRow {
   id: string;
@@ -7,7 +8,7 @@ export interface ProductRow {
   gameName: string;
   serviceName: string;
   packName: string;
-  kind: "topup" | "gamekey" | "giftcard";
+  kind: LineKind;
   price: number;
   currency: "USD";
   orderable: boolean;

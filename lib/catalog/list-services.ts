@@ -1,10 +1,11 @@
 import { getPool } from "../db/pool";
+import type { LineKind } from "../generated/prisma/enums";
 
 export interface ServiceEntry {
   productName: string;
   slug: string;
   gameName: string;
-  kind: "topup" | "gamekey" | "giftcard";
+  kind: LineKind;
   required: { field: string; label: string }[];
   status: "active" | "disabled";
   serverIdOptions?: { value: string; label: string }[];

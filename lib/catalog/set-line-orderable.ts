@@ -1,4 +1,4 @@
-import { withTransaction } from "../db/pool";
+import { getPrisma } from "../db/prisma";
 import { recordAuditEntry } from "../audit/record-audit-entry";
 
 /**
@@ -10,24 +10,22 @@ export async function setLineOrderable(input: {
   orderable: boolean;
   actor: string;
 }): Promise<{ status: "updated" | "unchanged"; slug: string } | { status: "not_found" }> {
-  return withTransaction(async (client) => {
-    const before = await client.query<{ orderable: boolean; slug: string }>(`SELECT orderable, slug FROM game_lines WHERE id = $1 FOR UPDATE`, [
-      input.lineId,
-    ]);
-    if (before.rowCount === 0) return { status: "not_found" as const };
-    const { orderable, slug } = before.rows[0];
-    const changed = orderable !== input.orderable;
-    if (changed) await client.query(`UPDATE game_lines SET orderable = $2, updated_at = now() WHERE id = $1`, [input.lineId, input.orderable]);
+  return getPrisma().$transaction(async (tx) => {
+    // A conditional update: of two admins flipping the same switch, exactly one sees "updated".
+    const { count } = await tx.gameLine.updateMany({ where: { id: input.lineId, orderable: !input.orderable }, data: { orderable: input.orderable } });
+    const line = await tx.gameLine.findUnique({ select: { slug: true }, where: { id: input.lineId } });
+    if (!line) return { status: "not_found" as const };
+    const changed = count > 0;
     await recordAuditEntry(
       {
         actor: input.actor,
         action: input.orderable ? "line.open" : "line.close",
         targetType: "game_line",
         targetId: input.lineId,
-        details: { slug, changed },
+        details: { slug: line.slug, changed },
       },
-      client,
+      tx,
     );
-    return { status: changed ? ("updated" as const) : ("unchanged" as const), slug };
+    return { status: changed ? ("updated" as const) : ("unchanged" as const), slug: line.slug };
   });
 }

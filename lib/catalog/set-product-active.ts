@@ -1,4 +1,4 @@
-import { withTransaction } from "../db/pool";
+import { getPrisma } from "../db/prisma";
 import { recordAuditEntry } from "../audit/record-audit-entry";
 
 /**
@@ -10,25 +10,22 @@ export async function setProductActive(input: {
   active: boolean;
   actor: string;
 }): Promise<{ status: "updated" | "unchanged"; catalogId: string } | { status: "not_found" }> {
-  return withTransaction(async (client) => {
-    const before = await client.query<{ active: boolean; catalogId: string }>(
-      `SELECT active, catalog_id AS "catalogId" FROM products WHERE id = $1 FOR UPDATE`,
-      [input.productId],
-    );
-    if (before.rowCount === 0) return { status: "not_found" as const };
-    const { active, catalogId } = before.rows[0];
-    const changed = active !== input.active;
-    if (changed) await client.query(`UPDATE products SET active = $2, updated_at = now() WHERE id = $1`, [input.productId, input.active]);
+  return getPrisma().$transaction(async (tx) => {
+    // A conditional update: of two admins flipping the same switch, exactly one sees "updated".
+    const { count } = await tx.product.updateMany({ where: { id: input.productId, active: !input.active }, data: { active: input.active } });
+    const product = await tx.product.findUnique({ select: { catalogId: true }, where: { id: input.productId } });
+    if (!product) return { status: "not_found" as const };
+    const changed = count > 0;
     await recordAuditEntry(
       {
         actor: input.actor,
         action: input.active ? "product.enable" : "product.disable",
         targetType: "product",
         targetId: input.productId,
-        details: { catalogId, changed },
+        details: { catalogId: product.catalogId, changed },
       },
-      client,
+      tx,
     );
-    return { status: changed ? ("updated" as const) : ("unchanged" as const), catalogId };
+    return { status: changed ? ("updated" as const) : ("unchanged" as const), catalogId: product.catalogId };
   });
 }

@@ -1,4 +1,4 @@
-import { withTransaction } from "../db/pool";
+import { getPrisma } from "../db/prisma";
 import { recordAuditEntry } from "../audit/record-audit-entry";
 
 /** A price above this is a typo, not a pack: $100,000.00. */
@@ -17,27 +17,32 @@ export async function setProductPrice(input: { productId: number; priceCents: nu
   if (!Number.isSafeInteger(input.priceCents) || input.priceCents <= 0 || input.priceCents > MAX_PRODUCT_PRICE_CENTS) {
     return { status: "invalid_price" };
   }
-  return withTransaction(async (client) => {
-    const before = await client.query<{ priceCents: number; catalogId: string }>(
-      `SELECT price_cents AS "priceCents", catalog_id AS "catalogId" FROM products WHERE id = $1 FOR UPDATE`,
-      [input.productId],
-    );
-    if (before.rowCount === 0) return { status: "not_found" as const };
-    const { priceCents: fromCents, catalogId } = before.rows[0];
-    const changed = fromCents !== input.priceCents;
-    if (changed) {
-      await client.query(`UPDATE products SET price_cents = $2, updated_at = now() WHERE id = $1`, [input.productId, input.priceCents]);
+  return getPrisma().$transaction(async (tx) => {
+    // Compare-and-set on the price read: the audit entry names the price this change replaced even
+    // when two admins change it at once (the loser reads again and retries).
+    for (;;) {
+      const before = await tx.product.findUnique({ select: { priceCents: true, catalogId: true }, where: { id: input.productId } });
+      if (!before) return { status: "not_found" as const };
+      const fromCents = Number(before.priceCents);
+      const changed = fromCents !== input.priceCents;
+      if (changed) {
+        const { count } = await tx.product.updateMany({
+          where: { id: input.productId, priceCents: before.priceCents },
+          data: { priceCents: input.priceCents },
+        });
+        if (count === 0) continue;
+      }
+      await recordAuditEntry(
+        {
+          actor: input.actor,
+          action: "product.price",
+          targetType: "product",
+          targetId: input.productId,
+          details: { catalogId: before.catalogId, fromCents, toCents: input.priceCents },
+        },
+        tx,
+      );
+      return { status: changed ? ("updated" as const) : ("unchanged" as const), catalogId: before.catalogId, fromCents, toCents: input.priceCents };
     }
-    await recordAuditEntry(
-      {
-        actor: input.actor,
-        action: "product.price",
-        targetType: "product",
-        targetId: input.productId,
-        details: { catalogId, fromCents, toCents: input.priceCents },
-      },
-      client,
-    );
-    return { status: changed ? ("updated" as const) : ("unchanged" as const), catalogId, fromCents, toCents: input.priceCents };
   });
 }

@@ -1,6 +1,7 @@
 // Game-key and gift-card codes are encrypted at rest with AES-256-GCM. The key is derived from
-// CODES_ENCRYPTION_KEY; a separate HMAC of the normalised code detects duplicates without
-// decrypting anything.
+// CODES_ENCRYPTION_KEY; a separate HMAC of the code detects duplicates without decrypting anything.
+// A code is stored and delivered exactly as uploaded (only surrounding whitespace is dropped): codes
+// can be case-sensitive, so "abC-1" and "ABC-1" are two codes and only an exact repeat is a duplicate.
 import crypto from "node:crypto";
 import { env } from "../config/env";
 
@@ -9,7 +10,7 @@ function derivedKey(purpose: "encrypt" | "fingerprint"): Buffer {
 }
 
 export function normaliseCode(code: string): string {
-  return code.trim().toUpperCase();
+  return code.trim();
 }
 
 export function encryptCode(code: string): string {

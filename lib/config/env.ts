@@ -1,12 +1,8 @@
-// Every environment variable the service reads, parsed once. Secrets come only from here; in
-// production the development defaults are refused (see assertProductionSecrets).
+// Every environment variable the service reads, parsed once. Secrets come only from here, through
+// secrets() (lib/config/secrets.ts): the environment, or in development the data directory's
+// generated ones; never a default written in the code.
 import path from "node:path";
-
-const DEV_SECRET_DEFAULTS = {
-  APP_SECRET: "dev-only-app-secret-change-me",
-  CODES_ENCRYPTION_KEY: "dev-only-codes-encryption-key-change-me",
-  NEXTAUTH_SECRET: "dev-only-nextauth-secret-change-me",
-} as const;
+import { processSecrets, type Secrets } from "./secrets";
 
 function readInt(name: string, fallback: number): number {
   const raw = process.env[name];
@@ -28,22 +24,32 @@ function readList(name: string): string[] {
 export const projectRoot = import.meta.dirname ? path.resolve(import.meta.dirname, "../..") : process.cwd();
 
 export function loadEnv() {
+  const dataDir = path.resolve(projectRoot, process.env.DATA_DIR ?? ".data");
   return {
     nodeEnv: process.env.NODE_ENV ?? "development",
     port: readInt("PORT", 3000),
     host: process.env.HOST ?? "0.0.0.0",
     databaseUrl: process.env.DATABASE_URL || undefined,
-    dataDir: path.resolve(projectRoot, process.env.DATA_DIR ?? ".data"),
+    dataDir,
     embeddedPgPort: readInt("EMBEDDED_PG_PORT", 54329),
     redisUrl: process.env.REDIS_URL || undefined,
     upstashUrl: process.env.UPSTASH_REDIS_REST_URL || undefined,
     upstashToken: process.env.UPSTASH_REDIS_REST_TOKEN || undefined,
     trustedProxies: readList("TRUSTED_PROXIES"),
-    appSecret: process.env.APP_SECRET || DEV_SECRET_DEFAULTS.APP_SECRET,
-    codesEncryptionKey: process.env.CODES_ENCRYPTION_KEY || DEV_SECRET_DEFAULTS.CODES_ENCRYPTION_KEY,
-    nextAuthSecret: process.env.NEXTAUTH_SECRET || DEV_SECRET_DEFAULTS.NEXTAUTH_SECRET,
+    // Getters: a secret is resolved when first used, so `next build` (which loads these modules
+    // with NODE_ENV=production and no secrets) never asks for one.
+    get appSecret() {
+      return processSecrets(dataDir).appSecret;
+    },
+    get codesEncryptionKey() {
+      return processSecrets(dataDir).codesEncryptionKey;
+    },
+    get nextAuthSecret() {
+      return processSecrets(dataDir).nextAuthSecret;
+    },
     telegramBotToken: process.env.TELEGRAM_BOT_TOKEN || undefined,
     telegramApiRoot: process.env.TELEGRAM_API_ROOT || undefined,
+    telegramWebhookSecret: process.env.TELEGRAM_WEBHOOK_SECRET || undefined,
     adminTelegramIds: readList("ADMIN_TELEGRAM_IDS"),
     demoApiKey: process.env.DEMO_API_KEY || undefined,
     maxBodyBytes: readInt("MAX_BODY_BYTES", 16 * 1024),
@@ -58,15 +64,19 @@ export function env(): Env {
   return cached;
 }
 
-/** Throws when production would run on a secret anyone can read in this repository. */
+/** This process's secrets (lib/config/secrets.ts). */
+export function secrets(): Secrets {
+  return processSecrets(env().dataDir);
+}
+
+/**
+ * Resolves the secrets now, at a process's start, so a missing or short production secret stops
+ * the start with a clear message instead of failing the first request that needs it. Production
+ * also refuses the webhooks' development switch.
+ */
 export function assertProductionSecrets(current: Env = env()): void {
-  if (current.nodeEnv !== "production") return;
-  const weak = Object.entries(DEV_SECRET_DEFAULTS)
-    .filter(([name, fallback]) => !process.env[name] || process.env[name] === fallback)
-    .map(([name]) => name);
-  if (weak.length > 0) {
-    throw new Error(
-      `Refusing to start in production with development secrets: set ${weak.join(", ")} in the environment.`,
-    );
+  if (current.nodeEnv === "production" && process.env.WEBHOOKS_ALLOW_PRIVATE === "1") {
+    throw new Error("Refusing to start in production with WEBHOOKS_ALLOW_PRIVATE=1: it lets webhooks reach private addresses.");
   }
+  secrets();
 }

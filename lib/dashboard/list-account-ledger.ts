@@ -1,11 +1,12 @@
 // An account's wallet statement for the dashboard: newest first, paged by entry id. Each entry
 // carries the balance right after it (written in the same transaction as the entry): that is the
 // running balance. Each line is also checked against the entry before it, so a gap would show.
-import { getPool } from "../db/pool";
+import { getPrisma } from "../db/prisma";
+import type { LedgerKind } from "../generated/prisma/enums";
 
 export interface AccountLedgerLine {
   id: number;
-  kind: "credit" | "debit" | "refund" | "adjustment";
+  kind: LedgerKind;
   amountCents: number;
   balanceAfterCents: number;
   /** The previous entry's balance (0 before the first) plus this amount equals this balance. */
@@ -24,14 +25,28 @@ export async function listAccountLedger(
   const limit = Math.min(Math.max(options.limit ?? 50, 1), 200);
   // One row beyond the page: it says whether an older page exists, and it is the entry before the
   // page's oldest line, needed to check that line's continuity.
-  const { rows } = await getPool().query<Omit<AccountLedgerLine, "continuous">>(
-    `SELECT l.id, l.kind, l.amount_cents AS "amountCents", l.balance_after_cents AS "balanceAfterCents",
-            l.order_id AS "orderId", o.public_id AS "orderPublicId", l.actor, l.reason, l.created_at AS "createdAt"
-       FROM ledger_entries l LEFT JOIN orders o ON o.id = l.order_id
-      WHERE l.account_id = $1 AND l.id < $2
-      ORDER BY l.id DESC LIMIT $3`,
-    [accountId, options.olderThan ?? 2_147_483_647, limit + 1],
-  );
+  const found = await getPrisma().ledgerEntry.findMany({
+    select: {
+      id: true,
+      kind: true,
+      amountCents: true,
+      balanceAfterCents: true,
+      orderId: true,
+      order: { select: { publicId: true } },
+      actor: true,
+      reason: true,
+      createdAt: true,
+    },
+    where: { accountId, id: { lt: options.olderThan ?? 2_147_483_647 } },
+    orderBy: { id: "desc" },
+    take: limit + 1,
+  });
+  const rows = found.map(({ order, amountCents, balanceAfterCents, ...row }) => ({
+    ...row,
+    amountCents: Number(amountCents),
+    balanceAfterCents: Number(balanceAfterCents),
+    orderPublicId: order?.publicId ?? null,
+  }));
   const entries = rows.slice(0, limit).map((row, index) => {
     const previousBalance = rows[index + 1]?.balanceAfterCents ?? 0;
     return { ...row, continuous: previousBalance + row.amountCents === row.balanceAfterCents };

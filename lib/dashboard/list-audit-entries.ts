@@ -1,6 +1,8 @@
 // The audit log for the dashboard: every admin action from the dashboard, the bot and scripts,
 // newest first, paged by id, filtered by who, what, and on which target.
-import { getPool } from "../db/pool";
+import { getPrisma } from "../db/prisma";
+import type { Prisma } from "../generated/prisma/client";
+import { escapeLike } from "./escape-like";
 
 export interface AuditLine {
   id: number;
@@ -21,32 +23,19 @@ export interface AuditFilters {
   targetId?: string;
 }
 
-function escapeLike(text: string): string {
-  return text.replace(/[\\%_]/g, (c) => `\\${c}`);
-}
-
 export async function listAuditEntries(
   filters: AuditFilters = {},
   options: { olderThan?: number; limit?: number } = {},
 ): Promise<{ entries: AuditLine[]; olderCursor?: number }> {
   const limit = Math.min(Math.max(options.limit ?? 50, 1), 200);
-  const where: string[] = [];
-  const values: unknown[] = [];
-  const param = (value: unknown) => `$${values.push(value)}`;
-  if (filters.actor) where.push(`actor ILIKE ${param(`%${escapeLike(filters.actor)}%`)}`);
-  if (filters.action) {
-    where.push(filters.action.endsWith(".") ? `action LIKE ${param(`${escapeLike(filters.action)}%`)}` : `action = ${param(filters.action)}`);
-  }
-  if (filters.targetType) where.push(`target_type = ${param(filters.targetType)}`);
-  if (filters.targetId) where.push(`target_id = ${param(filters.targetId)}`);
-  if (options.olderThan !== undefined) where.push(`id < ${param(options.olderThan)}`);
-  const { rows } = await getPool().query<AuditLine>(
-    `SELECT id, actor, action, target_type AS "targetType", target_id AS "targetId", details, created_at AS "createdAt"
-       FROM audit_log ${where.length ? `WHERE ${where.join(" AND ")}` : ""}
-      ORDER BY id DESC LIMIT ${param(limit + 1)}`,
-    values,
-  );
-  const entries = rows.slice(0, limit);
-  return { entries, olderCursor: rows.length > limit ? entries[entries.length - 1].id : undefined };
+  const where: Prisma.AuditLogWhereInput = {
+    actor: filters.actor ? { contains: escapeLike(filters.actor), mode: "insensitive" } : undefined,
+    action: filters.action ? (filters.action.endsWith(".") ? { startsWith: escapeLike(filters.action) } : filters.action) : undefined,
+    targetType: filters.targetType || undefined,
+    targetId: filters.targetId || undefined,
+    id: options.olderThan !== undefined ? { lt: options.olderThan } : undefined,
+  };
+  const entries = await getPrisma().auditLog.findMany({ where, orderBy: { id: "desc" }, take: limit + 1 });
+  const page = entries.slice(0, limit);
+  return { entries: page, olderCursor: entries.length > limit ? page[page.length - 1].id : undefined };
 }
-

@@ -1,9 +1,6 @@
-import { getPool } from "../db/pool";
+import { getPrisma } from "../db/prisma";
 
 /** Every line's slug and name, for the order table's line filter. */
 export async function listGameLineSlugs(): Promise<{ slug: string; gameName: string }[]> {
-  const { rows } = await getPool().query<{ slug: string; gameName: string }>(
-    `SELECT slug, game_name AS "gameName" FROM game_lines ORDER BY sort_order, id`,
-  );
-  return rows;
+  return getPrisma().gameLine.findMany({ select: { slug: true, gameName: true }, orderBy: [{ sortOrder: "asc" }, { id: "asc" }] });
 }

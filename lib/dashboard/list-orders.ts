@@ -1,11 +1,13 @@
 // The dashboard's order table: newest first, filtered, paged by id (keyset), so page 500 costs the
 // same as page 1 and a row never shows twice while new orders arrive.
-import { getPool } from "../db/pool";
-import { ORDER_LIST_COLUMNS, type OrderListItem, type OrderStatus } from "./order-list-item";
+import { getPrisma } from "../db/prisma";
+import type { Prisma } from "../generated/prisma/client";
+import { OrderStatus } from "../generated/prisma/enums";
+import { ORDER_LIST_SELECT, toOrderListItem, type OrderListItem } from "./order-list-item";
 
 /** A stored status, or one of the two states operators ask about that are not a status. */
 export type OrderStatusFilter = OrderStatus | "needs_admin" | "refused";
-export const ORDER_STATUS_FILTERS: OrderStatusFilter[] = ["pending", "processing", "completed", "cancelled", "needs_admin", "refused"];
+export const ORDER_STATUS_FILTERS: OrderStatusFilter[] = [...Object.values(OrderStatus), "needs_admin", "refused"];
 
 export interface OrderFilters {
   status?: OrderStatusFilter;
@@ -37,43 +39,41 @@ export const DEFAULT_ORDER_PAGE_SIZE = 50;
 
 export async function listOrders(filters: OrderFilters, page: OrderPageRequest = {}): Promise<OrderPage> {
   const limit = Math.min(Math.max(page.limit ?? DEFAULT_ORDER_PAGE_SIZE, 1), 200);
-  const where: string[] = [];
-  const values: unknown[] = [];
-  const param = (value: unknown) => `$${values.push(value)}`;
+  const where: Prisma.OrderWhereInput[] = [];
 
   switch (filters.status) {
     case undefined:
       break;
     case "needs_admin":
-      where.push(`o.needs_admin AND o.status IN ('pending', 'processing')`);
+      where.push({ needsAdmin: true, status: { in: ["pending", "processing"] } });
       break;
     case "refused":
-      where.push(`o.status = 'cancelled' AND NOT o.order_created`);
+      where.push({ status: "cancelled", orderCreated: false });
       break;
     case "cancelled":
-      where.push(`o.status = 'cancelled' AND o.order_created`);
+      where.push({ status: "cancelled", orderCreated: true });
       break;
     default:
-      where.push(`o.status = ${param(filters.status)}`);
+      where.push({ status: filters.status });
   }
-  if (filters.lineSlug) where.push(`o.line_slug = ${param(filters.lineSlug)}`);
-  if (filters.accountId !== undefined) where.push(`o.account_id = ${param(filters.accountId)}`);
-  if (filters.createdFrom) where.push(`o.created_at >= ${param(filters.createdFrom)}`);
-  if (filters.createdBefore) where.push(`o.created_at < ${param(filters.createdBefore)}`);
+  if (filters.lineSlug) where.push({ lineSlug: filters.lineSlug });
+  if (filters.accountId !== undefined) where.push({ accountId: filters.accountId });
+  if (filters.createdFrom) where.push({ createdAt: { gte: filters.createdFrom } });
+  if (filters.createdBefore) where.push({ createdAt: { lt: filters.createdBefore } });
 
   const goingNewer = page.newerThan !== undefined && page.olderThan === undefined;
-  if (page.olderThan !== undefined) where.push(`o.id < ${param(page.olderThan)}`);
-  if (goingNewer) where.push(`o.id > ${param(page.newerThan)}`);
+  if (page.olderThan !== undefined) where.push({ id: { lt: page.olderThan } });
+  if (goingNewer) where.push({ id: { gt: page.newerThan } });
 
   // One extra row tells whether another page exists in the direction of travel.
-  const { rows } = await getPool().query<OrderListItem>(
-    `SELECT ${ORDER_LIST_COLUMNS} FROM orders o JOIN accounts a ON a.id = o.account_id
-      ${where.length ? `WHERE ${where.join(" AND ")}` : ""}
-      ORDER BY o.id ${goingNewer ? "ASC" : "DESC"} LIMIT ${param(limit + 1)}`,
-    values,
-  );
+  const rows = await getPrisma().order.findMany({
+    select: ORDER_LIST_SELECT,
+    where: { AND: where },
+    orderBy: { id: goingNewer ? "asc" : "desc" },
+    take: limit + 1,
+  });
   const more = rows.length > limit;
-  const orders = rows.slice(0, limit);
+  const orders = rows.slice(0, limit).map(toOrderListItem);
   if (goingNewer) orders.reverse();
   const first = orders[0]?.id;
   const last = orders[orders.length - 1]?.id;

@@ -1,6 +1,8 @@
 // One order as the dashboard's tables show it; shared by the paged list, search and the backlog.
+import type { Prisma } from "../generated/prisma/client";
+import type { OrderStatus } from "../generated/prisma/enums";
 
-export type OrderStatus = "pending" | "processing" | "completed" | "cancelled";
+export type { OrderStatus };
 
 export interface OrderListItem {
   id: number;
@@ -24,8 +26,31 @@ export interface OrderListItem {
   finishedAt: Date | null;
 }
 
-/** Selects an OrderListItem from `orders o JOIN accounts a`. */
-export const ORDER_LIST_COLUMNS = `o.id, o.public_id AS "publicId", o.account_id AS "accountId", a.telegram_username AS "accountUsername",
-  o.trxid, o.line_slug AS "lineSlug", o.pack_name AS "packName", o.quantity, o.amount_cents AS "amountCents",
-  o.user_id AS "userId", o.zone_id AS "zoneId", o.server_id AS "serverId", o.status, o.order_created AS "orderCreated",
-  o.needs_admin AS "needsAdmin", o.refunded, o.error, o.created_at AS "createdAt", o.finished_at AS "finishedAt"`;
+/** The Prisma select behind an OrderListItem (pass the row to toOrderListItem). */
+export const ORDER_LIST_SELECT = {
+  id: true,
+  publicId: true,
+  accountId: true,
+  account: { select: { telegramUsername: true } },
+  trxid: true,
+  lineSlug: true,
+  packName: true,
+  quantity: true,
+  amountCents: true,
+  userId: true,
+  zoneId: true,
+  serverId: true,
+  status: true,
+  orderCreated: true,
+  needsAdmin: true,
+  refunded: true,
+  error: true,
+  createdAt: true,
+  finishedAt: true,
+} as const satisfies Prisma.OrderSelect;
+
+export type OrderListRow = Prisma.OrderGetPayload<{ select: typeof ORDER_LIST_SELECT }>;
+
+export function toOrderListItem({ account, amountCents, ...order }: OrderListRow): OrderListItem {
+  return { ...order, accountUsername: account.telegramUsername, amountCents: Number(amountCents) };
+}

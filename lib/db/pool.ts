@@ -1,8 +1,10 @@
-// One pg pool per process, shared by the hot path's raw SQL and by Prisma (through
-// @prisma/adapter-pg), so a request never holds two connections.
+// One pg pool per process. The API's hot path (key lookup, placement, settlement, the API's reads)
+// and the worker query it directly; Prisma Client (lib/db/prisma.ts) uses it through
+// @prisma/adapter-pg, so both draw on the same PG_POOL_MAX connections.
 import pg from "pg";
 
-// int8 (BIGINT) columns hold cents; they are far below 2^53, so read them as numbers.
+// int8 (BIGINT) columns hold cents and Telegram ids, far below 2^53: raw pg queries read them as
+// numbers. Prisma keeps its own parsing (bigint); lib/db/number-from-db.ts converts those.
 pg.types.setTypeParser(pg.types.builtins.INT8, (value) => Number(value));
 
 let pool: pg.Pool | undefined;
@@ -23,6 +25,11 @@ export function getPool(): pg.Pool {
     });
     // A dropped idle connection (database restarted) must not crash the process.
     pool.on("error", (error) => console.error("[db] idle client error:", error.message));
+    // pg-pool listens for errors only on idle clients. A connection that drops while a client is
+    // checked out but between two of its queries (inside a transaction, say) emits 'error' with no
+    // listener, which ends the process; with this one the next query fails instead and the
+    // request answers 503 SERVICE_UNAVAILABLE.
+    pool.on("connect", (client) => client.on("error", (error) => console.error("[db] connection lost:", error.message)));
   }
   return pool;
 }

@@ -7,9 +7,10 @@
 // so another worker finishes it within seconds.
 import { EventEmitter } from "node:events";
 import pg from "pg";
-import { makeWorkerUtils, run, type Runner, type WorkerEvents, type WorkerUtils } from "graphile-worker";
+import { Logger, type LogLevel, makeWorkerUtils, parseCronItems, run, type Runner, type WorkerEvents, type WorkerUtils } from "graphile-worker";
 import { fulfilOrder } from "./fulfil-order";
 import { FULFIL_ORDER_TASK } from "./enqueue-fulfilment";
+import { webhookTasks } from "../webhooks/webhook-tasks";
 
 const LIVENESS_NAMESPACE = 72_707_002;
 // A job locked this recently may belong to a worker whose liveness lock is still being taken.
@@ -49,49 +50,85 @@ async function sweepDeadWorkers(pool: pg.Pool, utils: WorkerUtils): Promise<stri
 export async function startWorker(options: {
   connectionString: string;
   concurrency?: number;
+  /** Webhook deliveries at once (WEBHOOK_CONCURRENCY, default 10), apart from the orders' slots. */
+  webhookConcurrency?: number;
   sweepIntervalMs?: number;
   log?: (line: string) => void;
 }): Promise<RunningWorker> {
   const log = options.log ?? ((line) => console.log(`[worker] ${line}`));
   const pool = new pg.Pool({ connectionString: options.connectionString, max: 2 });
+  // Idle and checked-out clients both get a handler: a dropped connection must not crash the
+  // process (graphile-worker checks for both and warns without them).
   pool.on("error", (error) => log(`pool error: ${error.message}`));
+  pool.on("connect", (client) => client.on("error", (error) => log(`pool client error: ${error.message}`)));
   const utils = await makeWorkerUtils({ pgPool: pool });
   await utils.migrate();
 
   const workerIds = new Set<string>();
   let liveness: pg.Client | undefined;
   let stopping = false;
+  // One query at a time on the liveness connection: graphile creates its workers all at once, and
+  // pg refuses (deprecates) a query sent while the client is still busy with another.
+  let livenessQueue: Promise<unknown> = Promise.resolve();
+  const onLiveness = (work: () => Promise<unknown>) => {
+    livenessQueue = livenessQueue.then(work).catch(() => undefined);
+    return livenessQueue;
+  };
+  const lockWorkerId = (client: pg.Client, id: string) =>
+    client.query(`SELECT pg_advisory_lock($1, hashtext($2))`, [LIVENESS_NAMESPACE, id]);
   const holdLiveness = async () => {
     // (Re)connects and takes a lock for every worker id of this process.
     const client = new pg.Client({ connectionString: options.connectionString });
     client.on("error", (error) => {
+      if (stopping) return;
       log(`liveness connection lost: ${error.message}`);
       if (liveness === client) liveness = undefined;
-      if (!stopping) setTimeout(() => void holdLiveness().catch(() => undefined), 1000);
+      setTimeout(() => void holdLiveness().catch(() => undefined), 1000);
     });
     await client.connect();
-    liveness = client;
-    for (const id of workerIds) await client.query(`SELECT pg_advisory_lock($1, hashtext($2))`, [LIVENESS_NAMESPACE, id]);
+    await onLiveness(async () => {
+      liveness = client;
+      for (const id of workerIds) await lockWorkerId(client, id);
+    });
   };
   await holdLiveness();
 
   const events: WorkerEvents = new EventEmitter() as WorkerEvents;
   events.on("worker:create", ({ worker }) => {
     workerIds.add(worker.workerId);
-    void liveness?.query(`SELECT pg_advisory_lock($1, hashtext($2))`, [LIVENESS_NAMESPACE, worker.workerId]).catch(() => undefined);
+    void onLiveness(async () => {
+      if (liveness) await lockWorkerId(liveness, worker.workerId);
+    });
   });
 
-  const runner: Runner = await run({
+  // What both runners share: no signal handling (the process stops them), no cron, quiet logs.
+  const shared = {
     connectionString: options.connectionString,
-    concurrency: options.concurrency ?? Number(process.env.WORKER_CONCURRENCY ?? 10),
     noHandleSignals: true,
+    // No cron: without this graphile-worker looks for a ./crontab file and says it found none.
+    parsedCronItems: parseCronItems([]),
     pollInterval: 1000,
     events,
+    // Warnings and errors only: "worker connected" and the like are nothing a user acts on.
+    logger: new Logger((scope) => (level, message) => {
+      if (level === ("error" as LogLevel) || level === ("warning" as LogLevel)) log(`${level}: ${message}${scope.taskIdentifier ? ` (${scope.taskIdentifier}, job ${scope.jobId})` : ""}`);
+    }),
+  };
+  const runner: Runner = await run({
+    ...shared,
+    concurrency: options.concurrency ?? Number(process.env.WORKER_CONCURRENCY ?? 10),
     taskList: {
       [FULFIL_ORDER_TASK]: async (payload) => {
         await fulfilOrder((payload as { orderId: number }).orderId);
       },
     },
+  });
+  // Webhook deliveries get a runner of their own: a receiver that holds a request for its 15 s
+  // must not take a slot an order is waiting for.
+  const webhookRunner: Runner = await run({
+    ...shared,
+    concurrency: options.webhookConcurrency ?? Number(process.env.WEBHOOK_CONCURRENCY ?? 10),
+    taskList: webhookTasks,
   });
 
   const sweep = async () => {
@@ -112,7 +149,7 @@ export async function startWorker(options: {
     async stop() {
       stopping = true;
       clearInterval(timer);
-      await runner.stop();
+      await Promise.all([runner.stop(), webhookRunner.stop()]);
       await liveness?.end().catch(() => undefined);
       await utils.release();
       await pool.end();

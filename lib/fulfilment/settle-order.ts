@@ -8,6 +8,9 @@ import { withTransaction } from "../db/pool";
 import { postLedgerEntry } from "../wallet/post-ledger-entry";
 import { recordAuditEntry, type AuditEntry } from "../audit/record-audit-entry";
 import type { OrderRow } from "../orders/build-invoice";
+import { recordOrderEvent } from "../orders/record-order-event";
+import type { OrderStatus } from "../generated/prisma/enums";
+import { recordOrderWebhookEvent } from "../webhooks/record-order-webhook-event";
 
 /** An admin's audit entry, built from the order as settled and committed with the settlement. */
 export type SettlementAudit = (order: OrderRow) => AuditEntry;
@@ -15,16 +18,6 @@ export type SettlementAudit = (order: OrderRow) => AuditEntry;
 export const ORDER_FINISHED_CHANNEL = "order_finished";
 
 export type SettleResult = { settled: true; order: OrderRow } | { settled: false };
-
-async function recordEvent(client: pg.PoolClient, orderId: number, from: string, to: string, reason: string, data?: unknown) {
-  await client.query(`INSERT INTO order_events (order_id, from_status, to_status, reason, data) VALUES ($1, $2, $3, $4, $5)`, [
-    orderId,
-    from,
-    to,
-    reason,
-    data === undefined ? null : JSON.stringify(data),
-  ]);
-}
 
 async function finish(
   orderId: number,
@@ -36,7 +29,7 @@ async function finish(
   audit?: SettlementAudit,
 ): Promise<SettleResult> {
   return withTransaction(async (client) => {
-    const before = await client.query<{ status: string }>(`SELECT status FROM orders WHERE id = $1 FOR UPDATE`, [orderId]);
+    const before = await client.query<{ status: OrderStatus }>(`SELECT status FROM orders WHERE id = $1 FOR UPDATE`, [orderId]);
     const from = before.rows[0]?.status;
     if (from !== "pending" && from !== "processing") return { settled: false };
     const { rows } = await client.query<OrderRow>(
@@ -46,9 +39,10 @@ async function finish(
     );
     const auditLogId = audit ? await recordAuditEntry(audit(rows[0]), client) : undefined;
     await work(client, rows[0], auditLogId);
-    await recordEvent(client, orderId, from, to, reason, { actor });
+    await recordOrderEvent(client, orderId, from, to, reason, { actor });
     await client.query(`SELECT pg_notify($1, $2)`, [ORDER_FINISHED_CHANNEL, String(orderId)]);
     const final = await client.query<OrderRow>(`SELECT * FROM orders WHERE id = $1`, [orderId]);
+    await recordOrderWebhookEvent(client, to === "completed" ? "order.completed" : "order.cancelled", final.rows[0]);
     return { settled: true, order: final.rows[0] };
   });
 }
@@ -104,13 +98,14 @@ export function cancelAndRefundOrder(orderId: number, error: string, actor = "wo
 /** An outcome nobody could settle in time: an admin decides (complete, or cancel and refund). */
 export async function flagOrderForAdmin(orderId: number, reason: string): Promise<boolean> {
   return withTransaction(async (client) => {
-    const { rows } = await client.query<{ status: string }>(
+    const { rows } = await client.query<OrderRow>(
       `UPDATE orders SET needs_admin = true, updated_at = now()
-        WHERE id = $1 AND status IN ('pending', 'processing') AND NOT needs_admin RETURNING status`,
+        WHERE id = $1 AND status IN ('pending', 'processing') AND NOT needs_admin RETURNING *`,
       [orderId],
     );
     if (rows.length === 0) return false;
-    await recordEvent(client, orderId, rows[0].status, rows[0].status, `flagged for an admin: ${reason}`);
+    await recordOrderEvent(client, orderId, rows[0].status, rows[0].status, `flagged for an admin: ${reason}`);
+    await recordOrderWebhookEvent(client, "order.flagged", rows[0]);
     return true;
   });
 }
@@ -118,13 +113,16 @@ export async function flagOrderForAdmin(orderId: number, reason: string): Promis
 /** A non-terminal status change with its event (processing <-> pending). */
 export async function moveOrder(orderId: number, to: "pending" | "processing", reason: string): Promise<void> {
   await withTransaction(async (client) => {
-    const { rows } = await client.query<{ status: string }>(
+    const { rows } = await client.query<OrderRow & { from_status: OrderStatus }>(
       `UPDATE orders o SET status = $2, updated_at = now()
          FROM (SELECT status FROM orders WHERE id = $1 FOR UPDATE) before
         WHERE o.id = $1 AND before.status IN ('pending', 'processing') AND before.status <> $2
-        RETURNING before.status`,
+        RETURNING before.status AS from_status, o.*`,
       [orderId, to],
     );
-    if (rows.length) await recordEvent(client, orderId, rows[0].status, to, reason);
+    if (rows.length) {
+      await recordOrderEvent(client, orderId, rows[0].from_status, to, reason);
+      if (to === "pending") await recordOrderWebhookEvent(client, "order.pending", rows[0]);
+    }
   });
 }

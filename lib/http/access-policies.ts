@@ -1,6 +1,9 @@
-// The wrapper's view of runtime settings and rate limits, in one place.
+// The wrapper's view of runtime settings, API-key authentication and rate limits, in one place.
 import { getRuntimeSettings, type RuntimeSettings } from "../settings/get-runtime-settings";
-import { authBlockedFor, checkKeyRateLimit, recordAuthFailure, RateLimitUnavailableError, type RateLimitDecision } from "../ratelimit";
+import { authenticateApiKey, extractApiKey, type ApiCaller } from "../auth/authenticate-api-key";
+import { isWellFormedApiKey } from "../auth/api-key-format";
+import { authBlockedFor, recordAuthFailure, RateLimitUnavailableError, startKeyRateLimit, type RateLimitDecision } from "../ratelimit";
+import { keyLimitIdentifier } from "../ratelimit/key-limit-identifier";
 import { ApiError } from "./errors";
 
 export type ApiSettings = RuntimeSettings;
@@ -13,28 +16,54 @@ function unavailable(): ApiError {
   return new ApiError("RATE_LIMIT_UNAVAILABLE", { headers: { "retry-after": "1" } });
 }
 
-/** SPEC section 8 for one key. The limiter never fails open: an unreachable store is a 503. */
-export async function applyKeyRateLimit(keyId: number): Promise<RateLimitDecision> {
+async function mapUnavailable<T>(work: Promise<T>): Promise<T> {
   try {
-    return await checkKeyRateLimit(keyId);
+    return await work;
   } catch (error) {
     if (error instanceof RateLimitUnavailableError) throw unavailable();
     throw error;
   }
 }
 
-/** Refuses an IP that used up its failed-authentication budget, before any key lookup. */
-export function guardFailedAuth(clientIp: string): void {
-  const seconds = authBlockedFor(clientIp);
-  if (seconds > 0) throw new ApiError("RATE_LIMIT", { headers: { "retry-after": String(seconds) } });
+export interface AuthenticatedCall {
+  caller: ApiCaller;
+  /**
+   * The per-key limits (README: Rate limits and switches) for this call, already counted or on the
+   * way. The limiter never fails open: an unreachable store is a 503 RATE_LIMIT_UNAVAILABLE.
+   */
+  limit: Promise<RateLimitDecision>;
 }
 
-/** Counts a failed authentication for the IP. While the store is down, guessing is not allowed either. */
-export async function noteFailedAuth(clientIp: string): Promise<void> {
+/**
+ * Looks the key up and starts its rate-limit check at the same time (the check counts under a
+ * digest of the presented key, so it needs no key id): one database and one store round trip,
+ * overlapped. A key that turns out unknown has its call taken back out of the log, so guessed keys
+ * leave no counts behind.
+ *
+ * Failed authentications are counted per client network (IPv4 address, IPv6 /64). Once a network
+ * used up its budget, its further bad keys are refused with 429 RATE_LIMIT; a valid key from it still
+ * passes, since the lookup happens first (an indexed hash: cheap, and keys have about 238 bits, so
+ * the budget slows guessing, it is not what makes guessing hopeless).
+ */
+export async function authenticateCaller(headers: Headers, clientIp: string): Promise<AuthenticatedCall> {
+  const presented = extractApiKey(headers);
+  const blockedFor = authBlockedFor(clientIp);
+  // A network that is sending bad keys gets no concurrent store write per guess: its check starts
+  // only once its key is known to be valid.
+  let check = presented !== undefined && blockedFor === 0 && isWellFormedApiKey(presented) ? startKeyRateLimit(keyLimitIdentifier(presented)) : undefined;
+  let caller: ApiCaller;
   try {
-    await recordAuthFailure(clientIp);
+    caller = await authenticateApiKey(presented);
   } catch (error) {
-    if (error instanceof RateLimitUnavailableError) throw unavailable();
+    void check?.retract();
+    if (error instanceof ApiError) {
+      if (blockedFor > 0) throw new ApiError("RATE_LIMIT", { headers: { "retry-after": String(blockedFor) } });
+      await mapUnavailable(recordAuthFailure(clientIp));
+    }
     throw error;
   }
+  check ??= startKeyRateLimit(keyLimitIdentifier(presented!));
+  const limit = mapUnavailable(check.decision);
+  limit.catch(() => undefined); // awaited by the caller, after the account checks
+  return { caller, limit };
 }

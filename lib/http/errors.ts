@@ -1,60 +1,306 @@
-// The one error catalogue: every failure body of the public API is built here, from SPEC.md
-// sections 5 and 7. Rule for section 7's bare strings: the string goes in `error`, and when it has
-// no spaces it goes in `code` too, so clients that switch on `code` find it.
+// The one error catalogue: every failure body of the public API is built here, and the README's
+// error reference and the OpenAPI document's `x-error-codes` are generated from it.
+//
+// Each entry's key is its `code`, so every failure carries one. Where the API's documented error
+// string has spaces ("ORDER NOT FOUND"), the code is the same words joined by underscores
+// ("ORDER_NOT_FOUND"); `error` stays the documented string.
 
-interface CatalogueEntry {
+export interface ErrorReference {
   status: number;
+  /** The body's `error` string (a request may replace it with a more precise message). */
   error: string;
-  code?: string;
+  /** When it happens. */
+  when: string;
+  /** Whether sending the same request again, unchanged, can succeed (later, or after the stated wait). */
+  retryable: boolean;
+  /** What the client should do. */
+  action: string;
 }
 
 export const errorCatalogue = {
-  // Section 5: authentication and access. `error` is a human message, `code` the contract.
-  MISSING_API_KEY: { status: 401, code: "MISSING_API_KEY", error: "API key missing: send X-API-Key or Authorization: Bearer" },
-  INVALID_API_KEY_FORMAT: { status: 401, code: "INVALID_API_KEY_FORMAT", error: "API key is malformed: expected svc_ followed by 40 letters and digits" },
-  INVALID_API_KEY: { status: 401, code: "INVALID_API_KEY", error: "API key is unknown or revoked" },
-  API_DISABLED: { status: 403, code: "API_DISABLED", error: "API access is turned off for this account: send /api on to the bot" },
-  API_DISABLED_BY_ADMIN: { status: 403, code: "API_DISABLED_BY_ADMIN", error: "API access was turned off for this account by an administrator" },
-  API_NOT_ELIGIBLE: { status: 403, code: "API_NOT_ELIGIBLE", error: "This account does not meet the rules for API use yet" },
-  ACCOUNT_BANNED: { status: 403, code: "ACCOUNT_BANNED", error: "This account is banned" },
-  ACCOUNT_RESTRICTED: { status: 403, code: "ACCOUNT_RESTRICTED", error: "This account is temporarily restricted" },
-  IP_ALLOWLIST_REQUIRED: { status: 403, code: "IP_ALLOWLIST_REQUIRED", error: "This key requires an IP allowlist and its list is empty: add an address in the bot" },
-  IP_NOT_ALLOWED: { status: 403, code: "IP_NOT_ALLOWED", error: "Your IP address is not on this key's allowlist" },
+  // Authentication and access (README: The API). `error` is a human message, `code` the contract's.
+  MISSING_API_KEY: {
+    status: 401,
+    error: "API key missing: send X-API-Key or Authorization: Bearer",
+    when: "No `X-API-Key` header and no `Authorization: Bearer` token.",
+    retryable: false,
+    action: "Send your key in one of the two headers.",
+  },
+  INVALID_API_KEY_FORMAT: {
+    status: 401,
+    error: "API key is malformed: expected svc_ followed by 40 letters and digits",
+    when: "The key is not `svc_` followed by 40 letters and digits.",
+    retryable: false,
+    action: "Check the key for truncation or extra characters; keys are issued by the bot's /newkey.",
+  },
+  INVALID_API_KEY: {
+    status: 401,
+    error: "API key is unknown or revoked",
+    when: "No live key has this value (unknown, or revoked in the bot).",
+    retryable: false,
+    action: "Use a current key; create one with the bot's /newkey.",
+  },
+  API_DISABLED: {
+    status: 403,
+    error: "API access is turned off for this account: send /api on to the bot",
+    when: "The account holder has not turned API access on.",
+    retryable: false,
+    action: "Send /api on to the bot, then retry.",
+  },
+  API_DISABLED_BY_ADMIN: {
+    status: 403,
+    error: "API access was turned off for this account by an administrator",
+    when: "An administrator blocked API access for the account.",
+    retryable: false,
+    action: "Contact support; retrying does not help until access is restored.",
+  },
+  API_NOT_ELIGIBLE: {
+    status: 403,
+    error: "This account does not meet the rules for API use yet",
+    when: "The eligibility rule is on and the account does not meet it yet (age or total funding).",
+    retryable: true,
+    action: "Retry once the account meets the rule (for example after funding the wallet in the bot).",
+  },
+  ACCOUNT_BANNED: {
+    status: 403,
+    error: "This account is banned",
+    when: "The account is banned.",
+    retryable: false,
+    action: "Contact support.",
+  },
+  ACCOUNT_RESTRICTED: {
+    status: 403,
+    error: "This account is temporarily restricted",
+    when: "The account is restricted for a while; the body's `restrictedUntil` says until when.",
+    retryable: true,
+    action: "Retry after `restrictedUntil`.",
+  },
+  IP_ALLOWLIST_REQUIRED: {
+    status: 403,
+    error: "This key requires an IP allowlist and its list is empty: add an address in the bot",
+    when: "The key requires an IP allowlist and its list is empty (`GET /my-ip` still answers).",
+    retryable: false,
+    action: "Add your address (see `GET /my-ip`) with the bot's /ip add, then retry.",
+  },
+  IP_NOT_ALLOWED: {
+    status: 403,
+    error: "Your IP address is not on this key's allowlist",
+    when: "The caller's address is not on the key's allowlist (`GET /my-ip` still answers).",
+    retryable: false,
+    action: "Call from an allowed address, or add this one (see `GET /my-ip`) with the bot's /ip add.",
+  },
 
-  // Section 7.
-  INVALID_BODY: { status: 400, error: "INVALID BODY" },
-  INVALID_REQUEST: { status: 400, error: "INVALID REQUEST" },
-  UNKNOWN_PID: { status: 400, error: "UNKNOWN PID" },
-  GAME_DISABLED: { status: 400, error: "GAME DISABLED" },
-  INVALID_PRODUCT: { status: 400, error: "INVALID PRODUCT", code: "INVALID_PRODUCT" },
-  PRODUCT_DISABLED: { status: 400, error: "PRODUCT DISABLED", code: "PRODUCT_DISABLED" },
-  QUANTITY_ONLY_FOR_STOCK_LINES: { status: 400, error: "QUANTITY ONLY FOR GAMEKEY OR GIFTCARD" },
-  INSUFFICIENT_STOCK: { status: 400, error: "INSUFFICIENT STOCK", code: "INSUFFICIENT_STOCK" },
-  INVALID_JSON: { status: 401, error: "INVALID JSON" },
-  FORBIDDEN: { status: 403, error: "FORBIDDEN", code: "FORBIDDEN" },
-  ORDER_NOT_FOUND: { status: 404, error: "ORDER NOT FOUND" },
-  IDEMPOTENCY_MISMATCH: { status: 409, error: "TRXID REUSED WITH DIFFERENT REQUEST", code: "IDEMPOTENCY_MISMATCH" },
-  DUPLICATE_IN_FLIGHT: { status: 429, error: "DUPLICATE_IN_FLIGHT", code: "DUPLICATE_IN_FLIGHT" },
-  RATE_LIMIT: { status: 429, error: "TOO MANY REQUESTS", code: "RATE_LIMIT" },
-  NOT_IMPLEMENTED: { status: 501, error: "NOT IMPLEMENTED" },
-  MAINTENANCE: { status: 503, error: "MAINTENANCE", code: "MAINTENANCE" },
-  API_ORDER_DISABLED: { status: 503, error: "API_ORDER_DISABLED", code: "API_ORDER_DISABLED" },
-  RATE_LIMIT_UNAVAILABLE: { status: 503, error: "RATE_LIMIT_UNAVAILABLE", code: "RATE_LIMIT_UNAVAILABLE" },
+  // Requests and orders.
+  INVALID_BODY: {
+    status: 400,
+    error: "INVALID BODY",
+    when: "The body fails its schema: a wrong type, an out-of-range value, a missing field other than `pid`/`trxid`, or not a JSON object. `details` lists `{ field, message }`.",
+    retryable: false,
+    action: "Fix the fields named in `details`.",
+  },
+  INVALID_REQUEST: {
+    status: 400,
+    error: "INVALID REQUEST",
+    when: "`pid` or `trxid` missing (absent, `null` or empty), an identifier the line requires missing or not allowed (`userId`, `zoneId`, `serverId`), or a query parameter out of range. `details` says which.",
+    retryable: false,
+    action: "Send the fields the line requires (`required` and `serverIdOptions` in `GET /services`).",
+  },
+  UNKNOWN_PID: {
+    status: 400,
+    error: "UNKNOWN PID",
+    when: "`pid` matches no catalog id.",
+    retryable: false,
+    action: "Use an `id` from `GET /products`.",
+  },
+  GAME_DISABLED: {
+    status: 400,
+    error: "GAME DISABLED",
+    when: "The pack's game line exists but does not take orders now.",
+    retryable: true,
+    action: "Retry later; `GET /services` shows the line's `status`.",
+  },
+  INVALID_PRODUCT: {
+    status: 400,
+    error: "INVALID PRODUCT",
+    when: "The pack exists but cannot be fulfilled (misconfigured).",
+    retryable: false,
+    action: "Choose another pack or contact support.",
+  },
+  PRODUCT_DISABLED: {
+    status: 400,
+    error: "PRODUCT DISABLED",
+    when: "The pack is inactive for orders.",
+    retryable: true,
+    action: "Choose another pack, or retry when it is listed in `GET /products` again.",
+  },
+  QUANTITY_ONLY_FOR_GAMEKEY_OR_GIFTCARD: {
+    status: 400,
+    error: "QUANTITY ONLY FOR GAMEKEY OR GIFTCARD",
+    when: "`quantity` sent for a top-up line.",
+    retryable: false,
+    action: "Leave out `quantity` for top-up packs.",
+  },
+  INSUFFICIENT_STOCK: {
+    status: 400,
+    error: "INSUFFICIENT STOCK",
+    when: "Fewer game-key or gift-card codes in stock than `quantity`; nothing is charged.",
+    retryable: true,
+    action: "Order a smaller quantity (see `stock` in `GET /products`) or retry after a restock.",
+  },
+  INVALID_JSON: {
+    status: 401,
+    error: "INVALID JSON",
+    when: "The body is not valid JSON (401, as the contract says).",
+    retryable: false,
+    action: "Send a well-formed JSON object.",
+  },
+  FORBIDDEN: {
+    status: 403,
+    error: "FORBIDDEN",
+    when: "The `trxid` (idempotency key) already belongs to an order, or a `/rdmbr` redemption, made with another key of your account.",
+    retryable: false,
+    action: "Use a new `trxid`, or read that order with the key that placed it.",
+  },
+  ORDER_NOT_FOUND: {
+    status: 404,
+    error: "ORDER NOT FOUND",
+    when: "No order of your account matches the reference (another account's order is not found either).",
+    retryable: false,
+    action: "Check the reference: the public id from the invoice, your trxid, or your idempotency key.",
+  },
+  IDEMPOTENCY_MISMATCH: {
+    status: 409,
+    error: "TRXID REUSED WITH DIFFERENT REQUEST",
+    when: "The `trxid` (idempotency key) already has an order with a different pid, identifiers or quantity, or a `/rdmbr` redemption with another player or code.",
+    retryable: false,
+    action: "Resend the original body to get that order, or use a new `trxid` for a new purchase.",
+  },
+  DUPLICATE_IN_FLIGHT: {
+    status: 429,
+    error: "DUPLICATE_IN_FLIGHT",
+    when: "The same `trxid` (idempotency key) is being placed, or redeemed at `/rdmbr`, by a request that has not answered yet.",
+    retryable: true,
+    action: "Retry shortly with the same body: it answers the original's invoice once that finishes.",
+  },
+  RATE_LIMIT: {
+    status: 429,
+    error: "TOO MANY REQUESTS",
+    when: "More than 10 calls in a rolling second or 80 in a rolling minute for this key, or too many failed authentications from your address.",
+    retryable: true,
+    action: "Wait `Retry-After` seconds, then retry; pace calls by the `RateLimit` headers.",
+  },
+  NOT_IMPLEMENTED: {
+    status: 501,
+    error: "NOT IMPLEMENTED",
+    when: "The path exists in the contract but not on this build (`POST /balance`: wallets are funded in the bot).",
+    retryable: false,
+    action: "Do not call it; fund the wallet through the bot.",
+  },
+  MAINTENANCE: {
+    status: 503,
+    error: "MAINTENANCE",
+    when: "New orders and redeems are paused for maintenance. A replay of an existing order still answers its invoice.",
+    retryable: true,
+    action: "Do not send new orders until later; replays (same body, same `trxid`) keep working.",
+  },
+  API_ORDER_DISABLED: {
+    status: 503,
+    error: "API_ORDER_DISABLED",
+    when: "New orders are off for everyone for a while; reads keep working. A replay of an existing order still answers its invoice.",
+    retryable: true,
+    action: "Retry new orders later; replays and GET requests keep working.",
+  },
+  RATE_LIMIT_UNAVAILABLE: {
+    status: 503,
+    error: "RATE_LIMIT_UNAVAILABLE",
+    when: "The rate-limit store did not answer in time; nothing was done.",
+    retryable: true,
+    action: "Retry after `Retry-After` seconds.",
+  },
 
-  // Verify and redeem (their bodies are not shown in the spec; defined here).
-  PLAYER_NOT_FOUND: { status: 404, error: "PLAYER NOT FOUND", code: "PLAYER_NOT_FOUND" },
-  INVALID_CODE: { status: 400, error: "INVALID CODE", code: "INVALID_CODE" },
-  CODE_USED: { status: 409, error: "CODE ALREADY USED", code: "CODE_USED" },
-  SUPPLIER_UNAVAILABLE: { status: 503, error: "SUPPLIER UNAVAILABLE: try again shortly", code: "SUPPLIER_UNAVAILABLE" },
+  // Verify and redeem.
+  PLAYER_NOT_FOUND: {
+    status: 404,
+    error: "PLAYER NOT FOUND",
+    when: "The supplier knows no such player (or no such user in that zone).",
+    retryable: false,
+    action: "Check the player id (and zone).",
+  },
+  INVALID_CODE: {
+    status: 400,
+    error: "INVALID CODE",
+    when: "`POST /rdmbr`: the code is not groups of 2-10 letters or digits separated by hyphens, or the supplier says it is not a valid code.",
+    retryable: false,
+    action: "Check the code with its owner; do not resend it unchanged.",
+  },
+  CODE_USED: {
+    status: 409,
+    error: "CODE ALREADY USED",
+    when: "`POST /rdmbr`: the code was already redeemed.",
+    retryable: false,
+    action: "Do not resend; the code cannot be redeemed again.",
+  },
+  SUPPLIER_UNAVAILABLE: {
+    status: 503,
+    error: "SUPPLIER UNAVAILABLE: try again shortly",
+    when: "The supplier could not answer the check or redemption now.",
+    retryable: true,
+    action: "Retry after `Retry-After` seconds.",
+  },
 
-  // HTTP-level failures the spec leaves open, in the same shape.
-  NOT_FOUND: { status: 404, error: "NOT FOUND", code: "NOT_FOUND" },
-  METHOD_NOT_ALLOWED: { status: 405, error: "METHOD NOT ALLOWED", code: "METHOD_NOT_ALLOWED" },
-  PAYLOAD_TOO_LARGE: { status: 413, error: "PAYLOAD TOO LARGE", code: "PAYLOAD_TOO_LARGE" },
-  UNSUPPORTED_MEDIA_TYPE: { status: 415, error: "UNSUPPORTED MEDIA TYPE: send Content-Type: application/json", code: "UNSUPPORTED_MEDIA_TYPE" },
-  SERVICE_UNAVAILABLE: { status: 503, error: "SERVICE UNAVAILABLE", code: "SERVICE_UNAVAILABLE" },
-  INTERNAL_ERROR: { status: 500, error: "INTERNAL ERROR", code: "INTERNAL_ERROR" },
-} as const satisfies Record<string, CatalogueEntry>;
+  // The Telegram webhook (POST /api/telegram/webhook): only Telegram, with the registered secret.
+  TELEGRAM_WEBHOOK_FORBIDDEN: {
+    status: 403,
+    error: "Telegram webhook secret token missing or wrong",
+    when: "A POST to /api/telegram/webhook without `X-Telegram-Bot-Api-Secret-Token`, or with one that differs from TELEGRAM_WEBHOOK_SECRET.",
+    retryable: false,
+    action: "Only Telegram calls this path: register it with `npm run bot:webhook -- <public-url>` using the web process's TELEGRAM_WEBHOOK_SECRET.",
+  },
+
+  // HTTP-level failures, in the same shape.
+  NOT_FOUND: {
+    status: 404,
+    error: "NOT FOUND",
+    when: "No such path.",
+    retryable: false,
+    action: "Check the path against `/openapi.json`.",
+  },
+  METHOD_NOT_ALLOWED: {
+    status: 405,
+    error: "METHOD NOT ALLOWED",
+    when: "The path exists but not with this method; `Allow` lists the methods.",
+    retryable: false,
+    action: "Use a method from the `Allow` header.",
+  },
+  PAYLOAD_TOO_LARGE: {
+    status: 413,
+    error: "PAYLOAD TOO LARGE",
+    when: "The body is larger than the limit (16 KiB by default).",
+    retryable: false,
+    action: "Send a smaller body.",
+  },
+  UNSUPPORTED_MEDIA_TYPE: {
+    status: 415,
+    error: "UNSUPPORTED MEDIA TYPE: send Content-Type: application/json",
+    when: "A POST body without `Content-Type: application/json`.",
+    retryable: false,
+    action: "Send `Content-Type: application/json`.",
+  },
+  SERVICE_UNAVAILABLE: {
+    status: 503,
+    error: "SERVICE UNAVAILABLE",
+    when: "The database did not answer; nothing was done.",
+    retryable: true,
+    action: "Retry after `Retry-After` seconds (an order retry with the same `trxid` is safe).",
+  },
+  INTERNAL_ERROR: {
+    status: 500,
+    error: "INTERNAL ERROR",
+    when: "An unexpected failure on our side.",
+    retryable: true,
+    action: "Retry with backoff (an order retry with the same `trxid` is safe); report it if it persists.",
+  },
+} as const satisfies Record<string, ErrorReference>;
 
 export type ErrorKey = keyof typeof errorCatalogue;
 
@@ -75,11 +321,10 @@ export function jsonResponse(body: unknown, status = 200, headers?: Record<strin
 }
 
 export function errorBody(key: ErrorKey, message?: string, extra?: Record<string, unknown>) {
-  const entry: CatalogueEntry = errorCatalogue[key];
   return {
     success: false as const,
-    error: message ?? entry.error,
-    ...(entry.code ? { code: entry.code } : {}),
+    error: message ?? errorCatalogue[key].error,
+    code: key,
     ...extra,
   };
 }

@@ -1,41 +1,112 @@
-// The process's HTTP server. Public API paths go straight to their Web-standard handlers through
-// @hono/node-server's request listener (no Next routing on the hot path); the dashboard, the docs
-// page and next-auth go to Next's request handler in the same process. Anything else answers the
-// catalogue's JSON 404, never an HTML page.
+// The process's HTTP server. Paths of the route table go straight to their Web-standard handlers
+// through @hono/node-server's request listener (no Next routing on the hot path); every other path
+// goes to Next's request handler in the same process (dashboard, docs, next-auth, any route file a
+// maintainer adds), which answers the table's JSON 404 for the rest (app/api/[[...path]]). Without
+// Next, the JSON 404 is answered here. Bodies handed to Next are bounded here too.
 import http from "node:http";
 import { getRequestListener, type HttpBindings } from "@hono/node-server";
-import { errorResponse } from "./errors";
-import type { createRouter } from "./router";
+import { errorBody, errorResponse } from "./errors";
+import { NEXT_BODY_LIMIT_BYTES } from "./body-limits";
+import { dispatchRoute } from "./dispatch-route";
+import type { RouteMatch } from "./router";
+import { env } from "../config/env";
+import { parseTrustedProxies, resolveClientIp } from "../net/ip";
+import { gateSignInRequests } from "../admin-sign-in/gate-sign-in-requests";
+
+let trustedProxies: string[] | undefined;
 
 export type NodeHandler = (req: http.IncomingMessage, res: http.ServerResponse) => void | Promise<void>;
 
-/** Paths that belong to Next (pages, assets, next-auth); everything else is the JSON API. */
-export const NEXT_PATH_PREFIXES = ["/admin", "/docs", "/api/auth", "/_next", "/favicon.ico"];
+interface Router {
+  match(method: string, pathname: string): RouteMatch;
+}
 
-export function isNextPath(pathname: string): boolean {
-  return NEXT_PATH_PREFIXES.some((prefix) => pathname === prefix || pathname.startsWith(prefix + "/"));
+const matches = new WeakMap<http.IncomingMessage, RouteMatch>();
+
+function refuseOversize(res: http.ServerResponse, maxBytes: number): void {
+  if (res.headersSent) {
+    res.destroy();
+    return;
+  }
+  const body = JSON.stringify(errorBody("PAYLOAD_TOO_LARGE", `PAYLOAD TOO LARGE: at most ${maxBytes} bytes`));
+  // Node discards the unread rest of the body after the answer (as for the API's own 413s).
+  res.writeHead(413, { "content-type": "application/json; charset=utf-8" });
+  res.end(body);
+}
+
+/** A copy of a request whose chunked body was read here, carrying that body with its length. */
+function withBufferedBody(req: http.IncomingMessage, body: Buffer): http.IncomingMessage {
+  const copy = new http.IncomingMessage(req.socket);
+  copy.method = req.method;
+  copy.url = req.url;
+  copy.httpVersion = req.httpVersion;
+  copy.httpVersionMajor = req.httpVersionMajor;
+  copy.httpVersionMinor = req.httpVersionMinor;
+  const headers = { ...req.headers, "content-length": String(body.length) };
+  delete headers["transfer-encoding"];
+  copy.headers = headers;
+  copy.rawHeaders = Object.entries(headers).flatMap(([name, value]) => (Array.isArray(value) ? value.flatMap((v) => [name, v]) : [name, String(value)]));
+  copy.push(body);
+  copy.push(null);
+  // Received in full: otherwise destroying the copy after it is read would count as an aborted
+  // request and close the connection.
+  copy.complete = true;
+  return copy;
+}
+
+/**
+ * Bounds a request body before Next sees it. A declared length over the limit is refused at once
+ * (within it, Node's parser never delivers more than declared). A chunked body, which browsers do
+ * not send, is read here up to the limit and handed on with its length; past the limit it is
+ * refused and the rest is discarded as it arrives. Resolves with the request to hand to Next, or
+ * undefined when it was refused (or aborted).
+ */
+export function limitRequestBody(
+  req: http.IncomingMessage,
+  res: http.ServerResponse,
+  maxBytes: number,
+): Promise<http.IncomingMessage | undefined> | http.IncomingMessage | undefined {
+  const declared = Number(req.headers["content-length"] ?? "");
+  if (declared > maxBytes) {
+    refuseOversize(res, maxBytes);
+    return undefined;
+  }
+  if (req.headers["transfer-encoding"] === undefined) return req;
+  return new Promise((resolve) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    let refused = false;
+    req.on("data", (chunk: Buffer) => {
+      if (refused) return;
+      size += chunk.length;
+      if (size > maxBytes) {
+        refused = true;
+        chunks.length = 0;
+        refuseOversize(res, maxBytes);
+        resolve(undefined);
+        return;
+      }
+      chunks.push(chunk);
+    });
+    req.on("end", () => {
+      if (!refused) resolve(withBufferedBody(req, Buffer.concat(chunks, size)));
+    });
+    req.on("error", () => resolve(undefined));
+  });
 }
 
 export function createHttpServer(options: {
-  router: ReturnType<typeof createRouter>;
+  router: Router;
   next?: NodeHandler;
   onError?: (error: unknown) => void;
 }): http.Server {
+  const onError = options.onError ?? (() => undefined);
+  const next = options.next && gateSignInRequests(options.next);
   const apiListener = getRequestListener(
-    async (request: Request, bindings) => {
+    (request: Request, bindings) => {
       const incoming = (bindings as HttpBindings).incoming;
-      const url = new URL(request.url);
-      const match = options.router.match(request.method, url.pathname);
-      try {
-        if (match.kind === "not-found") return errorResponse("NOT_FOUND");
-        if (match.kind === "method-not-allowed") {
-          return errorResponse("METHOD_NOT_ALLOWED", { headers: { allow: match.allow.join(", ") } });
-        }
-        return await match.handler(request, { params: match.params, peerIp: incoming.socket.remoteAddress ?? "" });
-      } catch (error) {
-        options.onError?.(error);
-        return errorResponse("INTERNAL_ERROR");
-      }
+      const match = matches.get(incoming) ?? options.router.match(request.method, new URL(request.url).pathname);
+      return dispatchRoute(match, request, incoming.socket.remoteAddress ?? "", onError);
     },
     {
       // A request the adapter itself cannot read (aborted, malformed) still gets a JSON answer.
@@ -45,10 +116,19 @@ export function createHttpServer(options: {
 
   return http.createServer((req, res) => {
     const pathname = (req.url ?? "/").split("?")[0];
-    if (options.next && isNextPath(pathname)) {
-      void options.next(req, res);
+    const match = options.router.match(req.method ?? "GET", pathname);
+    if (match.kind === "not-found" && next) {
+      // Next (next-auth's sign-in throttle) reads the client IP from X-Forwarded-For: it gets the
+      // address the API would use, never a value the client wrote itself.
+      trustedProxies ??= parseTrustedProxies(env().trustedProxies);
+      const forwarded = req.headers["x-forwarded-for"];
+      req.headers["x-forwarded-for"] = resolveClientIp(req.socket.remoteAddress ?? "", Array.isArray(forwarded) ? forwarded.join(",") : (forwarded ?? null), trustedProxies);
+      const bounded = limitRequestBody(req, res, NEXT_BODY_LIMIT_BYTES);
+      if (bounded instanceof Promise) void bounded.then((request) => request && next(request, res));
+      else if (bounded) void next(bounded, res);
       return;
     }
+    matches.set(req, match);
     void apiListener(req, res);
   });
 }

@@ -1,22 +1,16 @@
 // The one wrapper around every public API route. In order: key extraction, key format, key lookup
-// by hash, account state, IP allowlist, rate limit, the order/redeem switches, body and query
-// parsing with zod, the handler, error mapping. Every failure body comes from the error catalogue.
+// by hash (with the rate-limit check started beside it), account state, IP allowlist (unless the
+// route opts out), rate limit, the order/redeem switches, body and query parsing with zod, the
+// handler, error mapping. Every failure body comes from the error catalogue.
 import { z } from "zod";
 import { env } from "../config/env";
 import { isDatabaseUnavailable } from "../db/errors";
 import { parseTrustedProxies, resolveClientIp } from "../net/ip";
-import {
-  authenticateApiKey,
-  checkAccountAccess,
-  checkIpAccess,
-  extractApiKey,
-  touchKeyLastUsed,
-  type ApiCaller,
-} from "../auth/authenticate-api-key";
-import { ApiError, errorResponse, jsonResponse, type ErrorKey } from "./errors";
+import { checkAccountAccess, checkIpAccess, touchKeyLastUsed, type ApiCaller } from "../auth/authenticate-api-key";
+import { ApiError, errorCatalogue, errorResponse, jsonResponse, type ErrorKey } from "./errors";
 import { readJsonBody } from "./read-json-body";
 import type { HttpMethod, RequestContext, RouteHandler } from "./router";
-import { applyKeyRateLimit, guardFailedAuth, noteFailedAuth, readApiSettings, type ApiSettings } from "./access-policies";
+import { authenticateCaller, readApiSettings, type ApiSettings } from "./access-policies";
 
 /** Which runtime switch closes a route: "order" (MAINTENANCE, API_ORDER_DISABLED) or "redeem" (MAINTENANCE). */
 export type RouteAction = "read" | "order" | "redeem";
@@ -40,14 +34,27 @@ export interface PublicRouteSpec<B extends z.ZodType | undefined, Q extends z.Zo
   tag: string;
   action?: RouteAction;
   body?: B;
-  /** Accepted alternative names of body fields: canonical name -> aliases (SPEC section 4). */
+  /** Accepted alternative names of body fields: canonical name -> aliases (README: The API). */
   aliases?: Record<string, string[]>;
   query?: Q;
   params?: z.ZodObject;
   /** Schema of the 200 body, for the OpenAPI document. */
   response: z.ZodType;
+  /** Headers of the 200 answer worth documenting: name -> description. */
+  responseHeaders?: Record<string, string>;
   /** Errors this route can answer besides the authentication, access and rate-limit ones. */
   errors: ErrorKey[];
+  /**
+   * false: the key's IP allowlist is not checked (GET /my-ip, which tells a caller the address to
+   * add). The key, the account state and the rate limit still apply.
+   */
+  ipAllowlist?: false;
+  /**
+   * While a switch closes the route, a request that repeats an earlier one still gets that earlier
+   * answer: this returns it, or undefined for a new request (which the switch then refuses). Called
+   * only while a switch is on, so it costs nothing otherwise.
+   */
+  replay?(input: HandlerInput<B extends z.ZodType ? z.output<B> : undefined, undefined>): Promise<unknown>;
   handle(input: HandlerInput<B extends z.ZodType ? z.output<B> : undefined, Q extends z.ZodType ? z.output<Q> : undefined>): Promise<unknown>;
 }
 
@@ -62,9 +69,10 @@ function applyAliases(body: unknown, aliases: Record<string, string[]> | undefin
   if (!aliases || typeof body !== "object" || body === null || Array.isArray(body)) return body;
   const source = body as Record<string, unknown>;
   const result: Record<string, unknown> = { ...source };
+  // null counts as not sent, so `"trxid": null, "trxId": "A1"` reads A1.
   for (const [canonical, names] of Object.entries(aliases)) {
-    if (result[canonical] !== undefined) continue;
-    const alias = names.find((name) => source[name] !== undefined);
+    if (result[canonical] !== undefined && result[canonical] !== null) continue;
+    const alias = names.find((name) => source[name] !== undefined && source[name] !== null);
     if (alias) result[canonical] = source[alias];
   }
   return result;
@@ -72,6 +80,23 @@ function applyAliases(body: unknown, aliases: Record<string, string[]> | undefin
 
 function describeIssues(error: z.ZodError) {
   return error.issues.map((issue) => ({ field: issue.path.join(".") || "(body)", message: issue.message }));
+}
+
+/**
+ * A body that fails its schema is INVALID BODY, unless every failure is one the schema names with
+ * `failsAs` (lib/api-schemas/fields.ts): then it is that error (a malformed redeem code is INVALID_CODE).
+ */
+function bodyError(error: z.ZodError): ApiError {
+  const named = error.issues.map((issue) => (issue.code === "custom" ? (issue.params?.errorKey as ErrorKey | undefined) : undefined));
+  const key = named.every((k) => k !== undefined && k in errorCatalogue) ? named[0]! : "INVALID_BODY";
+  return new ApiError(key, { extra: { details: describeIssues(error) } });
+}
+
+function closingSwitch(action: RouteAction | undefined, settings: ApiSettings): "MAINTENANCE" | "API_ORDER_DISABLED" | undefined {
+  if (action !== "order" && action !== "redeem") return undefined;
+  if (settings.maintenance) return "MAINTENANCE";
+  if (action === "order" && settings.apiOrderDisabled) return "API_ORDER_DISABLED";
+  return undefined;
 }
 
 function toResponse(error: unknown): Response {
@@ -97,35 +122,40 @@ export function publicRoute<B extends z.ZodType | undefined = undefined, Q exten
       trustedProxies ??= parseTrustedProxies(env().trustedProxies);
       const clientIp = resolveClientIp(context.peerIp, request.headers.get("x-forwarded-for"), trustedProxies);
 
-      guardFailedAuth(clientIp);
-      let caller: ApiCaller;
-      try {
-        caller = await authenticateApiKey(extractApiKey(request.headers));
-      } catch (error) {
-        if (error instanceof ApiError) await noteFailedAuth(clientIp);
-        throw error;
-      }
+      const { caller, limit } = await authenticateCaller(request.headers, clientIp);
 
       const settings = await readApiSettings();
-      const accessError = checkAccountAccess(caller, settings.eligibility) ?? checkIpAccess(caller, clientIp);
+      const accessError =
+        checkAccountAccess(caller, settings.eligibility) ?? (spec.ipAllowlist === false ? undefined : checkIpAccess(caller, clientIp));
       // Every keyed answer counts toward the key's limits, refusals included.
-      const decision = await applyKeyRateLimit(caller.keyId);
+      const decision = await limit;
       limitHeaders = decision.headers;
       if (accessError) throw accessError;
       if (!decision.allowed) throw new ApiError("RATE_LIMIT", { headers: { "retry-after": String(decision.retryAfterSeconds) } });
       touchKeyLastUsed(caller.keyId);
 
-      if (spec.action === "order" || spec.action === "redeem") {
-        if (settings.maintenance) throw new ApiError("MAINTENANCE");
-        if (spec.action === "order" && settings.apiOrderDisabled) throw new ApiError("API_ORDER_DISABLED");
-      }
+      const closedBy = closingSwitch(spec.action, settings);
+      if (closedBy && !spec.replay) throw new ApiError(closedBy);
 
       let body: unknown;
       if (spec.body) {
-        const raw = applyAliases(await readJsonBody(request, maxBodyBytes), spec.aliases);
-        const parsed = spec.body.safeParse(raw === undefined ? {} : raw);
-        if (!parsed.success) throw new ApiError("INVALID_BODY", { extra: { details: describeIssues(parsed.error) } });
+        let parsed: ReturnType<z.ZodType["safeParse"]>;
+        try {
+          const raw = applyAliases(await readJsonBody(request, maxBodyBytes), spec.aliases);
+          parsed = spec.body.safeParse(raw === undefined ? {} : raw);
+        } catch (error) {
+          // While closed, anything that is not a readable repeat is simply refused by the switch.
+          if (closedBy) throw new ApiError(closedBy);
+          throw error;
+        }
+        if (!parsed.success) throw closedBy ? new ApiError(closedBy) : bodyError(parsed.error);
         body = parsed.data;
+      }
+      if (closedBy) {
+        const input = { request, caller, clientIp, body: body as never, query: undefined as never, params: context.params, settings };
+        const earlier = await spec.replay!(input);
+        if (earlier === undefined) throw new ApiError(closedBy);
+        return withHeaders(earlier instanceof Response ? earlier : jsonResponse(earlier), limitHeaders);
       }
       let query: unknown;
       if (spec.query) {

@@ -1,6 +1,6 @@
 // A small path router for the public API: static paths by map lookup, ":param" segments by a
 // linear scan of the few patterns that have them. Next's router costs ~7x more per request
-// (DESIGN.md), so the API does not go through it.
+// (bench/RESULTS.md), so the API does not go through it.
 export type HttpMethod = "GET" | "POST" | "PUT" | "PATCH" | "DELETE" | "HEAD" | "OPTIONS";
 
 export interface RequestContext {
@@ -69,6 +69,9 @@ export function createRouter(routes: RouteDefinition[], prefixes: string[] = [""
   }
 
   return {
+    has(path: string): boolean {
+      return routes.some((route) => route.path === path);
+    },
     match(method: string, pathname: string): RouteMatch {
       const found = find(pathname);
       if (!found) return { kind: "not-found" };

@@ -63,6 +63,20 @@ export function ipInAnyRange(ip: string, cidrs: readonly string[]): boolean {
 }
 
 /**
+ * One X-Forwarded-For entry as proxies write it: an address, or an address with the client's port
+ * ("203.0.113.9:4431", "[2001:db8::1]:443", "[2001:db8::1]"). A bare IPv6 address is not cut at
+ * its last colon: only an IPv4 address takes a port without brackets.
+ */
+export function parseForwardedHop(entry: string): string | undefined {
+  const text = entry.trim();
+  const bracketed = /^\[([^\]]+)\](?::(\d{1,5}))?$/.exec(text);
+  if (bracketed) return bracketed[1].includes(":") ? normaliseIp(bracketed[1]) : undefined;
+  const v4WithPort = /^([0-9.]+):(\d{1,5})$/.exec(text);
+  if (v4WithPort) return normaliseIp(v4WithPort[1]);
+  return normaliseIp(text);
+}
+
+/**
  * The client's IP: the socket's peer address, unless that peer is a trusted proxy, in which case
  * X-Forwarded-For is read from the right, skipping trusted proxies, to the first untrusted hop.
  * A forged X-Forwarded-For from an untrusted peer is ignored.
@@ -72,18 +86,27 @@ export function resolveClientIp(peerIp: string, forwardedFor: string | null, tru
   if (!forwardedFor || trustedProxies.length === 0 || !ipInAnyRange(peer, trustedProxies)) return peer;
   const hops = forwardedFor.split(",").map((hop) => hop.trim()).filter(Boolean);
   for (let i = hops.length - 1; i >= 0; i--) {
-    const hop = normaliseIp(hops[i]);
+    const hop = parseForwardedHop(hops[i]);
     if (!hop) return peer; // garbage in the chain: trust nothing beyond the peer
     if (!ipInAnyRange(hop, trustedProxies)) return hop;
   }
-  return normaliseIp(hops[0]) ?? peer;
+  return parseForwardedHop(hops[0]) ?? peer;
 }
 
-/** Normalises TRUSTED_PROXIES entries once; invalid entries are reported, not silently dropped. */
+/**
+ * Normalises TRUSTED_PROXIES entries; the first invalid entry is named, never silently dropped.
+ * The web server and `npm start` call it before they listen, so a bad entry stops the start with
+ * its name instead of failing every request.
+ */
 export function parseTrustedProxies(entries: readonly string[]): string[] {
   return entries.map((entry) => {
     const cidr = normaliseCidr(entry);
-    if (!cidr) throw new Error(`TRUSTED_PROXIES: "${entry}" is not an IP address or CIDR range`);
+    if (!cidr) {
+      throw new Error(
+        `TRUSTED_PROXIES: "${entry}" is not an IP address or CIDR range (expected e.g. 10.0.0.5, 10.0.0.0/8 or 2001:db8::/32, comma-separated, no ports)`,
+      );
+    }
     return cidr;
   });
 }
+

@@ -2,10 +2,12 @@
 import { OpenAPIRegistry, OpenApiGeneratorV31 } from "@asteasolutions/zod-to-openapi";
 import { z } from "zod";
 import { errorCatalogue, type ErrorKey } from "../http/errors";
+import { listErrorCodes } from "../http/render-error-reference";
 import { ErrorBody } from "../api-schemas/read-schemas";
 import type { PublicRoute } from "../http/public-route";
 import { serviceVersion } from "../health/check-health";
 import { API_KEY_PATTERN } from "../auth/api-key-format";
+import { registerWebhooks } from "./register-webhooks";
 
 /** Errors every keyed route can answer, before its own. */
 const ACCESS_ERRORS: ErrorKey[] = [
@@ -23,11 +25,12 @@ const ACCESS_ERRORS: ErrorKey[] = [
   "RATE_LIMIT_UNAVAILABLE",
   "SERVICE_UNAVAILABLE",
 ];
+const IP_ERRORS: ErrorKey[] = ["IP_ALLOWLIST_REQUIRED", "IP_NOT_ALLOWED"];
 const BODY_ERRORS: ErrorKey[] = ["INVALID_BODY", "INVALID_JSON", "PAYLOAD_TOO_LARGE", "UNSUPPORTED_MEDIA_TYPE"];
 
 function describeError(key: ErrorKey): string {
-  const entry: { error: string; code?: string } = errorCatalogue[key];
-  return entry.code ? `\`${entry.code}\` (${entry.error})` : `\`${entry.error}\``;
+  const entry = errorCatalogue[key];
+  return `\`${key}\` (${entry.error}): ${entry.when}`;
 }
 
 function errorResponses(keys: ErrorKey[]) {
@@ -40,7 +43,7 @@ function errorResponses(keys: ErrorKey[]) {
     [...byStatus.entries()].map(([status, group]) => [
       status,
       {
-        description: group.map(describeError).join(", "),
+        description: group.map(describeError).join("\n\n"),
         content: { "application/json": { schema: ErrorBody } },
       },
     ]),
@@ -62,7 +65,8 @@ export function buildOpenApiDocument(routes: PublicRoute[]) {
   });
 
   for (const { spec } of routes) {
-    const errors = [...ACCESS_ERRORS, ...(spec.body ? BODY_ERRORS : []), ...(spec.query ? (["INVALID_REQUEST"] as ErrorKey[]) : []), ...spec.errors];
+    const access = spec.ipAllowlist === false ? ACCESS_ERRORS.filter((key) => !IP_ERRORS.includes(key)) : ACCESS_ERRORS;
+    const errors = [...access, ...(spec.body ? BODY_ERRORS : []), ...(spec.query ? (["INVALID_REQUEST"] as ErrorKey[]) : []), ...spec.errors];
     if (spec.action === "order") errors.push("MAINTENANCE", "API_ORDER_DISABLED");
     if (spec.action === "redeem") errors.push("MAINTENANCE");
     const aliasNote = spec.aliases
@@ -72,7 +76,9 @@ export function buildOpenApiDocument(routes: PublicRoute[]) {
           .join("; ") +
         "."
       : "";
+    const operationErrors = [...new Set(errors)];
     registry.registerPath({
+      "x-error-codes": operationErrors,
       method: spec.method.toLowerCase() as "get" | "post",
       path: spec.path.replace(/:([A-Za-z]+)/g, "{$1}"),
       tags: [spec.tag],
@@ -84,11 +90,23 @@ export function buildOpenApiDocument(routes: PublicRoute[]) {
         ...(spec.body ? { body: { required: true, content: { "application/json": { schema: spec.body } } } } : {}),
       },
       responses: {
-        200: { description: "Success", content: { "application/json": { schema: spec.response } } },
-        ...errorResponses([...new Set(errors)]),
+        200: {
+          description: "Success",
+          ...(spec.responseHeaders
+            ? {
+                headers: Object.fromEntries(
+                  Object.entries(spec.responseHeaders).map(([name, description]) => [name, { description, schema: { type: "string" as const } }]),
+                ),
+              }
+            : {}),
+          content: { "application/json": { schema: spec.response } },
+        },
+        ...errorResponses(operationErrors),
       },
     });
   }
+
+  registerWebhooks(registry);
 
   return new OpenApiGeneratorV31(registry.definitions).generateDocument({
     openapi: "3.1.0",
@@ -97,10 +115,13 @@ export function buildOpenApiDocument(routes: PublicRoute[]) {
       version: serviceVersion,
       description:
         "Prepaid-wallet ordering API for game top-ups, game keys and gift cards. Every path is served at the root and, " +
-        "identically, under `/api`. Bodies are JSON. Failures are `{ success: false, error, code? }`: switch on `code` " +
-        "when present. Limits: 10 calls per rolling second and 80 per rolling minute per key.",
+        "identically, under `/api`. Bodies are JSON. Failures are `{ success: false, error, code }`: switch on `code`, " +
+        "described in `x-error-codes`. Limits: 10 calls per rolling second and 80 per rolling minute per key.",
     },
     servers: [{ url: "/" }, { url: "/api" }],
     security: [{ ApiKeyHeader: [] }, { BearerAuth: [] }],
+    // The error reference: every code the API answers, what it means and what to do. Each
+    // operation's `x-error-codes` lists the codes it can answer.
+    "x-error-codes": Object.fromEntries(listErrorCodes().map(({ code, ...entry }) => [code, entry])),
   });
 }

@@ -1,9 +1,10 @@
-// Turns stored order rows into the Invoice of SPEC 2.3. Codes are decrypted here and only here,
+// Turns stored order rows into the Invoice (OpenAPI: Invoice). Codes are decrypted here and only here,
 // for the owner's own request (every caller has already scoped the rows to the account).
 import type pg from "pg";
 import { getPool } from "../db/pool";
 import { decryptCode } from "../codes/code-crypto";
 import { centsToUsd } from "../money/cents-to-usd";
+import type { LineKind, OrderStatus } from "../generated/prisma/enums";
 
 export interface OrderRow {
   id: number;
@@ -15,7 +16,7 @@ export interface OrderRow {
   request_fingerprint: string;
   catalog_id: string;
   line_slug: string;
-  line_kind: "topup" | "gamekey" | "giftcard";
+  line_kind: LineKind;
   pack_name: string;
   unit_price_cents: number;
   quantity: number;
@@ -23,8 +24,12 @@ export interface OrderRow {
   user_id: string | null;
   zone_id: string | null;
   server_id: string | null;
+  /** As sent by the client; the invoice echoes these (the columns above are canonical). */
+  sent_user_id: string | null;
+  sent_zone_id: string | null;
+  sent_server_id: string | null;
   order_created: boolean;
-  status: "pending" | "processing" | "completed" | "cancelled";
+  status: OrderStatus;
   error: string | null;
   refunded: boolean;
   needs_admin: boolean;
@@ -45,9 +50,9 @@ export function toInvoice(order: OrderRow, codes?: string[]) {
     packName: order.pack_name,
     amountUsd: centsToUsd(order.amount_cents),
     quantity: order.quantity,
-    ...(order.user_id !== null ? { userId: order.user_id } : {}),
-    ...(order.zone_id !== null ? { zoneId: order.zone_id } : {}),
-    ...(order.server_id !== null ? { serverId: order.server_id } : {}),
+    ...(order.user_id !== null ? { userId: order.sent_user_id ?? order.user_id } : {}),
+    ...(order.zone_id !== null ? { zoneId: order.sent_zone_id ?? order.zone_id } : {}),
+    ...(order.server_id !== null ? { serverId: order.sent_server_id ?? order.server_id } : {}),
     ...(order.status === "cancelled" ? { error: order.error ?? "CANCELLED", refunded: order.refunded } : {}),
     ...(codes && codes.length ? { codes } : {}),
     ...(finished ? { durationSec: Math.round((order.finished_at!.getTime() - order.created_at.getTime()) / 100) / 10 } : {}),

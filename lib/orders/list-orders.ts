@@ -1,21 +1,22 @@
-// GET /history: the account's orders, newest first (by id, which is stable).
+// GET /history: the calling key's orders (README: The API), newest first by id, which is stable.
+// Scoped by account as well as key, like every lookup.
 import { getPool } from "../db/pool";
 import type { OrderRow } from "./build-invoice";
 
-export async function listOwnOrders(accountId: number, limit: number, offset = 0): Promise<OrderRow[]> {
+export async function listKeyOrders(scope: { accountId: number; keyId: number }, limit: number, offset = 0): Promise<OrderRow[]> {
   const { rows } = await getPool().query<OrderRow>({
     name: "history-page",
-    text: `SELECT * FROM orders WHERE account_id = $1 ORDER BY id DESC LIMIT $2 OFFSET $3`,
-    values: [accountId, limit, offset],
+    text: `SELECT * FROM orders WHERE account_id = $1 AND api_key_id = $2 ORDER BY id DESC LIMIT $3 OFFSET $4`,
+    values: [scope.accountId, scope.keyId, limit, offset],
   });
   return rows;
 }
 
-export async function countOwnOrders(accountId: number): Promise<number> {
+export async function countKeyOrders(scope: { accountId: number; keyId: number }): Promise<number> {
   const { rows } = await getPool().query<{ total: number }>({
     name: "history-count",
-    text: `SELECT count(*)::int AS total FROM orders WHERE account_id = $1`,
-    values: [accountId],
+    text: `SELECT count(*)::int AS total FROM orders WHERE account_id = $1 AND api_key_id = $2`,
+    values: [scope.accountId, scope.keyId],
   });
   return rows[0].total;
 }

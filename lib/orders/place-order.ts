@@ -11,6 +11,7 @@ import { InsufficientBalanceError, postLedgerEntry } from "../wallet/post-ledger
 import { enqueueFulfilment } from "../fulfilment/enqueue-fulfilment";
 import { buildInvoice, type Invoice, type OrderRow } from "./build-invoice";
 import { formatPublicOrderId } from "./public-order-id";
+import { recordOrderEvent } from "./record-order-event";
 import {
   fingerprintBody,
   fingerprintOrder,
@@ -27,9 +28,8 @@ export interface PlacementResult {
 
 class ConcurrentDuplicate extends Error {}
 
-// One round trip: the in-flight lock, the existing order for this key, the catalog entry, and an
-// order id reserved in advance so the public id is written with the row.
-const OPEN_PLACEMENT = `
+// The in-flight lock for the idempotency key, the existing order for it, and the catalog entry.
+const LOOKUP_COLUMNS = `
   SELECT pg_try_advisory_xact_lock(hashtextextended($1::int || ':' || $2::text, 0)) AS locked,
          (SELECT row_to_json(o) FROM orders o WHERE o.account_id = $1 AND o.idempotency_key = $2) AS existing,
          (SELECT json_build_object(
@@ -37,14 +37,24 @@ const OPEN_PLACEMENT = `
              'productActive', p.active, 'supplierSku', p.supplier_sku, 'lineSlug', l.slug, 'lineCode', l.code,
              'lineKind', l.kind, 'requiredFields', l.required_fields, 'serverIdOptions', l.server_id_options,
              'lineAvailable', l.available, 'lineOrderable', l.orderable, 'supplier', l.supplier)
-            FROM products p JOIN game_lines l ON l.id = p.line_id WHERE p.catalog_id = $3) AS entry,
+            FROM products p JOIN game_lines l ON l.id = p.line_id WHERE p.catalog_id = $3) AS entry`;
+
+// One round trip for a placement: the lookup, plus an order id reserved in advance so the public
+// id is written with the row.
+const OPEN_PLACEMENT = `${LOOKUP_COLUMNS},
          nextval(pg_get_serial_sequence('orders', 'id'))::int AS next_id`;
+
+interface Lookup {
+  locked: boolean;
+  existing: Record<string, any> | null;
+  entry: CatalogEntry | null;
+}
 
 const INSERT_ORDER = `
   INSERT INTO orders (id, public_id, account_id, api_key_id, trxid, idempotency_key, request_fingerprint, product_id,
                       catalog_id, line_slug, line_kind, pack_name, unit_price_cents, quantity, amount_cents,
-                      user_id, zone_id, server_id, status, supplier)
-  VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, 'processing', $19)
+                      user_id, zone_id, server_id, sent_user_id, sent_zone_id, sent_server_id, status, supplier)
+  VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20, $21, 'processing', $22)
   RETURNING *`;
 
 function reviveDates(row: Record<string, any>): OrderRow {
@@ -62,20 +72,11 @@ async function replay(caller: ApiCaller, body: OrderBody, existing: OrderRow, en
   return { invoice: await buildInvoice(existing, client), replayed: true };
 }
 
-async function recordEvent(client: pg.PoolClient, orderId: number, from: string | null, to: string, reason: string) {
-  await client.query(`INSERT INTO order_events (order_id, from_status, to_status, reason) VALUES ($1, $2, $3, $4)`, [
-    orderId,
-    from,
-    to,
-    reason,
-  ]);
-}
-
 async function attemptPlacement(caller: ApiCaller, body: OrderBody): Promise<PlacementResult> {
   const keys = requireOrderKeys(body);
   return withTransaction(async (client) => {
     const { rows } = await client.query(OPEN_PLACEMENT, [caller.accountId, keys.idempotencyKey, keys.pid]);
-    const opened = rows[0] as { locked: boolean; existing: Record<string, any> | null; entry: CatalogEntry | null; next_id: number };
+    const opened = rows[0] as Lookup & { next_id: number };
     // The original request still holds the key's lock: it has not answered yet.
     if (!opened.locked) throw new ApiError("DUPLICATE_IN_FLIGHT");
     const entry = opened.entry ?? undefined;
@@ -107,6 +108,9 @@ async function attemptPlacement(caller: ApiCaller, body: OrderBody): Promise<Pla
           order.userId ?? null,
           order.zoneId ?? null,
           order.serverId ?? null,
+          order.sent.userId ?? null,
+          order.sent.zoneId ?? null,
+          order.sent.serverId ?? null,
           line.lineKind === "topup" ? line.supplier : null,
         ])
       ).rows[0];
@@ -127,13 +131,13 @@ async function attemptPlacement(caller: ApiCaller, body: OrderBody): Promise<Pla
       });
     } catch (error) {
       if (!(error instanceof InsufficientBalanceError)) throw error;
-      // Stored, so a replay of this trxid answers the same cancelled invoice (SPEC 3 rule 3).
+      // Stored, so a replay of this trxid answers the same cancelled invoice.
       const cancelled = await client.query<OrderRow>(
         `UPDATE orders SET status = 'cancelled', order_created = false, error = 'INSUFFICIENT BALANCE', finished_at = now(), updated_at = now()
           WHERE id = $1 RETURNING *`,
         [id],
       );
-      await recordEvent(client, id, null, "cancelled", "INSUFFICIENT BALANCE: nothing charged");
+      await recordOrderEvent(client, id, null, "cancelled", "INSUFFICIENT BALANCE: nothing charged");
       return { invoice: await buildInvoice(cancelled.rows[0], client), replayed: false };
     }
 
@@ -148,9 +152,28 @@ async function attemptPlacement(caller: ApiCaller, body: OrderBody): Promise<Pla
       if (reserved.rowCount !== order.quantity) throw new ApiError("INSUFFICIENT_STOCK");
     }
 
-    await recordEvent(client, id, null, "processing", "placed: wallet debited, queued for fulfilment");
+    await recordOrderEvent(client, id, null, "processing", "placed: wallet debited, queued for fulfilment");
     await enqueueFulfilment(client, id);
     return { invoice: await buildInvoice(inserted, client), replayed: false };
+  });
+}
+
+/**
+ * The earlier answer for a request whose idempotency key already has an order, without placing
+ * anything; undefined when the key has none (or the body lacks pid or trxid). Used while a switch
+ * stops new orders: a client recovering a lost answer still gets it. The same rules as a placement
+ * apply to the repeat (FORBIDDEN from another key, IDEMPOTENCY_MISMATCH for another body,
+ * DUPLICATE_IN_FLIGHT while the original still runs), and the catalog's current state does not matter.
+ */
+export async function findOrderReplay(caller: ApiCaller, body: OrderBody): Promise<PlacementResult | undefined> {
+  if (!body.trxid || !body.pid) return undefined;
+  const idempotencyKey = body.idempotencyKey ?? body.trxid;
+  return withTransaction(async (client) => {
+    const { rows } = await client.query(LOOKUP_COLUMNS, [caller.accountId, idempotencyKey, body.pid]);
+    const found = rows[0] as Lookup;
+    if (!found.locked) throw new ApiError("DUPLICATE_IN_FLIGHT");
+    if (!found.existing) return undefined;
+    return replay(caller, body, reviveDates(found.existing), found.entry ?? undefined, client);
   });
 }
 

@@ -1,33 +1,32 @@
-// GET /orders/:orderId. Accepted forms, always scoped to the caller's account: the numeric id, the
-// public id (SVCAPI-...), and the account's own trxid (the user-scoped form receipts show).
-// Anything else, or another account's order, is ORDER NOT FOUND: nothing reveals that it exists.
+// GET /orders/:orderId: one order of the caller's account by any reference form, ranked as
+// parse-order-reference.ts says. Another account's order, by any form, is ORDER NOT FOUND: nothing
+// reveals that it exists.
 import { getPool } from "../db/pool";
 import { ApiError } from "../http/errors";
 import type { OrderRow } from "./build-invoice";
-import { parsePublicOrderId } from "./public-order-id";
-import { NO_CONTROL_CHARACTERS } from "../api-schemas/fields";
+import { classifyOrderMatch, orderReferenceSql, type OrderReference, type OrderReferenceKind } from "./parse-order-reference";
 
-export async function findOwnOrder(accountId: number, reference: string): Promise<OrderRow> {
-  const text = reference.trim();
-  if (!NO_CONTROL_CHARACTERS.test(text)) throw new ApiError("ORDER_NOT_FOUND");
-  const pool = getPool();
-  let rows: OrderRow[] = [];
-  const publicId = text.toUpperCase().startsWith("SVCAPI-") ? parsePublicOrderId(text) : undefined;
-  if (publicId !== undefined) {
-    rows = (await pool.query<OrderRow>({ name: "order-by-id", text: `SELECT * FROM orders WHERE id = $1 AND account_id = $2`, values: [publicId, accountId] })).rows;
-  } else if (/^\d{1,15}$/.test(text) && Number(text) <= 2_147_483_647) {
-    rows = (await pool.query<OrderRow>({ name: "order-by-id", text: `SELECT * FROM orders WHERE id = $1 AND account_id = $2`, values: [Number(text), accountId] })).rows;
+// The statement's text is the same for every reference (only the values differ), so it is prepared once.
+const PROTOTYPE = orderReferenceSql({ text: "", kinds: [] }, "o", 2);
+const FIND_OWN_ORDER = `SELECT o.* FROM orders o WHERE o.account_id = $1 AND ${PROTOTYPE.where} ORDER BY ${PROTOTYPE.rank}, o.id DESC LIMIT 1`;
+// A public id ranks first, so when the text is one (its hash checks out) and the order is the
+// caller's, one primary-key read answers: the usual case, kept as cheap as the floor's lookup.
+const FIND_OWN_ORDER_BY_ID = `SELECT * FROM orders WHERE id = $1 AND account_id = $2`;
+
+export async function findOwnOrder(
+  accountId: number,
+  reference: OrderReference | undefined,
+): Promise<{ order: OrderRow; matchedBy: OrderReferenceKind }> {
+  if (reference?.publicId !== undefined) {
+    const { rows } = await getPool().query<OrderRow>({ name: "order-by-public-id", text: FIND_OWN_ORDER_BY_ID, values: [reference.publicId, accountId] });
+    if (rows[0]) return { order: rows[0], matchedBy: "publicId" };
   }
-  if (rows.length === 0 && text.length > 0 && text.length <= 128) {
-    // A trxid (or idempotency key) of this account; newest first if several keys share a trxid.
-    rows = (
-      await pool.query<OrderRow>({
-        name: "order-by-trxid",
-        text: `SELECT * FROM orders WHERE account_id = $1 AND (trxid = $2 OR idempotency_key = $2) ORDER BY id DESC LIMIT 1`,
-        values: [accountId, text],
-      })
-    ).rows;
+  if (reference) {
+    const { values } = orderReferenceSql(reference, "o", 2);
+    const { rows } = await getPool().query<OrderRow>({ name: "order-by-reference", text: FIND_OWN_ORDER, values: [accountId, ...values] });
+    const order = rows[0];
+    const matchedBy = order && classifyOrderMatch(reference, { id: order.id, trxid: order.trxid, idempotencyKey: order.idempotency_key });
+    if (order && matchedBy) return { order, matchedBy };
   }
-  if (rows.length === 0) throw new ApiError("ORDER_NOT_FOUND");
-  return rows[0];
+  throw new ApiError("ORDER_NOT_FOUND");
 }

@@ -1,8 +1,9 @@
-// Checks an order body against its game line (SPEC 4 rules 1-2) and produces the normalised
+// Checks an order body against its game line (README: The API) and produces the normalised
 // request that is stored and fingerprinted. Pure: the catalog row is read by the caller.
 import crypto from "node:crypto";
 import { ApiError } from "../http/errors";
 import type { OrderBody } from "../api-schemas/order-schemas";
+import type { LineKind } from "../generated/prisma/enums";
 
 export interface CatalogEntry {
   productId: number;
@@ -13,7 +14,7 @@ export interface CatalogEntry {
   supplierSku: string | null;
   lineSlug: string;
   lineCode: string;
-  lineKind: "topup" | "gamekey" | "giftcard";
+  lineKind: LineKind;
   requiredFields: { field: string; label: string }[];
   serverIdOptions: { value: string; label: string; aliases?: string[] }[] | null;
   lineAvailable: boolean;
@@ -29,6 +30,8 @@ export interface NormalisedOrder {
   zoneId?: string;
   serverId?: string;
   quantity: number;
+  /** The identifiers exactly as sent, which the invoice echoes (the fields above are canonical). */
+  sent: { userId?: string; zoneId?: string; serverId?: string };
 }
 
 const IDENTIFIER_FIELDS = ["userId", "zoneId", "serverId"] as const;
@@ -62,17 +65,20 @@ export function validateOrderRequest(body: OrderBody, entry: CatalogEntry | unde
 
   const stockLine = entry.lineKind !== "topup";
   if (!stockLine) {
-    if (body.quantity !== undefined) throw new ApiError("QUANTITY_ONLY_FOR_STOCK_LINES");
+    if (body.quantity !== undefined) throw new ApiError("QUANTITY_ONLY_FOR_GAMEKEY_OR_GIFTCARD");
     if (!entry.supplierSku) throw new ApiError("INVALID_PRODUCT", { message: "INVALID PRODUCT: this pack cannot be fulfilled" });
   }
 
-  const order: NormalisedOrder = { catalogId: entry.catalogId, trxid, idempotencyKey, quantity: body.quantity ?? 1 };
+  const order: NormalisedOrder = { catalogId: entry.catalogId, trxid, idempotencyKey, quantity: body.quantity ?? 1, sent: {} };
   // Stock lines take only pid, quantity and trxid; identifiers are kept only where the line asks.
   const required = new Set(entry.requiredFields.map((f) => f.field));
   for (const field of IDENTIFIER_FIELDS) {
     const value = body[field];
     if (required.has(field) && value === undefined) throw invalidRequest(`${field} is required for ${entry.lineSlug}`);
-    if (value !== undefined && required.has(field)) order[field] = value;
+    if (value !== undefined && required.has(field)) {
+      order[field] = value.trim();
+      order.sent[field] = value;
+    }
   }
   if (order.zoneId !== undefined && !/^\d{1,10}$/.test(order.zoneId)) throw invalidRequest("zoneId must be numeric");
   if (order.serverId !== undefined) {
@@ -95,7 +101,7 @@ export function fingerprintOrder(order: Pick<NormalisedOrder, "catalogId" | "use
 /** The fingerprint of a body as sent, for comparing a duplicate with the stored original. */
 export function fingerprintBody(body: OrderBody, entry: CatalogEntry | undefined): string {
   const required = new Set(entry?.requiredFields.map((f) => f.field) ?? IDENTIFIER_FIELDS);
-  const pick = (field: (typeof IDENTIFIER_FIELDS)[number]) => (required.has(field) ? body[field] : undefined);
+  const pick = (field: (typeof IDENTIFIER_FIELDS)[number]) => (required.has(field) ? body[field]?.trim() : undefined);
   const serverId = pick("serverId");
   return fingerprintOrder({
     catalogId: entry?.catalogId ?? body.pid ?? "",

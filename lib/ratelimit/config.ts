@@ -1,4 +1,4 @@
-// The numbers of SPEC section 8 and the rate limiter's environment, read in one place.
+// The documented rate limits (README) and the rate limiter's environment, read in one place.
 // (lib/config/env.ts holds the variables shared with other domains: REDIS_URL, UPSTASH_REDIS_REST_*.)
 
 /** A quota: `tokens` calls per window of `windowSeconds` (whole seconds: the RateLimit-Policy header says w=). */
@@ -7,11 +7,11 @@ export interface WindowQuota {
   windowSeconds: number;
 }
 
-/** SPEC section 8: 10 calls per rolling second and 80 per rolling minute, per API key. */
+/** README, "Rate limits and switches": 10 calls per rolling second and 80 per rolling minute, per API key. */
 export const KEY_BURST_QUOTA: WindowQuota = { tokens: 10, windowSeconds: 1 };
 export const KEY_MINUTE_QUOTA: WindowQuota = { tokens: 80, windowSeconds: 60 };
 
-/** Failed authentications allowed per client IP before the IP is refused for the rest of the window. */
+/** Failed authentications allowed per client network (IPv4 address, IPv6 /64) before its bad keys are refused for the rest of the window. */
 export const AUTH_FAILURE_QUOTA: WindowQuota = { tokens: 20, windowSeconds: 60 };
 
 export const DEFAULT_PREFIX = "rl";
@@ -25,7 +25,7 @@ function readPositiveInt(name: string, fallback: number): number {
   return value;
 }
 
-/** Unset or empty variables mean SPEC's numbers; the window lengths are fixed (the names say them). */
+/** Unset or empty variables mean the documented numbers; the window lengths are fixed (the names say them). */
 export function readRateLimitEnv() {
   return {
     prefix: process.env.RATE_LIMIT_PREFIX || DEFAULT_PREFIX,

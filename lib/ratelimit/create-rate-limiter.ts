@@ -1,8 +1,10 @@
-// One rate limiter: the two per-key windows of SPEC section 8 and the per-IP budget of failed
-// authentications, over one store. Every check is bounded in time and refuses (throws
+// One rate limiter: the two per-key windows of the README's "Rate limits and switches" section (one
+// exact rolling log, one store round trip per check) and the failed-authentication budget per client
+// network, over one store. Every check is bounded in time and refuses (throws
 // RateLimitUnavailableError) when the store errs or is late: never an open door, never a hang.
-import type { RateLimitBackend, WindowCounter } from "./backend";
-import { buildDecision, secondsUntil, type RateLimitDecision } from "./build-decision";
+import type { RateLimitBackend, RecordedCall } from "./backend";
+import { authFailureScope } from "./auth-failure-scope";
+import { buildDecision, wholeSeconds, type RateLimitDecision } from "./build-decision";
 import {
   AUTH_FAILURE_QUOTA,
   DEFAULT_PREFIX,
@@ -19,30 +21,44 @@ export interface RateLimiterOptions {
   prefix?: string;
   /** Longest wait for the store per check. Default 300 ms. */
   timeoutMs?: number;
-  /** Quotas; the defaults are SPEC section 8's. Tests may change the numbers, the names stay. */
+  /** Quotas; the defaults are the documented limits (README). Tests may change the numbers, the names stay. */
   burst?: WindowQuota;
   minute?: WindowQuota;
   authFailures?: WindowQuota;
+  /** Unix ms; tests pass a clock they drive, so timelines need no real waiting. Default Date.now. */
+  clock?: () => number;
+  /** Blocked client networks remembered in this process (oldest dropped first). Default 10,000. */
+  maxRememberedBlocks?: number;
 }
 
 export interface AuthFailureOutcome {
-  /** This failure used up the IP's budget: the IP is refused until the window resets. */
+  /** This failure used up the network's budget: further bad keys from it are refused until the reset. */
   blocked: boolean;
   /** Seconds until the budget resets when blocked, else 0. */
   retryAfterSeconds: number;
 }
 
-export interface RateLimiter {
-  /** Counts one call of the key (every keyed request, refused or not) and decides. */
-  checkKeyRateLimit(identifier: string | number): Promise<RateLimitDecision>;
-  /** Counts one failed authentication from `ip` in the store shared by all instances. */
-  recordAuthFailure(ip: string): Promise<AuthFailureOutcome>;
-  /** Seconds `ip` stays refused according to this instance's memory (no store round trip), or 0. */
-  authBlockedFor(ip: string): number;
-  close(): Promise<void>;
+/** A per-key check under way. */
+export interface KeyRateLimitCheck {
+  /** The decision; rejects with RateLimitUnavailableError when the store cannot answer in time. */
+  decision: Promise<RateLimitDecision>;
+  /** The identifier turned out to belong to no key: take this call back out of its log. Never rejects. */
+  retract(): Promise<void>;
 }
 
-const MAX_REMEMBERED_BLOCKS = 10_000;
+export interface RateLimiter {
+  /** Starts counting one call of the key (every keyed request, refused or not) and deciding. */
+  startKeyRateLimit(identifier: string | number): KeyRateLimitCheck;
+  /** startKeyRateLimit(identifier).decision */
+  checkKeyRateLimit(identifier: string | number): Promise<RateLimitDecision>;
+  /** Counts one failed authentication from `ip` (its /64 for IPv6) in the store shared by all instances. */
+  recordAuthFailure(ip: string): Promise<AuthFailureOutcome>;
+  /** Seconds bad keys from `ip` stay refused according to this instance's memory (no store round trip), or 0. */
+  authBlockedFor(ip: string): number;
+  /** Blocked networks this instance remembers (bounded by maxRememberedBlocks). */
+  rememberedBlocks(): number;
+  close(): Promise<void>;
+}
 
 export function createRateLimiter(options: RateLimiterOptions): RateLimiter {
   const { backend } = options;
@@ -51,15 +67,22 @@ export function createRateLimiter(options: RateLimiterOptions): RateLimiter {
   const burst = options.burst ?? KEY_BURST_QUOTA;
   const minute = options.minute ?? KEY_MINUTE_QUOTA;
   const authFailures = options.authFailures ?? AUTH_FAILURE_QUOTA;
+  const clock = options.clock ?? Date.now;
+  const maxRememberedBlocks = options.maxRememberedBlocks ?? 10_000;
 
-  const window = (name: string, quota: WindowQuota, algorithm: "sliding" | "fixed"): WindowCounter =>
-    backend.createWindow({ algorithm, tokens: quota.tokens, windowMs: quota.windowSeconds * 1000, prefix: `${prefix}:${name}` });
-  const burstWindow = window("burst", burst, "sliding");
-  const minuteWindow = window("minute", minute, "sliding");
-  // Fixed window: every failure counts, and a blocked IP's budget comes back whole at the reset.
-  const authWindow = window("authfail", authFailures, "fixed");
+  const keyLog = backend.createRollingLog({
+    prefix: `${prefix}:key`,
+    windows: [burst, minute].map((quota) => ({ tokens: quota.tokens, windowMs: quota.windowSeconds * 1000 })),
+    clock,
+  });
+  const authWindow = backend.createFixedWindow({
+    prefix: `${prefix}:authfail`,
+    tokens: authFailures.tokens,
+    windowMs: authFailures.windowSeconds * 1000,
+    clock,
+  });
 
-  /** IP -> Unix ms until which it is refused; filled when a failure uses up the budget. */
+  /** Network -> Unix ms until which its bad keys are refused; filled when a failure uses up the budget. */
   const blockedUntil = new Map<string, number>();
   let failing = false;
 
@@ -78,47 +101,70 @@ export function createRateLimiter(options: RateLimiterOptions): RateLimiter {
     }
   }
 
-  function rememberBlock(ip: string, until: number, now: number) {
-    if (blockedUntil.size >= MAX_REMEMBERED_BLOCKS) {
+  function rememberBlock(scope: string, until: number, now: number) {
+    blockedUntil.delete(scope); // re-inserted last: Map order is the order of blocking
+    if (blockedUntil.size >= maxRememberedBlocks) {
       for (const [known, end] of blockedUntil) if (end <= now) blockedUntil.delete(known);
+      // Still full of live blocks: forget the oldest. The shared count still refuses that network on
+      // its next failure; only the store round trip before it comes back.
+      for (const known of blockedUntil.keys()) {
+        if (blockedUntil.size < maxRememberedBlocks) break;
+        blockedUntil.delete(known);
+      }
     }
-    blockedUntil.set(ip, until);
+    blockedUntil.set(scope, until);
+  }
+
+  function startKeyRateLimit(identifier: string | number): KeyRateLimitCheck {
+    const id = String(identifier);
+    let recorded: Promise<RecordedCall> | undefined;
+    const decision = bounded(async () => {
+      const pending = keyLog.record(id);
+      recorded = pending.then((result) => result.call);
+      recorded.catch(() => undefined);
+      const result = await pending;
+      return buildDecision(result.allowed, [
+        { name: "burst", quota: burst, state: result.windows[0] },
+        { name: "minute", quota: minute, state: result.windows[1] },
+      ]);
+    });
+    // The caller may drop the check (the key lookup failed first); its failure is then nobody's error.
+    decision.catch(() => undefined);
+    return {
+      decision,
+      async retract() {
+        // After the record has landed, so the removal cannot overtake it on the way to the store.
+        await recorded?.then((call) => bounded(() => keyLog.retract(id, call))).catch(() => undefined);
+      },
+    };
   }
 
   return {
-    async checkKeyRateLimit(identifier) {
-      const id = String(identifier);
-      const now = Date.now();
-      // Both windows at once: one round trip (pipelined on the TCP connection, one /pipeline request
-      // over REST). A call one window refuses still counts in the other if that one admits it.
-      const [burstResult, minuteResult] = await bounded(() => Promise.all([burstWindow.limit(id), minuteWindow.limit(id)]));
-      return buildDecision(
-        [
-          { name: "burst", quota: burst, result: burstResult },
-          { name: "minute", quota: minute, result: minuteResult },
-        ],
-        now,
-      );
-    },
+    startKeyRateLimit,
+    checkKeyRateLimit: (identifier) => startKeyRateLimit(identifier).decision,
 
     async recordAuthFailure(ip) {
-      const now = Date.now();
-      const result = await bounded(() => authWindow.limit(ip));
+      const scope = authFailureScope(ip);
+      const result = await bounded(() => authWindow.limit(scope));
       if (result.remaining > 0) return { blocked: false, retryAfterSeconds: 0 };
-      rememberBlock(ip, result.reset, now);
-      return { blocked: true, retryAfterSeconds: secondsUntil(result.reset, now) };
+      const now = clock();
+      rememberBlock(scope, result.reset, now);
+      return { blocked: true, retryAfterSeconds: wholeSeconds(result.reset - now) };
     },
 
     authBlockedFor(ip) {
-      const until = blockedUntil.get(ip);
+      const scope = authFailureScope(ip);
+      const until = blockedUntil.get(scope);
       if (until === undefined) return 0;
-      const now = Date.now();
+      const now = clock();
       if (until <= now) {
-        blockedUntil.delete(ip);
+        blockedUntil.delete(scope);
         return 0;
       }
-      return secondsUntil(until, now);
+      return wholeSeconds(until - now);
     },
+
+    rememberedBlocks: () => blockedUntil.size,
 
     close: () => backend.close(),
   };

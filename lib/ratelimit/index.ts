@@ -8,13 +8,13 @@
 import { env } from "../config/env";
 import type { RateLimitBackend } from "./backend";
 import { readRateLimitEnv } from "./config";
-import { createRateLimiter, type AuthFailureOutcome, type RateLimiter } from "./create-rate-limiter";
+import { createRateLimiter, type AuthFailureOutcome, type KeyRateLimitCheck, type RateLimiter } from "./create-rate-limiter";
 import { createMemoryBackend } from "./memory-backend";
 import { createTcpRedisBackend, createUpstashBackend } from "./redis-backends";
 import type { RateLimitDecision } from "./build-decision";
 
 export type { RateLimitDecision } from "./build-decision";
-export type { AuthFailureOutcome, RateLimiter, RateLimiterOptions } from "./create-rate-limiter";
+export type { AuthFailureOutcome, KeyRateLimitCheck, RateLimiter, RateLimiterOptions } from "./create-rate-limiter";
 export type { RateLimitBackend } from "./backend";
 export { RateLimitUnavailableError } from "./unavailable";
 export { createRateLimiter } from "./create-rate-limiter";
@@ -41,9 +41,14 @@ export function getRateLimiter(): RateLimiter {
   return shared;
 }
 
-/** SPEC section 8 for one API key; throws RateLimitUnavailableError when the store cannot answer in time. */
+/** The per-key limits (README: Rate limits and switches) for one API key; throws RateLimitUnavailableError when the store cannot answer in time. */
 export function checkKeyRateLimit(identifier: string | number): Promise<RateLimitDecision> {
   return getRateLimiter().checkKeyRateLimit(identifier);
+}
+
+/** Starts the per-key check without waiting (the wrapper runs it beside the key lookup). */
+export function startKeyRateLimit(identifier: string | number): KeyRateLimitCheck {
+  return getRateLimiter().startKeyRateLimit(identifier);
 }
 
 /** After a failed authentication; throws RateLimitUnavailableError like checkKeyRateLimit. */
@@ -51,7 +56,7 @@ export function recordAuthFailure(ip: string): Promise<AuthFailureOutcome> {
   return getRateLimiter().recordAuthFailure(ip);
 }
 
-/** Before any key lookup: seconds this IP stays refused (0: go on). Synchronous, no store round trip. */
+/** Seconds bad keys from this IP (its /64 for IPv6) stay refused (0: none). Synchronous, no store round trip. */
 export function authBlockedFor(ip: string): number {
   return shared ? shared.authBlockedFor(ip) : 0;
 }

@@ -1,5 +1,5 @@
 // Lets @upstash/ratelimit run on any Redis over TCP. It calls only evalsha(sha, keys, args) and, on
-// NOSCRIPT, eval(script, keys, args). Its scripts start with "#!lua flags=allow-key-locking", a flag
+// NOSCRIPT, eval(script, keys, args); the rolling log also zrem(key, member) to take a call back. Its scripts start with "#!lua flags=allow-key-locking", a flag
 // only Upstash knows (stock Redis 7: "ERR Unexpected flag"), so the adapter drops that line and runs
 // the script under the SHA-1 of the stripped text.
 import { createHash } from "node:crypto";
@@ -58,6 +58,11 @@ export class IoredisScriptAdapter {
     await this.whenReady();
     // EVAL also caches the script in Redis, so the next evalsha of the stripped SHA finds it.
     return this.answered(this.client.eval(body, keys.length, ...keys, ...args));
+  }
+
+  async zrem(key: string, ...members: string[]): Promise<number> {
+    await this.whenReady();
+    return this.answered(this.client.zrem(key, ...members));
   }
 
   /**

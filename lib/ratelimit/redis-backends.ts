@@ -1,27 +1,51 @@
-// The shared stores. Both run @upstash/ratelimit's own algorithms, so every instance counts in the
-// same Redis keys: Upstash through its REST client, any other Redis through ioredis and the adapter.
+// The shared stores. Both run through @upstash/ratelimit's Ratelimit class, so every instance counts
+// in the same Redis keys: the per-key limits with our exact rolling-log script (a custom limiter),
+// failed authentications with the library's fixedWindow. Upstash through its REST client, any other
+// Redis through ioredis and the adapter.
+import { randomBytes } from "node:crypto";
 import { Ratelimit } from "@upstash/ratelimit";
 import { Redis as UpstashRedis } from "@upstash/redis";
-import type { RateLimitBackend, WindowSpec } from "./backend";
+import type { FixedWindow, FixedWindowSpec, RateLimitBackend, RollingLog, RollingLogSpec } from "./backend";
 import { createIoredisClient, IoredisScriptAdapter } from "./ioredis-adapter";
+import { retractFromLog, rollingLogAlgorithm, type RollingLogResponse, type ZremRedis } from "./rolling-log-script";
 
 type RatelimitRedis = ConstructorParameters<typeof Ratelimit>[0]["redis"];
 
-function ratelimitWindow(redis: RatelimitRedis, spec: WindowSpec) {
-  const window = `${spec.windowMs} ms` as const;
+function ratelimit(redis: RatelimitRedis, prefix: string, limiter: ConstructorParameters<typeof Ratelimit>[0]["limiter"]) {
   return new Ratelimit({
     redis,
-    limiter: spec.algorithm === "sliding" ? Ratelimit.slidingWindow(spec.tokens, window) : Ratelimit.fixedWindow(spec.tokens, window),
-    prefix: spec.prefix,
+    limiter,
+    prefix,
     // Its own timeout answers "success" when the store is slow (an open door): off; the caller bounds
     // every check itself and refuses instead.
     timeout: 0,
-    // Its local cache of refused identifiers would refuse until the window's end where the sliding
-    // window may already admit: off, so every store answers exactly as the in-process one does.
+    // Its local cache of refused identifiers would refuse until a reset the rolling log does not
+    // have: off, so every store answers exactly as the in-process one does.
     ephemeralCache: false,
     analytics: false,
     enableTelemetry: false,
   });
+}
+
+/** Members of the sorted sets: unique across instances (random tag) and calls (counter). */
+function memberSource(): () => string {
+  const tag = randomBytes(6).toString("base64url");
+  let calls = 0;
+  return () => `${tag}:${(++calls).toString(36)}`;
+}
+
+function rollingLog(redis: RatelimitRedis, spec: RollingLogSpec, nextMember: () => string): RollingLog {
+  const limiter = ratelimit(redis, spec.prefix, rollingLogAlgorithm(spec, nextMember));
+  return {
+    record: async (identifier) => (await limiter.limit(identifier)) as RollingLogResponse,
+    retract: (identifier, call) => retractFromLog(redis as unknown as ZremRedis, `${spec.prefix}:${identifier}`, call),
+  };
+}
+
+function fixedWindow(redis: RatelimitRedis, spec: FixedWindowSpec): FixedWindow {
+  // The library's fixed window reads Date.now() itself; spec.clock serves the in-process store.
+  const limiter = ratelimit(redis, spec.prefix, Ratelimit.fixedWindow(spec.tokens, `${spec.windowMs} ms`));
+  return { limit: (identifier) => limiter.limit(identifier) };
 }
 
 export function createUpstashBackend(options: { url: string; token: string; timeoutMs: number }): RateLimitBackend {
@@ -33,12 +57,14 @@ export function createUpstashBackend(options: { url: string; token: string; time
     retry: { retries: 1, backoff: () => 0 },
     signal: () => AbortSignal.timeout(options.timeoutMs),
     enableTelemetry: false,
-    // Calls made in the same tick (both windows of one check) travel in one /pipeline request.
+    // Calls made in the same tick (checks of concurrent requests) travel in one /pipeline request.
     enableAutoPipelining: true,
   });
+  const nextMember = memberSource();
   return {
     kind: "upstash",
-    createWindow: (spec) => ratelimitWindow(redis, spec),
+    createRollingLog: (spec) => rollingLog(redis, spec, nextMember),
+    createFixedWindow: (spec) => fixedWindow(redis, spec),
     close: async () => undefined, // HTTP only: nothing stays open
   };
 }
@@ -46,11 +72,14 @@ export function createUpstashBackend(options: { url: string; token: string; time
 export function createTcpRedisBackend(url: string): RateLimitBackend {
   const client = createIoredisClient(url);
   const adapter = new IoredisScriptAdapter(client);
+  // @upstash/ratelimit's type asks for a whole @upstash/redis client; without dynamicLimits it calls
+  // only evalsha and eval (its NOSCRIPT fallback), and the rolling log also zrem: the adapter's three.
+  const redis = adapter as unknown as RatelimitRedis;
+  const nextMember = memberSource();
   return {
     kind: "redis",
-    // @upstash/ratelimit's type asks for evalsha, get and set; without dynamicLimits it calls only
-    // evalsha and eval (its NOSCRIPT fallback), which the adapter implements.
-    createWindow: (spec) => ratelimitWindow(adapter as unknown as RatelimitRedis, spec),
+    createRollingLog: (spec) => rollingLog(redis, spec, nextMember),
+    createFixedWindow: (spec) => fixedWindow(redis, spec),
     noteTimeout: (timeoutMs) => adapter.replaceIfHung(timeoutMs),
     close: async () => client.disconnect(),
   };

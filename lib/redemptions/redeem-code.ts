@@ -1,39 +1,137 @@
 // POST /rdmbr: redeems a code to a player through the supplier. The redemption is recorded before
-// the supplier is asked (its id is our reference there) and updated with the outcome; only a mask
-// of the code is kept.
+// the supplier is asked (its id is our reference there, which the supplier deduplicates on) and
+// updated with the outcome. The code itself is never stored (fingerprint-redeem-code.ts).
+//
+// With a trxid the call is idempotent per account (README: Verify and redeem):
+// - a final outcome (redeemed, INVALID_CODE, CODE_USED, PLAYER_NOT_FOUND) is stored and a retry
+//   answers it again, with `Idempotent-Replayed: true`, instead of asking the supplier anew (which
+//   would now say CODE_USED for a code this very request redeemed);
+// - SUPPLIER_UNAVAILABLE is not final: a retry asks the supplier again, under the same reference,
+//   so an attempt whose answer was lost is found rather than repeated;
+// - a retry while the first attempt is still with the supplier is 429 DUPLICATE_IN_FLIGHT, as for
+//   orders; an attempt pending longer than the lease is presumed dead and may be taken over;
+// - the same trxid with another player or code is 409 IDEMPOTENCY_MISMATCH, from another key of the
+//   account 403 FORBIDDEN.
 import { getPool } from "../db/pool";
 import { ApiError } from "../http/errors";
 import type { ApiCaller } from "../auth/authenticate-api-key";
-import type { Supplier } from "../suppliers/types";
+import type { RedeemOutcome, Supplier } from "../suppliers/types";
+import { fingerprintRedeemCode, normaliseRedeemCode, redeemCodeLast4 } from "./fingerprint-redeem-code";
 
-export function maskRedeemCode(code: string): string {
-  const groups = code.toUpperCase().split("-");
-  return groups.map((group, i) => (i === 0 || i === groups.length - 1 ? group : "*".repeat(group.length))).join("-");
+/** Outcomes that asking the supplier again cannot change. */
+const FINAL_OUTCOMES = new Set<string>(["redeemed", "invalid_code", "code_used", "player_not_found"]);
+
+/**
+ * A pending attempt older than this is presumed dead (its process stopped mid-call) and a retry
+ * takes it over. Longer than any supplier timeout (H2H_TIMEOUT_MS, SANDBOX_SLOW_MS), so a live
+ * attempt is never taken over; even if it were, both ask the supplier under one reference.
+ */
+export const REDEEM_IN_FLIGHT_LEASE_SECONDS = 60;
+
+interface RedemptionRow {
+  id: number;
+  api_key_id: number | null;
+  player_id: string;
+  code_fingerprint: string | null;
+  outcome: string;
+  nickname: string | null;
 }
 
-export async function redeemCode(caller: ApiCaller, supplier: Supplier, input: { playerId: string; code: string; trxid?: string }) {
-  const pool = getPool();
-  const { rows } = await pool.query<{ id: number }>(
-    `INSERT INTO redemptions (account_id, api_key_id, kind, player_id, code_mask, trxid, outcome) VALUES ($1, $2, 'redeem-br', $3, $4, $5, 'pending') RETURNING id`,
-    [caller.accountId, caller.keyId, input.playerId, maskRedeemCode(input.code), input.trxid ?? null],
-  );
-  const id = rows[0].id;
-  const outcome = await supplier.redeemCode({ reference: `SVCRDM-${id}`, playerId: input.playerId, code: input.code.toUpperCase() });
-  await pool.query(`UPDATE redemptions SET outcome = $2, nickname = $3 WHERE id = $1`, [
-    id,
-    outcome.status,
-    outcome.status === "redeemed" ? (outcome.nickname ?? null) : null,
-  ]);
-  switch (outcome.status) {
+const COLUMNS = `id, api_key_id, player_id, code_fingerprint, outcome, nickname`;
+
+const INSERT_ATTEMPT = `
+  INSERT INTO redemptions (account_id, api_key_id, kind, player_id, code_fingerprint, code_last4, trxid, idempotency_key, outcome, attempted_at)
+  VALUES ($1, $2, 'redeem-br', $3, $4, $5, $6, $6, 'pending', now())
+  ON CONFLICT (account_id, idempotency_key) DO NOTHING
+  RETURNING ${COLUMNS}`;
+
+// Claims a non-final attempt of the same request again: one whose supplier was unavailable, or
+// one pending past the lease. Exactly one concurrent retry wins the row.
+const RECLAIM_ATTEMPT = `
+  UPDATE redemptions SET outcome = 'pending', attempted_at = now()
+   WHERE account_id = $1 AND idempotency_key = $2 AND api_key_id = $3 AND player_id = $4 AND code_fingerprint = $5
+     AND (outcome = 'unavailable' OR (outcome = 'pending' AND attempted_at < now() - make_interval(secs => $6)))
+  RETURNING ${COLUMNS}`;
+
+const FIND_ATTEMPT = `SELECT ${COLUMNS} FROM redemptions WHERE account_id = $1 AND idempotency_key = $2`;
+
+export interface RedeemAnswer {
+  body: { success: true; redeemed: true; playerId: string; nickname?: string; redemptionId: number };
+  /** True when the answer is a stored outcome of an earlier request with the same trxid. */
+  replayed: boolean;
+}
+
+export interface RedeemInput {
+  playerId: string;
+  code: string;
+  trxid?: string;
+}
+
+/** The answer for a final outcome: the same for the first request and every replay of it. */
+function answerFor(row: RedemptionRow, replayed: boolean): RedeemAnswer {
+  const headers = replayed ? { "idempotent-replayed": "true" } : undefined;
+  switch (row.outcome) {
     case "redeemed":
-      return { success: true as const, redeemed: true as const, playerId: input.playerId, ...(outcome.nickname ? { nickname: outcome.nickname } : {}), redemptionId: id };
+      return {
+        body: { success: true, redeemed: true, playerId: row.player_id, ...(row.nickname ? { nickname: row.nickname } : {}), redemptionId: row.id },
+        replayed,
+      };
     case "invalid_code":
-      throw new ApiError("INVALID_CODE");
+      throw new ApiError("INVALID_CODE", { headers });
     case "code_used":
-      throw new ApiError("CODE_USED");
+      throw new ApiError("CODE_USED", { headers });
     case "player_not_found":
-      throw new ApiError("PLAYER_NOT_FOUND");
+      throw new ApiError("PLAYER_NOT_FOUND", { headers });
     default:
       throw new ApiError("SUPPLIER_UNAVAILABLE", { headers: { "retry-after": "5" } });
   }
+}
+
+/** Inserts a new attempt, or claims the earlier one of the same trxid; otherwise answers for it. */
+async function openAttempt(caller: ApiCaller, input: RedeemInput, fingerprint: string): Promise<RedemptionRow | RedeemAnswer> {
+  const pool = getPool();
+  const trxid = input.trxid ?? null;
+  const inserted = await pool.query<RedemptionRow>(INSERT_ATTEMPT, [
+    caller.accountId,
+    caller.keyId,
+    input.playerId,
+    fingerprint,
+    redeemCodeLast4(input.code),
+    trxid,
+  ]);
+  if (inserted.rows[0]) return inserted.rows[0];
+
+  const reclaimed = await pool.query<RedemptionRow>(RECLAIM_ATTEMPT, [
+    caller.accountId,
+    trxid,
+    caller.keyId,
+    input.playerId,
+    fingerprint,
+    REDEEM_IN_FLIGHT_LEASE_SECONDS,
+  ]);
+  if (reclaimed.rows[0]) return reclaimed.rows[0];
+
+  const existing = (await pool.query<RedemptionRow>(FIND_ATTEMPT, [caller.accountId, trxid])).rows[0];
+  if (!existing) throw new Error(`redemption with trxid ${trxid} vanished while being read`);
+  if (existing.api_key_id !== caller.keyId) throw new ApiError("FORBIDDEN");
+  if (existing.player_id !== input.playerId || existing.code_fingerprint !== fingerprint) throw new ApiError("IDEMPOTENCY_MISMATCH");
+  if (FINAL_OUTCOMES.has(existing.outcome)) return answerFor(existing, true);
+  throw new ApiError("DUPLICATE_IN_FLIGHT");
+}
+
+export async function redeemCode(caller: ApiCaller, supplier: Supplier, input: RedeemInput): Promise<RedeemAnswer> {
+  const opened = await openAttempt(caller, input, fingerprintRedeemCode(input.code));
+  if ("body" in opened) return opened;
+
+  let outcome: RedeemOutcome;
+  try {
+    outcome = await supplier.redeemCode({ reference: `SVCRDM-${opened.id}`, playerId: input.playerId, code: normaliseRedeemCode(input.code) });
+  } catch (error) {
+    // Not an answer from the supplier: free the attempt for a retry rather than leave it pending.
+    await getPool().query(`UPDATE redemptions SET outcome = 'unavailable' WHERE id = $1`, [opened.id]);
+    throw error;
+  }
+  const nickname = outcome.status === "redeemed" ? (outcome.nickname ?? null) : null;
+  await getPool().query(`UPDATE redemptions SET outcome = $2, nickname = $3 WHERE id = $1`, [opened.id, outcome.status, nickname]);
+  return answerFor({ ...opened, outcome: outcome.status, nickname }, false);
 }

@@ -1,11 +1,13 @@
 // The demo catalog loaded by `npm run db:seed`: the spec's three top-up lines plus one game-key and
 // one gift-card line with codes in stock. Catalog ids are "SVC" + line code + pack token.
+import type { LineKind } from "../generated/prisma/enums";
+
 export interface DemoLine {
   slug: string;
   code: string;
   gameName: string;
   productName: string;
-  kind: "topup" | "gamekey" | "giftcard";
+  kind: LineKind;
   requiredFields: { field: string; label: string }[];
   serverIdOptions?: { value: string; label: string; aliases?: string[] }[];
   products: { token: string; packName: string; priceCents: number; supplierSku?: string; codes?: number }[];

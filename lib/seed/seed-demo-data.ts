@@ -3,7 +3,7 @@
 import fs from "node:fs";
 import path from "node:path";
 import { getPrisma } from "../db/prisma";
-import { createApiKey } from "../auth/create-api-key";
+import { issueApiKey } from "../accounts/issue-api-key";
 import { generateApiKey, hashApiKey, displayPrefix, isWellFormedApiKey } from "../auth/api-key-format";
 import { creditWallet } from "../wallet/credit-wallet";
 import { encryptCode, fingerprintCode } from "../codes/code-crypto";
@@ -44,7 +44,7 @@ export async function seedDemoCatalog(): Promise<void> {
           catalogId: id,
           lineId: row.id,
           packName: product.packName,
-          priceCents: BigInt(product.priceCents),
+          priceCents: product.priceCents,
           supplierSku: product.supplierSku,
           sortOrder: productIndex,
         },
@@ -79,7 +79,9 @@ export async function seedDemoAccount(options: { dataDir?: string; demoApiKey?: 
     const plainKey = wanted
       ? { key: wanted, hash: hashApiKey(wanted), prefix: displayPrefix(wanted) }
       : generateApiKey();
-    demoApiKey = (await createApiKey(account.id, { name: "demo", plainKey })).key;
+    const issued = await issueApiKey(account.id, "seed", { name: "demo", plainKey });
+    if (issued.status !== "created") throw new Error(`could not issue the demo key: ${issued.status}`);
+    demoApiKey = issued.key;
     if (keyFile) {
       fs.mkdirSync(path.dirname(keyFile), { recursive: true });
       fs.writeFileSync(keyFile, `${demoApiKey}\n`, { mode: 0o600 });

@@ -1,5 +1,5 @@
 // What the dashboard shows next to each switch: its state, who set it and when.
-import { getPool } from "../db/pool";
+import { getPrisma } from "../db/prisma";
 import {
   DISABLED_ELIGIBILITY,
   ELIGIBILITY_KEY,
@@ -19,12 +19,12 @@ export interface SettingState<T> {
 interface Row {
   key: string;
   value: unknown;
-  updated_by: string | null;
-  updated_at: Date;
+  updatedBy: string | null;
+  updatedAt: Date;
 }
 
 async function readRows(keys: string[]): Promise<Map<string, Row>> {
-  const { rows } = await getPool().query<Row>(`SELECT key, value, updated_by, updated_at FROM settings WHERE key = ANY($1)`, [keys]);
+  const rows = await getPrisma().setting.findMany({ where: { key: { in: keys } } });
   return new Map(rows.map((row) => [row.key, row]));
 }
 
@@ -33,7 +33,7 @@ export async function readSwitchStates(): Promise<Record<SwitchName, SettingStat
   const rows = await readRows([...SWITCH_NAMES]);
   const state = (name: SwitchName): SettingState<boolean> => {
     const row = rows.get(name);
-    return { value: row?.value === true, updatedBy: row?.updated_by ?? null, updatedAt: row?.updated_at ?? null };
+    return { value: row?.value === true, updatedBy: row?.updatedBy ?? null, updatedAt: row?.updatedAt ?? null };
   };
   return { MAINTENANCE: state("MAINTENANCE"), API_ORDER_DISABLED: state("API_ORDER_DISABLED") };
 }
@@ -44,7 +44,7 @@ export async function readEligibilityRuleState(): Promise<SettingState<Eligibili
   const parsed = eligibilityRuleSchema.safeParse(row?.value);
   return {
     value: parsed.success ? parsed.data : DISABLED_ELIGIBILITY,
-    updatedBy: row?.updated_by ?? null,
-    updatedAt: row?.updated_at ?? null,
+    updatedBy: row?.updatedBy ?? null,
+    updatedAt: row?.updatedAt ?? null,
   };
 }

@@ -1,6 +1,6 @@
-import { getPool, withTransaction } from "../db/pool";
+import { getPrisma } from "../db/prisma";
 import { recordAuditEntry } from "../audit/record-audit-entry";
-import { REQUEST_COLUMNS, type WalletAdjustmentRequest } from "./wallet-adjustment-request";
+import { toWalletAdjustmentRequest, type WalletAdjustmentRequest } from "./wallet-adjustment-request";
 
 export type CancelAdjustmentResult =
   | { status: "cancelled"; request: WalletAdjustmentRequest }
@@ -14,30 +14,31 @@ export async function cancelWalletAdjustment(input: {
   adminTelegramId: number;
   actor: string;
 }): Promise<CancelAdjustmentResult> {
-  const cancelled = await withTransaction(async (client) => {
-    const { rows } = await client.query<WalletAdjustmentRequest>(
-      `UPDATE admin_action_requests SET status = 'cancelled', resolved_at = now()
-        WHERE token = $1 AND status = 'pending' AND admin_telegram_id = $2 RETURNING ${REQUEST_COLUMNS}`,
-      [input.token, input.adminTelegramId],
-    );
-    if (!rows[0]) return undefined;
+  const prisma = getPrisma();
+  const cancelled = await prisma.$transaction(async (tx) => {
+    // Conditional on status: a Cancel racing a Confirm changes nothing once the Confirm committed.
+    const [row] = await tx.adminActionRequest.updateManyAndReturn({
+      where: { token: input.token, status: "pending", adminTelegramId: BigInt(input.adminTelegramId) },
+      data: { status: "cancelled", resolvedAt: new Date() },
+    });
+    if (!row) return undefined;
+    const request = toWalletAdjustmentRequest(row);
     await recordAuditEntry(
       {
         actor: input.actor,
-        action: `wallet.${rows[0].kind}_cancelled`,
+        action: `wallet.${request.kind}_cancelled`,
         targetType: "account",
-        targetId: rows[0].accountId,
-        details: { requestId: rows[0].id, amountCents: rows[0].amountCents },
+        targetId: request.accountId,
+        details: { requestId: request.id, amountCents: request.amountCents },
       },
-      client,
+      tx,
     );
-    return rows[0];
+    return request;
   });
   if (cancelled) return { status: "cancelled", request: cancelled };
-  const { rows } = await getPool().query<WalletAdjustmentRequest>(`SELECT ${REQUEST_COLUMNS} FROM admin_action_requests WHERE token = $1`, [
-    input.token,
-  ]);
-  if (!rows[0]) return { status: "not_found" };
-  if (rows[0].adminTelegramId !== input.adminTelegramId) return { status: "not_yours", request: rows[0] };
-  return { status: "already_resolved", request: rows[0] };
+  const row = await prisma.adminActionRequest.findUnique({ where: { token: input.token } });
+  if (!row) return { status: "not_found" };
+  const request = toWalletAdjustmentRequest(row);
+  if (request.adminTelegramId !== input.adminTelegramId) return { status: "not_yours", request };
+  return { status: "already_resolved", request };
 }

@@ -1,7 +1,10 @@
-import { getPool, withTransaction } from "../db/pool";
+import { getPrisma, type PrismaTx } from "../db/prisma";
+import { numberFromDb, nullableNumberFromDb } from "../db/number-from-db";
 import { recordAuditEntry } from "../audit/record-audit-entry";
 import { InsufficientBalanceError, postLedgerEntry } from "./post-ledger-entry";
-import { ADJUSTMENT_TTL_MINUTES, REQUEST_COLUMNS, type WalletAdjustmentRequest } from "./wallet-adjustment-request";
+import { ADJUSTMENT_TTL_MINUTES, toWalletAdjustmentRequest, type WalletAdjustmentRequest } from "./wallet-adjustment-request";
+import { recordWebhookEvent } from "../webhooks/record-webhook-event";
+import { centsToUsd } from "../money/cents-to-usd";
 
 export type ConfirmAdjustmentResult =
   | {
@@ -18,7 +21,22 @@ export type ConfirmAdjustmentResult =
   | { status: "already_resolved"; request: WalletAdjustmentRequest }
   | { status: "expired"; request: WalletAdjustmentRequest }
   /** The debit would take the balance below zero: nothing moved, the request is cancelled. */
-  | { status: "insufficient_balance"; request: WalletAdjustmentRequest; balanceCents: number };
+  | { status: "insufficient_balance"; request: WalletAdjustmentRequest; balanceCents: number }
+  /**
+   * The account was named by @username and no longer carries it (renamed, or the name went to
+   * someone else): nothing moved, the request is cancelled. `currentUsername` is the account's now.
+   */
+  | { status: "username_changed"; request: WalletAdjustmentRequest; currentUsername: string | null };
+
+class UsernameChangedError extends Error {
+  constructor(readonly currentUsername: string | null) {
+    super("the account's username changed since the request");
+  }
+}
+
+function sameUsername(a: string | null, b: string | null): boolean {
+  return a !== null && b !== null && a.toLowerCase() === b.toLowerCase();
+}
 
 /**
  * Carries out a pending credit or debit exactly once. The request's status flips from pending in
@@ -32,18 +50,26 @@ export async function confirmWalletAdjustment(input: {
   actor: string;
 }): Promise<ConfirmAdjustmentResult> {
   try {
-    const done = await withTransaction(async (client) => {
+    const done = await getPrisma().$transaction(async (tx) => {
       // The conditional UPDATE is the lock: of two concurrent confirms, the second waits for the
       // first to commit, then sees status <> 'pending' and updates nothing.
-      const { rows } = await client.query<WalletAdjustmentRequest>(
-        `UPDATE admin_action_requests SET status = 'confirmed', resolved_at = now()
-          WHERE token = $1 AND status = 'pending' AND admin_telegram_id = $2
-            AND created_at > now() - make_interval(mins => $3)
-          RETURNING ${REQUEST_COLUMNS}`,
-        [input.token, input.adminTelegramId, ADJUSTMENT_TTL_MINUTES],
-      );
-      const request = rows[0];
-      if (!request) return undefined;
+      const [row] = await tx.adminActionRequest.updateManyAndReturn({
+        where: {
+          token: input.token,
+          status: "pending",
+          adminTelegramId: BigInt(input.adminTelegramId),
+          createdAt: { gt: new Date(Date.now() - ADJUSTMENT_TTL_MINUTES * 60_000) },
+        },
+        data: { status: "confirmed", resolvedAt: new Date() },
+      });
+      if (!row) return undefined;
+      const request = toWalletAdjustmentRequest(row);
+      // Locked, so a rename cannot slip in between this check and the commit.
+      const [account] = await tx.$queryRaw<{ telegramUsername: string | null }[]>`
+        SELECT telegram_username AS "telegramUsername" FROM accounts WHERE id = ${request.accountId} FOR UPDATE`;
+      if (request.accountUsername !== null && !sameUsername(account?.telegramUsername ?? null, request.accountUsername)) {
+        throw new UsernameChangedError(account?.telegramUsername ?? null);
+      }
       const auditLogId = await recordAuditEntry(
         {
           actor: input.actor,
@@ -52,9 +78,9 @@ export async function confirmWalletAdjustment(input: {
           targetId: request.accountId,
           details: { requestId: request.id, amountCents: request.amountCents, note: request.note },
         },
-        client,
+        tx,
       );
-      const posted = await postLedgerEntry(client, {
+      const posted = await postLedgerEntry(tx, {
         accountId: request.accountId,
         kind: request.kind === "credit" ? "credit" : "adjustment",
         amountCents: request.kind === "credit" ? request.amountCents : -request.amountCents,
@@ -62,73 +88,84 @@ export async function confirmWalletAdjustment(input: {
         reason: request.note ?? (request.kind === "credit" ? "admin credit" : null),
         auditLogId,
       });
-      const account = await client.query<{ telegramId: number | null }>(`SELECT telegram_id AS "telegramId" FROM accounts WHERE id = $1`, [
-        request.accountId,
-      ]);
+      await recordWebhookEvent(tx, {
+        accountId: request.accountId,
+        type: request.kind === "credit" ? "wallet.credited" : "wallet.debited",
+        data: { amountUsd: centsToUsd(request.amountCents), balanceUsd: centsToUsd(posted.balanceAfterCents), currency: "USD", note: request.note },
+      });
+      const holder = await tx.account.findUnique({ where: { id: request.accountId }, select: { telegramId: true } });
       return {
         status: "confirmed" as const,
         request,
         ledgerEntryId: posted.id,
         balanceAfterCents: posted.balanceAfterCents,
-        accountTelegramId: account.rows[0]?.telegramId ?? null,
+        accountTelegramId: nullableNumberFromDb(holder?.telegramId ?? null),
       };
     });
     if (done) return done;
   } catch (error) {
-    if (error instanceof InsufficientBalanceError) return refuseDebit(input);
+    if (error instanceof InsufficientBalanceError) return refuse(input, "wallet.debit_refused", (request, balanceCents) => ({ status: "insufficient_balance", request, balanceCents }));
+    if (error instanceof UsernameChangedError) {
+      return refuse(input, "wallet.username_changed", (request) => ({ status: "username_changed", request, currentUsername: error.currentUsername }));
+    }
     throw error;
   }
   return explainUnconfirmed(input);
 }
 
-/** The debit could not be covered: the whole transaction rolled back; close the request so it cannot be retried blindly. */
-async function refuseDebit(input: { token: string; actor: string }): Promise<ConfirmAdjustmentResult> {
-  return withTransaction(async (client) => {
-    const { rows } = await client.query<WalletAdjustmentRequest>(
-      `UPDATE admin_action_requests SET status = 'cancelled', resolved_at = now()
-        WHERE token = $1 AND status = 'pending' RETURNING ${REQUEST_COLUMNS}`,
-      [input.token],
-    );
-    const request = rows[0] ?? (await client.query<WalletAdjustmentRequest>(`SELECT ${REQUEST_COLUMNS} FROM admin_action_requests WHERE token = $1`, [input.token])).rows[0];
-    const balance = await client.query<{ balanceCents: number }>(`SELECT balance_cents AS "balanceCents" FROM accounts WHERE id = $1`, [
-      request.accountId,
-    ]);
-    const balanceCents = balance.rows[0]?.balanceCents ?? 0;
-    if (rows[0]) {
+/**
+ * Confirm was refused (the debit could not be covered, or the named @username changed hands): the
+ * whole transaction rolled back; close the request so it cannot be retried blindly, and audit why.
+ */
+async function refuse(
+  input: { token: string; actor: string },
+  action: string,
+  result: (request: WalletAdjustmentRequest, balanceCents: number) => ConfirmAdjustmentResult,
+): Promise<ConfirmAdjustmentResult> {
+  return getPrisma().$transaction(async (tx: PrismaTx) => {
+    const [closed] = await tx.adminActionRequest.updateManyAndReturn({
+      where: { token: input.token, status: "pending" },
+      data: { status: "cancelled", resolvedAt: new Date() },
+    });
+    const request = toWalletAdjustmentRequest(closed ?? (await tx.adminActionRequest.findUniqueOrThrow({ where: { token: input.token } })));
+    const account = await tx.account.findUnique({ where: { id: request.accountId }, select: { balanceCents: true, telegramUsername: true } });
+    const balanceCents = numberFromDb(account?.balanceCents ?? 0);
+    if (closed) {
       await recordAuditEntry(
         {
           actor: input.actor,
-          action: "wallet.debit_refused",
+          action,
           targetType: "account",
           targetId: request.accountId,
-          details: { requestId: request.id, amountCents: request.amountCents, balanceCents },
+          details: {
+            requestId: request.id,
+            amountCents: request.amountCents,
+            balanceCents,
+            namedUsername: request.accountUsername,
+            currentUsername: account?.telegramUsername ?? null,
+          },
         },
-        client,
+        tx,
       );
     }
-    return { status: "insufficient_balance" as const, request, balanceCents };
+    return result(request, balanceCents);
   });
 }
 
 /** Nothing was confirmed: say why (unknown, someone else's, already resolved, or too old). */
 async function explainUnconfirmed(input: { token: string; adminTelegramId: number }): Promise<ConfirmAdjustmentResult> {
-  const { rows } = await getPool().query<WalletAdjustmentRequest>(`SELECT ${REQUEST_COLUMNS} FROM admin_action_requests WHERE token = $1`, [
-    input.token,
-  ]);
-  const request = rows[0];
-  if (!request) return { status: "not_found" };
+  const prisma = getPrisma();
+  const row = await prisma.adminActionRequest.findUnique({ where: { token: input.token } });
+  if (!row) return { status: "not_found" };
+  const request = toWalletAdjustmentRequest(row);
   if (request.adminTelegramId !== input.adminTelegramId) return { status: "not_yours", request };
   if (request.status !== "pending") return { status: "already_resolved", request };
   // Still pending for its own admin, so it is past its time: close it for good.
-  const expired = await getPool().query<WalletAdjustmentRequest>(
-    `UPDATE admin_action_requests SET status = 'expired', resolved_at = now()
-      WHERE token = $1 AND status = 'pending' RETURNING ${REQUEST_COLUMNS}`,
-    [input.token],
-  );
-  if (expired.rows[0]) return { status: "expired", request: expired.rows[0] };
+  const [expired] = await prisma.adminActionRequest.updateManyAndReturn({
+    where: { token: input.token, status: "pending" },
+    data: { status: "expired", resolvedAt: new Date() },
+  });
+  if (expired) return { status: "expired", request: toWalletAdjustmentRequest(expired) };
   // Resolved by a concurrent press between the two statements above.
-  const again = await getPool().query<WalletAdjustmentRequest>(`SELECT ${REQUEST_COLUMNS} FROM admin_action_requests WHERE token = $1`, [
-    input.token,
-  ]);
-  return { status: "already_resolved", request: again.rows[0] };
+  return { status: "already_resolved", request: toWalletAdjustmentRequest(await prisma.adminActionRequest.findUniqueOrThrow({ where: { token: input.token } })) };
 }

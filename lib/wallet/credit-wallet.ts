@@ -1,7 +1,7 @@
-import { withTransaction } from "../db/pool";
+import { getPrisma } from "../db/prisma";
 import { postLedgerEntry, type PostedEntry } from "./post-ledger-entry";
 
-/** Adds money to a wallet in its own transaction (admin funding in the bot, the demo seed). */
+/** Adds money to a wallet in its own transaction (the demo seed, the test fixtures, the benchmark). */
 export async function creditWallet(input: {
   accountId: number;
   amountCents: number;
@@ -12,5 +12,5 @@ export async function creditWallet(input: {
   if (!Number.isSafeInteger(input.amountCents) || input.amountCents <= 0) {
     throw new Error("a credit must be a positive integer number of cents");
   }
-  return withTransaction((client) => postLedgerEntry(client, { ...input, kind: "credit" }));
+  return getPrisma().$transaction((tx) => postLedgerEntry(tx, { ...input, kind: "credit" }));
 }

@@ -1,10 +1,12 @@
 // GET /ledger: the account's wallet statement, newest first.
 import { getPool } from "../db/pool";
 import { centsToUsd } from "../money/cents-to-usd";
+import type { LedgerKind } from "../generated/prisma/enums";
+import { csvNumber, toCsv } from "../csv/to-csv";
 
 export interface StatementLine {
   id: number;
-  type: "credit" | "debit" | "refund" | "adjustment";
+  type: LedgerKind;
   amountUsd: number;
   balanceAfterUsd: number;
   orderId: string | null;
@@ -37,15 +39,9 @@ export async function listLedgerEntries(accountId: number, limit: number, offset
   };
 }
 
-function csvField(value: unknown): string {
-  const text = value === null || value === undefined ? "" : String(value);
-  // Quote always; neutralise spreadsheet formulas in free text.
-  const safe = /^[=+\-@]/.test(text) && !/^-?\d/.test(text) ? `'${text}` : text;
-  return `"${safe.replace(/"/g, '""')}"`;
-}
-
 export function ledgerToCsv(entries: StatementLine[]): string {
-  const header = ["id", "type", "amount_usd", "balance_after_usd", "order_id", "reason", "created_at"];
-  const lines = entries.map((e) => [e.id, e.type, e.amountUsd.toFixed(2), e.balanceAfterUsd.toFixed(2), e.orderId, e.reason, e.createdAt].map(csvField).join(","));
-  return [header.join(","), ...lines].join("\r\n") + "\r\n";
+  return toCsv(
+    ["id", "type", "amount_usd", "balance_after_usd", "order_id", "reason", "created_at"],
+    entries.map((e) => [e.id, e.type, csvNumber(e.amountUsd, 2), csvNumber(e.balanceAfterUsd, 2), e.orderId, e.reason, e.createdAt]),
+  );
 }

@@ -1,9 +1,16 @@
 // The only code that changes a wallet balance. Every change is one conditional UPDATE plus one
 // ledger row, inside the caller's transaction, so the balance always equals the sum of the ledger
 // and can never go below zero (the database CHECK is the second line of defence).
-import type pg from "pg";
+//
+// Callers are the bot's and the seed's Prisma transactions and the hot path's raw-SQL transactions
+// (placement, settlement). Both run the same two statements below: for a Prisma transaction they go
+// through $queryRawUnsafe, so there is one text of the money move, not one per client.
+import { runSql, type SqlTransaction } from "../db/run-sql";
+import { numberFromDb } from "../db/number-from-db";
+import type { LedgerKind } from "../generated/prisma/enums";
+import { recordBalanceLowIfCrossed } from "../webhooks/record-balance-low";
 
-export type LedgerKind = "credit" | "debit" | "refund" | "adjustment";
+export type { LedgerKind } from "../generated/prisma/enums";
 
 export interface LedgerPosting {
   accountId: number;
@@ -27,36 +34,39 @@ export interface PostedEntry {
   balanceAfterCents: number;
 }
 
-export async function postLedgerEntry(client: pg.PoolClient, posting: LedgerPosting): Promise<PostedEntry> {
+/** A transaction to post in: a Prisma transaction client or a raw-SQL transaction's pg client. */
+export type LedgerTransaction = SqlTransaction;
+
+const MOVE_BALANCE = `UPDATE accounts
+    SET balance_cents = balance_cents + $2,
+        total_credited_cents = total_credited_cents + $3,
+        updated_at = now()
+  WHERE id = $1 AND balance_cents + $2 >= 0
+  RETURNING balance_cents, low_balance_threshold_cents`;
+
+const INSERT_ENTRY = `INSERT INTO ledger_entries (account_id, kind, amount_cents, balance_after_cents, order_id, actor, reason, audit_log_id)
+  VALUES ($1, $2::"LedgerKind", $3, $4, $5, $6, $7, $8)
+  RETURNING id`;
+
+export async function postLedgerEntry(tx: LedgerTransaction, posting: LedgerPosting): Promise<PostedEntry> {
   if (!Number.isSafeInteger(posting.amountCents) || posting.amountCents === 0) {
     throw new Error(`ledger amount must be a non-zero integer number of cents, got ${posting.amountCents}`);
   }
   const credited = posting.kind === "credit" ? posting.amountCents : 0;
-  const updated = await client.query<{ balance_cents: number }>(
-    `UPDATE accounts
-        SET balance_cents = balance_cents + $2,
-            total_credited_cents = total_credited_cents + $3,
-            updated_at = now()
-      WHERE id = $1 AND balance_cents + $2 >= 0
-      RETURNING balance_cents`,
-    [posting.accountId, posting.amountCents, credited],
-  );
-  if (updated.rowCount === 0) throw new InsufficientBalanceError(posting.accountId);
-  const balanceAfterCents = updated.rows[0].balance_cents;
-  const inserted = await client.query<{ id: number }>(
-    `INSERT INTO ledger_entries (account_id, kind, amount_cents, balance_after_cents, order_id, actor, reason, audit_log_id)
-     VALUES ($1, $2, $3, $4, $5, $6, $7, $8)
-     RETURNING id`,
-    [
-      posting.accountId,
-      posting.kind,
-      posting.amountCents,
-      balanceAfterCents,
-      posting.orderId ?? null,
-      posting.actor,
-      posting.reason ?? null,
-      posting.auditLogId ?? null,
-    ],
-  );
-  return { id: inserted.rows[0].id, balanceAfterCents };
+  const updated = await runSql<{ balance_cents: bigint | number; low_balance_threshold_cents: bigint | number | null }>(tx, MOVE_BALANCE, [posting.accountId, posting.amountCents, credited]);
+  if (updated.length === 0) throw new InsufficientBalanceError(posting.accountId);
+  const balanceAfterCents = numberFromDb(updated[0].balance_cents);
+  const thresholdCents = updated[0].low_balance_threshold_cents === null ? null : numberFromDb(updated[0].low_balance_threshold_cents);
+  await recordBalanceLowIfCrossed(tx, posting.accountId, balanceAfterCents - posting.amountCents, balanceAfterCents, thresholdCents);
+  const inserted = await runSql<{ id: number }>(tx, INSERT_ENTRY, [
+    posting.accountId,
+    posting.kind,
+    posting.amountCents,
+    balanceAfterCents,
+    posting.orderId ?? null,
+    posting.actor,
+    posting.reason ?? null,
+    posting.auditLogId ?? null,
+  ]);
+  return { id: inserted[0].id, balanceAfterCents };
 }

@@ -1,8 +1,9 @@
 import crypto from "node:crypto";
-import { withTransaction } from "../db/pool";
+import { getPrisma } from "../db/prisma";
+import { numberFromDb } from "../db/number-from-db";
 import { recordAuditEntry } from "../audit/record-audit-entry";
 import { MAX_ADJUSTMENT_CENTS } from "../money/parse-usd";
-import { REQUEST_COLUMNS, type AdjustmentKind, type WalletAdjustmentRequest } from "./wallet-adjustment-request";
+import { toWalletAdjustmentRequest, type AdjustmentKind, type WalletAdjustmentRequest } from "./wallet-adjustment-request";
 
 export const MAX_ADJUSTMENT_NOTE_LENGTH = 200;
 
@@ -24,6 +25,8 @@ export async function requestWalletAdjustment(input: {
   note?: string | null;
   adminTelegramId: number;
   actor: string;
+  /** The @username the admin named the account by, if they did: Confirm checks it still belongs to the account. */
+  accountUsername?: string | null;
 }): Promise<RequestAdjustmentResult> {
   if (!Number.isSafeInteger(input.amountCents) || input.amountCents <= 0 || input.amountCents > MAX_ADJUSTMENT_CENTS) {
     throw new RangeError(`adjustment must be a positive integer number of cents up to ${MAX_ADJUSTMENT_CENTS}`);
@@ -31,29 +34,33 @@ export async function requestWalletAdjustment(input: {
   const note = input.note?.trim() ? input.note.trim().slice(0, MAX_ADJUSTMENT_NOTE_LENGTH) : null;
   // A debit corrects a mistake; without a reason nobody can later tell why money was taken.
   if (input.kind === "debit" && !note) return { status: "reason_required" };
-  return withTransaction(async (client) => {
-    const account = await client.query<{ balanceCents: number }>(`SELECT balance_cents AS "balanceCents" FROM accounts WHERE id = $1`, [
-      input.accountId,
-    ]);
-    if (account.rowCount === 0) return { status: "account_not_found" as const };
-    const balanceCents = account.rows[0].balanceCents;
+  return getPrisma().$transaction(async (tx) => {
+    const account = await tx.account.findUnique({ where: { id: input.accountId }, select: { balanceCents: true } });
+    if (!account) return { status: "account_not_found" as const };
+    const balanceCents = numberFromDb(account.balanceCents);
     if (input.kind === "debit" && input.amountCents > balanceCents) return { status: "insufficient_balance" as const, balanceCents };
-    const token = crypto.randomBytes(12).toString("base64url");
-    const { rows } = await client.query<WalletAdjustmentRequest>(
-      `INSERT INTO admin_action_requests (token, admin_telegram_id, action, account_id, amount_cents, note)
-       VALUES ($1, $2, $3, $4, $5, $6) RETURNING ${REQUEST_COLUMNS}`,
-      [token, input.adminTelegramId, input.kind, input.accountId, input.amountCents, note],
-    );
+    const row = await tx.adminActionRequest.create({
+      data: {
+        token: crypto.randomBytes(12).toString("base64url"),
+        adminTelegramId: BigInt(input.adminTelegramId),
+        action: input.kind,
+        accountId: input.accountId,
+        amountCents: input.amountCents,
+        note,
+        accountUsername: input.accountUsername ?? null,
+      },
+    });
+    const request = toWalletAdjustmentRequest(row);
     await recordAuditEntry(
       {
         actor: input.actor,
         action: `wallet.${input.kind}_requested`,
         targetType: "account",
         targetId: input.accountId,
-        details: { requestId: rows[0].id, amountCents: input.amountCents, note },
+        details: { requestId: request.id, amountCents: input.amountCents, note, accountUsername: request.accountUsername },
       },
-      client,
+      tx,
     );
-    return { status: "requested" as const, request: rows[0], balanceCents };
+    return { status: "requested" as const, request, balanceCents };
   });
 }

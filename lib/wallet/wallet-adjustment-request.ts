@@ -1,8 +1,10 @@
 // A pending admin money action (admin_action_requests): created by /credit or /debit, resolved
 // once by Confirm or Cancel. Shared by the request, confirm and cancel functions.
+import type { AdminActionRequest, AdminRequestStatus } from "../generated/prisma/client";
+import { numberFromDb } from "../db/number-from-db";
 
 export type AdjustmentKind = "credit" | "debit";
-export type AdjustmentStatus = "pending" | "confirmed" | "cancelled" | "expired";
+export type AdjustmentStatus = AdminRequestStatus;
 
 /** How long Confirm stays valid: a stale button pressed days later must not move money. */
 export const ADJUSTMENT_TTL_MINUTES = 15;
@@ -17,10 +19,26 @@ export interface WalletAdjustmentRequest {
   /** Always positive; the kind says which way the money moves. */
   amountCents: number;
   note: string | null;
+  /** The @username the account was named by in the command, or null when named by id. */
+  accountUsername: string | null;
   status: AdjustmentStatus;
   createdAt: Date;
   resolvedAt: Date | null;
 }
 
-export const REQUEST_COLUMNS = `id, token, admin_telegram_id AS "adminTelegramId", action AS kind, account_id AS "accountId",
-  amount_cents AS "amountCents", note, status, created_at AS "createdAt", resolved_at AS "resolvedAt"`;
+export function toWalletAdjustmentRequest(row: AdminActionRequest): WalletAdjustmentRequest {
+  if (row.action !== "credit" && row.action !== "debit") throw new Error(`admin action request ${row.id} is a "${row.action}", not a wallet adjustment`);
+  return {
+    id: row.id,
+    token: row.token,
+    adminTelegramId: numberFromDb(row.adminTelegramId),
+    kind: row.action,
+    accountId: row.accountId,
+    amountCents: numberFromDb(row.amountCents),
+    note: row.note,
+    accountUsername: row.accountUsername,
+    status: row.status,
+    createdAt: row.createdAt,
+    resolvedAt: row.resolvedAt,
+  };
+}

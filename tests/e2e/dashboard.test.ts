@@ -7,7 +7,7 @@ import fs from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { inject } from "vitest";
-import type { Browser, BrowserContext, Page } from "playwright-core";
+import type { Browser, BrowserContext, Page } from "playwright";
 import { projectRoot } from "@/lib/config/env";
 import { closePool } from "@/lib/db/pool";
 import { seedDemoCatalog } from "@/lib/seed/seed-demo-data";
@@ -346,7 +346,8 @@ describe.skipIf(!chromiumPath)("admin dashboard in Chromium", () => {
     const stored = await sql(
       `SELECT c.ciphertext FROM inventory_codes c JOIN products p ON p.id = c.product_id WHERE p.catalog_id = 'SVCGC10' ORDER BY c.id DESC LIMIT 4`,
     );
-    expect(stored.map((row) => decryptCode(row.ciphertext)).sort()).toEqual(["E2E-GIFT-0001", "E2E-GIFT-0002", "E2E-GIFT-0003", "E2E-GIFT-0004"]);
+    // Stored as typed: the lower-case code stays lower case.
+    expect(stored.map((row) => decryptCode(row.ciphertext)).sort()).toEqual(["E2E-GIFT-0001", "E2E-GIFT-0003", "E2E-GIFT-0004", "e2e-gift-0002"]);
     for (const row of stored) expect(row.ciphertext).not.toContain("E2E");
     const [audit] = await sql(`SELECT actor, details FROM audit_log WHERE action = 'inventory.import'`);
     expect(audit).toEqual({ actor: `admin:${ADMIN_EMAIL}`, details: { catalogId: "SVCGC10", added: 4, alreadyStored: 1, repeated: 1 } });

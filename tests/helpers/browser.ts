@@ -1,9 +1,10 @@
-// Playwright (playwright-core) in the machine's Chromium for the dashboard's end-to-end tests.
-// `npx playwright install` cannot download browsers here, so the tests use Debian's Chromium
-// (apt-get install chromium), or the executable named by CHROMIUM_PATH.
+// Playwright (the `playwright` package) in the machine's Chromium for the dashboard's end-to-end
+// tests. No browser is downloaded (`npx playwright install` cannot reach its CDN here, and the
+// package has no install script): the tests drive Debian's Chromium (apt-get install chromium), or
+// the executable named by CHROMIUM_PATH, through executablePath.
 import fs from "node:fs";
 import path from "node:path";
-import { chromium, type Browser, type BrowserContext, type Page } from "playwright-core";
+import { chromium, type Browser, type BrowserContext, type Page } from "playwright";
 import { projectRoot } from "@/lib/config/env";
 import { baseUrl } from "./api";
 

@@ -1,27 +1,35 @@
-import pg from "pg";
-import { inject } from "vitest";
+// The tests' view of the database: raw SQL for assertions and for the reset between files, run
+// through Prisma Client on the same pool as the code under test. Rows come back as pg would give
+// them (BIGINT as number, NUMERIC as string), so assertions read the same whichever way they were written.
+import { Prisma } from "@/lib/generated/prisma/client";
+import { disconnectPrisma, getPrisma } from "@/lib/db/prisma";
+import { closePool } from "@/lib/db/pool";
 
-let client: pg.Client | undefined;
-
-export async function sql<T extends pg.QueryResultRow = Record<string, any>>(text: string, params: unknown[] = []) {
-  if (!client) {
-    client = new pg.Client({ connectionString: inject("databaseUrl") });
-    await client.connect();
+function asPgValue(value: unknown): unknown {
+  if (typeof value === "bigint") {
+    const number = Number(value);
+    return Number.isSafeInteger(number) ? number : value.toString();
   }
-  return (await client.query<T>(text, params)).rows;
+  if (Prisma.Decimal.isDecimal(value)) return value.toString();
+  return value;
+}
+
+export async function sql<T = Record<string, any>>(text: string, params: unknown[] = []): Promise<T[]> {
+  const rows = await getPrisma().$queryRawUnsafe<Record<string, unknown>[]>(text, ...params);
+  return rows.map((row) => Object.fromEntries(Object.entries(row).map(([key, value]) => [key, asPgValue(value)])) as T);
 }
 
 export async function closeSql(): Promise<void> {
-  await client?.end();
-  client = undefined;
+  await disconnectPrisma();
+  await closePool();
 }
 
 /** Empties every application table (migrations stay), so each test file starts clean. */
 export async function resetDatabase(): Promise<void> {
-  const tables = await sql<{ tablename: string }>(
-    `SELECT tablename FROM pg_tables WHERE schemaname = 'public' AND tablename <> '_prisma_migrations'`,
-  );
-  await sql(`TRUNCATE ${tables.map((t) => `"${t.tablename}"`).join(", ")} RESTART IDENTITY CASCADE`);
-  const jobs = await sql(`SELECT 1 FROM pg_tables WHERE schemaname = 'graphile_worker' AND tablename = '_private_jobs'`);
-  if (jobs.length) await sql(`TRUNCATE graphile_worker._private_jobs CASCADE`);
+  const prisma = getPrisma();
+  const tables = await prisma.$queryRaw<{ tablename: string }[]>`
+    SELECT tablename FROM pg_tables WHERE schemaname = 'public' AND tablename <> '_prisma_migrations'`;
+  await prisma.$executeRawUnsafe(`TRUNCATE ${tables.map((t) => `"${t.tablename}"`).join(", ")} RESTART IDENTITY CASCADE`);
+  const jobs = await prisma.$queryRaw<unknown[]>`SELECT 1 FROM pg_tables WHERE schemaname = 'graphile_worker' AND tablename = '_private_jobs'`;
+  if (jobs.length) await prisma.$executeRawUnsafe(`TRUNCATE graphile_worker._private_jobs CASCADE`);
 }

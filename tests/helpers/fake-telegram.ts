@@ -3,11 +3,22 @@
 // the offset the bot confirms, like Telegram), can redeliver an update the bot already confirmed
 // (what Telegram does after a crash or a webhook timeout), and records every call the bot makes so
 // tests can assert on the text and buttons it sent.
+//
+// Webhook mode: after setWebhook it POSTs each update to the registered URL the way Telegram does
+// (JSON body, the secret_token in X-Telegram-Bot-Api-Secret-Token, several updates at once on
+// separate connections), and getUpdates answers 409 Conflict as long as a webhook is set.
+import { fork } from "node:child_process";
+import crypto from "node:crypto";
 import http from "node:http";
+import path from "node:path";
 import type { AddressInfo } from "node:net";
 import type { Telegraf } from "telegraf";
 import type { Update } from "telegraf/types";
+import { inject } from "vitest";
 import { createBot, type CreateBotOptions } from "@/bot";
+import { projectRoot } from "@/lib/config/env";
+import { startServer } from "../setup/global-setup";
+import { TEST_ENV } from "../setup/test-env";
 import type { BotContext } from "@/bot/context";
 
 export interface RecordedCall {
@@ -42,6 +53,17 @@ interface Poller {
 
 const BOT_USER = { id: 7_000_000_001, is_bot: true, first_name: "Top-up Bot", username: "topup_test_bot" };
 
+export interface FakeWebhook {
+  url: string;
+  secretToken?: string;
+  allowedUpdates?: string[];
+}
+
+export interface WebhookDelivery {
+  status: number;
+  body: string;
+}
+
 export class FakeTelegram {
   readonly token = "7000000001:TEST-token-for-the-fake-bot-api";
   readonly botUser = BOT_USER;
@@ -52,6 +74,8 @@ export class FakeTelegram {
   /** Methods whose next call fails with 400 (one failure each time failNext is called). */
   private failures: string[] = [];
   getUpdatesCount = 0;
+  /** What setWebhook registered; undefined in polling mode. */
+  webhook: FakeWebhook | undefined;
 
   private queue: QueuedUpdate[] = [];
   private poller: Poller | undefined;
@@ -97,6 +121,15 @@ export class FakeTelegram {
     } as Update;
   }
 
+  /** `text` as `from` forwards it from `original`'s message (Bot API 7: forward_origin). */
+  forwarded(from: FakeUser, text: string, original: FakeUser): Update {
+    const update = this.message(from, text) as Update.MessageUpdate;
+    Object.assign(update.message, {
+      forward_origin: { type: "user", date: Math.floor(Date.now() / 1000) - 60, sender_user: { ...original, is_bot: false } },
+    });
+    return update;
+  }
+
   /** A press of an inline button with `data` on the bot's message `message_id` in `from`'s chat. */
   callback(from: FakeUser, data: string, messageId: number): Update {
     return {
@@ -134,6 +167,7 @@ export class FakeTelegram {
   }
 
   private enqueue(updates: Update[], forced: boolean, timeoutMs = 15_000): Promise<void> {
+    if (this.webhook) return this.deliverToWebhook(updates);
     const settled = updates.map(
       (update) =>
         new Promise<void>((resolve, reject) => {
@@ -146,10 +180,42 @@ export class FakeTelegram {
     return Promise.all(settled).then(() => undefined);
   }
 
+  /**
+   * Webhook mode: each update is its own POST, all at once (Telegram keeps several connections
+   * open). Resolves when every one was answered 2xx, which the bot does once it has handled it;
+   * a refusal is an error the test sees, as Telegram would report it in getWebhookInfo.
+   */
+  private async deliverToWebhook(updates: Update[]): Promise<void> {
+    const answers = await Promise.all(updates.map((update) => this.postUpdate(update)));
+    const refused = answers.find((answer) => answer.status < 200 || answer.status > 299);
+    if (refused) throw new Error(`the webhook refused an update: ${refused.status} ${refused.body}`);
+  }
+
+  /**
+   * POSTs one update to the registered webhook as Telegram does, with the registered secret, or
+   * with `secretToken` instead (null: no header at all), as a forger would.
+   */
+  async postUpdate(update: Update, options: { secretToken?: string | null; url?: string } = {}): Promise<WebhookDelivery> {
+    const url = options.url ?? this.webhook?.url;
+    if (!url) throw new Error("no webhook is set: call setWebhook (npm run bot:webhook) first");
+    const secret = options.secretToken === undefined ? this.webhook?.secretToken : options.secretToken;
+    const headers: Record<string, string> = { "content-type": "application/json" };
+    if (secret !== null && secret !== undefined) headers["x-telegram-bot-api-secret-token"] = secret;
+    const response = await fetch(url, { method: "POST", headers, body: JSON.stringify(update) });
+    return { status: response.status, body: await response.text() };
+  }
+
   /** Sends `text` from `from` and returns the calls the bot made while handling it. */
   async send(from: FakeUser, text: string): Promise<RecordedCall[]> {
     const mark = this.calls.length;
     await this.deliver(this.message(from, text));
+    return this.calls.slice(mark);
+  }
+
+  /** Forwards `original`'s message `text` as `from` and returns the calls the bot made while handling it. */
+  async sendForwarded(from: FakeUser, text: string, original: FakeUser): Promise<RecordedCall[]> {
+    const mark = this.calls.length;
+    await this.deliver(this.forwarded(from, text, original));
     return this.calls.slice(mark);
   }
 
@@ -199,6 +265,9 @@ export class FakeTelegram {
     }
 
     if (method === "getUpdates") {
+      if (this.webhook) {
+        return reply(409, { ok: false, error_code: 409, description: "Conflict: can't use getUpdates method while webhook is active; use deleteWebhook to delete the webhook first" });
+      }
       this.getUpdatesCount++;
       return this.getUpdates(payload, res, (updates) => reply(200, { ok: true, result: updates }));
     }
@@ -213,7 +282,21 @@ export class FakeTelegram {
     switch (method) {
       case "getMe":
         return ok(BOT_USER);
+      case "setWebhook": {
+        if (typeof payload.url !== "string" || !/^https?:\/\//.test(payload.url)) {
+          return reply(400, { ok: false, error_code: 400, description: "Bad Request: bad webhook: an HTTPS URL must be provided for webhook" });
+        }
+        if (payload.secret_token !== undefined && !/^[A-Za-z0-9_-]{1,256}$/.test(payload.secret_token)) {
+          return reply(400, { ok: false, error_code: 400, description: "Bad Request: secret token contains unallowed characters" });
+        }
+        this.webhook = { url: payload.url, secretToken: payload.secret_token, allowedUpdates: payload.allowed_updates };
+        return ok(true);
+      }
       case "deleteWebhook":
+        this.webhook = undefined;
+        return ok(true);
+      case "getWebhookInfo":
+        return ok({ url: this.webhook?.url ?? "", has_custom_certificate: false, pending_update_count: 0, allowed_updates: this.webhook?.allowedUpdates });
       case "setMyCommands":
       case "answerCallbackQuery":
         return ok(true);
@@ -340,10 +423,68 @@ export function plain(html: string): string {
   return html.replace(/<[^>]*>/g, "").replace(/&lt;/g, "<").replace(/&gt;/g, ">").replace(/&quot;/g, '"').replace(/&amp;/g, "&");
 }
 
+export type BotMode = "polling" | "webhook";
+/** The bot's tests that must hold in both modes run once per mode. */
+export const BOT_MODES: readonly BotMode[] = ["polling", "webhook"];
+
 export interface RunningBot {
-  bot: Telegraf<BotContext>;
-  /** Stops polling and waits for launch() to return, as SIGTERM does in scripts/bot.ts. */
+  mode: BotMode;
+  /** The bot in this process (polling); in webhook mode it lives in the web server's process. */
+  bot?: Telegraf<BotContext>;
+  /** Stops polling and waits for launch() to return, as SIGTERM does in scripts/bot.ts; or stops the web server. */
   stop(): Promise<void>;
+}
+
+/** Starts the real bot in the given mode against the fake; resolves once updates reach it. */
+export function startBot(fake: FakeTelegram, mode: BotMode, options: Omit<CreateBotOptions, "apiRoot"> = {}): Promise<RunningBot> {
+  return mode === "polling" ? startPollingBot(fake, options) : startWebhookBot(fake, options);
+}
+
+function runScript(script: string, args: string[], env: Record<string, string>): Promise<{ code: number | null; output: string }> {
+  const child = fork(path.join(projectRoot, "scripts", script), args, {
+    env: { ...process.env, ...env },
+    execArgv: ["--import", "tsx"],
+    stdio: ["ignore", "pipe", "pipe", "ipc"],
+  });
+  let output = "";
+  child.stdout!.on("data", (chunk) => (output += chunk));
+  child.stderr!.on("data", (chunk) => (output += chunk));
+  return new Promise((resolve) => child.once("exit", (code) => resolve({ code, output })));
+}
+
+/**
+ * Webhook mode as deployed: the real web server (scripts/serve.ts) with TELEGRAM_WEBHOOK_SECRET,
+ * registered with the fake through the real command (`npm run bot:webhook -- <url>`), so the fake
+ * then POSTs every update to the server's /api/telegram/webhook.
+ */
+export async function startWebhookBot(
+  fake: FakeTelegram,
+  options: Omit<CreateBotOptions, "apiRoot"> = {},
+): Promise<RunningBot & { baseUrl: string; secret: string }> {
+  const secret = crypto.randomBytes(24).toString("base64url");
+  const env = {
+    ...TEST_ENV,
+    DATABASE_URL: inject("databaseUrl"),
+    SERVE_DASHBOARD: "0",
+    TELEGRAM_BOT_TOKEN: fake.token,
+    TELEGRAM_API_ROOT: fake.apiRoot,
+    TELEGRAM_WEBHOOK_SECRET: secret,
+    ADMIN_TELEGRAM_IDS: (options.adminTelegramIds ?? []).map(String).join(","),
+  };
+  const { child, baseUrl } = await startServer(env);
+  const stop = async () => {
+    if (child.exitCode === null && child.signalCode === null) {
+      const exited = new Promise((resolve) => child.once("exit", resolve));
+      child.kill("SIGTERM");
+      await exited;
+    }
+  };
+  const registered = await runScript("bot-webhook.ts", [baseUrl], env);
+  if (registered.code !== 0 || fake.webhook?.url !== `${baseUrl}/api/telegram/webhook`) {
+    await stop();
+    throw new Error(`npm run bot:webhook failed (exit ${registered.code}): ${registered.output}`);
+  }
+  return { mode: "webhook", baseUrl, secret, stop };
 }
 
 /** Starts the real bot with long polling against the fake; resolves once it is polling. */
@@ -362,6 +503,7 @@ export async function startPollingBot(fake: FakeTelegram, options: Omit<CreateBo
     await new Promise((resolve) => setTimeout(resolve, 10));
   }
   return {
+    mode: "polling",
     bot,
     async stop() {
       bot.stop("test");

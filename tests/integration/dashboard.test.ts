@@ -98,13 +98,15 @@ describe("code lists", () => {
       { label: "pasted list", text: "code\n aaaa-1111 \n\nBBBB-2222\naaaa-1111\r\n" },
       { label: "batch.csv", text: '\uFEFFCode,Note\n"CCCC,3333",x\nbbbb-2222;dup\nDDDD-4444' },
     ]);
+    // Codes keep their case: only an exact repeat is a repeat ("bbbb-2222" is not "BBBB-2222").
     expect(parsed.codes).toEqual([
-      { where: "pasted list line 2", code: "AAAA-1111" },
+      { where: "pasted list line 2", code: "aaaa-1111" },
       { where: "pasted list line 4", code: "BBBB-2222" },
       { where: "batch.csv line 2", code: "CCCC,3333" },
+      { where: "batch.csv line 3", code: "bbbb-2222" },
       { where: "batch.csv line 4", code: "DDDD-4444" },
     ]);
-    expect(parsed.repeated).toEqual(["pasted list line 5", "batch.csv line 3"]);
+    expect(parsed.repeated).toEqual(["pasted list line 5"]);
     expect(parsed.invalid).toEqual([]);
     const bad = parseCodeList([{ label: "x", text: `ok-1\n,empty first\n${"Z".repeat(201)}\nbell\u0007` }]);
     expect(bad.invalid.map((entry) => entry.where)).toEqual(["x line 2", "x line 3", "x line 4"]);
@@ -117,26 +119,26 @@ describe("importing codes", () => {
     const before = (await sql(`SELECT count(*)::int AS n FROM inventory_codes WHERE product_id = $1`, [gc25]))[0].n;
     const result = await importInventoryCodes({
       productId: gc25,
-      sources: [{ label: "pasted list", text: "IMP-0001\nIMP-0002\nDEMO-GKINDIE-0001\nimp-0001" }],
+      sources: [{ label: "pasted list", text: "IMP-0001\nIMP-0002\nDEMO-GKINDIE-0001\nIMP-0001\nimp-0001" }],
       actor: ADMIN,
     });
     expect(result).toEqual({
       status: "imported",
       catalogId: "SVCGC25",
-      added: 2,
+      added: 3,
       alreadyStored: ["pasted list line 3"],
       repeated: ["pasted list line 4"],
-      availableAfter: before + 2,
+      availableAfter: before + 3,
     });
-    const rows = await sql(`SELECT ciphertext, code_hash, status FROM inventory_codes WHERE product_id = $1 ORDER BY id DESC LIMIT 2`, [gc25]);
-    expect(rows.map((row) => decryptCode(row.ciphertext)).sort()).toEqual(["IMP-0001", "IMP-0002"]);
-    expect(rows.map((row) => row.code_hash).sort()).toEqual([fingerprintCode("IMP-0001"), fingerprintCode("IMP-0002")].sort());
+    const rows = await sql(`SELECT ciphertext, code_hash, status FROM inventory_codes WHERE product_id = $1 ORDER BY id DESC LIMIT 3`, [gc25]);
+    expect(rows.map((row) => decryptCode(row.ciphertext)).sort()).toEqual(["IMP-0001", "IMP-0002", "imp-0001"]);
+    expect(rows.map((row) => row.code_hash).sort()).toEqual([fingerprintCode("IMP-0001"), fingerprintCode("IMP-0002"), fingerprintCode("imp-0001")].sort());
     for (const row of rows) {
       expect(row.status).toBe("available");
       expect(row.ciphertext).not.toContain("IMP-");
     }
     const [audit] = await sql(`SELECT actor, target_id, details FROM audit_log WHERE action = 'inventory.import' ORDER BY id DESC LIMIT 1`);
-    expect(audit).toEqual({ actor: ADMIN, target_id: String(gc25), details: { catalogId: "SVCGC25", added: 2, alreadyStored: 1, repeated: 1 } });
+    expect(audit).toEqual({ actor: ADMIN, target_id: String(gc25), details: { catalogId: "SVCGC25", added: 3, alreadyStored: 1, repeated: 1 } });
   });
 
   it("lets the database settle two uploads of the same codes racing each other", async () => {
@@ -209,6 +211,28 @@ describe("catalog changes the API obeys", () => {
     await expectBooksBalance();
   });
 
+  it("two admins changing one price or one switch at once: each audit entry names the price it replaced, one flip wins", async () => {
+    const br60 = await productId("SVCBR60");
+    const [start] = await sql(`SELECT price_cents FROM products WHERE id = $1`, [br60]);
+    const auditFrom = (await sql(`SELECT max(id)::int AS id FROM audit_log`))[0].id ?? 0;
+    const prices = await Promise.all([
+      setProductPrice({ productId: br60, priceCents: 111, actor: "admin:a@example.com" }),
+      setProductPrice({ productId: br60, priceCents: 222, actor: "admin:b@example.com" }),
+    ]);
+    expect(prices.map((p) => p.status).sort()).toEqual(["updated", "updated"]);
+    const trail = await sql(`SELECT details FROM audit_log WHERE action = 'product.price' AND id > $1 ORDER BY id`, [auditFrom]);
+    // A chain: the first replaced the starting price, the second replaced the first's.
+    expect(trail[0].details.fromCents).toBe(start.price_cents);
+    expect(trail[1].details.fromCents).toBe(trail[0].details.toCents);
+    expect((await sql(`SELECT price_cents FROM products WHERE id = $1`, [br60]))[0].price_cents).toBe(trail[1].details.toCents);
+    const other = "admin:c@example.com";
+    await setProductPrice({ productId: br60, priceCents: start.price_cents, actor: other });
+
+    const flips = await Promise.all([1, 2, 3].map(() => setProductActive({ productId: br60, active: false, actor: other })));
+    expect(flips.map((f) => f.status).sort()).toEqual(["unchanged", "unchanged", "updated"]);
+    await setProductActive({ productId: br60, active: true, actor: other });
+  });
+
   it("a disabled pack and a closed line refuse new orders, and come back", async () => {
     const account = await createAccount({ balanceCents: 10_000 });
     const mb86 = await productId("SVCMB86");
@@ -268,6 +292,28 @@ describe("finding orders", () => {
     const byPlayer = await searchOrders("8300300");
     expect(byPlayer.matches.map((m) => m.publicId)).toEqual(placed.slice(0, 3).map((p) => p.publicId).reverse());
     expect(new Set(byPlayer.matches.map((m) => m.matchedBy))).toEqual(new Set(["player id"]));
+  });
+
+  it("ranks a reference that names several orders as GET /orders/:orderId does", async () => {
+    // An order whose trxid is another order's numeric id, and one whose idempotency key is the same
+    // text: the API picks the trxid match, and the dashboard lists it first, then the key match,
+    // then the order with that numeric id.
+    // Another account, so the paging test below still sees this block's five orders only.
+    const other = await createAccount({ balanceCents: 10_000, username: "ranker" });
+    const target = placed[1];
+    const text = String(target.id);
+    const byKey = await order(other.key, { pid: "SVCBR60", trxid: newTrxid("rank"), idempotencyKey: text, userId: "8300303" });
+    const byTrxid = await order(other.key, { pid: "SVCBR60", trxid: text, idempotencyKey: newTrxid("rank-key"), userId: "8300304" });
+    expect([byKey.status, byTrxid.status]).toEqual([200, 200]);
+    const fromApi = await api(`/orders/${text}`, { key: other.key });
+    expect(fromApi.status).toBe(200);
+    expect([fromApi.json.orderId, fromApi.headers.get("order-matched-by")]).toEqual([byTrxid.json.orderId, "trxid"]);
+    const fromDashboard = await searchOrders(`#${text}`);
+    expect(fromDashboard.matches.map((m) => [m.publicId, m.matchedBy])).toEqual([
+      [byTrxid.json.orderId, "trxid"],
+      [byKey.json.orderId, "idempotency key"],
+      [target.publicId, "order id"],
+    ]);
   });
 
   it("finds nothing for a forged public id, an empty query or nonsense", async () => {

@@ -114,7 +114,7 @@ describe("game keys and gift cards", () => {
     for (const form of [String(id), placed.json.orderId, trxid]) {
       const res = await api(`/orders/${encodeURIComponent(form)}`, { key: stranger.key });
       expect(res.status, form).toBe(404);
-      expect(res.json).toEqual({ success: false, error: "ORDER NOT FOUND" });
+      expect(res.json).toEqual({ success: false, error: "ORDER NOT FOUND", code: "ORDER_NOT_FOUND" });
       expect(res.text).not.toContain("DEMO-");
     }
     const history = await api("/history", { key: stranger.key });

@@ -96,6 +96,18 @@ describe("fulfilment through the h2h supplier", () => {
     }
   });
 
+  it("the supplier gets the canonical identifiers while the invoice echoes them as sent", async () => {
+    await sql(`UPDATE game_lines SET supplier = 'h2h' WHERE slug = 'gacha'`);
+    supplier.addPlayer("h2h-gacha", "Dee");
+    const placed = await order(key, { pid: "SVCGA60", trxid: newTrxid("h2h"), userId: " h2h-gacha ", serverId: "NA" });
+    expect(placed.json).toMatchObject({ orderCreated: true, userId: " h2h-gacha ", serverId: "NA" });
+    const done = await api(`/orders/${placed.json.orderId}?wait=20`, { key });
+    expect(done.json).toMatchObject({ status: "completed", userId: " h2h-gacha ", serverId: "NA" });
+    const sent = supplier.requests.filter((r) => r.route === "place" && r.body.includes(placed.json.orderId)).map((r) => JSON.parse(r.body));
+    expect(sent.length).toBeGreaterThan(0);
+    for (const body of sent) expect(body).toMatchObject({ userId: "h2h-gacha", serverId: "america" });
+  });
+
   it("the supplier delivered exactly once per completed order, never more", async () => {
     const [{ completed }] = await sql(`SELECT count(*)::int AS completed FROM orders WHERE supplier = 'h2h' AND status = 'completed'`);
     expect(completed).toBeGreaterThan(0);

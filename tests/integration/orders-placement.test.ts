@@ -1,11 +1,10 @@
-// SPEC sections 3 and 4 on placing orders, and the idempotency rules, over real HTTP.
+// The README's order rules ("The API", "Order lifecycle") on placing orders, and the idempotency rules, over real HTTP.
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { closePool } from "@/lib/db/pool";
 import { seedDemoCatalog } from "@/lib/seed/seed-demo-data";
-import { createApiKey } from "@/lib/auth/create-api-key";
 import { api } from "../helpers/api";
 import { closeSql, resetDatabase, sql } from "../helpers/db";
-import { createAccount } from "../helpers/fixtures";
+import { createAccount, issueTestKey } from "../helpers/fixtures";
 import { expectBooksBalance, newTrxid, order } from "../helpers/orders";
 
 beforeAll(async () => {
@@ -67,12 +66,14 @@ describe("a successful placement", () => {
     expect((await sql(`SELECT idempotency_key FROM orders WHERE public_id = $1`, [withKey.json.orderId]))[0].idempotency_key).toBe("idem-1");
   });
 
-  it("resolves serverId labels and aliases to their values", async () => {
+  it("resolves serverId labels and aliases to their values for the supplier, and echoes what was sent", async () => {
     const account = await createAccount({ balanceCents: 1000 });
     for (const [sent, stored] of [["Asia", "asia"], ["NA", "america"], ["europe", "europe"], ["TW_HK_MO", "tw_hk_mo"]]) {
       const res = await order(account.key, { pid: "SVCGA60", trxid: newTrxid(), userId: "8001", serverId: sent });
       expect(res.status, sent).toBe(200);
-      expect(res.json.serverId).toBe(stored);
+      expect(res.json.serverId).toBe(sent);
+      const [row] = await sql(`SELECT server_id FROM orders WHERE public_id = $1`, [res.json.orderId]);
+      expect(row.server_id, sent).toBe(stored);
     }
   });
 
@@ -88,7 +89,7 @@ describe("a successful placement", () => {
   });
 });
 
-describe("placement failures (SPEC 4 rules 1-2, section 7)", () => {
+describe("placement failures (README: The API, errors)", () => {
   let key: string;
   let accountId: number;
   beforeAll(async () => {
@@ -135,7 +136,7 @@ describe("placement failures (SPEC 4 rules 1-2, section 7)", () => {
     await sql(`UPDATE game_lines SET orderable = false WHERE slug = 'br'`);
     await sql(`UPDATE products SET active = false WHERE catalog_id = 'SVCMB172'`);
     try {
-      expect((await order(key, { pid: "SVCBR60", trxid: newTrxid(), userId: "1" })).json).toEqual({ success: false, error: "GAME DISABLED" });
+      expect((await order(key, { pid: "SVCBR60", trxid: newTrxid(), userId: "1" })).json).toEqual({ success: false, error: "GAME DISABLED", code: "GAME_DISABLED" });
       const disabled = await order(key, { pid: "SVCMB172", trxid: newTrxid(), userId: "1", zoneId: "1" });
       expect(disabled.status).toBe(400);
       expect(disabled.json).toMatchObject({ success: false, code: "PRODUCT_DISABLED" });
@@ -162,7 +163,7 @@ describe("placement failures (SPEC 4 rules 1-2, section 7)", () => {
     expect(noType.json).toMatchObject({ success: false, code: "UNSUPPORTED_MEDIA_TYPE" });
     const malformed = await api("/orders", { key, rawBody: '{"pid": "SVCBR60",', headers: { "content-type": "application/json" } });
     expect(malformed.status).toBe(401);
-    expect(malformed.json).toEqual({ success: false, error: "INVALID JSON" });
+    expect(malformed.json).toEqual({ success: false, error: "INVALID JSON", code: "INVALID_JSON" });
     const huge = await api("/orders", { key, body: { pid: "SVCBR60", trxid: "big", userId: "x".repeat(20_000) } });
     expect(huge.status).toBe(413);
     expect(huge.json).toMatchObject({ success: false, code: "PAYLOAD_TOO_LARGE" });
@@ -177,7 +178,7 @@ describe("placement failures (SPEC 4 rules 1-2, section 7)", () => {
   });
 });
 
-describe("insufficient balance (SPEC 3 rule 2, 4 rule 7)", () => {
+describe("insufficient balance (README: insufficient balance is a cancelled invoice)", () => {
   it("answers 200 with a stored cancelled invoice that a replay returns again, and charges nothing", async () => {
     const account = await createAccount({ balanceCents: 50 });
     const trxid = newTrxid();
@@ -189,7 +190,7 @@ describe("insufficient balance (SPEC 3 rule 2, 4 rule 7)", () => {
     expect(replay.status).toBe(200);
     expect(replay.headers.get("idempotent-replayed")).toBe("true");
     expect(replay.json).toEqual(res.json);
-    // Topping up does not revive it: a new charge needs a new trxid (SPEC 3 rule 3).
+    // Topping up does not revive it: a new charge needs a new trxid.
     await sql(`UPDATE accounts SET balance_cents = balance_cents + 1000 WHERE id = $1`, [account.accountId]);
     await sql(`INSERT INTO ledger_entries (account_id, kind, amount_cents, balance_after_cents, actor) VALUES ($1, 'credit', 1000, 1050, 'test')`, [account.accountId]);
     expect((await order(account.key, { pid: "SVCBR60", trxid, userId: "1" })).json.status).toBe("cancelled");
@@ -226,7 +227,7 @@ describe("idempotency", () => {
 
   it("the same trxid from another key of the same account is 403 FORBIDDEN", async () => {
     const account = await createAccount({ balanceCents: 1000 });
-    const other = await createApiKey(account.accountId);
+    const other = await issueTestKey(account.accountId);
     const trxid = newTrxid();
     await order(account.key, { pid: "SVCBR60", trxid, userId: "1" });
     const res = await order(other.key, { pid: "SVCBR60", trxid, userId: "1" });

@@ -4,6 +4,7 @@ import { closePool } from "@/lib/db/pool";
 import { seedDemoCatalog } from "@/lib/seed/seed-demo-data";
 import { demoCatalog } from "@/lib/seed/demo-catalog";
 import { publicRoutes } from "@/app/api/public-routes";
+import { errorCatalogue } from "@/lib/http/errors";
 import { api } from "../helpers/api";
 import { closeSql, resetDatabase, sql } from "../helpers/db";
 import { createAccount } from "../helpers/fixtures";
@@ -106,7 +107,7 @@ describe("GET /balance and GET /my-ip", () => {
   it("POST /balance does not exist: 501 NOT IMPLEMENTED", async () => {
     const res = await api("/balance", { key, method: "POST" });
     expect(res.status).toBe(501);
-    expect(res.json).toEqual({ success: false, error: "NOT IMPLEMENTED" });
+    expect(res.json).toEqual({ success: false, error: "NOT IMPLEMENTED", code: "NOT_IMPLEMENTED" });
   });
 
   it("returns the caller's IP as the service sees it, ignoring a forged X-Forwarded-For", async () => {
@@ -187,7 +188,10 @@ describe("the OpenAPI document and the docs page", () => {
     expect(document.components.securitySchemes.ApiKeyHeader).toMatchObject({ type: "apiKey", in: "header", name: "X-API-Key" });
     expect(document.components.securitySchemes.BearerAuth).toMatchObject({ type: "http", scheme: "bearer" });
     expect(document.paths["/balance"].get.responses["403"].description).toContain("IP_NOT_ALLOWED");
-    expect(document.paths["/balance"].post.responses["501"].description).toContain("NOT IMPLEMENTED");
+    expect(document.paths["/balance"].post.responses["501"].description).toContain("NOT_IMPLEMENTED");
+    // GET /my-ip answers past the allowlist, so it does not list the allowlist's refusals.
+    expect(document.paths["/my-ip"].get["x-error-codes"]).not.toContain("IP_NOT_ALLOWED");
+    expect(document.paths["/balance"].get["x-error-codes"]).toContain("IP_NOT_ALLOWED");
   });
 
   it("/docs renders every operation of the document as a page for people", async () => {
@@ -199,5 +203,7 @@ describe("the OpenAPI document and the docs page", () => {
       expect(text).toContain(`id="${route.spec.method.toLowerCase()}-${route.spec.path.replace(/:([A-Za-z]+)/g, "{$1}")}"`);
       expect(text).toContain(route.spec.summary.replace(/&/g, "&amp;"));
     }
+    // The error reference, one row per code of the catalogue.
+    for (const code of Object.keys(errorCatalogue)) expect(text).toContain(`id="error-${code}"`);
   });
 });

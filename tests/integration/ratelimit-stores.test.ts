@@ -1,6 +1,7 @@
 // What each shared store does on the wire: the TCP adapter runs @upstash/ratelimit's scripts on stock
-// Redis (flag line stripped, NOSCRIPT after a script-cache loss handled); the Upstash backend sends
-// one HTTP request per check and refuses, rather than admits, when the REST API rejects it.
+// Redis (flag line stripped, NOSCRIPT after a script-cache loss handled); a per-key check is one
+// script call (one command over TCP, one HTTP request to Upstash); the Upstash backend refuses,
+// rather than admits, when the REST API rejects it.
 import { createHash } from "node:crypto";
 import { Redis } from "ioredis";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -46,16 +47,43 @@ describe.skipIf(!redisUrl)("rate-limit stores on the wire", () => {
     }
   });
 
-  it("TCP: counts each window under the prefix, in keys that expire", async () => {
-    const limiter = createRateLimiter({ backend: createTcpRedisBackend(redisUrl!), prefix: `${prefix}:tcp` });
+  it("TCP: one sorted set per key under the prefix, bounded to the largest quota and expiring after the longest window", async () => {
+    let now = 1_900_000_000_000;
+    const limiter = createRateLimiter({ backend: createTcpRedisBackend(redisUrl!), prefix: `${prefix}:tcp`, clock: () => now });
     created.push(limiter);
     expect((await limiter.checkKeyRateLimit("key-1")).allowed).toBe(true);
-    const keys = await redis.keys(`${prefix}:tcp:*:key-1:*`);
-    expect(keys.map((key) => key.split(":").at(-3)).sort()).toEqual(["burst", "minute"]);
-    for (const key of keys) {
-      const ttl = await redis.pttl(key);
-      expect(ttl).toBeGreaterThan(0); // two windows and a second, then Redis forgets the key
-      expect(ttl).toBeLessThanOrEqual(121_000);
+    expect(await redis.keys(`${prefix}:tcp:*`)).toEqual([`${prefix}:tcp:key:key-1`]);
+    expect(await redis.type(`${prefix}:tcp:key:key-1`)).toBe("zset");
+    for (let call = 0; call < 500; call++) {
+      await limiter.checkKeyRateLimit("key-1");
+      now += 1;
+    }
+    // A client hammering the API costs the store 80 entries, not one per call.
+    expect(await redis.zcard(`${prefix}:tcp:key:key-1`)).toBe(80);
+    const ttl = await redis.pttl(`${prefix}:tcp:key:key-1`);
+    expect(ttl).toBeGreaterThan(0); // the longest window and a second, then Redis forgets the key
+    expect(ttl).toBeLessThanOrEqual(61_000);
+  });
+
+  it("TCP: one check is one command on the wire (EVALSHA of the rolling-log script)", async () => {
+    const limiter = createRateLimiter({ backend: createTcpRedisBackend(redisUrl!), prefix: `${prefix}:wire` });
+    created.push(limiter);
+    await limiter.checkKeyRateLimit("warm-up"); // loads the script (NOSCRIPT -> EVAL)
+    const monitor = await redis.duplicate().monitor();
+    const seen: string[] = [];
+    const inScript: string[] = [];
+    monitor.on("monitor", (_time: string, args: string[], source: string) => {
+      if (!String(args[1] ?? "").startsWith(`${prefix}:wire`) && !String(args[3] ?? "").startsWith(`${prefix}:wire`)) return;
+      // MONITOR also shows the commands the script runs inside Redis ("lua"): no round trips.
+      (source === "lua" ? inScript : seen).push(String(args[0]).toLowerCase());
+    });
+    try {
+      expect((await limiter.checkKeyRateLimit("key-w")).allowed).toBe(true);
+      await expect.poll(() => seen.length, { timeout: 5000 }).toBeGreaterThan(0);
+      await expect.poll(() => inScript.includes("zadd"), { timeout: 5000 }).toBe(true);
+      expect(seen).toEqual(["evalsha"]);
+    } finally {
+      monitor.disconnect();
     }
   });
 
@@ -69,7 +97,7 @@ describe.skipIf(!redisUrl)("rate-limit stores on the wire", () => {
     expect(decision.headers.RateLimit).toContain(`"burst";r=8;`);
   });
 
-  it("Upstash: one check is one HTTP request (both windows in one pipeline)", async () => {
+  it("Upstash: one check is one HTTP request (both windows in one script)", async () => {
     const limiter = createRateLimiter({
       backend: createUpstashBackend({ url: upstash.url, token: upstash.token, timeoutMs: 300 }),
       prefix: `${prefix}:upstash`,

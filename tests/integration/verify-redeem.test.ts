@@ -1,10 +1,15 @@
 // POST /brvvfy, /mobavfy and /rdmbr through the sandbox supplier: each outcome, the aliases, the
-// code format, the MAINTENANCE switch, and a record per call.
+// code format, the MAINTENANCE switch, and a record per call that never holds the code.
+import { createHash, createHmac } from "node:crypto";
+import fs from "node:fs";
+import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { projectRoot } from "@/lib/config/env";
 import { closePool } from "@/lib/db/pool";
 import { api } from "../helpers/api";
 import { closeSql, resetDatabase, sql } from "../helpers/db";
 import { createAccount } from "../helpers/fixtures";
+import { TEST_ENV } from "../setup/test-env";
 
 let key: string;
 let accountId: number;
@@ -54,12 +59,30 @@ describe("POST /mobavfy", () => {
 });
 
 describe("POST /rdmbr", () => {
-  it("redeems a well-formed code and records it with the code masked", async () => {
+  it("redeems a well-formed code and records only its keyed fingerprint and last 4 characters", async () => {
     const res = await api("/rdmbr", { key, body: { playerId: "5551234", code: "abcd-efgh-1234", trxid: "r1" } });
     expect(res.status).toBe(200);
     expect(res.json).toMatchObject({ success: true, redeemed: true, playerId: "5551234", redemptionId: expect.any(Number) });
-    const [row] = await sql(`SELECT kind, code_mask, outcome, trxid FROM redemptions WHERE id = $1`, [res.json.redemptionId]);
-    expect(row).toEqual({ kind: "redeem-br", code_mask: "ABCD-****-1234", outcome: "redeemed", trxid: "r1" });
+    const [row] = await sql(`SELECT kind, code_fingerprint, code_last4, outcome, trxid FROM redemptions WHERE id = $1`, [res.json.redemptionId]);
+    expect(row).toEqual({
+      kind: "redeem-br",
+      code_fingerprint: createHmac("sha256", TEST_ENV.APP_SECRET).update("redeem-code:ABCD-EFGH-1234").digest("hex"),
+      code_last4: "1234",
+      outcome: "redeemed",
+      trxid: "r1",
+    });
+    // Neither the code nor its middle group is anywhere in the table, in any case.
+    const [dump] = await sql(`SELECT json_agg(r)::text AS text FROM redemptions r`);
+    expect(dump.text.toUpperCase()).not.toContain("EFGH");
+  });
+
+  it("keeps the last 4 letters or digits, hyphens not counted, and no fingerprint an unkeyed hash would give", async () => {
+    const res = await api("/rdmbr", { key, body: { playerId: "5551234", code: "WXYZ-AB-C9" } });
+    expect(res.status).toBe(200);
+    const [row] = await sql(`SELECT code_fingerprint, code_last4 FROM redemptions WHERE id = $1`, [res.json.redemptionId]);
+    expect(row.code_last4).toBe("ABC9");
+    expect(row.code_fingerprint).not.toBe(createHash("sha256").update("WXYZ-AB-C9").digest("hex"));
+    expect(row.code_fingerprint).not.toBe(createHash("sha256").update("redeem-code:WXYZ-AB-C9").digest("hex"));
   });
 
   it.each([
@@ -71,12 +94,33 @@ describe("POST /rdmbr", () => {
     expect(res.json).toMatchObject({ success: false, code: errorCode });
   });
 
-  it("validates the code format: groups separated by hyphens", async () => {
-    for (const code of ["ABCDEFGH", "ABCD--EFGH", "-ABCD-EFGH", "AB CD-EFGH", "ABCD-EFGH-", "ÄBCD-EFGH", ""]) {
+  it("answers a code that is not groups separated by hyphens 400 INVALID_CODE, as the README says, without asking the supplier", async () => {
+    const before = await sql(`SELECT count(*)::int AS n FROM redemptions WHERE account_id = $1`, [accountId]);
+    for (const code of ["ABCDEFGH", "ABCD--EFGH", "-ABCD-EFGH", "AB CD-EFGH", "ABCD-EFGH-", "ÄBCD-EFGH", "A-BCDE", ""]) {
       const res = await api("/rdmbr", { key, body: { playerId: "5551234", code } });
       expect(res.status, code).toBe(400);
-      expect(res.json.error, code).toBe("INVALID BODY");
+      expect(res.json, code).toMatchObject({ success: false, error: "INVALID CODE", code: "INVALID_CODE" });
     }
+    expect(await sql(`SELECT count(*)::int AS n FROM redemptions WHERE account_id = $1`, [accountId])).toEqual(before);
+  });
+
+  it("answers a missing code, a code that is not a string, or a bad player id with a bad code 400 INVALID BODY", async () => {
+    for (const body of [{ playerId: "5551234" }, { playerId: "5551234", code: 1234 }, { playerId: "5551234", code: null }, { code: "ABCDEFGH" }]) {
+      const res = await api("/rdmbr", { key, body });
+      expect(res.status, JSON.stringify(body)).toBe(400);
+      expect(res.json, JSON.stringify(body)).toMatchObject({ success: false, error: "INVALID BODY", code: "INVALID_BODY" });
+    }
+  });
+
+  it("the README's verify-and-redeem section says what the handler answers for a malformed code", async () => {
+    const readme = fs.readFileSync(path.join(projectRoot, "README.md"), "utf8");
+    const section = readme.slice(readme.indexOf("- **Verify and redeem**"), readme.indexOf("### Error reference"));
+    expect(section).toMatch(/any other form is 400 `INVALID_CODE`/);
+    expect(section).toMatch(/missing `code`, or one that is not a string, is 400 `INVALID BODY`/);
+    const res = await api("/rdmbr", { key, body: { playerId: "5551234", code: "NOT A CODE" } });
+    expect(res.json.code).toBe("INVALID_CODE");
+    const document = (await api("/openapi.json")).json;
+    expect(document.paths["/rdmbr"].post.description).toContain("400 INVALID_CODE when the code is not of that form");
   });
 
   it("is paused by MAINTENANCE while verification keeps working", async () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { ipInAnyRange, normaliseCidr, normaliseIp, resolveClientIp } from "@/lib/net/ip";
+import { ipInAnyRange, normaliseCidr, normaliseIp, parseForwardedHop, parseTrustedProxies, resolveClientIp } from "@/lib/net/ip";
 
 describe("normaliseCidr", () => {
   it.each([
@@ -45,5 +45,44 @@ describe("resolveClientIp", () => {
   it("unwraps IPv4-mapped peers", () => {
     expect(normaliseIp("::ffff:127.0.0.1")).toBe("127.0.0.1");
     expect(resolveClientIp("::ffff:127.0.0.1", null, [])).toBe("127.0.0.1");
+  });
+});
+
+describe("X-Forwarded-For entries with ports", () => {
+  it.each([
+    ["203.0.113.9:4431", "203.0.113.9"],
+    ["[2001:db8::1]:443", "2001:db8::1"],
+    ["[2001:db8::1]", "2001:db8::1"],
+    ["[::ffff:203.0.113.9]:80", "203.0.113.9"],
+    ["2001:db8::1", "2001:db8::1"],
+    ["2001:db8::443", "2001:db8::443"],
+    ["::ffff:203.0.113.9", "203.0.113.9"],
+    [" 203.0.113.9 ", "203.0.113.9"],
+  ])("%j is %s", (entry, expected) => expect(parseForwardedHop(entry)).toBe(expected));
+
+  it.each(["203.0.113.9:", "203.0.113.9:99999x", "[203.0.113.9]:80", "[2001:db8::1]:", "2001:db8::1]:443", "host:80", "unknown", ""])(
+    "refuses %j",
+    (entry) => expect(parseForwardedHop(entry)).toBeUndefined(),
+  );
+
+  it("resolves the client behind trusted proxies whatever the entries carry", () => {
+    const trusted = ["10.0.0.0/8", "2001:db8:ffff::/48"];
+    expect(resolveClientIp("10.0.0.2", "203.0.113.9:4431", trusted)).toBe("203.0.113.9");
+    expect(resolveClientIp("10.0.0.2", "[2001:db8::1]:443, 10.0.0.9:8080", trusted)).toBe("2001:db8::1");
+    expect(resolveClientIp("10.0.0.2", "6.6.6.6:1, [2001:db8:ffff::7]:443", trusted)).toBe("6.6.6.6");
+    // A port on a trusted hop does not make it untrusted.
+    expect(resolveClientIp("10.0.0.2", "198.51.100.4, 10.0.0.9:8080", trusted)).toBe("198.51.100.4");
+    // Garbage (a port without its address) still stops the walk at the peer.
+    expect(resolveClientIp("10.0.0.2", "203.0.113.9, :443", trusted)).toBe("10.0.0.2");
+  });
+});
+
+describe("parseTrustedProxies", () => {
+  it("normalises valid entries", () => {
+    expect(parseTrustedProxies(["10.0.0.5", "10.1.2.3/8", "2001:DB8::/32"])).toEqual(["10.0.0.5/32", "10.0.0.0/8", "2001:db8::/32"]);
+  });
+
+  it.each(["10.0.0.1:8080", "10.0.0.0/33", "proxy.internal", "[2001:db8::1]:443"])("names the bad entry %j", (entry) => {
+    expect(() => parseTrustedProxies(["10.0.0.0/8", entry])).toThrow(`TRUSTED_PROXIES: "${entry}" is not an IP address or CIDR range`);
   });
 });

@@ -10,14 +10,52 @@
 import type { NextAuthOptions } from "next-auth";
 import CredentialsProvider from "next-auth/providers/credentials";
 import { env } from "@/lib/config/env";
-import { verifyAdminPassword } from "@/lib/admin-users/verify-admin-password";
+import { PEER_ADDRESS_HEADER } from "@/lib/http/peer-address";
+import { parseTrustedProxies, resolveClientIp } from "@/lib/net/ip";
+import { SIGN_IN_ERROR_CODES, signInAdmin } from "@/lib/admin-sign-in/sign-in-admin";
+
+/**
+ * The client IP, resolved as the API resolves it: the socket's address (stamped by
+ * lib/http/peer-address.ts, so a client cannot write it), or X-Forwarded-For only from a
+ * TRUSTED_PROXIES peer. Behind the lean host the peer is the lean host's own client and
+ * X-Forwarded-For holds the address it resolved, so both hosts agree.
+ */
+function clientIpOf(headers: Record<string, unknown> | undefined): string {
+  const text = (name: string) => {
+    const value = headers?.[name];
+    return Array.isArray(value) ? value.join(",") : typeof value === "string" ? value : null;
+  };
+  const peer = text(PEER_ADDRESS_HEADER);
+  // Without the stamp only the lean host can have handed the request over, and it wrote the
+  // resolved address as the last X-Forwarded-For entry.
+  if (peer === null) return text("x-forwarded-for")?.split(",").at(-1)?.trim() || "unknown";
+  trustedProxies ??= parseTrustedProxies(env().trustedProxies);
+  return resolveClientIp(peer, text("x-forwarded-for"), trustedProxies);
+}
+
+let trustedProxies: string[] | undefined;
 
 /** An operator's working day; after it they sign in again. */
 const SESSION_MAX_AGE_SECONDS = 12 * 60 * 60;
 
 export const authOptions: NextAuthOptions = {
-  secret: env().nextAuthSecret,
+  // Read when a request needs it, not when `next build` loads this module (it has no secrets).
+  get secret() {
+    return env().nextAuthSecret;
+  },
   session: { strategy: "jwt", maxAge: SESSION_MAX_AGE_SECONDS },
+  // Only what an operator can act on. A cookie that does not decrypt (forged, or from before the
+  // secret changed) sends its visitor to sign in; logged, every such request would flood stderr.
+  // The missing NEXTAUTH_URL is explained in the README, not on every start.
+  logger: {
+    error(code, metadata) {
+      if (code !== "JWT_SESSION_ERROR") console.error(`[next-auth] ${code}`, metadata);
+    },
+    warn(code) {
+      if (code !== "NEXTAUTH_URL") console.warn(`[next-auth] ${code}`);
+    },
+    debug() {},
+  },
   jwt: { maxAge: SESSION_MAX_AGE_SECONDS },
   pages: { signIn: "/admin/login", error: "/admin/login" },
   providers: [
@@ -28,12 +66,15 @@ export const authOptions: NextAuthOptions = {
         email: { label: "Email", type: "email" },
         password: { label: "Password", type: "password" },
       },
-      async authorize(credentials) {
+      async authorize(credentials, req) {
         const email = credentials?.email;
         const password = credentials?.password;
         if (typeof email !== "string" || typeof password !== "string" || !email || !password) return null;
-        const admin = await verifyAdminPassword(email, password);
-        return admin ? { id: String(admin.id), email: admin.email } : null;
+        const result = await signInAdmin({ email, password, clientIp: clientIpOf(req?.headers) });
+        if (result.status === "signed_in") return { id: String(result.admin.id), email: result.admin.email };
+        if (result.status === "wrong_credentials") return null;
+        // next-auth answers 401 with this message as the `error` the sign-in form receives.
+        throw new Error(SIGN_IN_ERROR_CODES[result.status]);
       },
     }),
   ],

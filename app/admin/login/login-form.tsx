@@ -4,6 +4,21 @@
 import { signIn } from "next-auth/react";
 import { useState, type FormEvent } from "react";
 
+function messageFor(error: string | null | undefined, status: number | undefined): string {
+  switch (error) {
+    case "SIGN_IN_THROTTLED":
+      return "Too many failed attempts. Wait a few seconds, then try again.";
+    case "SIGN_IN_LOCKED":
+      return "Too many failed attempts: sign-in is locked for 15 minutes.";
+    case "SIGN_IN_BUSY":
+      return "The server is busy checking sign-ins. Try again in a moment.";
+    case "CredentialsSignin":
+      return "Wrong email or password.";
+    default:
+      return status === 401 ? "Wrong email or password." : "Sign-in failed. Try again.";
+  }
+}
+
 export function LoginForm() {
   const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
@@ -23,7 +38,7 @@ export function LoginForm() {
       return;
     }
     setBusy(false);
-    setError(result?.error === "CredentialsSignin" || result?.status === 401 ? "Wrong email or password." : "Sign-in failed. Try again.");
+    setError(messageFor(result?.error, result?.status));
   }
 
   return (

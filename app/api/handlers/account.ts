@@ -35,6 +35,10 @@ export const getMyIp = publicRoute({
   path: "/my-ip",
   tag: "Account",
   summary: "Your public IP as the service sees it (the address IP allowlists are checked against)",
+  description:
+    "Answers even where the key's IP allowlist would refuse the caller (IP_NOT_ALLOWED, IP_ALLOWLIST_REQUIRED), so a client " +
+    "can learn which address to add. The key, the account state and the rate limit still apply.",
+  ipAllowlist: false,
   response: MyIpResponse,
   errors: [],
   handle: async ({ clientIp }) => ({ success: true, ip: clientIp }),

@@ -11,11 +11,12 @@ import {
   OrderWaitQuery,
   orderBodyAliases,
 } from "@/lib/api-schemas/order-schemas";
-import { placeOrder } from "@/lib/orders/place-order";
+import { findOrderReplay, placeOrder, type PlacementResult } from "@/lib/orders/place-order";
 import { findOwnOrder } from "@/lib/orders/read-order";
+import { orderIdReference, parseOrderReference } from "@/lib/orders/parse-order-reference";
 import { buildInvoice, buildInvoices } from "@/lib/orders/build-invoice";
 import { waitForOrderFinish } from "@/lib/orders/wait-for-order";
-import { countOwnOrders, listOwnOrders } from "@/lib/orders/list-orders";
+import { countKeyOrders, listKeyOrders } from "@/lib/orders/list-orders";
 import { ledgerToCsv, listLedgerEntries } from "@/lib/wallet/list-ledger-entries";
 
 export const postOrder = publicRoute({
@@ -30,27 +31,36 @@ export const postOrder = publicRoute({
     "DUPLICATE_IN_FLIGHT; the same trxid from another key of your account answers 403 FORBIDDEN; the same trxid with a " +
     "different pid, identifiers or quantity answers 409 IDEMPOTENCY_MISMATCH. A wallet that cannot cover the price answers " +
     "200 with a cancelled invoice (`orderCreated: false`, `error: \"INSUFFICIENT BALANCE\"`); a new charge needs a new trxid. " +
-    "A fresh order answers `status: \"processing\"`; poll GET /orders/{orderId} until completed or cancelled.",
+    "A fresh order answers `status: \"processing\"`; poll GET /orders/{orderId} until completed or cancelled. " +
+    "The invoice echoes `userId`, `zoneId` and `serverId` exactly as sent (a serverId label such as `NA` stays `NA`; " +
+    "the supplier gets the resolved value). While MAINTENANCE or API_ORDER_DISABLED stops new orders, a repeat of an " +
+    "order that exists still answers its invoice (`Idempotent-Replayed: true`), whatever has changed in the catalog since.",
   body: OrderBody,
   aliases: orderBodyAliases,
   response: InvoiceResponse,
+  responseHeaders: { "Idempotent-Replayed": "`true` when the invoice is that of an earlier request with the same idempotency key" },
   errors: [
     "INVALID_REQUEST",
     "UNKNOWN_PID",
     "GAME_DISABLED",
     "INVALID_PRODUCT",
     "PRODUCT_DISABLED",
-    "QUANTITY_ONLY_FOR_STOCK_LINES",
+    "QUANTITY_ONLY_FOR_GAMEKEY_OR_GIFTCARD",
     "INSUFFICIENT_STOCK",
     "FORBIDDEN",
     "IDEMPOTENCY_MISMATCH",
     "DUPLICATE_IN_FLIGHT",
   ],
-  handle: async ({ caller, body }) => {
-    const { invoice, replayed } = await placeOrder(caller, body);
-    return jsonResponse({ success: true, ...invoice }, 200, replayed ? { "idempotent-replayed": "true" } : undefined);
+  replay: async ({ caller, body }) => {
+    const earlier = await findOrderReplay(caller, body);
+    return earlier && invoiceResponse(earlier);
   },
+  handle: async ({ caller, body }) => invoiceResponse(await placeOrder(caller, body)),
 });
+
+function invoiceResponse({ invoice, replayed }: PlacementResult): Response {
+  return jsonResponse({ success: true, ...invoice }, 200, replayed ? { "idempotent-replayed": "true" } : undefined);
+}
 
 export const getOrder = publicRoute({
   method: "GET",
@@ -58,24 +68,30 @@ export const getOrder = publicRoute({
   tag: "Orders",
   summary: "One of your orders",
   description:
-    "Accepts the numeric id, the public id, or your trxid. Another account's order, by any form, is 404 ORDER NOT FOUND. " +
-    "With `?wait=N` the answer is held up to N seconds (max 30) until the order is completed or cancelled.",
+    "Accepts the public id, your trxid, your idempotency key, or the numeric id. When the reference matches more than one " +
+    "of your orders (\"123\" can be both an order id and a trxid), the first kind that matches wins, always in this order: " +
+    "publicId, trxid (the newest order with it), idempotencyKey, numeric id. The header `Order-Matched-By` names the kind " +
+    "that matched; `?by=` restricts the lookup to one kind (`?by=id` for the numeric id). Another account's order, by any " +
+    "form, is 404 ORDER NOT FOUND. With `?wait=N` the answer is held up to N seconds (max 30) until the order is completed " +
+    "or cancelled.",
   params: OrderIdParams,
   query: OrderWaitQuery,
   response: InvoiceResponse,
+  responseHeaders: { "Order-Matched-By": "The kind of reference `orderId` matched: publicId, trxid, idempotencyKey or id" },
   errors: ["ORDER_NOT_FOUND"],
   handle: async ({ caller, params, query }) => {
-    let order = await findOwnOrder(caller.accountId, params.orderId);
+    const found = await findOwnOrder(caller.accountId, parseOrderReference(params.orderId, query.by));
+    let order = found.order;
     const terminal = () => order.status === "completed" || order.status === "cancelled";
     if (query.wait && !terminal()) {
       const reread = async () => {
-        order = await findOwnOrder(caller.accountId, String(order.id));
+        order = (await findOwnOrder(caller.accountId, orderIdReference(order.id))).order;
         return terminal();
       };
       await waitForOrderFinish(order.id, query.wait * 1000, reread);
       await reread();
     }
-    return { success: true, ...(await buildInvoice(order)) };
+    return jsonResponse({ success: true, ...(await buildInvoice(order)) }, 200, { "order-matched-by": found.matchedBy });
   },
 });
 
@@ -83,23 +99,22 @@ export const getHistory = publicRoute({
   method: "GET",
   path: "/history",
   tag: "Orders",
-  summary: "Your orders, newest first",
+  summary: "The calling key's orders, newest first",
   description:
-    "Simple mode: `limit` (1-200, default 30). Paged mode, when `page` is passed: `pageSize` (1-50, default 20), with `total` " +
-    "and `hasMore`. Values outside those ranges, or not whole numbers, answer 400 INVALID REQUEST with details.",
+    "Only orders placed with the key of this request (another key of the same account sees its own). Simple mode: `limit` " +
+    "(1-200, default 30). Paged mode, when `page` is passed: `pageSize` (1-50, default 20), with `total` and `hasMore` " +
+    "(counted over this key's orders). Values outside those ranges, or not whole numbers, answer 400 INVALID REQUEST with details.",
   query: HistoryQuery,
   response: HistoryResponse,
   errors: [],
   handle: async ({ caller, query }) => {
+    const scope = { accountId: caller.accountId, keyId: caller.keyId };
     if (query.page === undefined) {
-      const orders = await buildInvoices(await listOwnOrders(caller.accountId, query.limit ?? 30));
+      const orders = await buildInvoices(await listKeyOrders(scope, query.limit ?? 30));
       return { success: true, count: orders.length, orders };
     }
     const pageSize = query.pageSize ?? 20;
-    const [rows, total] = await Promise.all([
-      listOwnOrders(caller.accountId, pageSize, (query.page - 1) * pageSize),
-      countOwnOrders(caller.accountId),
-    ]);
+    const [rows, total] = await Promise.all([listKeyOrders(scope, pageSize, (query.page - 1) * pageSize), countKeyOrders(scope)]);
     const orders = await buildInvoices(rows);
     return { success: true, count: orders.length, orders, page: query.page, pageSize, total, hasMore: query.page * pageSize < total };
   },

@@ -150,7 +150,12 @@ export default async function AccountPage({ params, searchParams }: { params: Pr
       </section>
 
       <section className="panel" aria-label="Ledger">
-        <h2>Ledger</h2>
+        <h2>
+          Ledger{" "}
+          <a href={`/admin/accounts/${account.id}/ledger.csv`} className="muted" download>
+            Download CSV
+          </a>
+        </h2>
         {ledger.entries.length === 0 ? (
           <p className="muted">No ledger entries.</p>
         ) : (

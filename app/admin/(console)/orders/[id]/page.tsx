@@ -2,7 +2,6 @@
 // (ledger), what admins did (audit), and, when it waits for an admin, the two ways to settle it.
 import Link from "next/link";
 import { notFound } from "next/navigation";
-import { toInvoice } from "@/lib/orders/build-invoice";
 import { readOrderDetail } from "@/lib/dashboard/read-order-detail";
 import { requireAdminPage } from "../../../_lib/session";
 import { formatDuration, formatSignedUsd, formatTime, formatUsd } from "../../../_lib/format";
@@ -27,21 +26,21 @@ export default async function OrderPage({ params }: { params: Promise<{ id: stri
         <Link href="/admin/orders">Orders</Link> / {order.id}
       </p>
       <h1>
-        <span className="mono">{order.public_id}</span> <OrderStatusBadge status={order.status} orderCreated={order.order_created} needsAdmin={order.needs_admin} />
+        <span className="mono">{order.publicId}</span> <OrderStatusBadge status={order.status} orderCreated={order.orderCreated} needsAdmin={order.needsAdmin} />
       </h1>
 
-      {order.needs_admin && open ? (
+      {order.needsAdmin && open ? (
         <section className="panel" aria-label="Settle this order" style={{ borderColor: "#f1b4ae" }}>
           <h2>Waiting for an admin</h2>
           <p>
-            The supplier&apos;s outcome could not be settled automatically. Check with the supplier whether {order.pack_name} reached
-            player <code>{order.user_id ?? "—"}</code>, then settle it once:
+            The supplier&apos;s outcome could not be settled automatically. Check with the supplier whether {order.packName} reached
+            player <code>{order.userId ?? "—"}</code>, then settle it once:
           </p>
           <div className="grid-2">
             <ActionForm
               action={completeFlaggedOrderAction}
               submitLabel="Mark completed"
-              confirm={`Mark ${order.public_id} completed? The customer keeps being charged ${formatUsd(order.amount_cents)} and sees the order as delivered.`}
+              confirm={`Mark ${order.publicId} completed? The customer keeps being charged ${formatUsd(order.amountCents)} and sees the order as delivered.`}
               tone="primary"
               layout="stacked"
               label="Mark completed"
@@ -52,7 +51,7 @@ export default async function OrderPage({ params }: { params: Promise<{ id: stri
             <ActionForm
               action={cancelAndRefundFlaggedOrderAction}
               submitLabel="Cancel and refund"
-              confirm={`Cancel ${order.public_id} and refund ${formatUsd(order.amount_cents)} to account ${accountName}? The customer sees CANCELLED BY ADMIN.`}
+              confirm={`Cancel ${order.publicId} and refund ${formatUsd(order.amountCents)} to account ${accountName}? The customer sees CANCELLED BY ADMIN.`}
               tone="danger"
               layout="stacked"
               label="Cancel and refund"
@@ -70,26 +69,26 @@ export default async function OrderPage({ params }: { params: Promise<{ id: stri
           <table className="kv">
             <tbody>
               <tr><th>Order id</th><td>{order.id}</td></tr>
-              <tr><th>Public id</th><td className="mono">{order.public_id}</td></tr>
+              <tr><th>Public id</th><td className="mono">{order.publicId}</td></tr>
               <tr><th>trxid</th><td className="mono">{order.trxid}</td></tr>
-              <tr><th>Idempotency key</th><td className="mono">{order.idempotency_key}</td></tr>
+              <tr><th>Idempotency key</th><td className="mono">{order.idempotencyKey}</td></tr>
               <tr><th>Account</th><td><Link href={`/admin/accounts/${account.id}`}>{accountName}</Link> (balance {formatUsd(account.balanceCents)})</td></tr>
               <tr><th>API key</th><td className="mono">{detail.apiKeyPrefix ?? "—"}</td></tr>
-              <tr><th>Product</th><td>{order.line_slug} · {order.pack_name} <span className="mono muted">({order.catalog_id})</span></td></tr>
-              <tr><th>Price</th><td>{formatUsd(order.unit_price_cents)} × {order.quantity} = <strong>{formatUsd(order.amount_cents)}</strong> <span className="muted">(price when placed)</span></td></tr>
-              <tr><th>Player / zone / server</th><td className="mono">{order.user_id ?? "—"} / {order.zone_id ?? "—"} / {order.server_id ?? "—"}</td></tr>
+              <tr><th>Product</th><td>{order.lineSlug} · {order.packName} <span className="mono muted">({order.catalogId})</span></td></tr>
+              <tr><th>Price</th><td>{formatUsd(order.unitPriceCents)} × {order.quantity} = <strong>{formatUsd(order.amountCents)}</strong> <span className="muted">(price when placed)</span></td></tr>
+              <tr><th>Player / zone / server</th><td className="mono">{order.userId ?? "—"} / {order.zoneId ?? "—"} / {order.serverId ?? "—"}</td></tr>
               <tr><th>Error</th><td>{order.error ?? "—"}</td></tr>
               <tr><th>Refunded</th><td>{order.refunded ? "yes" : "no"}</td></tr>
-              <tr><th>Supplier</th><td>{order.supplier ?? "—"} {order.supplier_ref ? <span className="mono">({order.supplier_ref})</span> : null} · attempts {order.attempts}</td></tr>
-              {order.line_kind !== "topup" ? <tr><th>Codes</th><td>{codes.reserved} reserved, {codes.delivered} delivered (not shown here)</td></tr> : null}
-              <tr><th>Created</th><td>{formatTime(order.created_at)}</td></tr>
-              <tr><th>Finished</th><td>{formatTime(order.finished_at)} ({formatDuration(order.created_at, order.finished_at)})</td></tr>
+              <tr><th>Supplier</th><td>{order.supplier ?? "—"} {order.supplierRef ? <span className="mono">({order.supplierRef})</span> : null} · attempts {order.attempts}</td></tr>
+              {order.lineKind !== "topup" ? <tr><th>Codes</th><td>{codes.reserved} reserved, {codes.delivered} delivered (not shown here)</td></tr> : null}
+              <tr><th>Created</th><td>{formatTime(order.createdAt)}</td></tr>
+              <tr><th>Finished</th><td>{formatTime(order.finishedAt)} ({formatDuration(order.createdAt, order.finishedAt)})</td></tr>
             </tbody>
           </table>
         </section>
         <section className="panel" aria-label="Invoice">
           <h2>Invoice as the client sees it</h2>
-          <pre className="json" data-testid="invoice">{JSON.stringify(toInvoice(order), null, 2)}</pre>
+          <pre className="json" data-testid="invoice">{JSON.stringify(detail.invoice, null, 2)}</pre>
         </section>
       </div>
 

@@ -1,0 +1,6 @@
+// /api/my-ip under Next.js (/my-ip too, by the rewrite in next.config.ts). The handler,
+// its schemas and docs are in the route table (app/api/routes.ts).
+import { routeHandlers } from "@/app/api/routes";
+
+export const dynamic = "force-dynamic";
+export const { GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS } = routeHandlers("/my-ip");

@@ -1,0 +1,63 @@
+// The host's gate in front of Next for sign-in POSTs. Even a refused sign-in costs Next and
+// next-auth some milliseconds of the one event loop the API shares; a flood of them in parallel
+// stalled the loop long enough for API calls to time out (the sign-in flood test saw /balance
+// answer 503 before this gate existed). So a throttled or locked client IP is answered here
+// without Next, Next sees at most a few sign-ins at a time with a few more waiting, and the rest
+// are refused at once (and counted against their IP). Answers use next-auth's own JSON shape, so
+// the sign-in form shows the reason.
+import type http from "node:http";
+import { createBoundedQueue, QueueFullError } from "./bounded-queue";
+import { SIGN_IN_ERROR_CODES } from "./sign-in-admin";
+import { recordLockout, signInState } from "./sign-in-state";
+
+export const SIGN_IN_PATH = "/api/auth/callback/credentials";
+export const SIGN_IN_REQUESTS_CONCURRENCY = 4;
+export const SIGN_IN_REQUESTS_MAX_WAITING = 16;
+
+type NodeHandler = (req: http.IncomingMessage, res: http.ServerResponse) => void | Promise<void>;
+
+function finished(res: http.ServerResponse): Promise<void> {
+  return new Promise((resolve) => {
+    if (res.writableEnded || res.destroyed) return resolve();
+    res.once("close", () => resolve());
+  });
+}
+
+function refuse(req: http.IncomingMessage, res: http.ServerResponse, status: number, error: string, retryAfterSeconds: number): void {
+  const url = `http://${req.headers.host ?? "localhost"}/api/auth/error?error=${error}`;
+  res.writeHead(status, { "content-type": "application/json", "retry-after": String(retryAfterSeconds), "cache-control": "no-store" });
+  res.end(JSON.stringify({ url }));
+}
+
+/**
+ * Wraps Next's handler: sign-in POSTs go through the IP throttle and a bounded queue, everything
+ * else straight on. Expects X-Forwarded-For to hold the resolved client IP (the host sets it).
+ */
+export function gateSignInRequests(next: NodeHandler): NodeHandler {
+  const queue = createBoundedQueue({ concurrency: SIGN_IN_REQUESTS_CONCURRENCY, maxWaiting: SIGN_IN_REQUESTS_MAX_WAITING });
+  return async (req, res) => {
+    if (req.method !== "POST" || (req.url ?? "").split("?")[0] !== SIGN_IN_PATH) return next(req, res);
+    const { throttle } = signInState();
+    const clientIp = String(req.headers["x-forwarded-for"] ?? "unknown");
+    try {
+      const decision = throttle.checkIp(clientIp);
+      if (!decision.allowed) {
+        if (decision.newLockout) await recordLockout(decision.newLockout, { clientIp });
+        return refuse(req, res, 401, SIGN_IN_ERROR_CODES[decision.reason], Math.ceil(decision.retryAfterMs / 1000));
+      }
+      await queue.run(async () => {
+        // A client that gave up while waiting is not worth Next's time.
+        if (req.destroyed) return;
+        await Promise.all([next(req, res), finished(res)]);
+      });
+    } catch (error) {
+      if (error instanceof QueueFullError) {
+        throttle.countRefused(clientIp);
+        return refuse(req, res, 503, SIGN_IN_ERROR_CODES.busy, 1);
+      }
+      console.error("[web] sign-in request failed:", error);
+      if (!res.headersSent) res.writeHead(500);
+      res.end();
+    }
+  };
+}

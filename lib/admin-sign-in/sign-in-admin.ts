@@ -1,0 +1,44 @@
+// A dashboard sign-in: the throttle first (no password is checked for a throttled or locked IP or
+// email), then the password check in the bounded scrypt queue. A lockout is written to the audit
+// log once, when it starts.
+import { normaliseAdminEmail, type AdminUserRecord } from "../admin-users/admin-user-record";
+import { verifyAdminPassword } from "../admin-users/verify-admin-password";
+import { QueueFullError } from "./bounded-queue";
+import type { ThrottleScope } from "./sign-in-throttle";
+import { recordLockout, signInState } from "./sign-in-state";
+
+export type SignInResult =
+  | { status: "signed_in"; admin: AdminUserRecord }
+  | { status: "wrong_credentials" }
+  /** Too soon after the last failures: try again after retryAfterSeconds. */
+  | { status: "throttled"; scope: ThrottleScope; retryAfterSeconds: number }
+  | { status: "locked"; scope: ThrottleScope; retryAfterSeconds: number }
+  /** Too many sign-ins are being checked at once: refused without waiting. */
+  | { status: "busy" };
+
+/** The `error` next-auth hands the sign-in form for each refusal other than a wrong password. */
+export const SIGN_IN_ERROR_CODES: Record<Exclude<SignInResult["status"], "signed_in" | "wrong_credentials">, string> = {
+  throttled: "SIGN_IN_THROTTLED",
+  locked: "SIGN_IN_LOCKED",
+  busy: "SIGN_IN_BUSY",
+};
+
+export async function signInAdmin(input: { email: string; password: string; clientIp: string }): Promise<SignInResult> {
+  const { throttle, passwordChecks } = signInState();
+  const email = normaliseAdminEmail(input.email);
+  const decision = throttle.attempt(input.clientIp, email);
+  if (!decision.allowed) {
+    if (decision.newLockout) await recordLockout(decision.newLockout, { clientIp: input.clientIp, email });
+    return { status: decision.reason, scope: decision.scope, retryAfterSeconds: Math.ceil(decision.retryAfterMs / 1000) };
+  }
+  let admin: AdminUserRecord | undefined;
+  try {
+    admin = await passwordChecks.run(() => verifyAdminPassword(email, input.password));
+  } catch (error) {
+    if (error instanceof QueueFullError) return { status: "busy" };
+    throw error;
+  }
+  if (!admin) return { status: "wrong_credentials" };
+  throttle.succeeded(input.clientIp, email);
+  return { status: "signed_in", admin };
+}

@@ -1,0 +1,23 @@
+// One answer for a matched request, whichever host received it (the lean host or a Next.js route
+// handler): the table's handler, or the catalogue's JSON 404 / 405 with Allow, and a JSON 500 for
+// anything a handler throws.
+import { errorResponse } from "./errors";
+import type { RouteMatch } from "./router";
+
+export async function dispatchRoute(
+  match: RouteMatch,
+  request: Request,
+  peerIp: string,
+  onError: (error: unknown) => void,
+): Promise<Response> {
+  try {
+    if (match.kind === "not-found") return errorResponse("NOT_FOUND");
+    if (match.kind === "method-not-allowed") {
+      return errorResponse("METHOD_NOT_ALLOWED", { headers: { allow: match.allow.join(", ") } });
+    }
+    return await match.handler(request, { params: match.params, peerIp });
+  } catch (error) {
+    onError(error);
+    return errorResponse("INTERNAL_ERROR");
+  }
+}

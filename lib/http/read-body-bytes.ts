@@ -1,0 +1,28 @@
+// Reads a request body with a hard size limit that holds for chunked bodies too (the
+// Content-Length header is checked first, then the bytes actually received).
+import { ApiError } from "./errors";
+
+export function payloadTooLarge(maxBytes: number): ApiError {
+  return new ApiError("PAYLOAD_TOO_LARGE", { message: `PAYLOAD TOO LARGE: at most ${maxBytes} bytes` });
+}
+
+export async function readBodyBytes(request: Request, maxBytes: number): Promise<Buffer> {
+  const declared = Number(request.headers.get("content-length") ?? "");
+  if (declared > maxBytes) throw payloadTooLarge(maxBytes);
+  if (!request.body) return Buffer.alloc(0);
+
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  const reader = request.body.getReader();
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    size += value.byteLength;
+    if (size > maxBytes) {
+      await reader.cancel().catch(() => undefined);
+      throw payloadTooLarge(maxBytes);
+    }
+    chunks.push(value);
+  }
+  return Buffer.concat(chunks, size);
+}

@@ -1,0 +1,40 @@
+// The error reference, rendered from the catalogue for the README (`npm run docs:errors` writes it
+// between the markers below) and for the OpenAPI document (`x-error-codes`). A test compares both
+// with the catalogue, so neither can drift from what the API answers.
+import { errorCatalogue, type ErrorKey, type ErrorReference } from "./errors";
+
+export const README_MARKERS = { start: "<!-- error-reference:start -->", end: "<!-- error-reference:end -->" };
+
+export interface ErrorCodeEntry extends ErrorReference {
+  code: ErrorKey;
+}
+
+/** Every code, ordered by HTTP status and then as the catalogue lists them. */
+export function listErrorCodes(): ErrorCodeEntry[] {
+  return (Object.entries(errorCatalogue) as [ErrorKey, ErrorReference][])
+    .map(([code, entry]) => ({ code, ...entry }))
+    .sort((a, b) => a.status - b.status);
+}
+
+function cell(text: string): string {
+  return text.replace(/\|/g, "\\|").replace(/\n/g, " ");
+}
+
+export function renderErrorReferenceMarkdown(): string {
+  const rows = listErrorCodes().map(
+    (e) => `| ${e.status} | \`${e.code}\` | ${cell(e.error)} | ${cell(e.when)} | ${e.retryable ? "yes" : "no"} | ${cell(e.action)} |`,
+  );
+  return [
+    "| HTTP | `code` | `error` | when | retry can succeed | what to do |",
+    "| --- | --- | --- | --- | --- | --- |",
+    ...rows,
+  ].join("\n");
+}
+
+/** The README with its error-reference section replaced by the current rendering. */
+export function withErrorReference(readme: string): string {
+  const start = readme.indexOf(README_MARKERS.start);
+  const end = readme.indexOf(README_MARKERS.end);
+  if (start < 0 || end < start) throw new Error(`README has no ${README_MARKERS.start} ... ${README_MARKERS.end} section`);
+  return readme.slice(0, start + README_MARKERS.start.length) + "\n" + renderErrorReferenceMarkdown() + "\n" + readme.slice(end);
+}

@@ -1,0 +1,92 @@
+// SSRF safety for webhook URLs. A destination is resolved once and every address it resolves to
+// must be a public unicast address; the request then connects to the address checked here
+// (send-webhook.ts pins it), so a DNS answer that changes between check and connect (rebinding)
+// cannot redirect a delivery to the inside.
+//
+// WEBHOOKS_ALLOW_PRIVATE=1 is the development switch (README: Webhooks): it allows http:// and
+// loopback, private and unique-local addresses for a receiver on your own machine. It is refused
+// in production, and cloud metadata addresses stay refused even with it.
+import dns from "node:dns/promises";
+import ipaddr from "ipaddr.js";
+
+export type ResolvedAddress = { address: string; family: 4 | 6 };
+export type Resolver = (hostname: string) => Promise<ResolvedAddress[]>;
+
+export interface DestinationPolicy {
+  /** The development switch: http and loopback/private addresses allowed. */
+  allowPrivate: boolean;
+  resolve: Resolver;
+}
+
+export class DestinationRefused extends Error {}
+
+const MAX_URL_LENGTH = 2048;
+// AWS, GCP and Azure (IPv4 and AWS's IPv6), ECS task metadata, Alibaba Cloud.
+const METADATA_ADDRESSES = new Set(
+  ["169.254.169.254", "fd00:ec2::254", "169.254.170.2", "100.100.100.200"].map((a) => ipaddr.parse(a).toNormalizedString()),
+);
+// Ranges the development switch opens; everything else that is not public unicast stays refused.
+const DEVELOPMENT_RANGES = new Set(["loopback", "private", "uniqueLocal"]);
+
+export const systemResolver: Resolver = async (hostname) =>
+  (await dns.lookup(hostname, { all: true, verbatim: true })).map((entry) => ({ address: entry.address, family: entry.family === 6 ? 6 : 4 }));
+
+export function webhookPolicyFromEnv(resolve: Resolver = systemResolver): DestinationPolicy {
+  const requested = process.env.WEBHOOKS_ALLOW_PRIVATE === "1";
+  if (requested && process.env.NODE_ENV === "production") {
+    throw new Error("WEBHOOKS_ALLOW_PRIVATE=1 is a development switch and is refused in production");
+  }
+  return { allowPrivate: requested, resolve };
+}
+
+/** Why an address may not receive webhooks, or undefined when it may. */
+export function refusalOfAddress(address: string, allowPrivate: boolean): string | undefined {
+  if (!ipaddr.isValid(address)) return `${address} is not an IP address`;
+  let parsed = ipaddr.parse(address);
+  if (parsed.kind() === "ipv6" && (parsed as ipaddr.IPv6).isIPv4MappedAddress()) parsed = (parsed as ipaddr.IPv6).toIPv4Address();
+  const compact = parsed.toString();
+  if (METADATA_ADDRESSES.has(parsed.toNormalizedString())) return `${compact} is a cloud metadata address`;
+  const range = parsed.range();
+  if (range === "unicast") return undefined;
+  if (allowPrivate && DEVELOPMENT_RANGES.has(range)) return undefined;
+  return `${compact} is a ${range} address`;
+}
+
+/** Checks a URL's form (no resolution): https (http only with the development switch), no credentials. */
+export function parseWebhookUrl(input: string, allowPrivate: boolean): URL {
+  if (input.length > MAX_URL_LENGTH) throw new DestinationRefused(`the URL is longer than ${MAX_URL_LENGTH} characters`);
+  let url: URL;
+  try {
+    url = new URL(input);
+  } catch {
+    throw new DestinationRefused("not a URL");
+  }
+  if (url.protocol !== "https:" && !(allowPrivate && url.protocol === "http:")) {
+    throw new DestinationRefused(allowPrivate ? "the URL must be http or https" : "the URL must be https");
+  }
+  if (url.username || url.password) throw new DestinationRefused("the URL must not contain a user name or password");
+  return url;
+}
+
+/** Resolves the URL's host and refuses it unless every address is allowed; returns the one to connect to. */
+export async function resolveDestination(input: string, policy: DestinationPolicy): Promise<{ url: URL } & ResolvedAddress> {
+  const url = parseWebhookUrl(input, policy.allowPrivate);
+  const host = url.hostname.replace(/^\[(.*)\]$/, "$1");
+  let addresses: ResolvedAddress[];
+  if (ipaddr.isValid(host)) {
+    addresses = [{ address: host, family: ipaddr.parse(host).kind() === "ipv6" ? 6 : 4 }];
+  } else {
+    try {
+      addresses = await policy.resolve(host);
+    } catch (error) {
+      throw new DestinationRefused(`${host} does not resolve (${(error as { code?: string }).code ?? (error as Error).message})`);
+    }
+    if (addresses.length === 0) throw new DestinationRefused(`${host} does not resolve`);
+  }
+  // Every address must pass: a host answering one public and one private address is refused.
+  for (const candidate of addresses) {
+    const refusal = refusalOfAddress(candidate.address, policy.allowPrivate);
+    if (refusal) throw new DestinationRefused(host === candidate.address ? refusal : `${host} resolves to ${refusal.replace(/^\S+ is/, candidate.address + ", which is")}`);
+  }
+  return { url, ...addresses[0] };
+}

@@ -1,0 +1,180 @@
+// The delivery job: one attempt of one delivery, recorded, and the next attempt scheduled.
+//
+// Every job carries the attempt number it makes. A job whose attempt is already recorded (a job
+// re-run after its worker died between recording and acknowledging) does nothing, and a worker
+// killed mid-request leaves the attempt unrecorded, so the re-run job makes it again: every event
+// reaches its endpoint at least once, always under the same webhook-id (the event's id), and the
+// receiver dedupes on it.
+//
+// Time is a parameter (`now`) so tests can walk the two-day schedule without waiting for it.
+import { Webhook } from "standardwebhooks";
+import { getPool, withTransaction } from "../db/pool";
+import { resolveDestination, webhookPolicyFromEnv, DestinationRefused, type DestinationPolicy } from "./check-destination";
+import { sendWebhook, type SendOutcome } from "./send-webhook";
+import { delayBeforeAttempt, MAX_ATTEMPTS } from "./retry-schedule";
+import { openSecret } from "./endpoint-secret";
+import { DELIVER_WEBHOOK_TASK, NOTIFY_ENDPOINT_DISABLED_TASK } from "./event-types";
+
+/** Only a 2xx answer within this counts as delivered. */
+export const DELIVERY_TIMEOUT_MS = 15_000;
+/** An endpoint that has failed every attempt for this long is disabled. */
+export const DISABLE_AFTER_FAILING_MS = 3 * 24 * 60 * 60 * 1000;
+
+export interface DeliveryOptions {
+  now?: Date;
+  /** The attempt this run makes; the job's payload says, a direct call takes the next one. */
+  attempt?: number;
+  timeoutMs?: number;
+  policy?: DestinationPolicy;
+  random?: () => number;
+}
+
+export type DeliveryResult =
+  | { outcome: "skipped"; why: string }
+  | { outcome: "delivered"; attempt: number; httpStatus: number }
+  | { outcome: "retrying"; attempt: number; nextAttemptAt: Date; httpStatus?: number; error?: string }
+  | { outcome: "failed"; attempt: number; reason: string; endpointDisabled: boolean };
+
+interface DeliveryRow {
+  id: number;
+  status: string;
+  attempts: number;
+  event_public_id: string;
+  type: string;
+  data: unknown;
+  event_created_at: Date;
+  endpoint_id: number;
+  account_id: number;
+  url: string;
+  secret: string;
+  previous_secret: string | null;
+  previous_secret_expires_at: Date | null;
+  disabled_at: Date | null;
+}
+
+const LOAD_DELIVERY = `
+  SELECT d.id, d.status, d.attempts, ev.public_id AS event_public_id, ev.type, ev.data, ev.created_at AS event_created_at,
+         e.id AS endpoint_id, e.account_id, e.url, e.secret, e.previous_secret, e.previous_secret_expires_at, e.disabled_at
+    FROM webhook_deliveries d JOIN webhook_events ev ON ev.id = d.event_id JOIN webhook_endpoints e ON e.id = d.endpoint_id
+   WHERE d.id = $1`;
+
+/** The body every attempt of an event sends, byte for byte: `{ type, timestamp, data }`. */
+export function webhookBody(event: { type: string; createdAt: Date; data: unknown }): string {
+  return JSON.stringify({ type: event.type, timestamp: event.createdAt.toISOString(), data: event.data });
+}
+
+/** Standard Webhooks headers; during a rotation's overlap the previous secret signs too. */
+export function signedHeaders(row: Pick<DeliveryRow, "event_public_id" | "secret" | "previous_secret" | "previous_secret_expires_at">, body: string, now: Date) {
+  const secrets = [openSecret(row.secret)];
+  if (row.previous_secret && row.previous_secret_expires_at && row.previous_secret_expires_at > now) secrets.push(openSecret(row.previous_secret));
+  return {
+    "content-type": "application/json",
+    "user-agent": "topup-webhooks/1",
+    "webhook-id": row.event_public_id,
+    "webhook-timestamp": String(Math.floor(now.getTime() / 1000)),
+    "webhook-signature": secrets.map((secret) => new Webhook(secret).sign(row.event_public_id, now, body)).join(" "),
+  };
+}
+
+export async function deliverWebhook(deliveryId: number, options: DeliveryOptions = {}): Promise<DeliveryResult> {
+  const now = options.now ?? new Date();
+  const row = (await getPool().query<DeliveryRow>(LOAD_DELIVERY, [deliveryId])).rows[0];
+  if (!row) return { outcome: "skipped", why: "no such delivery" };
+  if (row.status !== "pending") return { outcome: "skipped", why: `already ${row.status}` };
+  const attempt = options.attempt ?? row.attempts + 1;
+  if (row.attempts >= attempt) return { outcome: "skipped", why: `attempt ${attempt} already made` };
+  if (row.disabled_at) {
+    await getPool().query(
+      `UPDATE webhook_deliveries SET status = 'failed', fail_reason = 'endpoint disabled', next_attempt_at = NULL WHERE id = $1 AND status = 'pending'`,
+      [deliveryId],
+    );
+    return { outcome: "failed", attempt: row.attempts, reason: "endpoint disabled", endpointDisabled: true };
+  }
+
+  const body = webhookBody({ type: row.type, createdAt: row.event_created_at, data: row.data });
+  let sent: SendOutcome;
+  try {
+    const destination = await resolveDestination(row.url, options.policy ?? webhookPolicyFromEnv());
+    sent = await sendWebhook({
+      url: destination.url,
+      pinned: destination,
+      headers: signedHeaders(row, body, now),
+      body,
+      timeoutMs: options.timeoutMs ?? DELIVERY_TIMEOUT_MS,
+    });
+  } catch (error) {
+    if (!(error instanceof DestinationRefused)) throw error;
+    sent = { error: `destination refused: ${error.message}`, durationMs: 0 };
+  }
+  return recordAttempt(row, attempt, now, sent, options.random);
+}
+
+async function recordAttempt(row: DeliveryRow, attempt: number, now: Date, sent: SendOutcome, random?: () => number): Promise<DeliveryResult> {
+  return withTransaction(async (client) => {
+    // The row lock orders this against a concurrent run of the same attempt: the second finds it recorded.
+    const locked = await client.query<{ attempts: number; status: string }>(`SELECT attempts, status FROM webhook_deliveries WHERE id = $1 FOR UPDATE`, [row.id]);
+    // Gone: the endpoint was removed while the request was out.
+    if (!locked.rows[0]) return { outcome: "skipped" as const, why: "the delivery was removed with its endpoint" };
+    if (locked.rows[0].status !== "pending" || locked.rows[0].attempts >= attempt) {
+      return { outcome: "skipped" as const, why: `attempt ${attempt} already recorded` };
+    }
+    await client.query(
+      `INSERT INTO webhook_attempts (delivery_id, attempted_at, http_status, response_body, error, duration_ms) VALUES ($1, $2, $3, $4, $5, $6)`,
+      [row.id, now, sent.httpStatus ?? null, sent.responseBody ?? null, sent.error ?? null, sent.durationMs],
+    );
+    const status = sent.httpStatus;
+    if (status !== undefined && status >= 200 && status < 300) {
+      await client.query(
+        `UPDATE webhook_deliveries SET status = 'delivered', attempts = $2, last_attempt_at = $3, delivered_at = $3, next_attempt_at = NULL WHERE id = $1`,
+        [row.id, attempt, now],
+      );
+      await client.query(`UPDATE webhook_endpoints SET failing_since = NULL WHERE id = $1 AND failing_since IS NOT NULL`, [row.endpoint_id]);
+      return { outcome: "delivered" as const, attempt, httpStatus: status };
+    }
+
+    const fail = async (reason: string, endpointDisabled: boolean) => {
+      await client.query(
+        `UPDATE webhook_deliveries SET status = 'failed', attempts = $2, last_attempt_at = $3, next_attempt_at = NULL, fail_reason = $4 WHERE id = $1`,
+        [row.id, attempt, now, reason],
+      );
+      return { outcome: "failed" as const, attempt, reason, endpointDisabled };
+    };
+    const disable = async (reason: string) => {
+      const disabled = await client.query(
+        `UPDATE webhook_endpoints SET disabled_at = $2, disabled_reason = $3, updated_at = $2 WHERE id = $1 AND disabled_at IS NULL RETURNING id`,
+        [row.endpoint_id, now, reason],
+      );
+      if (disabled.rowCount) {
+        await client.query(`SELECT graphile_worker.add_job($1, json_build_object('endpointId', $2::int), max_attempts := 10)`, [
+          NOTIFY_ENDPOINT_DISABLED_TASK,
+          row.endpoint_id,
+        ]);
+      }
+      return fail(`endpoint disabled: ${reason}`, true);
+    };
+
+    if (status === 410) return disable("it answered 410 Gone");
+    const failing = await client.query<{ failing_since: Date }>(
+      `UPDATE webhook_endpoints SET failing_since = COALESCE(failing_since, $2) WHERE id = $1 RETURNING failing_since`,
+      [row.endpoint_id, now],
+    );
+    if (now.getTime() - failing.rows[0].failing_since.getTime() >= DISABLE_AFTER_FAILING_MS) {
+      return disable(`every attempt failed since ${failing.rows[0].failing_since.toISOString()}`);
+    }
+    const retryAfter = status === 429 || status === 503 ? sent.retryAfterSeconds : undefined;
+    const delay = delayBeforeAttempt(attempt + 1, retryAfter, random);
+    if (delay === undefined) return fail(`gave up after ${MAX_ATTEMPTS} attempts`, false);
+    const nextAttemptAt = new Date(now.getTime() + delay);
+    await client.query(`UPDATE webhook_deliveries SET attempts = $2, last_attempt_at = $3, next_attempt_at = $4 WHERE id = $1`, [
+      row.id,
+      attempt,
+      now,
+      nextAttemptAt,
+    ]);
+    await client.query(
+      `SELECT graphile_worker.add_job($1, json_build_object('deliveryId', $2::bigint, 'attempt', $3::int), run_at := $4, max_attempts := 25)`,
+      [DELIVER_WEBHOOK_TASK, row.id, attempt + 1, nextAttemptAt],
+    );
+    return { outcome: "retrying" as const, attempt, nextAttemptAt, httpStatus: status, error: sent.error };
+  });
+}

@@ -1,0 +1,21 @@
+// Endpoint signing secrets: `whsec_` and base64 of 24 random bytes, the form the standardwebhooks
+// package reads. Stored encrypted (AES-256-GCM with CODES_ENCRYPTION_KEY, like codes), shown once.
+import { randomBytes } from "node:crypto";
+import { decryptCode, encryptCode } from "../codes/code-crypto";
+
+export function generateEndpointSecret(): string {
+  return `whsec_${randomBytes(24).toString("base64")}`;
+}
+
+// encryptCode upper-cases its input (codes are case-insensitive); base64 is not, so the secret is
+// hex-encoded first.
+export function sealSecret(secret: string): string {
+  return encryptCode(Buffer.from(secret, "utf8").toString("hex"));
+}
+
+export function openSecret(sealed: string): string {
+  return Buffer.from(decryptCode(sealed), "hex").toString("utf8");
+}
+
+/** How long the previous secret keeps signing after a rotation, so receivers can switch over. */
+export const SECRET_ROTATION_OVERLAP_MS = 24 * 60 * 60 * 1000;

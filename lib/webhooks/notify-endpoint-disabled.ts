@@ -1,0 +1,34 @@
+// Tells the holder in the bot that one of their endpoints was disabled. It runs as its own job,
+// added in the transaction that disabled the endpoint, so the message is not lost when Telegram
+// is briefly unreachable (the job is retried), and the worker needs no bot running.
+import { Telegram } from "telegraf";
+import { getPrisma } from "../db/prisma";
+import { nullableNumberFromDb } from "../db/number-from-db";
+import { env } from "../config/env";
+
+export async function notifyEndpointDisabled(
+  endpointId: number,
+  telegram: Pick<Telegram, "sendMessage"> | undefined = defaultTelegram(),
+): Promise<"sent" | "no_bot" | "no_chat"> {
+  const endpoint = await getPrisma().webhookEndpoint.findUnique({
+    where: { id: endpointId },
+    select: { url: true, disabledReason: true, account: { select: { telegramId: true } } },
+  });
+  const telegramId = nullableNumberFromDb(endpoint?.account.telegramId ?? null);
+  if (!endpoint || telegramId === null) return "no_chat";
+  if (!telegram) {
+    console.warn(`[webhooks] endpoint ${endpointId} disabled; TELEGRAM_BOT_TOKEN is not set here, so its holder is not told`);
+    return "no_bot";
+  }
+  await telegram.sendMessage(
+    telegramId,
+    `Webhook endpoint #${endpointId} (${endpoint.url}) was disabled: ${endpoint.disabledReason ?? "too many failures"}.\n` +
+      `Events are still recorded: GET /events?after=<sequence> catches up. Fix the receiver, then add it again with /webhook add.`,
+  );
+  return "sent";
+}
+
+function defaultTelegram(): Telegram | undefined {
+  const { telegramBotToken, telegramApiRoot } = env();
+  return telegramBotToken ? new Telegram(telegramBotToken, telegramApiRoot ? { apiRoot: telegramApiRoot } : {}) : undefined;
+}

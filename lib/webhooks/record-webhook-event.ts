@@ -1,0 +1,67 @@
+// The outbox: an event is written by the transaction of the state change it reports, with one
+// delivery per subscribed endpoint and one graphile-worker job per delivery, so the change and
+// its notification commit together or not at all.
+//
+// The per-account sequence number comes from the account's event_sequences row, bumped in the
+// same statement: the row lock makes a second transaction of the same account wait until the
+// first commits, so sequence numbers commit in order and without gaps (a rolled-back number is
+// handed out again). That row is not the accounts row, so it does not queue behind wallet debits.
+// Everything is one round trip; an account with no endpoint pays for the counter and the row.
+// Jobs are added without job_key (a job_key lookup scans the queue).
+import { randomBytes } from "node:crypto";
+import { runSql, type SqlTransaction } from "../db/run-sql";
+import { DELIVER_WEBHOOK_TASK, type WebhookEventType } from "./event-types";
+
+export interface RecordedWebhookEvent {
+  id: string;
+  sequence: number;
+  deliveries: number;
+}
+
+/** A stable, unguessable event id; it is also the webhook-id header of every delivery of it. */
+export function newEventId(): string {
+  return `evt_${randomBytes(16).toString("base64url")}`;
+}
+
+const RECORD_EVENT = `
+  WITH seq AS (
+    INSERT INTO event_sequences (account_id, last_sequence) VALUES ($1, 1)
+    ON CONFLICT (account_id) DO UPDATE SET last_sequence = event_sequences.last_sequence + 1
+    RETURNING last_sequence
+  ), event AS (
+    INSERT INTO webhook_events (public_id, account_id, sequence, type, data)
+    SELECT $2, $1, seq.last_sequence, $3, $4::json FROM seq
+    RETURNING id, sequence
+  ), delivery AS (
+    INSERT INTO webhook_deliveries (event_id, endpoint_id, next_attempt_at)
+    SELECT event.id, e.id, now() FROM event, webhook_endpoints e
+     WHERE e.account_id = $1 AND e.disabled_at IS NULL
+       AND ($5::int IS NULL OR e.id = $5)
+       AND ($5::int IS NOT NULL OR cardinality(e.event_types) = 0 OR $3 = ANY (e.event_types))
+    RETURNING id
+  ), job AS (
+    SELECT graphile_worker.add_job($6, json_build_object('deliveryId', delivery.id), max_attempts := 25) FROM delivery
+  )
+  SELECT event.sequence::int AS sequence, (SELECT count(*) FROM job)::int AS deliveries FROM event`;
+
+export async function recordWebhookEvent(
+  client: SqlTransaction,
+  event: {
+    accountId: number;
+    type: WebhookEventType;
+    data: unknown;
+    /** Deliver to this endpoint only (endpoint.test); otherwise to every endpoint subscribed to the type. */
+    endpointId?: number;
+  },
+): Promise<RecordedWebhookEvent> {
+  const id = newEventId();
+  const rows = await runSql<{ sequence: number; deliveries: number }>(client, RECORD_EVENT, [
+    event.accountId,
+    id,
+    event.type,
+    JSON.stringify(event.data),
+    event.endpointId ?? null,
+    DELIVER_WEBHOOK_TASK,
+  ]);
+  return { id, sequence: rows[0].sequence, deliveries: rows[0].deliveries };
+}

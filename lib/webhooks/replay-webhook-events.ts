@@ -1,0 +1,60 @@
+// Re-sends events the account already has: a sequence range or a list of event ids, to every
+// enabled endpoint subscribed to each event's type (or to one endpoint). Each re-send is a new
+// delivery with the event's own id as webhook-id, so a receiver that already has it dedupes it.
+import { getPrisma } from "../db/prisma";
+import { runSql } from "../db/run-sql";
+import { recordAuditEntry } from "../audit/record-audit-entry";
+import { DELIVER_WEBHOOK_TASK } from "./event-types";
+
+export const MAX_REPLAY_EVENTS = 1000;
+
+export type ReplayResult = { status: "queued"; events: number; deliveries: number } | { status: "endpoint_not_found" };
+
+export async function replayWebhookEvents(input: {
+  accountId: number;
+  /** Sequence numbers after `after`, up to and including `through`. */
+  after?: number;
+  through?: number;
+  eventIds?: string[];
+  endpointId?: number;
+  /** An admin replaying for the account: audited. */
+  actor?: string;
+}): Promise<ReplayResult> {
+  return getPrisma().$transaction(async (tx) => {
+    if (input.endpointId !== undefined) {
+      const found = await tx.webhookEndpoint.count({ where: { id: input.endpointId, accountId: input.accountId } });
+      if (!found) return { status: "endpoint_not_found" as const };
+    }
+    // One statement: picking, fanning out and queueing a thousand events is one round trip.
+    const rows = await runSql<{ events: number; deliveries: number }>(
+      tx,
+      `WITH picked AS (
+         SELECT id, type FROM webhook_events
+          WHERE account_id = $1
+            AND ($2::bigint IS NULL OR sequence > $2) AND ($3::bigint IS NULL OR sequence <= $3)
+            AND ($4::text[] IS NULL OR public_id = ANY ($4))
+          ORDER BY sequence LIMIT $5
+       ), delivery AS (
+         INSERT INTO webhook_deliveries (event_id, endpoint_id, next_attempt_at)
+         SELECT p.id, e.id, now() FROM picked p JOIN webhook_endpoints e ON e.account_id = $1 AND e.disabled_at IS NULL
+          WHERE ($6::int IS NULL OR e.id = $6)
+            AND CASE WHEN p.type = 'endpoint.test' THEN $6::int IS NOT NULL
+                     ELSE cardinality(e.event_types) = 0 OR p.type = ANY (e.event_types) END
+          ORDER BY p.id, e.id
+         RETURNING id
+       ), job AS (
+         SELECT graphile_worker.add_job($7, json_build_object('deliveryId', delivery.id, 'attempt', 1), max_attempts := 25) FROM delivery
+       )
+       SELECT (SELECT count(*) FROM picked)::int AS events, (SELECT count(*) FROM job)::int AS deliveries`,
+      [input.accountId, input.after ?? null, input.through ?? null, input.eventIds ?? null, MAX_REPLAY_EVENTS, input.endpointId ?? null, DELIVER_WEBHOOK_TASK],
+    );
+    if (input.actor) {
+      const { accountId, after, through, eventIds, endpointId } = input;
+      await recordAuditEntry(
+        { actor: input.actor, action: "webhook.replay", targetType: "account", targetId: accountId, details: { after, through, eventIds, endpointId, ...rows[0] } },
+        tx,
+      );
+    }
+    return { status: "queued" as const, ...rows[0] };
+  });
+}

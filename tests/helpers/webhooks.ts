@@ -1,0 +1,37 @@
+// Webhook fixtures: an endpoint registered through the same lib function the bot uses, with the
+// development switch on (the receiver is on 127.0.0.1), and events written through the outbox.
+import { withTransaction } from "@/lib/db/pool";
+import { addWebhookEndpoint } from "@/lib/webhooks/add-webhook-endpoint";
+import { systemResolver, type DestinationPolicy } from "@/lib/webhooks/check-destination";
+import { recordWebhookEvent } from "@/lib/webhooks/record-webhook-event";
+import type { WebhookEventType } from "@/lib/webhooks/event-types";
+import { sql } from "./db";
+
+export const DEV_POLICY: DestinationPolicy = { allowPrivate: true, resolve: systemResolver };
+export const PRODUCTION_POLICY: DestinationPolicy = { allowPrivate: false, resolve: systemResolver };
+
+export async function addEndpoint(accountId: number, url: string, eventTypes: string[] = []) {
+  const result = await addWebhookEndpoint({ accountId, url, eventTypes, actor: "test", policy: DEV_POLICY });
+  if (result.status !== "added") throw new Error(`endpoint not added: ${JSON.stringify(result)}`);
+  return result;
+}
+
+export function recordEvent(accountId: number, type: WebhookEventType = "endpoint.test", data: unknown = { n: 1 }, endpointId?: number) {
+  return withTransaction((client) => recordWebhookEvent(client, { accountId, type, data, endpointId }));
+}
+
+export async function deliveriesOf(eventPublicId: string) {
+  return sql(
+    `SELECT d.* FROM webhook_deliveries d JOIN webhook_events e ON e.id = d.event_id WHERE e.public_id = $1 ORDER BY d.id`,
+    [eventPublicId],
+  );
+}
+
+/** Jobs of a task still in graphile-worker's queue (payload and run_at), oldest first. */
+export function queuedJobs(task: string) {
+  return sql(
+    `SELECT j.payload, j.run_at FROM graphile_worker._private_jobs j JOIN graphile_worker._private_tasks t ON t.id = j.task_id
+      WHERE t.identifier = $1 ORDER BY j.id`,
+    [task],
+  );
+}

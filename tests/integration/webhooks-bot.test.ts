@@ -1,0 +1,138 @@
+// /webhook and /lowbalance in the real bot against the local Bot API server. Deliveries triggered
+// from the bot are made by the delivery job and checked at a local receiver.
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { Webhook } from "standardwebhooks";
+import { closePool } from "@/lib/db/pool";
+import { deliverWebhook } from "@/lib/webhooks/deliver-webhook";
+import { closeSql, resetDatabase, sql } from "../helpers/db";
+import { FakeTelegram, plain, startPollingBot, type FakeUser, type RecordedCall, type RunningBot } from "../helpers/fake-telegram";
+import { WebhookReceiver } from "../helpers/webhook-receiver";
+import { DEV_POLICY } from "../helpers/webhooks";
+
+const HANA: FakeUser = { id: 4_500_000_001, first_name: "Hana", username: "hana_hooks" };
+const IVO: FakeUser = { id: 4_500_000_002, first_name: "Ivo", username: "ivo_hooks" };
+
+let fake: FakeTelegram;
+let running: RunningBot;
+let receiver: WebhookReceiver;
+
+beforeAll(async () => {
+  // The development switch: the receiver is on 127.0.0.1 over http.
+  process.env.WEBHOOKS_ALLOW_PRIVATE = "1";
+  await resetDatabase();
+  receiver = await WebhookReceiver.start();
+  fake = await FakeTelegram.start();
+  running = await startPollingBot(fake, { adminTelegramIds: [] });
+  await fake.send(HANA, "/start");
+  await fake.send(IVO, "/start");
+});
+afterAll(async () => {
+  await running?.stop();
+  await fake?.close();
+  await receiver?.close();
+  await closePool();
+  await closeSql();
+});
+
+function replyText(calls: RecordedCall[], user: FakeUser): string {
+  const messages = calls.filter((call) => call.method === "sendMessage" && Number(call.payload.chat_id) === user.id);
+  expect(messages, JSON.stringify(calls)).toHaveLength(1);
+  return plain(messages[0].payload.text);
+}
+
+async function say(user: FakeUser, text: string): Promise<string> {
+  return replyText(await fake.send(user, text), user);
+}
+
+async function accountId(user: FakeUser): Promise<number> {
+  return (await sql(`SELECT id FROM accounts WHERE telegram_id = $1`, [user.id]))[0].id;
+}
+
+async function deliverPending(endpointId: number) {
+  const pending = await sql(`SELECT id FROM webhook_deliveries WHERE endpoint_id = $1 AND status = 'pending' ORDER BY id`, [endpointId]);
+  for (const delivery of pending) await deliverWebhook(delivery.id, { policy: DEV_POLICY });
+}
+
+describe("/webhook", () => {
+  let endpointId: number;
+  let secret: string;
+
+  it("add: registers the endpoint and shows its secret once", async () => {
+    const reply = await say(HANA, `/webhook add ${receiver.url} order.completed, order.cancelled`);
+    const id = /Endpoint #(\d+) added/.exec(reply);
+    expect(id, reply).not.toBeNull();
+    endpointId = Number(id![1]);
+    expect(reply).toContain("Events: order.completed, order.cancelled");
+    secret = /whsec_[A-Za-z0-9+/=]+/.exec(reply)![0];
+    const [row] = await sql(`SELECT account_id, url, event_types, secret FROM webhook_endpoints WHERE id = $1`, [endpointId]);
+    expect(row).toMatchObject({ account_id: await accountId(HANA), url: receiver.url, event_types: ["order.completed", "order.cancelled"] });
+    // Stored encrypted, never as the secret itself.
+    expect(row.secret).not.toContain(secret.slice(6));
+    expect(await sql(`SELECT action FROM audit_log WHERE action = 'webhook.endpoint_add' AND target_id = $1`, [String(endpointId)])).toHaveLength(1);
+  });
+
+  it("add: refuses bad URLs and unknown event types", async () => {
+    expect(await say(HANA, "/webhook add https://169.254.169.254/latest")).toBe(
+      "That URL cannot receive webhooks: 169.254.169.254 is a cloud metadata address.",
+    );
+    expect(await say(HANA, "/webhook add ftp://example.com/")).toBe("That URL cannot receive webhooks: the URL must be http or https.");
+    expect(await say(HANA, `/webhook add ${receiver.url} order.shipped`)).toContain("Unknown event type: order.shipped");
+  });
+
+  it("list: shows the endpoint without its secret; another holder sees none of it", async () => {
+    const list = await say(HANA, "/webhook list");
+    expect(list).toContain(`#${endpointId} ${receiver.url}`);
+    expect(list).toContain("events: order.completed, order.cancelled");
+    expect(list).not.toContain("whsec_");
+    expect(await say(IVO, "/webhook list")).toBe("You have no webhook endpoints. /webhook add <https-url> adds one.");
+    expect(await say(IVO, `/webhook test ${endpointId}`)).toBe(`You have no endpoint #${endpointId}. /webhook list shows yours.`);
+    expect(await say(IVO, `/webhook remove ${endpointId}`)).toBe(`You have no endpoint #${endpointId}. /webhook list shows yours.`);
+  });
+
+  it("test: queues an endpoint.test event that the receiver verifies with the secret", async () => {
+    const reply = await say(HANA, `/webhook test ${endpointId}`);
+    expect(reply).toMatch(new RegExp(`^Test event evt_\\S+ \\(sequence 1\\) queued for endpoint #${endpointId}\\.$`));
+    await deliverPending(endpointId);
+    const request = receiver.received.at(-1)!;
+    expect(new Webhook(secret).verify(request.body, request.headers)).toMatchObject({ type: "endpoint.test", data: { endpointId } });
+  });
+
+  it("secret: rotates, shows the new one once; deliveries then verify with either for a day", async () => {
+    const reply = await say(HANA, `/webhook secret ${endpointId}`);
+    const rotated = /whsec_[A-Za-z0-9+/=]+/.exec(reply)![0];
+    expect(rotated).not.toBe(secret);
+    expect(reply).toContain("carry signatures with both the new and the old secret");
+    await say(HANA, `/webhook test ${endpointId}`);
+    await deliverPending(endpointId);
+    const request = receiver.received.at(-1)!;
+    for (const key of [rotated, secret]) expect(new Webhook(key).verify(request.body, request.headers)).toMatchObject({ type: "endpoint.test" });
+  });
+
+  it("refuses a sixth enabled endpoint", async () => {
+    for (let i = 2; i <= 5; i++) expect(await say(HANA, `/webhook add ${receiver.url}/${i}`)).toContain("added");
+    expect(await say(HANA, `/webhook add ${receiver.url}/6`)).toBe("You already have 5 endpoints: remove one first (/webhook list).");
+  });
+
+  it("remove: deletes the endpoint", async () => {
+    expect(await say(HANA, `/webhook remove ${endpointId}`)).toBe(`Endpoint #${endpointId} removed.`);
+    expect(await sql(`SELECT 1 FROM webhook_endpoints WHERE id = $1`, [endpointId])).toHaveLength(0);
+    expect(await say(HANA, "/webhook")).toContain("Usage:");
+  });
+});
+
+describe("/lowbalance", () => {
+  it("sets, shows and clears the threshold", async () => {
+    expect(await say(IVO, "/lowbalance 12.50")).toBe("A balance.low webhook event is sent when your balance falls below $12.50.");
+    expect(await sql(`SELECT low_balance_threshold_cents FROM accounts WHERE telegram_id = $1`, [IVO.id])).toEqual([{ low_balance_threshold_cents: 1250 }]);
+    expect(await say(IVO, "/lowbalance")).toBe("Usage: /lowbalance <usd> or /lowbalance off\nNow: $12.50");
+    expect(await say(IVO, "/lowbalance -3")).toContain("Amount must be a positive number");
+    expect(await say(IVO, "/lowbalance off")).toBe("Low-balance alerts are off.");
+    expect(await sql(`SELECT low_balance_threshold_cents FROM accounts WHERE telegram_id = $1`, [IVO.id])).toEqual([{ low_balance_threshold_cents: null }]);
+  });
+
+  it("is listed in /help", async () => {
+    const help = await say(IVO, "/help");
+    expect(help).toContain("/webhook add");
+    expect(help).toContain("/lowbalance");
+  });
+});

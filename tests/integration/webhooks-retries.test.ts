@@ -1,0 +1,210 @@
+// The delivery job with time under the test's control: each attempt is run directly with the
+// `now` the schedule asked for, against a local receiver over real HTTP. No worker runs here, so
+// the queued jobs only prove they were scheduled for the right time.
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { Telegram } from "telegraf";
+import { closePool } from "@/lib/db/pool";
+import { deliverWebhook, DELIVERY_TIMEOUT_MS, DISABLE_AFTER_FAILING_MS } from "@/lib/webhooks/deliver-webhook";
+import { RETRY_SCHEDULE_MS, MAX_ATTEMPTS } from "@/lib/webhooks/retry-schedule";
+import { MAX_RESPONSE_BYTES } from "@/lib/webhooks/send-webhook";
+import { notifyEndpointDisabled } from "@/lib/webhooks/notify-endpoint-disabled";
+import { closeSql, resetDatabase, sql } from "../helpers/db";
+import { createAccount } from "../helpers/fixtures";
+import { WebhookReceiver } from "../helpers/webhook-receiver";
+import { FakeTelegram } from "../helpers/fake-telegram";
+import { addEndpoint, DEV_POLICY, deliveriesOf, queuedJobs, recordEvent } from "../helpers/webhooks";
+
+let receiver: WebhookReceiver;
+
+beforeAll(async () => {
+  await resetDatabase();
+  receiver = await WebhookReceiver.start();
+});
+afterAll(async () => {
+  await receiver?.close();
+  await closePool();
+  await closeSql();
+});
+
+/** Makes attempts until the delivery is finished, each at the time the previous one scheduled. */
+async function walk(deliveryId: number, start: Date, maxAttempts = MAX_ATTEMPTS) {
+  const results = [];
+  let now = start;
+  for (let i = 0; i < maxAttempts; i++) {
+    const result = await deliverWebhook(deliveryId, { now, policy: DEV_POLICY });
+    results.push({ now, result });
+    if (result.outcome !== "retrying") break;
+    now = result.nextAttemptAt;
+  }
+  return results;
+}
+
+function requestsFor(eventId: string) {
+  return receiver.received.filter((r) => r.headers["webhook-id"] === eventId);
+}
+
+describe("retries", () => {
+  it("500 three times then 200: four attempts, one webhook-id, spaced 5 s, 5 min, 30 min (±10%)", async () => {
+    const account = await createAccount();
+    const endpoint = await addEndpoint(account.accountId, receiver.url);
+    const event = await recordEvent(account.accountId, "endpoint.test", { hello: "world" }, endpoint.endpointId);
+    const [delivery] = await deliveriesOf(event.id);
+    receiver.answerNext({ status: 500, body: "boom" }, { status: 500 }, { status: 500 }, { status: 200 });
+
+    const start = new Date();
+    const results = await walk(delivery.id, start);
+    expect(results.map((r) => r.result.outcome)).toEqual(["retrying", "retrying", "retrying", "delivered"]);
+
+    const requests = requestsFor(event.id);
+    expect(requests).toHaveLength(4);
+    // Same id and byte-identical body on every attempt; the timestamp is the attempt's own.
+    expect(new Set(requests.map((r) => r.body)).size).toBe(1);
+    const stamps = requests.map((r) => Number(r.headers["webhook-timestamp"]));
+    const gaps = stamps.slice(1).map((s, i) => s - stamps[i]);
+    for (const [i, gap] of gaps.entries()) {
+      const planned = RETRY_SCHEDULE_MS[i + 1] / 1000;
+      expect(gap, `gap before attempt ${i + 2}`).toBeGreaterThanOrEqual(Math.floor(planned * 0.9) - 1);
+      expect(gap, `gap before attempt ${i + 2}`).toBeLessThanOrEqual(Math.ceil(planned * 1.1) + 1);
+    }
+
+    const [after] = await deliveriesOf(event.id);
+    expect(after).toMatchObject({ status: "delivered", attempts: 4 });
+    const attempts = await sql(`SELECT http_status, response_body FROM webhook_attempts WHERE delivery_id = $1 ORDER BY id`, [delivery.id]);
+    expect(attempts.map((a) => a.http_status)).toEqual([500, 500, 500, 200]);
+    expect(attempts[0].response_body).toBe("boom");
+
+    // Each retry was queued in graphile-worker for the time it was due, with its attempt number.
+    const jobs = (await queuedJobs("deliver_webhook")).filter((j) => j.payload.deliveryId === delivery.id);
+    expect(jobs.map((j) => j.payload.attempt ?? 1)).toEqual([1, 2, 3, 4]);
+    expect(jobs.slice(1).map((j) => j.run_at.getTime())).toEqual(results.slice(1).map((r) => r.now.getTime()));
+    // The endpoint recovered: it is no longer failing.
+    expect((await sql(`SELECT failing_since FROM webhook_endpoints WHERE id = $1`, [endpoint.endpointId]))[0].failing_since).toBeNull();
+  });
+
+  it("a job re-run for an attempt already recorded sends nothing (a worker died before acknowledging it)", async () => {
+    const account = await createAccount();
+    const endpoint = await addEndpoint(account.accountId, receiver.url);
+    const event = await recordEvent(account.accountId, "endpoint.test", {}, endpoint.endpointId);
+    const [delivery] = await deliveriesOf(event.id);
+    receiver.answerNext({ status: 502 });
+    expect((await deliverWebhook(delivery.id, { attempt: 1, policy: DEV_POLICY })).outcome).toBe("retrying");
+    expect(await deliverWebhook(delivery.id, { attempt: 1, policy: DEV_POLICY })).toEqual({ outcome: "skipped", why: "attempt 1 already made" });
+    expect(requestsFor(event.id)).toHaveLength(1);
+  });
+
+  it("Retry-After on 429 and 503 is honoured: the next attempt waits at least that long", async () => {
+    const account = await createAccount();
+    const endpoint = await addEndpoint(account.accountId, receiver.url);
+    const event = await recordEvent(account.accountId, "endpoint.test", {}, endpoint.endpointId);
+    const [delivery] = await deliveriesOf(event.id);
+    receiver.answerNext({ status: 503, headers: { "retry-after": "3600" } }, { status: 429, headers: { "retry-after": "120" } });
+    const now = new Date();
+    const first = await deliverWebhook(delivery.id, { now, policy: DEV_POLICY });
+    expect(first.outcome === "retrying" && first.nextAttemptAt.getTime() - now.getTime()).toBeGreaterThanOrEqual(3_600_000);
+    const second = await deliverWebhook(delivery.id, { now: first.outcome === "retrying" ? first.nextAttemptAt : now, policy: DEV_POLICY });
+    // 120 s is less than the schedule's 5 min for the third attempt: the schedule wins.
+    expect(second.outcome === "retrying" && second.nextAttemptAt.getTime() - (first as { nextAttemptAt: Date }).nextAttemptAt.getTime()).toBeGreaterThanOrEqual(270_000);
+  });
+
+  it("gives up after the whole schedule (about two days) of failures", async () => {
+    const account = await createAccount();
+    const endpoint = await addEndpoint(account.accountId, receiver.url);
+    const event = await recordEvent(account.accountId, "endpoint.test", {}, endpoint.endpointId);
+    const [delivery] = await deliveriesOf(event.id);
+    receiver.answerNext(...Array.from({ length: MAX_ATTEMPTS }, () => ({ status: 500 })));
+    const start = new Date();
+    const results = await walk(delivery.id, start);
+    expect(results).toHaveLength(MAX_ATTEMPTS);
+    expect(results.at(-1)!.result).toMatchObject({ outcome: "failed", reason: `gave up after ${MAX_ATTEMPTS} attempts`, endpointDisabled: false });
+    const span = results.at(-1)!.now.getTime() - start.getTime();
+    const planned = RETRY_SCHEDULE_MS.reduce((a, b) => a + b, 0);
+    expect(span).toBeGreaterThanOrEqual(planned * 0.9);
+    expect(span).toBeLessThanOrEqual(planned * 1.1);
+    expect(requestsFor(event.id)).toHaveLength(MAX_ATTEMPTS);
+  });
+
+  it("an endpoint failing every attempt for 3 days is disabled, and its holder is told in the bot", async () => {
+    const account = await createAccount();
+    const endpoint = await addEndpoint(account.accountId, receiver.url);
+    receiver.defaultAnswer = { status: 500 };
+    try {
+      const start = new Date();
+      const first = await recordEvent(account.accountId, "endpoint.test", {}, endpoint.endpointId);
+      const [d1] = await deliveriesOf(first.id);
+      await walk(d1.id, start);
+      const second = await recordEvent(account.accountId, "endpoint.test", {}, endpoint.endpointId);
+      const [d2] = await deliveriesOf(second.id);
+      const late = new Date(start.getTime() + DISABLE_AFTER_FAILING_MS + 60_000);
+      expect(await deliverWebhook(d2.id, { now: late, policy: DEV_POLICY })).toMatchObject({ outcome: "failed", endpointDisabled: true });
+    } finally {
+      receiver.defaultAnswer = { status: 200, body: "ok" };
+    }
+    const [row] = await sql(`SELECT disabled_at, disabled_reason FROM webhook_endpoints WHERE id = $1`, [endpoint.endpointId]);
+    expect(row.disabled_at).not.toBeNull();
+    expect(row.disabled_reason).toMatch(/^every attempt failed since /);
+
+    const fake = await FakeTelegram.start();
+    try {
+      const jobs = await queuedJobs("notify_webhook_endpoint_disabled");
+      expect(jobs.map((j) => j.payload.endpointId)).toContain(endpoint.endpointId);
+      expect(await notifyEndpointDisabled(endpoint.endpointId, new Telegram(fake.token, { apiRoot: fake.apiRoot }))).toBe("sent");
+      const sent = fake.calls.filter((c) => c.method === "sendMessage");
+      expect(sent).toHaveLength(1);
+      expect(Number(sent[0].payload.chat_id)).toBe(Number(account.telegramId));
+      expect(sent[0].payload.text).toContain(`Webhook endpoint #${endpoint.endpointId}`);
+      expect(sent[0].payload.text).toContain("was disabled: every attempt failed since");
+    } finally {
+      await fake.close();
+    }
+  });
+
+  it("410 Gone disables the endpoint at once; its other deliveries are then given up without a request", async () => {
+    const account = await createAccount();
+    const endpoint = await addEndpoint(account.accountId, receiver.url);
+    const first = await recordEvent(account.accountId, "endpoint.test", {}, endpoint.endpointId);
+    const second = await recordEvent(account.accountId, "endpoint.test", {}, endpoint.endpointId);
+    receiver.answerNext({ status: 410 });
+    const [d1] = await deliveriesOf(first.id);
+    expect(await deliverWebhook(d1.id, { policy: DEV_POLICY })).toMatchObject({ outcome: "failed", endpointDisabled: true, attempt: 1 });
+    const [endpointRow] = await sql(`SELECT disabled_at, disabled_reason FROM webhook_endpoints WHERE id = $1`, [endpoint.endpointId]);
+    expect(endpointRow.disabled_at).not.toBeNull();
+    expect(endpointRow.disabled_reason).toBe("it answered 410 Gone");
+
+    const [d2] = await deliveriesOf(second.id);
+    expect(await deliverWebhook(d2.id, { policy: DEV_POLICY })).toMatchObject({ outcome: "failed", reason: "endpoint disabled" });
+    expect(requestsFor(second.id)).toHaveLength(0);
+    // New events are still recorded (GET /events), but no longer delivered to it.
+    const third = await recordEvent(account.accountId, "order.completed", {});
+    expect(third.deliveries).toBe(0);
+  });
+
+  it("a hanging receiver is cut at the timeout (15 s by default; shortened here) and retried", async () => {
+    expect(DELIVERY_TIMEOUT_MS).toBe(15_000);
+    const account = await createAccount();
+    const endpoint = await addEndpoint(account.accountId, receiver.url);
+    const event = await recordEvent(account.accountId, "endpoint.test", {}, endpoint.endpointId);
+    const [delivery] = await deliveriesOf(event.id);
+    receiver.answerNext("hang");
+    const result = await deliverWebhook(delivery.id, { policy: DEV_POLICY, timeoutMs: 500 });
+    expect(result).toMatchObject({ outcome: "retrying", error: "no answer within 0.5 s" });
+    expect(requestsFor(event.id)).toHaveLength(1);
+    const [attempt] = await sql(`SELECT http_status, error FROM webhook_attempts WHERE delivery_id = $1`, [delivery.id]);
+    expect(attempt).toEqual({ http_status: null, error: "no answer within 0.5 s" });
+  });
+
+  it("does not follow redirects, and keeps only the first KiB of an answer", async () => {
+    const account = await createAccount();
+    const endpoint = await addEndpoint(account.accountId, receiver.url);
+    const event = await recordEvent(account.accountId, "endpoint.test", {}, endpoint.endpointId);
+    const [delivery] = await deliveriesOf(event.id);
+    receiver.answerNext({ status: 302, headers: { location: `${receiver.url}/elsewhere` } }, { status: 500, body: "x".repeat(50_000) });
+    expect(await deliverWebhook(delivery.id, { policy: DEV_POLICY })).toMatchObject({ outcome: "retrying", httpStatus: 302 });
+    expect(receiver.received.filter((r) => r.path.endsWith("/elsewhere"))).toHaveLength(0);
+    expect(await deliverWebhook(delivery.id, { policy: DEV_POLICY })).toMatchObject({ outcome: "retrying", httpStatus: 500 });
+    const attempts = await sql(`SELECT http_status, length(response_body)::int AS n FROM webhook_attempts WHERE delivery_id = $1 ORDER BY id`, [delivery.id]);
+    expect(attempts).toEqual([
+      { http_status: 302, n: 0 },
+      { http_status: 500, n: MAX_RESPONSE_BYTES },
+    ]);
+  });
+});

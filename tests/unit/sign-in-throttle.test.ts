@@ -1,0 +1,128 @@
+import { describe, expect, it } from "vitest";
+import { SignInThrottle, SIGN_IN_POLICIES, type ThrottlePolicy, type ThrottleScope } from "@/lib/admin-sign-in/sign-in-throttle";
+import { createBoundedQueue, QueueFullError } from "@/lib/admin-sign-in/bounded-queue";
+
+function clock(start = 1_000_000) {
+  let now = start;
+  return { now: () => now, advance: (ms: number) => (now += ms) };
+}
+
+const small: Record<ThrottleScope, ThrottlePolicy> = {
+  email: { free: 2, baseDelayMs: 1_000, maxDelayMs: 4_000, lockAfter: 5, lockMs: 60_000, windowMs: 600_000 },
+  ip: { free: 4, baseDelayMs: 1_000, maxDelayMs: 4_000, lockAfter: 8, lockMs: 60_000, windowMs: 600_000 },
+};
+
+describe("SignInThrottle", () => {
+  it("allows the free attempts, then backs off doubling, then locks out (once) and lets go after the lockout", () => {
+    const time = clock();
+    const throttle = new SignInThrottle(small, time.now);
+    expect(throttle.attempt("203.0.113.1", "a@x.io")).toEqual({ allowed: true });
+    expect(throttle.attempt("203.0.113.1", "a@x.io")).toEqual({ allowed: true });
+    // Third attempt: 1 s after the last one.
+    expect(throttle.attempt("203.0.113.1", "a@x.io")).toMatchObject({ allowed: false, reason: "throttled", scope: "email", retryAfterMs: 1_000 });
+    // A refusal counts towards the lockout but does not lengthen the wait.
+    time.advance(1_000);
+    expect(throttle.attempt("203.0.113.1", "a@x.io")).toEqual({ allowed: true });
+    // Three checked: the wait doubles to 2 s.
+    expect(throttle.attempt("203.0.113.1", "a@x.io")).toMatchObject({ allowed: false, reason: "throttled", retryAfterMs: 2_000 });
+    // Five counted (3 checked, 2 refused): the next attempt starts the lockout and reports it,
+    // later ones only refuse.
+    const locking = throttle.attempt("203.0.113.1", "a@x.io");
+    expect(locking).toMatchObject({ allowed: false, reason: "locked", scope: "email", retryAfterMs: 60_000, newLockout: { scope: "email", subject: "a@x.io", failures: 5 } });
+    time.advance(30_000);
+    const still = throttle.attempt("203.0.113.1", "a@x.io");
+    expect(still).toMatchObject({ allowed: false, reason: "locked", retryAfterMs: 30_000 });
+    expect(still).not.toHaveProperty("newLockout");
+    // The email is locked, not the IP: another admin from there still gets in.
+    expect(throttle.attempt("203.0.113.1", "b@x.io")).toEqual({ allowed: true });
+    time.advance(30_000);
+    expect(throttle.attempt("203.0.113.1", "a@x.io")).toEqual({ allowed: true });
+  });
+
+  it("locks an IP that tries many emails, whichever email it tries next", () => {
+    const time = clock();
+    const throttle = new SignInThrottle(small, time.now);
+    for (let i = 0; i < 4; i++) expect(throttle.attempt("198.51.100.7", `u${i}@x.io`).allowed).toBe(true);
+    const refusals = Array.from({ length: 5 }, (_, i) => throttle.attempt("198.51.100.7", `v${i}@x.io`));
+    expect(refusals.map((r) => (r.allowed ? "allowed" : r.reason))).toEqual(["throttled", "throttled", "throttled", "throttled", "locked"]);
+    expect(refusals[4]).toMatchObject({ scope: "ip", newLockout: { scope: "ip", subject: "198.51.100.7" } });
+    expect(throttle.attempt("198.51.100.7", "fresh@x.io")).toMatchObject({ allowed: false, reason: "locked", scope: "ip" });
+    expect(throttle.attempt("198.51.100.8", "fresh@x.io")).toEqual({ allowed: true });
+  });
+
+  it("answers for an IP alone (before the email is known), and counts refusals for a full queue against it", () => {
+    const time = clock();
+    const throttle = new SignInThrottle(small, time.now);
+    expect(throttle.checkIp("203.0.113.9")).toEqual({ allowed: true });
+    for (let i = 0; i < 7; i++) throttle.countRefused("203.0.113.9");
+    expect(throttle.checkIp("203.0.113.9")).toEqual({ allowed: true });
+    throttle.countRefused("203.0.113.9");
+    // Eight counted: the IP locks at its next attempt, whatever the email.
+    expect(throttle.checkIp("203.0.113.9")).toMatchObject({ allowed: false, reason: "locked", newLockout: { scope: "ip", failures: 8 } });
+    expect(throttle.attempt("203.0.113.9", "anyone@x.io")).toMatchObject({ allowed: false, reason: "locked", scope: "ip" });
+  });
+
+  it("a right password gives the email its attempts back", () => {
+    const time = clock();
+    const throttle = new SignInThrottle(small, time.now);
+    throttle.attempt("203.0.113.1", "a@x.io");
+    throttle.attempt("203.0.113.1", "a@x.io");
+    throttle.succeeded("203.0.113.1", "a@x.io");
+    expect(throttle.attempt("203.0.113.1", "a@x.io")).toEqual({ allowed: true });
+    expect(throttle.attempt("203.0.113.1", "a@x.io")).toEqual({ allowed: true });
+  });
+
+  it("forgets a subject after its window, and remembers a bounded number of subjects", () => {
+    const time = clock();
+    const throttle = new SignInThrottle(small, time.now);
+    throttle.attempt("203.0.113.1", "a@x.io");
+    throttle.attempt("203.0.113.1", "a@x.io");
+    time.advance(600_001);
+    expect(throttle.attempt("203.0.113.1", "a@x.io")).toEqual({ allowed: true });
+    // 10,000 subjects per scope at most: the least recently seen is dropped.
+    for (let i = 0; i < 10_050; i++) throttle.attempt(`10.0.${i >> 8}.${i & 255}`, `flood${i}@x.io`);
+    const sizes = (throttle as unknown as { entries: Record<string, Map<string, unknown>> }).entries;
+    expect(sizes.ip.size).toBe(10_000);
+    expect(sizes.email.size).toBe(10_000);
+  });
+
+  it("ships policies that lock an email before an IP", () => {
+    expect(SIGN_IN_POLICIES.email.lockAfter).toBeLessThan(SIGN_IN_POLICIES.ip.lockAfter);
+    expect(SIGN_IN_POLICIES.email.free).toBeLessThan(SIGN_IN_POLICIES.email.lockAfter);
+  });
+});
+
+describe("createBoundedQueue", () => {
+  it("runs at most `concurrency` tasks, queues up to `maxWaiting`, refuses the rest at once", async () => {
+    const queue = createBoundedQueue({ concurrency: 2, maxWaiting: 3 });
+    let running = 0;
+    let peak = 0;
+    const gates: (() => void)[] = [];
+    const task = () =>
+      new Promise<number>((resolve) => {
+        running++;
+        peak = Math.max(peak, running);
+        gates.push(() => {
+          running--;
+          resolve(running);
+        });
+      });
+    const accepted = Array.from({ length: 5 }, () => queue.run(task));
+    await expect(queue.run(task)).rejects.toBeInstanceOf(QueueFullError);
+    expect(queue.load()).toEqual({ running: 2, waiting: 3 });
+    // Open the gates one at a time until all five have run.
+    for (let done = 0; done < 5; done++) {
+      await new Promise((resolve) => setImmediate(resolve));
+      gates.shift()!();
+    }
+    await Promise.all(accepted);
+    expect(peak).toBe(2);
+    expect(queue.load()).toEqual({ running: 0, waiting: 0 });
+  });
+
+  it("frees the slot when a task fails", async () => {
+    const queue = createBoundedQueue({ concurrency: 1, maxWaiting: 0 });
+    await expect(queue.run(() => Promise.reject(new Error("boom")))).rejects.toThrow("boom");
+    await expect(queue.run(() => Promise.resolve(7))).resolves.toBe(7);
+  });
+});
