@@ -1,5 +1,6 @@
 import { getPrisma } from "../db/prisma";
 import type { CodeStatus, LineKind } from "../generated/prisma/enums";
+import { numberFromDb } from "../db/number-from-db";
 
 export interface CatalogProductWithStock {
   id: number;
@@ -62,7 +63,7 @@ export async function listCatalogWithStock(): Promise<CatalogLineWithStock[]> {
     ...line,
     products: line.products.map((product) => ({
       ...product,
-      priceCents: Number(product.priceCents),
+      priceCents: numberFromDb(product.priceCents),
       stock: isStockKind(line.kind)
         ? { available: count(product.id, "available"), reserved: count(product.id, "reserved"), delivered: count(product.id, "delivered") }
         : null,

@@ -1,5 +1,6 @@
 import { getPrisma } from "../db/prisma";
 import { recordAuditEntry } from "../audit/record-audit-entry";
+import { numberFromDb } from "../db/number-from-db";
 
 /** A price above this is a typo, not a pack: $100,000.00. */
 export const MAX_PRODUCT_PRICE_CENTS = 10_000_000;
@@ -23,7 +24,7 @@ export async function setProductPrice(input: { productId: number; priceCents: nu
     for (;;) {
       const before = await tx.product.findUnique({ select: { priceCents: true, catalogId: true }, where: { id: input.productId } });
       if (!before) return { status: "not_found" as const };
-      const fromCents = Number(before.priceCents);
+      const fromCents = numberFromDb(before.priceCents);
       const changed = fromCents !== input.priceCents;
       if (changed) {
         const { count } = await tx.product.updateMany({

@@ -1,6 +1,7 @@
 // One order as the dashboard's tables show it; shared by the paged list, search and the backlog.
 import type { Prisma } from "../generated/prisma/client";
 import type { OrderStatus } from "../generated/prisma/enums";
+import { numberFromDb } from "../db/number-from-db";
 
 export type { OrderStatus };
 
@@ -52,5 +53,5 @@ export const ORDER_LIST_SELECT = {
 export type OrderListRow = Prisma.OrderGetPayload<{ select: typeof ORDER_LIST_SELECT }>;
 
 export function toOrderListItem({ account, amountCents, ...order }: OrderListRow): OrderListItem {
-  return { ...order, accountUsername: account.telegramUsername, amountCents: Number(amountCents) };
+  return { ...order, accountUsername: account.telegramUsername, amountCents: numberFromDb(amountCents) };
 }

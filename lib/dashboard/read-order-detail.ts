@@ -3,6 +3,7 @@
 // admin actions taken on it. Codes are never decrypted here: the page shows how many were delivered.
 import { getPrisma } from "../db/prisma";
 import type { Order } from "../generated/prisma/client";
+import { numberFromDb, type BigintsAsNumbers } from "../db/number-from-db";
 import type { LedgerKind, OrderStatus } from "../generated/prisma/enums";
 import { toInvoice, type Invoice } from "../orders/build-invoice";
 
@@ -34,7 +35,7 @@ export interface OrderAuditLine {
 }
 
 /** The stored order, money in cents as numbers. */
-export type OrderDetailRecord = Omit<Order, "unitPriceCents" | "amountCents"> & { unitPriceCents: number; amountCents: number };
+export type OrderDetailRecord = BigintsAsNumbers<Order>;
 
 export interface OrderDetail {
   order: OrderDetailRecord;
@@ -46,38 +47,6 @@ export interface OrderDetail {
   events: OrderEventLine[];
   ledger: OrderLedgerLine[];
   audit: OrderAuditLine[];
-}
-
-function invoiceOf(order: OrderDetailRecord): Invoice {
-  return toInvoice({
-    id: order.id,
-    public_id: order.publicId,
-    account_id: order.accountId,
-    api_key_id: order.apiKeyId,
-    trxid: order.trxid,
-    idempotency_key: order.idempotencyKey,
-    request_fingerprint: order.requestFingerprint,
-    catalog_id: order.catalogId,
-    line_slug: order.lineSlug,
-    line_kind: order.lineKind,
-    pack_name: order.packName,
-    unit_price_cents: order.unitPriceCents,
-    quantity: order.quantity,
-    amount_cents: order.amountCents,
-    user_id: order.userId,
-    zone_id: order.zoneId,
-    server_id: order.serverId,
-    sent_user_id: order.sentUserId,
-    sent_zone_id: order.sentZoneId,
-    sent_server_id: order.sentServerId,
-    order_created: order.orderCreated,
-    status: order.status,
-    error: order.error,
-    refunded: order.refunded,
-    needs_admin: order.needsAdmin,
-    created_at: order.createdAt,
-    finished_at: order.finishedAt,
-  });
 }
 
 export async function readOrderDetail(orderId: number): Promise<OrderDetail | undefined> {
@@ -105,12 +74,12 @@ export async function readOrderDetail(orderId: number): Promise<OrderDetail | un
     }),
   ]);
   const { account, apiKey, events, ledgerEntries, unitPriceCents, amountCents, ...rest } = found;
-  const order = { ...rest, unitPriceCents: Number(unitPriceCents), amountCents: Number(amountCents) };
+  const order = { ...rest, unitPriceCents: numberFromDb(unitPriceCents), amountCents: numberFromDb(amountCents) };
   const codes = (status: "reserved" | "delivered") => codeCounts.find((group) => group.status === status)?._count._all ?? 0;
   return {
     order,
-    invoice: invoiceOf(order),
-    account: { ...account, balanceCents: Number(account.balanceCents) },
+    invoice: toInvoice(order),
+    account: { ...account, balanceCents: numberFromDb(account.balanceCents) },
     apiKeyPrefix: apiKey?.prefix ?? null,
     codes: { reserved: codes("reserved"), delivered: codes("delivered") },
     events,

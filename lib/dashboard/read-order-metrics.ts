@@ -9,6 +9,7 @@
 //   p50/p95      fulfilment time (finished_at - created_at, seconds) of completed orders,
 //                interpolated percentiles (percentile_cont); null when none completed
 import { getPrisma } from "../db/prisma";
+import { numberFromDb } from "../db/number-from-db";
 
 export type MetricsRange = "24h" | "7d";
 
@@ -67,7 +68,7 @@ function figures(row: Row): OrderMetricsFigures {
     refused: row.refused,
     processing: row.processing,
     pending: row.pending,
-    revenueCents: Number(row.revenue_cents),
+    revenueCents: numberFromDb(row.revenue_cents),
     successRate: finished === 0 ? null : row.completed / finished,
     p50Seconds: row.p50,
     p95Seconds: row.p95,

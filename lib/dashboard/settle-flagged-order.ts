@@ -5,6 +5,7 @@
 import { getPrisma } from "../db/prisma";
 import { recordAuditEntry } from "../audit/record-audit-entry";
 import { cancelAndRefundOrder, completeOrder } from "../fulfilment/settle-order";
+import type { OrderRecord } from "../orders/order-record";
 
 export type FlaggedOrderOutcome = "complete" | "cancel_refund";
 
@@ -41,8 +42,8 @@ export async function settleFlaggedOrder(input: {
   });
   // The winning attempt's audit entry commits in the settlement's own transaction (and the refund's
   // ledger entry links to it); a losing attempt is recorded too, so the log shows every click.
-  const refundOf = (order: { order_created: boolean; amount_cents: number }) =>
-    input.outcome === "cancel_refund" && order.order_created ? order.amount_cents : 0;
+  const refundOf = (order: Pick<OrderRecord, "orderCreated" | "amountCents">) =>
+    input.outcome === "cancel_refund" && order.orderCreated ? order.amountCents : 0;
   const result =
     input.outcome === "complete"
       ? await completeOrder(input.orderId, reason ? `completed by an admin: ${reason}` : "completed by an admin", input.actor, () =>

@@ -4,7 +4,8 @@
 import { getPool } from "../db/pool";
 import { getSupplier } from "../suppliers/get-supplier";
 import type { Supplier, TopupStatus } from "../suppliers/types";
-import type { OrderRow } from "../orders/build-invoice";
+import type { Product } from "../generated/prisma/client";
+import { orderRecordColumns, type OrderRecord } from "../orders/order-record";
 import { enqueueFulfilment } from "./enqueue-fulfilment";
 import { cancelAndRefundOrder, completeOrder, flagOrderForAdmin, moveOrder } from "./settle-order";
 
@@ -24,7 +25,7 @@ export function fulfilmentTiming(): FulfilmentTiming {
   };
 }
 
-type FulfilmentRow = OrderRow & { supplier: string | null; supplier_sku: string | null };
+type FulfilmentRow = OrderRecord & Pick<Product, "supplierSku">;
 
 export async function fulfilOrder(
   orderId: number,
@@ -33,13 +34,13 @@ export async function fulfilOrder(
 ): Promise<void> {
   const pool = getPool();
   const { rows } = await pool.query<FulfilmentRow>(
-    `SELECT o.*, p.supplier_sku FROM orders o LEFT JOIN products p ON p.id = o.product_id WHERE o.id = $1`,
+    `SELECT ${orderRecordColumns("o")}, p.supplier_sku AS "supplierSku" FROM orders o LEFT JOIN products p ON p.id = o.product_id WHERE o.id = $1`,
     [orderId],
   );
   const order = rows[0];
-  if (!order || order.needs_admin || (order.status !== "pending" && order.status !== "processing")) return;
+  if (!order || order.needsAdmin || (order.status !== "pending" && order.status !== "processing")) return;
 
-  if (order.line_kind !== "topup") {
+  if (order.lineKind !== "topup") {
     await completeOrder(orderId, "codes delivered");
     return;
   }
@@ -52,15 +53,15 @@ export async function fulfilOrder(
   const attempts = counted.rows[0].attempts;
   const supplier = supplierFor(order.supplier ?? "sandbox");
   const request = {
-    reference: order.public_id,
-    sku: order.supplier_sku ?? order.catalog_id,
-    game: order.line_slug,
-    userId: order.user_id ?? undefined,
-    zoneId: order.zone_id ?? undefined,
-    serverId: order.server_id ?? undefined,
+    reference: order.publicId,
+    sku: order.supplierSku ?? order.catalogId,
+    game: order.lineSlug,
+    userId: order.userId ?? undefined,
+    zoneId: order.zoneId ?? undefined,
+    serverId: order.serverId ?? undefined,
   };
 
-  let outcome: TopupStatus = attempts > 1 ? await supplier.checkTopup(order.public_id) : await supplier.placeTopup(request);
+  let outcome: TopupStatus = attempts > 1 ? await supplier.checkTopup(order.publicId) : await supplier.placeTopup(request);
   // The supplier never received it (the earlier attempt died before sending): place it now.
   if (outcome.status === "not_found") outcome = await supplier.placeTopup(request);
 
@@ -76,7 +77,7 @@ export async function fulfilOrder(
       return;
     case "pending":
     case "unknown": {
-      if (Date.now() - new Date(order.created_at).getTime() >= timing.deadlineMs) {
+      if (Date.now() - order.createdAt.getTime() >= timing.deadlineMs) {
         await flagOrderForAdmin(orderId, `supplier outcome not settled after ${attempts} attempts`);
         return;
       }

@@ -7,24 +7,24 @@ import type pg from "pg";
 import { withTransaction } from "../db/pool";
 import { postLedgerEntry } from "../wallet/post-ledger-entry";
 import { recordAuditEntry, type AuditEntry } from "../audit/record-audit-entry";
-import type { OrderRow } from "../orders/build-invoice";
+import { ORDER_RECORD_COLUMNS, orderRecordColumns, type OrderRecord } from "../orders/order-record";
 import { recordOrderEvent } from "../orders/record-order-event";
 import type { OrderStatus } from "../generated/prisma/enums";
 import { recordOrderWebhookEvent } from "../webhooks/record-order-webhook-event";
 
 /** An admin's audit entry, built from the order as settled and committed with the settlement. */
-export type SettlementAudit = (order: OrderRow) => AuditEntry;
+export type SettlementAudit = (order: OrderRecord) => AuditEntry;
 
 export const ORDER_FINISHED_CHANNEL = "order_finished";
 
-export type SettleResult = { settled: true; order: OrderRow } | { settled: false };
+export type SettleResult = { settled: true; order: OrderRecord } | { settled: false };
 
 async function finish(
   orderId: number,
   to: "completed" | "cancelled",
   reason: string,
   actor: string,
-  work: (client: pg.PoolClient, order: OrderRow, auditLogId: number | undefined) => Promise<void>,
+  work: (client: pg.PoolClient, order: OrderRecord, auditLogId: number | undefined) => Promise<void>,
   error?: string,
   audit?: SettlementAudit,
 ): Promise<SettleResult> {
@@ -32,16 +32,16 @@ async function finish(
     const before = await client.query<{ status: OrderStatus }>(`SELECT status FROM orders WHERE id = $1 FOR UPDATE`, [orderId]);
     const from = before.rows[0]?.status;
     if (from !== "pending" && from !== "processing") return { settled: false };
-    const { rows } = await client.query<OrderRow>(
+    const { rows } = await client.query<OrderRecord>(
       `UPDATE orders SET status = $2, error = $3, needs_admin = false, finished_at = now(), updated_at = now()
-        WHERE id = $1 RETURNING *`,
+        WHERE id = $1 RETURNING ${ORDER_RECORD_COLUMNS}`,
       [orderId, to, error ?? null],
     );
     const auditLogId = audit ? await recordAuditEntry(audit(rows[0]), client) : undefined;
     await work(client, rows[0], auditLogId);
     await recordOrderEvent(client, orderId, from, to, reason, { actor });
     await client.query(`SELECT pg_notify($1, $2)`, [ORDER_FINISHED_CHANNEL, String(orderId)]);
-    const final = await client.query<OrderRow>(`SELECT * FROM orders WHERE id = $1`, [orderId]);
+    const final = await client.query<OrderRecord>(`SELECT ${ORDER_RECORD_COLUMNS} FROM orders WHERE id = $1`, [orderId]);
     await recordOrderWebhookEvent(client, to === "completed" ? "order.completed" : "order.cancelled", final.rows[0]);
     return { settled: true, order: final.rows[0] };
   });
@@ -73,11 +73,11 @@ export function cancelAndRefundOrder(orderId: number, error: string, actor = "wo
     `${error}: refunded`,
     actor,
     async (client, order, auditLogId) => {
-      if (order.order_created && order.amount_cents > 0) {
+      if (order.orderCreated && order.amountCents > 0) {
         await postLedgerEntry(client, {
-          accountId: order.account_id,
+          accountId: order.accountId,
           kind: "refund",
-          amountCents: order.amount_cents,
+          amountCents: order.amountCents,
           orderId,
           actor,
           reason: error,
@@ -98,9 +98,9 @@ export function cancelAndRefundOrder(orderId: number, error: string, actor = "wo
 /** An outcome nobody could settle in time: an admin decides (complete, or cancel and refund). */
 export async function flagOrderForAdmin(orderId: number, reason: string): Promise<boolean> {
   return withTransaction(async (client) => {
-    const { rows } = await client.query<OrderRow>(
+    const { rows } = await client.query<OrderRecord>(
       `UPDATE orders SET needs_admin = true, updated_at = now()
-        WHERE id = $1 AND status IN ('pending', 'processing') AND NOT needs_admin RETURNING *`,
+        WHERE id = $1 AND status IN ('pending', 'processing') AND NOT needs_admin RETURNING ${ORDER_RECORD_COLUMNS}`,
       [orderId],
     );
     if (rows.length === 0) return false;
@@ -113,15 +113,15 @@ export async function flagOrderForAdmin(orderId: number, reason: string): Promis
 /** A non-terminal status change with its event (processing <-> pending). */
 export async function moveOrder(orderId: number, to: "pending" | "processing", reason: string): Promise<void> {
   await withTransaction(async (client) => {
-    const { rows } = await client.query<OrderRow & { from_status: OrderStatus }>(
+    const { rows } = await client.query<OrderRecord & { fromStatus: OrderStatus }>(
       `UPDATE orders o SET status = $2, updated_at = now()
          FROM (SELECT status FROM orders WHERE id = $1 FOR UPDATE) before
         WHERE o.id = $1 AND before.status IN ('pending', 'processing') AND before.status <> $2
-        RETURNING before.status AS from_status, o.*`,
+        RETURNING before.status AS "fromStatus", ${orderRecordColumns("o")}`,
       [orderId, to],
     );
     if (rows.length) {
-      await recordOrderEvent(client, orderId, rows[0].from_status, to, reason);
+      await recordOrderEvent(client, orderId, rows[0].fromStatus, to, reason);
       if (to === "pending") await recordOrderWebhookEvent(client, "order.pending", rows[0]);
     }
   });

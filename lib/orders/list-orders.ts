@@ -1,12 +1,12 @@
 // GET /history: the calling key's orders (README: The API), newest first by id, which is stable.
 // Scoped by account as well as key, like every lookup.
 import { getPool } from "../db/pool";
-import type { OrderRow } from "./build-invoice";
+import { orderRecordColumns, type OrderRecord } from "./order-record";
 
-export async function listKeyOrders(scope: { accountId: number; keyId: number }, limit: number, offset = 0): Promise<OrderRow[]> {
-  const { rows } = await getPool().query<OrderRow>({
+export async function listKeyOrders(scope: { accountId: number; keyId: number }, limit: number, offset = 0): Promise<OrderRecord[]> {
+  const { rows } = await getPool().query<OrderRecord>({
     name: "history-page",
-    text: `SELECT * FROM orders WHERE account_id = $1 AND api_key_id = $2 ORDER BY id DESC LIMIT $3 OFFSET $4`,
+    text: `SELECT ${orderRecordColumns("o")} FROM orders o WHERE o.account_id = $1 AND o.api_key_id = $2 ORDER BY o.id DESC LIMIT $3 OFFSET $4`,
     values: [scope.accountId, scope.keyId, limit, offset],
   });
   return rows;

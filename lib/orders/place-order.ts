@@ -9,7 +9,8 @@ import type { ApiCaller } from "../auth/authenticate-api-key";
 import type { OrderBody } from "../api-schemas/order-schemas";
 import { InsufficientBalanceError, postLedgerEntry } from "../wallet/post-ledger-entry";
 import { enqueueFulfilment } from "../fulfilment/enqueue-fulfilment";
-import { buildInvoice, type Invoice, type OrderRow } from "./build-invoice";
+import { buildInvoice, type Invoice } from "./build-invoice";
+import { ORDER_RECORD_COLUMNS, orderRecordColumns, type OrderRecord } from "./order-record";
 import { formatPublicOrderId } from "./public-order-id";
 import { recordOrderEvent } from "./record-order-event";
 import {
@@ -28,26 +29,29 @@ export interface PlacementResult {
 
 class ConcurrentDuplicate extends Error {}
 
-// The in-flight lock for the idempotency key, the existing order for it, and the catalog entry.
-const LOOKUP_COLUMNS = `
-  SELECT pg_try_advisory_xact_lock(hashtextextended($1::int || ':' || $2::text, 0)) AS locked,
-         (SELECT row_to_json(o) FROM orders o WHERE o.account_id = $1 AND o.idempotency_key = $2) AS existing,
-         (SELECT json_build_object(
+// The in-flight lock for the idempotency key, the existing order for it (its columns, all null when
+// there is none), and the catalog entry. The existing order comes back as plain columns, as every
+// other order read does, so a replay's invoice is built from exactly the values the original's was.
+const lookupStatement = (extraColumns: string) => `
+  SELECT key_lock.locked, catalog_entry.entry${extraColumns}, ${orderRecordColumns("o")}
+    FROM (SELECT pg_try_advisory_xact_lock(hashtextextended($1::int || ':' || $2::text, 0)) AS locked) key_lock
+   CROSS JOIN (SELECT (SELECT json_build_object(
              'productId', p.id, 'catalogId', p.catalog_id, 'packName', p.pack_name, 'priceCents', p.price_cents,
              'productActive', p.active, 'supplierSku', p.supplier_sku, 'lineSlug', l.slug, 'lineCode', l.code,
              'lineKind', l.kind, 'requiredFields', l.required_fields, 'serverIdOptions', l.server_id_options,
              'lineAvailable', l.available, 'lineOrderable', l.orderable, 'supplier', l.supplier)
-            FROM products p JOIN game_lines l ON l.id = p.line_id WHERE p.catalog_id = $3) AS entry`;
+            FROM products p JOIN game_lines l ON l.id = p.line_id WHERE p.catalog_id = $3) AS entry) catalog_entry
+    LEFT JOIN orders o ON o.account_id = $1 AND o.idempotency_key = $2`;
 
+const LOOKUP = lookupStatement("");
 // One round trip for a placement: the lookup, plus an order id reserved in advance so the public
 // id is written with the row.
-const OPEN_PLACEMENT = `${LOOKUP_COLUMNS},
-         nextval(pg_get_serial_sequence('orders', 'id'))::int AS next_id`;
+const OPEN_PLACEMENT = lookupStatement(`, nextval(pg_get_serial_sequence('orders', 'id'))::int AS "nextId"`);
 
-interface Lookup {
-  locked: boolean;
-  existing: Record<string, any> | null;
-  entry: CatalogEntry | null;
+type LookupRow = { locked: boolean; entry: CatalogEntry | null; nextId?: number } & { [K in keyof OrderRecord]: OrderRecord[K] | null };
+
+function readLookup({ locked, entry, nextId, ...order }: LookupRow) {
+  return { locked, entry: entry ?? undefined, nextId, existing: order.id === null ? undefined : (order as OrderRecord) };
 }
 
 const INSERT_ORDER = `
@@ -55,41 +59,33 @@ const INSERT_ORDER = `
                       catalog_id, line_slug, line_kind, pack_name, unit_price_cents, quantity, amount_cents,
                       user_id, zone_id, server_id, sent_user_id, sent_zone_id, sent_server_id, status, supplier)
   VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20, $21, 'processing', $22)
-  RETURNING *`;
+  RETURNING ${ORDER_RECORD_COLUMNS}`;
 
-function reviveDates(row: Record<string, any>): OrderRow {
-  return {
-    ...row,
-    created_at: new Date(row.created_at),
-    finished_at: row.finished_at ? new Date(row.finished_at) : null,
-  } as OrderRow;
-}
-
-async function replay(caller: ApiCaller, body: OrderBody, existing: OrderRow, entry: CatalogEntry | undefined, client: pg.PoolClient) {
+async function replay(caller: ApiCaller, body: OrderBody, existing: OrderRecord, entry: CatalogEntry | undefined, client: pg.PoolClient) {
   // Another key of the same account used this trxid: it is not this key's order to see.
-  if (existing.api_key_id !== caller.keyId) throw new ApiError("FORBIDDEN");
-  if (existing.request_fingerprint !== fingerprintBody(body, entry)) throw new ApiError("IDEMPOTENCY_MISMATCH");
+  if (existing.apiKeyId !== caller.keyId) throw new ApiError("FORBIDDEN");
+  if (existing.requestFingerprint !== fingerprintBody(body, entry)) throw new ApiError("IDEMPOTENCY_MISMATCH");
   return { invoice: await buildInvoice(existing, client), replayed: true };
 }
 
 async function attemptPlacement(caller: ApiCaller, body: OrderBody): Promise<PlacementResult> {
   const keys = requireOrderKeys(body);
   return withTransaction(async (client) => {
-    const { rows } = await client.query(OPEN_PLACEMENT, [caller.accountId, keys.idempotencyKey, keys.pid]);
-    const opened = rows[0] as Lookup & { next_id: number };
+    const { rows } = await client.query<LookupRow>(OPEN_PLACEMENT, [caller.accountId, keys.idempotencyKey, keys.pid]);
+    const opened = readLookup(rows[0]);
     // The original request still holds the key's lock: it has not answered yet.
     if (!opened.locked) throw new ApiError("DUPLICATE_IN_FLIGHT");
-    const entry = opened.entry ?? undefined;
-    if (opened.existing) return replay(caller, body, reviveDates(opened.existing), entry, client);
+    const entry = opened.entry;
+    if (opened.existing) return replay(caller, body, opened.existing, entry, client);
 
     const order = validateOrderRequest(body, entry);
     const line = entry!;
     const amountCents = line.priceCents * order.quantity;
-    const id = opened.next_id;
-    let inserted: OrderRow;
+    const id = opened.nextId!;
+    let inserted: OrderRecord;
     try {
       inserted = (
-        await client.query<OrderRow>(INSERT_ORDER, [
+        await client.query<OrderRecord>(INSERT_ORDER, [
           id,
           formatPublicOrderId(line.lineCode, id),
           caller.accountId,
@@ -127,14 +123,14 @@ async function attemptPlacement(caller: ApiCaller, body: OrderBody): Promise<Pla
         amountCents: -amountCents,
         orderId: id,
         actor: `api-key:${caller.keyId}`,
-        reason: `order ${inserted.public_id}`,
+        reason: `order ${inserted.publicId}`,
       });
     } catch (error) {
       if (!(error instanceof InsufficientBalanceError)) throw error;
       // Stored, so a replay of this trxid answers the same cancelled invoice.
-      const cancelled = await client.query<OrderRow>(
+      const cancelled = await client.query<OrderRecord>(
         `UPDATE orders SET status = 'cancelled', order_created = false, error = 'INSUFFICIENT BALANCE', finished_at = now(), updated_at = now()
-          WHERE id = $1 RETURNING *`,
+          WHERE id = $1 RETURNING ${ORDER_RECORD_COLUMNS}`,
         [id],
       );
       await recordOrderEvent(client, id, null, "cancelled", "INSUFFICIENT BALANCE: nothing charged");
@@ -169,11 +165,11 @@ export async function findOrderReplay(caller: ApiCaller, body: OrderBody): Promi
   if (!body.trxid || !body.pid) return undefined;
   const idempotencyKey = body.idempotencyKey ?? body.trxid;
   return withTransaction(async (client) => {
-    const { rows } = await client.query(LOOKUP_COLUMNS, [caller.accountId, idempotencyKey, body.pid]);
-    const found = rows[0] as Lookup;
+    const { rows } = await client.query<LookupRow>(LOOKUP, [caller.accountId, idempotencyKey, body.pid]);
+    const found = readLookup(rows[0]);
     if (!found.locked) throw new ApiError("DUPLICATE_IN_FLIGHT");
     if (!found.existing) return undefined;
-    return replay(caller, body, reviveDates(found.existing), found.entry ?? undefined, client);
+    return replay(caller, body, found.existing, found.entry, client);
   });
 }
 
