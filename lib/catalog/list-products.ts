@@ -1,14 +1,15 @@
 import { getPool } from "../db/pool";
 import { centsToUsd } from "../money/cents-to-usd";
-import type { LineKind } from "../generated/prisma/enums";
+import { LISTED_PRODUCT_COLUMNS, type ListedProductRecord } from "./catalog-record";
 
-export interface ProductRow {
+/** One pack as GET /products lists it (OpenAPI: Product). */
+export interface ProductView {
   id: string;
   slug: string;
   gameName: string;
   serviceName: string;
   packName: string;
-  kind: LineKind;
+  kind: ListedProductRecord["kind"];
   price: number;
   currency: "USD";
   orderable: boolean;
@@ -16,10 +17,10 @@ export interface ProductRow {
 }
 
 /** GET /products and /catalog: active packs of available lines; stock for code-delivered lines. */
-export async function listProducts(): Promise<ProductRow[]> {
-  const { rows } = await getPool().query({
+export async function listProducts(): Promise<ProductView[]> {
+  const { rows } = await getPool().query<ListedProductRecord>({
     name: "list-products",
-    text: `SELECT p.catalog_id, l.slug, l.game_name, l.product_name, p.pack_name, l.kind, p.price_cents, l.orderable,
+    text: `SELECT ${LISTED_PRODUCT_COLUMNS},
                   CASE WHEN l.kind IN ('gamekey', 'giftcard')
                        THEN (SELECT count(*)::int FROM inventory_codes c WHERE c.product_id = p.id AND c.status = 'available')
                   END AS stock
@@ -28,13 +29,13 @@ export async function listProducts(): Promise<ProductRow[]> {
             ORDER BY l.sort_order, l.id, p.sort_order, p.id`,
   });
   return rows.map((row) => ({
-    id: row.catalog_id,
+    id: row.catalogId,
     slug: row.slug,
-    gameName: row.game_name,
-    serviceName: row.product_name,
-    packName: row.pack_name,
+    gameName: row.gameName,
+    serviceName: row.productName,
+    packName: row.packName,
     kind: row.kind,
-    price: centsToUsd(row.price_cents),
+    price: centsToUsd(row.priceCents),
     currency: "USD" as const,
     orderable: row.orderable,
     ...(row.stock === null ? {} : { stock: row.stock }),

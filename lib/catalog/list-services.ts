@@ -1,32 +1,29 @@
 import { getPool } from "../db/pool";
-import type { LineKind } from "../generated/prisma/enums";
+import { GAME_LINE_COLUMNS, type GameLineRecord } from "./catalog-record";
 
 export interface ServiceEntry {
   productName: string;
   slug: string;
   gameName: string;
-  kind: LineKind;
-  required: { field: string; label: string }[];
+  kind: GameLineRecord["kind"];
+  required: GameLineRecord["requiredFields"];
   status: "active" | "disabled";
   serverIdOptions?: { value: string; label: string }[];
 }
 
 /** GET /services: available lines only; `status` says whether the line takes orders now. */
 export async function listServices(): Promise<ServiceEntry[]> {
-  const { rows } = await getPool().query({
+  const { rows } = await getPool().query<GameLineRecord>({
     name: "list-services",
-    text: `SELECT product_name, slug, game_name, kind, required_fields, server_id_options, orderable
-             FROM game_lines WHERE available ORDER BY sort_order, id`,
+    text: `SELECT ${GAME_LINE_COLUMNS} FROM game_lines WHERE available ORDER BY sort_order, id`,
   });
   return rows.map((row) => ({
-    productName: row.product_name,
+    productName: row.productName,
     slug: row.slug,
-    gameName: row.game_name,
+    gameName: row.gameName,
     kind: row.kind,
-    required: row.required_fields,
+    required: row.requiredFields,
     status: row.orderable ? "active" : "disabled",
-    ...(row.server_id_options
-      ? { serverIdOptions: (row.server_id_options as { value: string; label: string }[]).map(({ value, label }) => ({ value, label })) }
-      : {}),
+    ...(row.serverIdOptions ? { serverIdOptions: row.serverIdOptions.map(({ value, label }) => ({ value, label })) } : {}),
   }));
 }

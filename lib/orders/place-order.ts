@@ -10,6 +10,7 @@ import type { OrderBody } from "../api-schemas/order-schemas";
 import { InsufficientBalanceError, postLedgerEntry } from "../wallet/post-ledger-entry";
 import { enqueueFulfilment } from "../fulfilment/enqueue-fulfilment";
 import { buildInvoice, type Invoice } from "./build-invoice";
+import { CATALOG_ENTRY_JSON } from "../catalog/catalog-record";
 import { ORDER_RECORD_COLUMNS, orderRecordColumns, type OrderRecord } from "./order-record";
 import { formatPublicOrderId } from "./public-order-id";
 import { recordOrderEvent } from "./record-order-event";
@@ -35,11 +36,7 @@ class ConcurrentDuplicate extends Error {}
 const lookupStatement = (extraColumns: string) => `
   SELECT key_lock.locked, catalog_entry.entry${extraColumns}, ${orderRecordColumns("o")}
     FROM (SELECT pg_try_advisory_xact_lock(hashtextextended($1::int || ':' || $2::text, 0)) AS locked) key_lock
-   CROSS JOIN (SELECT (SELECT json_build_object(
-             'productId', p.id, 'catalogId', p.catalog_id, 'packName', p.pack_name, 'priceCents', p.price_cents,
-             'productActive', p.active, 'supplierSku', p.supplier_sku, 'lineSlug', l.slug, 'lineCode', l.code,
-             'lineKind', l.kind, 'requiredFields', l.required_fields, 'serverIdOptions', l.server_id_options,
-             'lineAvailable', l.available, 'lineOrderable', l.orderable, 'supplier', l.supplier)
+   CROSS JOIN (SELECT (SELECT ${CATALOG_ENTRY_JSON}
             FROM products p JOIN game_lines l ON l.id = p.line_id WHERE p.catalog_id = $3) AS entry) catalog_entry
     LEFT JOIN orders o ON o.account_id = $1 AND o.idempotency_key = $2`;
 

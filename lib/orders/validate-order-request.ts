@@ -3,24 +3,9 @@
 import crypto from "node:crypto";
 import { ApiError } from "../http/errors";
 import type { OrderBody } from "../api-schemas/order-schemas";
-import type { LineKind } from "../generated/prisma/enums";
+import type { CatalogEntry } from "../catalog/catalog-record";
 
-export interface CatalogEntry {
-  productId: number;
-  catalogId: string;
-  packName: string;
-  priceCents: number;
-  productActive: boolean;
-  supplierSku: string | null;
-  lineSlug: string;
-  lineCode: string;
-  lineKind: LineKind;
-  requiredFields: { field: string; label: string }[];
-  serverIdOptions: { value: string; label: string; aliases?: string[] }[] | null;
-  lineAvailable: boolean;
-  lineOrderable: boolean;
-  supplier: string;
-}
+export type { CatalogEntry } from "../catalog/catalog-record";
 
 export interface NormalisedOrder {
   catalogId: string;
