@@ -3,6 +3,7 @@
 // last-used bookkeeping write is skipped. Account and IP checks stay (they are plain CPU).
 import * as real from "../../lib/auth/authenticate-api-key";
 import { hashApiKey } from "../../lib/auth/api-key-format";
+import { API_CALLER_COLUMNS, API_CALLER_TABLES } from "../../lib/auth/api-caller-record";
 import { getPool } from "../../lib/db/pool";
 import { ApiError } from "../../lib/http/errors";
 
@@ -10,14 +11,7 @@ export * from "../../lib/auth/authenticate-api-key";
 
 type Caller = Awaited<ReturnType<typeof real.authenticateApiKey>>;
 
-const ALL_KEYS = `
-  SELECT k.key_hash AS "keyHash", k.id AS "keyId", k.account_id AS "accountId", k.require_ip_allowlist AS "requireIpAllowlist",
-         COALESCE((SELECT array_agg(e.cidr) FROM ip_allow_entries e WHERE e.api_key_id = k.id), '{}') AS cidrs,
-         a.api_enabled AS "apiEnabled", a.api_disabled_by_admin AS "apiDisabledByAdmin", a.banned_at AS "bannedAt",
-         a.restricted_until AS "restrictedUntil", a.created_at AS "accountCreatedAt",
-         a.total_credited_cents AS "totalCreditedCents"
-    FROM api_keys k JOIN accounts a ON a.id = k.account_id
-   WHERE k.revoked_at IS NULL`;
+const ALL_KEYS = `SELECT k.key_hash AS "keyHash", ${API_CALLER_COLUMNS} FROM ${API_CALLER_TABLES} WHERE k.revoked_at IS NULL`;
 
 let callers: Promise<Map<string, Caller>> | undefined;
 

@@ -7,29 +7,11 @@ import { ipInAnyRange } from "../net/ip";
 import { hashApiKey, isWellFormedApiKey } from "./api-key-format";
 import { isAccountEligible } from "../settings/is-account-eligible";
 import type { EligibilityRule } from "../settings/setting-schemas";
+import { API_CALLER_COLUMNS, API_CALLER_TABLES, type ApiCaller } from "./api-caller-record";
 
-export interface ApiCaller {
-  keyId: number;
-  accountId: number;
-  requireIpAllowlist: boolean;
-  cidrs: string[];
-  apiEnabled: boolean;
-  apiDisabledByAdmin: boolean;
-  bannedAt: Date | null;
-  restrictedUntil: Date | null;
-  accountCreatedAt: Date;
-  totalCreditedCents: number;
-}
+export type { ApiCaller } from "./api-caller-record";
 
-
-const LOOKUP = `
-  SELECT k.id AS "keyId", k.account_id AS "accountId", k.require_ip_allowlist AS "requireIpAllowlist",
-         COALESCE((SELECT array_agg(e.cidr) FROM ip_allow_entries e WHERE e.api_key_id = k.id), '{}') AS cidrs,
-         a.api_enabled AS "apiEnabled", a.api_disabled_by_admin AS "apiDisabledByAdmin", a.banned_at AS "bannedAt",
-         a.restricted_until AS "restrictedUntil", a.created_at AS "accountCreatedAt",
-         a.total_credited_cents AS "totalCreditedCents"
-    FROM api_keys k JOIN accounts a ON a.id = k.account_id
-   WHERE k.key_hash = $1 AND k.revoked_at IS NULL`;
+const LOOKUP = `SELECT ${API_CALLER_COLUMNS} FROM ${API_CALLER_TABLES} WHERE k.key_hash = $1 AND k.revoked_at IS NULL`;
 
 /** The key from `X-API-Key` or `Authorization: Bearer`; undefined when neither carries one. */
 export function extractApiKey(headers: Headers): string | undefined {

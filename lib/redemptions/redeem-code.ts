@@ -16,6 +16,7 @@ import { getPool } from "../db/pool";
 import { ApiError } from "../http/errors";
 import type { ApiCaller } from "../auth/authenticate-api-key";
 import type { RedeemOutcome, Supplier } from "../suppliers/types";
+import { REDEMPTION_RECORD_COLUMNS, type RedemptionRecord } from "./redemption-record";
 import { fingerprintRedeemCode, normaliseRedeemCode, redeemCodeLast4 } from "./fingerprint-redeem-code";
 
 /** Outcomes that asking the supplier again cannot change. */
@@ -28,22 +29,11 @@ const FINAL_OUTCOMES = new Set<string>(["redeemed", "invalid_code", "code_used",
  */
 export const REDEEM_IN_FLIGHT_LEASE_SECONDS = 60;
 
-interface RedemptionRow {
-  id: number;
-  api_key_id: number | null;
-  player_id: string;
-  code_fingerprint: string | null;
-  outcome: string;
-  nickname: string | null;
-}
-
-const COLUMNS = `id, api_key_id, player_id, code_fingerprint, outcome, nickname`;
-
 const INSERT_ATTEMPT = `
   INSERT INTO redemptions (account_id, api_key_id, kind, player_id, code_fingerprint, code_last4, trxid, idempotency_key, outcome, attempted_at)
   VALUES ($1, $2, 'redeem-br', $3, $4, $5, $6, $6, 'pending', now())
   ON CONFLICT (account_id, idempotency_key) DO NOTHING
-  RETURNING ${COLUMNS}`;
+  RETURNING ${REDEMPTION_RECORD_COLUMNS}`;
 
 // Claims a non-final attempt of the same request again: one whose supplier was unavailable, or
 // one pending past the lease. Exactly one concurrent retry wins the row.
@@ -51,9 +41,9 @@ const RECLAIM_ATTEMPT = `
   UPDATE redemptions SET outcome = 'pending', attempted_at = now()
    WHERE account_id = $1 AND idempotency_key = $2 AND api_key_id = $3 AND player_id = $4 AND code_fingerprint = $5
      AND (outcome = 'unavailable' OR (outcome = 'pending' AND attempted_at < now() - make_interval(secs => $6)))
-  RETURNING ${COLUMNS}`;
+  RETURNING ${REDEMPTION_RECORD_COLUMNS}`;
 
-const FIND_ATTEMPT = `SELECT ${COLUMNS} FROM redemptions WHERE account_id = $1 AND idempotency_key = $2`;
+const FIND_ATTEMPT = `SELECT ${REDEMPTION_RECORD_COLUMNS} FROM redemptions WHERE account_id = $1 AND idempotency_key = $2`;
 
 export interface RedeemAnswer {
   body: { success: true; redeemed: true; playerId: string; nickname?: string; redemptionId: number };
@@ -68,12 +58,12 @@ export interface RedeemInput {
 }
 
 /** The answer for a final outcome: the same for the first request and every replay of it. */
-function answerFor(row: RedemptionRow, replayed: boolean): RedeemAnswer {
+function answerFor(row: RedemptionRecord, replayed: boolean): RedeemAnswer {
   const headers = replayed ? { "idempotent-replayed": "true" } : undefined;
   switch (row.outcome) {
     case "redeemed":
       return {
-        body: { success: true, redeemed: true, playerId: row.player_id, ...(row.nickname ? { nickname: row.nickname } : {}), redemptionId: row.id },
+        body: { success: true, redeemed: true, playerId: row.playerId, ...(row.nickname ? { nickname: row.nickname } : {}), redemptionId: row.id },
         replayed,
       };
     case "invalid_code":
@@ -88,10 +78,10 @@ function answerFor(row: RedemptionRow, replayed: boolean): RedeemAnswer {
 }
 
 /** Inserts a new attempt, or claims the earlier one of the same trxid; otherwise answers for it. */
-async function openAttempt(caller: ApiCaller, input: RedeemInput, fingerprint: string): Promise<RedemptionRow | RedeemAnswer> {
+async function openAttempt(caller: ApiCaller, input: RedeemInput, fingerprint: string): Promise<RedemptionRecord | RedeemAnswer> {
   const pool = getPool();
   const trxid = input.trxid ?? null;
-  const inserted = await pool.query<RedemptionRow>(INSERT_ATTEMPT, [
+  const inserted = await pool.query<RedemptionRecord>(INSERT_ATTEMPT, [
     caller.accountId,
     caller.keyId,
     input.playerId,
@@ -101,7 +91,7 @@ async function openAttempt(caller: ApiCaller, input: RedeemInput, fingerprint: s
   ]);
   if (inserted.rows[0]) return inserted.rows[0];
 
-  const reclaimed = await pool.query<RedemptionRow>(RECLAIM_ATTEMPT, [
+  const reclaimed = await pool.query<RedemptionRecord>(RECLAIM_ATTEMPT, [
     caller.accountId,
     trxid,
     caller.keyId,
@@ -111,10 +101,10 @@ async function openAttempt(caller: ApiCaller, input: RedeemInput, fingerprint: s
   ]);
   if (reclaimed.rows[0]) return reclaimed.rows[0];
 
-  const existing = (await pool.query<RedemptionRow>(FIND_ATTEMPT, [caller.accountId, trxid])).rows[0];
+  const existing = (await pool.query<RedemptionRecord>(FIND_ATTEMPT, [caller.accountId, trxid])).rows[0];
   if (!existing) throw new Error(`redemption with trxid ${trxid} vanished while being read`);
-  if (existing.api_key_id !== caller.keyId) throw new ApiError("FORBIDDEN");
-  if (existing.player_id !== input.playerId || existing.code_fingerprint !== fingerprint) throw new ApiError("IDEMPOTENCY_MISMATCH");
+  if (existing.apiKeyId !== caller.keyId) throw new ApiError("FORBIDDEN");
+  if (existing.playerId !== input.playerId || existing.codeFingerprint !== fingerprint) throw new ApiError("IDEMPOTENCY_MISMATCH");
   if (FINAL_OUTCOMES.has(existing.outcome)) return answerFor(existing, true);
   throw new ApiError("DUPLICATE_IN_FLIGHT");
 }
