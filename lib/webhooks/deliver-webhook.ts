@@ -8,12 +8,14 @@
 //
 // Time is a parameter (`now`) so tests can walk the two-day schedule without waiting for it.
 import { Webhook } from "standardwebhooks";
+import type { WebhookEndpoint } from "../generated/prisma/client";
 import { getPool, withTransaction } from "../db/pool";
 import { resolveDestination, webhookPolicyFromEnv, DestinationRefused, type DestinationPolicy } from "./check-destination";
 import { sendWebhook, type SendOutcome } from "./send-webhook";
 import { delayBeforeAttempt, MAX_ATTEMPTS } from "./retry-schedule";
 import { openSecret } from "./endpoint-secret";
 import { DELIVER_WEBHOOK_TASK, NOTIFY_ENDPOINT_DISABLED_TASK } from "./event-types";
+import { WEBHOOK_DELIVERY_RECORD_COLUMNS, WEBHOOK_DELIVERY_TABLES, type WebhookDeliveryRecord } from "./webhook-record";
 
 /** Only a 2xx answer within this counts as delivered. */
 export const DELIVERY_TIMEOUT_MS = 15_000;
@@ -35,28 +37,7 @@ export type DeliveryResult =
   | { outcome: "retrying"; attempt: number; nextAttemptAt: Date; httpStatus?: number; error?: string }
   | { outcome: "failed"; attempt: number; reason: string; endpointDisabled: boolean };
 
-interface DeliveryRow {
-  id: number;
-  status: string;
-  attempts: number;
-  event_public_id: string;
-  type: string;
-  data: unknown;
-  event_created_at: Date;
-  endpoint_id: number;
-  account_id: number;
-  url: string;
-  secret: string;
-  previous_secret: string | null;
-  previous_secret_expires_at: Date | null;
-  disabled_at: Date | null;
-}
-
-const LOAD_DELIVERY = `
-  SELECT d.id, d.status, d.attempts, ev.public_id AS event_public_id, ev.type, ev.data, ev.created_at AS event_created_at,
-         e.id AS endpoint_id, e.account_id, e.url, e.secret, e.previous_secret, e.previous_secret_expires_at, e.disabled_at
-    FROM webhook_deliveries d JOIN webhook_events ev ON ev.id = d.event_id JOIN webhook_endpoints e ON e.id = d.endpoint_id
-   WHERE d.id = $1`;
+const LOAD_DELIVERY = `SELECT ${WEBHOOK_DELIVERY_RECORD_COLUMNS} FROM ${WEBHOOK_DELIVERY_TABLES} WHERE d.id = $1`;
 
 /** The body every attempt of an event sends, byte for byte: `{ type, timestamp, data }`. */
 export function webhookBody(event: { type: string; createdAt: Date; data: unknown }): string {
@@ -64,26 +45,26 @@ export function webhookBody(event: { type: string; createdAt: Date; data: unknow
 }
 
 /** Standard Webhooks headers; during a rotation's overlap the previous secret signs too. */
-export function signedHeaders(row: Pick<DeliveryRow, "event_public_id" | "secret" | "previous_secret" | "previous_secret_expires_at">, body: string, now: Date) {
+export function signedHeaders(row: Pick<WebhookDeliveryRecord, "eventPublicId" | "secret" | "previousSecret" | "previousSecretExpiresAt">, body: string, now: Date) {
   const secrets = [openSecret(row.secret)];
-  if (row.previous_secret && row.previous_secret_expires_at && row.previous_secret_expires_at > now) secrets.push(openSecret(row.previous_secret));
+  if (row.previousSecret && row.previousSecretExpiresAt && row.previousSecretExpiresAt > now) secrets.push(openSecret(row.previousSecret));
   return {
     "content-type": "application/json",
     "user-agent": "topup-webhooks/1",
-    "webhook-id": row.event_public_id,
+    "webhook-id": row.eventPublicId,
     "webhook-timestamp": String(Math.floor(now.getTime() / 1000)),
-    "webhook-signature": secrets.map((secret) => new Webhook(secret).sign(row.event_public_id, now, body)).join(" "),
+    "webhook-signature": secrets.map((secret) => new Webhook(secret).sign(row.eventPublicId, now, body)).join(" "),
   };
 }
 
 export async function deliverWebhook(deliveryId: number, options: DeliveryOptions = {}): Promise<DeliveryResult> {
   const now = options.now ?? new Date();
-  const row = (await getPool().query<DeliveryRow>(LOAD_DELIVERY, [deliveryId])).rows[0];
+  const row = (await getPool().query<WebhookDeliveryRecord>(LOAD_DELIVERY, [deliveryId])).rows[0];
   if (!row) return { outcome: "skipped", why: "no such delivery" };
   if (row.status !== "pending") return { outcome: "skipped", why: `already ${row.status}` };
   const attempt = options.attempt ?? row.attempts + 1;
   if (row.attempts >= attempt) return { outcome: "skipped", why: `attempt ${attempt} already made` };
-  if (row.disabled_at) {
+  if (row.disabledAt) {
     await getPool().query(
       `UPDATE webhook_deliveries SET status = 'failed', fail_reason = 'endpoint disabled', next_attempt_at = NULL WHERE id = $1 AND status = 'pending'`,
       [deliveryId],
@@ -91,7 +72,7 @@ export async function deliverWebhook(deliveryId: number, options: DeliveryOption
     return { outcome: "failed", attempt: row.attempts, reason: "endpoint disabled", endpointDisabled: true };
   }
 
-  const body = webhookBody({ type: row.type, createdAt: row.event_created_at, data: row.data });
+  const body = webhookBody({ type: row.eventType, createdAt: row.eventCreatedAt, data: row.eventData });
   let sent: SendOutcome;
   try {
     const destination = await resolveDestination(row.url, options.policy ?? webhookPolicyFromEnv());
@@ -109,7 +90,7 @@ export async function deliverWebhook(deliveryId: number, options: DeliveryOption
   return recordAttempt(row, attempt, now, sent, options.random);
 }
 
-async function recordAttempt(row: DeliveryRow, attempt: number, now: Date, sent: SendOutcome, random?: () => number): Promise<DeliveryResult> {
+async function recordAttempt(row: WebhookDeliveryRecord, attempt: number, now: Date, sent: SendOutcome, random?: () => number): Promise<DeliveryResult> {
   return withTransaction(async (client) => {
     // The row lock orders this against a concurrent run of the same attempt: the second finds it recorded.
     const locked = await client.query<{ attempts: number; status: string }>(`SELECT attempts, status FROM webhook_deliveries WHERE id = $1 FOR UPDATE`, [row.id]);
@@ -128,7 +109,7 @@ async function recordAttempt(row: DeliveryRow, attempt: number, now: Date, sent:
         `UPDATE webhook_deliveries SET status = 'delivered', attempts = $2, last_attempt_at = $3, delivered_at = $3, next_attempt_at = NULL WHERE id = $1`,
         [row.id, attempt, now],
       );
-      await client.query(`UPDATE webhook_endpoints SET failing_since = NULL WHERE id = $1 AND failing_since IS NOT NULL`, [row.endpoint_id]);
+      await client.query(`UPDATE webhook_endpoints SET failing_since = NULL WHERE id = $1 AND failing_since IS NOT NULL`, [row.endpointId]);
       return { outcome: "delivered" as const, attempt, httpStatus: status };
     }
 
@@ -142,24 +123,24 @@ async function recordAttempt(row: DeliveryRow, attempt: number, now: Date, sent:
     const disable = async (reason: string) => {
       const disabled = await client.query(
         `UPDATE webhook_endpoints SET disabled_at = $2, disabled_reason = $3, updated_at = $2 WHERE id = $1 AND disabled_at IS NULL RETURNING id`,
-        [row.endpoint_id, now, reason],
+        [row.endpointId, now, reason],
       );
       if (disabled.rowCount) {
         await client.query(`SELECT graphile_worker.add_job($1, json_build_object('endpointId', $2::int), max_attempts := 10)`, [
           NOTIFY_ENDPOINT_DISABLED_TASK,
-          row.endpoint_id,
+          row.endpointId,
         ]);
       }
       return fail(`endpoint disabled: ${reason}`, true);
     };
 
     if (status === 410) return disable("it answered 410 Gone");
-    const failing = await client.query<{ failing_since: Date }>(
-      `UPDATE webhook_endpoints SET failing_since = COALESCE(failing_since, $2) WHERE id = $1 RETURNING failing_since`,
-      [row.endpoint_id, now],
+    const failing = await client.query<{ failingSince: NonNullable<WebhookEndpoint["failingSince"]> }>(
+      `UPDATE webhook_endpoints SET failing_since = COALESCE(failing_since, $2) WHERE id = $1 RETURNING failing_since AS "failingSince"`,
+      [row.endpointId, now],
     );
-    if (now.getTime() - failing.rows[0].failing_since.getTime() >= DISABLE_AFTER_FAILING_MS) {
-      return disable(`every attempt failed since ${failing.rows[0].failing_since.toISOString()}`);
+    if (now.getTime() - failing.rows[0].failingSince.getTime() >= DISABLE_AFTER_FAILING_MS) {
+      return disable(`every attempt failed since ${failing.rows[0].failingSince.toISOString()}`);
     }
     const retryAfter = status === 429 || status === 503 ? sent.retryAfterSeconds : undefined;
     const delay = delayBeforeAttempt(attempt + 1, retryAfter, random);

@@ -1,4 +1,5 @@
 import { getPool } from "../db/pool";
+import { WEBHOOK_EVENT_RECORD_COLUMNS, type WebhookEventRecord } from "./webhook-record";
 
 export interface WebhookEventView {
   id: string;
@@ -14,16 +15,16 @@ export interface WebhookEventView {
  * misses nothing.
  */
 export async function listWebhookEvents(accountId: number, after: number, limit: number): Promise<{ events: WebhookEventView[]; hasMore: boolean }> {
-  const { rows } = await getPool().query<{ public_id: string; sequence: number; type: string; created_at: Date; data: unknown }>(
-    `SELECT public_id, sequence, type, created_at, data FROM webhook_events
+  const { rows } = await getPool().query<WebhookEventRecord>(
+    `SELECT ${WEBHOOK_EVENT_RECORD_COLUMNS} FROM webhook_events
       WHERE account_id = $1 AND sequence > $2 ORDER BY sequence LIMIT $3`,
     [accountId, after, limit + 1],
   );
   const events = rows.slice(0, limit).map((row) => ({
-    id: row.public_id,
+    id: row.publicId,
     sequence: row.sequence,
     type: row.type,
-    timestamp: row.created_at.toISOString(),
+    timestamp: row.createdAt.toISOString(),
     data: row.data,
   }));
   return { events, hasMore: rows.length > limit };
