@@ -4,7 +4,7 @@
 import { getPool } from "../db/pool";
 import { getSupplier } from "../suppliers/get-supplier";
 import type { Supplier, TopupStatus } from "../suppliers/types";
-import type { Product } from "../generated/prisma/client";
+import type { Order, Product } from "../generated/prisma/client";
 import { orderRecordColumns, type OrderRecord } from "../orders/order-record";
 import { enqueueFulfilment } from "./enqueue-fulfilment";
 import { cancelAndRefundOrder, completeOrder, flagOrderForAdmin, moveOrder } from "./settle-order";
@@ -46,7 +46,7 @@ export async function fulfilOrder(
   }
 
   if (order.status === "pending") await moveOrder(orderId, "processing", "attempt started");
-  const counted = await pool.query<{ attempts: number }>(
+  const counted = await pool.query<Pick<Order, "attempts">>(
     `UPDATE orders SET attempts = attempts + 1, updated_at = now() WHERE id = $1 RETURNING attempts`,
     [orderId],
   );

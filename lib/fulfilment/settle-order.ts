@@ -29,7 +29,7 @@ async function finish(
   audit?: SettlementAudit,
 ): Promise<SettleResult> {
   return withTransaction(async (client) => {
-    const before = await client.query<{ status: OrderStatus }>(`SELECT status FROM orders WHERE id = $1 FOR UPDATE`, [orderId]);
+    const before = await client.query<Pick<OrderRecord, "status">>(`SELECT status FROM orders WHERE id = $1 FOR UPDATE`, [orderId]);
     const from = before.rows[0]?.status;
     if (from !== "pending" && from !== "processing") return { settled: false };
     const { rows } = await client.query<OrderRecord>(

@@ -5,6 +5,7 @@
 // surfaces: a switch must not stay silently frozen.
 import type pg from "pg";
 import { getPool } from "../db/pool";
+import type { Setting } from "../generated/prisma/client";
 import {
   DISABLED_ELIGIBILITY,
   ELIGIBILITY_KEY,
@@ -43,7 +44,10 @@ function readCacheMs(): number {
   if (!Number.isInteger(value) || value < 0) throw new Error(`SETTINGS_CACHE_MS must be a whole number of ms, got "${raw}"`);
   return value;
 }
-function parseSettings(rows: { key: string; value: unknown }[]): RuntimeSettings {
+/** A switch's row as the reader selects it: Prisma's Setting, key and value (both column names already). */
+type SettingRecord = Pick<Setting, "key" | "value">;
+
+function parseSettings(rows: SettingRecord[]): RuntimeSettings {
   const byKey = new Map(rows.map((row) => [row.key, row.value]));
   let eligibility = DISABLED_ELIGIBILITY;
   if (byKey.has(ELIGIBILITY_KEY)) {
@@ -74,7 +78,7 @@ export function createSettingsReader(options: SettingsReaderOptions = {}): Setti
   async function read(): Promise<RuntimeSettings> {
     const startedIn = generation;
     try {
-      const { rows } = await pool().query<{ key: string; value: unknown }>(`SELECT key, value FROM settings WHERE key = ANY($1)`, [KEYS]);
+      const { rows } = await pool().query<SettingRecord>(`SELECT key, value FROM settings WHERE key = ANY($1)`, [KEYS]);
       const value = parseSettings(rows);
       if (startedIn === generation) cached = { value, readAt: Date.now() };
       if (failedAt !== undefined) console.info("[settings] database readable again");

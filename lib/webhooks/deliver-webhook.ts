@@ -93,7 +93,7 @@ export async function deliverWebhook(deliveryId: number, options: DeliveryOption
 async function recordAttempt(row: WebhookDeliveryRecord, attempt: number, now: Date, sent: SendOutcome, random?: () => number): Promise<DeliveryResult> {
   return withTransaction(async (client) => {
     // The row lock orders this against a concurrent run of the same attempt: the second finds it recorded.
-    const locked = await client.query<{ attempts: number; status: string }>(`SELECT attempts, status FROM webhook_deliveries WHERE id = $1 FOR UPDATE`, [row.id]);
+    const locked = await client.query<Pick<WebhookDeliveryRecord, "attempts" | "status">>(`SELECT attempts, status FROM webhook_deliveries WHERE id = $1 FOR UPDATE`, [row.id]);
     // Gone: the endpoint was removed while the request was out.
     if (!locked.rows[0]) return { outcome: "skipped" as const, why: "the delivery was removed with its endpoint" };
     if (locked.rows[0].status !== "pending" || locked.rows[0].attempts >= attempt) {
