@@ -121,6 +121,7 @@ export async function openLedgerStatement(accountId: number, range: StatementRan
   let afterId = 0;
   let streamedCents = 0;
   let started = false;
+  let cancelled = false;
   const body = new ReadableStream<Uint8Array>({
     async pull(controller) {
       try {
@@ -154,6 +155,8 @@ export async function openLedgerStatement(accountId: number, range: StatementRan
         }
         controller.enqueue(encoder.encode(text));
       } catch (error) {
+        // The reader cancelled while a batch was being read: nobody is left to tell.
+        if (cancelled) return;
         console.error("[ledger statement] broke off:", error instanceof Error ? error.message : error);
         await end(error);
         controller.error(error);
@@ -161,6 +164,7 @@ export async function openLedgerStatement(accountId: number, range: StatementRan
     },
     // The client went away: end the transaction now rather than at the idle timeout.
     async cancel() {
+      cancelled = true;
       await end(new Error("download cancelled"));
     },
   });
