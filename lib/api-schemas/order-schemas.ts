@@ -139,15 +139,15 @@ export const LedgerQuery = z
     }
   });
 
-/** One line of the streamed statement CSV, for the OpenAPI document. */
+/** The streamed statement CSV (a whole document), for the OpenAPI document's text/csv answer. */
 export const LedgerStatementCsv = z.string().meta({
   description:
     "Header `id,type,amount_usd,balance_after_usd,order_id,reason,created_at`; then an `opening_balance` line (balance_after_usd " +
     "= the balance at from, created_at = from); every entry with from <= created_at < to, oldest first; then a `closing_balance` " +
-    "line (balance_after_usd = opening + the sum of the entries' amount_usd, created_at = to). CRLF line ends, every cell quoted.",
+    "line (balance_after_usd = opening + the sum of the entries' amount_usd, created_at = to). CRLF line ends; every cell below the header is quoted.",
   example:
     'id,type,amount_usd,balance_after_usd,order_id,reason,created_at\r\n"","opening_balance","","10.00","","","2026-10-01T00:00:00.000Z"\r\n' +
-    '"42","debit","-0.99","9.01","SVCAPI-BR-0000042","","2026-10-03T08:15:00.000Z"\r\n"","closing_balance","","9.01","","","2026-11-01T00:00:00.000Z"\r\n',
+    '"42","debit","-0.99","9.01","SVCAPI-BR-16-K7Q2ZD","","2026-10-03T08:15:00.000Z"\r\n"","closing_balance","","9.01","","","2026-11-01T00:00:00.000Z"\r\n',
 });
 
 export const LedgerResponse = z.object({

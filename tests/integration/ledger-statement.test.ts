@@ -200,6 +200,21 @@ describe("GET /ledger?format=csv&from=&to=", () => {
   });
 });
 
+describe("the OpenAPI document", () => {
+  it("documents the statement: from, to, the text/csv answer and its 503", async () => {
+    const document = (await api("/openapi.json")).json;
+    const operation = document.paths["/ledger"].get;
+    const parameters = Object.fromEntries(operation.parameters.map((p: { name: string; in: string; description: string }) => [p.name, p]));
+    expect(parameters.from).toMatchObject({ in: "query", description: expect.stringContaining("inclusive") });
+    expect(parameters.to).toMatchObject({ in: "query", description: expect.stringContaining("exclusive") });
+    const content = operation.responses["200"].content;
+    expect(Object.keys(content).sort()).toEqual(["application/json", "text/csv"]);
+    expect(content["text/csv"].schema).toMatchObject({ type: "string", description: expect.stringContaining("closing_balance") });
+    expect(operation.responses["200"].headers["Content-Disposition"]).toBeDefined();
+    expect(operation["x-error-codes"]).toEqual(expect.arrayContaining(["INVALID_REQUEST", "SERVICE_UNAVAILABLE"]));
+  });
+});
+
 describe("GET /ledger JSON pages and the page CSV", () => {
   it("are as before: newest first, paged, with totals", async () => {
     const page = await api("/ledger?page=2&pageSize=50", { key: main.key });
