@@ -50,7 +50,6 @@ export interface StatementRange {
 export interface LedgerStatement {
   openingCents: number;
   closingCents: number;
-  entryCount: number;
   /** The CSV, UTF-8: header, opening line, entries oldest first, closing line. */
   body: ReadableStream<Uint8Array>;
 }
@@ -58,14 +57,12 @@ export interface LedgerStatement {
 interface Summary {
   opening_cents: number;
   closing_cents: number;
-  entry_count: number;
   first_id: number | null;
   last_id: number | null;
 }
 
 const SUMMARY = `SELECT coalesce(sum(amount_cents) FILTER (WHERE created_at < $2), 0)::bigint AS opening_cents,
        coalesce(sum(amount_cents) FILTER (WHERE created_at < $3), 0)::bigint AS closing_cents,
-       count(*) FILTER (WHERE created_at >= $2 AND created_at < $3)::int AS entry_count,
        min(id) FILTER (WHERE created_at >= $2 AND created_at < $3) AS first_id,
        max(id) FILTER (WHERE created_at >= $2 AND created_at < $3) AS last_id
   FROM ledger_entries WHERE account_id = $1`;
@@ -169,5 +166,5 @@ export async function openLedgerStatement(accountId: number, range: StatementRan
     },
   });
 
-  return { openingCents: summary.opening_cents, closingCents: summary.closing_cents, entryCount: summary.entry_count, body };
+  return { openingCents: summary.opening_cents, closingCents: summary.closing_cents, body };
 }
