@@ -99,10 +99,55 @@ export const OrderWaitQuery = z.object({
   }),
 });
 
-export const LedgerQuery = z.object({
-  page: queryInt(1, 100_000, "Page number from 1 (default 1)"),
-  pageSize: queryInt(1, 500, "Entries per page (1-500, default 50)"),
-  format: z.enum(["json", "csv"]).optional().meta({ description: "csv for a spreadsheet-ready statement" }),
+/** The longest statement range: a year, leap years included (README: The API, GET /ledger). */
+export const MAX_STATEMENT_DAYS = 366;
+
+// An instant with an explicit offset, or a bare date meaning 00:00 UTC that day. A local time
+// without an offset is refused: whose midnight it means would be a guess.
+const statementBound = (description: string) =>
+  z
+    .union([z.iso.datetime({ offset: true }), z.iso.date()], {
+      error: "must be an ISO-8601 date (2026-10-01) or an instant with an offset (2026-10-01T00:00:00Z)",
+    })
+    .transform((value) => new Date(value.length === 10 ? `${value}T00:00:00Z` : value))
+    .optional()
+    .meta({ description });
+
+export const LedgerQuery = z
+  .object({
+    page: queryInt(1, 100_000, "Page number from 1 (default 1)"),
+    pageSize: queryInt(1, 500, "Entries per page (1-500, default 50)"),
+    format: z.enum(["json", "csv"]).optional().meta({
+      description: "csv: the page as CSV, or with from and to the whole range as one streamed statement",
+    }),
+    from: statementBound("With format=csv and to: the statement's start, inclusive (a bare date is 00:00 UTC that day)"),
+    to: statementBound(`With format=csv and from: the statement's end, exclusive (at most ${MAX_STATEMENT_DAYS} days after from)`),
+  })
+  .superRefine((query, ctx) => {
+    if (query.from === undefined && query.to === undefined) return;
+    if (query.from === undefined || query.to === undefined) {
+      ctx.addIssue({ code: "custom", path: [query.from === undefined ? "from" : "to"], message: "a statement needs both from and to" });
+      return;
+    }
+    if (query.format !== "csv") ctx.addIssue({ code: "custom", path: ["format"], message: "from and to select a CSV statement: add format=csv" });
+    if (query.page !== undefined || query.pageSize !== undefined) {
+      ctx.addIssue({ code: "custom", path: [query.page !== undefined ? "page" : "pageSize"], message: "a statement is not paged: drop page and pageSize" });
+    }
+    if (query.to.getTime() <= query.from.getTime()) ctx.addIssue({ code: "custom", path: ["to"], message: "to must be after from" });
+    else if (query.to.getTime() - query.from.getTime() > MAX_STATEMENT_DAYS * 86_400_000) {
+      ctx.addIssue({ code: "custom", path: ["to"], message: `a statement covers at most ${MAX_STATEMENT_DAYS} days` });
+    }
+  });
+
+/** The streamed statement CSV (a whole document), for the OpenAPI document's text/csv answer. */
+export const LedgerStatementCsv = z.string().meta({
+  description:
+    "Header `id,type,amount_usd,balance_after_usd,order_id,reason,created_at`; then an `opening_balance` line (balance_after_usd " +
+    "= the balance at from, created_at = from); every entry with from <= created_at < to, oldest first; then a `closing_balance` " +
+    "line (balance_after_usd = opening + the sum of the entries' amount_usd, created_at = to). CRLF line ends; every cell below the header is quoted.",
+  example:
+    'id,type,amount_usd,balance_after_usd,order_id,reason,created_at\r\n"","opening_balance","","10.00","","","2026-10-01T00:00:00.000Z"\r\n' +
+    '"42","debit","-0.99","9.01","SVCAPI-BR-16-K7Q2ZD","","2026-10-03T08:15:00.000Z"\r\n"","closing_balance","","9.01","","","2026-11-01T00:00:00.000Z"\r\n',
 });
 
 export const LedgerResponse = z.object({

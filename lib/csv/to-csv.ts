@@ -46,7 +46,17 @@ function headerCell(name: string): string {
   return /^[A-Za-z_][A-Za-z0-9_]*$/.test(name) ? name : csvCell(name);
 }
 
+/** The header line of a document, with its CRLF (for writers that stream line by line). */
+export function csvHeaderLine(header: readonly string[]): string {
+  return header.map(headerCell).join(",") + "\r\n";
+}
+
+/** One row's line, with its CRLF (for writers that stream line by line). */
+export function csvRowLine(row: readonly CsvCell[]): string {
+  return row.map(csvCell).join(",") + "\r\n";
+}
+
 /** A whole CSV document: a header row and the rows, CRLF line ends, ending with a line break. */
 export function toCsv(header: readonly string[], rows: readonly (readonly CsvCell[])[]): string {
-  return [header.map(headerCell).join(","), ...rows.map((row) => row.map(csvCell).join(","))].join("\r\n") + "\r\n";
+  return csvHeaderLine(header) + rows.map(csvRowLine).join("");
 }

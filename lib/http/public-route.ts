@@ -40,6 +40,8 @@ export interface PublicRouteSpec<B extends z.ZodType | undefined, Q extends z.Zo
   params?: z.ZodObject;
   /** Schema of the 200 body, for the OpenAPI document. */
   response: z.ZodType;
+  /** Other media types the 200 answer can take (GET /ledger's text/csv), for the OpenAPI document. */
+  alternateContent?: Record<string, z.ZodType>;
   /** Headers of the 200 answer worth documenting: name -> description. */
   responseHeaders?: Record<string, string>;
   /** Errors this route can answer besides the authentication, access and rate-limit ones. */

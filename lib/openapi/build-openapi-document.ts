@@ -99,7 +99,10 @@ export function buildOpenApiDocument(routes: PublicRoute[]) {
                 ),
               }
             : {}),
-          content: { "application/json": { schema: spec.response } },
+          content: {
+            "application/json": { schema: spec.response },
+            ...Object.fromEntries(Object.entries(spec.alternateContent ?? {}).map(([type, schema]) => [type, { schema }])),
+          },
         },
         ...errorResponses(operationErrors),
       },

@@ -70,6 +70,9 @@ interface Case {
 
 const BAD_FORMAT = "svc_short";
 const UNKNOWN_KEY = "svc_" + "Q".repeat(40);
+// A statement range around the fixtures' entries, which are made during the run.
+const STATEMENT_FROM = new Date(Date.now() - 86_400_000).toISOString().slice(0, 10);
+const STATEMENT_TO = new Date(Date.now() + 2 * 86_400_000).toISOString().slice(0, 10);
 const br = (trxid: string, extra: Record<string, unknown> = {}) => ({ pid: "SVCBR60", trxid, userId: "5123456", ...extra });
 
 const cases: Case[] = [
@@ -144,6 +147,9 @@ const cases: Case[] = [
     { path: "/history?limit=0", as: "main", status: 400 },
     { path: "/ledger", as: "main", status: 200 },
     { path: "/ledger?format=csv", as: "main", status: 200 },
+    // The statement streams its body (a ReadableStream): both hosts must send it whole.
+    { path: `/ledger?format=csv&from=${STATEMENT_FROM}&to=${STATEMENT_TO}`, as: "main", status: 200 },
+    { path: `/ledger?format=csv&from=${STATEMENT_TO}&to=${STATEMENT_FROM}`, as: "main", status: 400 },
   ] },
   { name: "GET /events and POST /webhooks/replay", requests: [
     { path: "/events", as: "main", status: 200 },
@@ -202,7 +208,7 @@ const cases: Case[] = [
 ];
 
 const RATE_HEADERS = ["ratelimit-policy", "ratelimit", "x-ratelimit-limit", "x-ratelimit-remaining", "x-ratelimit-reset"];
-const COMPARED_HEADERS = ["content-type", "allow", "retry-after", "idempotent-replayed", "cache-control", ...RATE_HEADERS];
+const COMPARED_HEADERS = ["content-type", "content-disposition", "allow", "retry-after", "idempotent-replayed", "cache-control", ...RATE_HEADERS];
 const ISO_TIME = /\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d+)?(Z|[+-]\d\d:?\d\d)/g;
 const ORDER_ID = /SVCAPI-[A-Z0-9]+-[a-z0-9]+-[A-Za-z0-9_-]+/g;
 

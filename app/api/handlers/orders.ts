@@ -1,11 +1,13 @@
 import { publicRoute } from "@/lib/http/public-route";
-import { jsonResponse } from "@/lib/http/errors";
+import { ApiError, jsonResponse } from "@/lib/http/errors";
 import {
   HistoryQuery,
   HistoryResponse,
   InvoiceResponse,
   LedgerQuery,
   LedgerResponse,
+  LedgerStatementCsv,
+  MAX_STATEMENT_DAYS,
   OrderBody,
   OrderIdParams,
   OrderWaitQuery,
@@ -18,6 +20,7 @@ import { buildInvoice, buildInvoices } from "@/lib/orders/build-invoice";
 import { waitForOrderFinish } from "@/lib/orders/wait-for-order";
 import { countKeyOrders, listKeyOrders } from "@/lib/orders/list-orders";
 import { ledgerToCsv, listLedgerEntries } from "@/lib/wallet/list-ledger-entries";
+import { openLedgerStatement, StatementsBusyError, type StatementRange } from "@/lib/wallet/stream-ledger-statement";
 
 export const postOrder = publicRoute({
   method: "POST",
@@ -125,11 +128,20 @@ export const getLedger = publicRoute({
   path: "/ledger",
   tag: "Account",
   summary: "Your wallet statement (beyond the spec), newest first",
-  description: "Every credit, debit, refund and adjustment with the balance after it. `?format=csv` for reconciliation.",
+  description:
+    "Every credit, debit, refund and adjustment with the balance after it, in pages, newest first. `?format=csv` answers the page " +
+    "as CSV. `?format=csv&from=...&to=...` streams every entry with `from <= createdAt < to` (oldest first, not paged) between " +
+    "an opening and a closing balance line, for reconciling a period in one download: `from` and `to` are ISO-8601 instants " +
+    `with an offset or bare dates (00:00 UTC), at most ${MAX_STATEMENT_DAYS} days apart; a month is \`from=2026-10-01&to=2026-11-01\`. ` +
+    "The opening balance plus the entries' amounts equals the closing balance. While the service already streams its " +
+    "most statements at once, a statement answers 503 SERVICE UNAVAILABLE with Retry-After.",
   query: LedgerQuery,
   response: LedgerResponse,
-  errors: [],
-  handle: async ({ caller, query }) => {
+  alternateContent: { "text/csv": LedgerStatementCsv },
+  responseHeaders: { "Content-Disposition": "With format=csv: `attachment` with a file name (`ledger-<from>-to-<to>.csv` for a statement)" },
+  errors: ["SERVICE_UNAVAILABLE"],
+  handle: async ({ request, caller, query }) => {
+    if (query.from && query.to) return ledgerStatementResponse(request, caller.accountId, { from: query.from, to: query.to });
     const page = query.page ?? 1;
     const pageSize = query.pageSize ?? 50;
     const { total, entries } = await listLedgerEntries(caller.accountId, pageSize, (page - 1) * pageSize);
@@ -141,3 +153,29 @@ export const getLedger = publicRoute({
     return { success: true, page, pageSize, total, hasMore: page * pageSize < total, entries };
   },
 });
+
+/** A bound as a file-name part: the date at midnight UTC, else the instant without colons. */
+function fileNameBound(at: Date): string {
+  const iso = at.toISOString();
+  return iso.endsWith("T00:00:00.000Z") ? iso.slice(0, 10) : iso.replace(/:/g, "").replace(".000Z", "Z");
+}
+
+async function ledgerStatementResponse(request: Request, accountId: number, range: StatementRange): Promise<Response> {
+  let statement;
+  try {
+    statement = await openLedgerStatement(accountId, range);
+  } catch (error) {
+    if (error instanceof StatementsBusyError) throw new ApiError("SERVICE_UNAVAILABLE", { headers: { "retry-after": "5" } });
+    throw error;
+  }
+  const headers = {
+    "content-type": "text/csv; charset=utf-8",
+    "content-disposition": `attachment; filename="ledger-${fileNameBound(range.from)}-to-${fileNameBound(range.to)}.csv"`,
+    "cache-control": "no-store",
+  };
+  if (request.method === "HEAD") {
+    await statement.body.cancel();
+    return new Response(null, { headers });
+  }
+  return new Response(statement.body, { headers });
+}

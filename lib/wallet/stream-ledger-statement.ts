@@ -1,0 +1,170 @@
+// GET /ledger?format=csv&from=&to=: every ledger entry of a range as one CSV statement, with the
+// balance at `from` and at `to`, so a reseller can reconcile a month in one download (README: The
+// API, GET /ledger).
+//
+// Consistency: everything (the two balances and every row) is read in one REPEATABLE READ, READ
+// ONLY transaction, so an order settling mid-download changes neither the rows nor the balances:
+// opening + the rows' amounts = closing, always. Both balances are sums of the ledger (balance =
+// sum of the ledger), not a row's balance_after: created_at is the posting transaction's start
+// time, so two postings racing for the wallet's row lock can carry created_at in the other order
+// than their ids, and "the last entry before from" would not be well defined.
+//
+// Flat memory: rows are read in keyset batches of STATEMENT_BATCH_ROWS by id (no OFFSET, no
+// dependency: a batch is one indexed range read on (account_id, id)), and the next batch is read
+// only when the response body asks for more (ReadableStream pull), so a slow reader holds back the
+// database instead of filling the heap. Both hosts write a stream body as it comes with
+// backpressure (@hono/node-server on the lean host, Next.js route handlers).
+//
+// Each open statement holds one pool connection until it ends, so at most MAX_OPEN_STATEMENTS run
+// at once per process (the rest of the API keeps its connections), and a reader that stops
+// reading for IDLE_TIMEOUT has its transaction ended by PostgreSQL (the download then breaks off,
+// without its closing line).
+import type pg from "pg";
+import { getPool } from "../db/pool";
+import { centsToUsd } from "../money/cents-to-usd";
+import { csvHeaderLine, csvNumber, csvRowLine } from "../csv/to-csv";
+import { LEDGER_CSV_HEADER, LEDGER_LINE_COLUMNS, statementLineCells, toStatementLine, type LedgerLineRow } from "./list-ledger-entries";
+
+export const STATEMENT_BATCH_ROWS = 1000;
+const IDLE_TIMEOUT = "60s";
+
+/** A quarter of the pool (at least one) may serve statements at once. */
+export const MAX_OPEN_STATEMENTS = Math.max(1, Math.floor(Number(process.env.PG_POOL_MAX ?? 10) / 4));
+
+let openStatements = 0;
+
+/** Every statement slot is taken; the caller should answer "retry shortly". */
+export class StatementsBusyError extends Error {
+  constructor() {
+    super(`${MAX_OPEN_STATEMENTS} ledger statements are already streaming`);
+  }
+}
+
+export interface StatementRange {
+  /** Inclusive. */
+  from: Date;
+  /** Exclusive. */
+  to: Date;
+}
+
+export interface LedgerStatement {
+  openingCents: number;
+  closingCents: number;
+  /** The CSV, UTF-8: header, opening line, entries oldest first, closing line. */
+  body: ReadableStream<Uint8Array>;
+}
+
+interface Summary {
+  opening_cents: number;
+  closing_cents: number;
+  first_id: number | null;
+  last_id: number | null;
+}
+
+const SUMMARY = `SELECT coalesce(sum(amount_cents) FILTER (WHERE created_at < $2), 0)::bigint AS opening_cents,
+       coalesce(sum(amount_cents) FILTER (WHERE created_at < $3), 0)::bigint AS closing_cents,
+       min(id) FILTER (WHERE created_at >= $2 AND created_at < $3) AS first_id,
+       max(id) FILTER (WHERE created_at >= $2 AND created_at < $3) AS last_id
+  FROM ledger_entries WHERE account_id = $1`;
+
+const BATCH = `SELECT ${LEDGER_LINE_COLUMNS}
+  FROM ledger_entries l LEFT JOIN orders o ON o.id = l.order_id
+ WHERE l.account_id = $1 AND l.id > $2 AND l.id <= $3 AND l.created_at >= $4 AND l.created_at < $5
+ ORDER BY l.id LIMIT ${STATEMENT_BATCH_ROWS}`;
+
+function balanceLine(type: "opening_balance" | "closing_balance", cents: number, at: Date): string {
+  return csvRowLine(["", type, "", csvNumber(centsToUsd(cents), 2), "", "", at.toISOString()]);
+}
+
+/**
+ * Opens the statement of `accountId` over [from, to). The balances are read before this returns
+ * (so a failure to reach the database is an ordinary error answer); the rows stream from `body`.
+ */
+export async function openLedgerStatement(accountId: number, range: StatementRange): Promise<LedgerStatement> {
+  if (openStatements >= MAX_OPEN_STATEMENTS) throw new StatementsBusyError();
+  openStatements++;
+  let client: pg.PoolClient | undefined;
+  let ended = false;
+  const onConnectionError = (error: Error) => void end(error);
+  /** Ends the transaction and gives the connection back, once; a broken connection is discarded. */
+  const end = async (error?: unknown) => {
+    if (ended) return;
+    ended = true;
+    openStatements--;
+    if (!client) return;
+    client.off("error", onConnectionError);
+    const done = await client.query(error ? "ROLLBACK" : "COMMIT").then(
+      () => true,
+      () => false,
+    );
+    client.release(error !== undefined || !done);
+  };
+
+  let summary: Summary;
+  try {
+    client = await getPool().connect();
+    await client.query("BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY");
+    await client.query(`SET LOCAL idle_in_transaction_session_timeout = '${IDLE_TIMEOUT}'`);
+    summary = (await client.query<Summary>(SUMMARY, [accountId, range.from, range.to])).rows[0];
+  } catch (error) {
+    await end(error ?? new Error("statement failed"));
+    throw error;
+  }
+
+  const encoder = new TextEncoder();
+  const connection = client;
+  // PostgreSQL ending a stalled reader's session (the idle timeout) surfaces here, between pulls.
+  connection.once("error", onConnectionError);
+  let afterId = 0;
+  let streamedCents = 0;
+  let started = false;
+  let cancelled = false;
+  const body = new ReadableStream<Uint8Array>({
+    async pull(controller) {
+      try {
+        if (ended) throw new Error("the statement's transaction already ended (the reader stalled past the idle timeout)");
+        if (!started) {
+          started = true;
+          controller.enqueue(encoder.encode(csvHeaderLine(LEDGER_CSV_HEADER) + balanceLine("opening_balance", summary.opening_cents, range.from)));
+          return;
+        }
+        let text = "";
+        if (summary.last_id !== null && afterId < summary.last_id) {
+          const rows = (await connection.query<LedgerLineRow>(BATCH, [accountId, afterId, summary.last_id, range.from, range.to])).rows;
+          for (const row of rows) {
+            streamedCents += row.amount_cents;
+            text += csvRowLine(statementLineCells(toStatementLine(row)));
+          }
+          // An empty batch before last_id cannot happen in one snapshot; stop rather than loop.
+          afterId = rows.length > 0 ? rows[rows.length - 1].id : summary.last_id;
+        }
+        if (summary.last_id === null || afterId >= summary.last_id) {
+          // The snapshot makes this hold; if it ever did not, a statement that does not add up
+          // must break off rather than end with a closing line the rows contradict.
+          if (summary.opening_cents + streamedCents !== summary.closing_cents) {
+            throw new Error(`statement of account ${accountId} does not add up: ${summary.opening_cents} + ${streamedCents} != ${summary.closing_cents}`);
+          }
+          text += balanceLine("closing_balance", summary.closing_cents, range.to);
+          await end();
+          controller.enqueue(encoder.encode(text));
+          controller.close();
+          return;
+        }
+        controller.enqueue(encoder.encode(text));
+      } catch (error) {
+        // The reader cancelled while a batch was being read: nobody is left to tell.
+        if (cancelled) return;
+        console.error("[ledger statement] broke off:", error instanceof Error ? error.message : error);
+        await end(error);
+        controller.error(error);
+      }
+    },
+    // The client went away: end the transaction now rather than at the idle timeout.
+    async cancel() {
+      cancelled = true;
+      await end(new Error("download cancelled"));
+    },
+  });
+
+  return { openingCents: summary.opening_cents, closingCents: summary.closing_cents, body };
+}
