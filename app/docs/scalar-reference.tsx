@@ -6,17 +6,12 @@ import { useMemo } from "react";
 import { ApiReferenceReact } from "@scalar/api-reference-react";
 import "@scalar/api-reference-react/style.css";
 
-// System fonts instead of the CDN's; the error reference (six columns in the introduction's narrow
-// column) scrolls sideways instead of squeezing each word onto its own line.
+// System fonts instead of the CDN's.
 const CUSTOM_CSS = `
 .scalar-app, .scalar-api-reference {
   --scalar-font: system-ui, -apple-system, "Segoe UI", Roboto, sans-serif;
   --scalar-font-code: ui-monospace, "SFMono-Regular", Menlo, Consolas, monospace;
 }
-.introduction-description table { display: block; overflow-x: auto; font-size: var(--scalar-small, 13px); }
-.introduction-description th, .introduction-description td { min-width: 5em; }
-.introduction-description td:nth-child(2), .introduction-description td:nth-child(3) { min-width: 12em; }
-.introduction-description td:nth-child(4), .introduction-description td:nth-child(6) { min-width: 20em; }
 `;
 
 function configuration() {

@@ -2,7 +2,7 @@
 import { OpenAPIRegistry, OpenApiGeneratorV31 } from "@asteasolutions/zod-to-openapi";
 import { z } from "zod";
 import { errorBody, errorCatalogue, type ErrorKey } from "../http/errors";
-import { listErrorCodes, renderErrorReferenceMarkdown } from "../http/render-error-reference";
+import { listErrorCodes, renderErrorReferenceList } from "../http/render-error-reference";
 import { ErrorBody } from "../api-schemas/read-schemas";
 import type { PublicRoute } from "../http/public-route";
 import { serviceVersion } from "../health/check-health";
@@ -131,7 +131,7 @@ export function buildOpenApiDocument(routes: PublicRoute[]) {
   return attachOperationExamples(document);
 }
 
-// Markdown: /docs renders it above the operations, the error reference as its last section.
+// Markdown: /docs renders it above the operations, the error reference (one item per code) as its last section.
 const DESCRIPTION = [
   "Prepaid-wallet ordering API for game top-ups, game keys and gift cards. Every path is served at the root and, " +
     "identically, under `/api`. Bodies are JSON. Authenticate with `X-API-Key: <key>` or `Authorization: Bearer <key>` " +
@@ -142,5 +142,5 @@ const DESCRIPTION = [
   "Failures are `{ success: false, error, code }`: switch on `code`. Every code is listed here (and in `x-error-codes`); " +
     "each operation lists the codes it can answer. \"Retry can succeed\" means sending the same request again, unchanged, " +
     "can succeed later (after `Retry-After` when the answer has one).",
-  renderErrorReferenceMarkdown(),
+  renderErrorReferenceList(),
 ].join("\n\n");

@@ -1,9 +1,9 @@
 // The interactive API reference at /docs, in Chromium, on both hosts (the lean host that hands
 // /docs to Next in its process, and `next start` alone): every request the page makes, "try it"
-// included, stays on the page's origin (no CDN, no fonts, no telemetry); every operation of
-// /openapi.json is listed; the error reference is on the page; and "try it" on GET /balance with
-// the demo key shows the balance the database holds. Needs the Next build (npm test makes it).
-// Screenshots: test-results/screenshots/docs-try-it-<host>.png.
+// included, stays on the page's origin (no CDN, no fonts, no telemetry); every operation and
+// webhook event of /openapi.json is listed; the error reference is on the page; and "try it" on
+// GET /balance with the demo key shows the balance the database holds. Needs the Next build (npm
+// test makes it). Screenshots: test-results/screenshots/docs-try-it-<host>.png.
 import fs from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
@@ -36,6 +36,7 @@ describe.skipIf(!chromiumPath)("the API reference at /docs in Chromium", () => {
   let nextServer: NextServer;
   let demoKey: string;
   let operations: Operation[];
+  let webhooks: string[];
   const hosts: Record<string, () => string> = {
     "lean host": () => baseUrl(),
     "next start": () => nextServer.baseUrl,
@@ -51,6 +52,7 @@ describe.skipIf(!chromiumPath)("the API reference at /docs in Chromium", () => {
       Object.entries(item).map(([method, op]) => ({ method: method.toUpperCase(), path, summary: op.summary })),
     );
     expect(operations.length).toBeGreaterThan(10);
+    webhooks = Object.keys(document.webhooks);
     [nextServer, browser] = await Promise.all([
       startNextServer({ ...TEST_ENV, DATABASE_URL: inject("databaseUrl"), RATE_LIMIT_PREFIX: `rl-docs-${process.pid}-${Date.now()}` }),
       launchBrowser(),
@@ -97,11 +99,12 @@ describe.skipIf(!chromiumPath)("the API reference at /docs in Chromium", () => {
         expect(entry, `${method} ${path} in the sidebar`).toBeDefined();
         expect(entry!.label).toContain(summary);
       }
+      for (const name of webhooks) expect(listed.some(({ id }) => id.endsWith(`/webhook/POST/${name}`)), `webhook ${name}`).toBe(true);
 
-      // The error reference: a row per code in the introduction.
-      const codeCells = page.locator(".introduction-description table tbody td:nth-child(2)");
-      await codeCells.first().waitFor({ state: "attached" });
-      expect((await codeCells.allTextContents()).sort()).toEqual(Object.keys(errorCatalogue).sort());
+      // The error reference: an item per code in the introduction.
+      const codes = page.locator(".introduction-description li > strong > code");
+      await codes.first().waitFor({ state: "attached" });
+      expect((await codes.allTextContents()).sort()).toEqual(Object.keys(errorCatalogue).sort());
 
       // "Try it": the demo key in the client's auth field, Send, and the balance in the response panel.
       await page.goto("/docs#api-1/tag/account/GET/balance");

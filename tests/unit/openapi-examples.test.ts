@@ -98,8 +98,9 @@ describe("the examples and the document", () => {
     const description: string = document.info.description;
     expect(description).toContain("## Errors");
     for (const [code, entry] of Object.entries(errorCatalogue)) {
-      const row = description.split("\n").find((line) => line.includes(`| \`${code}\` |`));
-      expect(row, code).toContain(`| ${entry.status} |`);
+      const item = description.split("\n").find((line) => line.startsWith(`- **\`${code}\`** (`));
+      expect(item, code).toContain(`(${entry.status}, \`error\`: ${entry.error}; a retry can succeed: ${entry.retryable ? "yes" : "no"})`);
+      expect(item).toContain(entry.action);
     }
   });
 });
