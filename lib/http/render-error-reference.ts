@@ -31,6 +31,20 @@ export function renderErrorReferenceMarkdown(): string {
   ].join("\n");
 }
 
+/**
+ * The same reference as a Markdown list, one item per code, for /docs: its introduction is a
+ * narrow column where a six-column table cannot be read.
+ */
+export function renderErrorReferenceList(): string {
+  return listErrorCodes()
+    .map(
+      (e) =>
+        `- **\`${e.code}\`** (${e.status}, \`error\`: ${cell(e.error)}; a retry can succeed: ${e.retryable ? "yes" : "no"}). ` +
+        `${cell(e.when)} *What to do:* ${cell(e.action)}`,
+    )
+    .join("\n");
+}
+
 /** The README with its error-reference section replaced by the current rendering. */
 export function withErrorReference(readme: string): string {
   const start = readme.indexOf(README_MARKERS.start);

@@ -1,13 +1,14 @@
 // Builds the OpenAPI 3.1 document from the same route specs and zod schemas the handlers parse with.
 import { OpenAPIRegistry, OpenApiGeneratorV31 } from "@asteasolutions/zod-to-openapi";
 import { z } from "zod";
-import { errorCatalogue, type ErrorKey } from "../http/errors";
-import { listErrorCodes } from "../http/render-error-reference";
+import { errorBody, errorCatalogue, type ErrorKey } from "../http/errors";
+import { listErrorCodes, renderErrorReferenceList } from "../http/render-error-reference";
 import { ErrorBody } from "../api-schemas/read-schemas";
 import type { PublicRoute } from "../http/public-route";
 import { serviceVersion } from "../health/check-health";
 import { API_KEY_PATTERN } from "../auth/api-key-format";
 import { registerWebhooks } from "./register-webhooks";
+import { attachOperationExamples } from "./attach-operation-examples";
 
 /** Errors every keyed route can answer, before its own. */
 const ACCESS_ERRORS: ErrorKey[] = [
@@ -33,6 +34,12 @@ function describeError(key: ErrorKey): string {
   return `\`${key}\` (${entry.error}): ${entry.when}`;
 }
 
+/** The body the API answers for this code (as `errorBody` builds it), with a `details` entry where it has one. */
+function errorExample(key: ErrorKey) {
+  const details = key === "INVALID_BODY" ? { details: [{ field: "quantity", message: "Too big: expected number to be <=10" }] } : {};
+  return { summary: errorCatalogue[key].error, value: { ...errorBody(key), ...details } };
+}
+
 function errorResponses(keys: ErrorKey[]) {
   const byStatus = new Map<number, ErrorKey[]>();
   for (const key of keys) {
@@ -44,7 +51,7 @@ function errorResponses(keys: ErrorKey[]) {
       status,
       {
         description: group.map(describeError).join("\n\n"),
-        content: { "application/json": { schema: ErrorBody } },
+        content: { "application/json": { schema: ErrorBody, examples: Object.fromEntries(group.map((key) => [key, errorExample(key)])) } },
       },
     ]),
   );
@@ -111,20 +118,32 @@ export function buildOpenApiDocument(routes: PublicRoute[]) {
 
   registerWebhooks(registry);
 
-  return new OpenApiGeneratorV31(registry.definitions).generateDocument({
+  const document = new OpenApiGeneratorV31(registry.definitions).generateDocument({
     openapi: "3.1.0",
     info: {
       title: "Top-up API",
       version: serviceVersion,
-      description:
-        "Prepaid-wallet ordering API for game top-ups, game keys and gift cards. Every path is served at the root and, " +
-        "identically, under `/api`. Bodies are JSON. Failures are `{ success: false, error, code }`: switch on `code`, " +
-        "described in `x-error-codes`. Limits: 10 calls per rolling second and 80 per rolling minute per key.",
+      description: DESCRIPTION,
     },
-    servers: [{ url: "/" }, { url: "/api" }],
+    servers: [{ url: "/", description: "This service" }, { url: "/api", description: "This service, under /api" }],
     security: [{ ApiKeyHeader: [] }, { BearerAuth: [] }],
     // The error reference: every code the API answers, what it means and what to do. Each
     // operation's `x-error-codes` lists the codes it can answer.
     "x-error-codes": Object.fromEntries(listErrorCodes().map(({ code, ...entry }) => [code, entry])),
   });
+  return attachOperationExamples(document);
 }
+
+// Markdown: /docs renders it above the operations, the error reference (one item per code) as its last section.
+const DESCRIPTION = [
+  "Prepaid-wallet ordering API for game top-ups, game keys and gift cards. Every path is served at the root and, " +
+    "identically, under `/api`. Bodies are JSON. Authenticate with `X-API-Key: <key>` or `Authorization: Bearer <key>` " +
+    "(the demo key is printed by `npm start`). Limits: 10 calls per rolling second and 80 per rolling minute per key.",
+  "Every operation below has request and response examples and code samples for curl and the TypeScript client " +
+    `(\`createClient({ baseUrl, apiKey })\`). In the curl samples, set \`BASE_URL\` (for example \`http://localhost:3000\`) and \`API_KEY\`.`,
+  "## Errors",
+  "Failures are `{ success: false, error, code }`: switch on `code`. Every code is listed here (and in `x-error-codes`); " +
+    "each operation lists the codes it can answer. \"Retry can succeed\" means sending the same request again, unchanged, " +
+    "can succeed later (after `Retry-After` when the answer has one).",
+  renderErrorReferenceList(),
+].join("\n\n");
