@@ -145,8 +145,10 @@ export function createRetryingFetch(options: RetryingFetchOptions = {}): (reques
 function describe(error: unknown): string {
   if (error instanceof Error) {
     const cause = (error as { cause?: unknown }).cause;
-    const code = typeof cause === "object" && cause && "code" in cause ? String((cause as { code: unknown }).code) : undefined;
-    return code ? `${error.message}: ${code}` : error.message;
+    // fetch's own message is "fetch failed"; the cause says what happened (ECONNRESET, ECONNREFUSED, ...).
+    const detail =
+      cause instanceof Error ? ("code" in cause && cause.code ? String(cause.code) : cause.message) : undefined;
+    return detail ? `${error.message}: ${detail}` : error.message;
   }
   return String(error);
 }

@@ -123,6 +123,8 @@ describe("errors", () => {
 
   it("types code as the catalogue's codes plus the client's own, so a switch can be exhaustive", () => {
     expectTypeOf<TopupApiError["code"]>().toEqualTypeOf<TopupErrorCode>();
+    // A finite union of literals, not string: what makes `const unhandled: never = error.code` compile only when every case is handled.
+    expectTypeOf<string extends TopupErrorCode ? true : false>().toEqualTypeOf<false>();
     expectTypeOf<"UNKNOWN_PID" | "RATE_LIMIT" | "INSUFFICIENT_STOCK">().toExtend<ErrorCode>();
     expect(ERROR_CODES.DUPLICATE_IN_FLIGHT).toEqual({ status: 429, retryable: true });
   });
