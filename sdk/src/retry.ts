@@ -7,7 +7,7 @@
 // retry answers the first order's invoice, never a second purchase), /brvvfy and /mobavfy (they
 // change nothing) and /rdmbr with a trxid (idempotent on it). A 429 or 503 from the API means
 // nothing was done, so those are retried for every request.
-import { TopupApiError } from "./errors.js";
+import { parseRetryAfter, TopupApiError } from "./errors.js";
 
 export interface RetryOptions {
   /** Attempts in all, the first included (default 5). 1 turns retries off. */
@@ -48,10 +48,7 @@ export function parseRateLimitWait(header: string | null): number | undefined {
 
 /** How long to wait before retrying after this 429/503 answer, or undefined when it names no wait. */
 export function serverRequestedDelay(response: Response, now = Date.now()): number | undefined {
-  const retryAfter = response.headers.get("retry-after");
-  let fromRetryAfter: number | undefined;
-  if (retryAfter && /^\s*\d+\s*$/.test(retryAfter)) fromRetryAfter = Number(retryAfter) * 1000;
-  else if (retryAfter && !Number.isNaN(Date.parse(retryAfter))) fromRetryAfter = Math.max(0, Date.parse(retryAfter) - now);
+  const fromRetryAfter = parseRetryAfter(response.headers.get("retry-after"), now);
   const fromRateLimit = response.status === 429 ? parseRateLimitWait(response.headers.get("ratelimit")) : undefined;
   if (fromRetryAfter === undefined && fromRateLimit === undefined) return undefined;
   return Math.max(fromRetryAfter ?? 0, fromRateLimit ?? 0);

@@ -151,3 +151,30 @@ describe("verifyWebhook", () => {
     expect(() => verifyWebhook(body, sign(new Date(Date.now() - 10 * 60_000)), secret)).toThrow(expect.objectContaining({ code: "WEBHOOK_VERIFICATION_FAILED" }));
   });
 });
+
+describe("the package", () => {
+  it("imports nothing from outside sdk/ but its declared dependencies, so it builds on its own", async () => {
+    const fs = await import("node:fs");
+    const path = await import("node:path");
+    const sdk = path.resolve(import.meta.dirname, "../../sdk");
+    const declared = Object.keys(JSON.parse(fs.readFileSync(path.join(sdk, "package.json"), "utf8")).dependencies);
+    const sources = fs.readdirSync(path.join(sdk, "src"), { recursive: true, encoding: "utf8" }).filter((f) => f.endsWith(".ts"));
+    for (const file of sources) {
+      const text = fs.readFileSync(path.join(sdk, "src", file), "utf8");
+      for (const [, specifier] of text.matchAll(/from "([^"]+)"/g)) {
+        if (specifier.startsWith(".")) {
+          // NodeNext ESM: relative imports name the emitted .js file, inside src/.
+          expect(specifier, `${file}`).toMatch(/\.js$/);
+          expect(path.resolve(path.dirname(path.join(sdk, "src", file)), specifier).startsWith(path.join(sdk, "src")), `${file}: ${specifier}`).toBe(true);
+        } else {
+          expect(declared, `${file} imports ${specifier}`).toContain(specifier);
+        }
+      }
+    }
+    expect(sources.length).toBeGreaterThan(4);
+    // The repository runs the sdk on the root's node_modules: the same pinned versions.
+    const root = JSON.parse(fs.readFileSync(path.join(sdk, "..", "package.json"), "utf8"));
+    const sdkDependencies = JSON.parse(fs.readFileSync(path.join(sdk, "package.json"), "utf8")).dependencies;
+    for (const name of declared) expect(root.dependencies[name] ?? root.devDependencies[name], name).toBe(sdkDependencies[name]);
+  });
+});
