@@ -124,6 +124,19 @@ describe("the order flow through the client only", () => {
   });
 });
 
+describe("waitForOrder", () => {
+  it("gives up with TIMEOUT, carrying the last invoice, when the order does not finish in time", async () => {
+    const account = await createAccount({ balanceCents: 500 });
+    const client = createClient({ baseUrl: baseUrl(), apiKey: account.key });
+    // The sandbox never settles a top-up for a player id ending 777 (README: Suppliers).
+    const { invoice } = await client.placeOrder({ pid: "SVCBR60", trxid: newTrxid("slow"), userId: "5550777" });
+    const timeout = await caught(client.waitForOrder(invoice.orderId, { timeoutMs: 2_500 }));
+    expect(timeout).toMatchObject({ code: "TIMEOUT", retryable: true });
+    expect(timeout.body).toMatchObject({ orderId: invoice.orderId });
+    expect(["processing", "pending"]).toContain((timeout.body as { status: string }).status);
+  });
+});
+
 describe("the per-key rate limit, on a server with the real limits (10 a second, 80 a minute)", () => {
   let limited: { child: ChildProcess; baseUrl: string };
 
