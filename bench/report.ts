@@ -6,7 +6,7 @@ import type { CpuBreakdown } from "./cpu-usage";
 import { ENDPOINTS, percentile, type EndpointName, type ProbeResult } from "./load";
 import type { SteadyFigures, WorkerFigures } from "./worker-phase";
 
-export type Variant = "service" | "noauth" | "nolimit" | "floor" | "floorprepared";
+export type Variant = "service" | "noauth" | "nolimit" | "floor" | "floorprepared" | "floorold";
 
 /** One server's measured slices for one endpoint. */
 export interface SeriesRecord {
@@ -67,7 +67,8 @@ export const VARIANT_LABEL: Record<Variant, string> = {
   noauth: "service, auth + rate limit off",
   nolimit: "service, rate limit off",
   floor: "floor",
-  floorprepared: "floor, prepared statements",
+  floorprepared: "floor, stepwise, prepared statements",
+  floorold: "floor until 2026-11-23 (stepwise)",
 };
 
 const ALL_VARIANTS = Object.keys(VARIANT_LABEL) as Variant[];
