@@ -1,20 +1,25 @@
 // Placement against the job queue's depth: POST /orders with the queue empty and with
-// BENCH_QUEUE_DEPTH (default 20,000) jobs waiting, the two depths and the servers taking turns
-// slice by slice. The waiting jobs are fulfil_order jobs with a job_key (as re-polls are queued)
-// and a run_at a day ahead, so nothing would run them even if a worker were up (none is, in this
-// phase). Before each slice the queue is emptied (TRUNCATE) and, for the deep slices, refilled in
-// one add_jobs call; the slice's own placements add their jobs on top.
+// BENCH_QUEUE_DEPTH (default 20,000) jobs waiting. Each round empties the queue (TRUNCATE), runs a
+// slice of each server, fills the queue in one add_jobs call and runs a slice of each server
+// again: the queue grows under connections that placed orders while it was short, as when workers
+// fall behind in production (a TRUNCATE between the two would make every connection plan afresh).
+// The waiting jobs are fulfil_order jobs with a job_key (as re-polls are queued) and a run_at a
+// day ahead, so nothing would run them even if a worker were up (none is, in this phase); the
+// slices' own placements add their jobs on top. Besides req/s and latency, PostgreSQL's CPU per
+// order, which a busy neighbour on a shared machine disturbs less.
 //
 // Why: graphile_worker.add_job with a job_key first clears that key from locked jobs, and that
 // UPDATE can run on a cached generic plan that scans the whole queue (bench/RESULTS.md, finding 3),
 // so placement slowed down as the queue grew. Target (issue 17): within 10% at 20,000 jobs.
 import os from "node:os";
 import type pg from "pg";
+import { diffCpu, snapshotCpu } from "./cpu-usage";
 import { percentile, runLoad, type KeyCursor, type KeyRegion, type RequestFactory } from "./load";
 
 export interface QueueDepthServer {
   label: string;
   port: number;
+  pid: number;
   region: KeyRegion;
 }
 
@@ -25,6 +30,8 @@ export interface QueueDepthFigures {
   p50: number;
   p99: number;
   failed: number;
+  /** PostgreSQL CPU (bench database backends and background processes) per answered order, µs. */
+  postgresUsPerOrder: number;
 }
 
 export interface QueueDepthResult {
@@ -41,7 +48,7 @@ function median(values: number[]): number {
   return sorted.length % 2 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
 }
 
-/** BENCH_QUEUE_DEPTH=0 skips the phase; BENCH_QUEUE_SLICES measured slices per server and depth (default 6). */
+/** BENCH_QUEUE_DEPTH=0 skips the phase; BENCH_QUEUE_SLICES rounds (default 6). */
 export function queueDepthSettings(): { depth: number; slices: number } {
   const depth = Number(process.env.BENCH_QUEUE_DEPTH ?? 20_000);
   const slices = Number(process.env.BENCH_QUEUE_SLICES ?? 6);
@@ -62,45 +69,49 @@ export async function runQueueDepthPhase(options: {
   keysFor: (ratePerSecond: number, seconds: number) => number;
   connections: number;
   sliceSeconds: number;
+  database: string;
   log: (line: string) => void;
 }): Promise<QueueDepthResult | undefined> {
   const { depth, slices } = queueDepthSettings();
   if (depth === 0) return undefined;
   const { pool, servers, factory, connections, sliceSeconds, log } = options;
   const depths = [0, depth];
-  const figures = new Map<string, { sliceRps: number[]; latencies: number[]; failed: number }>();
+  const figures = new Map<string, { sliceRps: number[]; latencies: number[]; failed: number; ok: number; postgresMs: number }>();
   const cursors = new Map<string, KeyCursor>();
   for (const server of servers) {
     // Keys for up to 1,500 placements/s over all of this server's slices (the service's limits bind per key).
     cursors.set(server.label, factory.cursor(server.region, options.keysFor(1500, 2 * slices * sliceSeconds + 2)));
-    for (const d of depths) figures.set(`${server.label}@${d}`, { sliceRps: [], latencies: [], failed: 0 });
+    for (const d of depths) figures.set(`${server.label}@${d}`, { sliceRps: [], latencies: [], failed: 0, ok: 0, postgresMs: 0 });
   }
   const loadAverages: number[] = [];
-  log(`queue depth: placement with 0 and ${depth} jobs queued, ${slices} slices of ${sliceSeconds} s per server and depth`);
-  for (let slice = 0; slice < slices; slice++) {
-    // Rotate both who goes first and which depth goes first.
-    const runs = servers.flatMap((server) => depths.map((d) => ({ server, d })));
-    const order = runs.map((_, i) => runs[(i + slice) % runs.length]);
-    for (const { server, d } of order) {
-      await pool.query("TRUNCATE graphile_worker._private_jobs");
+  log(`queue depth: placement with 0 and ${depth} jobs queued, ${slices} rounds of a ${sliceSeconds} s slice per server and depth`);
+  for (let round = 0; round < slices; round++) {
+    await pool.query("TRUNCATE graphile_worker._private_jobs");
+    for (const d of depths) {
       if (d > 0) {
         const filled = (await pool.query<{ n: number }>(FILL_QUEUE, [d])).rows[0].n;
         if (filled !== d) throw new Error(`queue depth: queued ${filled} jobs, wanted ${d}`);
       }
-      loadAverages.push(os.loadavg()[0]);
-      const result = await runLoad({
-        port: server.port,
-        connections,
-        durationSeconds: sliceSeconds,
-        endpoint: "place",
-        trxPrefix: `q${d}-${server.label.replace(/\W+/g, "")}`,
-        factory,
-        cursor: cursors.get(server.label)!,
-      });
-      const record = figures.get(`${server.label}@${d}`)!;
-      record.sliceRps.push(result.ok / result.seconds);
-      for (const ms of result.latencies) record.latencies.push(ms);
-      record.failed += result.non2xx + result.errors;
+      // Rotate who goes first.
+      for (const server of servers.map((_, i) => servers[(i + round) % servers.length])) {
+        loadAverages.push(os.loadavg()[0]);
+        const before = snapshotCpu();
+        const result = await runLoad({
+          port: server.port,
+          connections,
+          durationSeconds: sliceSeconds,
+          endpoint: "place",
+          trxPrefix: `q${d}-${server.label.replace(/\W+/g, "")}`,
+          factory,
+          cursor: cursors.get(server.label)!,
+        });
+        const record = figures.get(`${server.label}@${d}`)!;
+        record.postgresMs += diffCpu(before, snapshotCpu(), server.pid, options.database).postgresMs;
+        record.sliceRps.push(result.ok / result.seconds);
+        for (const ms of result.latencies) record.latencies.push(ms);
+        record.failed += result.non2xx + result.errors;
+        record.ok += result.ok;
+      }
     }
   }
   await pool.query("TRUNCATE graphile_worker._private_jobs");
@@ -110,11 +121,11 @@ export async function runQueueDepthPhase(options: {
     for (const d of depths) {
       const record = figures.get(`${server.label}@${d}`)!;
       const sorted = record.latencies.sort((a, b) => a - b);
-      const row = { label: server.label, depth: d, sliceRps: record.sliceRps, p50: percentile(sorted, 50), p99: percentile(sorted, 99), failed: record.failed };
+      const row = { label: server.label, depth: d, sliceRps: record.sliceRps, p50: percentile(sorted, 50), p99: percentile(sorted, 99), failed: record.failed, postgresUsPerOrder: (record.postgresMs * 1000) / Math.max(1, record.ok) };
       out.push(row);
       log(
         `queue depth ${String(d).padStart(6)} ${server.label.padEnd(10)} ${median(row.sliceRps).toFixed(0).padStart(6)} orders/s ` +
-          `(slices ${Math.min(...row.sliceRps).toFixed(0)}-${Math.max(...row.sliceRps).toFixed(0)}) p50 ${row.p50.toFixed(1)} p99 ${row.p99.toFixed(1)} ms, failed ${row.failed}`,
+          `(slices ${Math.min(...row.sliceRps).toFixed(0)}-${Math.max(...row.sliceRps).toFixed(0)}) p50 ${row.p50.toFixed(1)} p99 ${row.p99.toFixed(1)} ms, failed ${row.failed}, postgres ${row.postgresUsPerOrder.toFixed(0)} µs/order`,
       );
     }
   }
@@ -129,12 +140,12 @@ export function renderQueueDepth(result: QueueDepthResult | undefined): string {
     `### Placement against the job queue's depth (0 and ${result.depth.toLocaleString("en")} jobs queued)`,
     "",
     `POST /orders at the same 50-connection load with the job queue empty and with ${result.depth} fulfil_order jobs waiting ` +
-      `(keyed, due in a day; no worker runs). ${result.slices} slices of ${result.sliceSeconds} s per server and depth, taking turns; ` +
-      `before each slice the queue is emptied and refilled, and the slice's own placements add their jobs on top. ` +
+      `(keyed, due in a day; no worker runs). ${result.slices} rounds; each empties the queue, runs a ${result.sliceSeconds} s slice of each server, ` +
+      `fills the queue and runs a slice of each server again (the slices' own placements add their jobs on top). ` +
       `Load average during the phase: ${Math.min(...result.loadAverages).toFixed(1)}–${Math.max(...result.loadAverages).toFixed(1)}.`,
     "",
-    "| server | depth | orders/s: median (slices min–max) | p50 ms | p99 ms | failed | orders/s vs depth 0 | p50 vs depth 0 |",
-    "|---|---|---|---|---|---|---|---|",
+    "| server | depth | orders/s: median (slices min–max) | p50 ms | p99 ms | failed | postgres µs/order | orders/s vs depth 0 | p50 vs depth 0 |",
+    "|---|---|---|---|---|---|---|---|---|",
   ];
   for (const row of result.figures) {
     const base = result.figures.find((r) => r.label === row.label && r.depth === 0)!;
@@ -142,7 +153,7 @@ export function renderQueueDepth(result: QueueDepthResult | undefined): string {
     const ratio = (a: number, b: number) => (b > 0 ? (a / b).toFixed(2) : "n/a");
     lines.push(
       `| ${row.label} | ${row.depth} | ${rps.toFixed(0)} (${Math.min(...row.sliceRps).toFixed(0)}–${Math.max(...row.sliceRps).toFixed(0)}) | ` +
-        `${row.p50.toFixed(1)} | ${row.p99.toFixed(1)} | ${row.failed} | ${ratio(rps, median(base.sliceRps))} | ${ratio(row.p50, base.p50)} |`,
+        `${row.p50.toFixed(1)} | ${row.p99.toFixed(1)} | ${row.failed} | ${row.postgresUsPerOrder.toFixed(0)} | ${ratio(rps, median(base.sliceRps))} | ${ratio(row.p50, base.p50)} |`,
     );
   }
   lines.push("");

@@ -303,7 +303,7 @@ async function main(): Promise<void> {
       }
     }
 
-    const queueDepth = config.endpoints && !config.endpoints.includes("place") ? undefined : await runQueueDepthPhase({ pool, servers: [{ label: "service", port: service.port!, region: "limited" }, { label: "floor", port: servers.floor!.port!, region: "open" }], factory, keysFor, connections: config.connections, sliceSeconds: config.sliceSeconds, log });
+    const queueDepth = config.endpoints && !config.endpoints.includes("place") ? undefined : await runQueueDepthPhase({ pool, servers: [{ label: "service", port: service.port!, pid: service.pid, region: "limited" }, { label: "floor", port: servers.floor!.port!, pid: servers.floor!.pid, region: "open" }], factory, keysFor, connections: config.connections, sliceSeconds: config.sliceSeconds, database: databaseName, log });
 
     log("checking the ledger");
     const ledgerProblems = await checkLedger();
