@@ -73,7 +73,8 @@ export const RESERVE_ORDER_IDS = `SELECT nextval(pg_get_serial_sequence('orders'
  *   took, otherwise stored cancelled with INSUFFICIENT BALANCE and nothing charged (as the service
  *   stores it, so a replay answers the same invoice);
  * - the ledger entry (only with a debit), the order event, the fulfilment job (without job_key, as
- *   the service adds it at placement);
+ *   the service adds it at placement, and with plan_cache_mode force_custom_plan for add_job's
+ *   plpgsql, as lib/fulfilment/enqueue-fulfilment.ts does, so its cost does not grow with the queue);
  * - balance.low when this debit crosses the account's threshold: the outbox event, its sequence
  *   number, one delivery per subscribed endpoint and one delivery job each (lib/webhooks/
  *   record-balance-low.ts and record-webhook-event.ts).
@@ -85,7 +86,9 @@ export const RESERVE_ORDER_IDS = `SELECT nextval(pg_get_serial_sequence('orders'
  * $11 the balance.low event's public id (used only if the threshold is crossed).
  */
 export const PLACE_ORDER = `
-  WITH opened AS (
+  WITH custom_plans AS MATERIALIZED (
+    SELECT set_config('plan_cache_mode', 'force_custom_plan', true)
+  ), opened AS (
     SELECT pg_try_advisory_xact_lock(hashtextextended($1::int || ':' || $2::text, 0)) AS locked,
            (SELECT row_to_json(o) FROM orders o WHERE o.account_id = $1 AND o.idempotency_key = $2) AS existing,
            p.id IS NOT NULL AS known,
@@ -124,7 +127,7 @@ export const PLACE_ORDER = `
       FROM ins
   ), job AS (
     SELECT graphile_worker.add_job('fulfil_order', json_build_object('orderId', ins.id), max_attempts := 25)
-      FROM ins WHERE ins.order_created
+      FROM ins, custom_plans WHERE ins.order_created
   ), low AS (
     SELECT debit.balance_cents AS after_cents, debit.low_balance_threshold_cents AS threshold_cents
       FROM debit
@@ -146,7 +149,7 @@ export const PLACE_ORDER = `
      WHERE e.account_id = $1 AND e.disabled_at IS NULL AND (cardinality(e.event_types) = 0 OR 'balance.low' = ANY (e.event_types))
     RETURNING id
   ), delivery_job AS (
-    SELECT graphile_worker.add_job('deliver_webhook', json_build_object('deliveryId', delivery.id), max_attempts := 25) FROM delivery
+    SELECT graphile_worker.add_job('deliver_webhook', json_build_object('deliveryId', delivery.id), max_attempts := 25) FROM delivery, custom_plans
   )
   SELECT opened.locked, opened.existing, opened.known, opened.orderable,
          (SELECT row_to_json(ins) FROM ins) AS inserted,
