@@ -42,7 +42,8 @@ export interface BenchConfig {
   /**
    * Servers to measure (BENCH_VARIANTS): service, noauth, floor by default. For experiments:
    * "nolimit" (the service with only rate limiting off, to split the auth+RL cost) and
-   * "floorprepared" (the floor with the order transaction as named prepared statements).
+   * "floorold" (the floor as it was until 2026-11-23: the order transaction statement by statement,
+   * unnamed) and "floorprepared" (the same stepwise transaction as named prepared statements).
    */
   variants: string[];
   /** Secrets for NODE_ENV=production: fresh each run, never the development defaults. */

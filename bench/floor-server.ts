@@ -1,14 +1,15 @@
 // The floor: the least a Node server can do to answer the bench's requests. Bare node:http and one
-// pg Pool (PG_POOL_MAX, default 10, like the service), the same SQL statements the service sends
-// for the same requests (copied from lib/, named where the service names them), and JSON bodies of
-// the same shape. No framework, no Request/Response objects, no zod, no settings or rate-limit
-// look-ups: what the service costs beyond this is its own.
+// pg Pool (PG_POOL_MAX, default 10, like the service), the same reads and writes the service does
+// for the same requests, every statement named (parsed and planned once per connection), and JSON
+// bodies of the same shape. No framework, no Request/Response objects, no zod, no settings or
+// rate-limit look-ups: what the service costs beyond this is its own. A placement is the key
+// look-up plus one statement that does the whole order transaction (floor-sql.ts PLACE_ORDER).
 //
-// The statements are in floor-sql.ts, copied from lib/ (keep them in step when those change).
+// The statements are in floor-sql.ts (keep them in step when lib/ changes).
 import crypto from "node:crypto";
 import http from "node:http";
 import pg from "pg";
-import { ADD_JOB, DEBIT, INSERT_EVENT, INSERT_LEDGER, INSERT_ORDER, LIST_PRODUCTS, LOOKUP, OPEN_PLACEMENT } from "./floor-sql";
+import { ADD_JOB, DEBIT, INSERT_EVENT, INSERT_LEDGER, INSERT_ORDER, LIST_PRODUCTS, LOOKUP, OPEN_PLACEMENT, PLACE_ORDER, RESERVE_ORDER_IDS } from "./floor-sql";
 
 pg.types.setTypeParser(pg.types.builtins.INT8, (value) => Number(value));
 
@@ -23,11 +24,19 @@ pool.on("error", (error) => console.error("[floor] idle client error:", error.me
 const APP_SECRET = process.env.APP_SECRET ?? "";
 
 /**
- * FLOOR_PREPARED=1: the order transaction's statements are sent as named prepared statements
- * (parsed and planned once per connection) instead of unnamed ones like lib/orders sends today.
- * Only for the bench's experiment on what that change would save; the default floor mirrors lib/.
+ * How the floor places an order. "lean" (the default): one named statement (PLACE_ORDER in
+ * floor-sql.ts) after the key look-up, two round trips in all, the least we know how to send for
+ * the same writes. "stepwise": the transaction the floor sent until 2026-11-23, statement by
+ * statement like lib/orders (BEGIN, open, insert, debit, ledger, event, add_job with job_key,
+ * COMMIT), unnamed; "stepwise-named" (or FLOOR_PREPARED=1): the same as named prepared statements.
+ * The stepwise ones are kept to measure the old floor beside the new one in one run.
  */
-const PREPARED = process.env.FLOOR_PREPARED === "1";
+const TRANSACTION = process.env.FLOOR_TRANSACTION ?? (process.env.FLOOR_PREPARED === "1" ? "stepwise-named" : "lean");
+if (!["lean", "stepwise", "stepwise-named"].includes(TRANSACTION)) throw new Error(`FLOOR_TRANSACTION must be lean, stepwise or stepwise-named, got ${TRANSACTION}`);
+const PREPARED = TRANSACTION === "stepwise-named";
+/** FLOOR_CUSTOM_PLANS=0: the lean statement without add_job's forced custom plans, to measure what they cost. */
+const PLACE_STATEMENT =
+  process.env.FLOOR_CUSTOM_PLANS === "0" ? PLACE_ORDER.replace("set_config('plan_cache_mode', 'force_custom_plan', true)", "NULL::text") : PLACE_ORDER;
 function statement(name: string, text: string, values: unknown[]): pg.QueryConfig {
   return PREPARED ? { name: `floor-${name}`, text, values } : { text, values };
 }
@@ -111,12 +120,61 @@ async function readBody(req: http.IncomingMessage): Promise<Row> {
 
 const invalidRequest = () => new HttpError(400, { success: false, error: "INVALID REQUEST" });
 
+// Order ids for the lean placement, reserved in blocks; an id whose statement wrote no order goes back.
+const freeIds: number[] = [];
+let refilling: Promise<void> | undefined;
+async function takeOrderId(): Promise<number> {
+  while (freeIds.length === 0) {
+    refilling ??= pool
+      .query<{ id: number }>({ name: "floor-reserve-ids", text: RESERVE_ORDER_IDS, values: [200] })
+      .then(({ rows }) => void freeIds.push(...rows.map((row) => row.id)))
+      .finally(() => (refilling = undefined));
+    await refilling;
+  }
+  return freeIds.pop()!;
+}
+
+async function placeLean(caller: Caller, pid: string, trxid: string, idempotencyKey: string, userId: unknown): Promise<unknown> {
+  // The service answers a missing userId after finding the key unused and the entry orderable; the
+  // floor checks it first (the bench always sends one).
+  if (typeof userId !== "string") throw invalidRequest();
+  const fingerprint = crypto.createHash("sha256").update(JSON.stringify([pid, userId, null, null, 1])).digest("hex");
+  for (let attempt = 1; ; attempt++) {
+    const id = await takeOrderId();
+    let row: Row;
+    try {
+      row = (
+        await pool.query({
+          name: "floor-place-order",
+          text: PLACE_STATEMENT,
+          values: [
+            caller.accountId, idempotencyKey, pid, id, `${id.toString(36).toUpperCase()}-${orderHash(id)}`, caller.keyId, trxid,
+            fingerprint, userId, `api-key:${caller.keyId}`, `evt_${crypto.randomBytes(16).toString("base64url")}`,
+          ],
+        })
+      ).rows[0];
+    } catch (error) {
+      freeIds.push(id);
+      // The key's original committed between this statement's snapshot and its insert: read it now.
+      if ((error as { code?: string }).code === "23505" && attempt === 1) continue;
+      throw error;
+    }
+    if (!row.inserted) freeIds.push(id);
+    if (!row.locked) throw new HttpError(429, { success: false, error: "DUPLICATE_IN_FLIGHT", code: "DUPLICATE_IN_FLIGHT" });
+    if (row.existing) return { success: true, ...toInvoice(row.existing) };
+    if (!row.known) throw new HttpError(400, { success: false, error: "UNKNOWN PID" });
+    if (!row.orderable) throw new HttpError(400, { success: false, error: "GAME DISABLED" });
+    return { success: true, ...toInvoice(row.inserted) };
+  }
+}
+
 async function placeOrder(caller: Caller, body: Row): Promise<unknown> {
   const pid = body.pid ?? body.PID;
   const trxid = body.trxid ?? body.trxId ?? body.idtrx ?? body.idTrx;
   const userId = body.userId ?? body.userID;
   if (typeof pid !== "string" || typeof trxid !== "string") throw invalidRequest();
   const idempotencyKey = typeof body.idempotencyKey === "string" ? body.idempotencyKey : trxid;
+  if (TRANSACTION === "lean") return placeLean(caller, pid, trxid, idempotencyKey, userId);
 
   const client = await pool.connect();
   try {

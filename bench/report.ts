@@ -6,7 +6,7 @@ import type { CpuBreakdown } from "./cpu-usage";
 import { ENDPOINTS, percentile, type EndpointName, type ProbeResult } from "./load";
 import type { SteadyFigures, WorkerFigures } from "./worker-phase";
 
-export type Variant = "service" | "noauth" | "nolimit" | "floor" | "floorprepared";
+export type Variant = "service" | "noauth" | "nolimit" | "floor" | "floorprepared" | "floorold";
 
 /** One server's measured slices for one endpoint. */
 export interface SeriesRecord {
@@ -67,7 +67,8 @@ export const VARIANT_LABEL: Record<Variant, string> = {
   noauth: "service, auth + rate limit off",
   nolimit: "service, rate limit off",
   floor: "floor",
-  floorprepared: "floor, prepared statements",
+  floorprepared: "floor, stepwise, prepared statements",
+  floorold: "floor until 2026-11-23 (stepwise)",
 };
 
 const ALL_VARIANTS = Object.keys(VARIANT_LABEL) as Variant[];
@@ -248,7 +249,7 @@ export function renderReport(report: BenchReport): string {
     "- Servers: `service` = `node --import tsx scripts/serve.ts` (NODE_ENV=production, SERVE_DASHBOARD=0); " +
       "`auth + rate limit off` = the same with `--import ./bench/no-auth/register.ts` (key look-up from an in-memory table " +
       "read once, no last_used_at stamping, no rate limit; settings, access checks and everything else unchanged); " +
-      "`floor` = `bench/floor-server.ts` (node:http + pg, the same SQL). All with PG_POOL_MAX=" +
+      "`floor` = `bench/floor-server.ts` (node:http + pg: the same reads and writes, every statement named, a placement in one statement). All with PG_POOL_MAX=" +
       `${settings.pgPoolMax}. The worker runs only in its own phase (below), so its work does not land on one server's slices; ` +
       "instead the job queue is emptied after every POST /orders run, as a worker that keeps up would keep it short " +
       "(the orders stay processing).",

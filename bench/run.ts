@@ -24,6 +24,7 @@ import { ENDPOINTS, RequestFactory, percentile, probeLatency, probeRateLimit, ru
 import { startProcess, stopAll, type BenchProcess } from "./processes";
 import { renderReport, writeResultsFile, VARIANT_LABEL, type BenchReport, type SeriesRecord, type Variant } from "./report";
 import { runWorkerPhase } from "./worker-phase";
+import { renderQueueDepth, runQueueDepthPhase } from "./queue-depth";
 
 const log = (line: string) => console.log(`[bench] ${line}`);
 
@@ -111,6 +112,7 @@ async function main(): Promise<void> {
       nolimit: { entry: "scripts/serve.ts", env: { BENCH_STUBS: "ratelimit" }, nodeArgs: stubbed },
       floor: { entry: "bench/floor-server.ts" },
       floorprepared: { entry: "bench/floor-server.ts", env: { FLOOR_PREPARED: "1" } },
+      floorold: { entry: "bench/floor-server.ts", env: { FLOOR_TRANSACTION: "stepwise" } },
     };
     const wanted = (Object.keys(definitions) as Variant[]).filter((v) => v === "service" || v === "noauth" || v === "floor" || config.variants.includes(v));
     const started = await Promise.all(
@@ -301,6 +303,8 @@ async function main(): Promise<void> {
       }
     }
 
+    const queueDepth = config.endpoints && !config.endpoints.includes("place") ? undefined : await runQueueDepthPhase({ pool, servers: [{ label: "service", port: service.port!, pid: service.pid, region: "limited" }, { label: "floor", port: servers.floor!.port!, pid: servers.floor!.pid, region: "open" }], factory, keysFor, connections: config.connections, sliceSeconds: config.sliceSeconds, database: databaseName, log });
+
     log("checking the ledger");
     const ledgerProblems = await checkLedger();
     const ordersTotal = (await pool.query<{ n: number }>(`SELECT count(*)::int AS n FROM orders`)).rows[0].n;
@@ -343,7 +347,7 @@ async function main(): Promise<void> {
       ledgerProblems,
       notes,
     };
-    const text = renderReport(report);
+    const text = renderReport(report) + renderQueueDepth(queueDepth);
     console.log(`\n${text}\n`);
     // BENCH_RESULTS: somewhere else for partial runs (one endpoint, profiling), so RESULTS.md keeps the full run.
     const resultsFile = path.resolve(process.env.BENCH_RESULTS ?? path.join(projectRoot, "bench", "RESULTS.md"));

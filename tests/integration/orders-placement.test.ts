@@ -1,6 +1,7 @@
 // The README's order rules ("The API", "Order lifecycle") on placing orders, and the idempotency rules, over real HTTP.
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import { closePool } from "@/lib/db/pool";
+import { closePool, getPool } from "@/lib/db/pool";
+import { enqueueFulfilment } from "@/lib/fulfilment/enqueue-fulfilment";
 import { seedDemoCatalog } from "@/lib/seed/seed-demo-data";
 import { api } from "../helpers/api";
 import { closeSql, resetDatabase, sql } from "../helpers/db";
@@ -46,10 +47,28 @@ describe("a successful placement", () => {
     expect(row).toEqual({ unit_price_cents: 99, catalog_id: "SVCBR60", pack_name: "60 UC" });
     const events = await sql(`SELECT from_status, to_status FROM order_events e JOIN orders o ON o.id = e.order_id WHERE o.public_id = $1`, [res.json.orderId]);
     expect(events).toEqual([{ from_status: null, to_status: "processing" }]);
-    const [job] = await sql(`SELECT t.identifier AS task_identifier FROM graphile_worker._private_jobs j JOIN graphile_worker._private_tasks t ON t.id = j.task_id WHERE j.key = $1`, [
-      `order:${(await sql(`SELECT id FROM orders WHERE public_id = $1`, [res.json.orderId]))[0].id}`,
+    // One fulfilment job, without a job_key (a key lookup would scan the queue on every placement).
+    const jobs = await sql(
+      `SELECT t.identifier AS task_identifier, j.key FROM graphile_worker._private_jobs j JOIN graphile_worker._private_tasks t ON t.id = j.task_id
+        WHERE (j.payload->>'orderId')::int = $1`,
+      [(await sql(`SELECT id FROM orders WHERE public_id = $1`, [res.json.orderId]))[0].id],
+    );
+    expect(jobs).toEqual([{ task_identifier: "fulfil_order", key: null }]);
+  });
+
+  it("a re-poll of an order replaces the one already waiting instead of queueing a second", async () => {
+    const account = await createAccount({ balanceCents: 1000 });
+    const res = await order(account.key, { pid: "SVCBR60", trxid: newTrxid(), userId: "5123456" });
+    const id = (await sql(`SELECT id FROM orders WHERE public_id = $1`, [res.json.orderId]))[0].id as number;
+    const later = new Date(Date.now() + 3_600_000);
+    await enqueueFulfilment(getPool(), id, new Date(Date.now() + 60_000));
+    await enqueueFulfilment(getPool(), id, later);
+    const jobs = await sql(`SELECT key, run_at FROM graphile_worker._private_jobs WHERE (payload->>'orderId')::int = $1 ORDER BY key NULLS FIRST`, [id]);
+    // The placement's job and one re-poll, due at the later time.
+    expect(jobs).toEqual([
+      { key: null, run_at: expect.any(Date) },
+      { key: `order:${id}`, run_at: later },
     ]);
-    expect(job.task_identifier).toBe("fulfil_order");
   });
 
   it("accepts every alias of the spec, numbers for identifier fields, and ignores unknown fields", async () => {
