@@ -37,6 +37,12 @@ export interface BenchConfig {
   cpuProfile: boolean;
   /** BENCH_WORKER=0 skips the worker phase (e.g. to profile one endpoint alone). */
   workerPhase: boolean;
+  /**
+   * The webhook comparison (webhook-phase.ts): BENCH_WEBHOOKS=0 skips it; BENCH_WEBHOOK_PAIRS pairs
+   * of rounds (one without endpoints, one with one endpoint per account), BENCH_WEBHOOK_ORDERS
+   * orders placed and fulfilled in each round.
+   */
+  webhooks: { enabled: boolean; pairs: number; ordersPerRound: number };
   /** Names of endpoints to run (default all), e.g. BENCH_ENDPOINTS=balance,place. */
   endpoints?: string[];
   /**
@@ -67,6 +73,11 @@ export function readBenchConfig(): BenchConfig {
     pgPoolMax: positiveInt("PG_POOL_MAX", 10),
     cpuProfile: process.env.BENCH_CPU_PROF === "1",
     workerPhase: process.env.BENCH_WORKER !== "0",
+    webhooks: {
+      enabled: process.env.BENCH_WEBHOOKS !== "0",
+      pairs: positiveInt("BENCH_WEBHOOK_PAIRS", 2),
+      ordersPerRound: positiveInt("BENCH_WEBHOOK_ORDERS", 3000),
+    },
     endpoints: endpoints?.length ? endpoints : undefined,
     variants: (process.env.BENCH_VARIANTS ?? "service,noauth,floor").split(",").map((name) => name.trim()).filter(Boolean),
     secrets: { APP_SECRET: secret(), CODES_ENCRYPTION_KEY: secret(), NEXTAUTH_SECRET: secret() },

@@ -4,6 +4,7 @@
 import fs from "node:fs";
 import type { CpuBreakdown } from "./cpu-usage";
 import { ENDPOINTS, percentile, type EndpointName, type ProbeResult } from "./load";
+import type { WebhookFigures, WebhookRound } from "./webhook-phase";
 import type { SteadyFigures, WorkerFigures } from "./worker-phase";
 
 export type Variant = "service" | "noauth" | "nolimit" | "floor" | "floorprepared";
@@ -57,6 +58,8 @@ export interface BenchReport {
   peakRssKiB: Partial<Record<Variant, number>> & { worker: number };
   /** Undefined when the worker phase was skipped (BENCH_WORKER=0). */
   worker?: WorkerFigures;
+  /** Undefined when the webhook comparison was skipped (BENCH_WEBHOOKS=0). */
+  webhooks?: WebhookFigures;
   ordersTotal: number;
   ledgerProblems: string[];
   notes: string[];
@@ -114,6 +117,33 @@ function figuresOf(report: BenchReport, endpoint: EndpointName, variant: Variant
     serverUsPerReq: (s.cpu.serverMs * 1000) / answered,
     postgresUsPerReq: (s.cpu.postgresMs * 1000) / answered,
     redisUsPerReq: (s.cpu.redisMs * 1000) / answered,
+  };
+}
+
+/** The rounds' medians per mode, and the drops (positive: slower with endpoints). */
+export function webhookComparison(w: WebhookFigures) {
+  const of = (mode: WebhookRound["mode"], pick: (r: WebhookRound) => number) => median(w.rounds.filter((r) => r.mode === mode).map(pick));
+  const drop = (off: number, on: number) => ((off - on) / off) * 100;
+  const placeOff = of("off", (r) => r.placePerSecond);
+  const placeOn = of("on", (r) => r.placePerSecond);
+  const workerOff = of("off", (r) => r.drain.drainPerSecond);
+  const workerOn = of("on", (r) => r.drain.drainPerSecond);
+  const on = w.rounds.filter((r) => r.mode === "on");
+  return {
+    placeOff,
+    placeOn,
+    placeDrop: drop(placeOff, placeOn),
+    workerOff,
+    workerOn,
+    workerDrop: drop(workerOff, workerOn),
+    deliveriesPerSecond: of("on", (r) => r.deliveries?.perSecond ?? NaN),
+    // Nothing lost: every event of a round with endpoints arrived (by webhook-id) and is recorded delivered.
+    allDelivered: on.every((r) => r.deliveries && r.deliveries.tally.events === r.events && r.deliveries.byStatus.delivered === r.events),
+    delivered: sum(on.map((r) => r.deliveries?.tally.events ?? 0)),
+    events: sum(on.map((r) => r.events)),
+    sampled: sum(on.map((r) => r.deliveries?.tally.sampled ?? 0)),
+    verified: sum(on.map((r) => r.deliveries?.tally.verified ?? 0)),
+    ledgerProblems: sum(w.rounds.map((r) => r.ledgerProblems.length)),
   };
 }
 
@@ -190,6 +220,25 @@ function evaluateTargets(report: BenchReport): TargetLine[] {
         `every 2xx POST /orders answer is a stored order, and no order exists without a request (2xx ≤ stored ≤ sent): ` +
         `${consistent ? "yes" : "no"} (${sum(placements.map((p) => p.answered2xx))} answered, ${sum(placements.map((p) => p.stored))} stored)`,
     });
+  }
+  if (report.webhooks) {
+    const c = webhookComparison(report.webhooks);
+    const pct = (value: number) => `${fmt(value, 1)}%`;
+    lines.push({
+      met: c.placeDrop <= 10,
+      text: `one webhook endpoint per account costs POST /orders placement at most 10%: ${fmt(c.placeOff)} → ${fmt(c.placeOn)} orders/s, a drop of ${pct(c.placeDrop)}`,
+    });
+    lines.push({
+      met: c.workerDrop <= 10,
+      text: `one webhook endpoint per account costs the worker's completions at most 10%: ${fmt(c.workerOff)} → ${fmt(c.workerOn)} orders/s, a drop of ${pct(c.workerDrop)}`,
+    });
+    lines.push({
+      met: c.allDelivered && c.verified === c.sampled,
+      text:
+        `every webhook event recorded in the rounds with endpoints reached the receiver and is recorded delivered: ${c.delivered} of ${c.events}` +
+        ` at ${fmt(c.deliveriesPerSecond)} deliveries/s (median round); ${c.verified} of ${c.sampled} sampled signatures verify`,
+    });
+    lines.push({ met: c.ledgerProblems === 0, text: `ledger check after every webhook round: ${c.ledgerProblems} problems` });
   }
   lines.push({
     met: report.ledgerProblems.length === 0,
@@ -342,6 +391,11 @@ export function renderReport(report: BenchReport): string {
   }
   out.push("");
 
+  if (report.webhooks) {
+    out.push(...renderWebhooks(report.webhooks));
+    out.push("");
+  }
+
   out.push("### Money");
   out.push("");
   out.push(
@@ -409,6 +463,66 @@ export function renderReport(report: BenchReport): string {
   out.push("");
   out.push("CPU columns: share of one core during the server's slices (200% = both cores busy). \"other\" is everything else on the machine: other people's work, the kernel.");
   return out.join("\n");
+}
+
+function renderWebhooks(w: WebhookFigures): string[] {
+  const c = webhookComparison(w);
+  const out = [`### Webhooks: one endpoint per account against none (${w.rounds.length} rounds)`, ""];
+  out.push(
+    `- Each round: ${w.ordersPerRound} orders placed through the service at ${w.connections} connections with no worker running ` +
+      `(placement orders/s), then a worker drains them (completions/s, first to last finished_at) while its webhook runner ` +
+      `(WEBHOOK_CONCURRENCY ${w.webhookConcurrency}) delivers each settlement's order.completed to a local receiver; with endpoints, ` +
+      `until the outbox has drained (deliveries/s = events that arrived / (last arrival − worker ready)). Rounds alternate ABBA ` +
+      `(no endpoints, endpoints, endpoints, no endpoints, ...) so table growth weighs on both alike. Endpoints are added and removed ` +
+      `with the bot's functions; the receiver is bench/webhook-receiver.ts on 127.0.0.1 (answers 200, checks a sample of signatures ` +
+      `with standardwebhooks). Every round's worker runs with NODE_ENV=development and WEBHOOKS_ALLOW_PRIVATE=1, the only way to ` +
+      `deliver to loopback; nothing else in lib/ reads NODE_ENV. The outbox row (webhook_events) is written with or without endpoints; ` +
+      `endpoints add a delivery row and a job to the settling transaction, and the delivery work beside fulfilment.`,
+  );
+  out.push("");
+  const rows = w.rounds.map((r, i) => {
+    const d = r.deliveries;
+    return [
+      i + 1,
+      r.mode === "on" ? "one per account" : "none",
+      `${fmt(r.placePerSecond)}${r.placeFailures ? ` (${r.placeFailures} failed)` : ""}`,
+      fmt(r.drain.drainPerSecond),
+      `${fmt(r.drain.workerUsPerOrder)} / ${fmt(r.drain.postgresUsPerOrder)}`,
+      r.events,
+      d ? `${d.tally.events} (${d.tally.requests} requests; ${Object.entries(d.byStatus).map(([k, n]) => `${k} ${n}`).join(", ")}${d.retried ? `, ${d.retried} retried` : ""})` : "",
+      d ? `**${fmt(d.perSecond)}** (${fmt(d.seconds, 1)} s; +${fmt(d.tailSeconds, 1)} s after the last order)` : "",
+      d ? `${fmt(d.p50Ms)} / ${fmt(d.p99Ms)}` : "",
+      d ? `${d.tally.verified}/${d.tally.sampled}` : "",
+      r.ledgerProblems.length === 0 ? "[]" : `${r.ledgerProblems.length} problems`,
+      fmt(r.loadAverage, 1),
+    ];
+  });
+  out.push(
+    table(
+      [
+        "round",
+        "endpoints",
+        "placed/s",
+        "completed/s",
+        "CPU µs/order while draining: worker / postgres",
+        "events",
+        "delivered",
+        "deliveries/s",
+        "settled → delivered p50 / p99 ms",
+        "signatures verified",
+        "ledger",
+        "load avg",
+      ],
+      rows,
+    ),
+  );
+  out.push("");
+  out.push(
+    `Medians per mode: placement **${fmt(c.placeOff)} → ${fmt(c.placeOn)} orders/s (${fmt(c.placeDrop, 1)}% drop)**, ` +
+      `worker **${fmt(c.workerOff)} → ${fmt(c.workerOn)} completions/s (${fmt(c.workerDrop, 1)}% drop)**, ` +
+      `**${fmt(c.deliveriesPerSecond)} deliveries/s**; ${c.delivered} of ${c.events} events delivered. Target: at most 10% drop each.`,
+  );
+  return out;
 }
 
 const START = "<!-- bench:generated:start -->";
