@@ -4,7 +4,7 @@
 import fs from "node:fs";
 import type { CpuBreakdown } from "./cpu-usage";
 import { ENDPOINTS, percentile, type EndpointName, type ProbeResult } from "./load";
-import type { WebhookFigures, WebhookRound } from "./webhook-phase";
+import { MODE_LABEL, type WebhookFigures, type WebhookMode, type WebhookRound } from "./webhook-phase";
 import type { SteadyFigures, WorkerFigures } from "./worker-phase";
 
 export type Variant = "service" | "noauth" | "nolimit" | "floor" | "floorprepared";
@@ -120,15 +120,17 @@ function figuresOf(report: BenchReport, endpoint: EndpointName, variant: Variant
   };
 }
 
-/** The rounds' medians per mode, and the drops (positive: slower with endpoints). */
+/** The rounds' medians per mode, and the drops against no endpoints (positive: slower with endpoints). */
 export function webhookComparison(w: WebhookFigures) {
-  const of = (mode: WebhookRound["mode"], pick: (r: WebhookRound) => number) => median(w.rounds.filter((r) => r.mode === mode).map(pick));
-  const drop = (off: number, on: number) => ((off - on) / off) * 100;
-  const placeOff = of("off", (r) => r.placePerSecond);
-  const placeOn = of("on", (r) => r.placePerSecond);
-  const workerOff = of("off", (r) => r.drain.drainPerSecond);
-  const workerOn = of("on", (r) => r.drain.drainPerSecond);
-  const on = w.rounds.filter((r) => r.mode === "on");
+  const of = (modes: WebhookMode[], pick: (r: WebhookRound) => number) => median(w.rounds.filter((r) => modes.includes(r.mode)).map(pick));
+  const drop = (off: number, with_: number) => ((off - with_) / off) * 100;
+  const placeOff = of(["off"], (r) => r.placePerSecond);
+  // Placement does not depend on whether the worker delivers later: every round with endpoints counts.
+  const placeOn = of(["on", "deferred"], (r) => r.placePerSecond);
+  const workerOff = of(["off"], (r) => r.drain.drainPerSecond);
+  const workerOn = of(["on"], (r) => r.drain.drainPerSecond);
+  const workerDeferred = of(["deferred"], (r) => r.drain.drainPerSecond);
+  const withEndpoints = w.rounds.filter((r) => r.mode !== "off");
   return {
     placeOff,
     placeOn,
@@ -136,13 +138,16 @@ export function webhookComparison(w: WebhookFigures) {
     workerOff,
     workerOn,
     workerDrop: drop(workerOff, workerOn),
-    deliveriesPerSecond: of("on", (r) => r.deliveries?.perSecond ?? NaN),
+    workerDeferred,
+    workerDeferredDrop: drop(workerOff, workerDeferred),
+    deliveriesPerSecond: of(["on"], (r) => r.deliveries?.perSecond ?? NaN),
+    deliveriesAlonePerSecond: of(["deferred"], (r) => r.deliveries?.perSecond ?? NaN),
     // Nothing lost: every event of a round with endpoints arrived (by webhook-id) and is recorded delivered.
-    allDelivered: on.every((r) => r.deliveries && r.deliveries.tally.events === r.events && r.deliveries.byStatus.delivered === r.events),
-    delivered: sum(on.map((r) => r.deliveries?.tally.events ?? 0)),
-    events: sum(on.map((r) => r.events)),
-    sampled: sum(on.map((r) => r.deliveries?.tally.sampled ?? 0)),
-    verified: sum(on.map((r) => r.deliveries?.tally.verified ?? 0)),
+    allDelivered: withEndpoints.every((r) => r.deliveries && r.deliveries.tally.events === r.events && r.deliveries.byStatus.delivered === r.events),
+    delivered: sum(withEndpoints.map((r) => r.deliveries?.tally.events ?? 0)),
+    events: sum(withEndpoints.map((r) => r.events)),
+    sampled: sum(withEndpoints.map((r) => r.deliveries?.tally.sampled ?? 0)),
+    verified: sum(withEndpoints.map((r) => r.deliveries?.tally.verified ?? 0)),
     ledgerProblems: sum(w.rounds.map((r) => r.ledgerProblems.length)),
   };
 }
@@ -229,14 +234,23 @@ function evaluateTargets(report: BenchReport): TargetLine[] {
       text: `one webhook endpoint per account costs POST /orders placement at most 10%: ${fmt(c.placeOff)} → ${fmt(c.placeOn)} orders/s, a drop of ${pct(c.placeDrop)}`,
     });
     lines.push({
+      met: c.workerDeferredDrop <= 10,
+      text:
+        `the outbox write in the settling transaction costs the worker's completions at most 10% (deliveries after the drain): ` +
+        `${fmt(c.workerOff)} → ${fmt(c.workerDeferred)} orders/s, a drop of ${pct(c.workerDeferredDrop)}`,
+    });
+    lines.push({
       met: c.workerDrop <= 10,
-      text: `one webhook endpoint per account costs the worker's completions at most 10%: ${fmt(c.workerOff)} → ${fmt(c.workerOn)} orders/s, a drop of ${pct(c.workerDrop)}`,
+      text:
+        `the worker's completions drop at most 10% while the same process also delivers (both on this machine's cores): ` +
+        `${fmt(c.workerOff)} → ${fmt(c.workerOn)} orders/s, a drop of ${pct(c.workerDrop)}`,
     });
     lines.push({
       met: c.allDelivered && c.verified === c.sampled,
       text:
         `every webhook event recorded in the rounds with endpoints reached the receiver and is recorded delivered: ${c.delivered} of ${c.events}` +
-        ` at ${fmt(c.deliveriesPerSecond)} deliveries/s (median round); ${c.verified} of ${c.sampled} sampled signatures verify`,
+        ` (${fmt(c.deliveriesPerSecond)} deliveries/s while fulfilling, ${fmt(c.deliveriesAlonePerSecond)}/s alone; medians); ` +
+        `${c.verified} of ${c.sampled} sampled signatures verify`,
     });
     lines.push({ met: c.ledgerProblems === 0, text: `ledger check after every webhook round: ${c.ledgerProblems} problems` });
   }
@@ -470,27 +484,30 @@ function renderWebhooks(w: WebhookFigures): string[] {
   const out = [`### Webhooks: one endpoint per account against none (${w.rounds.length} rounds)`, ""];
   out.push(
     `- Each round: ${w.ordersPerRound} orders placed through the service at ${w.connections} connections with no worker running ` +
-      `(placement orders/s), then a worker drains them (completions/s, first to last finished_at) while its webhook runner ` +
-      `(WEBHOOK_CONCURRENCY ${w.webhookConcurrency}) delivers each settlement's order.completed to a local receiver; with endpoints, ` +
-      `until the outbox has drained (deliveries/s = events that arrived / (last arrival − worker ready)). Rounds alternate ABBA ` +
-      `(no endpoints, endpoints, endpoints, no endpoints, ...) so table growth weighs on both alike. Endpoints are added and removed ` +
-      `with the bot's functions; the receiver is bench/webhook-receiver.ts on 127.0.0.1 (answers 200, checks a sample of signatures ` +
-      `with standardwebhooks). Every round's worker runs with NODE_ENV=development and WEBHOOKS_ALLOW_PRIVATE=1, the only way to ` +
-      `deliver to loopback; nothing else in lib/ reads NODE_ENV. The outbox row (webhook_events) is written with or without endpoints; ` +
-      `endpoints add a delivery row and a job to the settling transaction, and the delivery work beside fulfilment.`,
+      `(placed/s), then a worker drains them (completed/s, first to last finished_at). Endpoints: none; or one per account, ` +
+      `delivered by the same worker process's webhook runner (WEBHOOK_CONCURRENCY ${w.webhookConcurrency}) while it fulfils; or ` +
+      `the same endpoints with a draining worker that has no webhook task (bench/no-auth, BENCH_STUBS=nowebhooks), so its ` +
+      `figures carry only the outbox write in the settling transaction, and a normal worker delivering afterwards. ` +
+      `deliveries/s = events that arrived / (last arrival − the delivering worker ready). Modes take turns mirrored ` +
+      `(none, while, after, after, while, none, ...) so table growth weighs on all alike. Endpoints are added and removed with ` +
+      `the bot's functions; the receiver (bench/webhook-receiver.ts, 127.0.0.1) answers 200 and a sample of deliveries is ` +
+      `verified with standardwebhooks and the endpoint's secret. Every round's worker runs with NODE_ENV=development and ` +
+      `WEBHOOKS_ALLOW_PRIVATE=1, the only way to deliver to loopback (nothing else in lib/ reads NODE_ENV). The outbox row ` +
+      `(webhook_events) is written with or without endpoints; an endpoint adds a delivery row and a queued job to the settling ` +
+      `transaction (same statement), and the delivery itself.`,
   );
   out.push("");
   const rows = w.rounds.map((r, i) => {
     const d = r.deliveries;
     return [
       i + 1,
-      r.mode === "on" ? "one per account" : "none",
+      MODE_LABEL[r.mode],
       `${fmt(r.placePerSecond)}${r.placeFailures ? ` (${r.placeFailures} failed)` : ""}`,
       fmt(r.drain.drainPerSecond),
       `${fmt(r.drain.workerUsPerOrder)} / ${fmt(r.drain.postgresUsPerOrder)}`,
       r.events,
       d ? `${d.tally.events} (${d.tally.requests} requests; ${Object.entries(d.byStatus).map(([k, n]) => `${k} ${n}`).join(", ")}${d.retried ? `, ${d.retried} retried` : ""})` : "",
-      d ? `**${fmt(d.perSecond)}** (${fmt(d.seconds, 1)} s; +${fmt(d.tailSeconds, 1)} s after the last order)` : "",
+      d ? `**${fmt(d.perSecond)}** (${fmt(d.seconds, 1)} s)` : "",
       d ? `${fmt(d.p50Ms)} / ${fmt(d.p99Ms)}` : "",
       d ? `${d.tally.verified}/${d.tally.sampled}` : "",
       r.ledgerProblems.length === 0 ? "[]" : `${r.ledgerProblems.length} problems`,
@@ -518,9 +535,10 @@ function renderWebhooks(w: WebhookFigures): string[] {
   );
   out.push("");
   out.push(
-    `Medians per mode: placement **${fmt(c.placeOff)} → ${fmt(c.placeOn)} orders/s (${fmt(c.placeDrop, 1)}% drop)**, ` +
-      `worker **${fmt(c.workerOff)} → ${fmt(c.workerOn)} completions/s (${fmt(c.workerDrop, 1)}% drop)**, ` +
-      `**${fmt(c.deliveriesPerSecond)} deliveries/s**; ${c.delivered} of ${c.events} events delivered. Target: at most 10% drop each.`,
+    `Medians: placement **${fmt(c.placeOff)} → ${fmt(c.placeOn)} orders/s (${fmt(c.placeDrop, 1)}% drop)**; worker completions ` +
+      `**${fmt(c.workerOff)} → ${fmt(c.workerDeferred)}/s with the outbox write alone (${fmt(c.workerDeferredDrop, 1)}% drop)** and ` +
+      `**${fmt(c.workerOn)}/s while also delivering (${fmt(c.workerDrop, 1)}% drop)**; **${fmt(c.deliveriesPerSecond)} deliveries/s** ` +
+      `while fulfilling, ${fmt(c.deliveriesAlonePerSecond)}/s alone; ${c.delivered} of ${c.events} events delivered. Target: at most 10% drop.`,
   );
   return out;
 }

@@ -5,8 +5,8 @@
 //      auth and rate limiting stubbed out (bench/no-auth), and the floor (floor-server.ts)
 //   3. the worker phase: a backlog placed through the service, drained by `scripts/worker.ts`, then a
 //      steady placement rate for placement-to-completion times (worker-phase.ts)
-//   4. the webhook comparison: rounds without and with one endpoint per account, delivering to a
-//      local receiver (webhook-phase.ts)
+//   4. the webhook comparison: rounds without and with one endpoint per account (delivering while
+//      fulfilling, or after), delivering to a local receiver (webhook-phase.ts)
 //   5. per endpoint: a warm-up of each server, then measured slices, the servers taking turns, then
 //      a one-connection latency probe of each
 //   6. the ledger check, the report (stdout and bench/RESULTS.md)
@@ -185,11 +185,12 @@ async function main(): Promise<void> {
           keysFor,
           accountIds: identities.accountIds,
           ordersPerRound: config.webhooks.ordersPerRound,
-          pairs: config.webhooks.pairs,
+          cycles: config.webhooks.cycles,
           connections: config.connections,
           database: databaseName,
           workerEnv: childEnv,
           loadAverage: () => os.loadavg()[0],
+          profileDir: config.cpuProfile ? profileDir : undefined,
           log,
         });
 
@@ -370,7 +371,7 @@ async function main(): Promise<void> {
     const resultsFile = path.resolve(process.env.BENCH_RESULTS ?? path.join(projectRoot, "bench", "RESULTS.md"));
     writeResultsFile(resultsFile, text);
     log(`written to ${path.relative(process.cwd(), resultsFile)}`);
-    if (config.cpuProfile) log(`service CPU profile in ${path.relative(process.cwd(), profileDir)} (summarise: node --import tsx bench/profile-summary.ts <file>)`);
+    if (config.cpuProfile) log(`service (and webhook rounds' worker) CPU profiles in ${path.relative(process.cwd(), profileDir)} (summarise: node --import tsx bench/profile-summary.ts <file>)`);
   } finally {
     await stopAll();
     await disconnectPrisma().catch(() => undefined);

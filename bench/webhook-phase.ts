@@ -1,19 +1,24 @@
-// What one webhook endpoint per account costs (issue 15, acceptance 6). Rounds of the same size
-// alternate between no endpoints and one endpoint per account, ABBA-ordered (off on, on off, ...)
-// so the tables' steady growth weighs on both modes alike. Each round, on the same machine state:
+// What one webhook endpoint per account costs (issue 15, acceptance 6). Rounds of the same size in
+// three modes, mirrored (none, concurrent, deferred, deferred, concurrent, none, ...) so the
+// tables' steady growth weighs on every mode alike. Each round:
 //
 //   1. POST /orders through the service, no worker running: placement throughput;
-//   2. a worker drains those orders: completions/s (first to last finished_at), while the same
-//      process's webhook runner delivers every settlement's order.completed to the local receiver;
+//   2. a worker drains those orders: completions/s (first to last finished_at);
+//      - "off": no endpoints (the outbox row is still written: every event is kept for GET /events);
+//      - "on": one endpoint per account, and the same worker process's webhook runner delivers each
+//        settlement's order.completed to the local receiver while it fulfils;
+//      - "deferred": the same endpoints, but the draining worker has no webhook task
+//        (bench/no-auth, BENCH_STUBS=nowebhooks), so completions/s carry the outbox write in the
+//        settling transaction and nothing else; a normal worker then delivers the queue alone;
 //   3. with endpoints, until the outbox has drained: deliveries/s, and every event recorded in the
 //      round must have arrived (by webhook-id), a sample verified with its endpoint's secret;
 //   4. the ledger check.
 //
 // Endpoints are added and removed through the bot's own functions. The receiver is on 127.0.0.1,
 // which only the development switch allows (WEBHOOKS_ALLOW_PRIVATE=1, refused with
-// NODE_ENV=production), so every round's worker, with endpoints or without, runs with
-// NODE_ENV=development and the switch; nothing else in lib/ reads NODE_ENV (secrets come from the
-// environment either way), so it runs the same code as production.
+// NODE_ENV=production), so every round's worker, in every mode, runs with NODE_ENV=development and
+// the switch; nothing else in lib/ reads NODE_ENV (secrets come from the environment either way),
+// so it runs the same code as production.
 import type pg from "pg";
 import { addWebhookEndpoint } from "@/lib/webhooks/add-webhook-endpoint";
 import { removeWebhookEndpoint } from "@/lib/webhooks/remove-webhook-endpoint";
@@ -24,7 +29,13 @@ import { runLoad, type RequestFactory } from "./load";
 import { BenchWebhookReceiver, type DeliveryTally } from "./webhook-receiver";
 import { measureDrain, startBenchWorker, type DrainFigures } from "./worker-phase";
 
-export type WebhookMode = "off" | "on";
+export type WebhookMode = "off" | "on" | "deferred";
+
+export const MODE_LABEL: Record<WebhookMode, string> = {
+  off: "none",
+  on: "one per account, delivering while fulfilling",
+  deferred: "one per account, delivered after the drain",
+};
 
 export interface WebhookRound {
   mode: WebhookMode;
@@ -41,9 +52,9 @@ export interface WebhookRound {
     /** Deliveries that took more than one attempt. */
     retried: number;
     tally: DeliveryTally;
-    /** Events delivered / (last arrival − worker ready). */
+    /** Events delivered / (last arrival − ready of the worker that delivered them). */
     perSecond: number;
-    /** Worker ready until the last delivery arrived. */
+    /** That worker's ready until the last delivery arrived. */
     seconds: number;
     /** How long after the last order finished the last delivery arrived. */
     tailSeconds: number;
@@ -64,9 +75,10 @@ export interface WebhookFigures {
 
 const VERIFY_SAMPLE = 200;
 
-/** Off/on in ABBA pairs: off on, on off, off on, ... */
-export function roundModes(pairs: number): WebhookMode[] {
-  return Array.from({ length: pairs }, (_, i): WebhookMode[] => (i % 2 === 0 ? ["off", "on"] : ["on", "off"])).flat();
+/** One round of each mode per cycle, every other cycle mirrored: off on deferred, deferred on off, ... */
+export function roundModes(cycles: number): WebhookMode[] {
+  const cycle: WebhookMode[] = ["off", "on", "deferred"];
+  return Array.from({ length: cycles }, (_, i) => (i % 2 === 0 ? cycle : [...cycle].reverse())).flat();
 }
 
 async function waitUntilDelivered(pool: pg.Pool, afterEventId: number, timeoutMs: number): Promise<void> {
@@ -89,11 +101,13 @@ export async function runWebhookPhase(options: {
   keysFor: (ratePerSecond: number, seconds: number) => number;
   accountIds: number[];
   ordersPerRound: number;
-  pairs: number;
+  cycles: number;
   connections: number;
   database: string;
   workerEnv: Record<string, string | undefined>;
   loadAverage: () => number;
+  /** BENCH_CPU_PROF=1: each round's worker writes a CPU profile here (worker-<round>-<mode>/, one file per thread: the main thread's is the larger). */
+  profileDir?: string;
   log: (line: string) => void;
 }): Promise<WebhookFigures> {
   const { pool, log } = options;
@@ -103,7 +117,7 @@ export async function runWebhookPhase(options: {
   const rounds: WebhookRound[] = [];
 
   const setEndpoints = async (mode: WebhookMode) => {
-    if (mode === "on" && endpointIds.size === 0) {
+    if (mode !== "off" && endpointIds.size === 0) {
       await forEachLimited(options.accountIds, 4, async (accountId) => {
         const added = await addWebhookEndpoint({
           accountId,
@@ -139,10 +153,10 @@ export async function runWebhookPhase(options: {
       }
     }
 
-    for (const [index, mode] of roundModes(options.pairs).entries()) {
+    for (const [index, mode] of roundModes(options.cycles).entries()) {
       await setEndpoints(mode);
       await pool.query("VACUUM (ANALYZE)");
-      const prefix = `wh${index}${mode}`;
+      const prefix = `wh${index}${mode.slice(0, 3)}`;
       const lastEventId = (await pool.query<{ id: number }>(`SELECT COALESCE(max(id), 0)::int AS id FROM webhook_events`)).rows[0].id;
       const loadAverage = options.loadAverage();
 
@@ -156,13 +170,30 @@ export async function runWebhookPhase(options: {
         cursor: options.factory.cursor("limited", options.keysFor(options.ordersPerRound, 1)),
       });
 
-      const worker = await startBenchWorker(workerEnv, log);
+      const profile = (name: string) => (options.profileDir ? ["--cpu-prof", "--cpu-prof-dir", `${options.profileDir}/worker-${index + 1}-${name}`] : []);
+      const deferred = mode === "deferred";
+      const worker = await startBenchWorker(
+        deferred ? { ...workerEnv, BENCH_STUBS: "nowebhooks" } : workerEnv,
+        log,
+        [...(deferred ? ["--import", "./bench/no-auth/register.ts"] : []), ...profile(mode)],
+      );
       let drain: DrainFigures;
+      let deliveringSince = 0;
       try {
         drain = await measureDrain(pool, `${prefix}-%`, worker, options.database);
+        deliveringSince = drain.startedAt;
         if (mode === "on") await waitUntilDelivered(pool, lastEventId, 180_000);
       } finally {
         await worker.stop();
+      }
+      if (deferred) {
+        const deliverer = await startBenchWorker(workerEnv, log, profile("deliver"));
+        deliveringSince = Date.now();
+        try {
+          await waitUntilDelivered(pool, lastEventId, 180_000);
+        } finally {
+          await deliverer.stop();
+        }
       }
 
       const events = (
@@ -170,7 +201,7 @@ export async function runWebhookPhase(options: {
       ).rows[0].n;
       const tally = receiver.take(VERIFY_SAMPLE);
       let deliveries: WebhookRound["deliveries"];
-      if (mode === "on") {
+      if (mode !== "off") {
         const statuses = await pool.query<{ status: string; n: number; retried: number }>(
           `SELECT d.status, count(*)::int AS n, count(*) FILTER (WHERE d.attempts > 1)::int AS retried
              FROM webhook_deliveries d WHERE d.event_id > $1 GROUP BY d.status`,
@@ -186,7 +217,7 @@ export async function runWebhookPhase(options: {
             [lastEventId, `${prefix}-%`],
           )
         ).rows[0];
-        const seconds = tally.lastAt ? (tally.lastAt - drain.startedAt) / 1000 : NaN;
+        const seconds = tally.lastAt ? (tally.lastAt - deliveringSince) / 1000 : NaN;
         deliveries = {
           byStatus: Object.fromEntries(statuses.rows.map((r) => [r.status, r.n])),
           retried: statuses.rows.reduce((total, r) => total + r.retried, 0),
@@ -214,7 +245,7 @@ export async function runWebhookPhase(options: {
       };
       rounds.push(round);
       log(
-        `webhooks round ${index + 1} (${mode === "on" ? "one endpoint per account" : "no endpoints"}): placed ${round.placed} at ` +
+        `webhooks round ${index + 1} (endpoints: ${MODE_LABEL[mode]}): placed ${round.placed} at ` +
           `${round.placePerSecond.toFixed(0)}/s, completed ${drain.drained} at ${drain.drainPerSecond.toFixed(0)}/s, ${events} events` +
           (deliveries
             ? `, ${deliveries.tally.events} delivered at ${deliveries.perSecond.toFixed(0)}/s (${deliveries.tally.verified}/${deliveries.tally.sampled} sampled signatures verify)`

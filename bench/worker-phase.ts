@@ -38,8 +38,8 @@ async function waitUntilFinished(pool: pg.Pool, trxLike: string, timeoutMs: numb
 }
 
 /** `scripts/worker.ts` as production runs it, ready once it says so. */
-export function startBenchWorker(env: Record<string, string | undefined>, log: (line: string) => void): Promise<BenchProcess> {
-  return startProcess({ name: "worker", entry: "scripts/worker.ts", env, readyLine: /fulfilling orders/, log });
+export function startBenchWorker(env: Record<string, string | undefined>, log: (line: string) => void, nodeArgs?: string[]): Promise<BenchProcess> {
+  return startProcess({ name: "worker", entry: "scripts/worker.ts", env, readyLine: /fulfilling orders/, nodeArgs, log });
 }
 
 export interface DrainFigures {
