@@ -511,6 +511,7 @@ function renderWebhooks(w: WebhookFigures): string[] {
       d ? `${fmt(d.p50Ms)} / ${fmt(d.p99Ms)}` : "",
       d ? `${d.tally.verified}/${d.tally.sampled}` : "",
       r.ledgerProblems.length === 0 ? "[]" : `${r.ledgerProblems.length} problems`,
+      r.workerProblemLines,
       fmt(r.loadAverage, 1),
     ];
   });
@@ -528,6 +529,7 @@ function renderWebhooks(w: WebhookFigures): string[] {
         "settled → delivered p50 / p99 ms",
         "signatures verified",
         "ledger",
+        "worker error lines",
         "load avg",
       ],
       rows,

@@ -64,6 +64,8 @@ export interface WebhookRound {
   };
   ledgerProblems: string[];
   loadAverage: number;
+  /** Error/warning lines of the round's workers (e.g. a task failed and was retried): the figures may be off. */
+  workerProblemLines: number;
 }
 
 export interface WebhookFigures {
@@ -179,12 +181,14 @@ export async function runWebhookPhase(options: {
       );
       let drain: DrainFigures;
       let deliveringSince = 0;
+      let workerProblemLines = 0;
       try {
         drain = await measureDrain(pool, `${prefix}-%`, worker, options.database);
         deliveringSince = drain.startedAt;
         if (mode === "on") await waitUntilDelivered(pool, lastEventId, 180_000);
       } finally {
         await worker.stop();
+        workerProblemLines += worker.problemLines;
       }
       if (deferred) {
         const deliverer = await startBenchWorker(workerEnv, log, profile("deliver"));
@@ -193,6 +197,7 @@ export async function runWebhookPhase(options: {
           await waitUntilDelivered(pool, lastEventId, 180_000);
         } finally {
           await deliverer.stop();
+          workerProblemLines += deliverer.problemLines;
         }
       }
 
@@ -242,6 +247,7 @@ export async function runWebhookPhase(options: {
         deliveries,
         ledgerProblems,
         loadAverage,
+        workerProblemLines,
       };
       rounds.push(round);
       log(
@@ -250,7 +256,8 @@ export async function runWebhookPhase(options: {
           (deliveries
             ? `, ${deliveries.tally.events} delivered at ${deliveries.perSecond.toFixed(0)}/s (${deliveries.tally.verified}/${deliveries.tally.sampled} sampled signatures verify)`
             : "") +
-          `; ledger ${ledgerProblems.length === 0 ? "ok" : `${ledgerProblems.length} problems`}`,
+          `; ledger ${ledgerProblems.length === 0 ? "ok" : `${ledgerProblems.length} problems`}` +
+          (workerProblemLines ? `; the worker printed ${workerProblemLines} error/warning lines` : ""),
       );
     }
   } finally {
