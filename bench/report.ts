@@ -484,7 +484,7 @@ function renderWebhooks(w: WebhookFigures): string[] {
   const out = [`### Webhooks: one endpoint per account against none (${w.rounds.length} rounds)`, ""];
   out.push(
     `- Each round: ${w.ordersPerRound} orders placed through the service at ${w.connections} connections with no worker running ` +
-      `(placed/s), then a worker drains them (completed/s, first to last finished_at). Endpoints: none; or one per account, ` +
+      `(placed/s: first to last created_at), then a worker drains them (completed/s, first to last finished_at). Endpoints: none; or one per account, ` +
       `delivered by the same worker process's webhook runner (WEBHOOK_CONCURRENCY ${w.webhookConcurrency}) while it fulfils; or ` +
       `the same endpoints with a draining worker that has no webhook task (bench/no-auth, BENCH_STUBS=nowebhooks), so its ` +
       `figures carry only the outbox write in the settling transaction, and a normal worker delivering afterwards. ` +

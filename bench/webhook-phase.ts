@@ -39,7 +39,8 @@ export const MODE_LABEL: Record<WebhookMode, string> = {
 
 export interface WebhookRound {
   mode: WebhookMode;
-  /** 2xx placements, per second of the placing run. */
+  /** 2xx placements, and orders per second from the first to the last stored order's created_at
+   *  (autocannon's own duration of a fixed-amount run ends on a whole-second tick, too coarse here). */
   placed: number;
   placePerSecond: number;
   placeFailures: number;
@@ -172,6 +173,13 @@ export async function runWebhookPhase(options: {
         cursor: options.factory.cursor("limited", options.keysFor(options.ordersPerRound, 1)),
       });
 
+      const placedSpan = (
+        await pool.query<{ n: number; seconds: number }>(
+          `SELECT count(*)::int AS n, extract(epoch FROM max(created_at) - min(created_at))::float8 AS seconds FROM orders WHERE trxid LIKE $1`,
+          [`${prefix}-%`],
+        )
+      ).rows[0];
+
       const profile = (name: string) => (options.profileDir ? ["--cpu-prof", "--cpu-prof-dir", `${options.profileDir}/worker-${index + 1}-${name}`] : []);
       const deferred = mode === "deferred";
       const worker = await startBenchWorker(
@@ -240,7 +248,7 @@ export async function runWebhookPhase(options: {
       const round: WebhookRound = {
         mode,
         placed: place.ok,
-        placePerSecond: place.ok / place.seconds,
+        placePerSecond: placedSpan.seconds > 0 ? placedSpan.n / placedSpan.seconds : NaN,
         placeFailures: place.non2xx + place.errors,
         drain,
         events,
