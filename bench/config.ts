@@ -33,10 +33,16 @@ export interface BenchConfig {
   workerSteadySeconds: number;
   /** Pool size of the service, the floor and (by graphile's own default) nothing else. */
   pgPoolMax: number;
-  /** Write node --cpu-prof profiles of the service (bench/profiles/) to look into a missed target. */
+  /** Write node --cpu-prof profiles of the service and of the webhook rounds' workers (bench/profiles/) to look into a missed target. */
   cpuProfile: boolean;
   /** BENCH_WORKER=0 skips the worker phase (e.g. to profile one endpoint alone). */
   workerPhase: boolean;
+  /**
+   * The webhook comparison (webhook-phase.ts): BENCH_WEBHOOKS=0 skips it; BENCH_WEBHOOK_CYCLES
+   * cycles of three rounds (no endpoints; one endpoint per account, delivering while fulfilling;
+   * the same, delivered after the drain), BENCH_WEBHOOK_ORDERS orders placed and fulfilled per round.
+   */
+  webhooks: { enabled: boolean; cycles: number; ordersPerRound: number };
   /** Names of endpoints to run (default all), e.g. BENCH_ENDPOINTS=balance,place. */
   endpoints?: string[];
   /**
@@ -68,6 +74,11 @@ export function readBenchConfig(): BenchConfig {
     pgPoolMax: positiveInt("PG_POOL_MAX", 10),
     cpuProfile: process.env.BENCH_CPU_PROF === "1",
     workerPhase: process.env.BENCH_WORKER !== "0",
+    webhooks: {
+      enabled: process.env.BENCH_WEBHOOKS !== "0",
+      cycles: positiveInt("BENCH_WEBHOOK_CYCLES", 2),
+      ordersPerRound: positiveInt("BENCH_WEBHOOK_ORDERS", 2000),
+    },
     endpoints: endpoints?.length ? endpoints : undefined,
     variants: (process.env.BENCH_VARIANTS ?? "service,noauth,floor").split(",").map((name) => name.trim()).filter(Boolean),
     secrets: { APP_SECRET: secret(), CODES_ENCRYPTION_KEY: secret(), NEXTAUTH_SECRET: secret() },

@@ -93,7 +93,7 @@ async function issueBenchKey(accountId: number, name: string): Promise<string> {
 }
 
 /** Runs `work` over `items` with at most `parallel` in flight (the pool has 10 connections). */
-async function forEachLimited<T>(items: T[], parallel: number, work: (item: T, index: number) => Promise<void>): Promise<void> {
+export async function forEachLimited<T>(items: T[], parallel: number, work: (item: T, index: number) => Promise<void>): Promise<void> {
   let next = 0;
   const lanes = Array.from({ length: Math.min(parallel, items.length) }, async () => {
     while (next < items.length) {

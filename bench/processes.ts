@@ -13,6 +13,8 @@ export interface BenchProcess {
   port?: number;
   /** Highest RSS seen by the 200 ms sampler, in KiB. */
   peakRssKiB: number;
+  /** Output lines that say error, fail or warn (printed by the bench as they come): evidence a figure may be off. */
+  readonly problemLines: number;
   stop(): Promise<void>;
 }
 
@@ -59,13 +61,17 @@ export async function startProcess(options: {
     stdio: ["ignore", "pipe", "pipe", "ipc"],
   });
   const lines: string[] = [];
+  let problemLines = 0;
   const onOutput = (chunk: Buffer) => {
     for (const line of chunk.toString("utf8").split("\n")) {
       if (!line.trim()) continue;
       lines.push(line);
       if (lines.length > 50) lines.shift();
       // The services' own error lines are part of the evidence; routine lines are not printed.
-      if (/error|fail|warn/i.test(line)) options.log(`[${options.name}] ${line}`);
+      if (/error|fail|warn/i.test(line)) {
+        problemLines++;
+        options.log(`[${options.name}] ${line}`);
+      }
     }
   };
   child.stdout?.on("data", onOutput);
@@ -101,6 +107,9 @@ export async function startProcess(options: {
     pid: child.pid!,
     port,
     peakRssKiB: 0,
+    get problemLines() {
+      return problemLines;
+    },
     async stop() {
       if (!running.delete(proc)) return;
       proc.peakRssKiB = Math.max(proc.peakRssKiB, highWaterRssKiB(proc.pid));

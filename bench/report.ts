@@ -4,6 +4,7 @@
 import fs from "node:fs";
 import type { CpuBreakdown } from "./cpu-usage";
 import { ENDPOINTS, percentile, type EndpointName, type ProbeResult } from "./load";
+import { MODE_LABEL, type WebhookFigures, type WebhookMode, type WebhookRound } from "./webhook-phase";
 import type { SteadyFigures, WorkerFigures } from "./worker-phase";
 
 export type Variant = "service" | "noauth" | "nolimit" | "floor" | "floorprepared" | "floorold";
@@ -57,6 +58,8 @@ export interface BenchReport {
   peakRssKiB: Partial<Record<Variant, number>> & { worker: number };
   /** Undefined when the worker phase was skipped (BENCH_WORKER=0). */
   worker?: WorkerFigures;
+  /** Undefined when the webhook comparison was skipped (BENCH_WEBHOOKS=0). */
+  webhooks?: WebhookFigures;
   ordersTotal: number;
   ledgerProblems: string[];
   notes: string[];
@@ -115,6 +118,38 @@ function figuresOf(report: BenchReport, endpoint: EndpointName, variant: Variant
     serverUsPerReq: (s.cpu.serverMs * 1000) / answered,
     postgresUsPerReq: (s.cpu.postgresMs * 1000) / answered,
     redisUsPerReq: (s.cpu.redisMs * 1000) / answered,
+  };
+}
+
+/** The rounds' medians per mode, and the drops against no endpoints (positive: slower with endpoints). */
+export function webhookComparison(w: WebhookFigures) {
+  const of = (modes: WebhookMode[], pick: (r: WebhookRound) => number) => median(w.rounds.filter((r) => modes.includes(r.mode)).map(pick));
+  const drop = (off: number, with_: number) => ((off - with_) / off) * 100;
+  const placeOff = of(["off"], (r) => r.placePerSecond);
+  // Placement does not depend on whether the worker delivers later: every round with endpoints counts.
+  const placeOn = of(["on", "deferred"], (r) => r.placePerSecond);
+  const workerOff = of(["off"], (r) => r.drain.drainPerSecond);
+  const workerOn = of(["on"], (r) => r.drain.drainPerSecond);
+  const workerDeferred = of(["deferred"], (r) => r.drain.drainPerSecond);
+  const withEndpoints = w.rounds.filter((r) => r.mode !== "off");
+  return {
+    placeOff,
+    placeOn,
+    placeDrop: drop(placeOff, placeOn),
+    workerOff,
+    workerOn,
+    workerDrop: drop(workerOff, workerOn),
+    workerDeferred,
+    workerDeferredDrop: drop(workerOff, workerDeferred),
+    deliveriesPerSecond: of(["on"], (r) => r.deliveries?.perSecond ?? NaN),
+    deliveriesAlonePerSecond: of(["deferred"], (r) => r.deliveries?.perSecond ?? NaN),
+    // Nothing lost: every event of a round with endpoints arrived (by webhook-id) and is recorded delivered.
+    allDelivered: withEndpoints.every((r) => r.deliveries && r.deliveries.tally.events === r.events && r.deliveries.byStatus.delivered === r.events),
+    delivered: sum(withEndpoints.map((r) => r.deliveries?.tally.events ?? 0)),
+    events: sum(withEndpoints.map((r) => r.events)),
+    sampled: sum(withEndpoints.map((r) => r.deliveries?.tally.sampled ?? 0)),
+    verified: sum(withEndpoints.map((r) => r.deliveries?.tally.verified ?? 0)),
+    ledgerProblems: sum(w.rounds.map((r) => r.ledgerProblems.length)),
   };
 }
 
@@ -191,6 +226,34 @@ function evaluateTargets(report: BenchReport): TargetLine[] {
         `every 2xx POST /orders answer is a stored order, and no order exists without a request (2xx ≤ stored ≤ sent): ` +
         `${consistent ? "yes" : "no"} (${sum(placements.map((p) => p.answered2xx))} answered, ${sum(placements.map((p) => p.stored))} stored)`,
     });
+  }
+  if (report.webhooks) {
+    const c = webhookComparison(report.webhooks);
+    const pct = (value: number) => `${fmt(value, 1)}%`;
+    lines.push({
+      met: c.placeDrop <= 10,
+      text: `one webhook endpoint per account costs POST /orders placement at most 10%: ${fmt(c.placeOff)} → ${fmt(c.placeOn)} orders/s, a drop of ${pct(c.placeDrop)}`,
+    });
+    lines.push({
+      met: c.workerDeferredDrop <= 10,
+      text:
+        `the outbox write in the settling transaction costs the worker's completions at most 10% (deliveries after the drain): ` +
+        `${fmt(c.workerOff)} → ${fmt(c.workerDeferred)} orders/s, a drop of ${pct(c.workerDeferredDrop)}`,
+    });
+    lines.push({
+      met: c.workerDrop <= 10,
+      text:
+        `the worker's completions drop at most 10% while the same process also delivers (both on this machine's cores): ` +
+        `${fmt(c.workerOff)} → ${fmt(c.workerOn)} orders/s, a drop of ${pct(c.workerDrop)}`,
+    });
+    lines.push({
+      met: c.allDelivered && c.verified === c.sampled,
+      text:
+        `every webhook event recorded in the rounds with endpoints reached the receiver and is recorded delivered: ${c.delivered} of ${c.events}` +
+        ` (${fmt(c.deliveriesPerSecond)} deliveries/s while fulfilling, ${fmt(c.deliveriesAlonePerSecond)}/s alone; medians); ` +
+        `${c.verified} of ${c.sampled} sampled signatures verify`,
+    });
+    lines.push({ met: c.ledgerProblems === 0, text: `ledger check after every webhook round: ${c.ledgerProblems} problems` });
   }
   lines.push({
     met: report.ledgerProblems.length === 0,
@@ -343,6 +406,11 @@ export function renderReport(report: BenchReport): string {
   }
   out.push("");
 
+  if (report.webhooks) {
+    out.push(...renderWebhooks(report.webhooks));
+    out.push("");
+  }
+
   out.push("### Money");
   out.push("");
   out.push(
@@ -410,6 +478,72 @@ export function renderReport(report: BenchReport): string {
   out.push("");
   out.push("CPU columns: share of one core during the server's slices (200% = both cores busy). \"other\" is everything else on the machine: other people's work, the kernel.");
   return out.join("\n");
+}
+
+function renderWebhooks(w: WebhookFigures): string[] {
+  const c = webhookComparison(w);
+  const out = [`### Webhooks: one endpoint per account against none (${w.rounds.length} rounds)`, ""];
+  out.push(
+    `- Each round: ${w.ordersPerRound} orders placed through the service at ${w.connections} connections with no worker running ` +
+      `(placed/s: first to last created_at), then a worker drains them (completed/s, first to last finished_at). Endpoints: none; or one per account, ` +
+      `delivered by the same worker process's webhook runner (WEBHOOK_CONCURRENCY ${w.webhookConcurrency}) while it fulfils; or ` +
+      `the same endpoints with a draining worker that has no webhook task (bench/no-auth, BENCH_STUBS=nowebhooks), so its ` +
+      `figures carry only the outbox write in the settling transaction, and a normal worker delivering afterwards. ` +
+      `deliveries/s = events that arrived / (last arrival − the delivering worker ready). Modes take turns mirrored ` +
+      `(none, while, after, after, while, none, ...) so table growth weighs on all alike. Endpoints are added and removed with ` +
+      `the bot's functions; the receiver (bench/webhook-receiver.ts, 127.0.0.1) answers 200 and a sample of deliveries is ` +
+      `verified with standardwebhooks and the endpoint's secret. Every round's worker runs with NODE_ENV=development and ` +
+      `WEBHOOKS_ALLOW_PRIVATE=1, the only way to deliver to loopback (nothing else in lib/ reads NODE_ENV). The outbox row ` +
+      `(webhook_events) is written with or without endpoints; an endpoint adds a delivery row and a queued job to the settling ` +
+      `transaction (same statement), and the delivery itself.`,
+  );
+  out.push("");
+  const rows = w.rounds.map((r, i) => {
+    const d = r.deliveries;
+    return [
+      i + 1,
+      MODE_LABEL[r.mode],
+      `${fmt(r.placePerSecond)}${r.placeFailures ? ` (${r.placeFailures} failed)` : ""}`,
+      fmt(r.drain.drainPerSecond),
+      `${fmt(r.drain.workerUsPerOrder)} / ${fmt(r.drain.postgresUsPerOrder)}`,
+      r.events,
+      d ? `${d.tally.events} (${d.tally.requests} requests; ${Object.entries(d.byStatus).map(([k, n]) => `${k} ${n}`).join(", ")}${d.retried ? `, ${d.retried} retried` : ""})` : "",
+      d ? `**${fmt(d.perSecond)}** (${fmt(d.seconds, 1)} s)` : "",
+      d ? `${fmt(d.p50Ms)} / ${fmt(d.p99Ms)}` : "",
+      d ? `${d.tally.verified}/${d.tally.sampled}` : "",
+      r.ledgerProblems.length === 0 ? "[]" : `${r.ledgerProblems.length} problems`,
+      r.workerProblemLines,
+      fmt(r.loadAverage, 1),
+    ];
+  });
+  out.push(
+    table(
+      [
+        "round",
+        "endpoints",
+        "placed/s",
+        "completed/s",
+        "CPU µs/order while draining: worker / postgres",
+        "events",
+        "delivered",
+        "deliveries/s",
+        "settled → delivered p50 / p99 ms",
+        "signatures verified",
+        "ledger",
+        "worker error lines",
+        "load avg",
+      ],
+      rows,
+    ),
+  );
+  out.push("");
+  out.push(
+    `Medians: placement **${fmt(c.placeOff)} → ${fmt(c.placeOn)} orders/s (${fmt(c.placeDrop, 1)}% drop)**; worker completions ` +
+      `**${fmt(c.workerOff)} → ${fmt(c.workerDeferred)}/s with the outbox write alone (${fmt(c.workerDeferredDrop, 1)}% drop)** and ` +
+      `**${fmt(c.workerOn)}/s while also delivering (${fmt(c.workerDrop, 1)}% drop)**; **${fmt(c.deliveriesPerSecond)} deliveries/s** ` +
+      `while fulfilling, ${fmt(c.deliveriesAlonePerSecond)}/s alone; ${c.delivered} of ${c.events} events delivered. Target: at most 10% drop.`,
+  );
+  return out;
 }
 
 const START = "<!-- bench:generated:start -->";

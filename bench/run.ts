@@ -5,9 +5,11 @@
 //      auth and rate limiting stubbed out (bench/no-auth), and the floor (floor-server.ts)
 //   3. the worker phase: a backlog placed through the service, drained by `scripts/worker.ts`, then a
 //      steady placement rate for placement-to-completion times (worker-phase.ts)
-//   4. per endpoint: a warm-up of each server, then measured slices, the servers taking turns, then
+//   4. the webhook comparison: rounds without and with one endpoint per account (delivering while
+//      fulfilling, or after), delivering to a local receiver (webhook-phase.ts)
+//   5. per endpoint: a warm-up of each server, then measured slices, the servers taking turns, then
 //      a one-connection latency probe of each
-//   5. the ledger check, the report (stdout and bench/RESULTS.md)
+//   6. the ledger check, the report (stdout and bench/RESULTS.md)
 //
 // Everything it starts, it stops, on success, failure or Ctrl-C.
 import { execFileSync } from "node:child_process";
@@ -23,6 +25,7 @@ import { diffCpu, snapshotCpu, type CpuBreakdown } from "./cpu-usage";
 import { ENDPOINTS, RequestFactory, percentile, probeLatency, probeRateLimit, runLoad, type KeyCursor } from "./load";
 import { startProcess, stopAll, type BenchProcess } from "./processes";
 import { renderReport, writeResultsFile, VARIANT_LABEL, type BenchReport, type SeriesRecord, type Variant } from "./report";
+import { runWebhookPhase } from "./webhook-phase";
 import { runWorkerPhase } from "./worker-phase";
 import { renderQueueDepth, runQueueDepthPhase } from "./queue-depth";
 
@@ -172,6 +175,24 @@ async function main(): Promise<void> {
           apiPlacementRate: preplace.ok / preplace.seconds,
           steadySeconds: config.workerSteadySeconds,
           workerEnv: childEnv,
+          log,
+        });
+
+    const webhooks = !config.webhooks.enabled
+      ? undefined
+      : await runWebhookPhase({
+          pool,
+          servicePort: service.port!,
+          factory,
+          keysFor,
+          accountIds: identities.accountIds,
+          ordersPerRound: config.webhooks.ordersPerRound,
+          cycles: config.webhooks.cycles,
+          connections: config.connections,
+          database: databaseName,
+          workerEnv: childEnv,
+          loadAverage: () => os.loadavg()[0],
+          profileDir: config.cpuProfile ? profileDir : undefined,
           log,
         });
 
@@ -343,6 +364,7 @@ async function main(): Promise<void> {
         worker: worker?.peakRssKiB ?? 0,
       },
       worker,
+      webhooks,
       ordersTotal,
       ledgerProblems,
       notes,
@@ -353,7 +375,7 @@ async function main(): Promise<void> {
     const resultsFile = path.resolve(process.env.BENCH_RESULTS ?? path.join(projectRoot, "bench", "RESULTS.md"));
     writeResultsFile(resultsFile, text);
     log(`written to ${path.relative(process.cwd(), resultsFile)}`);
-    if (config.cpuProfile) log(`service CPU profile in ${path.relative(process.cwd(), profileDir)} (summarise: node --import tsx bench/profile-summary.ts <file>)`);
+    if (config.cpuProfile) log(`service (and webhook rounds' worker) CPU profiles in ${path.relative(process.cwd(), profileDir)} (summarise: node --import tsx bench/profile-summary.ts <file>)`);
   } finally {
     await stopAll();
     await disconnectPrisma().catch(() => undefined);

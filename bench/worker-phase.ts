@@ -37,6 +37,45 @@ async function waitUntilFinished(pool: pg.Pool, trxLike: string, timeoutMs: numb
   }
 }
 
+/** `scripts/worker.ts` as production runs it, ready once it says so. */
+export function startBenchWorker(env: Record<string, string | undefined>, log: (line: string) => void, nodeArgs?: string[]): Promise<BenchProcess> {
+  return startProcess({ name: "worker", entry: "scripts/worker.ts", env, readyLine: /fulfilling orders/, nodeArgs, log });
+}
+
+export interface DrainFigures {
+  drained: number;
+  /** Orders taken to a terminal state per second, first to last finished_at. */
+  drainPerSecond: number;
+  /** From the worker being ready (`startedAt`) until no order of the backlog was open. */
+  drainWallSeconds: number;
+  startedAt: number;
+  workerUsPerOrder: number;
+  postgresUsPerOrder: number;
+}
+
+/** Waits for a just-started worker to finish every open order with these trxids; its rate and CPU. */
+export async function measureDrain(pool: pg.Pool, trxLike: string, worker: BenchProcess, database: string): Promise<DrainFigures> {
+  const startedAt = Date.now();
+  const cpuBefore = snapshotCpu();
+  const drained = await waitUntilFinished(pool, trxLike, 120_000);
+  const drainWallSeconds = (Date.now() - startedAt) / 1000;
+  const cpu = diffCpu(cpuBefore, snapshotCpu(), worker.pid, database);
+  const span = (
+    await pool.query<{ seconds: number }>(
+      `SELECT extract(epoch FROM max(finished_at) - min(finished_at))::float8 AS seconds FROM orders WHERE trxid LIKE $1`,
+      [trxLike],
+    )
+  ).rows[0].seconds;
+  return {
+    drained,
+    drainPerSecond: span > 0 ? drained / span : NaN,
+    drainWallSeconds,
+    startedAt,
+    workerUsPerOrder: (cpu.serverMs * 1000) / Math.max(1, drained),
+    postgresUsPerOrder: (cpu.postgresMs * 1000) / Math.max(1, drained),
+  };
+}
+
 export interface SteadyFigures {
   /** Orders placed per second (what autocannon achieved at the asked rate). */
   rate: number;
@@ -131,25 +170,9 @@ export async function runWorkerPhase(options: {
   let figures: Omit<WorkerFigures, "peakRssKiB">;
   try {
     log(`worker: draining a backlog of ${backlog} orders`);
-    worker = await startProcess({
-      name: "worker",
-      entry: "scripts/worker.ts",
-      env: options.workerEnv,
-      readyLine: /fulfilling orders/,
-      log,
-    });
-    const started = Date.now();
-    const cpuBefore = snapshotCpu();
-    const drained = await waitUntilFinished(pool, `${options.backlogPrefix}-%`, 120_000);
-    const drainWallSeconds = (Date.now() - started) / 1000;
-    const drainCpu = diffCpu(cpuBefore, snapshotCpu(), worker.pid, options.database);
-    const span = (
-      await pool.query<{ seconds: number }>(
-        `SELECT extract(epoch FROM max(finished_at) - min(finished_at))::float8 AS seconds FROM orders WHERE trxid LIKE $1`,
-        [`${options.backlogPrefix}-%`],
-      )
-    ).rows[0].seconds;
-    const drainPerSecond = span > 0 ? drained / span : NaN;
+    worker = await startBenchWorker(options.workerEnv, log);
+    const drain = await measureDrain(pool, `${options.backlogPrefix}-%`, worker, options.database);
+    const { drained, drainPerSecond, drainWallSeconds } = drain;
     log(`worker: ${drained} orders finished, ${drainPerSecond.toFixed(0)}/s (wall ${drainWallSeconds.toFixed(1)} s)`);
 
     // Half of what the slower side manages alone (the worker draining, the API placing): placing
@@ -162,8 +185,8 @@ export async function runWorkerPhase(options: {
       backlogOrders: backlog,
       drainPerSecond,
       drainWallSeconds,
-      drainWorkerUsPerOrder: (drainCpu.serverMs * 1000) / Math.max(1, drained),
-      drainPostgresUsPerOrder: (drainCpu.postgresMs * 1000) / Math.max(1, drained),
+      drainWorkerUsPerOrder: drain.workerUsPerOrder,
+      drainPostgresUsPerOrder: drain.postgresUsPerOrder,
       low,
       steady,
     };

@@ -1,7 +1,8 @@
 // `node --import tsx --import ./bench/no-auth/register.ts scripts/serve.ts`: the same service with
 // API-key authentication and per-key rate limiting replaced by bench-only stand-ins, to measure
 // what those two cost. Nothing in the service changes: module resolution hands the wrapper the
-// stand-ins (hooks.ts). BENCH_STUBS picks which: "auth,ratelimit" (default), "auth" or "ratelimit".
+// stand-ins (hooks.ts). BENCH_STUBS picks which: "auth,ratelimit" (default), "auth" or "ratelimit";
+// "nowebhooks" gives a worker no webhook task (the webhook rounds' deferred delivery).
 // Never used outside the bench.
 import { register } from "node:module";
 
