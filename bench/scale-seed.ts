@@ -23,12 +23,13 @@ import { getPrisma } from "@/lib/db/prisma";
 import { issueApiKey } from "@/lib/accounts/issue-api-key";
 import { seedDemoCatalog } from "@/lib/seed/seed-demo-data";
 
-export const BIG_ORDERS = 1_000_000;
+/** SCALE_ORDERS: reseller A's orders after growing (a smaller number for a quick try of the bench itself). */
+export const BIG_ORDERS = Number(process.env.SCALE_ORDERS ?? 1_000_000);
 export const BASE_ORDERS = 10_000;
 export const SMALL_ACCOUNTS = 10_000;
 export const SMALL_RESELLER_ORDERS = 200;
 /** Ledger entries per small account after growing: 1 funding credit + 196 movements. */
-const SMALL_MOVEMENTS = 196;
+const SMALL_MOVEMENTS = 2 * Math.max(1, Math.round((98 * BIG_ORDERS) / 1_000_000));
 
 export interface ScaleIdentities {
   bigAccountId: number;
