@@ -40,12 +40,14 @@ const median = (values: number[]) => {
 
 function cell(f: LatencyFigures | undefined): string {
   if (!f) return "–";
+  if (f.requests === 0) return `no answer within the run${f.non2xx + f.errors ? ` (${JSON.stringify(f.statusCodes)})` : ""}`;
   const failed = f.non2xx + f.errors;
   return `${ms(f.p50)} / ${ms(f.p99)} ms, ${f.reqPerSecond.toFixed(0)}/s${failed ? ` (**${failed} failed**: ${JSON.stringify(f.statusCodes)})` : ""}`;
 }
 
 function ratio(small: LatencyFigures | undefined, big: LatencyFigures | undefined): string {
   if (!small || !big) return "–";
+  if (big.requests === 0) return "**missed** (no answer)";
   const r = big.p99 / small.p99;
   return `${r.toFixed(2)}x ${r <= RATIO_TARGET ? "met" : "**missed**"}`;
 }

@@ -28,6 +28,7 @@ import { listOrders } from "@/lib/dashboard/list-orders";
 import { listGameLineSlugs } from "@/lib/dashboard/list-game-line-slugs";
 import { searchOrders } from "@/lib/dashboard/search-orders";
 import { listAccounts } from "@/lib/dashboard/list-accounts";
+import { generateApiKey } from "@/lib/auth/api-key-format";
 import { openBenchDatabase, resetAndMigrate } from "./database";
 import { PLACE_PID, PLACE_USER_ID } from "./load";
 import { startProcess, stopAll, type BenchProcess } from "./processes";
@@ -167,6 +168,42 @@ async function timeDashboard(url: string, ids: ScaleIdentities): Promise<{ dashb
   return { dashboard, explains };
 }
 
+/** Waits (up to 2 minutes) until no other statement runs in the bench's database. */
+async function drain(pool: ReturnType<typeof getPool>): Promise<void> {
+  const started = Date.now();
+  while (Date.now() - started < 120_000) {
+    const { rows } = await pool.query<{ n: number }>(
+      `SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = current_database() AND state = 'active' AND pid <> pg_backend_pid() AND backend_type = 'client backend'`,
+    );
+    if (rows[0].n === 0) return;
+    await new Promise((resolve) => setTimeout(resolve, 250));
+  }
+  log("  (the service was still busy after 2 minutes)");
+}
+
+const STATE_FILE = path.join(projectRoot, ".data", "scale-bench-state.json");
+
+/**
+ * SCALE_REUSE: new keys for reseller A's and B's existing keys (their plain keys lived only in the
+ * run that issued them): the stored hash is replaced, so their orders stay theirs.
+ */
+async function rekey(): Promise<ScaleIdentities> {
+  const pool = getPool();
+  const found = async (username: string, keyName: string) => {
+    const { rows } = await pool.query<{ account_id: number; key_id: number }>(
+      `SELECT a.id AS account_id, k.id AS key_id FROM accounts a JOIN api_keys k ON k.account_id = a.id AND k.name = $2 WHERE a.telegram_username = $1`,
+      [username, keyName],
+    );
+    if (!rows[0]) throw new Error(`SCALE_REUSE: no account ${username} with key ${keyName}: run without SCALE_REUSE first`);
+    const generated = generateApiKey();
+    await pool.query(`UPDATE api_keys SET key_hash = $2, prefix = $3 WHERE id = $1`, [rows[0].key_id, generated.hash, generated.prefix]);
+    return { accountId: rows[0].account_id, keyId: rows[0].key_id, key: generated.key };
+  };
+  const a = await found("scale_reseller_a", "A1");
+  const b = await found("scale_reseller_b", "B1");
+  return { bigAccountId: a.accountId, bigKeyId: a.keyId, bigKey: a.key, smallAccountId: b.accountId, smallKeyId: b.keyId, smallKey: b.key };
+}
+
 async function measurePhase(phase: string, url: string, service: BenchProcess, ids: ScaleIdentities, notes: string[]): Promise<PhaseResult> {
   const pool = getPool();
   const counts = (
@@ -189,8 +226,15 @@ async function measurePhase(phase: string, url: string, service: BenchProcess, i
     explains.push(...(await explainStatements(url, target.label.replace(/ \(.*\)$/, ""), statements)));
     const one = await probeOneConnection(service.port!, target.key, target, offset, ONE_CONN_REQUESTS, ONE_CONN_SECONDS);
     offset += one.requests + 10;
-    const fifty = await loadConnections(service.port!, target.key, target, offset, CONNECTIONS, FIFTY_SECONDS);
+    await drain(pool);
+    // Long enough for several answers per connection even where one answer takes seconds
+    // (a request still in flight when the window closes is not counted).
+    const seconds = Math.min(30, Math.max(FIFTY_SECONDS, Math.ceil((3 * CONNECTIONS * one.p50) / 10 / 1000)));
+    const fifty = await loadConnections(service.port!, target.key, target, offset, CONNECTIONS, seconds);
     offset += 100_000;
+    // Requests autocannon gave up on are still running in the service: let them finish, or they
+    // would slow the next measurement.
+    await drain(pool);
     if (target.name === "place") await pool.query("TRUNCATE graphile_worker._private_jobs");
     api.push({ name: target.name, label: target.label, one, fifty });
     log(
@@ -217,7 +261,12 @@ async function main(): Promise<void> {
   const began = Date.now();
   process.env.BENCH_DATABASE ??= "scale_bench";
   const secret = () => crypto.randomBytes(24).toString("base64url");
-  const secrets = { APP_SECRET: secret(), CODES_ENCRYPTION_KEY: secret(), NEXTAUTH_SECRET: secret() };
+  // SCALE_REUSE=1 measures the database a previous run grew (no reset, no seed, no 10k phase: that
+  // one is read from the previous run's JSON). Its public ids were made with the APP_SECRET the
+  // previous run kept in STATE_FILE; reseller A's and B's keys are issued anew (see rekey()).
+  const reuse = process.env.SCALE_REUSE === "1";
+  const previous = reuse ? (JSON.parse(fs.readFileSync(STATE_FILE, "utf8")) as { appSecret: string; database: string }) : undefined;
+  const secrets = { APP_SECRET: previous?.appSecret ?? secret(), CODES_ENCRYPTION_KEY: secret(), NEXTAUTH_SECRET: secret() };
   // The seed computes public ids with APP_SECRET, and lib/ in this process reads it too.
   Object.assign(process.env, secrets);
   const commandLine = [
@@ -237,9 +286,18 @@ async function main(): Promise<void> {
   ];
   try {
     log(`database: ${db.description}`);
-    await resetAndMigrate(db.url);
+    const databaseName = new URL(db.url).pathname.slice(1);
+    if (previous && previous.database !== databaseName) throw new Error(`SCALE_REUSE: the state in ${STATE_FILE} is for database ${previous.database}, not ${databaseName}`);
     let t = Date.now();
-    const ids = await seedScaleBase(db.url, secrets.APP_SECRET, log);
+    let ids: ScaleIdentities;
+    if (reuse) {
+      ids = await rekey();
+    } else {
+      await resetAndMigrate(db.url);
+      ids = await seedScaleBase(db.url, secrets.APP_SECRET, log);
+      fs.mkdirSync(path.dirname(STATE_FILE), { recursive: true });
+      fs.writeFileSync(STATE_FILE, JSON.stringify({ database: databaseName, appSecret: secrets.APP_SECRET }), { mode: 0o600 });
+    }
     const baseSeconds = (Date.now() - t) / 1000;
 
     const env: Record<string, string | undefined> = {
@@ -258,18 +316,27 @@ async function main(): Promise<void> {
     };
     const startService = () => startProcess({ name: "service", entry: "scripts/serve.ts", env, nodeArgs: ["--import", "./bench/scale-capture.ts"], log });
 
-    let service = await startService();
-    const small = await measurePhase("10k", db.url, service, ids, notes);
-    await service.stop();
-
-    t = Date.now();
+    const file = path.resolve(process.env.SCALE_RESULTS ?? path.join(projectRoot, "bench", "scale-results.md"));
+    const jsonFile = file.replace(/\.md$/, ".json");
+    let small: PhaseResult;
+    let growSeconds = 0;
     const bigLabel = BIG_ORDERS >= 1_000_000 ? `${BIG_ORDERS / 1_000_000}M` : `${BIG_ORDERS / 1000}k`;
-    log(`growing to ${bigLabel} orders`);
-    await growScale(db.url, secrets.APP_SECRET, ids, log);
-    const growSeconds = (Date.now() - t) / 1000;
-    log(`grown in ${growSeconds.toFixed(0)} s`);
+    if (reuse) {
+      const earlier = JSON.parse(fs.readFileSync(jsonFile, "utf8")) as ScaleReport;
+      small = earlier.phases[0];
+      notes.push(`SCALE_REUSE: the ${small.phase} phase is that of the run of ${earlier.date} (same database before it grew); the ${bigLabel} phase was measured again on the grown database`);
+    } else {
+      const service = await startService();
+      small = await measurePhase("10k", db.url, service, ids, notes);
+      await service.stop();
+      t = Date.now();
+      log(`growing to ${bigLabel} orders`);
+      await growScale(db.url, secrets.APP_SECRET, ids, log);
+      growSeconds = (Date.now() - t) / 1000;
+      log(`grown in ${growSeconds.toFixed(0)} s`);
+    }
 
-    service = await startService();
+    const service = await startService();
     const big = await measurePhase(bigLabel, db.url, service, ids, notes);
     await service.stop();
 
@@ -286,9 +353,8 @@ async function main(): Promise<void> {
       totalSeconds: (Date.now() - began) / 1000,
     };
     const text = renderScaleReport(report);
-    const file = path.resolve(process.env.SCALE_RESULTS ?? path.join(projectRoot, "bench", "scale-results.md"));
     fs.writeFileSync(file, `${text}\n`);
-    fs.writeFileSync(file.replace(/\.md$/, ".json"), JSON.stringify(report, null, 1));
+    fs.writeFileSync(jsonFile, JSON.stringify(report, null, 1));
     console.log(text.split("\n## Plans at")[0]);
     log(`written to ${path.relative(process.cwd(), file)} (and .json)`);
   } finally {
