@@ -67,7 +67,7 @@ export function renderScaleReport(report: ScaleReport): string {
   const [small, big] = report.phases;
   const out: string[] = [];
   out.push(`# Scale bench (${report.date})`, "");
-  out.push(`Command: \`${report.commandLine}\`. Machine: ${report.machine}. Total ${(report.totalSeconds / 60).toFixed(1)} min; seeding ${report.seedSeconds.base.toFixed(0)} s (base) + ${report.seedSeconds.grow.toFixed(0)} s (to 1M).`, "");
+  out.push(`Command: \`${report.commandLine}\`. Machine: ${report.machine}. Total ${(report.totalSeconds / 60).toFixed(1)} min; seeding ${report.seedSeconds.base.toFixed(0)} s (base) + ${report.seedSeconds.grow.toFixed(0)} s (growing).`, "");
   out.push("| phase | orders | ledger entries | accounts | reseller A orders | A ledger | load average at start |", "|---|---|---|---|---|---|---|");
   for (const p of report.phases) out.push(`| ${p.phase} | ${p.orders} | ${p.ledgerEntries} | ${p.accounts} | ${p.bigAccountOrders} | ${p.bigAccountLedger} | ${p.loadAverage} |`);
   out.push("", `Books after the run: ${report.invariantProblems.length ? report.invariantProblems.join("; ") : "balanced (balance = sum of ledger, running balances, one debit per charged order, one refund per cancelled one, keys and orders consistent)"}.`, "");

@@ -168,15 +168,21 @@ async function timeDashboard(url: string, ids: ScaleIdentities): Promise<{ dashb
   return { dashboard, explains };
 }
 
-/** Waits (up to 2 minutes) until no other statement runs in the bench's database. */
+/**
+ * Waits (up to 2 minutes) until no other statement has run in the bench's database for a second:
+ * a request between two of its queries leaves the database idle for a moment, so one idle sample
+ * is not enough.
+ */
 async function drain(pool: ReturnType<typeof getPool>): Promise<void> {
   const started = Date.now();
+  let idleSamples = 0;
   while (Date.now() - started < 120_000) {
     const { rows } = await pool.query<{ n: number }>(
       `SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = current_database() AND state = 'active' AND pid <> pg_backend_pid() AND backend_type = 'client backend'`,
     );
-    if (rows[0].n === 0) return;
-    await new Promise((resolve) => setTimeout(resolve, 250));
+    idleSamples = rows[0].n === 0 ? idleSamples + 1 : 0;
+    if (idleSamples >= 5) return;
+    await new Promise((resolve) => setTimeout(resolve, 200));
   }
   log("  (the service was still busy after 2 minutes)");
 }
@@ -222,6 +228,7 @@ async function measurePhase(phase: string, url: string, service: BenchProcess, i
   const explains: ExplainedStatement[] = [];
   let offset = 1;
   for (const target of targets) {
+    await drain(pool);
     const statements = await captureRequest(service, target.key, target);
     explains.push(...(await explainStatements(url, target.label.replace(/ \(.*\)$/, ""), statements)));
     const one = await probeOneConnection(service.port!, target.key, target, offset, ONE_CONN_REQUESTS, ONE_CONN_SECONDS);
