@@ -1,0 +1,122 @@
+// The scale bench's requests: each measurement is one kind of request (a path, or a body), rotated
+// over a sample of references, sent at one connection (sequential, keep-alive: the per-request time)
+// and at 50 (autocannon, as bench/load.ts: throughput and tail under load).
+import http from "node:http";
+import autocannon, { type AutocannonRequest } from "autocannon";
+import { percentile } from "./load";
+
+export interface ScaleRequest {
+  method: "GET" | "POST";
+  path: string;
+  body?: string;
+}
+
+export interface ScaleTarget {
+  name: string;
+  label: string;
+  /** The i-th request of a run (rotating over the sample, or a fresh trxid). */
+  request(i: number): ScaleRequest;
+}
+
+export interface LatencyFigures {
+  requests: number;
+  p50: number;
+  p99: number;
+  reqPerSecond: number;
+  non2xx: number;
+  errors: number;
+  statusCodes: Record<string, number>;
+}
+
+function figures(latencies: number[], seconds: number, non2xx: number, errors: number, statusCodes: Record<string, number>): LatencyFigures {
+  const sorted = [...latencies].sort((a, b) => a - b);
+  return {
+    requests: sorted.length,
+    p50: percentile(sorted, 50),
+    p99: percentile(sorted, 99),
+    reqPerSecond: sorted.length / Math.max(0.001, seconds),
+    non2xx,
+    errors,
+    statusCodes,
+  };
+}
+
+function send(port: number, key: string, spec: ScaleRequest, agent: http.Agent): Promise<number> {
+  return new Promise<number>((resolve, reject) => {
+    const headers: Record<string, string> = { "x-api-key": key };
+    if (spec.body !== undefined) headers["content-type"] = "application/json";
+    const req = http.request({ host: "127.0.0.1", port, method: spec.method, path: spec.path, headers, agent }, (res) => {
+      res.resume();
+      res.on("end", () => resolve(res.statusCode ?? 0));
+    });
+    req.on("error", reject);
+    req.end(spec.body);
+  });
+}
+
+/** Sends one request (for capturing its SQL); returns the status. */
+export async function sendOnce(port: number, key: string, spec: ScaleRequest): Promise<number> {
+  const agent = new http.Agent({ keepAlive: false });
+  try {
+    return await send(port, key, spec, agent);
+  } finally {
+    agent.destroy();
+  }
+}
+
+/** One connection, one request after another: `maxRequests` or `maxSeconds`, whichever ends first, after 5 unrecorded. */
+export async function probeOneConnection(port: number, key: string, target: ScaleTarget, start: number, maxRequests: number, maxSeconds: number): Promise<LatencyFigures> {
+  const agent = new http.Agent({ keepAlive: true, maxSockets: 1 });
+  const times: number[] = [];
+  const statusCodes: Record<string, number> = {};
+  let non2xx = 0;
+  let errors = 0;
+  let i = start;
+  const began = process.hrtime.bigint();
+  let measuredFrom = began;
+  try {
+    for (let n = -5; n < maxRequests; n++) {
+      if (n === 0) measuredFrom = process.hrtime.bigint();
+      if (n > 0 && Number(process.hrtime.bigint() - measuredFrom) / 1e9 > maxSeconds) break;
+      const spec = target.request(i++);
+      const t = process.hrtime.bigint();
+      let status = 0;
+      try {
+        status = await send(port, key, spec, agent);
+      } catch {
+        errors++;
+      }
+      const ms = Number(process.hrtime.bigint() - t) / 1e6;
+      if (n < 0) continue;
+      times.push(ms);
+      statusCodes[status] = (statusCodes[status] ?? 0) + 1;
+      if (status < 200 || status > 299) non2xx++;
+    }
+  } finally {
+    agent.destroy();
+  }
+  return figures(times, Number(process.hrtime.bigint() - measuredFrom) / 1e9, non2xx, errors, statusCodes);
+}
+
+/** autocannon at `connections` for `seconds` (after a second unrecorded); every request from target.request. */
+export async function loadConnections(port: number, key: string, target: ScaleTarget, start: number, connections: number, seconds: number): Promise<LatencyFigures> {
+  let i = start;
+  const run = async (duration: number) => {
+    const setupRequest = (request: AutocannonRequest): AutocannonRequest => {
+      const spec = target.request(i++);
+      request.method = spec.method;
+      request.path = spec.path;
+      request.headers = spec.body !== undefined ? { "x-api-key": key, "content-type": "application/json" } : { "x-api-key": key };
+      if (spec.body !== undefined) request.body = spec.body;
+      return request;
+    };
+    const latencies: number[] = [];
+    const instance = autocannon({ url: `http://127.0.0.1:${port}`, connections, duration, timeout: 30, requests: [{ setupRequest }] });
+    instance.on("response", (_client: unknown, _status: number, _bytes: number, ms: number) => latencies.push(ms));
+    const result = await instance;
+    const statusCodes = Object.fromEntries(Object.entries(result.statusCodeStats).map(([code, stat]) => [code, stat.count]));
+    return figures(latencies, result.duration, result.non2xx, result.errors + result.timeouts, statusCodes);
+  };
+  await run(1);
+  return run(seconds);
+}
