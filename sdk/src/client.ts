@@ -203,12 +203,14 @@ export function createClient(options: ClientOptions) {
     },
 
     /** GET /ledger: one page of your wallet statement, newest first. */
-    async getLedger(query: Omit<LedgerQuery, "format"> = {}, call: CallOptions = {}): Promise<LedgerPage> {
-      return (await unwrap(http.GET("/ledger", { params: { query: { ...stringify(query), format: "json" } }, signal: call.signal }))).data;
+    async getLedger(query: Omit<LedgerQuery, "format" | "from" | "to"> = {}, call: CallOptions = {}): Promise<LedgerPage> {
+      const { data } = await unwrap(http.GET("/ledger", { params: { query: { ...stringify(query), format: "json" } }, signal: call.signal }));
+      // The document lists a text/csv answer too (format=csv); format=json always answers the JSON page.
+      return data as LedgerPage;
     },
 
     /** Every ledger entry, newest first, page after page (`pageSize` 1-500, default 500); other filters pass through. */
-    async *iterateLedger({ pageSize = 500, signal, ...filters }: Omit<LedgerQuery, "page" | "format"> & CallOptions = {}): AsyncGenerator<LedgerEntry> {
+    async *iterateLedger({ pageSize = 500, signal, ...filters }: Omit<LedgerQuery, "page" | "format" | "from" | "to"> & CallOptions = {}): AsyncGenerator<LedgerEntry> {
       // Newest first with growing ids: an entry written meanwhile shifts the pages by one, so
       // anything not older than the last entry yielded was seen already.
       let lastId = Number.POSITIVE_INFINITY;

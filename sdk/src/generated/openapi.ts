@@ -83,7 +83,7 @@ export interface paths {
                 /**
                  * @description `RATE_LIMIT_UNAVAILABLE` (RATE_LIMIT_UNAVAILABLE): The rate-limit store did not answer in time; nothing was done.
                  *
-                 *     `SERVICE_UNAVAILABLE` (SERVICE UNAVAILABLE): The database did not answer; nothing was done.
+                 *     `SERVICE_UNAVAILABLE` (SERVICE UNAVAILABLE): The database did not answer, or (`GET /ledger` statements) the service is already streaming its most statements at once; nothing was done.
                  */
                 503: {
                     headers: {
@@ -186,7 +186,7 @@ export interface paths {
                 /**
                  * @description `RATE_LIMIT_UNAVAILABLE` (RATE_LIMIT_UNAVAILABLE): The rate-limit store did not answer in time; nothing was done.
                  *
-                 *     `SERVICE_UNAVAILABLE` (SERVICE UNAVAILABLE): The database did not answer; nothing was done.
+                 *     `SERVICE_UNAVAILABLE` (SERVICE UNAVAILABLE): The database did not answer, or (`GET /ledger` statements) the service is already streaming its most statements at once; nothing was done.
                  */
                 503: {
                     headers: {
@@ -286,7 +286,7 @@ export interface paths {
                 /**
                  * @description `RATE_LIMIT_UNAVAILABLE` (RATE_LIMIT_UNAVAILABLE): The rate-limit store did not answer in time; nothing was done.
                  *
-                 *     `SERVICE_UNAVAILABLE` (SERVICE UNAVAILABLE): The database did not answer; nothing was done.
+                 *     `SERVICE_UNAVAILABLE` (SERVICE UNAVAILABLE): The database did not answer, or (`GET /ledger` statements) the service is already streaming its most statements at once; nothing was done.
                  */
                 503: {
                     headers: {
@@ -386,7 +386,7 @@ export interface paths {
                 /**
                  * @description `RATE_LIMIT_UNAVAILABLE` (RATE_LIMIT_UNAVAILABLE): The rate-limit store did not answer in time; nothing was done.
                  *
-                 *     `SERVICE_UNAVAILABLE` (SERVICE UNAVAILABLE): The database did not answer; nothing was done.
+                 *     `SERVICE_UNAVAILABLE` (SERVICE UNAVAILABLE): The database did not answer, or (`GET /ledger` statements) the service is already streaming its most statements at once; nothing was done.
                  */
                 503: {
                     headers: {
@@ -482,7 +482,7 @@ export interface paths {
                 /**
                  * @description `RATE_LIMIT_UNAVAILABLE` (RATE_LIMIT_UNAVAILABLE): The rate-limit store did not answer in time; nothing was done.
                  *
-                 *     `SERVICE_UNAVAILABLE` (SERVICE UNAVAILABLE): The database did not answer; nothing was done.
+                 *     `SERVICE_UNAVAILABLE` (SERVICE UNAVAILABLE): The database did not answer, or (`GET /ledger` statements) the service is already streaming its most statements at once; nothing was done.
                  */
                 503: {
                     headers: {
@@ -573,7 +573,7 @@ export interface paths {
                 /**
                  * @description `RATE_LIMIT_UNAVAILABLE` (RATE_LIMIT_UNAVAILABLE): The rate-limit store did not answer in time; nothing was done.
                  *
-                 *     `SERVICE_UNAVAILABLE` (SERVICE UNAVAILABLE): The database did not answer; nothing was done.
+                 *     `SERVICE_UNAVAILABLE` (SERVICE UNAVAILABLE): The database did not answer, or (`GET /ledger` statements) the service is already streaming its most statements at once; nothing was done.
                  */
                 503: {
                     headers: {
@@ -789,7 +789,7 @@ export interface paths {
                 /**
                  * @description `RATE_LIMIT_UNAVAILABLE` (RATE_LIMIT_UNAVAILABLE): The rate-limit store did not answer in time; nothing was done.
                  *
-                 *     `SERVICE_UNAVAILABLE` (SERVICE UNAVAILABLE): The database did not answer; nothing was done.
+                 *     `SERVICE_UNAVAILABLE` (SERVICE UNAVAILABLE): The database did not answer, or (`GET /ledger` statements) the service is already streaming its most statements at once; nothing was done.
                  *
                  *     `MAINTENANCE` (MAINTENANCE): New orders and redeems are paused for maintenance. A replay of an existing order still answers its invoice.
                  *
@@ -825,14 +825,20 @@ export interface paths {
         get: {
             parameters: {
                 query?: {
-                    /** @description Seconds (up to 30) to hold the answer until the order is completed or cancelled */
+                    /**
+                     * @description Seconds (up to 30) to hold the answer until the order is completed or cancelled
+                     * @example 10
+                     */
                     wait?: string;
                     /** @description Read `orderId` as this kind of reference only. Without it, the first kind that matches wins: publicId, then trxid, then idempotencyKey, then the numeric id */
                     by?: "publicId" | "trxid" | "idempotencyKey" | "id";
                 };
                 header?: never;
                 path: {
-                    /** @description The public id (SVCAPI-...), your trxid, your idempotency key, or the numeric id. When it matches several of your orders, the first kind that matches wins: publicId, then trxid (newest order with it), then idempotencyKey, then the numeric id; the response header Order-Matched-By says which */
+                    /**
+                     * @description The public id (SVCAPI-...), your trxid, your idempotency key, or the numeric id. When it matches several of your orders, the first kind that matches wins: publicId, then trxid (newest order with it), then idempotencyKey, then the numeric id; the response header Order-Matched-By says which
+                     * @example SVCAPI-BR-2N9C-7F3KQ1
+                     */
                     orderId: string;
                 };
                 cookie?: never;
@@ -952,7 +958,7 @@ export interface paths {
                 /**
                  * @description `RATE_LIMIT_UNAVAILABLE` (RATE_LIMIT_UNAVAILABLE): The rate-limit store did not answer in time; nothing was done.
                  *
-                 *     `SERVICE_UNAVAILABLE` (SERVICE UNAVAILABLE): The database did not answer; nothing was done.
+                 *     `SERVICE_UNAVAILABLE` (SERVICE UNAVAILABLE): The database did not answer, or (`GET /ledger` statements) the service is already streaming its most statements at once; nothing was done.
                  */
                 503: {
                     headers: {
@@ -988,9 +994,15 @@ export interface paths {
                 query?: {
                     /** @description Simple mode: how many of your newest orders (1-200, default 30) */
                     limit?: string;
-                    /** @description Paged mode: page number from 1; passing it switches to paged mode */
+                    /**
+                     * @description Paged mode: page number from 1; passing it switches to paged mode
+                     * @example 1
+                     */
                     page?: string;
-                    /** @description Paged mode: orders per page (1-50, default 20) */
+                    /**
+                     * @description Paged mode: orders per page (1-50, default 20)
+                     * @example 20
+                     */
                     pageSize?: string;
                 };
                 header?: never;
@@ -1078,7 +1090,7 @@ export interface paths {
                 /**
                  * @description `RATE_LIMIT_UNAVAILABLE` (RATE_LIMIT_UNAVAILABLE): The rate-limit store did not answer in time; nothing was done.
                  *
-                 *     `SERVICE_UNAVAILABLE` (SERVICE UNAVAILABLE): The database did not answer; nothing was done.
+                 *     `SERVICE_UNAVAILABLE` (SERVICE UNAVAILABLE): The database did not answer, or (`GET /ledger` statements) the service is already streaming its most statements at once; nothing was done.
                  */
                 503: {
                     headers: {
@@ -1107,17 +1119,27 @@ export interface paths {
         };
         /**
          * Your wallet statement (beyond the spec), newest first
-         * @description Every credit, debit, refund and adjustment with the balance after it. `?format=csv` for reconciliation.
+         * @description Every credit, debit, refund and adjustment with the balance after it, in pages, newest first. `?format=csv` answers the page as CSV. `?format=csv&from=...&to=...` streams every entry with `from <= createdAt < to` (oldest first, not paged) between an opening and a closing balance line, for reconciling a period in one download: `from` and `to` are ISO-8601 instants with an offset or bare dates (00:00 UTC), at most 366 days apart; a month is `from=2026-10-01&to=2026-11-01`. The opening balance plus the entries' amounts equals the closing balance. While the service already streams its most statements at once, a statement answers 503 SERVICE UNAVAILABLE with Retry-After.
          */
         get: {
             parameters: {
                 query?: {
-                    /** @description Page number from 1 (default 1) */
+                    /**
+                     * @description Page number from 1 (default 1)
+                     * @example 1
+                     */
                     page?: string;
-                    /** @description Entries per page (1-500, default 50) */
+                    /**
+                     * @description Entries per page (1-500, default 50)
+                     * @example 50
+                     */
                     pageSize?: string;
-                    /** @description csv for a spreadsheet-ready statement */
+                    /** @description csv: the page as CSV, or with from and to the whole range as one streamed statement */
                     format?: "json" | "csv";
+                    /** @description With format=csv and to: the statement's start, inclusive (a bare date is 00:00 UTC that day) */
+                    from?: string;
+                    /** @description With format=csv and from: the statement's end, exclusive (at most 366 days after from) */
+                    to?: string;
                 };
                 header?: never;
                 path?: never;
@@ -1128,6 +1150,8 @@ export interface paths {
                 /** @description Success */
                 200: {
                     headers: {
+                        /** @description With format=csv: `attachment` with a file name (`ledger-<from>-to-<to>.csv` for a statement) */
+                        "Content-Disposition"?: string;
                         [name: string]: unknown;
                     };
                     content: {
@@ -1149,6 +1173,7 @@ export interface paths {
                                 createdAt: string;
                             }[];
                         };
+                        "text/csv": string;
                     };
                 };
                 /** @description `INVALID_REQUEST` (INVALID REQUEST): `pid` or `trxid` missing (absent, `null` or empty), an identifier the line requires missing or not allowed (`userId`, `zoneId`, `serverId`), or a query parameter out of range. `details` says which. */
@@ -1210,7 +1235,7 @@ export interface paths {
                 /**
                  * @description `RATE_LIMIT_UNAVAILABLE` (RATE_LIMIT_UNAVAILABLE): The rate-limit store did not answer in time; nothing was done.
                  *
-                 *     `SERVICE_UNAVAILABLE` (SERVICE UNAVAILABLE): The database did not answer; nothing was done.
+                 *     `SERVICE_UNAVAILABLE` (SERVICE UNAVAILABLE): The database did not answer, or (`GET /ledger` statements) the service is already streaming its most statements at once; nothing was done.
                  */
                 503: {
                     headers: {
@@ -1360,7 +1385,7 @@ export interface paths {
                 /**
                  * @description `RATE_LIMIT_UNAVAILABLE` (RATE_LIMIT_UNAVAILABLE): The rate-limit store did not answer in time; nothing was done.
                  *
-                 *     `SERVICE_UNAVAILABLE` (SERVICE UNAVAILABLE): The database did not answer; nothing was done.
+                 *     `SERVICE_UNAVAILABLE` (SERVICE UNAVAILABLE): The database did not answer, or (`GET /ledger` statements) the service is already streaming its most statements at once; nothing was done.
                  *
                  *     `SUPPLIER_UNAVAILABLE` (SUPPLIER UNAVAILABLE: try again shortly): The supplier could not answer the check or redemption now.
                  */
@@ -1512,7 +1537,7 @@ export interface paths {
                 /**
                  * @description `RATE_LIMIT_UNAVAILABLE` (RATE_LIMIT_UNAVAILABLE): The rate-limit store did not answer in time; nothing was done.
                  *
-                 *     `SERVICE_UNAVAILABLE` (SERVICE UNAVAILABLE): The database did not answer; nothing was done.
+                 *     `SERVICE_UNAVAILABLE` (SERVICE UNAVAILABLE): The database did not answer, or (`GET /ledger` statements) the service is already streaming its most statements at once; nothing was done.
                  *
                  *     `SUPPLIER_UNAVAILABLE` (SUPPLIER UNAVAILABLE: try again shortly): The supplier could not answer the check or redemption now.
                  */
@@ -1690,7 +1715,7 @@ export interface paths {
                 /**
                  * @description `RATE_LIMIT_UNAVAILABLE` (RATE_LIMIT_UNAVAILABLE): The rate-limit store did not answer in time; nothing was done.
                  *
-                 *     `SERVICE_UNAVAILABLE` (SERVICE UNAVAILABLE): The database did not answer; nothing was done.
+                 *     `SERVICE_UNAVAILABLE` (SERVICE UNAVAILABLE): The database did not answer, or (`GET /ledger` statements) the service is already streaming its most statements at once; nothing was done.
                  *
                  *     `SUPPLIER_UNAVAILABLE` (SUPPLIER UNAVAILABLE: try again shortly): The supplier could not answer the check or redemption now.
                  *
@@ -1726,9 +1751,15 @@ export interface paths {
         get: {
             parameters: {
                 query?: {
-                    /** @description Return events with a sequence number greater than this (default 0: from the first) */
+                    /**
+                     * @description Return events with a sequence number greater than this (default 0: from the first)
+                     * @example 41
+                     */
                     after?: string;
-                    /** @description At most this many events (1-500, default 100) */
+                    /**
+                     * @description At most this many events (1-500, default 100)
+                     * @example 100
+                     */
                     limit?: string;
                 };
                 header?: never;
@@ -1812,7 +1843,7 @@ export interface paths {
                 /**
                  * @description `RATE_LIMIT_UNAVAILABLE` (RATE_LIMIT_UNAVAILABLE): The rate-limit store did not answer in time; nothing was done.
                  *
-                 *     `SERVICE_UNAVAILABLE` (SERVICE UNAVAILABLE): The database did not answer; nothing was done.
+                 *     `SERVICE_UNAVAILABLE` (SERVICE UNAVAILABLE): The database did not answer, or (`GET /ledger` statements) the service is already streaming its most statements at once; nothing was done.
                  */
                 503: {
                     headers: {
@@ -1971,7 +2002,7 @@ export interface paths {
                 /**
                  * @description `RATE_LIMIT_UNAVAILABLE` (RATE_LIMIT_UNAVAILABLE): The rate-limit store did not answer in time; nothing was done.
                  *
-                 *     `SERVICE_UNAVAILABLE` (SERVICE UNAVAILABLE): The database did not answer; nothing was done.
+                 *     `SERVICE_UNAVAILABLE` (SERVICE UNAVAILABLE): The database did not answer, or (`GET /ledger` statements) the service is already streaming its most statements at once; nothing was done.
                  */
                 503: {
                     headers: {
