@@ -6,7 +6,7 @@
 import type { RouteMatch } from "./router";
 import { dispatchRoute } from "./dispatch-route";
 import { errorResponse } from "./errors";
-import { installPeerAddressStamp, readPeerAddress } from "./peer-address";
+import { installPeerAddressStamp, PeerAddressUnknownError, readPeerAddress } from "./peer-address";
 
 export interface ApiRouter {
   match(method: string, pathname: string): RouteMatch;
@@ -43,6 +43,9 @@ export function createNextRouteHandlers(router: ApiRouter, path?: string): NextR
     try {
       peerIp = readPeerAddress(request);
     } catch (error) {
+      // Only a request that reached `next start` while it was starting: its client address is not
+      // known, so it is not served; a retry a moment later is.
+      if (error instanceof PeerAddressUnknownError) return errorResponse("SERVICE_UNAVAILABLE", { headers: { "retry-after": "1" } });
       logError(error);
       return errorResponse("INTERNAL_ERROR");
     }

@@ -9,7 +9,7 @@
 // installed by instrumentation.ts (once per Next server process, before `next start` serves),
 // again when a route file loads (lib/http/next-route.ts), and, because `next dev` reads a request's
 // headers before it compiles either, preloaded into the dev server by `npm run dev`.
-import { PEER_ADDRESS_HEADER } from "./peer-address-stamp.mjs";
+import { PEER_ADDRESS_HEADER, peerAddressNonce } from "./peer-address-stamp.mjs";
 
 export { installPeerAddressStamp, PEER_ADDRESS_HEADER } from "./peer-address-stamp.mjs";
 
@@ -19,9 +19,13 @@ export class PeerAddressUnknownError extends Error {
   }
 }
 
-/** The stamped socket address; throws when the stamp is missing rather than trusting the client. */
+/**
+ * The stamped socket address; throws when the stamp is missing or lacks this process's prefix
+ * (a request whose headers were read before the stamp was installed) rather than trust the client.
+ */
 export function readPeerAddress(request: Request): string {
   const value = request.headers.get(PEER_ADDRESS_HEADER);
-  if (value === null) throw new PeerAddressUnknownError();
-  return value;
+  const nonce = peerAddressNonce();
+  if (value === null || nonce === undefined || !value.startsWith(`${nonce} `)) throw new PeerAddressUnknownError();
+  return value.slice(nonce.length + 1);
 }

@@ -63,10 +63,9 @@ beforeAll(async () => {
   server = await startServer(env(LEAN_HEAP_MB));
   if (built) {
     nextServer = await startNextServer(env(NEXT_HEAP_MB));
-    // A request that reaches `next start` right as it reports ready can answer 500 "the
-    // peer-address stamp is not installed" (seen here, outside the statement: it is the first
-    // request of the process). That startup race is not what this file tests, so the first
-    // request is a health check whose answer is printed, not asserted.
+    // A request that reaches `next start` while it is still starting is answered 503 with
+    // Retry-After (tests/e2e/next-start-first-request.test.ts). That is not what this file tests,
+    // so the first request is a health check whose answer is printed, not asserted.
     const first = await fetch(`${nextServer.baseUrl}/healthz`);
     if (first.status !== 200) console.log(`[statement memory] next start's first request answered ${first.status}: ${await first.text()}`);
   }
