@@ -20,12 +20,18 @@ export class PeerAddressUnknownError extends Error {
 }
 
 /**
- * The stamped socket address; throws when the stamp is missing or lacks this process's prefix
- * (a request whose headers were read before the stamp was installed) rather than trust the client.
+ * The socket address in a stamp header's value, or null when there is no stamp or it lacks this
+ * process's prefix (a request whose headers were read before the stamp was installed).
  */
-export function readPeerAddress(request: Request): string {
-  const value = request.headers.get(PEER_ADDRESS_HEADER);
+export function peerAddressFromStamp(value: string | null | undefined): string | null {
   const nonce = peerAddressNonce();
-  if (value === null || nonce === undefined || !value.startsWith(`${nonce} `)) throw new PeerAddressUnknownError();
+  if (value == null || nonce === undefined || !value.startsWith(`${nonce} `)) return null;
   return value.slice(nonce.length + 1);
+}
+
+/** The stamped socket address; throws when the stamp is missing or not ours rather than trust the client. */
+export function readPeerAddress(request: Request): string {
+  const address = peerAddressFromStamp(request.headers.get(PEER_ADDRESS_HEADER));
+  if (address === null) throw new PeerAddressUnknownError();
+  return address;
 }

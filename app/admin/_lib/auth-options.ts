@@ -10,7 +10,7 @@
 import type { NextAuthOptions } from "next-auth";
 import CredentialsProvider from "next-auth/providers/credentials";
 import { env } from "@/lib/config/env";
-import { PEER_ADDRESS_HEADER } from "@/lib/http/peer-address";
+import { PEER_ADDRESS_HEADER, peerAddressFromStamp } from "@/lib/http/peer-address";
 import { parseTrustedProxies, resolveClientIp } from "@/lib/net/ip";
 import { SIGN_IN_ERROR_CODES, signInAdmin } from "@/lib/admin-sign-in/sign-in-admin";
 
@@ -25,8 +25,8 @@ function clientIpOf(headers: Record<string, unknown> | undefined): string {
     const value = headers?.[name];
     return Array.isArray(value) ? value.join(",") : typeof value === "string" ? value : null;
   };
-  const peer = text(PEER_ADDRESS_HEADER);
-  // Without the stamp only the lean host can have handed the request over, and it wrote the
+  const peer = peerAddressFromStamp(text(PEER_ADDRESS_HEADER));
+  // Without a valid stamp only the lean host can have handed the request over, and it wrote the
   // resolved address as the last X-Forwarded-For entry.
   if (peer === null) return text("x-forwarded-for")?.split(",").at(-1)?.trim() || "unknown";
   trustedProxies ??= parseTrustedProxies(env().trustedProxies);
