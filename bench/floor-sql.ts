@@ -148,11 +148,9 @@ export const PLACE_ORDER = `
     SELECT low_event.id, e.id, now() FROM low_event, webhook_endpoints e
      WHERE e.account_id = $1 AND e.disabled_at IS NULL AND (cardinality(e.event_types) = 0 OR 'balance.low' = ANY (e.event_types))
     RETURNING id
-  ), delivery_job AS (
-    SELECT graphile_worker.add_job('deliver_webhook', json_build_object('deliveryId', delivery.id), max_attempts := 25) FROM delivery, custom_plans
   )
   SELECT opened.locked, opened.existing, opened.known, opened.orderable,
          (SELECT row_to_json(ins) FROM ins) AS inserted,
          (SELECT count(*) FROM job)::int AS jobs,
-         (SELECT count(*) FROM delivery_job)::int AS delivery_jobs
+         (SELECT count(*) FROM delivery)::int AS deliveries
     FROM opened`;

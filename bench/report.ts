@@ -486,8 +486,8 @@ function renderWebhooks(w: WebhookFigures): string[] {
   out.push(
     `- Each round: ${w.ordersPerRound} orders placed through the service at ${w.connections} connections with no worker running ` +
       `(placed/s: first to last created_at), then a worker drains them (completed/s, first to last finished_at). Endpoints: none; or one per account, ` +
-      `delivered by the same worker process's webhook runner (WEBHOOK_CONCURRENCY ${w.webhookConcurrency}) while it fulfils; or ` +
-      `the same endpoints with a draining worker that has no webhook task (bench/no-auth, BENCH_STUBS=nowebhooks), so its ` +
+      `delivered by the same worker process's webhook dispatcher (WEBHOOK_CONCURRENCY ${w.webhookConcurrency}) while it fulfils; or ` +
+      `the same endpoints with a draining worker that delivers nothing (WEBHOOK_CONCURRENCY=0), so its ` +
       `figures carry only the outbox write in the settling transaction, and a normal worker delivering afterwards. ` +
       `deliveries/s = events that arrived / (last arrival − the delivering worker ready). Modes take turns mirrored ` +
       `(none, while, after, after, while, none, ...) so table growth weighs on all alike. Endpoints are added and removed with ` +

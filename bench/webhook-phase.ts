@@ -5,11 +5,11 @@
 //   1. POST /orders through the service, no worker running: placement throughput;
 //   2. a worker drains those orders: completions/s (first to last finished_at);
 //      - "off": no endpoints (the outbox row is still written: every event is kept for GET /events);
-//      - "on": one endpoint per account, and the same worker process's webhook runner delivers each
+//      - "on": one endpoint per account, and the same worker process's webhook dispatcher delivers each
 //        settlement's order.completed to the local receiver while it fulfils;
-//      - "deferred": the same endpoints, but the draining worker has no webhook task
-//        (bench/no-auth, BENCH_STUBS=nowebhooks), so completions/s carry the outbox write in the
-//        settling transaction and nothing else; a normal worker then delivers the queue alone;
+//      - "deferred": the same endpoints, but the draining worker delivers nothing
+//        (WEBHOOK_CONCURRENCY=0: no webhook dispatcher), so completions/s carry the outbox write in
+//        the settling transaction and nothing else; a normal worker then delivers the queue alone;
 //   3. with endpoints, until the outbox has drained: deliveries/s, and every event recorded in the
 //      round must have arrived (by webhook-id), a sample verified with its endpoint's secret;
 //   4. the ledger check.
@@ -182,11 +182,7 @@ export async function runWebhookPhase(options: {
 
       const profile = (name: string) => (options.profileDir ? ["--cpu-prof", "--cpu-prof-dir", `${options.profileDir}/worker-${index + 1}-${name}`] : []);
       const deferred = mode === "deferred";
-      const worker = await startBenchWorker(
-        deferred ? { ...workerEnv, BENCH_STUBS: "nowebhooks" } : workerEnv,
-        log,
-        [...(deferred ? ["--import", "./bench/no-auth/register.ts"] : []), ...profile(mode)],
-      );
+      const worker = await startBenchWorker(deferred ? { ...workerEnv, WEBHOOK_CONCURRENCY: "0" } : workerEnv, log, profile(mode));
       let drain: DrainFigures;
       let deliveringSince = 0;
       let workerProblemLines = 0;

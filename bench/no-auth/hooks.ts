@@ -7,8 +7,6 @@ const AVAILABLE: Record<string, Record<string, string>> = {
     "/lib/http/access-policies.ts": new URL("./stub-access-policies.ts", import.meta.url).href,
     "/lib/ratelimit/index.ts": new URL("./stub-ratelimit.ts", import.meta.url).href,
   },
-  // The webhook rounds' "deferred" worker: no webhook task (bench/webhook-phase.ts).
-  nowebhooks: { "/lib/webhooks/webhook-tasks.ts": new URL("./stub-webhook-tasks.ts", import.meta.url).href },
 };
 
 let STUBS: Record<string, string> = {};

@@ -1,8 +1,7 @@
 // `node --import tsx --import ./bench/no-auth/register.ts scripts/serve.ts`: the same service with
 // API-key authentication and per-key rate limiting replaced by bench-only stand-ins, to measure
 // what those two cost. Nothing in the service changes: module resolution hands the wrapper the
-// stand-ins (hooks.ts). BENCH_STUBS picks which: "auth,ratelimit" (default), "auth" or "ratelimit";
-// "nowebhooks" gives a worker no webhook task (the webhook rounds' deferred delivery).
+// stand-ins (hooks.ts). BENCH_STUBS picks which: "auth,ratelimit" (default), "auth" or "ratelimit".
 // Never used outside the bench.
 import { register } from "node:module";
 

@@ -41,17 +41,39 @@ export async function closePool(): Promise<void> {
 }
 
 /** Runs fn inside one transaction on one connection; rolls back on any throw. */
-export async function withTransaction<T>(fn: (client: pg.PoolClient) => Promise<T>): Promise<T> {
-  const client = await getPool().connect();
+// Work to run once the transaction a client is in has committed (withTransaction's own clients).
+const afterCommitWork = new WeakMap<pg.PoolClient, (() => void)[]>();
+
+/**
+ * Runs `work` after the transaction on `client` commits, and never if it rolls back. Only for a
+ * transaction opened by withTransaction; on any other client it does nothing, so it suits hints
+ * that have a slower fallback (waking the webhook dispatcher, which also polls), not duties.
+ */
+export function afterCommit(client: object, work: () => void): void {
+  afterCommitWork.get(client as pg.PoolClient)?.push(work);
+}
+
+/** Runs `fn` in a transaction on a client of `pool` (the application's pool unless given). */
+export async function withTransaction<T>(fn: (client: pg.PoolClient) => Promise<T>, pool: pg.Pool = getPool()): Promise<T> {
+  const client = await pool.connect();
+  const committed: (() => void)[] = [];
+  afterCommitWork.set(client, committed);
   try {
     await client.query("BEGIN");
     const result = await fn(client);
     await client.query("COMMIT");
+    // A hint that fails must not turn a committed transaction into an error.
+    for (const work of committed) {
+      try {
+        work();
+      } catch {}
+    }
     return result;
   } catch (error) {
     await client.query("ROLLBACK").catch(() => undefined);
     throw error;
   } finally {
+    afterCommitWork.delete(client);
     client.release();
   }
 }

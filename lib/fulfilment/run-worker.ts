@@ -4,13 +4,16 @@
 // a session advisory lock per graphile worker id on a dedicated connection; PostgreSQL releases
 // those locks the moment the process dies. Every worker sweeps regularly: a job locked by a worker
 // whose advisory lock can be taken belongs to a dead worker and is unlocked (forceUnlockWorkers),
-// so another worker finishes it within seconds.
+// so another worker finishes it within seconds. The webhook dispatcher's id is held the same way,
+// and the same sweep frees the delivery claims of a dispatcher that died.
+import { randomUUID } from "node:crypto";
 import { EventEmitter } from "node:events";
 import pg from "pg";
 import { Logger, type LogLevel, makeWorkerUtils, parseCronItems, run, type Runner, type WorkerEvents, type WorkerUtils } from "graphile-worker";
 import { fulfilOrder } from "./fulfil-order";
 import { FULFIL_ORDER_TASK } from "./enqueue-fulfilment";
 import { webhookTasks } from "../webhooks/webhook-tasks";
+import { listClaimingDispatchers, releaseDeadClaims, startWebhookDispatcher, type WebhookDispatcher } from "../webhooks/dispatch-webhooks";
 
 const LIVENESS_NAMESPACE = 72_707_002;
 // A job locked this recently may belong to a worker whose liveness lock is still being taken.
@@ -21,37 +24,48 @@ export interface RunningWorker {
   sweep(): Promise<string[]>;
 }
 
-async function sweepDeadWorkers(pool: pg.Pool, utils: WorkerUtils): Promise<string[]> {
-  const { rows } = await pool.query<{ locked_by: string }>(
-    `SELECT DISTINCT locked_by FROM graphile_worker._private_jobs
-      WHERE locked_by IS NOT NULL AND locked_at < now() - interval '${SWEEP_GRACE}'`,
-  );
-  if (rows.length === 0) return [];
+// Worker and dispatcher ids whose liveness lock is free: their processes are gone.
+async function findDeadHolders(pool: pg.Pool, candidates: string[]): Promise<string[]> {
+  if (candidates.length === 0) return [];
   const dead: string[] = [];
   const client = await pool.connect();
   try {
-    for (const { locked_by } of rows) {
-      const probe = await client.query<{ free: boolean }>(`SELECT pg_try_advisory_lock($1, hashtext($2)) AS free`, [
-        LIVENESS_NAMESPACE,
-        locked_by,
-      ]);
+    for (const id of candidates) {
+      const probe = await client.query<{ free: boolean }>(`SELECT pg_try_advisory_lock($1, hashtext($2)) AS free`, [LIVENESS_NAMESPACE, id]);
       if (probe.rows[0].free) {
-        dead.push(locked_by);
-        await client.query(`SELECT pg_advisory_unlock($1, hashtext($2))`, [LIVENESS_NAMESPACE, locked_by]);
+        dead.push(id);
+        await client.query(`SELECT pg_advisory_unlock($1, hashtext($2))`, [LIVENESS_NAMESPACE, id]);
       }
     }
   } finally {
     client.release();
   }
-  if (dead.length) await utils.forceUnlockWorkers(dead);
   return dead;
+}
+
+async function sweepDeadWorkers(pool: pg.Pool, utils: WorkerUtils): Promise<string[]> {
+  const { rows } = await pool.query<{ locked_by: string }>(
+    `SELECT DISTINCT locked_by FROM graphile_worker._private_jobs
+      WHERE locked_by IS NOT NULL AND locked_at < now() - interval '${SWEEP_GRACE}'`,
+  );
+  const deadWorkers = await findDeadHolders(
+    pool,
+    rows.map((r) => r.locked_by),
+  );
+  if (deadWorkers.length) await utils.forceUnlockWorkers(deadWorkers);
+  // A dispatcher's id is locked before its first claim, so no grace is needed here.
+  const deadDispatchers = await findDeadHolders(pool, await listClaimingDispatchers(pool));
+  await releaseDeadClaims(pool, deadDispatchers);
+  return [...deadWorkers, ...deadDispatchers];
 }
 
 export async function startWorker(options: {
   connectionString: string;
   concurrency?: number;
-  /** Webhook deliveries at once (WEBHOOK_CONCURRENCY, default 10), apart from the orders' slots. */
+  /** Webhook deliveries at once (WEBHOOK_CONCURRENCY, default 10), apart from the orders' slots; 0 delivers none. */
   webhookConcurrency?: number;
+  /** How often an idle webhook dispatcher looks for deliveries (WEBHOOK_POLL_MS, default 250). */
+  webhookPollIntervalMs?: number;
   sweepIntervalMs?: number;
   log?: (line: string) => void;
 }): Promise<RunningWorker> {
@@ -123,13 +137,33 @@ export async function startWorker(options: {
       },
     },
   });
-  // Webhook deliveries get a runner of their own: a receiver that holds a request for its 15 s
-  // must not take a slot an order is waiting for.
-  const webhookRunner: Runner = await run({
-    ...shared,
-    concurrency: options.webhookConcurrency ?? Number(process.env.WEBHOOK_CONCURRENCY ?? 10),
-    taskList: webhookTasks,
-  });
+  // graphile's runner for the webhook task that tells a holder an endpoint was disabled.
+  const webhookRunner: Runner = await run({ ...shared, concurrency: 1, taskList: webhookTasks });
+
+  // Deliveries get slots of their own, so a receiver that holds a request for its 15 s does not
+  // take a slot an order is waiting for, and a pool of their own with synchronous_commit off
+  // (dispatch-webhooks.ts says why that is safe).
+  const webhookConcurrency = options.webhookConcurrency ?? Number(process.env.WEBHOOK_CONCURRENCY ?? 10);
+  let dispatcher: WebhookDispatcher | undefined;
+  let dispatchPool: pg.Pool | undefined;
+  if (webhookConcurrency > 0) {
+    dispatchPool = new pg.Pool({ connectionString: options.connectionString, max: Math.min(webhookConcurrency, 4), options: "-c synchronous_commit=off" });
+    dispatchPool.on("error", (error) => log(`webhook pool error: ${error.message}`));
+    dispatchPool.on("connect", (client) => client.on("error", (error) => log(`webhook pool client error: ${error.message}`)));
+    const dispatcherId = `webhooks-${randomUUID()}`;
+    workerIds.add(dispatcherId);
+    // Held before the first claim, so the sweep never takes a live dispatcher for a dead one.
+    await onLiveness(async () => {
+      if (liveness) await lockWorkerId(liveness, dispatcherId);
+    });
+    dispatcher = startWebhookDispatcher({
+      db: dispatchPool,
+      id: dispatcherId,
+      concurrency: webhookConcurrency,
+      pollIntervalMs: options.webhookPollIntervalMs ?? (process.env.WEBHOOK_POLL_MS ? Number(process.env.WEBHOOK_POLL_MS) : undefined),
+      log: (line) => log(`webhooks: ${line}`),
+    });
+  }
 
   const sweep = async () => {
     try {
@@ -149,7 +183,8 @@ export async function startWorker(options: {
     async stop() {
       stopping = true;
       clearInterval(timer);
-      await Promise.all([runner.stop(), webhookRunner.stop()]);
+      await Promise.all([runner.stop(), webhookRunner.stop(), dispatcher?.stop()]);
+      await dispatchPool?.end();
       await liveness?.end().catch(() => undefined);
       await utils.release();
       await pool.end();

@@ -1,20 +1,22 @@
-// The delivery job: one attempt of one delivery, recorded, and the next attempt scheduled.
+// One attempt of one delivery, recorded, and the next attempt scheduled (the delivery's
+// next_attempt_at, which the dispatcher in dispatch-webhooks.ts claims when it is due).
 //
-// Every job carries the attempt number it makes. A job whose attempt is already recorded (a job
-// re-run after its worker died between recording and acknowledging) does nothing, and a worker
-// killed mid-request leaves the attempt unrecorded, so the re-run job makes it again: every event
-// reaches its endpoint at least once, always under the same webhook-id (the event's id), and the
-// receiver dedupes on it.
+// Every attempt has its number. Recording is guarded on it: an attempt already recorded (a second
+// dispatcher took over a claim that had not lapsed after all) is not recorded twice, and a worker
+// killed mid-request leaves the attempt unrecorded, so it is made again: every event reaches its
+// endpoint at least once, always under the same webhook-id (the event's id), and the receiver
+// dedupes on it.
 //
 // Time is a parameter (`now`) so tests can walk the two-day schedule without waiting for it.
 import { Webhook } from "standardwebhooks";
 import type { WebhookEndpoint } from "../generated/prisma/client";
+import type pg from "pg";
 import { getPool, withTransaction } from "../db/pool";
 import { resolveDestination, webhookPolicyFromEnv, DestinationRefused, type DestinationPolicy } from "./check-destination";
 import { sendWebhook, type SendOutcome } from "./send-webhook";
 import { delayBeforeAttempt, MAX_ATTEMPTS } from "./retry-schedule";
 import { openSecret } from "./endpoint-secret";
-import { DELIVER_WEBHOOK_TASK, NOTIFY_ENDPOINT_DISABLED_TASK } from "./event-types";
+import { NOTIFY_ENDPOINT_DISABLED_TASK } from "./event-types";
 import { WEBHOOK_DELIVERY_RECORD_COLUMNS, WEBHOOK_DELIVERY_TABLES, type WebhookDeliveryRecord } from "./webhook-record";
 
 /** Only a 2xx answer within this counts as delivered. */
@@ -29,6 +31,8 @@ export interface DeliveryOptions {
   timeoutMs?: number;
   policy?: DestinationPolicy;
   random?: () => number;
+  /** Where to read and record (the dispatcher's own pool); the application's pool otherwise. */
+  db?: pg.Pool;
 }
 
 export type DeliveryResult =
@@ -58,16 +62,24 @@ export function signedHeaders(row: Pick<WebhookDeliveryRecord, "eventPublicId" |
 }
 
 export async function deliverWebhook(deliveryId: number, options: DeliveryOptions = {}): Promise<DeliveryResult> {
-  const now = options.now ?? new Date();
-  const row = (await getPool().query<WebhookDeliveryRecord>(LOAD_DELIVERY, [deliveryId])).rows[0];
+  const db = options.db ?? getPool();
+  const row = (await db.query<WebhookDeliveryRecord>(LOAD_DELIVERY, [deliveryId])).rows[0];
   if (!row) return { outcome: "skipped", why: "no such delivery" };
+  return attemptDelivery(row, options);
+}
+
+/** Makes the next attempt (or `options.attempt`) of a delivery already read, and records it. */
+export async function attemptDelivery(row: WebhookDeliveryRecord, options: DeliveryOptions = {}): Promise<DeliveryResult> {
+  const now = options.now ?? new Date();
+  const db = options.db ?? getPool();
   if (row.status !== "pending") return { outcome: "skipped", why: `already ${row.status}` };
   const attempt = options.attempt ?? row.attempts + 1;
   if (row.attempts >= attempt) return { outcome: "skipped", why: `attempt ${attempt} already made` };
   if (row.disabledAt) {
-    await getPool().query(
-      `UPDATE webhook_deliveries SET status = 'failed', fail_reason = 'endpoint disabled', next_attempt_at = NULL WHERE id = $1 AND status = 'pending'`,
-      [deliveryId],
+    await db.query(
+      `UPDATE webhook_deliveries SET status = 'failed', fail_reason = 'endpoint disabled', next_attempt_at = NULL, claimed_by = NULL, claimed_until = NULL
+        WHERE id = $1 AND status = 'pending'`,
+      [row.id],
     );
     return { outcome: "failed", attempt: row.attempts, reason: "endpoint disabled", endpointDisabled: true };
   }
@@ -87,75 +99,92 @@ export async function deliverWebhook(deliveryId: number, options: DeliveryOption
     if (!(error instanceof DestinationRefused)) throw error;
     sent = { error: `destination refused: ${error.message}`, durationMs: 0 };
   }
-  return recordAttempt(row, attempt, now, sent, options.random);
+  const status = sent.httpStatus;
+  if (status !== undefined && status >= 200 && status < 300) return recordDelivered(db, row, attempt, now, sent, status);
+  return recordFailedAttempt(db, row, attempt, now, sent, options.random);
 }
 
-async function recordAttempt(row: WebhookDeliveryRecord, attempt: number, now: Date, sent: SendOutcome, random?: () => number): Promise<DeliveryResult> {
-  return withTransaction(async (client) => {
-    // The row lock orders this against a concurrent run of the same attempt: the second finds it recorded.
-    const locked = await client.query<Pick<WebhookDeliveryRecord, "attempts" | "status">>(`SELECT attempts, status FROM webhook_deliveries WHERE id = $1 FOR UPDATE`, [row.id]);
-    // Gone: the endpoint was removed while the request was out.
-    if (!locked.rows[0]) return { outcome: "skipped" as const, why: "the delivery was removed with its endpoint" };
-    if (locked.rows[0].status !== "pending" || locked.rows[0].attempts >= attempt) {
-      return { outcome: "skipped" as const, why: `attempt ${attempt} already recorded` };
-    }
-    await client.query(
-      `INSERT INTO webhook_attempts (delivery_id, attempted_at, http_status, response_body, error, duration_ms) VALUES ($1, $2, $3, $4, $5, $6)`,
-      [row.id, now, sent.httpStatus ?? null, sent.responseBody ?? null, sent.error ?? null, sent.durationMs],
-    );
-    const status = sent.httpStatus;
-    if (status !== undefined && status >= 200 && status < 300) {
-      await client.query(
-        `UPDATE webhook_deliveries SET status = 'delivered', attempts = $2, last_attempt_at = $3, delivered_at = $3, next_attempt_at = NULL WHERE id = $1`,
-        [row.id, attempt, now],
-      );
-      await client.query(`UPDATE webhook_endpoints SET failing_since = NULL WHERE id = $1 AND failing_since IS NOT NULL`, [row.endpointId]);
-      return { outcome: "delivered" as const, attempt, httpStatus: status };
-    }
+// The common case in one statement, so one round trip and one commit: guarded on the attempt (a
+// concurrent run of the same attempt waits for the row lock, then finds it recorded), the attempt
+// logged, the delivery done and its claim dropped, the endpoint's failing streak cleared.
+const RECORD_DELIVERED = `
+  WITH delivery AS (
+    UPDATE webhook_deliveries
+       SET status = 'delivered', attempts = $2, last_attempt_at = $3, delivered_at = $3, next_attempt_at = NULL, claimed_by = NULL, claimed_until = NULL
+     WHERE id = $1 AND status = 'pending' AND attempts < $2
+    RETURNING id, endpoint_id
+  ), attempt AS (
+    INSERT INTO webhook_attempts (delivery_id, attempted_at, http_status, response_body, error, duration_ms)
+    SELECT id, $3, $4, $5, NULL, $6 FROM delivery
+  ), endpoint AS (
+    UPDATE webhook_endpoints SET failing_since = NULL
+     WHERE id = (SELECT endpoint_id FROM delivery) AND failing_since IS NOT NULL
+  )
+  SELECT count(*)::int AS recorded FROM delivery`;
 
-    const fail = async (reason: string, endpointDisabled: boolean) => {
-      await client.query(
-        `UPDATE webhook_deliveries SET status = 'failed', attempts = $2, last_attempt_at = $3, next_attempt_at = NULL, fail_reason = $4 WHERE id = $1`,
-        [row.id, attempt, now, reason],
-      );
-      return { outcome: "failed" as const, attempt, reason, endpointDisabled };
-    };
-    const disable = async (reason: string) => {
-      const disabled = await client.query(
-        `UPDATE webhook_endpoints SET disabled_at = $2, disabled_reason = $3, updated_at = $2 WHERE id = $1 AND disabled_at IS NULL RETURNING id`,
-        [row.endpointId, now, reason],
-      );
-      if (disabled.rowCount) {
-        await client.query(`SELECT graphile_worker.add_job($1, json_build_object('endpointId', $2::int), max_attempts := 10)`, [
-          NOTIFY_ENDPOINT_DISABLED_TASK,
-          row.endpointId,
-        ]);
-      }
-      return fail(`endpoint disabled: ${reason}`, true);
-    };
+async function recordDelivered(db: pg.Pool, row: WebhookDeliveryRecord, attempt: number, now: Date, sent: SendOutcome, status: number): Promise<DeliveryResult> {
+  const { rows } = await db.query<{ recorded: number }>(RECORD_DELIVERED, [row.id, attempt, now, status, sent.responseBody ?? null, sent.durationMs]);
+  // Nothing updated: removed with its endpoint while the request was out, or recorded already.
+  if (rows[0].recorded === 0) return { outcome: "skipped", why: `attempt ${attempt} already recorded, or the delivery was removed` };
+  return { outcome: "delivered", attempt, httpStatus: status };
+}
 
-    if (status === 410) return disable("it answered 410 Gone");
-    const failing = await client.query<{ failingSince: NonNullable<WebhookEndpoint["failingSince"]> }>(
-      `UPDATE webhook_endpoints SET failing_since = COALESCE(failing_since, $2) WHERE id = $1 RETURNING failing_since AS "failingSince"`,
-      [row.endpointId, now],
-    );
-    if (now.getTime() - failing.rows[0].failingSince.getTime() >= DISABLE_AFTER_FAILING_MS) {
-      return disable(`every attempt failed since ${failing.rows[0].failingSince.toISOString()}`);
-    }
-    const retryAfter = status === 429 || status === 503 ? sent.retryAfterSeconds : undefined;
-    const delay = delayBeforeAttempt(attempt + 1, retryAfter, random);
-    if (delay === undefined) return fail(`gave up after ${MAX_ATTEMPTS} attempts`, false);
-    const nextAttemptAt = new Date(now.getTime() + delay);
-    await client.query(`UPDATE webhook_deliveries SET attempts = $2, last_attempt_at = $3, next_attempt_at = $4 WHERE id = $1`, [
-      row.id,
-      attempt,
-      now,
-      nextAttemptAt,
-    ]);
+function recordFailedAttempt(db: pg.Pool, row: WebhookDeliveryRecord, attempt: number, now: Date, sent: SendOutcome, random?: () => number): Promise<DeliveryResult> {
+  return withTransaction((client) => recordFailure(client, row, attempt, now, sent, random), db);
+}
+
+async function recordFailure(client: pg.PoolClient, row: WebhookDeliveryRecord, attempt: number, now: Date, sent: SendOutcome, random?: () => number): Promise<DeliveryResult> {
+  // The row lock orders this against a concurrent run of the same attempt: the second finds it recorded.
+  const locked = await client.query<Pick<WebhookDeliveryRecord, "attempts" | "status">>(`SELECT attempts, status FROM webhook_deliveries WHERE id = $1 FOR UPDATE`, [row.id]);
+  // Gone: the endpoint was removed while the request was out.
+  if (!locked.rows[0]) return { outcome: "skipped", why: "the delivery was removed with its endpoint" };
+  if (locked.rows[0].status !== "pending" || locked.rows[0].attempts >= attempt) {
+    return { outcome: "skipped", why: `attempt ${attempt} already recorded` };
+  }
+  await client.query(
+    `INSERT INTO webhook_attempts (delivery_id, attempted_at, http_status, response_body, error, duration_ms) VALUES ($1, $2, $3, $4, $5, $6)`,
+    [row.id, now, sent.httpStatus ?? null, sent.responseBody ?? null, sent.error ?? null, sent.durationMs],
+  );
+  const status = sent.httpStatus;
+
+  const fail = async (reason: string, endpointDisabled: boolean) => {
     await client.query(
-      `SELECT graphile_worker.add_job($1, json_build_object('deliveryId', $2::bigint, 'attempt', $3::int), run_at := $4, max_attempts := 25)`,
-      [DELIVER_WEBHOOK_TASK, row.id, attempt + 1, nextAttemptAt],
+      `UPDATE webhook_deliveries SET status = 'failed', attempts = $2, last_attempt_at = $3, next_attempt_at = NULL, fail_reason = $4, claimed_by = NULL, claimed_until = NULL
+        WHERE id = $1`,
+      [row.id, attempt, now, reason],
     );
-    return { outcome: "retrying" as const, attempt, nextAttemptAt, httpStatus: status, error: sent.error };
-  });
+    return { outcome: "failed" as const, attempt, reason, endpointDisabled };
+  };
+  const disable = async (reason: string) => {
+    const disabled = await client.query(
+      `UPDATE webhook_endpoints SET disabled_at = $2, disabled_reason = $3, updated_at = $2 WHERE id = $1 AND disabled_at IS NULL RETURNING id`,
+      [row.endpointId, now, reason],
+    );
+    if (disabled.rowCount) {
+      await client.query(`SELECT graphile_worker.add_job($1, json_build_object('endpointId', $2::int), max_attempts := 10)`, [
+        NOTIFY_ENDPOINT_DISABLED_TASK,
+        row.endpointId,
+      ]);
+    }
+    return fail(`endpoint disabled: ${reason}`, true);
+  };
+
+  if (status === 410) return disable("it answered 410 Gone");
+  const failing = await client.query<{ failingSince: NonNullable<WebhookEndpoint["failingSince"]> }>(
+    `UPDATE webhook_endpoints SET failing_since = COALESCE(failing_since, $2) WHERE id = $1 RETURNING failing_since AS "failingSince"`,
+    [row.endpointId, now],
+  );
+  if (now.getTime() - failing.rows[0].failingSince.getTime() >= DISABLE_AFTER_FAILING_MS) {
+    return disable(`every attempt failed since ${failing.rows[0].failingSince.toISOString()}`);
+  }
+  const retryAfter = status === 429 || status === 503 ? sent.retryAfterSeconds : undefined;
+  const delay = delayBeforeAttempt(attempt + 1, retryAfter, random);
+  if (delay === undefined) return fail(`gave up after ${MAX_ATTEMPTS} attempts`, false);
+  const nextAttemptAt = new Date(now.getTime() + delay);
+  // Due again at nextAttemptAt, when a dispatcher claims it.
+  await client.query(
+    `UPDATE webhook_deliveries SET attempts = $2, last_attempt_at = $3, next_attempt_at = $4, claimed_by = NULL, claimed_until = NULL WHERE id = $1`,
+    [row.id, attempt, now, nextAttemptAt],
+  );
+  return { outcome: "retrying", attempt, nextAttemptAt, httpStatus: status, error: sent.error };
 }

@@ -19,7 +19,5 @@ export function isWebhookEventType(value: string): value is WebhookEventType {
 
 export const MAX_ENDPOINTS_PER_ACCOUNT = 5;
 
-/** The task name of a delivery job in graphile-worker's queue. */
-export const DELIVER_WEBHOOK_TASK = "deliver_webhook";
 /** The task that tells a holder in the bot that an endpoint was disabled. */
 export const NOTIFY_ENDPOINT_DISABLED_TASK = "notify_webhook_endpoint_disabled";

@@ -1,16 +1,19 @@
 // The outbox: an event is written by the transaction of the state change it reports, with one
-// delivery per subscribed endpoint and one graphile-worker job per delivery, so the change and
-// its notification commit together or not at all.
+// delivery per subscribed endpoint, so the change and its notification commit together or not at
+// all. The delivery rows are the queue: the worker's dispatcher (dispatch-webhooks.ts) claims due
+// ones, so the settling transaction adds no graphile-worker job (add_job cost that transaction about
+// half a millisecond of PostgreSQL time and a NOTIFY per delivery; bench/RESULTS.md, webhooks).
 //
 // The per-account sequence number comes from the account's event_sequences row, bumped in the
 // same statement: the row lock makes a second transaction of the same account wait until the
 // first commits, so sequence numbers commit in order and without gaps (a rolled-back number is
 // handed out again). That row is not the accounts row, so it does not queue behind wallet debits.
 // Everything is one round trip; an account with no endpoint pays for the counter and the row.
-// Jobs are added without job_key (a job_key lookup scans the queue).
 import { randomBytes } from "node:crypto";
 import { runSql, type SqlTransaction } from "../db/run-sql";
-import { DELIVER_WEBHOOK_TASK, type WebhookEventType } from "./event-types";
+import { afterCommit } from "../db/pool";
+import type { WebhookEventType } from "./event-types";
+import { wakeWebhookDispatchers } from "./dispatch-webhooks";
 
 export interface RecordedWebhookEvent {
   id: string;
@@ -39,10 +42,8 @@ const RECORD_EVENT = `
        AND ($5::int IS NULL OR e.id = $5)
        AND ($5::int IS NOT NULL OR cardinality(e.event_types) = 0 OR $3 = ANY (e.event_types))
     RETURNING id
-  ), job AS (
-    SELECT graphile_worker.add_job($6, json_build_object('deliveryId', delivery.id), max_attempts := 25) FROM delivery
   )
-  SELECT event.sequence::int AS sequence, (SELECT count(*) FROM job)::int AS deliveries FROM event`;
+  SELECT event.sequence::int AS sequence, (SELECT count(*) FROM delivery)::int AS deliveries FROM event`;
 
 export async function recordWebhookEvent(
   client: SqlTransaction,
@@ -61,7 +62,8 @@ export async function recordWebhookEvent(
     event.type,
     JSON.stringify(event.data),
     event.endpointId ?? null,
-    DELIVER_WEBHOOK_TASK,
   ]);
+  // A dispatcher in this process starts at once; others find the rows on their next poll.
+  if (rows[0].deliveries > 0) afterCommit(client, wakeWebhookDispatchers);
   return { id, sequence: rows[0].sequence, deliveries: rows[0].deliveries };
 }

@@ -1,9 +1,9 @@
 // An admin re-sends one delivery: a new delivery of the same event to the same endpoint, from its
-// first attempt, under the event's own webhook-id.
+// first attempt, under the event's own webhook-id. The new row, due now, is what the worker's
+// dispatcher claims: it exists exactly when the delivery does.
 import { getPrisma } from "../db/prisma";
 import { numberFromDb } from "../db/number-from-db";
 import { recordAuditEntry } from "../audit/record-audit-entry";
-import { DELIVER_WEBHOOK_TASK } from "./event-types";
 
 export type RedeliverResult = { status: "queued"; deliveryId: number } | { status: "not_found" } | { status: "endpoint_disabled" };
 
@@ -20,8 +20,6 @@ export async function redeliverWebhook(input: { deliveryId: number; actor: strin
       select: { id: true },
     });
     const deliveryId = numberFromDb(created.id);
-    // The job is queued in this transaction so it exists exactly when the delivery does.
-    await tx.$executeRaw`SELECT graphile_worker.add_job(${DELIVER_WEBHOOK_TASK}, json_build_object('deliveryId', ${deliveryId}::bigint, 'attempt', 1), max_attempts := 25)`;
     await recordAuditEntry(
       { actor: input.actor, action: "webhook.redeliver", targetType: "account", targetId: original.endpoint.accountId, details: { deliveryId: input.deliveryId, newDeliveryId: deliveryId } },
       tx,

@@ -4,7 +4,6 @@
 import { getPrisma } from "../db/prisma";
 import { runSql } from "../db/run-sql";
 import { recordAuditEntry } from "../audit/record-audit-entry";
-import { DELIVER_WEBHOOK_TASK } from "./event-types";
 
 export const MAX_REPLAY_EVENTS = 1000;
 
@@ -25,7 +24,8 @@ export async function replayWebhookEvents(input: {
       const found = await tx.webhookEndpoint.count({ where: { id: input.endpointId, accountId: input.accountId } });
       if (!found) return { status: "endpoint_not_found" as const };
     }
-    // One statement: picking, fanning out and queueing a thousand events is one round trip.
+    // One statement: picking and fanning out a thousand events is one round trip; the new delivery
+    // rows are the queue the worker's dispatcher claims from.
     const rows = await runSql<{ events: number; deliveries: number }>(
       tx,
       `WITH picked AS (
@@ -42,11 +42,9 @@ export async function replayWebhookEvents(input: {
                      ELSE cardinality(e.event_types) = 0 OR p.type = ANY (e.event_types) END
           ORDER BY p.id, e.id
          RETURNING id
-       ), job AS (
-         SELECT graphile_worker.add_job($7, json_build_object('deliveryId', delivery.id, 'attempt', 1), max_attempts := 25) FROM delivery
        )
-       SELECT (SELECT count(*) FROM picked)::int AS events, (SELECT count(*) FROM job)::int AS deliveries`,
-      [input.accountId, input.after ?? null, input.through ?? null, input.eventIds ?? null, MAX_REPLAY_EVENTS, input.endpointId ?? null, DELIVER_WEBHOOK_TASK],
+       SELECT (SELECT count(*) FROM picked)::int AS events, (SELECT count(*) FROM delivery)::int AS deliveries`,
+      [input.accountId, input.after ?? null, input.through ?? null, input.eventIds ?? null, MAX_REPLAY_EVENTS, input.endpointId ?? null],
     );
     if (input.actor) {
       const { accountId, after, through, eventIds, endpointId } = input;

@@ -1,12 +1,41 @@
 // One HTTP POST of a webhook, connected to an address already checked by check-destination.ts.
 // Only the answer's status matters; its body is read up to a small cap for the delivery log.
 // Redirects are not followed (node:http never does), and the whole exchange is cut at the timeout.
+//
+// Connections are kept alive per destination: one agent per URL origin and checked address, so a
+// socket is only ever reused for the address it was opened to (and checked for), never for another
+// origin or for what the host name resolves to later.
 import http from "node:http";
 import https from "node:https";
 import type { LookupFunction } from "node:net";
 import type { ResolvedAddress } from "./check-destination";
 
 export const MAX_RESPONSE_BYTES = 1024;
+/** Idle sockets kept per destination, and destinations kept before the oldest are closed. */
+const SOCKETS_PER_DESTINATION = 10;
+const MAX_DESTINATIONS = 500;
+
+const agents = new Map<string, http.Agent>();
+
+function agentFor(url: URL, pinned: ResolvedAddress): http.Agent {
+  const key = `${url.protocol}//${url.host}@${pinned.address}`;
+  let agent = agents.get(key);
+  if (agent) {
+    // Most recently used last, so the oldest is the first to go.
+    agents.delete(key);
+    agents.set(key, agent);
+    return agent;
+  }
+  const options = { keepAlive: true, maxSockets: SOCKETS_PER_DESTINATION, maxFreeSockets: SOCKETS_PER_DESTINATION, timeout: 60_000 };
+  agent = url.protocol === "https:" ? new https.Agent(options) : new http.Agent(options);
+  agents.set(key, agent);
+  if (agents.size > MAX_DESTINATIONS) {
+    const [oldestKey, oldest] = agents.entries().next().value as [string, http.Agent];
+    agents.delete(oldestKey);
+    oldest.destroy();
+  }
+  return agent;
+}
 
 export interface SendOutcome {
   httpStatus?: number;
@@ -42,46 +71,61 @@ export function sendWebhook(input: {
   const transport = input.url.protocol === "https:" ? https : http;
   return new Promise<SendOutcome>((resolve) => {
     let settled = false;
+    let current: http.ClientRequest | undefined;
     const finish = (outcome: Omit<SendOutcome, "durationMs">) => {
       if (settled) return;
       settled = true;
       clearTimeout(timer);
       resolve({ ...outcome, durationMs: elapsed() });
     };
-    const request = transport.request(
-      input.url,
-      {
-        method: "POST",
-        headers: { ...input.headers, "content-length": String(Buffer.byteLength(input.body)) },
-        lookup,
-        agent: false,
-      },
-      (response) => {
-        const chunks: Buffer[] = [];
-        let size = 0;
-        const done = () => {
-          const text = Buffer.concat(chunks).subarray(0, MAX_RESPONSE_BYTES).toString("utf8");
-          finish({
-            httpStatus: response.statusCode,
-            responseBody: text,
-            retryAfterSeconds: parseRetryAfter(response.headers["retry-after"], Date.now()),
-          });
-          response.destroy();
-        };
-        response.on("data", (chunk: Buffer) => {
-          chunks.push(chunk);
-          size += chunk.length;
-          if (size >= MAX_RESPONSE_BYTES) done();
-        });
-        response.on("end", done);
-        response.on("error", done);
-      },
-    );
     const timer = setTimeout(() => {
       finish({ error: `no answer within ${input.timeoutMs / 1000} s` });
-      request.destroy();
+      current?.destroy();
     }, input.timeoutMs);
-    request.on("error", (error) => finish({ error: error.message || String(error) }));
-    request.end(input.body);
+    const post = (mayResend: boolean) => {
+      const request = transport.request(
+        input.url,
+        {
+          method: "POST",
+          headers: { ...input.headers, "content-length": String(Buffer.byteLength(input.body)) },
+          lookup,
+          agent: agentFor(input.url, input.pinned),
+        },
+        (response) => {
+          const chunks: Buffer[] = [];
+          let size = 0;
+          const done = () => {
+            const text = Buffer.concat(chunks).subarray(0, MAX_RESPONSE_BYTES).toString("utf8");
+            finish({
+              httpStatus: response.statusCode,
+              responseBody: text,
+              retryAfterSeconds: parseRetryAfter(response.headers["retry-after"], Date.now()),
+            });
+          };
+          response.on("data", (chunk: Buffer) => {
+            chunks.push(chunk);
+            size += chunk.length;
+            // A longer body is not read on: the socket is closed rather than drained for reuse.
+            if (size >= MAX_RESPONSE_BYTES) {
+              done();
+              response.destroy();
+            }
+          });
+          // Read to its end, the socket goes back to the agent for the next delivery.
+          response.on("end", done);
+          response.on("error", done);
+        },
+      );
+      current = request;
+      request.on("error", (error: NodeJS.ErrnoException) => {
+        // A kept-alive socket the receiver closed just as we reused it: the request almost surely
+        // never arrived, so it is sent once more on another socket (Node's documented remedy; a
+        // receiver that did get both dedupes them by webhook-id).
+        if (mayResend && !settled && request.reusedSocket && error.code === "ECONNRESET") return post(false);
+        finish({ error: error.message || String(error) });
+      });
+      request.end(input.body);
+    };
+    post(true);
   });
 }

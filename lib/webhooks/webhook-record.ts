@@ -1,4 +1,4 @@
-// Webhook rows as the hot path's raw SQL reads them (the delivery job, GET /events): Prisma's
+// Webhook rows as the hot path's raw SQL reads them (the dispatcher's claim, GET /events): Prisma's
 // WebhookDelivery, WebhookEvent and WebhookEndpoint, the fields those paths use, with BIGINT ids and
 // sequence numbers as numbers. Each statement selects through the column lists below and gets these
 // shapes back from pg as they are.
@@ -20,7 +20,7 @@ const WEBHOOK_EVENT_COLUMN_MAP: ColumnMap<WebhookEventRecord> = {
 export const WEBHOOK_EVENT_RECORD_COLUMNS = selectList(WEBHOOK_EVENT_COLUMN_MAP);
 
 /**
- * One delivery as its job reads it: the delivery, its event (fields prefixed `event`) and its
+ * One delivery as the dispatcher claims it: the delivery, its event (fields prefixed `event`) and its
  * endpoint, from WEBHOOK_DELIVERY_TABLES.
  */
 export type WebhookDeliveryRecord = BigintsAsNumbers<Pick<WebhookDelivery, "id" | "status" | "attempts" | "endpointId">> & {

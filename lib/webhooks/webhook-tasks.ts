@@ -1,14 +1,10 @@
-// The worker's webhook tasks (lib/fulfilment/run-worker.ts registers them with the fulfilment task).
+// The worker's webhook task in graphile-worker (lib/fulfilment/run-worker.ts registers it with the
+// fulfilment task). Deliveries themselves are claimed from the outbox by dispatch-webhooks.ts.
 import type { TaskList } from "graphile-worker";
-import { DELIVER_WEBHOOK_TASK, NOTIFY_ENDPOINT_DISABLED_TASK } from "./event-types";
-import { deliverWebhook } from "./deliver-webhook";
+import { NOTIFY_ENDPOINT_DISABLED_TASK } from "./event-types";
 import { notifyEndpointDisabled } from "./notify-endpoint-disabled";
 
 export const webhookTasks: TaskList = {
-  [DELIVER_WEBHOOK_TASK]: async (payload) => {
-    const { deliveryId, attempt } = payload as { deliveryId: number; attempt?: number };
-    await deliverWebhook(deliveryId, { attempt: attempt ?? 1 });
-  },
   [NOTIFY_ENDPOINT_DISABLED_TASK]: async (payload) => {
     await notifyEndpointDisabled((payload as { endpointId: number }).endpointId);
   },

@@ -1,0 +1,151 @@
+// The webhook dispatcher claims due deliveries straight from the outbox: each claim is exclusive
+// (two dispatchers never hold one delivery), only due and unclaimed rows are taken, a dead
+// dispatcher's claims are released, and a settling transaction in the same process wakes it without
+// waiting for a poll. The settling transaction itself queues no graphile-worker job per delivery.
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { closePool, getPool, withTransaction } from "@/lib/db/pool";
+import { claimDueDeliveries, releaseDeadClaims, startWebhookDispatcher, listClaimingDispatchers } from "@/lib/webhooks/dispatch-webhooks";
+import { recordWebhookEvent } from "@/lib/webhooks/record-webhook-event";
+import { closeSql, resetDatabase, sql } from "../helpers/db";
+import { createAccount } from "../helpers/fixtures";
+import { WebhookReceiver } from "../helpers/webhook-receiver";
+import { addEndpoint, DEV_POLICY, recordEvent } from "../helpers/webhooks";
+
+let receiver: WebhookReceiver;
+
+beforeAll(async () => {
+  await resetDatabase();
+  receiver = await WebhookReceiver.start();
+});
+afterAll(async () => {
+  await receiver?.close();
+  await closePool();
+  await closeSql();
+});
+
+async function pendingEvents(count: number) {
+  const account = await createAccount();
+  const endpoint = await addEndpoint(account.accountId, receiver.url);
+  const events = [];
+  for (let i = 0; i < count; i++) events.push(await recordEvent(account.accountId, "endpoint.test", { i }, endpoint.endpointId));
+  return { account, endpoint, events };
+}
+
+async function clearQueue() {
+  await sql(`UPDATE webhook_deliveries SET status = 'failed', next_attempt_at = NULL, claimed_by = NULL, claimed_until = NULL WHERE status = 'pending'`);
+}
+
+describe("claiming due deliveries", () => {
+  it("two dispatchers claiming at once split the due deliveries: none is claimed twice, none is left", async () => {
+    await clearQueue();
+    const { events } = await pendingEvents(40);
+    const batches = await Promise.all(
+      Array.from({ length: 8 }, (_, i) => claimDueDeliveries(getPool(), `dispatcher-${i % 2}`, 7)),
+    );
+    const claimed = batches.flat().map((row) => row.id);
+    expect(new Set(claimed).size).toBe(claimed.length);
+    const rest = [...(await claimDueDeliveries(getPool(), "dispatcher-2", 100))].map((row) => row.id);
+    expect(new Set([...claimed, ...rest]).size).toBe(events.length);
+    expect(await claimDueDeliveries(getPool(), "dispatcher-3", 100)).toEqual([]);
+    // Each claimed row carries its event and endpoint.
+    expect(batches.flat()[0]).toMatchObject({ status: "pending", attempts: 0, eventType: "endpoint.test", url: receiver.url });
+  });
+
+  it("takes only what is due: not a retry scheduled later, not a delivered one, not a live claim; an expired claim is free again", async () => {
+    await clearQueue();
+    const { events } = await pendingEvents(4);
+    const ids = (await sql(`SELECT id FROM webhook_deliveries WHERE status = 'pending' ORDER BY id`)).map((r) => Number(r.id));
+    await sql(`UPDATE webhook_deliveries SET next_attempt_at = now() + interval '5 minutes' WHERE id = $1`, [ids[0]]);
+    await sql(`UPDATE webhook_deliveries SET status = 'delivered' WHERE id = $1`, [ids[1]]);
+    await sql(`UPDATE webhook_deliveries SET claimed_by = 'someone', claimed_until = now() + interval '1 minute' WHERE id = $1`, [ids[2]]);
+    await sql(`UPDATE webhook_deliveries SET claimed_by = 'gone', claimed_until = now() - interval '1 second' WHERE id = $1`, [ids[3]]);
+    expect(events).toHaveLength(4);
+    const claimed = await claimDueDeliveries(getPool(), "me", 10);
+    expect(claimed.map((row) => row.id)).toEqual([ids[3]]);
+    expect((await sql(`SELECT claimed_by FROM webhook_deliveries WHERE id = $1`, [ids[3]]))[0].claimed_by).toBe("me");
+  });
+
+  it("releasing a dead dispatcher's claims makes its deliveries due again at once", async () => {
+    await clearQueue();
+    await pendingEvents(3);
+    const claimed = await claimDueDeliveries(getPool(), "crashed", 10);
+    expect(claimed).toHaveLength(3);
+    expect(await listClaimingDispatchers(getPool())).toContain("crashed");
+    expect(await claimDueDeliveries(getPool(), "survivor", 10)).toEqual([]);
+    expect(await releaseDeadClaims(getPool(), ["crashed"])).toBe(3);
+    expect((await claimDueDeliveries(getPool(), "survivor", 10)).map((row) => row.id).sort()).toEqual(claimed.map((row) => row.id).sort());
+  });
+
+  it("an event written in a transaction adds delivery rows and no graphile-worker job", async () => {
+    await clearQueue();
+    await sql(`TRUNCATE graphile_worker._private_jobs CASCADE`);
+    const { events } = await pendingEvents(3);
+    expect(events.every((e) => e.deliveries === 1)).toBe(true);
+    expect(await sql(`SELECT count(*)::int AS n FROM graphile_worker._private_jobs`)).toEqual([{ n: 0 }]);
+  });
+});
+
+describe("a running dispatcher", () => {
+  it("delivers every due event once, each recorded as one attempt, and frees its claims", async () => {
+    await clearQueue();
+    const { endpoint, events } = await pendingEvents(30);
+    const dispatcher = startWebhookDispatcher({ db: getPool(), concurrency: 4, pollIntervalMs: 50, delivery: { policy: DEV_POLICY }, log: () => undefined });
+    try {
+      await expect
+        .poll(async () => (await sql(`SELECT count(*)::int AS n FROM webhook_deliveries WHERE endpoint_id = $1 AND status = 'delivered'`, [endpoint.endpointId]))[0].n, {
+          timeout: 30_000,
+          interval: 100,
+        })
+        .toBe(30);
+    } finally {
+      await dispatcher.stop();
+    }
+    const ids = receiver.received.map((r) => r.headers["webhook-id"]).filter((id) => events.some((e) => e.id === id));
+    expect(new Set(ids).size).toBe(30);
+    expect(ids).toHaveLength(30);
+    const rows = await sql(
+      `SELECT d.attempts, d.claimed_by, count(a.id)::int AS recorded FROM webhook_deliveries d LEFT JOIN webhook_attempts a ON a.delivery_id = d.id
+        WHERE d.endpoint_id = $1 GROUP BY d.id`,
+      [endpoint.endpointId],
+    );
+    expect(rows.every((r) => r.attempts === 1 && r.recorded === 1 && r.claimed_by === null)).toBe(true);
+  });
+
+  it("is woken by a transaction of its own process that commits an event, without waiting for its poll", async () => {
+    await clearQueue();
+    const account = await createAccount();
+    const endpoint = await addEndpoint(account.accountId, receiver.url);
+    // A poll an hour away: only the wake can start this delivery within the test.
+    const dispatcher = startWebhookDispatcher({ db: getPool(), concurrency: 2, pollIntervalMs: 3_600_000, delivery: { policy: DEV_POLICY }, log: () => undefined });
+    try {
+      // The dispatcher's first look finds nothing due; it goes to sleep until the poll or a wake.
+      await new Promise((resolve) => setTimeout(resolve, 200));
+      const event = await withTransaction((client) => recordWebhookEvent(client, { accountId: account.accountId, type: "endpoint.test", data: {}, endpointId: endpoint.endpointId }));
+      await expect.poll(() => receiver.received.some((r) => r.headers["webhook-id"] === event.id), { timeout: 30_000, interval: 50 }).toBe(true);
+    } finally {
+      await dispatcher.stop();
+    }
+  });
+
+  it("a rolled-back transaction's event is never delivered", async () => {
+    await clearQueue();
+    const account = await createAccount();
+    const endpoint = await addEndpoint(account.accountId, receiver.url);
+    const dispatcher = startWebhookDispatcher({ db: getPool(), concurrency: 2, pollIntervalMs: 50, delivery: { policy: DEV_POLICY }, log: () => undefined });
+    let eventId = "";
+    try {
+      await expect(
+        withTransaction(async (client) => {
+          eventId = (await recordWebhookEvent(client, { accountId: account.accountId, type: "endpoint.test", data: {}, endpointId: endpoint.endpointId })).id;
+          throw new Error("the state change failed");
+        }),
+      ).rejects.toThrow("the state change failed");
+      // A later event of the same account is delivered; the rolled-back one never was.
+      const later = await recordEvent(account.accountId, "endpoint.test", {}, endpoint.endpointId);
+      await expect.poll(() => receiver.received.some((r) => r.headers["webhook-id"] === later.id), { timeout: 30_000, interval: 50 }).toBe(true);
+    } finally {
+      await dispatcher.stop();
+    }
+    expect(receiver.received.some((r) => r.headers["webhook-id"] === eventId)).toBe(false);
+  });
+});
