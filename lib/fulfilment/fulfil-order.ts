@@ -4,7 +4,7 @@
 import { getPool } from "../db/pool";
 import { getSupplier } from "../suppliers/get-supplier";
 import type { Supplier, TopupStatus } from "../suppliers/types";
-import type { Order, Product } from "../generated/prisma/client";
+import type { Product } from "../generated/prisma/client";
 import { orderRecordColumns, type OrderRecord } from "../orders/order-record";
 import { enqueueFulfilment } from "./enqueue-fulfilment";
 import { cancelAndRefundOrder, completeOrder, flagOrderForAdmin, moveOrder } from "./settle-order";
@@ -25,7 +25,18 @@ export function fulfilmentTiming(): FulfilmentTiming {
   };
 }
 
-type FulfilmentRow = OrderRecord & Pick<Product, "supplierSku">;
+type FulfilmentRow = OrderRecord & Pick<Product, "supplierSku"> & { countedAttempts: number | null };
+
+// One round trip: the order as it was, and, for a top-up still to fulfil, its attempt counted
+// (durably, before the supplier is called). Key and gift-card lines have no supplier attempt.
+const READ_AND_COUNT = `
+  WITH counted AS (
+    UPDATE orders SET attempts = attempts + 1, updated_at = now()
+     WHERE id = $1 AND line_kind = 'topup' AND status IN ('pending', 'processing') AND NOT needs_admin
+    RETURNING attempts
+  )
+  SELECT ${orderRecordColumns("o")}, p.supplier_sku AS "supplierSku", (SELECT attempts FROM counted) AS "countedAttempts"
+    FROM orders o LEFT JOIN products p ON p.id = o.product_id WHERE o.id = $1`;
 
 export async function fulfilOrder(
   orderId: number,
@@ -33,10 +44,7 @@ export async function fulfilOrder(
   supplierFor: (name: string) => Supplier = getSupplier,
 ): Promise<void> {
   const pool = getPool();
-  const { rows } = await pool.query<FulfilmentRow>(
-    `SELECT ${orderRecordColumns("o")}, p.supplier_sku AS "supplierSku" FROM orders o LEFT JOIN products p ON p.id = o.product_id WHERE o.id = $1`,
-    [orderId],
-  );
+  const { rows } = await pool.query<FulfilmentRow>({ name: "fulfil-read-and-count", text: READ_AND_COUNT, values: [orderId] });
   const order = rows[0];
   if (!order || order.needsAdmin || (order.status !== "pending" && order.status !== "processing")) return;
 
@@ -44,13 +52,11 @@ export async function fulfilOrder(
     await completeOrder(orderId, "codes delivered");
     return;
   }
+  // Settled or flagged between the snapshot and the count: nothing to do.
+  if (order.countedAttempts === null) return;
 
   if (order.status === "pending") await moveOrder(orderId, "processing", "attempt started");
-  const counted = await pool.query<Pick<Order, "attempts">>(
-    `UPDATE orders SET attempts = attempts + 1, updated_at = now() WHERE id = $1 RETURNING attempts`,
-    [orderId],
-  );
-  const attempts = counted.rows[0].attempts;
+  const attempts = order.countedAttempts;
   const supplier = supplierFor(order.supplier ?? "sandbox");
   const request = {
     reference: order.publicId,

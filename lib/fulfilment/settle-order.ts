@@ -19,31 +19,47 @@ export const ORDER_FINISHED_CHANNEL = "order_finished";
 
 export type SettleResult = { settled: true; order: OrderRecord } | { settled: false };
 
+// The settlement itself in one statement: the guarded move out of a non-terminal status (the row
+// lock taken first, so a concurrent settlement waits and then finds the order settled), its order
+// event, and the notification that wakes GET /orders/:id?wait. With the outbox row, a worker's
+// settlement is four round trips (BEGIN, this, the webhook event, COMMIT).
+const SETTLE = `
+  WITH before AS (SELECT status FROM orders WHERE id = $1 FOR UPDATE),
+  settled AS (
+    UPDATE orders o SET status = $2, error = $3, needs_admin = false, finished_at = now(), updated_at = now()
+      FROM before
+     WHERE o.id = $1 AND before.status IN ('pending', 'processing')
+    RETURNING before.status AS "fromStatus", ${orderRecordColumns("o")}
+  ), event AS (
+    INSERT INTO order_events (order_id, from_status, to_status, reason, data)
+    SELECT $1, settled."fromStatus", $2, $4, $5::jsonb FROM settled
+  ), notified AS (
+    SELECT pg_notify($6, $1::text) FROM settled
+  )
+  SELECT settled.* FROM settled, (SELECT count(*) FROM notified) n`;
+
 async function finish(
   orderId: number,
   to: "completed" | "cancelled",
   reason: string,
   actor: string,
-  work: (client: pg.PoolClient, order: OrderRecord, auditLogId: number | undefined) => Promise<void>,
+  /** The settlement's own writes; returns the order again when they changed it. */
+  work: (client: pg.PoolClient, order: OrderRecord, auditLogId: number | undefined) => Promise<OrderRecord | void>,
   error?: string,
   audit?: SettlementAudit,
 ): Promise<SettleResult> {
   return withTransaction(async (client) => {
-    const before = await client.query<Pick<OrderRecord, "status">>(`SELECT status FROM orders WHERE id = $1 FOR UPDATE`, [orderId]);
-    const from = before.rows[0]?.status;
-    if (from !== "pending" && from !== "processing") return { settled: false };
-    const { rows } = await client.query<OrderRecord>(
-      `UPDATE orders SET status = $2, error = $3, needs_admin = false, finished_at = now(), updated_at = now()
-        WHERE id = $1 RETURNING ${ORDER_RECORD_COLUMNS}`,
-      [orderId, to, error ?? null],
-    );
-    const auditLogId = audit ? await recordAuditEntry(audit(rows[0]), client) : undefined;
-    await work(client, rows[0], auditLogId);
-    await recordOrderEvent(client, orderId, from, to, reason, { actor });
-    await client.query(`SELECT pg_notify($1, $2)`, [ORDER_FINISHED_CHANNEL, String(orderId)]);
-    const final = await client.query<OrderRecord>(`SELECT ${ORDER_RECORD_COLUMNS} FROM orders WHERE id = $1`, [orderId]);
-    await recordOrderWebhookEvent(client, to === "completed" ? "order.completed" : "order.cancelled", final.rows[0]);
-    return { settled: true, order: final.rows[0] };
+    const { rows } = await client.query<OrderRecord & { fromStatus: OrderStatus }>({
+      name: "settle-order",
+      text: SETTLE,
+      values: [orderId, to, error ?? null, reason, JSON.stringify({ actor }), ORDER_FINISHED_CHANNEL],
+    });
+    if (rows.length === 0) return { settled: false };
+    const { fromStatus: _fromStatus, ...settled } = rows[0];
+    const auditLogId = audit ? await recordAuditEntry(audit(settled), client) : undefined;
+    const final = (await work(client, settled, auditLogId)) ?? settled;
+    await recordOrderWebhookEvent(client, to === "completed" ? "order.completed" : "order.cancelled", final);
+    return { settled: true, order: final };
   });
 }
 
@@ -54,7 +70,9 @@ export function completeOrder(orderId: number, reason: string, actor = "worker",
     "completed",
     reason,
     actor,
-    async (client) => {
+    async (client, order) => {
+      // A top-up has no codes.
+      if (order.lineKind === "topup") return;
       await client.query(
         `UPDATE inventory_codes SET status = 'delivered', delivered_at = now() WHERE order_id = $1 AND status = 'reserved'`,
         [orderId],
@@ -73,6 +91,7 @@ export function cancelAndRefundOrder(orderId: number, error: string, actor = "wo
     `${error}: refunded`,
     actor,
     async (client, order, auditLogId) => {
+      let refunded: OrderRecord | undefined;
       if (order.orderCreated && order.amountCents > 0) {
         await postLedgerEntry(client, {
           accountId: order.accountId,
@@ -83,12 +102,15 @@ export function cancelAndRefundOrder(orderId: number, error: string, actor = "wo
           reason: error,
           auditLogId,
         });
-        await client.query(`UPDATE orders SET refunded = true WHERE id = $1`, [orderId]);
+        refunded = (await client.query<OrderRecord>(`UPDATE orders SET refunded = true WHERE id = $1 RETURNING ${ORDER_RECORD_COLUMNS}`, [orderId])).rows[0];
       }
-      await client.query(
-        `UPDATE inventory_codes SET status = 'available', order_id = NULL, reserved_at = NULL WHERE order_id = $1 AND status = 'reserved'`,
-        [orderId],
-      );
+      if (order.lineKind !== "topup") {
+        await client.query(
+          `UPDATE inventory_codes SET status = 'available', order_id = NULL, reserved_at = NULL WHERE order_id = $1 AND status = 'reserved'`,
+          [orderId],
+        );
+      }
+      return refunded;
     },
     error,
     audit,
