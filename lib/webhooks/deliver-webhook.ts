@@ -33,6 +33,8 @@ export interface DeliveryOptions {
   random?: () => number;
   /** Where to read and record (the dispatcher's own pool); the application's pool otherwise. */
   db?: pg.Pool;
+  /** Records a delivered attempt, true if it was recorded (the dispatcher batches them); one statement per attempt otherwise. */
+  recordDelivered?: (attempt: DeliveredAttempt) => Promise<boolean>;
 }
 
 export type DeliveryResult =
@@ -100,32 +102,73 @@ export async function attemptDelivery(row: WebhookDeliveryRecord, options: Deliv
     sent = { error: `destination refused: ${error.message}`, durationMs: 0 };
   }
   const status = sent.httpStatus;
-  if (status !== undefined && status >= 200 && status < 300) return recordDelivered(db, row, attempt, now, sent, status);
+  if (status !== undefined && status >= 200 && status < 300) return recordDelivered(db, row, attempt, now, sent, status, options.recordDelivered);
   return recordFailedAttempt(db, row, attempt, now, sent, options.random);
 }
 
-// The common case in one statement, so one round trip and one commit: guarded on the attempt (a
-// concurrent run of the same attempt waits for the row lock, then finds it recorded), the attempt
-// logged, the delivery done and its claim dropped, the endpoint's failing streak cleared.
+/** A delivered attempt to record (the common case). */
+export interface DeliveredAttempt {
+  deliveryId: number;
+  attempt: number;
+  at: Date;
+  httpStatus: number;
+  responseBody: string | null;
+  durationMs: number;
+}
+
+// Delivered attempts, any number in one statement, so one round trip and one commit: each guarded
+// on its attempt (a concurrent run of the same attempt waits for the row lock, then finds it
+// recorded), its attempt logged, the delivery done and its claim dropped, the endpoint's failing
+// streak cleared. Returns the ids it recorded.
 const RECORD_DELIVERED = `
-  WITH delivery AS (
-    UPDATE webhook_deliveries
-       SET status = 'delivered', attempts = $2, last_attempt_at = $3, delivered_at = $3, next_attempt_at = NULL, claimed_by = NULL, claimed_until = NULL
-     WHERE id = $1 AND status = 'pending' AND attempts < $2
-    RETURNING id, endpoint_id
+  WITH input AS (
+    SELECT * FROM unnest($1::bigint[], $2::int[], $3::timestamptz[], $4::int[], $5::text[], $6::int[])
+      AS t(id, attempt, at, http_status, response_body, duration_ms)
+  ), delivery AS (
+    UPDATE webhook_deliveries d
+       SET status = 'delivered', attempts = i.attempt, last_attempt_at = i.at, delivered_at = i.at, next_attempt_at = NULL, claimed_by = NULL, claimed_until = NULL
+      FROM input i
+     WHERE d.id = i.id AND d.status = 'pending' AND d.attempts < i.attempt
+    RETURNING d.id, d.endpoint_id
   ), attempt AS (
     INSERT INTO webhook_attempts (delivery_id, attempted_at, http_status, response_body, error, duration_ms)
-    SELECT id, $3, $4, $5, NULL, $6 FROM delivery
+    SELECT i.id, i.at, i.http_status, i.response_body, NULL, i.duration_ms FROM input i JOIN delivery USING (id)
   ), endpoint AS (
     UPDATE webhook_endpoints SET failing_since = NULL
-     WHERE id = (SELECT endpoint_id FROM delivery) AND failing_since IS NOT NULL
+     WHERE id IN (SELECT endpoint_id FROM delivery) AND failing_since IS NOT NULL
   )
-  SELECT count(*)::int AS recorded FROM delivery`;
+  SELECT id::int AS id FROM delivery`;
 
-async function recordDelivered(db: pg.Pool, row: WebhookDeliveryRecord, attempt: number, now: Date, sent: SendOutcome, status: number): Promise<DeliveryResult> {
-  const { rows } = await db.query<{ recorded: number }>(RECORD_DELIVERED, [row.id, attempt, now, status, sent.responseBody ?? null, sent.durationMs]);
+/** Records delivered attempts in one statement; returns the delivery ids it recorded. */
+export async function recordDeliveredAttempts(db: pg.Pool, attempts: DeliveredAttempt[]): Promise<Set<number>> {
+  const { rows } = await db.query<{ id: number }>({
+    name: "webhooks-record-delivered",
+    text: RECORD_DELIVERED,
+    values: [
+      attempts.map((a) => a.deliveryId),
+      attempts.map((a) => a.attempt),
+      attempts.map((a) => a.at),
+      attempts.map((a) => a.httpStatus),
+      attempts.map((a) => a.responseBody),
+      attempts.map((a) => a.durationMs),
+    ],
+  });
+  return new Set(rows.map((r) => r.id));
+}
+
+async function recordDelivered(
+  db: pg.Pool,
+  row: WebhookDeliveryRecord,
+  attempt: number,
+  now: Date,
+  sent: SendOutcome,
+  status: number,
+  record: DeliveryOptions["recordDelivered"],
+): Promise<DeliveryResult> {
+  const delivered: DeliveredAttempt = { deliveryId: row.id, attempt, at: now, httpStatus: status, responseBody: sent.responseBody ?? null, durationMs: sent.durationMs };
+  const recorded = record ? await record(delivered) : (await recordDeliveredAttempts(db, [delivered])).has(row.id);
   // Nothing updated: removed with its endpoint while the request was out, or recorded already.
-  if (rows[0].recorded === 0) return { outcome: "skipped", why: `attempt ${attempt} already recorded, or the delivery was removed` };
+  if (!recorded) return { outcome: "skipped", why: `attempt ${attempt} already recorded, or the delivery was removed` };
   return { outcome: "delivered", attempt, httpStatus: status };
 }
 

@@ -5,10 +5,11 @@
 // Why not a graphile-worker job per delivery: the settling transaction then paid for an add_job
 // (plpgsql planning and a NOTIFY) per delivery, and each delivery cost three more commits (job
 // taken, attempt recorded, job done); delivering cost about as much as fulfilling the order
-// (bench/RESULTS.md, webhooks). Here a claim of a whole batch is one statement, a delivered attempt
-// is recorded in one more, both on connections with synchronous_commit off: a commit lost in a
-// crash only means the attempt is made again, under the same webhook-id, which at-least-once
-// delivery allows and receivers dedupe.
+// (bench/RESULTS.md, webhooks). Here a claim of a whole batch is one statement, and the delivered
+// attempts that finish while one is being recorded are recorded together by the next statement,
+// both on connections with synchronous_commit off: a commit lost in a crash only means the attempt
+// is made again, under the same webhook-id, which at-least-once delivery allows and receivers
+// dedupe. A failed attempt (rare, and it schedules the retry) is recorded on its own.
 //
 // A claim names its dispatcher and lasts DELIVERY_TIMEOUT_MS plus a margin. The dispatcher's id
 // is held as a session advisory lock by the worker process (run-worker.ts), so the worker's sweep
@@ -20,7 +21,7 @@
 // are found by the next poll.
 import { randomUUID } from "node:crypto";
 import type pg from "pg";
-import { attemptDelivery, DELIVERY_TIMEOUT_MS, type DeliveryOptions } from "./deliver-webhook";
+import { attemptDelivery, DELIVERY_TIMEOUT_MS, recordDeliveredAttempts, type DeliveredAttempt, type DeliveryOptions } from "./deliver-webhook";
 import { WEBHOOK_DELIVERY_RECORD_COLUMNS, WEBHOOK_DELIVERY_TABLES, type WebhookDeliveryRecord } from "./webhook-record";
 
 /** How long a claim holds beyond the request's own timeout (recording, a slow database). */
@@ -65,6 +66,39 @@ export async function releaseDeadClaims(db: pg.Pool, deadDispatchers: string[]):
   return released.rowCount ?? 0;
 }
 
+/**
+ * Records delivered attempts in groups: the first goes at once, and those that finish while a
+ * statement runs wait for it and go together in the next (group commit), so a busy dispatcher
+ * writes one statement per batch of deliveries and an idle one adds no delay.
+ */
+export function groupDeliveredRecords(db: pg.Pool): (attempt: DeliveredAttempt) => Promise<boolean> {
+  type Waiting = { attempt: DeliveredAttempt; resolve: (recorded: boolean) => void; reject: (error: unknown) => void };
+  let waiting: Waiting[] = [];
+  let writing = false;
+  const write = async () => {
+    writing = true;
+    while (waiting.length > 0) {
+      const group = waiting;
+      waiting = [];
+      try {
+        const recorded = await recordDeliveredAttempts(
+          db,
+          group.map((w) => w.attempt),
+        );
+        for (const w of group) w.resolve(recorded.has(w.attempt.deliveryId));
+      } catch (error) {
+        for (const w of group) w.reject(error);
+      }
+    }
+    writing = false;
+  };
+  return (attempt) =>
+    new Promise<boolean>((resolve, reject) => {
+      waiting.push({ attempt, resolve, reject });
+      if (!writing) void write();
+    });
+}
+
 const running = new Set<() => void>();
 
 /** Tells every dispatcher in this process that deliveries may be due now. */
@@ -91,6 +125,7 @@ export function startWebhookDispatcher(options: {
   const pollIntervalMs = options.pollIntervalMs ?? DEFAULT_POLL_INTERVAL_MS;
   const log = options.log ?? ((line: string) => console.log(`[webhooks] ${line}`));
   const inFlight = new Set<Promise<void>>();
+  const recordDelivered = groupDeliveredRecords(options.db);
   let stopping = false;
   let woken = false;
   let wakeUp: (() => void) | undefined;
@@ -126,7 +161,7 @@ export function startWebhookDispatcher(options: {
         log(`claim failed: ${(error as Error).message}`);
       }
       for (const row of claimed) {
-        const attempt: Promise<void> = attemptDelivery(row, { ...options.delivery, db: options.db })
+        const attempt: Promise<void> = attemptDelivery(row, { ...options.delivery, db: options.db, recordDelivered })
           .then(() => undefined)
           .catch((error: Error) => log(`delivery ${row.id} failed: ${error.message}`))
           .finally(() => {

@@ -4,7 +4,7 @@
 // waiting for a poll. The settling transaction itself queues no graphile-worker job per delivery.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { closePool, getPool, withTransaction } from "@/lib/db/pool";
-import { claimDueDeliveries, releaseDeadClaims, startWebhookDispatcher, listClaimingDispatchers } from "@/lib/webhooks/dispatch-webhooks";
+import { claimDueDeliveries, groupDeliveredRecords, releaseDeadClaims, startWebhookDispatcher, listClaimingDispatchers } from "@/lib/webhooks/dispatch-webhooks";
 import { recordWebhookEvent } from "@/lib/webhooks/record-webhook-event";
 import { closeSql, resetDatabase, sql } from "../helpers/db";
 import { createAccount } from "../helpers/fixtures";
@@ -82,6 +82,39 @@ describe("claiming due deliveries", () => {
     const { events } = await pendingEvents(3);
     expect(events.every((e) => e.deliveries === 1)).toBe(true);
     expect(await sql(`SELECT count(*)::int AS n FROM graphile_worker._private_jobs`)).toEqual([{ n: 0 }]);
+  });
+});
+
+describe("recording delivered attempts in groups", () => {
+  it("records each attempt once, tells which were recorded, and groups those that arrive while a statement runs", async () => {
+    await clearQueue();
+    const { endpoint } = await pendingEvents(12);
+    const claimed = await claimDueDeliveries(getPool(), "grouping", 12);
+    await sql(`UPDATE webhook_endpoints SET failing_since = now() WHERE id = $1`, [endpoint.endpointId]);
+    // The pool, counting the statements sent through it.
+    let statements = 0;
+    const counting = new Proxy(getPool(), {
+      get: (pool, name) => (name === "query" ? (...args: unknown[]) => (statements++, (pool.query as (...a: unknown[]) => unknown)(...args)) : Reflect.get(pool, name)),
+    });
+    const record = groupDeliveredRecords(counting);
+    const attempt = (id: number, n = 1) => ({ deliveryId: id, attempt: n, at: new Date(), httpStatus: 204, responseBody: "", durationMs: 3 });
+    const results = await Promise.all(claimed.map((row) => record(attempt(row.id))));
+    expect(results.every(Boolean)).toBe(true);
+    expect(statements).toBe(2);
+    // The same attempt again is not recorded twice; the next attempt of a delivered one neither.
+    expect(await Promise.all([record(attempt(claimed[0].id)), record(attempt(claimed[1].id, 2))])).toEqual([false, false]);
+    const rows = await sql(
+      `SELECT d.status, d.attempts, d.claimed_by, count(a.id)::int AS recorded FROM webhook_deliveries d LEFT JOIN webhook_attempts a ON a.delivery_id = d.id
+        WHERE d.endpoint_id = $1 GROUP BY d.id`,
+      [endpoint.endpointId],
+    );
+    expect(rows).toHaveLength(12);
+    expect(rows.every((r) => r.status === "delivered" && r.attempts === 1 && r.recorded === 1 && r.claimed_by === null)).toBe(true);
+    // The endpoint's failing streak ended with the first delivery.
+    expect((await sql(`SELECT failing_since FROM webhook_endpoints WHERE id = $1`, [endpoint.endpointId]))[0].failing_since).toBeNull();
+    // Twelve attempts offered at once took two statements (the first alone, the rest together while
+    // it ran), and the two repeats offered at once two more at most.
+    expect(statements).toBeLessThanOrEqual(4);
   });
 });
 
