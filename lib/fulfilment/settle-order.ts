@@ -16,12 +16,20 @@ import { recordOrderWebhookEvent } from "../webhooks/record-order-webhook-event"
 export type SettlementAudit = (order: OrderRecord) => AuditEntry;
 
 export const ORDER_FINISHED_CHANNEL = "order_finished";
+/**
+ * GET /orders/:id?wait holds a shared advisory lock (this namespace, the order id) while it waits
+ * (wait-for-order.ts). A settlement notifies only when its try for the exclusive lock fails, that
+ * is when someone waits: a NOTIFY holds a database-wide lock through its commit, so notifying every
+ * settlement made all of them commit one after another. No wake-up is lost: a waiter that comes
+ * after the try blocks on the lock until the settlement has committed, and then reads it.
+ */
+export const ORDER_WAITER_LOCK_NAMESPACE = 72_707_003;
 
 export type SettleResult = { settled: true; order: OrderRecord } | { settled: false };
 
 // The settlement itself in one statement: the guarded move out of a non-terminal status (the row
 // lock taken first, so a concurrent settlement waits and then finds the order settled), its order
-// event, and the notification that wakes GET /orders/:id?wait. With the outbox row, a worker's
+// event, and the notification that wakes GET /orders/:id?wait when a request waits for it. With the outbox row, a worker's
 // settlement is four round trips (BEGIN, this, the webhook event, COMMIT).
 const SETTLE = `
   WITH before AS (SELECT status FROM orders WHERE id = $1 FOR UPDATE),
@@ -34,7 +42,7 @@ const SETTLE = `
     INSERT INTO order_events (order_id, from_status, to_status, reason, data)
     SELECT $1, settled."fromStatus", $2, $4, $5::jsonb FROM settled
   ), notified AS (
-    SELECT pg_notify($6, $1::text) FROM settled
+    SELECT pg_notify($6, $1::text) FROM settled WHERE NOT pg_try_advisory_xact_lock($7, $1)
   )
   SELECT settled.* FROM settled, (SELECT count(*) FROM notified) n`;
 
@@ -52,7 +60,7 @@ async function finish(
     const { rows } = await client.query<OrderRecord & { fromStatus: OrderStatus }>({
       name: "settle-order",
       text: SETTLE,
-      values: [orderId, to, error ?? null, reason, JSON.stringify({ actor }), ORDER_FINISHED_CHANNEL],
+      values: [orderId, to, error ?? null, reason, JSON.stringify({ actor }), ORDER_FINISHED_CHANNEL, ORDER_WAITER_LOCK_NAMESPACE],
     });
     if (rows.length === 0) return { settled: false };
     const { fromStatus: _fromStatus, ...settled } = rows[0];

@@ -1,9 +1,11 @@
 // GET /orders/:orderId?wait=N: answers as soon as the order is terminal or N seconds pass. Woken by
-// PostgreSQL NOTIFY (sent by settle-order.ts when an order finishes), over one LISTEN connection
-// per process shared by all waiting requests; no polling loop.
+// PostgreSQL NOTIFY (sent by settle-order.ts when an order someone waits for finishes), over one
+// LISTEN connection per process shared by all waiting requests; no polling loop. While a request
+// waits, that connection holds a shared advisory lock on the order: it is how a settlement knows to
+// notify (ORDER_WAITER_LOCK_NAMESPACE says why).
 import pg from "pg";
 import { databaseUrl } from "../db/pool";
-import { ORDER_FINISHED_CHANNEL } from "../fulfilment/settle-order";
+import { ORDER_FINISHED_CHANNEL, ORDER_WAITER_LOCK_NAMESPACE } from "../fulfilment/settle-order";
 
 const waiters = new Map<number, Set<() => void>>();
 let listener: Promise<pg.Client> | undefined;
@@ -34,8 +36,20 @@ function connectListener(): Promise<pg.Client> {
  * once after listening starts, so a finish between the caller's read and our LISTEN is not missed.
  */
 export async function waitForOrderFinish(orderId: number, timeoutMs: number, isFinished: () => Promise<boolean>): Promise<void> {
-  await connectListener();
-  await new Promise<void>((resolve) => {
+  const client = await connectListener();
+  // Taken before isFinished reads the order: a settlement that already tried the lock has
+  // committed by the time this returns, so the read sees it; one that tries later notifies.
+  await client.query(`SELECT pg_advisory_lock_shared($1, $2)`, [ORDER_WAITER_LOCK_NAMESPACE, orderId]);
+  try {
+    await waitForWake(orderId, timeoutMs, isFinished);
+  } finally {
+    // On a lost connection the lock went with it.
+    await client.query(`SELECT pg_advisory_unlock_shared($1, $2)`, [ORDER_WAITER_LOCK_NAMESPACE, orderId]).catch(() => undefined);
+  }
+}
+
+function waitForWake(orderId: number, timeoutMs: number, isFinished: () => Promise<boolean>): Promise<void> {
+  return new Promise<void>((resolve) => {
     const set = waiters.get(orderId) ?? new Set();
     waiters.set(orderId, set);
     let done = false;
