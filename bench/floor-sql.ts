@@ -30,7 +30,9 @@ export const OPEN_PLACEMENT = `
 // With the key's order number (key_seq) taken in the same statement, as lib/orders/place-order.ts
 // has done since 2026-11-24; DEBIT and INSERT_LEDGER likewise take the account's ledger number.
 export const INSERT_ORDER = `
-  WITH numbered AS (UPDATE api_keys SET order_count = order_count + 1 WHERE id = $4 AND account_id = $3 RETURNING order_count)
+  WITH account AS (SELECT id FROM accounts WHERE id = $3 FOR KEY SHARE),
+       numbered AS (UPDATE api_keys k SET order_count = k.order_count + 1 FROM account
+                     WHERE k.id = $4 AND k.account_id = account.id RETURNING k.order_count)
   INSERT INTO orders (id, public_id, account_id, api_key_id, trxid, idempotency_key, request_fingerprint, product_id,
                       catalog_id, line_slug, line_kind, pack_name, unit_price_cents, quantity, amount_cents,
                       user_id, zone_id, server_id, status, supplier, key_seq)

@@ -54,8 +54,13 @@ function readLookup({ locked, entry, nextId, ...order }: LookupRow) {
 // The order takes the key's next number (key_seq) in the same statement as its insert: the key's
 // row stays locked to the end of this transaction, so the numbers are 1..n without gaps (a rolled
 // back placement rolls its number back) and GET /history reads an exact total from the key's row.
+// The account's row is key-share locked first (the lock the order's foreign key takes anyway): the
+// bot's account commands lock the account and then may update a key (lib/accounts/
+// manage-ip-allowlist.ts), so taking the key first would let the two deadlock.
 const INSERT_ORDER = `
-  WITH numbered AS (UPDATE api_keys SET order_count = order_count + 1 WHERE id = $4 AND account_id = $3 RETURNING order_count)
+  WITH account AS (SELECT id FROM accounts WHERE id = $3 FOR KEY SHARE),
+       numbered AS (UPDATE api_keys k SET order_count = k.order_count + 1 FROM account
+                     WHERE k.id = $4 AND k.account_id = account.id RETURNING k.order_count)
   INSERT INTO orders (id, public_id, account_id, api_key_id, trxid, idempotency_key, request_fingerprint, product_id,
                       catalog_id, line_slug, line_kind, pack_name, unit_price_cents, quantity, amount_cents,
                       user_id, zone_id, server_id, sent_user_id, sent_zone_id, sent_server_id, status, supplier, key_seq)

@@ -108,6 +108,40 @@ describe("numbers under parallel placements", () => {
   });
 });
 
+describe("lock order", () => {
+  // The bot's account commands lock the account's row, then may update one of its keys
+  // (lib/accounts/manage-ip-allowlist.ts). A placement takes the account before the key, so a
+  // placement that arrives in between waits for the command instead of deadlocking with it.
+  it("a placement waiting on a locked account does not hold its key against the account's command", async () => {
+    const account = await createAccount({ balanceCents: 1_000 });
+    const command = await getPool().connect();
+    try {
+      await command.query("BEGIN");
+      await command.query(`SELECT id FROM accounts WHERE id = $1 FOR UPDATE`, [account.accountId]);
+      const placing = order(account.key, { pid: "SVCBR60", trxid: newTrxid("locked"), userId: "77" });
+      // Wait until the placement is blocked on the account's row.
+      await expect
+        .poll(async () => {
+          const [row] = await sql<{ n: number }>(
+            `SELECT count(*)::int AS n FROM pg_locks l JOIN pg_stat_activity a ON a.pid = l.pid
+              WHERE NOT l.granted AND a.query LIKE '%INSERT INTO orders%'`,
+          );
+          return row.n;
+        }, { timeout: 10_000 })
+        .toBeGreaterThan(0);
+      await command.query(`UPDATE api_keys SET require_ip_allowlist = require_ip_allowlist WHERE id = $1`, [account.keyId]);
+      await command.query("COMMIT");
+      const placed = await placing;
+      expect(placed.status, placed.text).toBe(200);
+      expect(placed.json.orderCreated).toBe(true);
+      expect((await keyNumbering(account.keyId)).seqs).toEqual([1]);
+    } finally {
+      await command.query("ROLLBACK").catch(() => undefined);
+      command.release();
+    }
+  });
+});
+
 describe("deep pages equal the OFFSET over id order", () => {
   it("GET /history: every page size, first, middle, last and past-the-end pages, total and hasMore exact; other keys apart", async () => {
     const account = await createAccount({ balanceCents: 10_000 });
