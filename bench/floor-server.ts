@@ -203,7 +203,7 @@ async function placeOrder(caller: Caller, body: Row): Promise<unknown> {
       ]))
     ).rows[0] as Row;
 
-    const debited = await client.query<{ balance_cents: number }>(statement("debit", DEBIT, [caller.accountId, -amountCents, 0]));
+    const debited = await client.query<{ balance_cents: number; ledger_count: number }>(statement("debit", DEBIT, [caller.accountId, -amountCents, 0]));
     if (debited.rowCount === 0) {
       const cancelled = await client.query(
         `UPDATE orders SET status = 'cancelled', order_created = false, error = 'INSUFFICIENT BALANCE', finished_at = now(), updated_at = now()
@@ -216,6 +216,7 @@ async function placeOrder(caller: Caller, body: Row): Promise<unknown> {
     }
     await client.query(statement("ledger", INSERT_LEDGER, [
       caller.accountId, "debit", -amountCents, debited.rows[0].balance_cents, id, `api-key:${caller.keyId}`, `order ${publicId}`, null,
+      debited.rows[0].ledger_count,
     ]));
     await client.query(statement("event", INSERT_EVENT, [id, null, "processing", "placed: wallet debited, queued for fulfilment"]));
     await client.query(statement("add-job", ADD_JOB, ["fulfil_order", id, `order:${id}`, null]));

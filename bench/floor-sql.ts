@@ -27,24 +27,31 @@ export const OPEN_PLACEMENT = `
             FROM products p JOIN game_lines l ON l.id = p.line_id WHERE p.catalog_id = $3) AS entry,
          nextval(pg_get_serial_sequence('orders', 'id'))::int AS next_id`;
 
+// With the key's order number (key_seq) taken in the same statement, as lib/orders/place-order.ts
+// has done since 2026-11-24; DEBIT and INSERT_LEDGER likewise take the account's ledger number.
 export const INSERT_ORDER = `
+  WITH account AS (SELECT id FROM accounts WHERE id = $3 FOR KEY SHARE),
+       numbered AS (UPDATE api_keys k SET order_count = k.order_count + 1 FROM account
+                     WHERE k.id = $4 AND k.account_id = account.id RETURNING k.order_count)
   INSERT INTO orders (id, public_id, account_id, api_key_id, trxid, idempotency_key, request_fingerprint, product_id,
                       catalog_id, line_slug, line_kind, pack_name, unit_price_cents, quantity, amount_cents,
-                      user_id, zone_id, server_id, status, supplier)
-  VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, 'processing', $19)
+                      user_id, zone_id, server_id, status, supplier, key_seq)
+  SELECT $1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, 'processing', $19, numbered.order_count
+    FROM numbered
   RETURNING *`;
 
 export const DEBIT = `
   UPDATE accounts
      SET balance_cents = balance_cents + $2,
          total_credited_cents = total_credited_cents + $3,
+         ledger_count = ledger_count + 1,
          updated_at = now()
    WHERE id = $1 AND balance_cents + $2 >= 0
-   RETURNING balance_cents`;
+   RETURNING balance_cents, ledger_count`;
 
 export const INSERT_LEDGER = `
-  INSERT INTO ledger_entries (account_id, kind, amount_cents, balance_after_cents, order_id, actor, reason, audit_log_id)
-  VALUES ($1, $2, $3, $4, $5, $6, $7, $8)
+  INSERT INTO ledger_entries (account_id, kind, amount_cents, balance_after_cents, order_id, actor, reason, audit_log_id, account_seq)
+  VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)
   RETURNING id`;
 
 export const INSERT_EVENT = `INSERT INTO order_events (order_id, from_status, to_status, reason) VALUES ($1, $2, $3, $4)`;
@@ -69,6 +76,8 @@ export const RESERVE_ORDER_IDS = `SELECT nextval(pg_get_serial_sequence('orders'
  * - the idempotency key's in-flight lock (held to the end of the statement's transaction), the
  *   existing order for the key, the catalog entry and its checks: if any fails, nothing is written
  *   and the caller reads which from the answer;
+ * - the key's next order number (key_seq, with the key's counter) for the order row, and the
+ *   account's next ledger number (account_seq) with the debit, as the service numbers them;
  * - the conditional debit (balance never below zero), and the order row: processing when the debit
  *   took, otherwise stored cancelled with INSUFFICIENT BALANCE and nothing charged (as the service
  *   stores it, so a replay answers the same invoice);
@@ -98,27 +107,33 @@ export const PLACE_ORDER = `
       LEFT JOIN (products p JOIN game_lines l ON l.id = p.line_id) ON p.catalog_id = $3
   ), accepted AS (
     SELECT * FROM opened WHERE locked AND existing IS NULL AND orderable
+  ), numbered AS (
+    UPDATE api_keys k SET order_count = k.order_count + 1
+      FROM accepted
+     WHERE k.id = $6 AND k.account_id = $1
+    RETURNING k.order_count
   ), debit AS (
     UPDATE accounts a
-       SET balance_cents = a.balance_cents - accepted.price_cents, updated_at = now()
+       SET balance_cents = a.balance_cents - accepted.price_cents, ledger_count = a.ledger_count + 1, updated_at = now()
       FROM accepted
      WHERE a.id = $1 AND a.balance_cents - accepted.price_cents >= 0
-    RETURNING a.balance_cents, a.low_balance_threshold_cents, accepted.price_cents
+    RETURNING a.balance_cents, a.low_balance_threshold_cents, a.ledger_count, accepted.price_cents
   ), ins AS (
     INSERT INTO orders (id, public_id, account_id, api_key_id, trxid, idempotency_key, request_fingerprint, product_id,
                         catalog_id, line_slug, line_kind, pack_name, unit_price_cents, quantity, amount_cents,
                         user_id, zone_id, server_id, sent_user_id, sent_zone_id, sent_server_id, status, supplier,
-                        order_created, error, finished_at)
+                        order_created, error, finished_at, key_seq)
     SELECT $4, 'SVCAPI-' || accepted.code || '-' || $5, $1, $6, $7, $2, $8, accepted.product_id,
            accepted.catalog_id, accepted.slug, accepted.kind, accepted.pack_name, accepted.price_cents, 1, accepted.price_cents,
            $9, NULL, NULL, $9, NULL, NULL,
            (CASE WHEN d.charged THEN 'processing' ELSE 'cancelled' END)::"OrderStatus", accepted.supplier,
-           d.charged, CASE WHEN d.charged THEN NULL ELSE 'INSUFFICIENT BALANCE' END, CASE WHEN d.charged THEN NULL ELSE now() END
-      FROM accepted, (SELECT EXISTS (SELECT 1 FROM debit) AS charged) d
+           d.charged, CASE WHEN d.charged THEN NULL ELSE 'INSUFFICIENT BALANCE' END, CASE WHEN d.charged THEN NULL ELSE now() END,
+           numbered.order_count
+      FROM accepted, numbered, (SELECT EXISTS (SELECT 1 FROM debit) AS charged) d
     RETURNING *
   ), ledger AS (
-    INSERT INTO ledger_entries (account_id, kind, amount_cents, balance_after_cents, order_id, actor, reason, audit_log_id)
-    SELECT $1, 'debit', -debit.price_cents, debit.balance_cents, ins.id, $10, 'order ' || ins.public_id, NULL
+    INSERT INTO ledger_entries (account_id, kind, amount_cents, balance_after_cents, order_id, actor, reason, audit_log_id, account_seq)
+    SELECT $1, 'debit', -debit.price_cents, debit.balance_cents, ins.id, $10, 'order ' || ins.public_id, NULL, debit.ledger_count
       FROM debit, ins
   ), event AS (
     INSERT INTO order_events (order_id, from_status, to_status, reason, data)

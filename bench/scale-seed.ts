@@ -9,7 +9,9 @@
 // Every row keeps the schema's invariants, which checkScaleInvariants() verifies afterwards: a
 // charged order has one debit of its amount, a cancelled one also one refund; each account's
 // balance is the sum of its ledger and every balance_after is the running sum (ledger ids follow
-// time within an account); public ids carry the HMAC that lib/orders/public-order-id.ts checks.
+// time within an account); public ids carry the HMAC that lib/orders/public-order-id.ts checks;
+// each key's orders are numbered 1..api_keys.order_count (key_seq) and each account's ledger
+// entries 1..accounts.ledger_count (account_seq), in id order, as placement and posting number them.
 // A's orders are 98% completed and 2% cancelled and refunded, half of them carry an idempotency key
 // of their own (the other half use their trxid), and their player ids repeat every 5,000 orders.
 // Not generated: order events, webhook events and jobs (no read path measured here reads them).
@@ -104,16 +106,18 @@ async function insertResellerOrders(
   o: { accountId: number; keyId: number; first: number; count: number; from: Date; to: Date; secret: string; trxPrefix: string },
 ): Promise<void> {
   const idBase = (await client.query<{ n: string }>(`SELECT GREATEST((SELECT COALESCE(max(id), 0) FROM orders), (SELECT last_value FROM orders_id_seq)) AS n`)).rows[0].n;
+  // The key's numbers continue from its counter in id order, and the counter moves past them.
+  const seqBase = (await client.query<{ n: number }>(`SELECT order_count AS n FROM api_keys WHERE id = $1 AND account_id = $2`, [o.keyId, o.accountId])).rows[0].n;
   await client.query(
     `INSERT INTO orders (id, public_id, account_id, api_key_id, trxid, idempotency_key, request_fingerprint, product_id, catalog_id,
                          line_slug, line_kind, pack_name, unit_price_cents, quantity, amount_cents, user_id, sent_user_id,
-                         order_created, status, error, refunded, supplier, supplier_ref, attempts, created_at, updated_at, finished_at)
+                         order_created, status, error, refunded, supplier, supplier_ref, attempts, created_at, updated_at, finished_at, key_seq)
      SELECT x.id, pg_temp.public_id(p.code, x.id, $7), $1, $2, $8 || x.j, CASE WHEN x.j % 2 = 0 THEN 'idem-' || $8 || x.j ELSE $8 || x.j END,
             encode(scale_seed_tools.digest('scale:' || $8 || x.j, 'sha256'), 'hex'), p.id, p.catalog_id,
             p.slug, p.kind, p.pack_name, p.price_cents, 1, p.price_cents, x.player, x.player,
             true, CASE WHEN x.cancelled THEN 'cancelled' ELSE 'completed' END::"OrderStatus",
             CASE WHEN x.cancelled THEN 'SUPPLIER REJECTED' END, x.cancelled, p.supplier, 'scale-' || x.j, 1,
-            x.t, x.t + x.took, x.t + x.took
+            x.t, x.t + x.took, x.t + x.took, $10::int + g.k
        FROM generate_series(1, $4::int) g(k)
        CROSS JOIN LATERAL (SELECT $5::bigint + g.k AS id, $3::int + g.k - 1 AS j,
                                   $6::timestamptz + (g.k::float8 / $4::int) * ($9::timestamptz - $6::timestamptz) AS t,
@@ -121,13 +125,14 @@ async function insertResellerOrders(
                                   ($3::int + g.k - 1) % 50 = 0 AS cancelled,
                                   (1000000 + ($3::int + g.k - 1) % 5000)::text AS player) x
        JOIN scale_products p ON p.n = x.j % (SELECT count(*) FROM scale_products)`,
-    [o.accountId, o.keyId, o.first, o.count, idBase, o.from.toISOString(), o.secret, o.trxPrefix, o.to.toISOString()],
+    [o.accountId, o.keyId, o.first, o.count, idBase, o.from.toISOString(), o.secret, o.trxPrefix, o.to.toISOString(), seqBase],
   );
   await client.query(`SELECT setval('orders_id_seq', $1::bigint + $2::int)`, [idBase, o.count]);
+  await client.query(`UPDATE api_keys SET order_count = order_count + $2 WHERE id = $1`, [o.keyId, o.count]);
 
   const ledgerBase = (await client.query<{ n: string }>(`SELECT GREATEST((SELECT COALESCE(max(id), 0) FROM ledger_entries), (SELECT last_value FROM ledger_entries_id_seq)) AS n`)).rows[0].n;
   const inserted = await client.query(
-    `WITH start AS (SELECT balance_cents FROM accounts WHERE id = $1),
+    `WITH start AS (SELECT balance_cents, ledger_count FROM accounts WHERE id = $1),
           top AS (SELECT max(price_cents) * 100 AS credit FROM scale_products),
           entries AS (
             SELECT o.id AS oid, e.sub, e.kind, e.amount, e.order_id, e.actor, e.reason, e.at
@@ -140,8 +145,9 @@ async function insertResellerOrders(
              WHERE o.id > $3::bigint AND o.id <= $3::bigint + $4::int
                AND (e.sub = 1 OR (e.sub = 0 AND (o.id - $3::bigint) % 100 = 1) OR (e.sub = 2 AND o.status = 'cancelled'))
           ), inserted AS (
-     INSERT INTO ledger_entries (id, account_id, kind, amount_cents, balance_after_cents, order_id, actor, reason, created_at)
-     SELECT $5::bigint + row_number() OVER w, $1, kind, amount, (SELECT balance_cents FROM start) + sum(amount) OVER w, order_id, actor, reason, at
+     INSERT INTO ledger_entries (id, account_id, kind, amount_cents, balance_after_cents, order_id, actor, reason, created_at, account_seq)
+     SELECT $5::bigint + row_number() OVER w, $1, kind, amount, (SELECT balance_cents FROM start) + sum(amount) OVER w, order_id, actor, reason, at,
+            (SELECT ledger_count FROM start) + row_number() OVER w
        FROM entries WINDOW w AS (ORDER BY oid, sub)
      RETURNING amount_cents, kind)
      SELECT count(*)::int AS n, COALESCE(sum(amount_cents), 0)::bigint AS sum,
@@ -151,8 +157,9 @@ async function insertResellerOrders(
   const { n, sum, credited } = inserted.rows[0] as { n: number; sum: string; credited: string };
   await client.query(`SELECT setval('ledger_entries_id_seq', $1::bigint + $2::int)`, [ledgerBase, n]);
   await client.query(
-    `UPDATE accounts SET balance_cents = balance_cents + $2, total_credited_cents = total_credited_cents + $3, updated_at = now() WHERE id = $1`,
-    [o.accountId, sum, credited],
+    `UPDATE accounts SET balance_cents = balance_cents + $2, total_credited_cents = total_credited_cents + $3, ledger_count = ledger_count + $4,
+            updated_at = now() WHERE id = $1`,
+    [o.accountId, sum, credited, n],
   );
 }
 
@@ -175,8 +182,8 @@ export async function seedScaleBase(url: string, secret: string, log: (line: str
   await withSeedSession(url, async (client) => {
     // Small accounts: one key each (hash of a key nobody holds) and a $100 funding credit.
     await client.query(
-      `INSERT INTO accounts (telegram_username, display_name, api_enabled, balance_cents, total_credited_cents, created_at, updated_at)
-       SELECT 'scale_small_' || n, 'Small account ' || n, true, 10000, 10000, now() - interval '30 days', now()
+      `INSERT INTO accounts (telegram_username, display_name, api_enabled, balance_cents, total_credited_cents, ledger_count, created_at, updated_at)
+       SELECT 'scale_small_' || n, 'Small account ' || n, true, 10000, 10000, 1, now() - interval '30 days', now()
          FROM generate_series(1, $1::int) n`,
       [SMALL_ACCOUNTS],
     );
@@ -187,8 +194,8 @@ export async function seedScaleBase(url: string, secret: string, log: (line: str
         WHERE a.telegram_username LIKE 'scale\\_small\\_%'`,
     );
     await client.query(
-      `INSERT INTO ledger_entries (account_id, kind, amount_cents, balance_after_cents, actor, reason, created_at)
-       SELECT id, 'credit', 10000, 10000, 'admin:scale@bench.invalid', 'funding', now() - interval '30 days'
+      `INSERT INTO ledger_entries (account_id, kind, amount_cents, balance_after_cents, actor, reason, created_at, account_seq)
+       SELECT id, 'credit', 10000, 10000, 'admin:scale@bench.invalid', 'funding', now() - interval '30 days', 1
          FROM accounts WHERE telegram_username LIKE 'scale\\_small\\_%' ORDER BY id`,
     );
     // Reseller B: 200 orders over the last 12 days, through its key.
@@ -225,23 +232,23 @@ export async function growScale(url: string, secret: string, ids: ScaleIdentitie
       started = Date.now();
       const base = (await client.query<{ n: string }>(`SELECT GREATEST((SELECT max(id) FROM ledger_entries), (SELECT last_value FROM ledger_entries_id_seq)) AS n`)).rows[0].n;
       const inserted = await client.query(
-        `INSERT INTO ledger_entries (id, account_id, kind, amount_cents, balance_after_cents, actor, reason, created_at)
+        `INSERT INTO ledger_entries (id, account_id, kind, amount_cents, balance_after_cents, actor, reason, created_at, account_seq)
          SELECT $1::bigint + row_number() OVER (ORDER BY a.id, m.k), a.id,
                 CASE WHEN m.k % 2 = 1 THEN 'credit' ELSE 'adjustment' END::"LedgerKind",
                 CASE WHEN m.k % 2 = 1 THEN 300 ELSE -100 END,
                 a.balance_cents + sum(CASE WHEN m.k % 2 = 1 THEN 300 ELSE -100 END) OVER (PARTITION BY a.id ORDER BY m.k),
                 CASE WHEN m.k % 2 = 1 THEN 'admin:scale@bench.invalid' ELSE 'telegram:1' END,
                 CASE WHEN m.k % 2 = 1 THEN 'wallet top-up' ELSE 'correction' END,
-                now() - interval '29 days' + m.k * interval '3 hours'
+                now() - interval '29 days' + m.k * interval '3 hours', a.ledger_count + m.k
            FROM accounts a CROSS JOIN generate_series(1, $2::int) m(k)
           WHERE a.telegram_username LIKE 'scale\\_small\\_%'`,
         [base, SMALL_MOVEMENTS],
       );
       await client.query(`SELECT setval('ledger_entries_id_seq', $1::bigint + $2::int)`, [base, inserted.rowCount]);
       await client.query(
-        `UPDATE accounts SET balance_cents = balance_cents + $1, total_credited_cents = total_credited_cents + $2
+        `UPDATE accounts SET balance_cents = balance_cents + $1, total_credited_cents = total_credited_cents + $2, ledger_count = ledger_count + $3
           WHERE telegram_username LIKE 'scale\\_small\\_%'`,
-        [(SMALL_MOVEMENTS / 2) * 300 - (SMALL_MOVEMENTS / 2) * 100, (SMALL_MOVEMENTS / 2) * 300],
+        [(SMALL_MOVEMENTS / 2) * 300 - (SMALL_MOVEMENTS / 2) * 100, (SMALL_MOVEMENTS / 2) * 300, SMALL_MOVEMENTS],
       );
       log(`${inserted.rowCount} small-account ledger entries in ${((Date.now() - started) / 1000).toFixed(1)} s`);
     }, log);
@@ -274,6 +281,15 @@ export async function checkScaleInvariants(pool: pg.Pool): Promise<string[]> {
     `SELECT count(*) AS n FROM ledger_entries l JOIN orders o ON o.id = l.order_id WHERE l.kind = 'refund' AND o.status <> 'cancelled'`);
   await q("orders whose account or key does not exist or differs",
     `SELECT count(*) AS n FROM orders o LEFT JOIN api_keys k ON k.id = o.api_key_id WHERE k.id IS NULL OR k.account_id <> o.account_id`);
+  // key_seq and account_seq are unique per key and per account, so count = max = counter is 1..n.
+  await q("keys whose orders are not numbered 1..order_count",
+    `SELECT count(*) AS n FROM api_keys k
+       LEFT JOIN (SELECT api_key_id, count(*) c, max(key_seq) m FROM orders GROUP BY api_key_id) o ON o.api_key_id = k.id
+      WHERE k.order_count <> COALESCE(o.c, 0) OR k.order_count <> COALESCE(o.m, 0)`);
+  await q("accounts whose ledger is not numbered 1..ledger_count",
+    `SELECT count(*) AS n FROM accounts a
+       LEFT JOIN (SELECT account_id, count(*) c, max(account_seq) m FROM ledger_entries GROUP BY account_id) l ON l.account_id = a.id
+      WHERE a.ledger_count <> COALESCE(l.c, 0) OR a.ledger_count <> COALESCE(l.m, 0)`);
   await q("ledger entries of a missing order",
     `SELECT count(*) AS n FROM ledger_entries l LEFT JOIN orders o ON o.id = l.order_id WHERE l.order_id IS NOT NULL AND o.id IS NULL`);
   return problems;

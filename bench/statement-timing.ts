@@ -50,7 +50,7 @@ async function lane(url: string, keys: { hash: string; keyId: number; accountId:
       );
       const debited = await timed(times, "debit", () => client.query(statement("debit", DEBIT, [key.accountId, -entry.priceCents, 0])));
       await timed(times, "insert ledger", () =>
-        client.query(statement("ledger", INSERT_LEDGER, [key.accountId, "debit", -entry.priceCents, debited.rows[0].balance_cents, id, `api-key:${key.keyId}`, "timing", null])),
+        client.query(statement("ledger", INSERT_LEDGER, [key.accountId, "debit", -entry.priceCents, debited.rows[0].balance_cents, id, `api-key:${key.keyId}`, "timing", null, debited.rows[0].ledger_count])),
       );
       await timed(times, "insert event", () => client.query(statement("event", INSERT_EVENT, [id, null, "processing", "placed"])));
       await timed(times, "add_job", () => client.query(statement("add-job", ADD_JOB, ["fulfil_order", id, `order:${id}`, null])));

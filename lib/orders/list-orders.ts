@@ -1,25 +1,44 @@
-// GET /history: the calling key's orders (README: The API), newest first by id, which is stable.
-// Scoped by account as well as key, like every lookup.
+// GET /history: the calling key's orders (README: The API), newest first. Scoped by account as well
+// as key, like every lookup.
+//
+// Each order has its key's number key_seq (1..n without gaps, in placement order) and the key's row
+// holds n (order_count), both written by the placing statement (lib/orders/place-order.ts). So one
+// statement reads the exact total and the page from the same snapshot, and a page is a keyset range
+// on the unique (api_key_id, key_seq) index: page p of size s is the s orders with
+// key_seq <= n - (p - 1) * s, which costs the same at page 500 as at page 1 (no count(*), no OFFSET).
 import { getPool } from "../db/pool";
 import { orderRecordColumns, type OrderRecord } from "./order-record";
 
-export async function listKeyOrders(scope: { accountId: number; keyId: number }, limit: number, offset = 0): Promise<OrderRecord[]> {
-  const { rows } = await getPool().query<OrderRecord>({
-    name: "history-page",
-    text: `SELECT ${orderRecordColumns("o")} FROM orders o WHERE o.account_id = $1 AND o.api_key_id = $2 ORDER BY o.id DESC LIMIT $3 OFFSET $4`,
-    values: [scope.accountId, scope.keyId, limit, offset],
-  });
-  return rows;
+export interface KeyOrdersPage {
+  /** All the key's orders. */
+  total: number;
+  orders: OrderRecord[];
 }
 
-// Unnamed, so planned for each key's own size: as a named statement PostgreSQL may switch to one
-// generic plan, which with a million-order reseller in the table is a scan of every order for every
-// key (bench/RESULTS.md, "scale, before fixes": a 200-order key's count took 150-300 ms instead of
-// 0.06 ms).
-export async function countKeyOrders(scope: { accountId: number; keyId: number }): Promise<number> {
-  const { rows } = await getPool().query<{ total: number }>({
-    text: `SELECT count(*)::int AS total FROM orders WHERE account_id = $1 AND api_key_id = $2`,
-    values: [scope.accountId, scope.keyId],
+// Named, so prepared once per connection: the plan is an index range on (api_key_id, key_seq) for
+// any key and any page, so the generic plan PostgreSQL may settle on is the right one for every
+// key, small or large (unlike the count(*) this replaces; tests/integration/history-keyset.test.ts
+// checks the generic plan).
+export const HISTORY_PAGE = `
+  SELECT k.order_count AS "keyOrderCount", ${orderRecordColumns("o")}
+    FROM api_keys k
+    LEFT JOIN LATERAL (
+      SELECT * FROM orders
+       WHERE account_id = $1 AND api_key_id = k.id AND key_seq <= k.order_count - $4::int
+       ORDER BY key_seq DESC LIMIT $3
+    ) o ON true
+   WHERE k.id = $2 AND k.account_id = $1
+   ORDER BY o.key_seq DESC`;
+
+/** `limit` of the key's orders, newest first, after skipping the newest `offset`; and the total. */
+export async function listKeyOrders(scope: { accountId: number; keyId: number }, limit: number, offset = 0): Promise<KeyOrdersPage> {
+  const { rows } = await getPool().query<OrderRecord & { keyOrderCount: number }>({
+    name: "history-page",
+    text: HISTORY_PAGE,
+    values: [scope.accountId, scope.keyId, limit, offset],
   });
-  return rows[0].total;
+  // One row even when the page is empty (the key's row, with null order columns).
+  const total = rows[0]?.keyOrderCount ?? 0;
+  const orders = rows.filter((row) => row.id !== null).map(({ keyOrderCount: _count, ...order }) => order as OrderRecord);
+  return { total, orders };
 }

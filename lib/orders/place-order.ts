@@ -51,11 +51,22 @@ function readLookup({ locked, entry, nextId, ...order }: LookupRow) {
   return { locked, entry: entry ?? undefined, nextId, existing: order.id === null ? undefined : (order as OrderRecord) };
 }
 
+// The order takes the key's next number (key_seq) in the same statement as its insert: the key's
+// row stays locked to the end of this transaction, so the numbers are 1..n without gaps (a rolled
+// back placement rolls its number back) and GET /history reads an exact total from the key's row.
+// The account's row is key-share locked first (the lock the order's foreign key takes anyway): the
+// bot's account commands lock the account and then may update a key (lib/accounts/
+// manage-ip-allowlist.ts), so taking the key first would let the two deadlock.
 const INSERT_ORDER = `
+  WITH account AS (SELECT id FROM accounts WHERE id = $3 FOR KEY SHARE),
+       numbered AS (UPDATE api_keys k SET order_count = k.order_count + 1 FROM account
+                     WHERE k.id = $4 AND k.account_id = account.id RETURNING k.order_count)
   INSERT INTO orders (id, public_id, account_id, api_key_id, trxid, idempotency_key, request_fingerprint, product_id,
                       catalog_id, line_slug, line_kind, pack_name, unit_price_cents, quantity, amount_cents,
-                      user_id, zone_id, server_id, sent_user_id, sent_zone_id, sent_server_id, status, supplier)
-  VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20, $21, 'processing', $22)
+                      user_id, zone_id, server_id, sent_user_id, sent_zone_id, sent_server_id, status, supplier, key_seq)
+  SELECT $1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20, $21, 'processing', $22,
+         numbered.order_count
+    FROM numbered
   RETURNING ${ORDER_RECORD_COLUMNS}`;
 
 async function replay(caller: ApiCaller, body: OrderBody, existing: OrderRecord, entry: CatalogEntry | undefined, client: pg.PoolClient) {
@@ -109,9 +120,12 @@ async function attemptPlacement(caller: ApiCaller, body: OrderBody): Promise<Pla
       ).rows[0];
     } catch (error) {
       // The key's original committed between our snapshot and our insert: answer it as a replay.
-      if ((error as { code?: string }).code === "23505") throw new ConcurrentDuplicate();
+      const { code, constraint } = error as { code?: string; constraint?: string };
+      if (code === "23505" && constraint === "orders_account_id_idempotency_key_key") throw new ConcurrentDuplicate();
       throw error;
     }
+    // No row: the key is not this account's (it authenticated this request, so it cannot be).
+    if (!inserted) throw new Error(`api key ${caller.keyId} of account ${caller.accountId} not found while placing an order`);
 
     try {
       await postLedgerEntry(client, {

@@ -21,6 +21,20 @@ export async function checkLedger(): Promise<string[]> {
   );
   for (const row of running.rows) problems.push(`ledger entry ${row.id} (account ${row.account_id}): balance_after does not match the running sum`);
 
+  // GET /ledger's total and pages rest on each account's entries being numbered 1..ledger_count, and
+  // GET /history's on each key's orders being numbered 1..order_count. The numbers are unique per
+  // account and per key (unique indexes), so count = max = counter means exactly 1..n.
+  const numbering = await pool.query(
+    `SELECT 'account' AS owner, a.id, a.ledger_count AS counter, count(l.id) AS n, COALESCE(max(l.account_seq), 0) AS top
+       FROM accounts a LEFT JOIN ledger_entries l ON l.account_id = a.id
+      GROUP BY a.id HAVING a.ledger_count <> count(l.id) OR a.ledger_count <> COALESCE(max(l.account_seq), 0)
+     UNION ALL
+     SELECT 'key', k.id, k.order_count, count(o.id), COALESCE(max(o.key_seq), 0)
+       FROM api_keys k LEFT JOIN orders o ON o.api_key_id = k.id
+      GROUP BY k.id HAVING k.order_count <> count(o.id) OR k.order_count <> COALESCE(max(o.key_seq), 0)`,
+  );
+  for (const row of numbering.rows) problems.push(`${row.owner} ${row.id}: counter ${row.counter} but ${row.n} rows numbered up to ${row.top}`);
+
   const orders = await pool.query(
     `SELECT o.id, o.status, o.order_created, o.amount_cents, o.refunded,
             count(*) FILTER (WHERE l.kind = 'debit') AS debits, count(*) FILTER (WHERE l.kind = 'refund') AS refunds,

@@ -49,20 +49,29 @@ export function statementLineCells(e: StatementLine): CsvCell[] {
   return [e.id, e.type, csvNumber(e.amountUsd, 2), csvNumber(e.balanceAfterUsd, 2), e.orderId, e.reason, e.createdAt];
 }
 
+// Each entry has the account's number account_seq (1..n without gaps, in posting order) and the
+// account's row holds n (ledger_count), both written by the posting (lib/wallet/post-ledger-entry.ts).
+// So one statement reads the exact total and the page from the same snapshot, and a page is a
+// keyset range on the unique (account_id, account_seq) index: the same cost at any depth. Named,
+// so prepared once per connection: that plan is right for every account, whatever its size.
+export const LEDGER_PAGE = `
+  SELECT a.ledger_count AS total, ${LEDGER_LINE_COLUMNS}
+    FROM accounts a
+    LEFT JOIN LATERAL (
+      SELECT * FROM ledger_entries
+       WHERE account_id = a.id AND account_seq <= a.ledger_count - $3::int
+       ORDER BY account_seq DESC LIMIT $2
+    ) l ON true
+    LEFT JOIN orders o ON o.id = l.order_id AND o.account_id = a.id
+   WHERE a.id = $1
+   ORDER BY l.account_seq DESC`;
+
 export async function listLedgerEntries(accountId: number, limit: number, offset: number): Promise<{ total: number; entries: StatementLine[] }> {
-  const pool = getPool();
-  const [page, count] = await Promise.all([
-    pool.query<LedgerLineRow>(
-      `SELECT ${LEDGER_LINE_COLUMNS}
-         FROM ledger_entries l LEFT JOIN orders o ON o.id = l.order_id
-        WHERE l.account_id = $1 ORDER BY l.id DESC LIMIT $2 OFFSET $3`,
-      [accountId, limit, offset],
-    ),
-    pool.query<{ total: number }>(`SELECT count(*)::int AS total FROM ledger_entries WHERE account_id = $1`, [accountId]),
-  ]);
+  const { rows } = await getPool().query<LedgerLineRow & { total: number }>({ name: "ledger-page", text: LEDGER_PAGE, values: [accountId, limit, offset] });
+  // One row even when the page is empty (the account's row, with null entry columns).
   return {
-    total: count.rows[0].total,
-    entries: page.rows.map(toStatementLine),
+    total: rows[0]?.total ?? 0,
+    entries: rows.filter((row) => row.id !== null).map(toStatementLine),
   };
 }
 

@@ -37,15 +37,19 @@ export interface PostedEntry {
 /** A transaction to post in: a Prisma transaction client or a raw-SQL transaction's pg client. */
 export type LedgerTransaction = SqlTransaction;
 
+// The move also takes the account's next ledger number (account_seq): the account's row stays
+// locked to the end of the transaction, so the numbers are 1..n without gaps and in posting order,
+// and GET /ledger reads an exact total from the account's row.
 const MOVE_BALANCE = `UPDATE accounts
     SET balance_cents = balance_cents + $2,
         total_credited_cents = total_credited_cents + $3,
+        ledger_count = ledger_count + 1,
         updated_at = now()
   WHERE id = $1 AND balance_cents + $2 >= 0
-  RETURNING balance_cents, low_balance_threshold_cents`;
+  RETURNING balance_cents, low_balance_threshold_cents, ledger_count`;
 
-const INSERT_ENTRY = `INSERT INTO ledger_entries (account_id, kind, amount_cents, balance_after_cents, order_id, actor, reason, audit_log_id)
-  VALUES ($1, $2::"LedgerKind", $3, $4, $5, $6, $7, $8)
+const INSERT_ENTRY = `INSERT INTO ledger_entries (account_id, kind, amount_cents, balance_after_cents, order_id, actor, reason, audit_log_id, account_seq)
+  VALUES ($1, $2::"LedgerKind", $3, $4, $5, $6, $7, $8, $9)
   RETURNING id`;
 
 export async function postLedgerEntry(tx: LedgerTransaction, posting: LedgerPosting): Promise<PostedEntry> {
@@ -53,7 +57,7 @@ export async function postLedgerEntry(tx: LedgerTransaction, posting: LedgerPost
     throw new Error(`ledger amount must be a non-zero integer number of cents, got ${posting.amountCents}`);
   }
   const credited = posting.kind === "credit" ? posting.amountCents : 0;
-  const updated = await runSql<{ balance_cents: bigint | number; low_balance_threshold_cents: bigint | number | null }>(tx, MOVE_BALANCE, [posting.accountId, posting.amountCents, credited]);
+  const updated = await runSql<{ balance_cents: bigint | number; low_balance_threshold_cents: bigint | number | null; ledger_count: number }>(tx, MOVE_BALANCE, [posting.accountId, posting.amountCents, credited]);
   if (updated.length === 0) throw new InsufficientBalanceError(posting.accountId);
   const balanceAfterCents = numberFromDb(updated[0].balance_cents);
   const thresholdCents = updated[0].low_balance_threshold_cents === null ? null : numberFromDb(updated[0].low_balance_threshold_cents);
@@ -67,6 +71,7 @@ export async function postLedgerEntry(tx: LedgerTransaction, posting: LedgerPost
     posting.actor,
     posting.reason ?? null,
     posting.auditLogId ?? null,
+    updated[0].ledger_count,
   ]);
   return { id: inserted[0].id, balanceAfterCents };
 }

@@ -1,7 +1,9 @@
 // A long ledger for an account, written in one SQL statement (generate_series) so a test can have
 // thousands of entries in seconds. The entries keep every books rule: credits and negative
 // adjustments whose balance_after is the running sum and never negative, and the account's balance
-// and total credited set to match, so expectBooksBalance still holds afterwards.
+// and total credited set to match, so expectBooksBalance still holds afterwards; entry i is the
+// account's ledger number i (account_seq) and the account's ledger_count is the count, as posting
+// would have left them.
 import { sql } from "./db";
 
 export interface LedgerHistory {
@@ -21,18 +23,19 @@ export async function insertLedgerHistory(accountId: number, history: LedgerHist
     `WITH moves AS (
        SELECT i, CASE WHEN i % 3 = 0 THEN -(1 + i % 50) ELSE 100 + i % 37 END AS amount
          FROM generate_series(1, $2::int) AS i)
-     INSERT INTO ledger_entries (account_id, kind, amount_cents, balance_after_cents, actor, reason, created_at)
+     INSERT INTO ledger_entries (account_id, kind, amount_cents, balance_after_cents, actor, reason, created_at, account_seq)
      SELECT $1, CASE WHEN amount > 0 THEN 'credit' ELSE 'adjustment' END::"LedgerKind", amount,
             sum(amount) OVER (ORDER BY i), 'test',
             'history ' || i || repeat('.', $5::int),
-            $3::timestamptz + (i - 1) * make_interval(secs => $4::int)
+            $3::timestamptz + (i - 1) * make_interval(secs => $4::int), i
        FROM moves ORDER BY i`,
     [accountId, history.count, history.start, history.stepSeconds, history.reasonPadding ?? 0],
   );
   await sql(
     `UPDATE accounts SET
        balance_cents = (SELECT coalesce(sum(amount_cents), 0) FROM ledger_entries WHERE account_id = $1),
-       total_credited_cents = (SELECT coalesce(sum(amount_cents), 0) FROM ledger_entries WHERE account_id = $1 AND kind = 'credit')
+       total_credited_cents = (SELECT coalesce(sum(amount_cents), 0) FROM ledger_entries WHERE account_id = $1 AND kind = 'credit'),
+       ledger_count = (SELECT count(*) FROM ledger_entries WHERE account_id = $1)
      WHERE id = $1`,
     [accountId],
   );

@@ -233,8 +233,8 @@ describe("balance and orders", () => {
     for (let i = 1; i <= 12; i++) {
       await sql(
         `INSERT INTO orders (public_id, account_id, trxid, idempotency_key, request_fingerprint, catalog_id, line_slug, line_kind,
-                             pack_name, unit_price_cents, amount_cents, status, error, refunded, order_created)
-         VALUES ($1, $2, $3, $3, 'fp', 'SVCBR1', 'br', 'topup', $4, 150, 150, $5, $6, $7, $8)`,
+                             pack_name, unit_price_cents, amount_cents, status, error, refunded, order_created, key_seq)
+         VALUES ($1, $2, $3, $3, 'fp', 'SVCBR1', 'br', 'topup', $4, 150, 150, $5, $6, $7, $8, $9)`,
         [
           `SVCAPI-BR-${i.toString(36)}-abc`,
           account.id,
@@ -244,6 +244,7 @@ describe("balance and orders", () => {
           i === 12 ? "INSUFFICIENT BALANCE" : null,
           false,
           i !== 12,
+          i,
         ],
       );
     }

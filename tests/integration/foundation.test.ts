@@ -102,24 +102,24 @@ describe("database constraints guard the money rules", () => {
     const insertOrder = (publicId: string) =>
       sql(
         `INSERT INTO orders (public_id, account_id, trxid, idempotency_key, request_fingerprint, product_id, catalog_id,
-                             line_slug, line_kind, pack_name, unit_price_cents, amount_cents, status, updated_at)
-         VALUES ($1, $2, 't1', 't1', 'f', $3, $4, 'br', 'topup', 'p', $5, $5, 'cancelled', now()) RETURNING id`,
+                             line_slug, line_kind, pack_name, unit_price_cents, amount_cents, status, updated_at, key_seq)
+         VALUES ($1, $2, 't1', 't1', 'f', $3, $4, 'br', 'topup', 'p', $5, $5, 'cancelled', now(), 1) RETURNING id`,
         [publicId, account.id, product.id, product.catalog_id, product.price_cents],
       );
     const [order] = await insertOrder("SVCAPI-BR-1-x");
     await expect(insertOrder("SVCAPI-BR-2-y")).rejects.toThrow(/orders_account_id_idempotency_key_key/);
     await sql(
-      `INSERT INTO ledger_entries (account_id, kind, amount_cents, balance_after_cents, order_id, actor) VALUES ($1, 'refund', 100, 100, $2, 'test')`,
+      `INSERT INTO ledger_entries (account_id, kind, amount_cents, balance_after_cents, order_id, actor, account_seq) VALUES ($1, 'refund', 100, 100, $2, 'test', 1)`,
       [account.id, order.id],
     );
     await expect(
       sql(
-        `INSERT INTO ledger_entries (account_id, kind, amount_cents, balance_after_cents, order_id, actor) VALUES ($1, 'refund', 100, 200, $2, 'test')`,
+        `INSERT INTO ledger_entries (account_id, kind, amount_cents, balance_after_cents, order_id, actor, account_seq) VALUES ($1, 'refund', 100, 200, $2, 'test', 2)`,
         [account.id, order.id],
       ),
     ).rejects.toThrow(/ledger_entries_order_id_kind_key/);
     await expect(
-      sql(`INSERT INTO ledger_entries (account_id, kind, amount_cents, balance_after_cents, actor) VALUES ($1, 'debit', 100, 0, 'test')`, [
+      sql(`INSERT INTO ledger_entries (account_id, kind, amount_cents, balance_after_cents, actor, account_seq) VALUES ($1, 'debit', 100, 0, 'test', 2)`, [
         account.id,
       ]),
     ).rejects.toThrow(/ledger_entries_amount_sign/);

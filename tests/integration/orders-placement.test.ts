@@ -210,8 +210,11 @@ describe("insufficient balance (README: insufficient balance is a cancelled invo
     expect(replay.headers.get("idempotent-replayed")).toBe("true");
     expect(replay.json).toEqual(res.json);
     // Topping up does not revive it: a new charge needs a new trxid.
-    await sql(`UPDATE accounts SET balance_cents = balance_cents + 1000 WHERE id = $1`, [account.accountId]);
-    await sql(`INSERT INTO ledger_entries (account_id, kind, amount_cents, balance_after_cents, actor) VALUES ($1, 'credit', 1000, 1050, 'test')`, [account.accountId]);
+    await sql(
+      `WITH moved AS (UPDATE accounts SET balance_cents = balance_cents + 1000, ledger_count = ledger_count + 1 WHERE id = $1 RETURNING ledger_count)
+       INSERT INTO ledger_entries (account_id, kind, amount_cents, balance_after_cents, actor, account_seq) SELECT $1, 'credit', 1000, 1050, 'test', ledger_count FROM moved`,
+      [account.accountId],
+    );
     expect((await order(account.key, { pid: "SVCBR60", trxid, userId: "1" })).json.status).toBe("cancelled");
     expect((await order(account.key, { pid: "SVCBR60", trxid: newTrxid(), userId: "1" })).json.orderCreated).toBe(true);
   });

@@ -86,8 +86,8 @@ describe("PostgreSQL restarted under load", () => {
         )
       ).rows;
       await admin.query(`INSERT INTO products (catalog_id, line_id, pack_name, price_cents, supplier_sku) VALUES ('SVCBR60', $1, '60 UC', 99, 'br-60')`, [lineId]);
-      const [{ id: accountId }] = (await admin.query(`INSERT INTO accounts (telegram_id, api_enabled, balance_cents) VALUES (777001, true, 100000) RETURNING id`)).rows;
-      await admin.query(`INSERT INTO ledger_entries (account_id, kind, amount_cents, balance_after_cents, actor) VALUES ($1, 'credit', 100000, 100000, 'test')`, [accountId]);
+      const [{ id: accountId }] = (await admin.query(`INSERT INTO accounts (telegram_id, api_enabled, balance_cents, ledger_count) VALUES (777001, true, 100000, 1) RETURNING id`)).rows;
+      await admin.query(`INSERT INTO ledger_entries (account_id, kind, amount_cents, balance_after_cents, actor, account_seq) VALUES ($1, 'credit', 100000, 100000, 'test', 1)`, [accountId]);
       const { key, hash, prefix } = generateApiKey();
       await admin.query(`INSERT INTO api_keys (account_id, key_hash, prefix) VALUES ($1, $2, $3)`, [accountId, hash, prefix]);
       await admin.end();

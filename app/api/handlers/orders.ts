@@ -18,7 +18,7 @@ import { findOwnOrder } from "@/lib/orders/read-order";
 import { orderIdReference, parseOrderReference } from "@/lib/orders/parse-order-reference";
 import { buildInvoice, buildInvoices } from "@/lib/orders/build-invoice";
 import { waitForOrderFinish } from "@/lib/orders/wait-for-order";
-import { countKeyOrders, listKeyOrders } from "@/lib/orders/list-orders";
+import { listKeyOrders } from "@/lib/orders/list-orders";
 import { ledgerToCsv, listLedgerEntries } from "@/lib/wallet/list-ledger-entries";
 import { openLedgerStatement, StatementsBusyError, type StatementRange } from "@/lib/wallet/stream-ledger-statement";
 
@@ -113,11 +113,11 @@ export const getHistory = publicRoute({
   handle: async ({ caller, query }) => {
     const scope = { accountId: caller.accountId, keyId: caller.keyId };
     if (query.page === undefined) {
-      const orders = await buildInvoices(await listKeyOrders(scope, query.limit ?? 30));
+      const orders = await buildInvoices((await listKeyOrders(scope, query.limit ?? 30)).orders);
       return { success: true, count: orders.length, orders };
     }
     const pageSize = query.pageSize ?? 20;
-    const [rows, total] = await Promise.all([listKeyOrders(scope, pageSize, (query.page - 1) * pageSize), countKeyOrders(scope)]);
+    const { total, orders: rows } = await listKeyOrders(scope, pageSize, (query.page - 1) * pageSize);
     const orders = await buildInvoices(rows);
     return { success: true, count: orders.length, orders, page: query.page, pageSize, total, hasMore: query.page * pageSize < total };
   },
