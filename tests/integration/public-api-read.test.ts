@@ -4,7 +4,7 @@ import { closePool } from "@/lib/db/pool";
 import { seedDemoCatalog } from "@/lib/seed/seed-demo-data";
 import { demoCatalog, demoLine, demoPack } from "@/lib/seed/demo-catalog";
 import { publicRoutes } from "@/app/api/public-routes";
-import { api } from "../helpers/api";
+import { api, baseUrl } from "../helpers/api";
 import { closeSql, resetDatabase, sql } from "../helpers/db";
 import { createAccount } from "../helpers/fixtures";
 
@@ -137,6 +137,16 @@ describe("every route answers identically at its root path and under /api", () =
 
 describe("unknown paths and wrong methods", () => {
   const badPaths = ["/", "/nope", "/api", "/api/nope", "/orders/1/extra", "/services/x", "/.env", "/%2e%2e/etc/passwd", "/index.html", "/wp-login.php"];
+  it("GET /favicon.ico answers an icon, not the JSON 404", async () => {
+    const res = await fetch(`${baseUrl()}/favicon.ico`);
+    expect(res.status).toBe(200);
+    expect(res.headers.get("content-type")).toBe("image/x-icon");
+    const bytes = new Uint8Array(await res.arrayBuffer());
+    // An ICO header (reserved 0, type 1: icon, one image) whose image is a PNG.
+    expect([...bytes.subarray(0, 6)]).toEqual([0, 0, 1, 0, 1, 0]);
+    expect(Buffer.from(bytes.subarray(22, 26)).toString("latin1")).toBe("\x89PNG");
+  });
+
   it.each(badPaths)("GET %s answers a JSON 404", async (path) => {
     const res = await api(path, { key });
     expect(res.status).toBe(404);
