@@ -7,10 +7,12 @@ import { projectRoot } from "@/lib/config/env";
 import { startEmbeddedPostgres, type EmbeddedDatabase } from "@/lib/db/embedded";
 import { resetSchema } from "@/lib/db/reset-schema";
 import { applyMigrations } from "@/lib/db/migrate";
-import { getPrisma } from "@/lib/db/prisma";
+import { disconnectPrisma, getPrisma } from "@/lib/db/prisma";
+import { closePool } from "@/lib/db/pool";
 import { issueApiKey } from "@/lib/accounts/issue-api-key";
 import { creditWallet } from "@/lib/wallet/credit-wallet";
 import { seedDemoCatalog } from "@/lib/seed/seed-demo-data";
+import { stopAll } from "./processes";
 
 export interface BenchDatabase {
   url: string;
@@ -69,6 +71,14 @@ export async function openBenchDatabase(): Promise<BenchDatabase> {
     database,
   });
   return { url: embedded.url, description: `embedded PostgreSQL under .data/bench (${redact(embedded.url)})`, stop: () => embedded.stop() };
+}
+
+/** A bench's last step, on success or failure: its processes, this process's connections, then the database. */
+export async function closeBench(db: BenchDatabase): Promise<void> {
+  await stopAll();
+  await disconnectPrisma().catch(() => undefined);
+  await closePool().catch(() => undefined);
+  await db.stop();
 }
 
 /** The test harness's reset (lib/db/reset-schema.ts), then the project's migrations. */

@@ -135,3 +135,28 @@ export async function stopAll(): Promise<void> {
 process.on("exit", () => {
   for (const proc of running) proc.child.kill("SIGKILL");
 });
+
+/**
+ * Runs a bench's main to its end, for every bench entry point alike: exit 0 when it finishes, 1 when
+ * it throws, 130 on Ctrl-C or SIGTERM, and whatever it started stopped on each of those paths.
+ */
+export function runBench(options: { tag: string; title: string; log: (line: string) => void }, main: () => Promise<void>): void {
+  let interrupted = false;
+  const interrupt = () => {
+    if (interrupted) return;
+    interrupted = true;
+    options.log(`interrupted: stopping everything the ${options.title} started`);
+    void stopAll().finally(() => process.exit(130));
+  };
+  process.on("SIGINT", interrupt);
+  process.on("SIGTERM", interrupt);
+
+  main().then(
+    () => process.exit(0),
+    async (error: unknown) => {
+      console.error(`[${options.tag}] failed:`, error instanceof Error ? (error.stack ?? error.message) : error);
+      await stopAll();
+      process.exit(1);
+    },
+  );
+}

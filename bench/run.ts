@@ -16,14 +16,13 @@ import { execFileSync } from "node:child_process";
 import os from "node:os";
 import path from "node:path";
 import { projectRoot } from "@/lib/config/env";
-import { closePool, getPool } from "@/lib/db/pool";
-import { disconnectPrisma } from "@/lib/db/prisma";
+import { getPool } from "@/lib/db/pool";
 import { checkLedger } from "@/lib/wallet/check-ledger";
 import { readBenchConfig } from "./config";
-import { openBenchDatabase, resetAndMigrate, seedBench } from "./database";
+import { closeBench, openBenchDatabase, resetAndMigrate, seedBench } from "./database";
 import { diffCpu, snapshotCpu, type CpuBreakdown } from "./cpu-usage";
 import { ENDPOINTS, RequestFactory, percentile, probeLatency, probeRateLimit, runLoad, type KeyCursor } from "./load";
-import { startProcess, stopAll, type BenchProcess } from "./processes";
+import { runBench, startProcess, stopAll, type BenchProcess } from "./processes";
 import { renderReport, writeResultsFile, VARIANT_LABEL, type BenchReport, type SeriesRecord, type Variant } from "./report";
 import { runWebhookPhase } from "./webhook-phase";
 import { runWorkerPhase } from "./worker-phase";
@@ -377,28 +376,8 @@ async function main(): Promise<void> {
     log(`written to ${path.relative(process.cwd(), resultsFile)}`);
     if (config.cpuProfile) log(`service (and webhook rounds' worker) CPU profiles in ${path.relative(process.cwd(), profileDir)} (summarise: node --import tsx bench/profile-summary.ts <file>)`);
   } finally {
-    await stopAll();
-    await disconnectPrisma().catch(() => undefined);
-    await closePool().catch(() => undefined);
-    await db.stop();
+    await closeBench(db);
   }
 }
 
-let interrupted = false;
-const interrupt = () => {
-  if (interrupted) return;
-  interrupted = true;
-  log("interrupted: stopping everything the bench started");
-  void stopAll().finally(() => process.exit(130));
-};
-process.on("SIGINT", interrupt);
-process.on("SIGTERM", interrupt);
-
-main().then(
-  () => process.exit(0),
-  async (error: unknown) => {
-    console.error("[bench] failed:", error instanceof Error ? (error.stack ?? error.message) : error);
-    await stopAll();
-    process.exit(1);
-  },
-);
+runBench({ tag: "bench", title: "bench", log }, main);

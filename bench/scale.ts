@@ -19,8 +19,7 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { projectRoot } from "@/lib/config/env";
-import { closePool, getPool } from "@/lib/db/pool";
-import { disconnectPrisma } from "@/lib/db/prisma";
+import { getPool } from "@/lib/db/pool";
 import { LedgerQuery } from "@/lib/api-schemas/order-schemas";
 import { readOrderMetrics } from "@/lib/dashboard/read-order-metrics";
 import { readOrderBacklog } from "@/lib/dashboard/read-order-backlog";
@@ -29,9 +28,9 @@ import { listGameLineSlugs } from "@/lib/dashboard/list-game-line-slugs";
 import { searchOrders } from "@/lib/dashboard/search-orders";
 import { listAccounts } from "@/lib/dashboard/list-accounts";
 import { generateApiKey } from "@/lib/auth/api-key-format";
-import { openBenchDatabase, resetAndMigrate } from "./database";
+import { closeBench, openBenchDatabase, resetAndMigrate } from "./database";
 import { PLACE_PID, PLACE_USER_ID } from "./load";
-import { startProcess, stopAll, type BenchProcess } from "./processes";
+import { runBench, startProcess, type BenchProcess } from "./processes";
 import { startCapture, stopCapture, type CapturedStatement } from "./scale-capture";
 import { explainStatements, type ExplainedStatement } from "./scale-explain";
 import { loadConnections, probeOneConnection, sendOnce, type ScaleTarget } from "./scale-load";
@@ -365,28 +364,8 @@ async function main(): Promise<void> {
     console.log(text.split("\n## Plans at")[0]);
     log(`written to ${path.relative(process.cwd(), file)} (and .json)`);
   } finally {
-    await stopAll();
-    await disconnectPrisma().catch(() => undefined);
-    await closePool().catch(() => undefined);
-    await db.stop();
+    await closeBench(db);
   }
 }
 
-let interrupted = false;
-const interrupt = () => {
-  if (interrupted) return;
-  interrupted = true;
-  log("interrupted: stopping everything the scale bench started");
-  void stopAll().finally(() => process.exit(130));
-};
-process.on("SIGINT", interrupt);
-process.on("SIGTERM", interrupt);
-
-main().then(
-  () => process.exit(0),
-  async (error: unknown) => {
-    console.error("[scale] failed:", error instanceof Error ? (error.stack ?? error.message) : error);
-    await stopAll();
-    process.exit(1);
-  },
-);
+runBench({ tag: "scale", title: "scale bench", log }, main);

@@ -4,6 +4,7 @@ import type { HttpMethod, RouteDefinition } from "@/lib/http/router";
 import { createRouter } from "@/lib/http/router";
 import { createNextRouteHandlers, type NextRouteHandlers } from "@/lib/http/next-route";
 import type { PublicRoute } from "@/lib/http/public-route";
+import { getFavicon } from "./handlers/favicon";
 import { getHealthz } from "./handlers/healthz";
 import { getOpenApiDocument } from "./handlers/openapi";
 import { postTelegramWebhook, TELEGRAM_WEBHOOK_PATH } from "./handlers/telegram-webhook";
@@ -12,6 +13,7 @@ import { publicRoutes } from "./public-routes";
 export const operationalRoutes: RouteDefinition[] = [
   { path: "/healthz", handlers: { GET: getHealthz } },
   { path: "/openapi.json", handlers: { GET: getOpenApiDocument } },
+  { path: "/favicon.ico", handlers: { GET: getFavicon } },
   { path: TELEGRAM_WEBHOOK_PATH, handlers: { POST: postTelegramWebhook } },
 ];
 

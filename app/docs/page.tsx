@@ -2,11 +2,15 @@
 // bundled by Next and served from this origin like the rest of the page) over the OpenAPI document
 // at /openapi.json, with "try it" against this service. Both hosts serve it: the lean host hands
 // /docs and /_next/* to Next.
+import { connection } from "next/server";
 import { ApiReference } from "./api-reference";
 
 export const metadata = { title: "Top-up API reference" };
 
-export default function DocsPage() {
+export default async function DocsPage() {
+  // Rendered per request, not at build time: Next stamps each response's CSP nonce (proxy.ts) on
+  // the page's inline scripts only while rendering it.
+  await connection();
   return (
     <>
       <noscript>

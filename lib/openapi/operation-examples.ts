@@ -1,7 +1,9 @@
-// Request and response examples of every operation, shown on /docs and in /openapi.json. Values
-// follow the demo catalog (`npm run db:seed`) so an example can be sent as it is with the demo key.
+// Request and response examples of every operation, shown on /docs and in /openapi.json. Catalog
+// values are read from the demo catalog (`npm run db:seed`, lib/seed/demo-catalog.ts) so an example
+// can be sent as it is with the demo key.
 // A unit test parses each example with the route's own zod schemas, so none can drift from what
 // the API accepts and answers (tests/unit/openapi-examples.test.ts).
+import { demoLine, demoPack } from "../seed/demo-catalog";
 
 export interface NamedExample {
   summary: string;
@@ -21,15 +23,17 @@ export interface OperationExample {
 
 const ORDER_ID = "SVCAPI-BR-2N9C-7F3KQ1";
 const PLACED_AT = "2026-01-15T09:30:00.000Z";
+const BR_PACK = "SVCBR60";
+const br60 = demoPack(BR_PACK);
 
 const brInvoice = {
   orderCreated: true,
   orderId: ORDER_ID,
   trxid: "INV-10001",
   status: "processing",
-  game: "br",
-  packName: "60 UC",
-  amountUsd: 0.99,
+  game: br60.line.slug,
+  packName: br60.pack.packName,
+  amountUsd: br60.pack.priceCents / 100,
   quantity: 1,
   userId: "5123456789",
   createdAt: PLACED_AT,
@@ -37,31 +41,38 @@ const brInvoice = {
 
 const completedInvoice = { ...brInvoice, status: "completed", durationSec: 2.4 };
 
-const products = [
-  {
-    id: "SVCBR60",
-    slug: "br",
-    gameName: "Battle Royale",
-    serviceName: "Battle Royale UC Top-Up",
-    packName: "60 UC",
-    kind: "topup",
-    price: 0.99,
+/** A demo pack as GET /products lists it, in stock as seeded. */
+function productExample(id: string) {
+  const { line, pack } = demoPack(id);
+  return {
+    id,
+    slug: line.slug,
+    gameName: line.gameName,
+    serviceName: line.productName,
+    packName: pack.packName,
+    kind: line.kind,
+    price: pack.priceCents / 100,
     currency: "USD",
     orderable: true,
-  },
-  {
-    id: "SVCGKINDIE",
-    slug: "keys",
-    gameName: "PC Game Keys",
-    serviceName: "PC Game Keys",
-    packName: "Indie Game Key",
-    kind: "gamekey",
-    price: 4.99,
-    currency: "USD",
-    orderable: true,
-    stock: 5,
-  },
-];
+    ...(pack.codes === undefined ? {} : { stock: pack.codes }),
+  };
+}
+
+const products = [productExample(BR_PACK), productExample("SVCGKINDIE")];
+
+/** A demo line as GET /services lists it, with the first `serverIds` of its server choices. */
+function serviceExample(slug: string, serverIds = 0) {
+  const line = demoLine(slug);
+  return {
+    productName: line.productName,
+    slug: line.slug,
+    gameName: line.gameName,
+    kind: line.kind,
+    required: line.requiredFields,
+    status: "active",
+    ...(line.serverIdOptions ? { serverIdOptions: line.serverIdOptions.slice(0, serverIds).map(({ value, label }) => ({ value, label })) } : {}),
+  };
+}
 
 /** Keyed by "METHOD /openapi/path" (path parameters in braces, as in /openapi.json). */
 export const operationExamples: Record<string, OperationExample> = {
@@ -71,31 +82,7 @@ export const operationExamples: Record<string, OperationExample> = {
         summary: "Lines and their required fields",
         value: {
           success: true,
-          services: [
-            {
-              productName: "Battle Royale UC Top-Up",
-              slug: "br",
-              gameName: "Battle Royale",
-              kind: "topup",
-              required: [{ field: "userId", label: "Player ID" }],
-              status: "active",
-            },
-            {
-              productName: "Gacha Crystals Top-Up",
-              slug: "gacha",
-              gameName: "Gacha Impact",
-              kind: "topup",
-              required: [
-                { field: "userId", label: "UID" },
-                { field: "serverId", label: "Server" },
-              ],
-              status: "active",
-              serverIdOptions: [
-                { value: "asia", label: "Asia" },
-                { value: "america", label: "America" },
-              ],
-            },
-          ],
+          services: [serviceExample("br"), serviceExample("gacha", 2)],
         },
       },
     },
@@ -115,7 +102,7 @@ export const operationExamples: Record<string, OperationExample> = {
   // Always 501 NOT_IMPLEMENTED (its example is the error's): wallets are funded in the bot.
   "POST /balance": { responses: null },
   "POST /orders": {
-    body: { pid: "SVCBR60", trxid: "INV-10001", userId: "5123456789" },
+    body: { pid: BR_PACK, trxid: "INV-10001", userId: "5123456789" },
     responses: {
       placed: { summary: "Placed: the wallet was debited and fulfilment started", value: { success: true, ...brInvoice } },
       insufficientBalance: {

@@ -93,6 +93,22 @@ export function catalogId(lineCode: string, token: string): string {
   return `SVC${lineCode}${token}`;
 }
 
+/** The demo line with this slug; throws on an unknown one, so a mistyped example or test fails loudly. */
+export function demoLine(slug: string): DemoLine {
+  const line = demoCatalog.find((candidate) => candidate.slug === slug);
+  if (!line) throw new Error(`no demo line "${slug}"`);
+  return line;
+}
+
+/** The demo pack with this catalog id, and its line; throws on an unknown id. */
+export function demoPack(id: string): { line: DemoLine; pack: DemoLine["products"][number] } {
+  for (const line of demoCatalog) {
+    const pack = line.products.find((product) => catalogId(line.code, product.token) === id);
+    if (pack) return { line, pack };
+  }
+  throw new Error(`no demo pack "${id}"`);
+}
+
 /** Deterministic demo codes, so seeding twice adds none. */
 export function demoCode(lineCode: string, token: string, index: number): string {
   return `DEMO-${lineCode}${token}-${String(index).padStart(4, "0")}`;

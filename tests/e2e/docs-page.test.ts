@@ -12,6 +12,7 @@ import { closePool } from "@/lib/db/pool";
 import { seedDemoData } from "@/lib/seed/seed-demo-data";
 import { creditWallet } from "@/lib/wallet/credit-wallet";
 import { errorCatalogue } from "@/lib/http/errors";
+import { docsContentSecurityPolicy } from "@/lib/http/docs-content-security-policy";
 import { api, baseUrl } from "../helpers/api";
 import { closeSql, resetDatabase } from "../helpers/db";
 import { findChromium, launchBrowser, SCREENSHOT_DIR } from "../helpers/browser";
@@ -85,8 +86,21 @@ describe.skipIf(!chromiumPath)("the API reference at /docs in Chromium", () => {
     const sockets: string[] = [];
     const page = await context.newPage();
     page.on("websocket", (socket) => sockets.push(socket.url()));
+    // Everything the page's Content-Security-Policy blocked (or would have: a caught attempt counts).
+    const violations: string[] = [];
+    await page.exposeFunction("reportCspViolation", (violation: string) => violations.push(violation));
+    await page.addInitScript(() => {
+      document.addEventListener("securitypolicyviolation", (event) => {
+        const report = (window as unknown as { reportCspViolation(violation: string): void }).reportCspViolation;
+        report(`${event.violatedDirective} blocked ${event.blockedURI} in ${event.sourceFile}:${event.lineNumber}`);
+      });
+    });
     try {
-      await page.goto("/docs");
+      const answer = await page.goto("/docs");
+      const policy = answer?.headers()["content-security-policy"] ?? "";
+      const nonce = /'nonce-([^']+)'/.exec(policy)?.[1];
+      expect(nonce, `a nonce in the CSP of /docs: ${policy}`).toBeTruthy();
+      expect(policy).toBe(docsContentSecurityPolicy(nonce!));
       await page.getByRole("heading", { name: "Top-up API", level: 1 }).waitFor();
 
       // Every operation of the document has its entry in the sidebar, under its summary.
@@ -129,6 +143,7 @@ describe.skipIf(!chromiumPath)("the API reference at /docs in Chromium", () => {
       const offOrigin = requests.filter((url) => !url.startsWith("data:") && !url.startsWith("blob:") && new URL(url).origin !== origin);
       expect(offOrigin, "requests that left the origin").toEqual([]);
       expect(sockets, "web sockets").toEqual([]);
+      expect(violations, "Content-Security-Policy violations").toEqual([]);
       expect(requests).toContain(`${origin}/openapi.json`);
       console.log(`[docs e2e] ${host}: ${requests.length} requests, all to ${origin}`);
     } finally {

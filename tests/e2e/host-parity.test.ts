@@ -181,7 +181,12 @@ const cases: Case[] = [
     { path: "/api/nope/deeper?x=1", method: "POST", json: {}, status: 404 },
     { path: "/api", status: 404 },
     { path: "/", status: 404 },
-    { path: "/favicon.ico", status: 404 },
+  ] },
+  { name: "GET /favicon.ico: an icon, not the JSON 404", requests: [
+    { path: "/favicon.ico", status: 200 },
+    { method: "HEAD", path: "/favicon.ico", status: 200 },
+    { method: "POST", path: "/favicon.ico", json: {}, status: 405 },
+    { path: "/api/favicon.ico", status: 404 },
   ] },
   { name: "405 with Allow for methods the table does not define", requests: [
     { method: "DELETE", path: "/balance", as: "main", status: 405 },

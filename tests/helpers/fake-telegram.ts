@@ -435,6 +435,13 @@ export interface RunningBot {
   stop(): Promise<void>;
 }
 
+export interface RunningWebhookBot extends RunningBot {
+  /** The web server the webhook points at. */
+  baseUrl: string;
+  /** The TELEGRAM_WEBHOOK_SECRET it was registered with. */
+  secret: string;
+}
+
 /** Starts the real bot in the given mode against the fake; resolves once updates reach it. */
 export function startBot(fake: FakeTelegram, mode: BotMode, options: Omit<CreateBotOptions, "apiRoot"> = {}): Promise<RunningBot> {
   return mode === "polling" ? startPollingBot(fake, options) : startWebhookBot(fake, options);
@@ -460,7 +467,7 @@ function runScript(script: string, args: string[], env: Record<string, string>):
 export async function startWebhookBot(
   fake: FakeTelegram,
   options: Omit<CreateBotOptions, "apiRoot"> = {},
-): Promise<RunningBot & { baseUrl: string; secret: string }> {
+): Promise<RunningWebhookBot> {
   const secret = crypto.randomBytes(24).toString("base64url");
   const env = {
     ...TEST_ENV,

@@ -3,47 +3,25 @@
 // honours the key from the allowed IP and refuses it from anywhere else. Run once per mode: long
 // polling, and webhook mode (the web server's /api/telegram/webhook, registered by the command).
 import crypto from "node:crypto";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { closePool } from "@/lib/db/pool";
+import { describe, expect, it } from "vitest";
 import { api } from "../helpers/api";
-import { closeSql, resetDatabase, sql } from "../helpers/db";
-import { BOT_MODES, buttonsOf, FakeTelegram, plain, startBot, type FakeUser, type RunningBot } from "../helpers/fake-telegram";
+import { useBotHarness } from "../helpers/bot-harness";
+import { sql } from "../helpers/db";
+import { BOT_MODES, buttonsOf, plain, type FakeUser } from "../helpers/fake-telegram";
 
 const ADMIN: FakeUser = { id: 4_100_000_001, first_name: "Ada", username: "ada_admin" };
 const ALICE: FakeUser = { id: 4_100_000_002, first_name: "Alice", last_name: "Reseller", username: "alice_reseller" };
 
-afterAll(async () => {
-  await closePool();
-  await closeSql();
-});
-
 describe.each(BOT_MODES)("in %s mode", (mode) => {
-  let fake: FakeTelegram;
-  let running: RunningBot;
-
-  beforeAll(async () => {
-    await resetDatabase();
-    fake = await FakeTelegram.start();
-    running = await startBot(fake, mode, { adminTelegramIds: [String(ADMIN.id)] });
-  });
-
-  afterAll(async () => {
-    await running?.stop();
-    await fake?.close();
-  });
-
-  function onlyMessageTo(calls: Awaited<ReturnType<FakeTelegram["send"]>>, chatId: number) {
-    const messages = calls.filter((call) => call.method === "sendMessage" && Number(call.payload.chat_id) === chatId);
-    expect(messages).toHaveLength(1);
-    return messages[0];
-  }
+  const bot = useBotHarness({ mode, admins: [ADMIN] });
+  const { messageTo } = bot;
 
   describe("a new account holder, end to end", () => {
     let apiKey = "";
     let accountId = 0;
 
     it("/start registers the Telegram user and says what to do next", async () => {
-      const reply = plain(onlyMessageTo(await fake.send(ALICE, "/start"), ALICE.id).payload.text);
+      const reply = plain(messageTo(await bot.fake.send(ALICE, "/start"), ALICE).payload.text);
       const [account] = await sql(`SELECT id, telegram_username, display_name, api_enabled, balance_cents FROM accounts WHERE telegram_id = $1`, [ALICE.id]);
       expect(account).toMatchObject({ telegram_username: "alice_reseller", display_name: "Alice Reseller", api_enabled: false, balance_cents: 0 });
       accountId = account.id;
@@ -53,7 +31,7 @@ describe.each(BOT_MODES)("in %s mode", (mode) => {
     });
 
     it("/newkey shows the key once; the database keeps only its hash and prefix", async () => {
-      const message = onlyMessageTo(await fake.send(ALICE, "/newkey"), ALICE.id);
+      const message = messageTo(await bot.fake.send(ALICE, "/newkey"), ALICE);
       const found = /<code>(svc_[A-Za-z0-9]{40})<\/code>/.exec(message.payload.text);
       expect(found, message.payload.text).not.toBeNull();
       apiKey = found![1];
@@ -65,20 +43,20 @@ describe.each(BOT_MODES)("in %s mode", (mode) => {
     });
 
     it("/keys afterwards shows only the prefix", async () => {
-      const text = onlyMessageTo(await fake.send(ALICE, "/keys"), ALICE.id).payload.text;
+      const text = messageTo(await bot.fake.send(ALICE, "/keys"), ALICE).payload.text;
       expect(text).toContain(apiKey.slice(0, 12));
       expect(text).not.toContain(apiKey);
       expect(plain(text)).toContain("last used never");
     });
 
     it("/api on turns API access on", async () => {
-      const reply = onlyMessageTo(await fake.send(ALICE, "/api on"), ALICE.id).payload.text;
+      const reply = messageTo(await bot.fake.send(ALICE, "/api on"), ALICE).payload.text;
       expect(reply).toBe("API access is now on.");
       expect((await sql(`SELECT api_enabled FROM accounts WHERE id = $1`, [accountId]))[0].api_enabled).toBe(true);
     });
 
     it("/ip add allows the test machine's address (the API sees 127.0.0.1)", async () => {
-      const reply = plain(onlyMessageTo(await fake.send(ALICE, "/ip add 127.0.0.1"), ALICE.id).payload.text);
+      const reply = plain(messageTo(await bot.fake.send(ALICE, "/ip add 127.0.0.1"), ALICE).payload.text);
       expect(reply).toContain(`Added 127.0.0.1/32 to key ${apiKey.slice(0, 12)}`);
       expect(await sql(`SELECT e.cidr FROM ip_allow_entries e JOIN api_keys k ON k.id = e.api_key_id WHERE k.account_id = $1`, [accountId])).toEqual([
         { cidr: "127.0.0.1/32" },
@@ -86,7 +64,7 @@ describe.each(BOT_MODES)("in %s mode", (mode) => {
     });
 
     it("an admin /credit asks for confirmation and moves no money yet", async () => {
-      const summary = onlyMessageTo(await fake.send(ADMIN, "/credit @alice_reseller 25.50 first deposit"), ADMIN.id);
+      const summary = messageTo(await bot.fake.send(ADMIN, "/credit @alice_reseller 25.50 first deposit"), ADMIN);
       expect(plain(summary.payload.text)).toContain(`Credit $25.50 to account #${accountId} @alice_reseller (Alice Reseller)`);
       expect(plain(summary.payload.text)).toContain("Note: first deposit");
       const buttons = buttonsOf(summary);
@@ -94,13 +72,13 @@ describe.each(BOT_MODES)("in %s mode", (mode) => {
       expect(await sql(`SELECT count(*)::int AS n FROM ledger_entries`)).toEqual([{ n: 0 }]);
       expect((await sql(`SELECT balance_cents FROM accounts WHERE id = $1`, [accountId]))[0].balance_cents).toBe(0);
 
-      const calls = await fake.press(ADMIN, buttons[0][1], summary.response.message_id);
+      const calls = await bot.fake.press(ADMIN, buttons[0][1], summary.response.message_id);
       expect(calls.find((call) => call.method === "answerCallbackQuery")?.payload.text).toBe("Credited");
       const edited = calls.find((call) => call.method === "editMessageText");
       expect(plain(edited!.payload.text)).toContain(`Credited $25.50 to account #${accountId}`);
       expect(buttonsOf(edited)).toEqual([]); // the buttons are gone
       // The holder is told.
-      expect(plain(onlyMessageTo(calls, ALICE.id).payload.text)).toContain("Your wallet was credited with $25.50.");
+      expect(plain(messageTo(calls, ALICE).payload.text)).toContain("Your wallet was credited with $25.50.");
 
       const ledger = await sql(`SELECT kind, amount_cents, balance_after_cents, actor, reason, audit_log_id FROM ledger_entries WHERE account_id = $1`, [accountId]);
       expect(ledger).toEqual([
@@ -115,12 +93,12 @@ describe.each(BOT_MODES)("in %s mode", (mode) => {
       const res = await api("/balance", { key: apiKey });
       expect(res.status, res.text).toBe(200);
       expect(res.json).toEqual({ success: true, balanceUsd: 25.5, currency: "USD" });
-      expect(plain(onlyMessageTo(await fake.send(ALICE, "/balance"), ALICE.id).payload.text)).toBe("Balance: $25.50");
+      expect(plain(messageTo(await bot.fake.send(ALICE, "/balance"), ALICE).payload.text)).toBe("Balance: $25.50");
     });
 
     it("with only another address on the list, the same call gets IP_NOT_ALLOWED", async () => {
-      await fake.send(ALICE, "/ip add 203.0.113.7");
-      const removed = plain(onlyMessageTo(await fake.send(ALICE, "/ip remove 127.0.0.1"), ALICE.id).payload.text);
+      await bot.fake.send(ALICE, "/ip add 203.0.113.7");
+      const removed = plain(messageTo(await bot.fake.send(ALICE, "/ip remove 127.0.0.1"), ALICE).payload.text);
       expect(removed).toContain("Removed 127.0.0.1/32");
       expect(removed).toContain("203.0.113.7/32");
       const res = await api("/balance", { key: apiKey });
@@ -129,7 +107,7 @@ describe.each(BOT_MODES)("in %s mode", (mode) => {
     });
 
     it("never showed the plain key in any message but the /newkey reply", () => {
-      const showing = fake.calls.filter((call) => JSON.stringify(call.payload).includes(apiKey));
+      const showing = bot.fake.calls.filter((call) => JSON.stringify(call.payload).includes(apiKey));
       expect(showing).toHaveLength(1);
       expect(plain(showing[0].payload.text)).toContain("shown only this once");
     });

@@ -1,31 +1,17 @@
 // Acceptance 3: a user who is not an admin sends every admin command, with arguments that would
 // work for an admin, and presses a real admin's Confirm button: each gets a refusal, and nothing in
 // the database changes (apart from the record that the update was seen).
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { closePool } from "@/lib/db/pool";
+import { describe, expect, it } from "vitest";
 import { ADMIN_COMMAND_NAMES } from "@/bot/commands";
-import { closeSql, resetDatabase, sql } from "../helpers/db";
-import { buttonsOf, FakeTelegram, plain, startPollingBot, type FakeUser, type RunningBot } from "../helpers/fake-telegram";
+import { useBotHarness } from "../helpers/bot-harness";
+import { sql } from "../helpers/db";
+import { buttonsOf, plain, type FakeUser } from "../helpers/fake-telegram";
 
 const ADMIN: FakeUser = { id: 4_300_000_001, first_name: "Ada", username: "ada_admin" };
 const MALLORY: FakeUser = { id: 4_300_000_002, first_name: "Mallory", username: "mallory" };
 const VICTIM: FakeUser = { id: 4_300_000_003, first_name: "Victor", username: "victor" };
 
-let fake: FakeTelegram;
-let running: RunningBot;
-
-beforeAll(async () => {
-  await resetDatabase();
-  fake = await FakeTelegram.start();
-  running = await startPollingBot(fake, { adminTelegramIds: [String(ADMIN.id)] });
-});
-
-afterAll(async () => {
-  await running?.stop();
-  await fake?.close();
-  await closePool();
-  await closeSql();
-});
+const bot = useBotHarness({ admins: [ADMIN] });
 
 /** Every table's full contents except the update-id log, which records that updates were seen. */
 async function snapshot(): Promise<Record<string, unknown[]>> {
@@ -39,12 +25,12 @@ async function snapshot(): Promise<Record<string, unknown[]>> {
 
 describe("a non-admin sending admin commands", () => {
   it("gets a refusal for each, and nothing changes", async () => {
-    await fake.send(MALLORY, "/start");
-    await fake.send(VICTIM, "/start");
+    await bot.fake.send(MALLORY, "/start");
+    await bot.fake.send(VICTIM, "/start");
     const victimId = (await sql(`SELECT id FROM accounts WHERE telegram_id = $1`, [VICTIM.id]))[0].id;
     const malloryId = (await sql(`SELECT id FROM accounts WHERE telegram_id = $1`, [MALLORY.id]))[0].id;
     // A real pending credit of the admin's, whose button Mallory will try to press.
-    const summaryCalls = await fake.send(ADMIN, `/credit ${victimId} 40 pending`);
+    const summaryCalls = await bot.fake.send(ADMIN, `/credit ${victimId} 40 pending`);
     const summary = summaryCalls.find((call) => buttonsOf(call).length === 2)!;
     const [[, confirm], [, cancel]] = buttonsOf(summary);
 
@@ -64,7 +50,7 @@ describe("a non-admin sending admin commands", () => {
       `/maintenance`,
       `/ordersoff on`,
       `/ordersoff off`,
-      `/credit@${fake.botUser.username} ${malloryId} 1`,
+      `/credit@${bot.fake.botUser.username} ${malloryId} 1`,
       `/credit`,
     ];
     // The list covers every admin command the bot has.
@@ -73,13 +59,13 @@ describe("a non-admin sending admin commands", () => {
 
     const before = await snapshot();
     for (const text of commands) {
-      const calls = await fake.send(MALLORY, text);
+      const calls = await bot.fake.send(MALLORY, text);
       expect(calls.map((call) => call.method), text).toEqual(["sendMessage"]);
       expect(Number(calls[0].payload.chat_id)).toBe(MALLORY.id);
       expect(calls[0].payload.text, text).toBe("Sorry, this command is only for admins.");
     }
     for (const data of [confirm, cancel]) {
-      const calls = await fake.press(MALLORY, data, summary.response.message_id);
+      const calls = await bot.fake.press(MALLORY, data, summary.response.message_id);
       expect(calls.map((call) => call.method)).toEqual(["answerCallbackQuery"]);
       expect(calls[0].payload).toMatchObject({ text: "Only admins can do this.", show_alert: true });
     }
@@ -87,7 +73,7 @@ describe("a non-admin sending admin commands", () => {
 
     // Nothing was credited, and the admin's request is still pending for the admin.
     expect(await sql(`SELECT status FROM admin_action_requests`)).toEqual([{ status: "pending" }]);
-    const confirmed = await fake.press(ADMIN, confirm, summary.response.message_id);
+    const confirmed = await bot.fake.press(ADMIN, confirm, summary.response.message_id);
     expect(confirmed.find((call) => call.method === "answerCallbackQuery")?.payload.text).toBe("Credited");
     expect((await sql(`SELECT balance_cents FROM accounts WHERE id = $1`, [victimId]))[0].balance_cents).toBe(4000);
     expect((await sql(`SELECT balance_cents FROM accounts WHERE id = $1`, [malloryId]))[0].balance_cents).toBe(0);
@@ -96,17 +82,17 @@ describe("a non-admin sending admin commands", () => {
   it("an unregistered stranger is refused the same way", async () => {
     const stranger: FakeUser = { id: 4_300_000_009, first_name: "Stranger" };
     const before = await snapshot();
-    const calls = await fake.send(stranger, "/credit 1 5");
+    const calls = await bot.fake.send(stranger, "/credit 1 5");
     expect(calls.map((call) => plain(call.payload.text))).toEqual(["Sorry, this command is only for admins."]);
     expect(await snapshot()).toEqual(before);
   });
 
   it("accounts.is_admin grants the same rights as ADMIN_TELEGRAM_IDS", async () => {
     const carol: FakeUser = { id: 4_300_000_004, first_name: "Carol", username: "carol_ops" };
-    await fake.send(carol, "/start");
-    expect((await fake.send(carol, "/account @victor")).map((call) => call.payload.text)).toEqual(["Sorry, this command is only for admins."]);
+    await bot.fake.send(carol, "/start");
+    expect((await bot.fake.send(carol, "/account @victor")).map((call) => call.payload.text)).toEqual(["Sorry, this command is only for admins."]);
     await sql(`UPDATE accounts SET is_admin = true WHERE telegram_id = $1`, [carol.id]);
-    const reply = plain((await fake.send(carol, "/account @victor"))[0].payload.text);
+    const reply = plain((await bot.fake.send(carol, "/account @victor"))[0].payload.text);
     expect(reply).toContain("Account #");
     expect(reply).toContain("@victor");
     expect(reply).toContain("Balance: $40.00");

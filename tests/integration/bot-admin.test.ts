@@ -1,47 +1,27 @@
 // Admin commands: funding and correcting wallets with confirmation, looking at an account, and the
 // account-state and service switches, each checked in the database, the audit log and (where it
 // has an API effect) through the real API.
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { closePool } from "@/lib/db/pool";
+import { beforeAll, describe, expect, it } from "vitest";
 import { api } from "../helpers/api";
-import { closeSql, resetDatabase, sql } from "../helpers/db";
-import { buttonsOf, FakeTelegram, plain, startPollingBot, type FakeUser, type RecordedCall, type RunningBot } from "../helpers/fake-telegram";
+import { useBotHarness } from "../helpers/bot-harness";
+import { sql } from "../helpers/db";
+import { buttonsOf, plain, type FakeUser, type RecordedCall } from "../helpers/fake-telegram";
 
 const ADMIN: FakeUser = { id: 4_500_000_001, first_name: "Ada", username: "ada_admin" };
 const OTHER_ADMIN: FakeUser = { id: 4_500_000_002, first_name: "Otto", username: "otto_admin" };
 const HOLDER: FakeUser = { id: 4_500_000_003, first_name: "<Zed & Co>", username: "zed_shop" };
 
-let fake: FakeTelegram;
-let running: RunningBot;
+const bot = useBotHarness({ admins: [ADMIN, OTHER_ADMIN] });
+const { messageTo, say } = bot;
 let holderId: number;
 let holderKey: string;
 
 beforeAll(async () => {
-  await resetDatabase();
-  fake = await FakeTelegram.start();
-  running = await startPollingBot(fake, { adminTelegramIds: [String(ADMIN.id), String(OTHER_ADMIN.id)] });
-  await fake.send(HOLDER, "/start");
-  holderId = (await sql(`SELECT id FROM accounts WHERE telegram_id = $1`, [HOLDER.id]))[0].id;
-  holderKey = /svc_[A-Za-z0-9]{40}/.exec(plain((await fake.send(HOLDER, "/newkey"))[0].payload.text))![0];
-  await fake.send(HOLDER, "/api on");
+  await bot.fake.send(HOLDER, "/start");
+  holderId = await bot.accountIdOf(HOLDER);
+  holderKey = /svc_[A-Za-z0-9]{40}/.exec(plain((await bot.fake.send(HOLDER, "/newkey"))[0].payload.text))![0];
+  await bot.fake.send(HOLDER, "/api on");
 });
-
-afterAll(async () => {
-  await running?.stop();
-  await fake?.close();
-  await closePool();
-  await closeSql();
-});
-
-function messageTo(calls: RecordedCall[], user: FakeUser): RecordedCall {
-  const messages = calls.filter((call) => call.method === "sendMessage" && Number(call.payload.chat_id) === user.id);
-  expect(messages, JSON.stringify(calls)).toHaveLength(1);
-  return messages[0];
-}
-
-async function say(user: FakeUser, text: string): Promise<string> {
-  return plain(messageTo(await fake.send(user, text), user).payload.text);
-}
 
 async function balance(): Promise<number> {
   return (await sql(`SELECT balance_cents FROM accounts WHERE id = $1`, [holderId]))[0].balance_cents;
@@ -49,14 +29,14 @@ async function balance(): Promise<number> {
 
 /** Sends an adjustment command and returns its summary message (with the two buttons). */
 async function requestAdjustment(text: string, admin = ADMIN): Promise<{ summary: RecordedCall; confirm: string; cancel: string }> {
-  const summary = messageTo(await fake.send(admin, text), admin);
+  const summary = messageTo(await bot.fake.send(admin, text), admin);
   const buttons = buttonsOf(summary);
   expect(buttons, plain(summary.payload.text)).toHaveLength(2);
   return { summary, confirm: buttons[0][1], cancel: buttons[1][1] };
 }
 
 async function press(data: string, summary: RecordedCall, admin = ADMIN) {
-  const calls = await fake.press(admin, data, summary.response.message_id);
+  const calls = await bot.fake.press(admin, data, summary.response.message_id);
   return {
     calls,
     answer: calls.find((call) => call.method === "answerCallbackQuery")?.payload,
@@ -77,7 +57,7 @@ describe("/credit", () => {
     const [stale] = await sql(`INSERT INTO accounts (telegram_username) VALUES ('zed_shop') RETURNING id`);
     expect(await say(ADMIN, "/credit @zed_shop 5")).toBe(`More than one account has been @zed_shop: #${holderId}, #${stale.id}. Use the account id.`);
     // The real owner's /start (or a rename) releases the stale copy: a username has one owner at a time.
-    await fake.send(HOLDER, "/start");
+    await bot.fake.send(HOLDER, "/start");
     expect((await sql(`SELECT telegram_username FROM accounts WHERE id = $1`, [stale.id]))[0].telegram_username).toBeNull();
     expect(await sql(`SELECT count(*)::int AS n FROM ledger_entries`)).toEqual([{ n: 0 }]);
   });
@@ -97,7 +77,7 @@ describe("/credit", () => {
   });
 
   it("credits when the holder cannot be told, and says so", async () => {
-    fake.blockedChats.add(HOLDER.id);
+    bot.fake.blockedChats.add(HOLDER.id);
     try {
       const { summary, confirm } = await requestAdjustment(`/credit ${holderId} 20.00 top <up> & more`);
       expect(summary.payload.text).toContain("Note: top &lt;up&gt; &amp; more");
@@ -105,7 +85,7 @@ describe("/credit", () => {
       expect(plain(done.edited!)).toContain("The account holder could not be told");
       expect(await balance()).toBe(2000);
     } finally {
-      fake.blockedChats.delete(HOLDER.id);
+      bot.fake.blockedChats.delete(HOLDER.id);
     }
     const [entry] = await sql(`SELECT kind, amount_cents, actor, reason FROM ledger_entries WHERE account_id = $1`, [holderId]);
     expect(entry).toEqual({ kind: "credit", amount_cents: 2000, actor: `telegram:${ADMIN.id}`, reason: "top <up> & more" });
@@ -158,8 +138,8 @@ describe("/debit", () => {
 
 describe("/account", () => {
   it("shows state, balance, keys and the recent ledger, escaped", async () => {
-    await fake.send(HOLDER, "/ip add 192.0.2.0/24");
-    const reply = messageTo(await fake.send(ADMIN, `/account @zed_shop`), ADMIN);
+    await bot.fake.send(HOLDER, "/ip add 192.0.2.0/24");
+    const reply = messageTo(await bot.fake.send(ADMIN, `/account @zed_shop`), ADMIN);
     expect(reply.response.message_id).toEqual(expect.any(Number)); // valid HTML, names escaped
     const text = plain(reply.payload.text);
     expect(text).toContain(`Account #${holderId} @zed_shop (<Zed & Co>)`);
@@ -173,7 +153,7 @@ describe("/account", () => {
     expect(text).toContain(`adjustment -$5.00 → $12.50 by telegram:${ADMIN.id} — second correction`);
     expect(text).toContain(`credit +$20.00 → $20.00 by telegram:${ADMIN.id} — top <up> & more`);
     expect(await say(ADMIN, "/account")).toContain("Usage: /account <account>");
-    await fake.send(HOLDER, "/ip remove 192.0.2.0/24");
+    await bot.fake.send(HOLDER, "/ip remove 192.0.2.0/24");
   });
 });
 

@@ -1,10 +1,10 @@
 // Amounts are parsed strictly (parseUsd: positive, at most two decimals, a sane maximum, integer
 // cents without floats), and a bad amount in /credit or /debit gets a usage reply and changes nothing.
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { closePool } from "@/lib/db/pool";
+import { beforeAll, describe, expect, it } from "vitest";
 import { formatUsd, MAX_ADJUSTMENT_CENTS, parseUsd } from "@/lib/money/parse-usd";
-import { closeSql, resetDatabase, sql } from "../helpers/db";
-import { FakeTelegram, plain, startPollingBot, type FakeUser, type RunningBot } from "../helpers/fake-telegram";
+import { useBotHarness } from "../helpers/bot-harness";
+import { sql } from "../helpers/db";
+import { plain, type FakeUser } from "../helpers/fake-telegram";
 
 describe("parseUsd", () => {
   it.each([
@@ -48,21 +48,10 @@ describe("parseUsd", () => {
 describe("bad arguments in the bot", () => {
   const ADMIN: FakeUser = { id: 4_600_000_001, first_name: "Ada", username: "ada_admin" };
   const HOLDER: FakeUser = { id: 4_600_000_002, first_name: "Hal", username: "hal_shop" };
-  let fake: FakeTelegram;
-  let running: RunningBot;
+  const bot = useBotHarness({ admins: [ADMIN] });
 
   beforeAll(async () => {
-    await resetDatabase();
-    fake = await FakeTelegram.start();
-    running = await startPollingBot(fake, { adminTelegramIds: [String(ADMIN.id)] });
-    await fake.send(HOLDER, "/start");
-  });
-
-  afterAll(async () => {
-    await running?.stop();
-    await fake?.close();
-    await closePool();
-    await closeSql();
+    await bot.fake.send(HOLDER, "/start");
   });
 
   it("get the usage, say what is wrong, and create no request", async () => {
@@ -80,7 +69,7 @@ describe("bad arguments in the bot", () => {
       [`/credit @hal_shop 5 ${"x".repeat(201)}`, "The note is too long (at most 200 characters)."],
     ];
     for (const [command, expected] of cases) {
-      const calls = await fake.send(ADMIN, command);
+      const calls = await bot.fake.send(ADMIN, command);
       expect(calls, command).toHaveLength(1);
       expect(plain(calls[0].payload.text), command).toContain(expected);
       expect(calls[0].payload.reply_markup, command).toBeUndefined();
@@ -90,7 +79,7 @@ describe("bad arguments in the bot", () => {
   });
 
   it("a valid amount right at the maximum is accepted", async () => {
-    const calls = await fake.send(ADMIN, "/credit @hal_shop 100000");
+    const calls = await bot.fake.send(ADMIN, "/credit @hal_shop 100000");
     expect(plain(calls[0].payload.text)).toContain("Credit $100,000.00 to account");
     expect(await sql(`SELECT amount_cents FROM admin_action_requests`)).toEqual([{ amount_cents: 10_000_000 }]);
   });

@@ -1,38 +1,24 @@
 // Acceptance 2: Telegram redelivers updates, admins double-tap, and two bot processes can race.
 // Each update id is handled once, and a credit is made once however often Confirm arrives. Run
 // once per mode: long polling, and webhook mode (updates POSTed to the web server, concurrently).
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { closePool } from "@/lib/db/pool";
+import { beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { confirmWalletAdjustment } from "@/lib/wallet/confirm-wallet-adjustment";
 import { requestWalletAdjustment } from "@/lib/wallet/request-wallet-adjustment";
 import { createBot } from "@/bot";
-import { closeSql, resetDatabase, sql } from "../helpers/db";
-import { BOT_MODES, buttonsOf, FakeTelegram, plain, startBot, type FakeUser, type RecordedCall, type RunningBot } from "../helpers/fake-telegram";
+import { useBotHarness } from "../helpers/bot-harness";
+import { sql } from "../helpers/db";
+import { BOT_MODES, buttonsOf, plain, type FakeUser, type RecordedCall } from "../helpers/fake-telegram";
 
 const ADMIN: FakeUser = { id: 4_200_000_001, first_name: "Ada", username: "ada_admin" };
 const BOB: FakeUser = { id: 4_200_000_002, first_name: "Bob", username: "bob_shop" };
 
-afterAll(async () => {
-  await closePool();
-  await closeSql();
-});
-
 describe.each(BOT_MODES)("in %s mode", (mode) => {
-  let fake: FakeTelegram;
-  let running: RunningBot;
+  const bot = useBotHarness({ mode, admins: [ADMIN] });
   let bobAccountId: number;
 
   beforeAll(async () => {
-    await resetDatabase();
-    fake = await FakeTelegram.start();
-    running = await startBot(fake, mode, { adminTelegramIds: [String(ADMIN.id)] });
-    await fake.send(BOB, "/start");
-    bobAccountId = (await sql(`SELECT id FROM accounts WHERE telegram_id = $1`, [BOB.id]))[0].id;
-  });
-
-  afterAll(async () => {
-    await running?.stop();
-    await fake?.close();
+    await bot.fake.send(BOB, "/start");
+    bobAccountId = await bot.accountIdOf(BOB);
   });
 
   async function money() {
@@ -58,11 +44,11 @@ describe.each(BOT_MODES)("in %s mode", (mode) => {
     });
 
     it("a redelivered /credit makes one request and one summary; its Confirm, pressed twice, credits once", async () => {
-      const update = fake.message(ADMIN, "/credit @bob_shop 10 redelivery test");
-      const mark = fake.calls.length;
-      await fake.deliver(update);
-      await fake.redeliver(update); // Telegram sends the very same update again
-      const calls = fake.calls.slice(mark);
+      const update = bot.fake.message(ADMIN, "/credit @bob_shop 10 redelivery test");
+      const mark = bot.fake.calls.length;
+      await bot.fake.deliver(update);
+      await bot.fake.redeliver(update); // Telegram sends the very same update again
+      const calls = bot.fake.calls.slice(mark);
       const summary = summaryOf(calls);
       expect(calls).toHaveLength(1); // the second copy did nothing at all
       expect(await sql(`SELECT count(*)::int AS n FROM admin_action_requests WHERE note = 'redelivery test'`)).toEqual([{ n: 1 }]);
@@ -71,10 +57,10 @@ describe.each(BOT_MODES)("in %s mode", (mode) => {
       ]);
 
       const confirm = buttonsOf(summary)[0][1];
-      const first = await fake.press(ADMIN, confirm, summary.response.message_id);
+      const first = await bot.fake.press(ADMIN, confirm, summary.response.message_id);
       expect(first.find((call) => call.method === "answerCallbackQuery")?.payload.text).toBe("Credited");
       // A second, separate press of the same button (a new update id): refused, nothing moves.
-      const second = await fake.press(ADMIN, confirm, summary.response.message_id);
+      const second = await bot.fake.press(ADMIN, confirm, summary.response.message_id);
       expect(second.map((call) => call.method)).toEqual(["answerCallbackQuery"]);
       expect(second[0].payload.text).toBe("This credit of $10.00 was already confirmed.");
 
@@ -82,29 +68,29 @@ describe.each(BOT_MODES)("in %s mode", (mode) => {
       expect(after.entries).toBe(before.entries + 1);
       expect(after.balance).toBe(before.balance + 1000);
       expect(after.ledger_sum).toBe(after.balance);
-      expect(fake.textsTo(BOB.id).filter((text) => text.includes("credited with <b>$10.00</b>"))).toHaveLength(1);
+      expect(bot.fake.textsTo(BOB.id).filter((text) => text.includes("credited with <b>$10.00</b>"))).toHaveLength(1);
     });
 
     it("a redelivered Confirm update is skipped outright", async () => {
-      const summary = summaryOf(await fake.send(ADMIN, "/credit #" + bobAccountId + " 3.25"));
-      const press = fake.callback(ADMIN, buttonsOf(summary)[0][1], summary.response.message_id);
-      await fake.deliver(press);
-      const mark = fake.calls.length;
-      await fake.redeliver(press);
-      await fake.redeliver(press);
-      expect(fake.calls.slice(mark)).toEqual([]);
+      const summary = summaryOf(await bot.fake.send(ADMIN, "/credit #" + bobAccountId + " 3.25"));
+      const press = bot.fake.callback(ADMIN, buttonsOf(summary)[0][1], summary.response.message_id);
+      await bot.fake.deliver(press);
+      const mark = bot.fake.calls.length;
+      await bot.fake.redeliver(press);
+      await bot.fake.redeliver(press);
+      expect(bot.fake.calls.slice(mark)).toEqual([]);
       const after = await money();
       expect(after.balance).toBe(before.balance + 325);
       expect(after.entries).toBe(before.entries + 1);
     });
 
     it("two copies of Confirm in one getUpdates batch (handled concurrently) credit once", async () => {
-      const summary = summaryOf(await fake.send(ADMIN, `/credit ${bobAccountId} 7`));
+      const summary = summaryOf(await bot.fake.send(ADMIN, `/credit ${bobAccountId} 7`));
       const data = buttonsOf(summary)[0][1];
-      const press = fake.callback(ADMIN, data, summary.response.message_id);
-      const otherPress = fake.callback(ADMIN, data, summary.response.message_id);
+      const press = bot.fake.callback(ADMIN, data, summary.response.message_id);
+      const otherPress = bot.fake.callback(ADMIN, data, summary.response.message_id);
       // The same update twice plus a second tap, all in one batch: Telegraf runs them in parallel.
-      await fake.deliver(press, structuredClone(press), otherPress);
+      await bot.fake.deliver(press, structuredClone(press), otherPress);
       const after = await money();
       expect(after.balance).toBe(before.balance + 700);
       expect(after.entries).toBe(before.entries + 1);
@@ -114,18 +100,16 @@ describe.each(BOT_MODES)("in %s mode", (mode) => {
     });
 
     it("after a restart the new bot process skips updates the old one handled", async () => {
-      const creditUpdate = fake.message(ADMIN, `/credit ${bobAccountId} 1.50 restart test`);
-      await fake.deliver(creditUpdate);
-      const summary = fake.calls.filter((call) => call.method === "sendMessage" && call.payload.text.includes("restart test")).at(-1)!;
-      const press = fake.callback(ADMIN, buttonsOf(summary)[0][1], summary.response.message_id);
-      await fake.deliver(press);
-      await running.stop();
-
+      const creditUpdate = bot.fake.message(ADMIN, `/credit ${bobAccountId} 1.50 restart test`);
+      await bot.fake.deliver(creditUpdate);
+      const summary = bot.fake.calls.filter((call) => call.method === "sendMessage" && call.payload.text.includes("restart test")).at(-1)!;
+      const press = bot.fake.callback(ADMIN, buttonsOf(summary)[0][1], summary.response.message_id);
+      await bot.fake.deliver(press);
       // A new process (a new web server in webhook mode): nothing in memory; only the database remembers.
-      running = await startBot(fake, mode, { adminTelegramIds: [String(ADMIN.id)] });
-      const mark = fake.calls.length;
-      await fake.redeliver(creditUpdate, press);
-      expect(fake.calls.slice(mark)).toEqual([]);
+      await bot.restart();
+      const mark = bot.fake.calls.length;
+      await bot.fake.redeliver(creditUpdate, press);
+      expect(bot.fake.calls.slice(mark)).toEqual([]);
       expect(await sql(`SELECT count(*)::int AS n FROM admin_action_requests WHERE note = 'restart test'`)).toEqual([{ n: 1 }]);
       const after = await money();
       expect(after.balance).toBe(before.balance + 150);
@@ -136,9 +120,9 @@ describe.each(BOT_MODES)("in %s mode", (mode) => {
   describe("racing confirmations", () => {
     it("two bot instances handling the same update concurrently: one handles it", async () => {
       // A second bot (as in a second process) fed the same update through handleUpdate, in parallel.
-      const one = createBot(fake.token, { apiRoot: fake.apiRoot, adminTelegramIds: [String(ADMIN.id)] });
-      const other = createBot(fake.token, { apiRoot: fake.apiRoot, adminTelegramIds: [String(ADMIN.id)] });
-      const update = fake.message(ADMIN, `/credit ${bobAccountId} 2 two instances`);
+      const one = createBot(bot.fake.token, { apiRoot: bot.fake.apiRoot, adminTelegramIds: [String(ADMIN.id)] });
+      const other = createBot(bot.fake.token, { apiRoot: bot.fake.apiRoot, adminTelegramIds: [String(ADMIN.id)] });
+      const update = bot.fake.message(ADMIN, `/credit ${bobAccountId} 2 two instances`);
       await Promise.all([one.handleUpdate(structuredClone(update)), other.handleUpdate(structuredClone(update))]);
       expect(await sql(`SELECT count(*)::int AS n FROM admin_action_requests WHERE note = 'two instances'`)).toEqual([{ n: 1 }]);
     });
@@ -169,11 +153,11 @@ describe.each(BOT_MODES)("in %s mode", (mode) => {
 
     it("Cancel then Confirm: nothing is credited", async () => {
       const before = await money();
-      const summary = summaryOf(await fake.send(ADMIN, `/credit ${bobAccountId} 50 cancel me`));
+      const summary = summaryOf(await bot.fake.send(ADMIN, `/credit ${bobAccountId} 50 cancel me`));
       const [[, confirm], [, cancel]] = buttonsOf(summary);
-      const cancelled = await fake.press(ADMIN, cancel, summary.response.message_id);
+      const cancelled = await bot.fake.press(ADMIN, cancel, summary.response.message_id);
       expect(plain(cancelled.find((call) => call.method === "editMessageText")!.payload.text)).toContain("Cancelled: nothing was credited");
-      const late = await fake.press(ADMIN, confirm, summary.response.message_id);
+      const late = await bot.fake.press(ADMIN, confirm, summary.response.message_id);
       expect(late.find((call) => call.method === "answerCallbackQuery")?.payload.text).toBe("This credit of $50.00 was already cancelled.");
       expect(await money()).toEqual(before);
     });

@@ -1,39 +1,22 @@
 // Two ways a command could act on the wrong thing: a forwarded message (someone else's words) and an
 // @username that changed hands between /credit and its Confirm. Both run against the real bot over
 // the local Bot API server, and are checked in the database.
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { closePool } from "@/lib/db/pool";
+import { describe, expect, it } from "vitest";
 import { refreshTelegramProfile } from "@/lib/accounts/refresh-telegram-profile";
 import { confirmWalletAdjustment } from "@/lib/wallet/confirm-wallet-adjustment";
 import { requestWalletAdjustment } from "@/lib/wallet/request-wallet-adjustment";
 import { FORWARDED_COMMAND_NOTE } from "@/bot/middleware/ignore-forwarded-commands";
-import { closeSql, resetDatabase, sql } from "../helpers/db";
-import { buttonsOf, FakeTelegram, plain, startPollingBot, type FakeUser, type RecordedCall, type RunningBot } from "../helpers/fake-telegram";
+import { useBotHarness } from "../helpers/bot-harness";
+import { sql } from "../helpers/db";
+import { buttonsOf, plain, type FakeUser, type RecordedCall } from "../helpers/fake-telegram";
 import { expectBooksBalance } from "../helpers/orders";
 
 const ADMIN: FakeUser = { id: 4_700_000_001, first_name: "Ada", username: "ada_admin" };
 const HOLDER: FakeUser = { id: 4_700_000_002, first_name: "Hal", username: "hal_shop" };
 const STRANGER: FakeUser = { id: 4_700_000_003, first_name: "Mal", username: "mal_lory" };
 
-let fake: FakeTelegram;
-let running: RunningBot;
-
-beforeAll(async () => {
-  await resetDatabase();
-  fake = await FakeTelegram.start();
-  running = await startPollingBot(fake, { adminTelegramIds: [String(ADMIN.id)] });
-});
-
-afterAll(async () => {
-  await running?.stop();
-  await fake?.close();
-  await closePool();
-  await closeSql();
-});
-
-async function accountIdOf(user: FakeUser): Promise<number> {
-  return (await sql(`SELECT id FROM accounts WHERE telegram_id = $1`, [user.id]))[0].id;
-}
+const bot = useBotHarness({ admins: [ADMIN] });
+const accountIdOf = bot.accountIdOf;
 
 async function balanceOf(accountId: number): Promise<number> {
   return (await sql(`SELECT balance_cents FROM accounts WHERE id = $1`, [accountId]))[0].balance_cents;
@@ -45,14 +28,14 @@ function textsTo(calls: RecordedCall[], user: FakeUser): string[] {
 
 /** The admin's /credit summary message and its Confirm button. */
 async function requestCredit(text: string): Promise<{ summary: RecordedCall; confirm: string }> {
-  const calls = await fake.send(ADMIN, text);
+  const calls = await bot.fake.send(ADMIN, text);
   const summary = calls.find((call) => call.method === "sendMessage" && buttonsOf(call).length === 2);
   expect(summary, JSON.stringify(calls)).toBeDefined();
   return { summary: summary!, confirm: buttonsOf(summary)[0][1] };
 }
 
 async function pressConfirm(summary: RecordedCall, confirm: string) {
-  const calls = await fake.press(ADMIN, confirm, summary.response.message_id);
+  const calls = await bot.fake.press(ADMIN, confirm, summary.response.message_id);
   return {
     answer: calls.find((call) => call.method === "answerCallbackQuery")?.payload.text as string | undefined,
     edited: plain(calls.find((call) => call.method === "editMessageText")?.payload.text ?? ""),
@@ -62,35 +45,35 @@ async function pressConfirm(summary: RecordedCall, confirm: string) {
 describe("commands in forwarded messages", () => {
   it("are not run, for a holder or an admin, while the same command typed does run", async () => {
     // Forwarded /start does not register anyone.
-    expect(textsTo(await fake.sendForwarded(HOLDER, "/start", STRANGER), HOLDER)).toEqual([FORWARDED_COMMAND_NOTE]);
+    expect(textsTo(await bot.fake.sendForwarded(HOLDER, "/start", STRANGER), HOLDER)).toEqual([FORWARDED_COMMAND_NOTE]);
     expect(await sql(`SELECT id FROM accounts WHERE telegram_id = $1`, [HOLDER.id])).toEqual([]);
 
-    await fake.send(HOLDER, "/start");
+    await bot.fake.send(HOLDER, "/start");
     const holderId = await accountIdOf(HOLDER);
     const keysBefore = (await sql(`SELECT count(*)::int AS n FROM api_keys WHERE account_id = $1`, [holderId]))[0].n;
 
     // A holder forwarding /newkey or /api on gets no key and no change.
     for (const command of ["/newkey", "/api on", "/ip add 203.0.113.7"]) {
-      const calls = await fake.sendForwarded(HOLDER, command, STRANGER);
+      const calls = await bot.fake.sendForwarded(HOLDER, command, STRANGER);
       expect(textsTo(calls, HOLDER), command).toEqual([FORWARDED_COMMAND_NOTE]);
     }
     expect((await sql(`SELECT count(*)::int AS n FROM api_keys WHERE account_id = $1`, [holderId]))[0].n).toBe(keysBefore);
     expect((await sql(`SELECT api_enabled FROM accounts WHERE id = $1`, [holderId]))[0].api_enabled).toBe(false);
 
     // An admin forwarding a holder's "/credit ..." (say, to ask about it) creates no request.
-    const calls = await fake.sendForwarded(ADMIN, `/credit ${holderId} 50 please`, HOLDER);
+    const calls = await bot.fake.sendForwarded(ADMIN, `/credit ${holderId} 50 please`, HOLDER);
     expect(textsTo(calls, ADMIN)).toEqual([FORWARDED_COMMAND_NOTE]);
     expect(calls.some((call) => buttonsOf(call).length > 0)).toBe(false);
     expect(await sql(`SELECT id FROM admin_action_requests`)).toEqual([]);
     expect(await balanceOf(holderId)).toBe(0);
 
     // Typed by the holder, the same command runs.
-    expect(textsTo(await fake.send(HOLDER, "/newkey"), HOLDER).join("\n")).toMatch(/svc_[A-Za-z0-9]{40}/);
+    expect(textsTo(await bot.fake.send(HOLDER, "/newkey"), HOLDER).join("\n")).toMatch(/svc_[A-Za-z0-9]{40}/);
     expect((await sql(`SELECT count(*)::int AS n FROM api_keys WHERE account_id = $1`, [holderId]))[0].n).toBe(keysBefore + 1);
   });
 
   it("a forwarded message that is not a command is answered as any other text", async () => {
-    expect(textsTo(await fake.sendForwarded(HOLDER, "hello there", STRANGER), HOLDER)).toEqual(["Send /help to see what I can do."]);
+    expect(textsTo(await bot.fake.sendForwarded(HOLDER, "hello there", STRANGER), HOLDER)).toEqual(["Send /help to see what I can do."]);
   });
 });
 
@@ -98,15 +81,15 @@ describe("/credit @username, confirmed after the name changed hands", () => {
   it("shows the account id and current username, then refuses on Confirm: nothing moves, the request is closed and audited", async () => {
     const alice: FakeUser = { id: 4_700_000_010, first_name: "Alice", username: "alice_shop" };
     const taker: FakeUser = { id: 4_700_000_011, first_name: "Taker", username: "someone_else" };
-    await fake.send(alice, "/start");
+    await bot.fake.send(alice, "/start");
     const aliceId = await accountIdOf(alice);
 
     const { summary, confirm } = await requestCredit("/credit @ALICE_shop 25 welcome");
     expect(plain(summary.payload.text)).toContain(`Credit $25.00 to account #${aliceId} @alice_shop (Alice)`);
 
     // Alice renames herself and someone else takes @alice_shop; both talk to the bot, which stores it.
-    await fake.send({ ...alice, username: "alice_new" }, "/balance");
-    await fake.send({ ...taker, username: "alice_shop" }, "/start");
+    await bot.fake.send({ ...alice, username: "alice_new" }, "/balance");
+    await bot.fake.send({ ...taker, username: "alice_shop" }, "/start");
     const takerId = await accountIdOf(taker);
 
     const { answer, edited } = await pressConfirm(summary, confirm);
@@ -130,7 +113,7 @@ describe("/credit @username, confirmed after the name changed hands", () => {
 
   it("the same name in another case, or an account named by id, is credited even after a rename", async () => {
     const carol: FakeUser = { id: 4_700_000_020, first_name: "Carol", username: "Carol_Shop" };
-    await fake.send(carol, "/start");
+    await bot.fake.send(carol, "/start");
     const carolId = await accountIdOf(carol);
 
     const byName = await requestCredit("/credit @carol_shop 3");
@@ -138,7 +121,7 @@ describe("/credit @username, confirmed after the name changed hands", () => {
     expect((await pressConfirm(byName.summary, byName.confirm)).answer).toBe("Credited");
     expect(await balanceOf(carolId)).toBe(300);
 
-    await fake.send({ ...carol, username: "carol_renamed" }, "/balance");
+    await bot.fake.send({ ...carol, username: "carol_renamed" }, "/balance");
     expect((await pressConfirm(byId.summary, byId.confirm)).answer).toBe("Credited");
     expect(await balanceOf(carolId)).toBe(700);
     await expectBooksBalance();
@@ -148,7 +131,7 @@ describe("/credit @username, confirmed after the name changed hands", () => {
     const ADMIN_ID = ADMIN.id;
     for (let round = 0; round < 8; round++) {
       const user: FakeUser = { id: 4_700_000_100 + round, first_name: "Racer", username: `racer_${round}` };
-      await fake.send(user, "/start");
+      await bot.fake.send(user, "/start");
       const accountId = await accountIdOf(user);
       const requested = await requestWalletAdjustment({
         kind: "credit",

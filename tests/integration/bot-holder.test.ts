@@ -1,44 +1,20 @@
 // The account holder's commands: registration, keys, API access, IP allowlists, balance, orders,
 // and the bot's manners (private chats only, escaping, polite errors). The API checks use the
 // real server, so a key state set in the bot is proven where it matters.
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { closePool } from "@/lib/db/pool";
+import { describe, expect, it } from "vitest";
 import { api } from "../helpers/api";
-import { closeSql, resetDatabase, sql } from "../helpers/db";
-import { FakeTelegram, plain, startPollingBot, type FakeUser, type RecordedCall, type RunningBot } from "../helpers/fake-telegram";
+import { useBotHarness } from "../helpers/bot-harness";
+import { sql } from "../helpers/db";
+import { plain, type FakeUser } from "../helpers/fake-telegram";
 
 const DAN: FakeUser = { id: 4_400_000_001, first_name: "Dan", username: "dan_keys" };
 const ERIN: FakeUser = { id: 4_400_000_002, first_name: "Erin", username: "erin_keys" };
 
-let fake: FakeTelegram;
-let running: RunningBot;
-
-beforeAll(async () => {
-  await resetDatabase();
-  fake = await FakeTelegram.start();
-  running = await startPollingBot(fake, { adminTelegramIds: [] });
-});
-
-afterAll(async () => {
-  await running?.stop();
-  await fake?.close();
-  await closePool();
-  await closeSql();
-});
-
-/** The one reply to `user`, as the user reads it. */
-function replyText(calls: RecordedCall[], user: FakeUser): string {
-  const messages = calls.filter((call) => call.method === "sendMessage" && Number(call.payload.chat_id) === user.id);
-  expect(messages, JSON.stringify(calls)).toHaveLength(1);
-  return plain(messages[0].payload.text);
-}
-
-async function say(user: FakeUser, text: string): Promise<string> {
-  return replyText(await fake.send(user, text), user);
-}
+const bot = useBotHarness();
+const { replyText, say } = bot;
 
 async function newKey(user: FakeUser): Promise<string> {
-  const calls = await fake.send(user, "/newkey");
+  const calls = await bot.fake.send(user, "/newkey");
   return /svc_[A-Za-z0-9]{40}/.exec(replyText(calls, user))![0];
 }
 
@@ -64,7 +40,7 @@ describe("registration", () => {
 
   it("a renamed user is found under the new @username", async () => {
     await say(ERIN, "/start");
-    await fake.send({ ...ERIN, username: "erin_renamed" }, "/balance");
+    await bot.fake.send({ ...ERIN, username: "erin_renamed" }, "/balance");
     expect((await accountOf(ERIN)).telegram_username).toBe("erin_renamed");
   });
 
@@ -82,7 +58,7 @@ describe("API keys and access", () => {
   let second = "";
 
   it("/newkey before /api on says access is off, and the key answers API_DISABLED", async () => {
-    const calls = await fake.send(DAN, "/newkey");
+    const calls = await bot.fake.send(DAN, "/newkey");
     const text = replyText(calls, DAN);
     first = /svc_[A-Za-z0-9]{40}/.exec(text)![0];
     expect(text).toContain("API access is off for your account: send /api on");
@@ -187,8 +163,8 @@ describe("API keys and access", () => {
 
   it("a /newkey reply that cannot be delivered leaves no live key behind", async () => {
     const before = await sql(`SELECT count(*)::int AS n FROM api_keys WHERE revoked_at IS NULL`);
-    fake.failNext("sendMessage");
-    const calls = await fake.send(ERIN, "/newkey");
+    bot.fake.failNext("sendMessage");
+    const calls = await bot.fake.send(ERIN, "/newkey");
     // The bot said sorry (the failed key message is recorded first).
     expect(plain(calls.at(-1)!.payload.text)).toBe("Sorry, something went wrong on our side. Please try again in a moment.");
     expect(await sql(`SELECT count(*)::int AS n FROM api_keys WHERE revoked_at IS NULL`)).toEqual(before);
@@ -198,7 +174,7 @@ describe("API keys and access", () => {
 describe("limits", () => {
   it("ten active keys at most; long lists arrive in several valid messages", async () => {
     const frank: FakeUser = { id: 4_400_000_004, first_name: "Frank", username: "frank_many" };
-    await fake.send(frank, "/start");
+    await bot.fake.send(frank, "/start");
     for (let i = 0; i < 10; i++) await newKey(frank);
     expect(await say(frank, "/newkey")).toBe("You already have 10 active keys. Revoke one with /revokekey <prefix> first.");
     // Fill every key's allowlist to the limit with long IPv6 entries, straight in the database.
@@ -212,7 +188,7 @@ describe("limits", () => {
     }
     expect(await say(frank, `/ip add 203.0.113.9 ${keys[0].prefix}`)).toContain("already has 50 entries");
     for (const command of ["/keys", "/ip list"]) {
-      const calls = await fake.send(frank, command);
+      const calls = await bot.fake.send(frank, command);
       expect(calls.length, command).toBeGreaterThan(1);
       for (const call of calls) {
         expect(call.payload.text.length).toBeLessThanOrEqual(4096);
@@ -260,9 +236,9 @@ describe("balance and orders", () => {
 
 describe("manners", () => {
   it("commands in a group chat get a pointer to the private chat and do nothing", async () => {
-    const mark = fake.calls.length;
-    await fake.deliver(fake.message(DAN, "/newkey", { id: -100123, type: "supergroup" }));
-    expect(fake.calls.slice(mark).map((call) => call.payload)).toEqual([
+    const mark = bot.fake.calls.length;
+    await bot.fake.deliver(bot.fake.message(DAN, "/newkey", { id: -100123, type: "supergroup" }));
+    expect(bot.fake.calls.slice(mark).map((call) => call.payload)).toEqual([
       { chat_id: -100123, text: "I only work in a private chat: open a chat with me and send the command there." },
     ]);
     expect(await sql(`SELECT count(*)::int AS n FROM api_keys WHERE account_id = $1 AND revoked_at IS NULL`, [(await accountOf(DAN)).id])).toEqual([{ n: 1 }]);
@@ -270,10 +246,10 @@ describe("manners", () => {
 
   it("user-controlled text is escaped in HTML replies", async () => {
     const evil: FakeUser = { id: 4_400_000_003, first_name: "<b>Evil</b> & Co", username: "evil_co" };
-    await fake.send(evil, "/start");
+    await bot.fake.send(evil, "/start");
     expect((await accountOf(evil)).display_name).toBe("<b>Evil</b> & Co");
-    await fake.send(evil, "/newkey");
-    const [reply] = await fake.send(evil, "/revokekey <i>x</i>&");
+    await bot.fake.send(evil, "/newkey");
+    const [reply] = await bot.fake.send(evil, "/revokekey <i>x</i>&");
     expect(reply.payload.text).toContain("&lt;i&gt;x&lt;/i&gt;&amp;");
     // The fake refuses broken HTML as Telegram does; this one was accepted.
     expect(reply.response.message_id).toEqual(expect.any(Number));
@@ -285,8 +261,8 @@ describe("manners", () => {
   });
 
   it("an error while handling an update gets a polite reply, and the bot keeps going", async () => {
-    fake.failNext("sendMessage");
-    const calls = await fake.send(DAN, "/balance");
+    bot.fake.failNext("sendMessage");
+    const calls = await bot.fake.send(DAN, "/balance");
     expect(calls.map((call) => call.method)).toEqual(["sendMessage", "sendMessage"]);
     expect(calls[1].payload.text).toBe("Sorry, something went wrong on our side. Please try again in a moment.");
     expect(await say(DAN, "/balance")).toBe("Balance: $0.00");

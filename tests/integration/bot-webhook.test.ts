@@ -5,32 +5,19 @@
 import { fork } from "node:child_process";
 import path from "node:path";
 import { Telegraf } from "telegraf";
-import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
-import { closePool } from "@/lib/db/pool";
+import { describe, expect, inject, it } from "vitest";
 import { projectRoot } from "@/lib/config/env";
 import { createTelegramWebhookHandler, requireWebhookSecret, webhookUrlFor } from "@/bot/webhook";
 import type { BotContext } from "@/bot/context";
 import { api } from "../helpers/api";
-import { closeSql, resetDatabase, sql } from "../helpers/db";
-import { FakeTelegram, startWebhookBot, type FakeUser } from "../helpers/fake-telegram";
+import { useBotHarness } from "../helpers/bot-harness";
+import { sql } from "../helpers/db";
+import type { FakeUser } from "../helpers/fake-telegram";
 import { TEST_ENV } from "../setup/test-env";
 
 const MALLORY: FakeUser = { id: 4_300_000_001, first_name: "Mallory", username: "mallory" };
 
-let fake: FakeTelegram;
-let running: Awaited<ReturnType<typeof startWebhookBot>>;
-
-beforeAll(async () => {
-  await resetDatabase();
-  fake = await FakeTelegram.start();
-  running = await startWebhookBot(fake);
-});
-afterAll(async () => {
-  await running?.stop();
-  await fake?.close();
-  await closePool();
-  await closeSql();
-});
+const harness = useBotHarness({ mode: "webhook" });
 
 function runScript(script: string, args: string[], env: Record<string, string>): Promise<{ code: number | null; output: string }> {
   const child = fork(path.join(projectRoot, "scripts", script), args, {
@@ -60,9 +47,9 @@ async function traces(updateId: number) {
 
 describe("POST /api/telegram/webhook", () => {
   it("the command registered the webhook with the secret and the update types the bot handles", () => {
-    expect(fake.webhook).toEqual({
-      url: `${running.baseUrl}/api/telegram/webhook`,
-      secretToken: running.secret,
+    expect(harness.fake.webhook).toEqual({
+      url: `${harness.running.baseUrl}/api/telegram/webhook`,
+      secretToken: harness.running.secret,
       allowedUpdates: ["message", "callback_query"],
     });
   });
@@ -73,10 +60,10 @@ describe("POST /api/telegram/webhook", () => {
     ["with the secret's prefix", "PREFIX"],
     ["with an empty secret", ""],
   ])("refuses a forged update %s, and nothing changes", async (_name, forged) => {
-    const update = fake.message(MALLORY, "/start");
-    const secretToken = forged === "PREFIX" ? running.secret.slice(0, -1) : forged;
-    const mark = fake.calls.length;
-    const answer = await fake.postUpdate(update, { secretToken });
+    const update = harness.fake.message(MALLORY, "/start");
+    const secretToken = forged === "PREFIX" ? harness.running.secret.slice(0, -1) : forged;
+    const mark = harness.fake.calls.length;
+    const answer = await harness.fake.postUpdate(update, { secretToken });
     expect(answer.status).toBe(403);
     expect(JSON.parse(answer.body)).toEqual({
       success: false,
@@ -84,20 +71,20 @@ describe("POST /api/telegram/webhook", () => {
       code: "TELEGRAM_WEBHOOK_FORBIDDEN",
     });
     expect(await traces(update.update_id)).toEqual({ processed: 0, accounts: 0, audit: 0 });
-    expect(fake.calls.slice(mark)).toEqual([]);
+    expect(harness.fake.calls.slice(mark)).toEqual([]);
   });
 
   it("takes the same update from Telegram with the secret", async () => {
-    const update = fake.message(MALLORY, "/start");
-    const answer = await fake.postUpdate(update);
+    const update = harness.fake.message(MALLORY, "/start");
+    const answer = await harness.fake.postUpdate(update);
     expect(answer.status).toBe(200);
     expect(await traces(update.update_id)).toMatchObject({ processed: 1, accounts: 1 });
-    expect(fake.textsTo(MALLORY.id).at(-1)).toContain("Welcome!");
+    expect(harness.fake.textsTo(MALLORY.id).at(-1)).toContain("Welcome!");
   });
 
   it("refuses a body that is not an update, and a GET, as JSON", async () => {
-    const url = `${running.baseUrl}/api/telegram/webhook`;
-    const headers = { "content-type": "application/json", "x-telegram-bot-api-secret-token": running.secret };
+    const url = `${harness.running.baseUrl}/api/telegram/webhook`;
+    const headers = { "content-type": "application/json", "x-telegram-bot-api-secret-token": harness.running.secret };
     const notUpdate = await fetch(url, { method: "POST", headers, body: JSON.stringify({ hello: "world" }) });
     expect(notUpdate.status).toBe(400);
     expect((await notUpdate.json()).error).toBe("INVALID BODY");
@@ -107,22 +94,22 @@ describe("POST /api/telegram/webhook", () => {
   });
 
   it("is a 404 on a server without TELEGRAM_WEBHOOK_SECRET (webhook mode off)", async () => {
-    const res = await api("/api/telegram/webhook", { body: fake.message(MALLORY, "/help"), headers: { "x-telegram-bot-api-secret-token": running.secret } });
+    const res = await api("/api/telegram/webhook", { body: harness.fake.message(MALLORY, "/help"), headers: { "x-telegram-bot-api-secret-token": harness.running.secret } });
     expect(res.status).toBe(404);
     expect(res.json).toMatchObject({ success: false, code: "NOT_FOUND" });
   });
 });
 
 describe("the mode switch and the command", () => {
-  const env = () => ({ TELEGRAM_BOT_TOKEN: fake.token, TELEGRAM_API_ROOT: fake.apiRoot, TELEGRAM_WEBHOOK_SECRET: running.secret });
+  const env = () => ({ TELEGRAM_BOT_TOKEN: harness.fake.token, TELEGRAM_API_ROOT: harness.fake.apiRoot, TELEGRAM_WEBHOOK_SECRET: harness.running.secret });
 
   it("npm run bot refuses to poll while TELEGRAM_WEBHOOK_SECRET is set, and leaves the webhook alone", async () => {
-    const mark = fake.calls.length;
+    const mark = harness.fake.calls.length;
     const result = await runScript("bot.ts", [], { ...env(), DATABASE_URL: inject("databaseUrl") });
     expect(result.code).toBe(1);
     expect(result.output).toContain("TELEGRAM_WEBHOOK_SECRET is set: updates arrive by webhook");
-    expect(fake.calls.slice(mark)).toEqual([]);
-    expect(fake.webhook?.url).toBe(`${running.baseUrl}/api/telegram/webhook`);
+    expect(harness.fake.calls.slice(mark)).toEqual([]);
+    expect(harness.fake.webhook?.url).toBe(`${harness.running.baseUrl}/api/telegram/webhook`);
   });
 
   it("refuses a secret Telegram would refuse or one too short to guard anything", async () => {
@@ -159,18 +146,18 @@ describe("the mode switch and the command", () => {
   it("--info shows the registration and --delete removes it (back to polling)", async () => {
     const info = await runScript("bot-webhook.ts", ["--info"], env());
     expect(info.code).toBe(0);
-    expect(info.output).toContain(`${running.baseUrl}/api/telegram/webhook`);
+    expect(info.output).toContain(`${harness.running.baseUrl}/api/telegram/webhook`);
     const deleted = await runScript("bot-webhook.ts", ["--delete"], env());
     expect(deleted.code, deleted.output).toBe(0);
-    expect(fake.webhook).toBeUndefined();
+    expect(harness.fake.webhook).toBeUndefined();
   });
 });
 
 describe("answering Telegram", () => {
   it("answers once the update is handled, or after answerWithinMs while a slow handler goes on", async () => {
-    const bot = new Telegraf<BotContext>(fake.token, { telegram: { apiRoot: fake.apiRoot } });
+    const bot = new Telegraf<BotContext>(harness.fake.token, { telegram: { apiRoot: harness.fake.apiRoot } });
     // Known already, as prepareTelegramWebhook makes it at start: the update goes straight in.
-    bot.botInfo = { ...fake.botUser, can_join_groups: false, can_read_all_group_messages: false, supports_inline_queries: false } as typeof bot.botInfo;
+    bot.botInfo = { ...harness.fake.botUser, can_join_groups: false, can_read_all_group_messages: false, supports_inline_queries: false } as typeof bot.botInfo;
     let started = false;
     let finished = false;
     let release!: () => void;
@@ -185,7 +172,7 @@ describe("answering Telegram", () => {
     const request = new Request("http://localhost/api/telegram/webhook", {
       method: "POST",
       headers: { "content-type": "application/json", "x-telegram-bot-api-secret-token": secret },
-      body: JSON.stringify(fake.message(MALLORY, "slow")),
+      body: JSON.stringify(harness.fake.message(MALLORY, "slow")),
     });
     const answer = await handler(request);
     expect(answer.status).toBe(200);

@@ -2,9 +2,9 @@ import SwaggerParser from "@apidevtools/swagger-parser";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { closePool } from "@/lib/db/pool";
 import { seedDemoCatalog } from "@/lib/seed/seed-demo-data";
-import { demoCatalog } from "@/lib/seed/demo-catalog";
+import { demoCatalog, demoLine, demoPack } from "@/lib/seed/demo-catalog";
 import { publicRoutes } from "@/app/api/public-routes";
-import { api } from "../helpers/api";
+import { api, baseUrl } from "../helpers/api";
 import { closeSql, resetDatabase, sql } from "../helpers/db";
 import { createAccount } from "../helpers/fixtures";
 
@@ -26,20 +26,18 @@ describe("GET /services", () => {
     expect(res.status).toBe(200);
     expect(res.json.success).toBe(true);
     expect(res.json.services.map((s: any) => s.slug)).toEqual(demoCatalog.map((line) => line.slug));
-    const moba = res.json.services.find((s: any) => s.slug === "moba");
-    expect(moba).toEqual({
-      productName: "MOBA Diamonds Top-Up",
+    // Expected values are the seeded demo catalog's (lib/seed/demo-catalog.ts).
+    const moba = demoLine("moba");
+    expect(res.json.services.find((s: any) => s.slug === "moba")).toEqual({
+      productName: moba.productName,
       slug: "moba",
-      gameName: "MOBA Legends",
+      gameName: moba.gameName,
       kind: "topup",
-      required: [
-        { field: "userId", label: "User ID" },
-        { field: "zoneId", label: "Zone ID" },
-      ],
+      required: moba.requiredFields,
       status: "active",
     });
     const gacha = res.json.services.find((s: any) => s.slug === "gacha");
-    expect(gacha.serverIdOptions.map((o: any) => o.value)).toEqual(["asia", "america", "europe", "tw_hk_mo"]);
+    expect(gacha.serverIdOptions.map((o: any) => o.value)).toEqual(demoLine("gacha").serverIdOptions!.map((o) => o.value));
     expect(res.json.services.find((s: any) => s.slug === "br").serverIdOptions).toBeUndefined();
   });
 
@@ -63,15 +61,15 @@ describe("GET /products and GET /catalog", () => {
     expect(products.status).toBe(200);
     expect(catalog.json).toEqual(products.json);
     const rows = products.json.products;
-    const br60 = rows.find((p: any) => p.id === "SVCBR60");
-    expect(br60).toEqual({
+    const { line, pack } = demoPack("SVCBR60");
+    expect(rows.find((p: any) => p.id === "SVCBR60")).toEqual({
       id: "SVCBR60",
       slug: "br",
-      gameName: "Battle Royale",
-      serviceName: "Battle Royale UC Top-Up",
-      packName: "60 UC",
+      gameName: line.gameName,
+      serviceName: line.productName,
+      packName: pack.packName,
       kind: "topup",
-      price: 0.99,
+      price: pack.priceCents / 100,
       currency: "USD",
       orderable: true,
     });
@@ -139,6 +137,16 @@ describe("every route answers identically at its root path and under /api", () =
 
 describe("unknown paths and wrong methods", () => {
   const badPaths = ["/", "/nope", "/api", "/api/nope", "/orders/1/extra", "/services/x", "/.env", "/%2e%2e/etc/passwd", "/index.html", "/wp-login.php"];
+  it("GET /favicon.ico answers an icon, not the JSON 404", async () => {
+    const res = await fetch(`${baseUrl()}/favicon.ico`);
+    expect(res.status).toBe(200);
+    expect(res.headers.get("content-type")).toBe("image/x-icon");
+    const bytes = new Uint8Array(await res.arrayBuffer());
+    // An ICO header (reserved 0, type 1: icon, one image) whose image is a PNG.
+    expect([...bytes.subarray(0, 6)]).toEqual([0, 0, 1, 0, 1, 0]);
+    expect(Buffer.from(bytes.subarray(22, 26)).toString("latin1")).toBe("\x89PNG");
+  });
+
   it.each(badPaths)("GET %s answers a JSON 404", async (path) => {
     const res = await api(path, { key });
     expect(res.status).toBe(404);

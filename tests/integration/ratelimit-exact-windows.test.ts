@@ -11,46 +11,16 @@
 //     is, one millisecond earlier it is not.
 import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import {
-  createMemoryBackend,
-  createRateLimiter,
-  createTcpRedisBackend,
-  createUpstashBackend,
-  type RateLimitBackend,
-  type RateLimiter,
-  type RateLimiterOptions,
-} from "@/lib/ratelimit";
+import { createRateLimiter, type RateLimiter, type RateLimiterOptions } from "@/lib/ratelimit";
 import { modelAnswer, withinLimits, type ModelWindow } from "../helpers/rate-limit-model";
-import { startUpstashRestServer, type UpstashRestServer } from "../helpers/upstash-rest-server";
+import { STORE_TIMEOUT_MS, useRateLimitStores } from "../helpers/rate-limit-stores";
 
-const redisUrl = process.env.REDIS_URL;
-if (!redisUrl) console.warn("SKIPPED: exact-window property tests on TCP Redis and Upstash REST, because REDIS_URL is not set");
+const stores = useRateLimitStores("exact-window property tests");
 
 const runPrefix = `rltest:${process.pid}:${Date.now()}:exact`;
 const CONTRACT: ModelWindow[] = [
   { name: "burst", tokens: 10, windowMs: 1000 },
   { name: "minute", tokens: 80, windowMs: 60_000 },
-];
-// Generous: the bound is not what these tests are about, and the machine may be busy.
-const TIMEOUT_MS = 5000;
-
-let upstash: UpstashRestServer | undefined;
-beforeAll(async () => {
-  if (redisUrl) upstash = await startUpstashRestServer(redisUrl);
-});
-afterAll(async () => {
-  await upstash?.close();
-});
-
-const stores: { name: string; needsRedis: boolean; shared: boolean; backend(): RateLimitBackend }[] = [
-  { name: "the in-process store", needsRedis: false, shared: false, backend: () => createMemoryBackend() },
-  { name: "Redis over TCP", needsRedis: true, shared: true, backend: () => createTcpRedisBackend(redisUrl!) },
-  {
-    name: "Upstash REST",
-    needsRedis: true,
-    shared: true,
-    backend: () => createUpstashBackend({ url: upstash!.url, token: upstash!.token, timeoutMs: TIMEOUT_MS }),
-  },
 ];
 
 /** Steps of a timeline: wait `ms`, or (after a refusal) wait exactly Retry-After, or 1 ms less. */
@@ -93,7 +63,7 @@ const steadyFiveASecondGaps: number[] = Array.from({ length: 150 }, () => 200);
 
 for (const [index, store] of stores.entries()) {
   const storePrefix = `${runPrefix}:${index}`; // TCP and REST share one Redis: keep their keys apart
-  describe.skipIf(store.needsRedis && !redisUrl)(`exact rolling windows on ${store.name}`, () => {
+  describe.skipIf(store.skip)(`exact rolling windows on ${store.name}`, () => {
     let now = 1_900_000_000_000;
     let identifiers = 0;
     const created: RateLimiter[] = [];
@@ -101,7 +71,7 @@ for (const [index, store] of stores.entries()) {
       await Promise.all(created.map((limiter) => limiter.close()));
     });
     function limiter(options: Partial<RateLimiterOptions> = {}): RateLimiter {
-      const instance = createRateLimiter({ backend: store.backend(), prefix: storePrefix, timeoutMs: TIMEOUT_MS, clock: () => now, ...options });
+      const instance = createRateLimiter({ backend: store.backend(), prefix: storePrefix, timeoutMs: STORE_TIMEOUT_MS, clock: () => now, ...options });
       created.push(instance);
       return instance;
     }

@@ -3,20 +3,11 @@
 // of the same Redis). Keys live under a prefix unique to this run. The per-key windows run on a clock
 // the tests drive, so every figure is exact; tests/integration/ratelimit-exact-windows.test.ts adds
 // generated timelines.
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import {
-  createMemoryBackend,
-  createRateLimiter,
-  createTcpRedisBackend,
-  createUpstashBackend,
-  type RateLimitBackend,
-  type RateLimiter,
-  type RateLimiterOptions,
-} from "@/lib/ratelimit";
-import { startUpstashRestServer, type UpstashRestServer } from "../helpers/upstash-rest-server";
+import { afterAll, describe, expect, it } from "vitest";
+import { createRateLimiter, type RateLimiter, type RateLimiterOptions } from "@/lib/ratelimit";
+import { STORE_TIMEOUT_MS, useRateLimitStores } from "../helpers/rate-limit-stores";
 
-const redisUrl = process.env.REDIS_URL;
-if (!redisUrl) console.warn("SKIPPED: rate-limit tests on TCP Redis and Upstash REST, because REDIS_URL is not set");
+const stores = useRateLimitStores("rate-limit tests");
 
 const runPrefix = `rltest:${process.pid}:${Date.now()}`;
 let prefixes = 0;
@@ -42,41 +33,8 @@ function parseRateLimit(header: string): Record<string, Record<string, number>> 
   );
 }
 
-let upstash: UpstashRestServer | undefined;
-beforeAll(async () => {
-  if (redisUrl) upstash = await startUpstashRestServer(redisUrl);
-});
-afterAll(async () => {
-  await upstash?.close();
-});
-
-interface StoreFixture {
-  name: string;
-  /** Counts are shared by every limiter on this store (as by app instances on one Redis). */
-  shared: boolean;
-  needsRedis: boolean;
-  backend(): RateLimitBackend;
-}
-
-// What is counted is under test here, not how long a store may take: the production bound (300 ms,
-// RATE_LIMIT_TIMEOUT_MS) once expired on a plain call over Upstash REST in a full run beside two busy
-// loops, answering RATE_LIMIT_UNAVAILABLE. The bound has its own tests with stores that never answer
-// (tests/integration/ratelimit-availability.test.ts).
-const STORE_TIMEOUT_MS = 5000;
-
-const stores: StoreFixture[] = [
-  { name: "the in-process store", shared: false, needsRedis: false, backend: () => createMemoryBackend() },
-  { name: "Redis over TCP", shared: true, needsRedis: true, backend: () => createTcpRedisBackend(redisUrl!) },
-  {
-    name: "Upstash REST",
-    shared: true,
-    needsRedis: true,
-    backend: () => createUpstashBackend({ url: upstash!.url, token: upstash!.token, timeoutMs: STORE_TIMEOUT_MS }),
-  },
-];
-
 for (const store of stores) {
-  describe.skipIf(store.needsRedis && !redisUrl)(`rate limits on ${store.name}`, () => {
+  describe.skipIf(store.skip)(`rate limits on ${store.name}`, () => {
     const created: RateLimiter[] = [];
     afterAll(async () => {
       await Promise.all(created.map((limiter) => limiter.close()));

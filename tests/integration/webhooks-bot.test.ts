@@ -2,51 +2,35 @@
 // from the bot are made by the delivery job and checked at a local receiver.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { Webhook } from "standardwebhooks";
-import { closePool } from "@/lib/db/pool";
 import { deliverWebhook } from "@/lib/webhooks/deliver-webhook";
-import { closeSql, resetDatabase, sql } from "../helpers/db";
-import { FakeTelegram, plain, startPollingBot, type FakeUser, type RecordedCall, type RunningBot } from "../helpers/fake-telegram";
+import { useBotHarness } from "../helpers/bot-harness";
+import { sql } from "../helpers/db";
+import type { FakeUser } from "../helpers/fake-telegram";
 import { WebhookReceiver } from "../helpers/webhook-receiver";
 import { DEV_POLICY } from "../helpers/webhooks";
 
 const HANA: FakeUser = { id: 4_500_000_001, first_name: "Hana", username: "hana_hooks" };
 const IVO: FakeUser = { id: 4_500_000_002, first_name: "Ivo", username: "ivo_hooks" };
 
-let fake: FakeTelegram;
-let running: RunningBot;
 let receiver: WebhookReceiver;
 
 beforeAll(async () => {
   // The development switch: the receiver is on 127.0.0.1 over http.
   process.env.WEBHOOKS_ALLOW_PRIVATE = "1";
-  await resetDatabase();
   receiver = await WebhookReceiver.start();
-  fake = await FakeTelegram.start();
-  running = await startPollingBot(fake, { adminTelegramIds: [] });
-  await fake.send(HANA, "/start");
-  await fake.send(IVO, "/start");
 });
 afterAll(async () => {
-  await running?.stop();
-  await fake?.close();
   await receiver?.close();
-  await closePool();
-  await closeSql();
 });
 
-function replyText(calls: RecordedCall[], user: FakeUser): string {
-  const messages = calls.filter((call) => call.method === "sendMessage" && Number(call.payload.chat_id) === user.id);
-  expect(messages, JSON.stringify(calls)).toHaveLength(1);
-  return plain(messages[0].payload.text);
-}
+const bot = useBotHarness();
+const { say } = bot;
+const accountId = bot.accountIdOf;
 
-async function say(user: FakeUser, text: string): Promise<string> {
-  return replyText(await fake.send(user, text), user);
-}
-
-async function accountId(user: FakeUser): Promise<number> {
-  return (await sql(`SELECT id FROM accounts WHERE telegram_id = $1`, [user.id]))[0].id;
-}
+beforeAll(async () => {
+  await bot.fake.send(HANA, "/start");
+  await bot.fake.send(IVO, "/start");
+});
 
 async function deliverPending(endpointId: number) {
   const pending = await sql(`SELECT id FROM webhook_deliveries WHERE endpoint_id = $1 AND status = 'pending' ORDER BY id`, [endpointId]);

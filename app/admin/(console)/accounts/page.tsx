@@ -4,6 +4,7 @@ import { listAccounts } from "@/lib/dashboard/list-accounts";
 import { requireAdminPage } from "../../_lib/session";
 import { cursorParam, queryString, single, type PageSearchParams } from "../../_lib/search-params";
 import { formatTime, formatUsd } from "../../_lib/format";
+import { DataTable } from "../../_components/data-table";
 import { AccountStateBadges } from "./account-state";
 
 export const metadata = { title: "Accounts · Top-up operations" };
@@ -25,45 +26,30 @@ export default async function AccountsPage({ searchParams }: { searchParams: Pag
         <button type="submit" className="primary">Find</button>
         {query ? <Link href="/admin/accounts">Clear</Link> : null}
       </form>
-      <div className="table-wrap">
-        {page.accounts.length === 0 ? (
-          <p className="empty">No accounts.</p>
-        ) : (
-          <table className="data" aria-label="Accounts">
-            <thead>
-              <tr>
-                <th className="num">#</th>
-                <th>Holder</th>
-                <th>Telegram id</th>
-                <th>State</th>
-                <th className="num">Balance</th>
-                <th className="num">Keys</th>
-                <th className="num">Orders</th>
-                <th>Registered</th>
-              </tr>
-            </thead>
-            <tbody>
-              {page.accounts.map((account) => (
-                <tr key={account.id}>
-                  <td className="num">{account.id}</td>
-                  <td>
-                    <Link href={`/admin/accounts/${account.id}`} prefetch={false}>
-                      {account.telegramUsername ? `@${account.telegramUsername}` : `#${account.id}`}
-                    </Link>
-                    {account.displayName ? <span className="muted"> {account.displayName}</span> : null}
-                  </td>
-                  <td className="mono">{account.telegramId ?? "—"}</td>
-                  <td><AccountStateBadges account={account} now={now} /></td>
-                  <td className="num">{formatUsd(account.balanceCents)}</td>
-                  <td className="num">{account.activeKeys}</td>
-                  <td className="num">{account.orderCount}</td>
-                  <td>{formatTime(account.createdAt)}</td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
+      <DataTable
+        label="Accounts"
+        columns={[{ label: "#", num: true }, "Holder", "Telegram id", "State", { label: "Balance", num: true }, { label: "Keys", num: true }, { label: "Orders", num: true }, "Registered"]}
+        rows={page.accounts}
+        empty="No accounts."
+      >
+        {(account) => (
+          <tr key={account.id}>
+            <td className="num">{account.id}</td>
+            <td>
+              <Link href={`/admin/accounts/${account.id}`} prefetch={false}>
+                {account.telegramUsername ? `@${account.telegramUsername}` : `#${account.id}`}
+              </Link>
+              {account.displayName ? <span className="muted"> {account.displayName}</span> : null}
+            </td>
+            <td className="mono">{account.telegramId ?? "—"}</td>
+            <td><AccountStateBadges account={account} now={now} /></td>
+            <td className="num">{formatUsd(account.balanceCents)}</td>
+            <td className="num">{account.activeKeys}</td>
+            <td className="num">{account.orderCount}</td>
+            <td>{formatTime(account.createdAt)}</td>
+          </tr>
         )}
-      </div>
+      </DataTable>
       <nav className="pager" aria-label="Pages">
         {cursorParam(params, "older") !== undefined ? <Link href={`/admin/accounts${queryString({ q: query })}`}>← Newest</Link> : null}
         {page.olderCursor !== undefined ? <Link href={`/admin/accounts${queryString({ q: query, older: page.olderCursor })}`}>Older →</Link> : null}

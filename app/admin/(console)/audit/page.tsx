@@ -4,6 +4,7 @@ import { listAuditEntries, type AuditFilters } from "@/lib/dashboard/list-audit-
 import { requireAdminPage } from "../../_lib/session";
 import { cursorParam, queryString, single, type PageSearchParams } from "../../_lib/search-params";
 import { formatTime } from "../../_lib/format";
+import { DataTable } from "../../_components/data-table";
 
 export const metadata = { title: "Audit log · Top-up operations" };
 
@@ -62,42 +63,29 @@ export default async function AuditPage({ searchParams }: { searchParams: PageSe
           </span>
         ))}
       </p>
-      <div className="table-wrap">
-        {page.entries.length === 0 ? (
-          <p className="empty">No entries.</p>
-        ) : (
-          <table className="data" aria-label="Audit entries">
-            <thead>
-              <tr>
-                <th className="num">#</th>
-                <th>When</th>
-                <th>Actor</th>
-                <th>Action</th>
-                <th>Target</th>
-                <th>Details</th>
-              </tr>
-            </thead>
-            <tbody>
-              {page.entries.map((entry) => {
-                const href = targetHref(entry.targetType, entry.targetId);
-                const target = entry.targetType ? `${entry.targetType} ${entry.targetId ?? ""}` : "—";
-                return (
-                  <tr key={entry.id} data-action={entry.action} data-actor={entry.actor}>
-                    <td className="num">{entry.id}</td>
-                    <td>{formatTime(entry.createdAt)}</td>
-                    <td className="mono">{entry.actor}</td>
-                    <td>{entry.action}</td>
-                    <td>{href ? <Link href={href}>{target}</Link> : target}</td>
-                    <td className="mono wrap" style={{ maxWidth: 480 }}>
-                      {entry.details === null ? "" : JSON.stringify(entry.details)}
-                    </td>
-                  </tr>
-                );
-              })}
-            </tbody>
-          </table>
-        )}
-      </div>
+      <DataTable
+        label="Audit entries"
+        columns={[{ label: "#", num: true }, "When", "Actor", "Action", "Target", "Details"]}
+        rows={page.entries}
+        empty="No entries."
+      >
+        {(entry) => {
+          const href = targetHref(entry.targetType, entry.targetId);
+          const target = entry.targetType ? `${entry.targetType} ${entry.targetId ?? ""}` : "—";
+          return (
+            <tr key={entry.id} data-action={entry.action} data-actor={entry.actor}>
+              <td className="num">{entry.id}</td>
+              <td>{formatTime(entry.createdAt)}</td>
+              <td className="mono">{entry.actor}</td>
+              <td>{entry.action}</td>
+              <td>{href ? <Link href={href}>{target}</Link> : target}</td>
+              <td className="mono wrap" style={{ maxWidth: 480 }}>
+                {entry.details === null ? "" : JSON.stringify(entry.details)}
+              </td>
+            </tr>
+          );
+        }}
+      </DataTable>
       <nav className="pager" aria-label="Pages">
         {olderThan !== undefined ? <Link href={`/admin/audit${queryString(kept)}`}>← Newest</Link> : null}
         {page.olderCursor !== undefined ? <Link href={`/admin/audit${queryString({ ...kept, older: page.olderCursor })}`}>Older →</Link> : null}

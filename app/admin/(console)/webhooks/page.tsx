@@ -7,6 +7,7 @@ import { requireAdminPage } from "../../_lib/session";
 import { cursorParam, single, type PageSearchParams } from "../../_lib/search-params";
 import { formatTime } from "../../_lib/format";
 import { ActionForm } from "../../_components/action-form";
+import { DataTable } from "../../_components/data-table";
 import { redeliverWebhookAction, replayWebhookRangeAction } from "./actions";
 
 export const metadata = { title: "Webhooks · Top-up operations" };
@@ -52,120 +53,93 @@ export default async function WebhooksPage({ searchParams }: { searchParams: Pag
       </form>
 
       <h2>Endpoints</h2>
-      <div className="table-wrap">
-        {endpoints.length === 0 ? (
-          <p className="empty">No endpoints.</p>
-        ) : (
-          <table className="data" aria-label="Webhook endpoints">
-            <thead>
-              <tr>
-                <th className="num">#</th>
-                <th>Account</th>
-                <th>URL</th>
-                <th>Events</th>
-                <th>State</th>
-                <th className="num">Waiting</th>
-                <th>Last attempt</th>
-              </tr>
-            </thead>
-            <tbody>
-              {endpoints.map((e) => (
-                <tr key={e.id}>
-                  <td className="num">
-                    <Link href={`/admin/webhooks?endpoint=${e.id}`}>{e.id}</Link>
-                  </td>
-                  <td>
-                    <Link href={`/admin/accounts/${e.accountId}`}>{e.accountId}</Link>
-                  </td>
-                  <td>
-                    <code>{e.url}</code>
-                  </td>
-                  <td>{e.eventTypes.length ? e.eventTypes.join(", ") : "all"}</td>
-                  <td>
-                    {e.disabledAt ? (
-                      <span className="badge bad" title={e.disabledReason ?? ""}>
-                        disabled {formatTime(e.disabledAt)}: {e.disabledReason}
-                      </span>
-                    ) : e.failingSince ? (
-                      <span className="badge warn">failing since {formatTime(e.failingSince)}</span>
-                    ) : (
-                      <span className="badge good">enabled</span>
-                    )}
-                  </td>
-                  <td className="num">{e.pendingDeliveries}</td>
-                  <td>{e.lastAttemptAt ? `${e.lastHttpStatus ?? e.lastError ?? "no answer"} at ${formatTime(e.lastAttemptAt)}` : "—"}</td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
+      <DataTable
+        label="Webhook endpoints"
+        columns={[{ label: "#", num: true }, "Account", "URL", "Events", "State", { label: "Waiting", num: true }, "Last attempt"]}
+        rows={endpoints}
+        empty="No endpoints."
+      >
+        {(e) => (
+          <tr key={e.id}>
+            <td className="num">
+              <Link href={`/admin/webhooks?endpoint=${e.id}`}>{e.id}</Link>
+            </td>
+            <td>
+              <Link href={`/admin/accounts/${e.accountId}`}>{e.accountId}</Link>
+            </td>
+            <td>
+              <code>{e.url}</code>
+            </td>
+            <td>{e.eventTypes.length ? e.eventTypes.join(", ") : "all"}</td>
+            <td>
+              {e.disabledAt ? (
+                <span className="badge bad" title={e.disabledReason ?? ""}>
+                  disabled {formatTime(e.disabledAt)}: {e.disabledReason}
+                </span>
+              ) : e.failingSince ? (
+                <span className="badge warn">failing since {formatTime(e.failingSince)}</span>
+              ) : (
+                <span className="badge good">enabled</span>
+              )}
+            </td>
+            <td className="num">{e.pendingDeliveries}</td>
+            <td>{e.lastAttemptAt ? `${e.lastHttpStatus ?? e.lastError ?? "no answer"} at ${formatTime(e.lastAttemptAt)}` : "—"}</td>
+          </tr>
         )}
-      </div>
+      </DataTable>
 
       <h2>Recent deliveries</h2>
-      <div className="table-wrap">
-        {deliveries.length === 0 ? (
-          <p className="empty">No deliveries.</p>
-        ) : (
-          <table className="data" aria-label="Webhook deliveries">
-            <thead>
-              <tr>
-                <th className="num">#</th>
-                <th>Event</th>
-                <th>Endpoint</th>
-                <th>Status</th>
-                <th>Attempts and answers</th>
-                <th></th>
-              </tr>
-            </thead>
-            <tbody>
-              {deliveries.map((d) => (
-                <tr key={d.id}>
-                  <td className="num">{d.id}</td>
-                  <td>
-                    <code>{d.type}</code> #{d.sequence} of account {d.accountId}
-                    <br />
-                    <code className="muted">{d.eventId}</code>
-                  </td>
-                  <td>
-                    #{d.endpointId} <code>{d.url}</code>
-                  </td>
-                  <td>
-                    <span className={`badge ${BADGE[d.status]}`}>{d.status}</span>
-                    {d.status === "pending" && d.nextAttemptAt ? <div className="muted">next {formatTime(d.nextAttemptAt)}</div> : null}
-                    {d.failReason ? <div className="muted">{d.failReason}</div> : null}
-                  </td>
-                  <td>
-                    <details>
-                      <summary>{d.attempts} attempt(s)</summary>
-                      <ol>
-                        {d.attemptLog.map((a, i) => (
-                          <li key={i}>
-                            {formatTime(a.attemptedAt)}: {a.httpStatus ?? "no answer"} in {a.durationMs} ms
-                            {a.error ? ` (${a.error})` : ""}
-                            {a.responseBody ? (
-                              <pre style={{ whiteSpace: "pre-wrap", maxWidth: 480, fontSize: 11 }}>{a.responseBody}</pre>
-                            ) : null}
-                          </li>
-                        ))}
-                      </ol>
-                    </details>
-                  </td>
-                  <td>
-                    <ActionForm
-                      action={redeliverWebhookAction}
-                      submitLabel="Re-send"
-                      confirm={`Send event ${d.eventId} to endpoint #${d.endpointId} again, as a new delivery?`}
-                      label={`Re-send delivery ${d.id}`}
-                    >
-                      <input type="hidden" name="deliveryId" value={d.id} />
-                    </ActionForm>
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
+      <DataTable
+        label="Webhook deliveries"
+        columns={[{ label: "#", num: true }, "Event", "Endpoint", "Status", "Attempts and answers", ""]}
+        rows={deliveries}
+        empty="No deliveries."
+      >
+        {(d) => (
+          <tr key={d.id}>
+            <td className="num">{d.id}</td>
+            <td>
+              <code>{d.type}</code> #{d.sequence} of account {d.accountId}
+              <br />
+              <code className="muted">{d.eventId}</code>
+            </td>
+            <td>
+              #{d.endpointId} <code>{d.url}</code>
+            </td>
+            <td>
+              <span className={`badge ${BADGE[d.status]}`}>{d.status}</span>
+              {d.status === "pending" && d.nextAttemptAt ? <div className="muted">next {formatTime(d.nextAttemptAt)}</div> : null}
+              {d.failReason ? <div className="muted">{d.failReason}</div> : null}
+            </td>
+            <td>
+              <details>
+                <summary>{d.attempts} attempt(s)</summary>
+                <ol>
+                  {d.attemptLog.map((a, i) => (
+                    <li key={i}>
+                      {formatTime(a.attemptedAt)}: {a.httpStatus ?? "no answer"} in {a.durationMs} ms
+                      {a.error ? ` (${a.error})` : ""}
+                      {a.responseBody ? (
+                        <pre style={{ whiteSpace: "pre-wrap", maxWidth: 480, fontSize: 11 }}>{a.responseBody}</pre>
+                      ) : null}
+                    </li>
+                  ))}
+                </ol>
+              </details>
+            </td>
+            <td>
+              <ActionForm
+                action={redeliverWebhookAction}
+                submitLabel="Re-send"
+                confirm={`Send event ${d.eventId} to endpoint #${d.endpointId} again, as a new delivery?`}
+                label={`Re-send delivery ${d.id}`}
+              >
+                <input type="hidden" name="deliveryId" value={d.id} />
+              </ActionForm>
+            </td>
+          </tr>
         )}
-      </div>
+      </DataTable>
 
       <h2>Replay an account&apos;s events</h2>
       <ActionForm
