@@ -46,80 +46,37 @@ const RANGES = {
   "7d": { unit: "day", count: 7 },
 } as const;
 
-/** One group of the window's orders: same bucket, status, refusal flag and fulfilment time. */
-interface GroupRow {
-  start: Date;
-  status: "pending" | "processing" | "completed" | "cancelled";
-  order_created: boolean;
-  /** Fulfilment time of completed orders (milliseconds apart, as the columns hold); null otherwise. */
-  seconds: number | null;
-  orders: number;
-  amount_cents: bigint;
+interface Row {
+  start: Date | null;
+  total: number;
+  completed: number;
+  cancelled: number;
+  refused: number;
+  processing: number;
+  pending: number;
+  revenue_cents: bigint;
+  p50: number | null;
+  p95: number | null;
 }
 
-/** Figures being summed, with the completed orders' fulfilment times as a histogram (seconds → orders). */
-class Tally {
-  total = 0;
-  completed = 0;
-  cancelled = 0;
-  refused = 0;
-  processing = 0;
-  pending = 0;
-  revenueCents = 0;
-  times = new Map<number, number>();
+const EMPTY: Row = {
+  start: null, total: 0, completed: 0, cancelled: 0, refused: 0, processing: 0, pending: 0, revenue_cents: 0n, p50: null, p95: null,
+};
 
-  add(row: GroupRow): void {
-    this.total += row.orders;
-    if (row.status === "completed") {
-      this.completed += row.orders;
-      this.revenueCents += numberFromDb(row.amount_cents);
-      if (row.seconds !== null) this.times.set(row.seconds, (this.times.get(row.seconds) ?? 0) + row.orders);
-    } else if (row.status === "cancelled") {
-      if (row.order_created) this.cancelled += row.orders;
-      else this.refused += row.orders;
-    } else if (row.status === "processing") this.processing += row.orders;
-    else this.pending += row.orders;
-  }
-
-  figures(): OrderMetricsFigures {
-    const finished = this.completed + this.cancelled;
-    const sorted = [...this.times].sort((a, b) => a[0] - b[0]);
-    return {
-      total: this.total,
-      completed: this.completed,
-      cancelled: this.cancelled,
-      refused: this.refused,
-      processing: this.processing,
-      pending: this.pending,
-      revenueCents: this.revenueCents,
-      successRate: finished === 0 ? null : this.completed / finished,
-      p50Seconds: percentileCont(sorted, 0.5),
-      p95Seconds: percentileCont(sorted, 0.95),
-    };
-  }
-}
-
-/**
- * PostgreSQL's percentile_cont over the values a histogram holds (ascending [value, how many]):
- * the values at ranks floor and ceil of fraction × (n - 1), linearly interpolated.
- */
-function percentileCont(histogram: [number, number][], fraction: number): number | null {
-  const n = histogram.reduce((sum, [, count]) => sum + count, 0);
-  if (n === 0) return null;
-  const position = fraction * (n - 1);
-  const lowerRank = Math.floor(position);
-  const upperRank = Math.ceil(position);
-  const valueAt = (rank: number) => {
-    let seen = 0;
-    for (const [value, count] of histogram) {
-      seen += count;
-      if (rank < seen) return value;
-    }
-    return histogram[histogram.length - 1][0];
+function figures(row: Row): OrderMetricsFigures {
+  const finished = row.completed + row.cancelled;
+  return {
+    total: row.total,
+    completed: row.completed,
+    cancelled: row.cancelled,
+    refused: row.refused,
+    processing: row.processing,
+    pending: row.pending,
+    revenueCents: numberFromDb(row.revenue_cents),
+    successRate: finished === 0 ? null : row.completed / finished,
+    p50Seconds: row.p50,
+    p95Seconds: row.p95,
   };
-  const lower = valueAt(lowerRank);
-  if (upperRank === lowerRank) return lower;
-  return lower + (valueAt(upperRank) - lower) * (position - lowerRank);
 }
 
 export async function readOrderMetrics(range: MetricsRange, now: Date = new Date()): Promise<OrderMetrics> {
@@ -128,35 +85,66 @@ export async function readOrderMetrics(range: MetricsRange, now: Date = new Date
   const lastStart = Math.floor(now.getTime() / stepMs) * stepMs;
   const from = new Date(lastStart - (count - 1) * stepMs);
   const to = new Date(lastStart + stepMs);
-  // The window's orders, read from the covering index on (created_at, status, order_created,
-  // amount_cents, finished_at) alone (an index-only scan: their wide heap rows stay unread), and
-  // grouped by hash on bucket, status and fulfilment time: no sort of the window's rows. The
-  // groups are few (fulfilment times repeat: the columns hold milliseconds), and the figures,
-  // percentiles included, are computed from them below exactly as percentile_cont computes them
-  // from the rows. date_bin from a UTC midnight is date_trunc in UTC. The bounds are parameters
-  // the planner sees, so it estimates the window's size.
-  const rows = await getPrisma().$queryRaw<GroupRow[]>`
-  SELECT date_bin(${`${stepMs / 1000} seconds`}::interval, created_at, TIMESTAMPTZ '2000-01-01 00:00:00Z') AS start,
-         status::text AS status, order_created, extract(epoch FROM took)::float8 AS seconds,
-         count(*)::int AS orders, sum(amount_cents)::bigint AS amount_cents
-    FROM (SELECT created_at, status, order_created, amount_cents,
-                 CASE WHEN status = 'completed' THEN finished_at - created_at END AS took
-            FROM orders
-           WHERE created_at >= ${from}::timestamptz AND created_at < ${to}::timestamptz) windowed
-   GROUP BY 1, status, order_created, took`;
-  const tallies = Array.from({ length: count }, () => new Tally());
-  const totals = new Tally();
-  for (const row of rows) {
-    tallies[Math.round((row.start.getTime() - from.getTime()) / stepMs)].add(row);
-    totals.add(row);
+  // The window's orders are read from the covering index on (created_at, status, order_created,
+  // amount_cents, finished_at) alone (an index-only scan: their wide heap rows stay unread) and
+  // grouped by hash on bucket, status, refusal and fulfilment time ("grouped": no sort of the
+  // window's rows; fulfilment times repeat, the columns hold milliseconds). The figures come from
+  // those groups, the percentiles too: "times" is each bucket's (and the whole range's) histogram
+  // of fulfilment times, "ranked" its running counts, and a percentile is what percentile_cont
+  // computes from the rows: the values at ranks floor and ceil of fraction × (n - 1), linearly
+  // interpolated, in the same float8 arithmetic. date_bin from a UTC midnight is date_trunc in UTC.
+  // The bounds are parameters the planner sees, so it estimates the window's size; buckets
+  // without orders are filled in below.
+  const rows = await getPrisma().$queryRaw<Row[]>`
+  WITH grouped AS (
+    SELECT date_bin(${`${stepMs / 1000} seconds`}::interval, created_at, TIMESTAMPTZ '2000-01-01 00:00:00Z') AS start,
+           status, order_created, took, count(*) AS orders, sum(amount_cents) AS amount_cents
+      FROM (SELECT created_at, status, order_created, amount_cents,
+                   CASE WHEN status = 'completed' THEN finished_at - created_at END AS took
+              FROM orders
+             WHERE created_at >= ${from}::timestamptz AND created_at < ${to}::timestamptz) windowed
+     GROUP BY 1, status, order_created, took
+  ), counted AS (
+    SELECT start, GROUPING(start) AS whole,
+           sum(orders)::int AS total,
+           COALESCE(sum(orders) FILTER (WHERE status = 'completed'), 0)::int AS completed,
+           COALESCE(sum(orders) FILTER (WHERE status = 'cancelled' AND order_created), 0)::int AS cancelled,
+           COALESCE(sum(orders) FILTER (WHERE status = 'cancelled' AND NOT order_created), 0)::int AS refused,
+           COALESCE(sum(orders) FILTER (WHERE status = 'processing'), 0)::int AS processing,
+           COALESCE(sum(orders) FILTER (WHERE status = 'pending'), 0)::int AS pending,
+           COALESCE(sum(amount_cents) FILTER (WHERE status = 'completed'), 0)::bigint AS revenue_cents
+      FROM grouped
+     GROUP BY GROUPING SETS ((start), ())
+  ), times AS (
+    SELECT start, GROUPING(start) AS whole, extract(epoch FROM took)::float8 AS seconds, sum(orders)::float8 AS n
+      FROM grouped
+     WHERE status = 'completed' AND took IS NOT NULL
+     GROUP BY GROUPING SETS ((start, took), (took))
+  ), ranked AS (
+    SELECT start, whole, seconds,
+           sum(n) OVER (PARTITION BY whole, start ORDER BY seconds) AS upto,
+           sum(n) OVER (PARTITION BY whole, start) AS n
+      FROM times
+  ), ends AS (
+    SELECT start, whole, max(n) AS n,
+           min(seconds) FILTER (WHERE upto > floor(0.5::float8 * (n - 1))) AS p50_lower,
+           min(seconds) FILTER (WHERE upto > ceil(0.5::float8 * (n - 1))) AS p50_upper,
+           min(seconds) FILTER (WHERE upto > floor(0.95::float8 * (n - 1))) AS p95_lower,
+           min(seconds) FILTER (WHERE upto > ceil(0.95::float8 * (n - 1))) AS p95_upper
+      FROM ranked
+     GROUP BY whole, start
+  )
+  SELECT c.start, c.total, c.completed, c.cancelled, c.refused, c.processing, c.pending, c.revenue_cents,
+         e.p50_lower + (e.p50_upper - e.p50_lower) * (0.5::float8 * (e.n - 1) - floor(0.5::float8 * (e.n - 1))) AS p50,
+         e.p95_lower + (e.p95_upper - e.p95_lower) * (0.95::float8 * (e.n - 1) - floor(0.95::float8 * (e.n - 1))) AS p95
+    FROM counted c
+    LEFT JOIN ends e ON e.whole = c.whole AND e.start IS NOT DISTINCT FROM c.start`;
+  const byStart = new Map(rows.filter((row) => row.start !== null).map((row) => [row.start!.getTime(), row]));
+  const totalsRow = rows.find((row) => row.start === null) ?? EMPTY;
+  const buckets: OrderMetricsBucket[] = [];
+  for (let i = 0; i < count; i++) {
+    const start = from.getTime() + i * stepMs;
+    buckets.push({ start: new Date(start), end: new Date(start + stepMs), ...figures(byStart.get(start) ?? EMPTY) });
   }
-  return {
-    range,
-    unit,
-    buckets: tallies.map((tally, i) => {
-      const start = from.getTime() + i * stepMs;
-      return { start: new Date(start), end: new Date(start + stepMs), ...tally.figures() };
-    }),
-    totals: totals.figures(),
-  };
+  return { range, unit, buckets, totals: figures(totalsRow) };
 }
