@@ -28,11 +28,12 @@ beforeAll(async () => {
   await sql(
     `INSERT INTO orders (public_id, account_id, api_key_id, trxid, idempotency_key, request_fingerprint, product_id, catalog_id,
                          line_slug, line_kind, pack_name, unit_price_cents, quantity, amount_cents, user_id, order_created,
-                         status, created_at, updated_at, finished_at)
+                         status, created_at, updated_at, finished_at, key_seq)
      SELECT 'TEST-' || g, t.account_id, t.api_key_id, 'ov-' || g, 'ov-' || g, t.request_fingerprint, t.product_id, t.catalog_id,
             t.line_slug, t.line_kind, t.pack_name, t.unit_price_cents, 1, 100 + g % 500, t.user_id, s.order_created,
             s.status::"OrderStatus", c.at, c.at,
-            CASE WHEN s.status IN ('completed', 'cancelled') AND g % 97 <> 0 THEN c.at + ((g * 7919) % 600000) * interval '1 millisecond' END
+            CASE WHEN s.status IN ('completed', 'cancelled') AND g % 97 <> 0 THEN c.at + ((g * 7919) % 600000) * interval '1 millisecond' END,
+            t.key_seq + g
        FROM orders t, generate_series(1, $2::int) g
       CROSS JOIN LATERAL (SELECT $3::timestamptz + ((g::bigint * 829348951) % (9 * 86400000)) * interval '1 millisecond' AS at) c
       CROSS JOIN LATERAL (SELECT CASE WHEN g % 10 < 6 THEN 'completed' WHEN g % 10 < 8 THEN 'cancelled'
@@ -41,6 +42,8 @@ beforeAll(async () => {
       WHERE t.public_id = $1`,
     [placed.json.orderId, ORDERS, FIRST],
   );
+  // The key's order counter numbers the copies too, as placement would have.
+  await sql(`UPDATE api_keys SET order_count = order_count + $2 WHERE id = $1`, [account.keyId, ORDERS]);
 });
 afterAll(async () => {
   await closePool();
