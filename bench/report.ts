@@ -159,6 +159,12 @@ interface TargetLine {
   text: string;
 }
 
+// The targets this round works to (bench/RESULTS.md, "Targets"): ratios to the floor measured in the same run.
+const FLOOR_RATIO_TARGET = 0.8;
+const ADDED_P50_TARGET_MS = 0.5;
+const WORKER_TARGET_PER_SECOND = 1000;
+const TRICKLE_P99_TARGET_MS = 100;
+
 function evaluateTargets(report: BenchReport): TargetLine[] {
   const lines: TargetLine[] = [];
   const c = report.settings.connections;
@@ -166,7 +172,7 @@ function evaluateTargets(report: BenchReport): TargetLine[] {
   const placeFloor = figuresOf(report, "place", "floor");
   if (place && placeFloor) {
     const ratio = place.rps / placeFloor.rps;
-    lines.push({ met: ratio >= 0.5, text: `POST /orders at least 0.5 of the floor's req/s: ${fmt(ratio, 2)}` });
+    lines.push({ met: ratio >= FLOOR_RATIO_TARGET, text: `POST /orders at least ${FLOOR_RATIO_TARGET} of the floor's req/s: ${fmt(ratio, 2)}` });
     lines.push({
       met: place.p99 < 100,
       text: `POST /orders p99 under 100 ms at ${c} connections: ${fmt(place.p99)} ms (the floor's: ${fmt(placeFloor.p99)} ms)`,
@@ -178,7 +184,7 @@ function evaluateTargets(report: BenchReport): TargetLine[] {
     if (!service || !floor) continue;
     const ratio = service.rps / floor.rps;
     const label = ENDPOINTS.find((e) => e.name === endpoint)!.label;
-    lines.push({ met: ratio >= 0.5, text: `${label} at least 0.5 of the floor's req/s: ${fmt(ratio, 2)}` });
+    lines.push({ met: ratio >= FLOOR_RATIO_TARGET, text: `${label} at least ${FLOOR_RATIO_TARGET} of the floor's req/s: ${fmt(ratio, 2)}` });
   }
   const unloaded: number[] = [];
   const loaded: number[] = [];
@@ -192,8 +198,8 @@ function evaluateTargets(report: BenchReport): TargetLine[] {
   if (unloaded.length) {
     const limiter = report.rateLimiter.active ? "auth and the active rate limiter" : "auth (the rate limiter was not active in this build)";
     lines.push({
-      met: Math.max(...unloaded) < 2,
-      text: `${limiter} add under 2 ms at p50 per request (one connection, so no queueing): worst endpoint +${fmt(Math.max(...unloaded), 2)} ms`,
+      met: Math.max(...unloaded) < ADDED_P50_TARGET_MS,
+      text: `${limiter} add under ${ADDED_P50_TARGET_MS} ms at p50 per request (one connection, so no queueing): worst endpoint +${fmt(Math.max(...unloaded), 2)} ms`,
     });
     // At fixed concurrency p50 is about connections / throughput, so this difference restates the
     // req/s cost in the tables above rather than a per-request cost: shown, not judged.
@@ -203,6 +209,11 @@ function evaluateTargets(report: BenchReport): TargetLine[] {
         `the same at ${c} connections, where p50 ≈ ${c} / throughput and so mostly restates the req/s difference: ` +
         `worst endpoint +${fmt(Math.max(...loaded), 1)} ms`,
     });
+  }
+  if (report.worker) {
+    const w = report.worker;
+    lines.push({ met: w.drainPerSecond >= WORKER_TARGET_PER_SECOND, text: `worker at least ${WORKER_TARGET_PER_SECOND} completions/s: ${fmt(w.drainPerSecond)}/s` });
+    lines.push({ met: w.low.p99Ms < TRICKLE_P99_TARGET_MS, text: `placement to completion at a trickle, p99 under ${TRICKLE_P99_TARGET_MS} ms: ${fmt(w.low.p99Ms)} ms` });
   }
   const serviceRss = Math.max(report.peakRssKiB.service ?? 0, report.peakRssKiB.noauth ?? 0, report.peakRssKiB.nolimit ?? 0);
   lines.push({ met: serviceRss < 400 * 1024, text: `server memory under 400 MB RSS: peak ${mb(serviceRss)}` });
@@ -494,8 +505,8 @@ function renderWebhooks(w: WebhookFigures): string[] {
       `the bot's functions; the receiver (bench/webhook-receiver.ts, 127.0.0.1) answers 200 and a sample of deliveries is ` +
       `verified with standardwebhooks and the endpoint's secret. Every round's worker runs with NODE_ENV=development and ` +
       `WEBHOOKS_ALLOW_PRIVATE=1, the only way to deliver to loopback (nothing else in lib/ reads NODE_ENV). The outbox row ` +
-      `(webhook_events) is written with or without endpoints; an endpoint adds a delivery row and a queued job to the settling ` +
-      `transaction (same statement), and the delivery itself.`,
+      `(webhook_events) is written with or without endpoints; an endpoint adds a delivery row to the settling ` +
+      `transaction (same statement), which the worker's dispatcher then claims, and the delivery itself.`,
   );
   out.push("");
   const rows = w.rounds.map((r, i) => {
