@@ -8,7 +8,7 @@
 // lib/catalog/list-products.ts (LIST_PRODUCTS). Keep LOOKUP, LIST_PRODUCTS and PLACE_ORDER's writes
 // in step when lib/ changes; the short read statements are written inline where they are used.
 export const LOOKUP = `
-  SELECT k.id AS "keyId", k.account_id AS "accountId", k.require_ip_allowlist AS "requireIpAllowlist",
+  SELECT k.id AS "keyId", k.account_id AS "accountId", k.require_ip_allowlist AS "requireIpAllowlist", k.created_at AS "keyCreatedAt",
          COALESCE((SELECT array_agg(e.cidr) FROM ip_allow_entries e WHERE e.api_key_id = k.id), '{}') AS cidrs,
          a.api_enabled AS "apiEnabled", a.api_disabled_by_admin AS "apiDisabledByAdmin", a.banned_at AS "bannedAt",
          a.restricted_until AS "restrictedUntil", a.created_at AS "accountCreatedAt",

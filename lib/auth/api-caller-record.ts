@@ -9,6 +9,8 @@ export type ApiCaller = {
   keyId: ApiKey["id"];
   accountId: ApiKey["accountId"];
   requireIpAllowlist: ApiKey["requireIpAllowlist"];
+  /** With keyId, names this very key row (the batched last_used_at stamp is bound to it). */
+  keyCreatedAt: ApiKey["createdAt"];
   /** The key's allowlist; empty when it has none. */
   cidrs: IpAllowEntry["cidr"][];
   accountCreatedAt: Account["createdAt"];
@@ -18,6 +20,7 @@ const API_CALLER_COLUMN_MAP: ColumnMap<ApiCaller> = {
   keyId: "k.id",
   accountId: "k.account_id",
   requireIpAllowlist: "k.require_ip_allowlist",
+  keyCreatedAt: "k.created_at",
   cidrs: "COALESCE((SELECT array_agg(e.cidr) FROM ip_allow_entries e WHERE e.api_key_id = k.id), '{}')",
   apiEnabled: "a.api_enabled",
   apiDisabledByAdmin: "a.api_disabled_by_admin",

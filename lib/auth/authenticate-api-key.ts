@@ -62,20 +62,28 @@ export function checkIpAccess(caller: ApiCaller, clientIp: string): ApiError | u
 // last_used_at is informational (the bot's /keys shows it), so it is written in batches: keys used
 // since the last flush are stamped in one UPDATE every few seconds, committed without waiting for
 // the WAL flush. A write per request would put a commit (and its fsync) beside every order's own.
+// Each stamp names the key row by id and creation time: a stamp that lands after its key is gone
+// never marks another key that took the same id (the test suite restarts ids between files, and a
+// flush due from the previous file marked a fresh key as used).
 const LAST_USED_FLUSH_MS = 5000;
-const usedSinceFlush = new Set<number>();
+const usedSinceFlush = new Map<number, Date>();
 let flushTimer: NodeJS.Timeout | undefined;
 
 async function flushLastUsed(): Promise<void> {
   flushTimer = undefined;
-  const ids = [...usedSinceFlush];
+  const used = [...usedSinceFlush];
   usedSinceFlush.clear();
-  if (ids.length === 0) return;
+  if (used.length === 0) return;
   const client = await getPool().connect();
   try {
     await client.query("BEGIN");
     await client.query("SET LOCAL synchronous_commit TO OFF");
-    await client.query(`UPDATE api_keys SET last_used_at = now() WHERE id = ANY($1::int[])`, [ids]);
+    await client.query(
+      `UPDATE api_keys k SET last_used_at = now()
+         FROM unnest($1::int[], $2::timestamptz[]) AS used(id, created_at)
+        WHERE k.id = used.id AND k.created_at = used.created_at`,
+      [used.map(([id]) => id), used.map(([, createdAt]) => createdAt)],
+    );
     await client.query("COMMIT");
   } catch {
     await client.query("ROLLBACK").catch(() => undefined);
@@ -85,8 +93,8 @@ async function flushLastUsed(): Promise<void> {
 }
 
 /** Records that a key was used; written within LAST_USED_FLUSH_MS, off the request's path. */
-export function touchKeyLastUsed(keyId: number): void {
-  usedSinceFlush.add(keyId);
+export function touchKeyLastUsed(caller: Pick<ApiCaller, "keyId" | "keyCreatedAt">): void {
+  usedSinceFlush.set(caller.keyId, caller.keyCreatedAt);
   if (!flushTimer) {
     flushTimer = setTimeout(() => void flushLastUsed().catch(() => undefined), LAST_USED_FLUSH_MS);
     flushTimer.unref();

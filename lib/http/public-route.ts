@@ -134,7 +134,7 @@ export function publicRoute<B extends z.ZodType | undefined = undefined, Q exten
       limitHeaders = decision.headers;
       if (accessError) throw accessError;
       if (!decision.allowed) throw new ApiError("RATE_LIMIT", { headers: { "retry-after": String(decision.retryAfterSeconds) } });
-      touchKeyLastUsed(caller.keyId);
+      touchKeyLastUsed(caller);
 
       const closedBy = closingSwitch(spec.action, settings);
       if (closedBy && !spec.replay) throw new ApiError(closedBy);

@@ -154,3 +154,26 @@ describe("API_NOT_ELIGIBLE", () => {
     await expect.poll(async () => (await api("/balance", { key: poor.key })).status, { timeout: 5000 }).toBe(200);
   });
 });
+
+describe("last_used_at", () => {
+  it("is stamped within seconds of a use, and never on another key that took a used key's id", async () => {
+    const watched = await createAccount();
+    const replaced = await createAccount();
+    expect((await api("/balance", { key: watched.key })).status).toBe(200);
+    expect((await api("/balance", { key: replaced.key })).status).toBe(200);
+    // Before the batched stamp is written, the used key's row is replaced by another key with the
+    // same id (as the suite's RESTART IDENTITY between files does): the stamp must not land on it.
+    const [old] = await sql(`DELETE FROM api_keys WHERE id = $1 RETURNING account_id, created_at`, [replaced.keyId]);
+    await sql(`INSERT INTO api_keys (id, account_id, key_hash, prefix, created_at) VALUES ($1, $2, $3, 'svc_newkey00', $4::timestamptz + interval '1 second')`, [
+      replaced.keyId,
+      old.account_id,
+      "f".repeat(64),
+      old.created_at,
+    ]);
+    // The same flush stamps the key still in place: once it has, the replacement must be untouched.
+    await expect
+      .poll(async () => (await sql(`SELECT last_used_at FROM api_keys WHERE id = $1`, [watched.keyId]))[0].last_used_at, { timeout: 30_000, interval: 200 })
+      .not.toBeNull();
+    expect((await sql(`SELECT last_used_at FROM api_keys WHERE id = $1`, [replaced.keyId]))[0].last_used_at).toBeNull();
+  });
+});
