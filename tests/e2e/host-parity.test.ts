@@ -19,14 +19,13 @@
 // Everything else must be identical.
 import type { ChildProcess } from "node:child_process";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
-import { closePool } from "@/lib/db/pool";
 import { setSwitch, type SwitchName } from "@/lib/settings/set-switch";
-import { seedDemoCatalog } from "@/lib/seed/seed-demo-data";
-import { closeSql, resetDatabase, sql } from "../helpers/db";
+import { sql } from "../helpers/db";
 import { createAccount } from "../helpers/fixtures";
 import { startNextServer, type NextServer } from "../helpers/next-start";
 import { startServer } from "../setup/global-setup";
 import { TEST_ENV } from "../setup/test-env";
+import { useCleanDatabase } from "../helpers/clean-database";
 
 type Account = Awaited<ReturnType<typeof createAccount>>;
 
@@ -332,9 +331,8 @@ async function awaitSwitch(on: boolean) {
   }
 }
 
+useCleanDatabase();
 beforeAll(async () => {
-  await resetDatabase();
-  await seedDemoCatalog();
   const [leanMain, leanLimited, nextMain, nextLimited] = await Promise.all([
     startServer({ ...serverEnv(false, "lean"), SERVE_DASHBOARD: "0" }),
     startServer({ ...serverEnv(true, "lean-limited"), SERVE_DASHBOARD: "0" }),
@@ -352,8 +350,6 @@ afterAll(async () => {
   await setSwitch("API_ORDER_DISABLED", false, "test").catch(() => undefined);
   for (const child of started.lean) child.kill("SIGTERM");
   await Promise.all(started.next.map((server) => server.stop()));
-  await closePool();
-  await closeSql();
 });
 
 describe("the lean host and next start answer every request of the table alike", () => {

@@ -5,25 +5,18 @@
 // API or, while the address cannot be known, 503 SERVICE_UNAVAILABLE with Retry-After; never a
 // 500 (what it answered before), and a client's own `x-topup-peer-address` is never taken as its
 // address.
-import { afterAll, beforeAll, expect, inject, it } from "vitest";
-import { closePool } from "@/lib/db/pool";
-import { seedDemoCatalog } from "@/lib/seed/seed-demo-data";
-import { closeSql, resetDatabase } from "../helpers/db";
+import { afterAll, expect, inject, it } from "vitest";
 import { createAccount } from "../helpers/fixtures";
 import { startNextServer, type NextServer } from "../helpers/next-start";
 import { TEST_ENV } from "../setup/test-env";
+import { useCleanDatabase } from "../helpers/clean-database";
 
 const STARTS = 4;
 const FORGED = "203.0.113.77";
 const servers: NextServer[] = [];
-beforeAll(async () => {
-  await resetDatabase();
-  await seedDemoCatalog();
-});
+useCleanDatabase();
 afterAll(async () => {
   await Promise.all(servers.map((server) => server.stop()));
-  await closePool();
-  await closeSql();
 });
 
 async function answer(response: Response): Promise<{ status: number; body: any; retryAfter: string | null }> {

@@ -6,12 +6,12 @@ import path from "node:path";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { Webhook } from "standardwebhooks";
 import { projectRoot } from "@/lib/config/env";
-import { closePool } from "@/lib/db/pool";
-import { closeSql, resetDatabase, sql } from "../helpers/db";
+import { sql } from "../helpers/db";
 import { createAccount } from "../helpers/fixtures";
 import { WebhookReceiver } from "../helpers/webhook-receiver";
 import { addEndpoint, recordEvent } from "../helpers/webhooks";
 import { TEST_ENV } from "../setup/test-env";
+import { useCleanDatabase } from "../helpers/clean-database";
 
 const started: ChildProcess[] = [];
 let receiver: WebhookReceiver;
@@ -26,15 +26,13 @@ function startWorkerProcess(): ChildProcess {
   return child;
 }
 
+useCleanDatabase({ catalog: false });
 beforeAll(async () => {
-  await resetDatabase();
   receiver = await WebhookReceiver.start();
 });
 afterAll(async () => {
   for (const child of started) child.kill("SIGKILL");
   await receiver?.close();
-  await closePool();
-  await closeSql();
 });
 
 describe("a worker killed with SIGKILL mid-delivery", () => {

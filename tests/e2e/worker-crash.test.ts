@@ -2,14 +2,13 @@
 // reaches a terminal state exactly once, with no second delivery and no second refund.
 import { fork, type ChildProcess } from "node:child_process";
 import path from "node:path";
-import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import { afterAll, describe, expect, inject, it } from "vitest";
 import { projectRoot } from "@/lib/config/env";
-import { closePool } from "@/lib/db/pool";
-import { seedDemoCatalog } from "@/lib/seed/seed-demo-data";
-import { closeSql, resetDatabase, sql } from "../helpers/db";
+import { sql } from "../helpers/db";
 import { createAccount } from "../helpers/fixtures";
 import { expectBooksBalance, newTrxid, order } from "../helpers/orders";
 import { TEST_ENV } from "../setup/test-env";
+import { useCleanDatabase } from "../helpers/clean-database";
 
 const started: ChildProcess[] = [];
 
@@ -23,14 +22,9 @@ function startWorkerProcess(env: Record<string, string>): ChildProcess {
   return child;
 }
 
-beforeAll(async () => {
-  await resetDatabase();
-  await seedDemoCatalog();
-});
+useCleanDatabase();
 afterAll(async () => {
   for (const child of started) child.kill("SIGKILL");
-  await closePool();
-  await closeSql();
 });
 
 describe("a worker killed with SIGKILL mid-fulfilment", () => {

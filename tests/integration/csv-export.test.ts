@@ -4,27 +4,19 @@
 import fs from "node:fs";
 import path from "node:path";
 import { encode } from "next-auth/jwt";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { projectRoot } from "@/lib/config/env";
 import { createAdminUser } from "@/lib/admin-users/create-admin-user";
-import { closePool } from "@/lib/db/pool";
-import { seedDemoCatalog } from "@/lib/seed/seed-demo-data";
 import { creditWallet } from "@/lib/wallet/credit-wallet";
 import { cancelAndRefundOrder } from "@/lib/fulfilment/settle-order";
 import { api, baseUrl } from "../helpers/api";
 import { TEST_ENV } from "../setup/test-env";
-import { closeSql, resetDatabase, sql } from "../helpers/db";
+import { sql } from "../helpers/db";
 import { createAccount } from "../helpers/fixtures";
 import { expectBooksBalance, newTrxid, order } from "../helpers/orders";
+import { useCleanDatabase } from "../helpers/clean-database";
 
-beforeAll(async () => {
-  await resetDatabase();
-  await seedDemoCatalog();
-});
-afterAll(async () => {
-  await closePool();
-  await closeSql();
-});
+useCleanDatabase();
 
 /** An account whose ledger carries formula text from an admin and from a supplier. */
 async function accountWithHostileLedger() {

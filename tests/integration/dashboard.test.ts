@@ -1,9 +1,7 @@
 // The dashboard's lib/ functions on the real database and the real API server: admin passwords,
 // catalog changes the API obeys, code imports, order search and paging, settling flagged orders,
 // the overview metrics (against an independent computation), ledgers and the audit log.
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { closePool } from "@/lib/db/pool";
-import { seedDemoCatalog } from "@/lib/seed/seed-demo-data";
+import { beforeAll, describe, expect, it } from "vitest";
 import { decryptCode, fingerprintCode } from "@/lib/codes/code-crypto";
 import { hashAdminPassword, matchesPasswordHash } from "@/lib/admin-users/hash-admin-password";
 import { createAdminUser } from "@/lib/admin-users/create-admin-user";
@@ -26,20 +24,14 @@ import { listAuditEntries } from "@/lib/dashboard/list-audit-entries";
 import { listAccounts } from "@/lib/dashboard/list-accounts";
 import { recordAuditEntry } from "@/lib/audit/record-audit-entry";
 import { api } from "../helpers/api";
-import { closeSql, resetDatabase, sql } from "../helpers/db";
+import { sql } from "../helpers/db";
 import { createAccount } from "../helpers/fixtures";
 import { expectBooksBalance, newTrxid, order } from "../helpers/orders";
+import { useCleanDatabase } from "../helpers/clean-database";
 
 const ADMIN = "admin:ops@example.com";
 
-beforeAll(async () => {
-  await resetDatabase();
-  await seedDemoCatalog();
-});
-afterAll(async () => {
-  await closePool();
-  await closeSql();
-});
+useCleanDatabase();
 
 async function productId(catalogId: string): Promise<number> {
   return (await sql(`SELECT id FROM products WHERE catalog_id = $1`, [catalogId]))[0].id;

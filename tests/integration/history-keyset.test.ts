@@ -3,26 +3,18 @@
 // writing statement bumps: over real HTTP and PostgreSQL, the numbers stay 1..n without gaps under
 // parallel placements (including placements that roll back on stock), and every page and total
 // equals what the OFFSET and count(*) over id order answer.
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import { closePool, getPool } from "@/lib/db/pool";
-import { seedDemoCatalog } from "@/lib/seed/seed-demo-data";
+import { describe, expect, it } from "vitest";
+import { getPool } from "@/lib/db/pool";
 import { HISTORY_PAGE } from "@/lib/orders/list-orders";
 import { LEDGER_PAGE } from "@/lib/wallet/list-ledger-entries";
 import { api, type ApiResult } from "../helpers/api";
-import { closeSql, resetDatabase, sql } from "../helpers/db";
+import { sql } from "../helpers/db";
 import { createAccount, issueTestKey } from "../helpers/fixtures";
-import { expectBooksBalance, newTrxid, order } from "../helpers/orders";
+import { newTrxid, order } from "../helpers/orders";
 import { insertLedgerHistory } from "../helpers/ledger-history";
+import { useCleanDatabase } from "../helpers/clean-database";
 
-beforeAll(async () => {
-  await resetDatabase();
-  await seedDemoCatalog();
-});
-afterEach(expectBooksBalance);
-afterAll(async () => {
-  await closePool();
-  await closeSql();
-});
+useCleanDatabase({ checkBooks: true });
 
 /** The key's numbers in one snapshot: its counter and its orders' key_seq, ascending. */
 async function keyNumbering(keyId: number) {

@@ -3,15 +3,14 @@
 // invoice carries the same bytes. Only an exact repeat is a duplicate; a code differing in case is
 // another code.
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
-import { closePool } from "@/lib/db/pool";
 import { getPrisma } from "@/lib/db/prisma";
-import { seedDemoCatalog } from "@/lib/seed/seed-demo-data";
 import { importInventoryCodes } from "@/lib/catalog/import-inventory-codes";
 import { startWorker, type RunningWorker } from "@/lib/fulfilment/run-worker";
 import { api } from "../helpers/api";
-import { closeSql, resetDatabase, sql } from "../helpers/db";
+import { sql } from "../helpers/db";
 import { createAccount } from "../helpers/fixtures";
 import { expectBooksBalance, newTrxid, order } from "../helpers/orders";
+import { useCleanDatabase } from "../helpers/clean-database";
 
 const ADMIN = "admin:ops@example.com";
 // Mixed case, a case-only twin, and non-ASCII letters whose case or normal form a careless
@@ -21,9 +20,8 @@ const CODES = ["gK-aBcD-eFgH-1234", "Gk-AbCd-EfGh-1234", "straße-Ärger-ǅ-x9"]
 let worker: RunningWorker;
 let productId: number;
 
+useCleanDatabase();
 beforeAll(async () => {
-  await resetDatabase();
-  await seedDemoCatalog();
   // A pack of its own, so the codes reserved for the order can only be the ones uploaded here.
   const line = await getPrisma().gameLine.findUniqueOrThrow({ where: { slug: "giftcards" } });
   productId = (await getPrisma().product.create({ data: { catalogId: "SVCGCCASE", lineId: line.id, packName: "Case test card", priceCents: 100 } })).id;
@@ -31,8 +29,6 @@ beforeAll(async () => {
 });
 afterAll(async () => {
   await worker?.stop();
-  await closePool();
-  await closeSql();
 });
 
 describe("inventory codes keep their case", () => {

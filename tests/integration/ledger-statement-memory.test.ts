@@ -19,15 +19,15 @@ import path from "node:path";
 import { projectRoot } from "@/lib/config/env";
 import type { ChildProcess } from "node:child_process";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
-import { closePool } from "@/lib/db/pool";
 import { startServer } from "../setup/global-setup";
 import { startNextServer } from "../helpers/next-start";
 import { TEST_ENV } from "../setup/test-env";
 import { api } from "../helpers/api";
-import { closeSql, resetDatabase, sql } from "../helpers/db";
+import { sql } from "../helpers/db";
 import { createAccount } from "../helpers/fixtures";
 import { expectBooksBalance } from "../helpers/orders";
 import { insertLedgerHistory, parseStatementCsv } from "../helpers/ledger-history";
+import { useCleanDatabase } from "../helpers/clean-database";
 
 const ENTRIES = 100_000;
 // Old-generation caps per host: `next start` carries Next's own modules as well.
@@ -47,8 +47,8 @@ function memoryOf(pid: number): { rssKb: number; peakRssKb: number } {
   return { rssKb: field("VmRSS"), peakRssKb: field("VmHWM") };
 }
 
+useCleanDatabase({ catalog: false });
 beforeAll(async () => {
-  await resetDatabase();
   account = await createAccount();
   // 100,000 entries 26 s apart fill October 2026 (the last on 30 October at 02:13); a ~620-byte
   // reason makes each CSV row ~710 bytes and the file ~70 MB, far above the streaming overhead.
@@ -76,8 +76,6 @@ afterAll(async () => {
     server.child.kill("SIGTERM");
     await new Promise((resolve) => server.child.once("exit", resolve));
   }
-  await closePool();
-  await closeSql();
 });
 
 /** Statements' transactions the server holds open right now. */

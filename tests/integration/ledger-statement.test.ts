@@ -2,14 +2,14 @@
 // sum from the opening to the closing balance, which the test recomputes from the ledger itself;
 // the range is half-open; another account's entries never appear; text cannot become a formula;
 // bad ranges are refused; and the JSON pages are what they were.
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { closePool } from "@/lib/db/pool";
+import { beforeAll, describe, expect, it } from "vitest";
 import { creditWallet } from "@/lib/wallet/credit-wallet";
 import { api, baseUrl } from "../helpers/api";
-import { closeSql, resetDatabase, sql } from "../helpers/db";
+import { sql } from "../helpers/db";
 import { createAccount } from "../helpers/fixtures";
 import { expectBooksBalance } from "../helpers/orders";
 import { insertLedgerHistory, parseStatementCsv } from "../helpers/ledger-history";
+import { useCleanDatabase } from "../helpers/clean-database";
 
 const HEADER = "id,type,amount_usd,balance_after_usd,order_id,reason,created_at";
 // 2,600 entries an hour apart from 1 January 2026: February holds 672 of them, with entries before
@@ -19,8 +19,8 @@ const HISTORY = { start: new Date("2026-01-01T00:00:00Z"), stepSeconds: 3600, co
 let main: Awaited<ReturnType<typeof createAccount>>;
 let other: Awaited<ReturnType<typeof createAccount>>;
 
+useCleanDatabase({ catalog: false });
 beforeAll(async () => {
-  await resetDatabase();
   main = await createAccount();
   other = await createAccount();
   await insertLedgerHistory(main.accountId, HISTORY);
@@ -28,10 +28,6 @@ beforeAll(async () => {
   await insertLedgerHistory(other.accountId, { ...HISTORY, start: new Date("2026-01-01T00:30:00Z"), reasonPadding: 3 });
   await sql(`UPDATE ledger_entries SET reason = 'OTHER ACCOUNT ' || id WHERE account_id = $1`, [other.accountId]);
 }, 60_000);
-afterAll(async () => {
-  await closePool();
-  await closeSql();
-});
 
 /** The balance at `at` and the entries of [from, to), straight from the ledger. */
 async function ledgerTruth(accountId: number, from: string, to: string) {

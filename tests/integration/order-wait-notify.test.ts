@@ -3,20 +3,18 @@
 // settlement serialised them all). No worker runs here: the test settles orders itself.
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
-import { closePool } from "@/lib/db/pool";
-import { seedDemoCatalog } from "@/lib/seed/seed-demo-data";
 import { completeOrder, ORDER_FINISHED_CHANNEL, ORDER_WAITER_LOCK_NAMESPACE } from "@/lib/fulfilment/settle-order";
 import { api } from "../helpers/api";
-import { closeSql, resetDatabase, sql } from "../helpers/db";
+import { sql } from "../helpers/db";
 import { createAccount } from "../helpers/fixtures";
 import { expectBooksBalance, newTrxid, order } from "../helpers/orders";
+import { useCleanDatabase } from "../helpers/clean-database";
 
 let listener: pg.Client;
 const notified: number[] = [];
 
+useCleanDatabase();
 beforeAll(async () => {
-  await resetDatabase();
-  await seedDemoCatalog();
   listener = new pg.Client({ connectionString: inject("databaseUrl") });
   await listener.connect();
   listener.on("notification", (message) => notified.push(Number(message.payload)));
@@ -24,8 +22,6 @@ beforeAll(async () => {
 });
 afterAll(async () => {
   await listener?.end();
-  await closePool();
-  await closeSql();
 });
 
 async function placeOrder(key: string) {

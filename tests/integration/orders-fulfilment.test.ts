@@ -1,29 +1,24 @@
 // The worker takes every order to a terminal state exactly once, for each sandbox behaviour, and
 // the read side (GET /orders/:id, ?wait, /history, /ledger) shows it to the owner only.
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import { closePool } from "@/lib/db/pool";
-import { seedDemoCatalog } from "@/lib/seed/seed-demo-data";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startWorker, type RunningWorker } from "@/lib/fulfilment/run-worker";
 import { cancelAndRefundOrder, completeOrder } from "@/lib/fulfilment/settle-order";
 import { inject } from "vitest";
 import { api } from "../helpers/api";
-import { closeSql, resetDatabase, sql } from "../helpers/db";
+import { sql } from "../helpers/db";
 import { createAccount } from "../helpers/fixtures";
-import { expectBooksBalance, newTrxid, order } from "../helpers/orders";
+import { newTrxid, order } from "../helpers/orders";
+import { useCleanDatabase } from "../helpers/clean-database";
 
 let worker: RunningWorker;
 
+useCleanDatabase({ checkBooks: true });
 beforeAll(async () => {
   Object.assign(process.env, { SUPPLIER_POLL_MS: "100", SUPPLIER_POLL_MAX_MS: "300", SUPPLIER_DEADLINE_MS: "2500", SANDBOX_SLOW_MS: "400" });
-  await resetDatabase();
-  await seedDemoCatalog();
   worker = await startWorker({ connectionString: inject("databaseUrl"), concurrency: 4, log: () => undefined });
 });
-afterEach(expectBooksBalance);
 afterAll(async () => {
   await worker.stop();
-  await closePool();
-  await closeSql();
 });
 
 async function waitTerminal(key: string, orderId: string) {

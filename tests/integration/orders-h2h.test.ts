@@ -1,20 +1,20 @@
 // Top-up orders fulfilled through the h2h supplier end to end: the API places, the worker calls our
 // real h2h client against a local server that speaks the protocol and misbehaves on request.
 // Every order ends terminal with exactly one delivery at the supplier.
-import { afterAll, afterEach, beforeAll, describe, expect, inject, it } from "vitest";
-import { closePool } from "@/lib/db/pool";
-import { seedDemoCatalog } from "@/lib/seed/seed-demo-data";
+import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { startWorker, type RunningWorker } from "@/lib/fulfilment/run-worker";
 import { api } from "../helpers/api";
-import { closeSql, resetDatabase, sql } from "../helpers/db";
+import { sql } from "../helpers/db";
 import { createAccount } from "../helpers/fixtures";
 import { startFakeH2hSupplier, type FakeH2hSupplier, type FakeFault } from "../helpers/fake-h2h-supplier";
-import { expectBooksBalance, newTrxid, order } from "../helpers/orders";
+import { newTrxid, order } from "../helpers/orders";
+import { useCleanDatabase } from "../helpers/clean-database";
 
 let supplier: FakeH2hSupplier;
 let worker: RunningWorker;
 let key: string;
 
+useCleanDatabase({ checkBooks: true });
 beforeAll(async () => {
   supplier = await startFakeH2hSupplier({ partnerId: "p-1", secret: "s-1" });
   Object.assign(process.env, {
@@ -26,18 +26,13 @@ beforeAll(async () => {
     SUPPLIER_POLL_MAX_MS: "200",
     SUPPLIER_DEADLINE_MS: "20000",
   });
-  await resetDatabase();
-  await seedDemoCatalog();
   await sql(`UPDATE game_lines SET supplier = 'h2h' WHERE slug = 'br'`);
   key = (await createAccount({ balanceCents: 100_000 })).key;
   worker = await startWorker({ connectionString: inject("databaseUrl"), concurrency: 4, log: () => undefined });
 });
-afterEach(expectBooksBalance);
 afterAll(async () => {
   await worker.stop();
   await supplier.close();
-  await closePool();
-  await closeSql();
 });
 
 async function placeAndWait(userId: string) {

@@ -5,21 +5,19 @@
 // percentiles are taken. Over a few thousand orders in many hours and every status, with fulfilment
 // times at millisecond precision, for several "now"s, and again after some of them changed status
 // long after the hour they were placed in.
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { closePool } from "@/lib/db/pool";
-import { seedDemoCatalog } from "@/lib/seed/seed-demo-data";
+import { beforeAll, describe, expect, it } from "vitest";
 import { readOrderMetrics, type MetricsRange, type OrderMetricsFigures } from "@/lib/dashboard/read-order-metrics";
-import { closeSql, resetDatabase, sql } from "../helpers/db";
+import { sql } from "../helpers/db";
 import { createAccount } from "../helpers/fixtures";
 import { newTrxid, order } from "../helpers/orders";
+import { useCleanDatabase } from "../helpers/clean-database";
 
 const ORDERS = 3_000;
 /** The generated orders span 9 days from here (so the 7-day range is full and has edges). */
 const FIRST = "2019-06-01T00:00:00Z";
 
+useCleanDatabase();
 beforeAll(async () => {
-  await resetDatabase();
-  await seedDemoCatalog();
   const account = await createAccount({ balanceCents: 100_000 });
   const placed = await order(account.key, { pid: "SVCBR60", trxid: newTrxid("overview"), userId: "851234" });
   expect(placed.status).toBe(200);
@@ -44,10 +42,6 @@ beforeAll(async () => {
   );
   // The key's order counter numbers the copies too, as placement would have.
   await sql(`UPDATE api_keys SET order_count = order_count + $2 WHERE id = $1`, [account.keyId, ORDERS]);
-});
-afterAll(async () => {
-  await closePool();
-  await closeSql();
 });
 
 const RANGES = { "24h": ["hour", 24, "1 hour"], "7d": ["day", 7, "1 day"] } as const;

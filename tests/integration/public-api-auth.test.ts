@@ -1,22 +1,18 @@
 // Section 5 of the spec, for every public route: each authentication and access failure is caused
 // by the request that causes it, and answers the catalogue's status, error and code.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { closePool } from "@/lib/db/pool";
 import { publicRoutes } from "@/app/api/public-routes";
 import { api } from "../helpers/api";
-import { closeSql, resetDatabase, sql } from "../helpers/db";
+import { sql } from "../helpers/db";
 import { createAccount } from "../helpers/fixtures";
+import { useCleanDatabase } from "../helpers/clean-database";
 
 type Account = Awaited<ReturnType<typeof createAccount>>;
 let healthy: Account;
 
+useCleanDatabase({ catalog: false });
 beforeAll(async () => {
-  await resetDatabase();
   healthy = await createAccount({ balanceCents: 500 });
-});
-afterAll(async () => {
-  await closePool();
-  await closeSql();
 });
 
 /** Every route of the spec with a request that would otherwise be valid enough to reach its handler. */

@@ -2,24 +2,15 @@
 // invoice's echo of identifiers, replays that answer through the switches and catalog changes,
 // GET /my-ip past the allowlist, missing pid/trxid, a code on every failure, and the ranking of
 // order references.
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import { closePool } from "@/lib/db/pool";
-import { seedDemoCatalog } from "@/lib/seed/seed-demo-data";
+import { afterEach, describe, expect, it } from "vitest";
 import { errorCatalogue, type ErrorKey } from "@/lib/http/errors";
 import { api, type ApiResult } from "../helpers/api";
-import { closeSql, resetDatabase, sql } from "../helpers/db";
+import { sql } from "../helpers/db";
 import { createAccount, issueTestKey } from "../helpers/fixtures";
-import { expectBooksBalance, newTrxid, order } from "../helpers/orders";
+import { newTrxid, order } from "../helpers/orders";
+import { useCleanDatabase } from "../helpers/clean-database";
 
-beforeAll(async () => {
-  await resetDatabase();
-  await seedDemoCatalog();
-});
-afterEach(expectBooksBalance);
-afterAll(async () => {
-  await closePool();
-  await closeSql();
-});
+useCleanDatabase({ checkBooks: true });
 
 function expectFailure(res: ApiResult, code: ErrorKey) {
   expect(res.status, res.text).toBe(errorCatalogue[code].status);

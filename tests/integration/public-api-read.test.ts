@@ -1,23 +1,17 @@
 import SwaggerParser from "@apidevtools/swagger-parser";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { closePool } from "@/lib/db/pool";
-import { seedDemoCatalog } from "@/lib/seed/seed-demo-data";
+import { beforeAll, describe, expect, it } from "vitest";
 import { demoCatalog, demoLine, demoPack } from "@/lib/seed/demo-catalog";
 import { publicRoutes } from "@/app/api/public-routes";
 import { api, baseUrl } from "../helpers/api";
-import { closeSql, resetDatabase, sql } from "../helpers/db";
+import { sql } from "../helpers/db";
 import { createAccount } from "../helpers/fixtures";
+import { useCleanDatabase } from "../helpers/clean-database";
 
 let key: string;
 
+useCleanDatabase();
 beforeAll(async () => {
-  await resetDatabase();
-  await seedDemoCatalog();
   key = (await createAccount({ balanceCents: 12_345 })).key;
-});
-afterAll(async () => {
-  await closePool();
-  await closeSql();
 });
 
 describe("GET /services", () => {

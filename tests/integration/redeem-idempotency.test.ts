@@ -5,13 +5,13 @@
 // counts the redeem calls it receives. Verify calls are not idempotent: each one asks again.
 import type { ChildProcess } from "node:child_process";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
-import { closePool } from "@/lib/db/pool";
 import { api as apiAt, type ApiResult } from "../helpers/api";
-import { closeSql, resetDatabase, sql } from "../helpers/db";
+import { sql } from "../helpers/db";
 import { createAccount, issueTestKey } from "../helpers/fixtures";
 import { startFakeH2hSupplier, type FakeH2hSupplier } from "../helpers/fake-h2h-supplier";
 import { startServer } from "../setup/global-setup";
 import { TEST_ENV } from "../setup/test-env";
+import { useCleanDatabase } from "../helpers/clean-database";
 
 let supplier: FakeH2hSupplier;
 let server: ChildProcess;
@@ -19,8 +19,8 @@ let baseUrl: string;
 let account: Awaited<ReturnType<typeof createAccount>>;
 let sequence = 0;
 
+useCleanDatabase({ catalog: false });
 beforeAll(async () => {
-  await resetDatabase();
   supplier = await startFakeH2hSupplier({ partnerId: "p-rdm", secret: "s-rdm" });
   const started = await startServer({
     ...TEST_ENV,
@@ -41,8 +41,6 @@ afterAll(async () => {
   server?.kill("SIGTERM");
   if (server && server.exitCode === null) await new Promise((resolve) => server.once("exit", resolve));
   await supplier?.close();
-  await closePool();
-  await closeSql();
 });
 
 function api(path: string, call: Parameters<typeof apiAt>[1]) {

@@ -5,31 +5,26 @@
 import http from "node:http";
 import type { AddressInfo } from "node:net";
 import type { ChildProcess } from "node:child_process";
-import { afterAll, afterEach, beforeAll, describe, expect, inject, it } from "vitest";
-import { closePool } from "@/lib/db/pool";
-import { seedDemoCatalog } from "@/lib/seed/seed-demo-data";
+import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { startWorker, type RunningWorker } from "@/lib/fulfilment/run-worker";
 import { servedOpenApiJson } from "@/lib/openapi/render-sdk-types";
 import { createClient, TopupApiError, type TopupClient } from "../../sdk/src/index";
 import { api, baseUrl } from "../helpers/api";
-import { closeSql, resetDatabase, sql } from "../helpers/db";
+import { sql } from "../helpers/db";
 import { createAccount } from "../helpers/fixtures";
-import { expectBooksBalance, newTrxid } from "../helpers/orders";
+import { newTrxid } from "../helpers/orders";
 import { startServer } from "../setup/global-setup";
 import { TEST_ENV } from "../setup/test-env";
+import { useCleanDatabase } from "../helpers/clean-database";
 
 let worker: RunningWorker;
 
+useCleanDatabase({ checkBooks: true });
 beforeAll(async () => {
-  await resetDatabase();
-  await seedDemoCatalog();
   worker = await startWorker({ connectionString: inject("databaseUrl"), concurrency: 4, log: () => undefined });
 });
-afterEach(expectBooksBalance);
 afterAll(async () => {
   await worker.stop();
-  await closePool();
-  await closeSql();
 });
 
 async function caught(promise: Promise<unknown>): Promise<TopupApiError> {

@@ -4,32 +4,28 @@
 import { execFile } from "node:child_process";
 import path from "node:path";
 import { promisify } from "node:util";
-import { afterAll, afterEach, beforeAll, describe, expect, inject, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { projectRoot } from "@/lib/config/env";
-import { closePool } from "@/lib/db/pool";
 import { seedDemoData } from "@/lib/seed/seed-demo-data";
 import { startWorker, type RunningWorker } from "@/lib/fulfilment/run-worker";
 import { baseUrl } from "../helpers/api";
-import { closeSql, resetDatabase, sql } from "../helpers/db";
-import { expectBooksBalance } from "../helpers/orders";
+import { sql } from "../helpers/db";
+import { useCleanDatabase } from "../helpers/clean-database";
 
 const run = promisify(execFile);
 let worker: RunningWorker;
 let demo: { accountId: number; key: string };
 
+useCleanDatabase({ catalog: false, checkBooks: true });
 beforeAll(async () => {
-  await resetDatabase();
   // As `npm start` does on an empty database: the demo catalog, account, key and $100.
   const seeded = await seedDemoData();
   if (!seeded.demoApiKey) throw new Error("the seed made no demo key");
   demo = { accountId: seeded.accountId, key: seeded.demoApiKey };
   worker = await startWorker({ connectionString: inject("databaseUrl"), concurrency: 2, log: () => undefined });
 });
-afterEach(expectBooksBalance);
 afterAll(async () => {
   await worker.stop();
-  await closePool();
-  await closeSql();
 });
 
 async function demoOrder(trxid: string) {

@@ -3,24 +3,20 @@
 import { createHash, createHmac } from "node:crypto";
 import fs from "node:fs";
 import path from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { projectRoot } from "@/lib/config/env";
-import { closePool } from "@/lib/db/pool";
 import { api } from "../helpers/api";
-import { closeSql, resetDatabase, sql } from "../helpers/db";
+import { sql } from "../helpers/db";
 import { createAccount } from "../helpers/fixtures";
 import { TEST_ENV } from "../setup/test-env";
+import { useCleanDatabase } from "../helpers/clean-database";
 
 let key: string;
 let accountId: number;
 
+useCleanDatabase({ catalog: false });
 beforeAll(async () => {
-  await resetDatabase();
   ({ key, accountId } = await createAccount());
-});
-afterAll(async () => {
-  await closePool();
-  await closeSql();
 });
 
 describe("POST /brvvfy", () => {

@@ -3,8 +3,6 @@
 // standardwebhooks package, the library a receiver would use.
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { Webhook, WebhookVerificationError } from "standardwebhooks";
-import { closePool } from "@/lib/db/pool";
-import { seedDemoCatalog } from "@/lib/seed/seed-demo-data";
 import { startWorker, type RunningWorker } from "@/lib/fulfilment/run-worker";
 import { rotateWebhookSecret } from "@/lib/webhooks/rotate-webhook-secret";
 import { sendTestEvent } from "@/lib/webhooks/send-test-event";
@@ -12,20 +10,20 @@ import { setLowBalanceThreshold } from "@/lib/webhooks/set-low-balance-threshold
 import { requestWalletAdjustment } from "@/lib/wallet/request-wallet-adjustment";
 import { confirmWalletAdjustment } from "@/lib/wallet/confirm-wallet-adjustment";
 import { api } from "../helpers/api";
-import { closeSql, resetDatabase, sql } from "../helpers/db";
+import { sql } from "../helpers/db";
 import { createAccount } from "../helpers/fixtures";
 import { expectBooksBalance, newTrxid, order } from "../helpers/orders";
 import { WebhookReceiver, type ReceivedWebhook } from "../helpers/webhook-receiver";
 import { addEndpoint, recordEvent } from "../helpers/webhooks";
+import { useCleanDatabase } from "../helpers/clean-database";
 
 let worker: RunningWorker;
 let receiver: WebhookReceiver;
 
+useCleanDatabase();
 beforeAll(async () => {
   // The development switch: the receiver listens on 127.0.0.1 over http.
   process.env.WEBHOOKS_ALLOW_PRIVATE = "1";
-  await resetDatabase();
-  await seedDemoCatalog();
   receiver = await WebhookReceiver.start();
   worker = await startWorker({ connectionString: inject("databaseUrl"), concurrency: 4, webhookConcurrency: 3, log: () => undefined });
 });
@@ -33,8 +31,6 @@ afterAll(async () => {
   // The receiver first: it lets go of held requests, so the worker's stop need not wait them out.
   await receiver?.close();
   await worker?.stop();
-  await closePool();
-  await closeSql();
 });
 
 async function waitForRequests(predicate: (r: ReceivedWebhook) => boolean, count: number) {

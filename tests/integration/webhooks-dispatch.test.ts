@@ -3,24 +3,23 @@
 // dispatcher's claims are released, and a settling transaction in the same process wakes it without
 // waiting for a poll. The settling transaction itself queues no graphile-worker job per delivery.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { closePool, getPool, withTransaction } from "@/lib/db/pool";
+import { getPool, withTransaction } from "@/lib/db/pool";
 import { claimDueDeliveries, groupDeliveredRecords, releaseDeadClaims, startWebhookDispatcher, listClaimingDispatchers } from "@/lib/webhooks/dispatch-webhooks";
 import { recordWebhookEvent } from "@/lib/webhooks/record-webhook-event";
-import { closeSql, resetDatabase, sql } from "../helpers/db";
+import { sql } from "../helpers/db";
 import { createAccount } from "../helpers/fixtures";
 import { WebhookReceiver } from "../helpers/webhook-receiver";
 import { addEndpoint, DEV_POLICY, recordEvent } from "../helpers/webhooks";
+import { useCleanDatabase } from "../helpers/clean-database";
 
 let receiver: WebhookReceiver;
 
+useCleanDatabase({ catalog: false });
 beforeAll(async () => {
-  await resetDatabase();
   receiver = await WebhookReceiver.start();
 });
 afterAll(async () => {
   await receiver?.close();
-  await closePool();
-  await closeSql();
 });
 
 async function pendingEvents(count: number) {

@@ -1,29 +1,22 @@
 // GET /events and POST /webhooks/replay over real HTTP. Events are produced by the real settling
 // functions; a receiver that is down for the whole retry schedule misses every delivery, and
 // GET /events?after= still returns every event, in order, without gaps.
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { Webhook } from "standardwebhooks";
-import { closePool, withTransaction } from "@/lib/db/pool";
-import { seedDemoCatalog } from "@/lib/seed/seed-demo-data";
+import { withTransaction } from "@/lib/db/pool";
 import { cancelAndRefundOrder, completeOrder } from "@/lib/fulfilment/settle-order";
 import { deliverWebhook } from "@/lib/webhooks/deliver-webhook";
 import { recordWebhookEvent } from "@/lib/webhooks/record-webhook-event";
 import { MAX_ATTEMPTS } from "@/lib/webhooks/retry-schedule";
 import { api } from "../helpers/api";
-import { closeSql, resetDatabase, sql } from "../helpers/db";
+import { sql } from "../helpers/db";
 import { createAccount } from "../helpers/fixtures";
 import { expectBooksBalance, newTrxid, order } from "../helpers/orders";
 import { WebhookReceiver } from "../helpers/webhook-receiver";
 import { addEndpoint, DEV_POLICY } from "../helpers/webhooks";
+import { useCleanDatabase } from "../helpers/clean-database";
 
-beforeAll(async () => {
-  await resetDatabase();
-  await seedDemoCatalog();
-});
-afterAll(async () => {
-  await closePool();
-  await closeSql();
-});
+useCleanDatabase();
 
 async function allEvents(key: string, limit = 7) {
   const events: any[] = [];

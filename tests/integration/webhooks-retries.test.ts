@@ -3,27 +3,25 @@
 // the delivery's next_attempt_at (what the dispatcher claims by) only proves when it was due.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { Telegram } from "telegraf";
-import { closePool } from "@/lib/db/pool";
 import { deliverWebhook, DELIVERY_TIMEOUT_MS, DISABLE_AFTER_FAILING_MS } from "@/lib/webhooks/deliver-webhook";
 import { RETRY_SCHEDULE_MS, MAX_ATTEMPTS } from "@/lib/webhooks/retry-schedule";
 import { MAX_RESPONSE_BYTES } from "@/lib/webhooks/send-webhook";
 import { notifyEndpointDisabled } from "@/lib/webhooks/notify-endpoint-disabled";
-import { closeSql, resetDatabase, sql } from "../helpers/db";
+import { sql } from "../helpers/db";
 import { createAccount } from "../helpers/fixtures";
 import { WebhookReceiver } from "../helpers/webhook-receiver";
 import { FakeTelegram } from "../helpers/fake-telegram";
 import { addEndpoint, DEV_POLICY, deliveriesOf, queuedJobs, recordEvent } from "../helpers/webhooks";
+import { useCleanDatabase } from "../helpers/clean-database";
 
 let receiver: WebhookReceiver;
 
+useCleanDatabase({ catalog: false });
 beforeAll(async () => {
-  await resetDatabase();
   receiver = await WebhookReceiver.start();
 });
 afterAll(async () => {
   await receiver?.close();
-  await closePool();
-  await closeSql();
 });
 
 /** Makes attempts until the delivery is finished, each at the time the previous one scheduled. */

@@ -2,28 +2,26 @@
 // multicast, unspecified and metadata destinations are refused, whether written as an address or
 // reached through a host name; the connection goes to the address that was checked.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { closePool } from "@/lib/db/pool";
 import { addWebhookEndpoint } from "@/lib/webhooks/add-webhook-endpoint";
 import { deliverWebhook } from "@/lib/webhooks/deliver-webhook";
 import { refusalOfAddress, webhookPolicyFromEnv, type DestinationPolicy, type Resolver } from "@/lib/webhooks/check-destination";
 import { assertProductionSecrets, loadEnv } from "@/lib/config/env";
-import { closeSql, resetDatabase, sql } from "../helpers/db";
+import { sql } from "../helpers/db";
 import { createAccount } from "../helpers/fixtures";
 import { WebhookReceiver } from "../helpers/webhook-receiver";
 import { addEndpoint, deliveriesOf, recordEvent } from "../helpers/webhooks";
+import { useCleanDatabase } from "../helpers/clean-database";
 
 let receiver: WebhookReceiver;
 let accountId: number;
 
+useCleanDatabase({ catalog: false });
 beforeAll(async () => {
-  await resetDatabase();
   receiver = await WebhookReceiver.start();
   accountId = (await createAccount()).accountId;
 });
 afterAll(async () => {
   await receiver?.close();
-  await closePool();
-  await closeSql();
 });
 
 /** A resolver for made-up names, so the test needs no DNS and controls every answer. */

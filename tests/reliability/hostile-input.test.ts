@@ -3,13 +3,12 @@
 // refused request writes nothing. `npm run fuzz -- <cases>` runs this file alone at volume.
 import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { closePool } from "@/lib/db/pool";
 import { errorCatalogue } from "@/lib/http/errors";
-import { seedDemoCatalog } from "@/lib/seed/seed-demo-data";
 import { checkLedger } from "@/lib/wallet/check-ledger";
 import { api, type ApiResult } from "../helpers/api";
-import { closeSql, resetDatabase, sql } from "../helpers/db";
+import { sql } from "../helpers/db";
 import { createAccount } from "../helpers/fixtures";
+import { useCleanDatabase } from "../helpers/clean-database";
 
 // Cases per generated property ("endpoint"); `npm test` keeps the quick default.
 const RUNS = Number(process.env.FUZZ_CASES_PER_ENDPOINT || 150);
@@ -77,17 +76,14 @@ async function expectNoWritesDuring(run: () => Promise<void>) {
   lastCounts = before;
 }
 
+useCleanDatabase();
 beforeAll(async () => {
-  await resetDatabase();
-  await seedDemoCatalog();
   key = (await createAccount({ balanceCents: 1_000_000 })).key;
   lastCounts = await countWrites();
 });
 afterAll(async () => {
   console.log(`[hostile-input] ${RUNS} cases per endpoint; ${casesRun} requests sent, ${refusedCases} refused ones checked for writes (${supplierOutcomes} of them supplier outcomes, allowed their one redemptions row); rows at the end: ${JSON.stringify(await countWrites())}`);
   console.log(`[hostile-input] answers: ${JSON.stringify(Object.fromEntries([...answers].sort((a, b) => b[1] - a[1])))}`);
-  await closePool();
-  await closeSql();
 });
 
 const answers = new Map<string, number>();

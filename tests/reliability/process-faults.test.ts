@@ -5,29 +5,23 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import type { ChildProcess } from "node:child_process";
-import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
-import { closePool } from "@/lib/db/pool";
+import { afterAll, describe, expect, inject, it } from "vitest";
 import { applyMigrations } from "@/lib/db/migrate";
 import { startEmbeddedPostgresProcess as startEmbeddedPostgres } from "../helpers/embedded-postgres-process";
-import { seedDemoCatalog } from "@/lib/seed/seed-demo-data";
 import { generateApiKey } from "@/lib/auth/api-key-format";
 import pg from "pg";
 import { api } from "../helpers/api";
-import { closeSql, resetDatabase, sql } from "../helpers/db";
+import { sql } from "../helpers/db";
 import { createAccount } from "../helpers/fixtures";
 import { expectBooksBalance, newTrxid } from "../helpers/orders";
 import { startServer } from "../setup/global-setup";
 import { TEST_ENV } from "../setup/test-env";
+import { useCleanDatabase } from "../helpers/clean-database";
 
 const children: ChildProcess[] = [];
-beforeAll(async () => {
-  await resetDatabase();
-  await seedDemoCatalog();
-});
+useCleanDatabase();
 afterAll(async () => {
   for (const child of children) child.kill("SIGKILL");
-  await closePool();
-  await closeSql();
 });
 
 // PG_CONNECT_TIMEOUT_MS is also how long a request waits for one of the pool's connections
