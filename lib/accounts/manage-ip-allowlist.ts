@@ -59,6 +59,18 @@ async function keyCidrs(tx: PrismaTx, keyId: number): Promise<string[]> {
   return rows.map((row) => row.cidr);
 }
 
+/** Audits an entry added or removed, and answers with the key's list as it now stands. */
+async function auditedChange(
+  tx: PrismaTx,
+  input: { accountId: number; actor: string },
+  change: { status: "added" | "removed"; key: SelectedKey; cidr: string; requireIpAllowlist: boolean },
+): Promise<AllowlistChange> {
+  const action = change.status === "added" ? "api_key.ip_add" : "api_key.ip_remove";
+  const details = { accountId: input.accountId, cidr: change.cidr };
+  await recordAuditEntry({ actor: input.actor, action, targetType: "api_key", targetId: change.key.id, details }, tx);
+  return { ...change, cidrs: await keyCidrs(tx, change.key.id) };
+}
+
 /** Adds an address or range to the key's allowlist. */
 export async function addAllowedIp(input: { accountId: number; address: string; keyPrefix?: string; actor: string }): Promise<AllowlistChange> {
   const cidr = normaliseCidr(input.address);
@@ -73,17 +85,7 @@ export async function addAllowedIp(input: { accountId: number; address: string; 
     }
     if (existing.length >= MAX_ALLOWLIST_ENTRIES) return { status: "limit_reached" as const, key, limit: MAX_ALLOWLIST_ENTRIES };
     await tx.ipAllowEntry.create({ data: { apiKeyId: key.id, cidr } });
-    await recordAuditEntry(
-      { actor: input.actor, action: "api_key.ip_add", targetType: "api_key", targetId: key.id, details: { accountId: input.accountId, cidr } },
-      tx,
-    );
-    return {
-      status: "added" as const,
-      key,
-      cidr,
-      cidrs: await keyCidrs(tx, key.id),
-      requireIpAllowlist: selected.requireIpAllowlist,
-    };
+    return auditedChange(tx, input, { status: "added", key, cidr, requireIpAllowlist: selected.requireIpAllowlist });
   });
 }
 
@@ -99,17 +101,7 @@ export async function removeAllowedIp(input: { accountId: number; address: strin
     if (deleted.count === 0) {
       return { status: "not_present" as const, key, cidr, cidrs: await keyCidrs(tx, key.id), requireIpAllowlist: selected.requireIpAllowlist };
     }
-    await recordAuditEntry(
-      { actor: input.actor, action: "api_key.ip_remove", targetType: "api_key", targetId: key.id, details: { accountId: input.accountId, cidr } },
-      tx,
-    );
-    return {
-      status: "removed" as const,
-      key,
-      cidr,
-      cidrs: await keyCidrs(tx, key.id),
-      requireIpAllowlist: selected.requireIpAllowlist,
-    };
+    return auditedChange(tx, input, { status: "removed", key, cidr, requireIpAllowlist: selected.requireIpAllowlist });
   });
 }
 
