@@ -46,11 +46,12 @@ export async function settleFlaggedOrder(input: {
     input.outcome === "cancel_refund" && order.orderCreated ? order.amountCents : 0;
   const result =
     input.outcome === "complete"
-      ? await completeOrder(input.orderId, reason ? `completed by an admin: ${reason}` : "completed by an admin", input.actor, () =>
-          auditEntry(true, 0),
-        )
+      ? await completeOrder(input.orderId, reason ? `completed by an admin: ${reason}` : "completed by an admin", {
+          actor: input.actor,
+          audit: () => auditEntry(true, 0),
+        })
       : // The error is what the client's invoice shows: a fixed word, never the admin's own notes.
-        await cancelAndRefundOrder(input.orderId, "CANCELLED BY ADMIN", input.actor, (order) => auditEntry(true, refundOf(order)));
+        await cancelAndRefundOrder(input.orderId, "CANCELLED BY ADMIN", { actor: input.actor, audit: (order) => auditEntry(true, refundOf(order)) });
   if (!result.settled) await recordAuditEntry(auditEntry(false, 0));
   const refundedCents = result.settled ? refundOf(result.order) : 0;
   if (!result.settled) {

@@ -71,18 +71,18 @@ export async function fulfilOrder(
   // The supplier never received it (the earlier attempt died before sending): place it now.
   if (outcome.status === "not_found") outcome = await supplier.placeTopup(request);
 
-  if ("supplierRef" in outcome && outcome.supplierRef) {
-    await pool.query(`UPDATE orders SET supplier_ref = $2 WHERE id = $1`, [orderId, outcome.supplierRef]);
-  }
+  const supplierRef = ("supplierRef" in outcome && outcome.supplierRef) || undefined;
   switch (outcome.status) {
+    // A settled outcome's reference is written by the settlement itself: one commit, not two.
     case "success":
-      await completeOrder(orderId, "supplier confirmed delivery");
+      await completeOrder(orderId, "supplier confirmed delivery", { supplierRef });
       return;
     case "failed":
-      await cancelAndRefundOrder(orderId, outcome.reason);
+      await cancelAndRefundOrder(orderId, outcome.reason, { supplierRef });
       return;
     case "pending":
     case "unknown": {
+      if (supplierRef) await pool.query(`UPDATE orders SET supplier_ref = $2 WHERE id = $1`, [orderId, supplierRef]);
       if (Date.now() - order.createdAt.getTime() >= timing.deadlineMs) {
         await flagOrderForAdmin(orderId, `supplier outcome not settled after ${attempts} attempts`);
         return;

@@ -30,11 +30,13 @@ export type SettleResult = { settled: true; order: OrderRecord } | { settled: fa
 // The settlement itself in one statement: the guarded move out of a non-terminal status (the row
 // lock taken first, so a concurrent settlement waits and then finds the order settled), its order
 // event, and the notification that wakes GET /orders/:id?wait when a request waits for it. With the outbox row, a worker's
-// settlement is four round trips (BEGIN, this, the webhook event, COMMIT).
+// settlement is four round trips (BEGIN, this, the webhook event, COMMIT). The supplier's reference
+// for a settled outcome is written here too, not by a commit of its own before it.
 const SETTLE = `
   WITH before AS (SELECT status FROM orders WHERE id = $1 FOR UPDATE),
   settled AS (
-    UPDATE orders o SET status = $2, error = $3, needs_admin = false, finished_at = now(), updated_at = now()
+    UPDATE orders o SET status = $2, error = $3, needs_admin = false, finished_at = now(), updated_at = now(),
+                        supplier_ref = COALESCE($8, o.supplier_ref)
       FROM before
      WHERE o.id = $1 AND before.status IN ('pending', 'processing')
     RETURNING before.status AS "fromStatus", ${orderRecordColumns("o")}
@@ -46,21 +48,27 @@ const SETTLE = `
   )
   SELECT settled.* FROM settled, (SELECT count(*) FROM notified) n`;
 
+/** Who settles (the worker by default; an admin's settlement carries its audit entry) and the supplier's reference, if it gave one. */
+export interface SettleOptions {
+  actor?: string;
+  audit?: SettlementAudit;
+  supplierRef?: string;
+}
+
 async function finish(
   orderId: number,
   to: "completed" | "cancelled",
   reason: string,
-  actor: string,
+  { actor = "worker", audit, supplierRef }: SettleOptions,
   /** The settlement's own writes; returns the order again when they changed it. */
   work: (client: pg.PoolClient, order: OrderRecord, auditLogId: number | undefined) => Promise<OrderRecord | void>,
   error?: string,
-  audit?: SettlementAudit,
 ): Promise<SettleResult> {
   return withTransaction(async (client) => {
     const { rows } = await client.query<OrderRecord & { fromStatus: OrderStatus }>({
       name: "settle-order",
       text: SETTLE,
-      values: [orderId, to, error ?? null, reason, JSON.stringify({ actor }), ORDER_FINISHED_CHANNEL, ORDER_WAITER_LOCK_NAMESPACE],
+      values: [orderId, to, error ?? null, reason, JSON.stringify({ actor }), ORDER_FINISHED_CHANNEL, ORDER_WAITER_LOCK_NAMESPACE, supplierRef ?? null],
     });
     if (rows.length === 0) return { settled: false };
     const { fromStatus: _fromStatus, ...settled } = rows[0];
@@ -72,12 +80,12 @@ async function finish(
 }
 
 /** Delivered: reserved codes become delivered. */
-export function completeOrder(orderId: number, reason: string, actor = "worker", audit?: SettlementAudit): Promise<SettleResult> {
+export function completeOrder(orderId: number, reason: string, options: SettleOptions = {}): Promise<SettleResult> {
   return finish(
     orderId,
     "completed",
     reason,
-    actor,
+    options,
     async (client, order) => {
       // A top-up has no codes.
       if (order.lineKind === "topup") return;
@@ -86,18 +94,17 @@ export function completeOrder(orderId: number, reason: string, actor = "worker",
         [orderId],
       );
     },
-    undefined,
-    audit,
   );
 }
 
 /** Not delivered: the charge is refunded once and reserved codes go back to stock. */
-export function cancelAndRefundOrder(orderId: number, error: string, actor = "worker", audit?: SettlementAudit): Promise<SettleResult> {
+export function cancelAndRefundOrder(orderId: number, error: string, options: SettleOptions = {}): Promise<SettleResult> {
+  const actor = options.actor ?? "worker";
   return finish(
     orderId,
     "cancelled",
     `${error}: refunded`,
-    actor,
+    options,
     async (client, order, auditLogId) => {
       let refunded: OrderRecord | undefined;
       if (order.orderCreated && order.amountCents > 0) {
@@ -121,7 +128,6 @@ export function cancelAndRefundOrder(orderId: number, error: string, actor = "wo
       return refunded;
     },
     error,
-    audit,
   );
 }
 

@@ -29,7 +29,7 @@ async function accountWithHostileLedger() {
   const placed = await order(account.key, { pid: "SVCBR60", trxid: newTrxid("csv"), userId: "8600001" });
   expect(placed.status).toBe(200);
   const [row] = await sql(`SELECT id FROM orders WHERE public_id = $1`, [placed.json.orderId]);
-  expect((await cancelAndRefundOrder(row.id, "-2+3+cmd|' /C calc'!A0", "worker")).settled).toBe(true);
+  expect((await cancelAndRefundOrder(row.id, "-2+3+cmd|' /C calc'!A0")).settled).toBe(true);
   return { ...account, publicOrderId: placed.json.orderId as string };
 }
 

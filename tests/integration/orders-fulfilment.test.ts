@@ -35,6 +35,12 @@ async function terminalEvents(publicId: string) {
   );
 }
 
+/** The supplier's reference as the worker stored it with the order. */
+async function storedSupplierRef(publicId: string): Promise<string | null> {
+  const [row] = await sql(`SELECT supplier_ref FROM orders WHERE public_id = $1`, [publicId]);
+  return row.supplier_ref;
+}
+
 describe("top-ups through the sandbox supplier", () => {
   it("completes a normal order; ?wait answers as soon as it finishes, with durationSec", async () => {
     const account = await createAccount({ balanceCents: 1000 });
@@ -44,6 +50,7 @@ describe("top-ups through the sandbox supplier", () => {
     expect(done.durationSec).toBeGreaterThanOrEqual(0);
     expect(done.error).toBeUndefined();
     expect((await terminalEvents(placed.json.orderId)).map((e) => e.to_status)).toEqual(["processing", "completed"]);
+    expect(await storedSupplierRef(placed.json.orderId)).toBe(`SANDBOX-${placed.json.orderId}`);
   });
 
   it.each([
@@ -54,6 +61,7 @@ describe("top-ups through the sandbox supplier", () => {
     const placed = await order(account.key, { pid: "SVCBR325", trxid: newTrxid(), userId });
     const done = await waitTerminal(account.key, placed.json.orderId);
     expect(done).toMatchObject({ status: "cancelled", error, refunded: true });
+    expect(await storedSupplierRef(placed.json.orderId)).toBe(`SANDBOX-${placed.json.orderId}`);
     const ledger = await sql(`SELECT kind, amount_cents FROM ledger_entries WHERE account_id = $1 ORDER BY id`, [account.accountId]);
     expect(ledger.map((l) => [l.kind, l.amount_cents])).toEqual([
       ["credit", 1000],
@@ -81,8 +89,15 @@ describe("top-ups through the sandbox supplier", () => {
     await expect
       .poll(async () => (await sql(`SELECT needs_admin, status FROM orders WHERE public_id = $1`, [placed.json.orderId]))[0], { timeout: 10_000, interval: 200 })
       .toEqual({ needs_admin: true, status: "processing" });
+    // Pending answers carried the supplier's reference: it is kept while the order waits.
+    expect(await storedSupplierRef(placed.json.orderId)).toBe(`SANDBOX-${placed.json.orderId}`);
     const [{ id }] = await sql(`SELECT id FROM orders WHERE public_id = $1`, [placed.json.orderId]);
-    const settled = await Promise.all([cancelAndRefundOrder(id, "CANCELLED BY ADMIN", "admin:ops@example.com"), cancelAndRefundOrder(id, "CANCELLED BY ADMIN", "admin:ops@example.com"), completeOrder(id, "admin", "admin:x")]);
+    const admin = { actor: "admin:ops@example.com" };
+    const settled = await Promise.all([
+      cancelAndRefundOrder(id, "CANCELLED BY ADMIN", admin),
+      cancelAndRefundOrder(id, "CANCELLED BY ADMIN", admin),
+      completeOrder(id, "admin", { actor: "admin:x" }),
+    ]);
     expect(settled.filter((s) => s.settled)).toHaveLength(1);
     const invoice = (await api(`/orders/${placed.json.orderId}`, { key: account.key })).json;
     expect(["cancelled", "completed"]).toContain(invoice.status);

@@ -46,6 +46,12 @@ async function placeAndWait(userId: string) {
   return { invoice: done.json, events: events.map((e) => e.to_status), reference: placed.json.orderId as string };
 }
 
+/** The supplier's reference as the settlement stored it with the order. */
+async function storedSupplierRef(reference: string): Promise<string | null> {
+  const [row] = await sql(`SELECT supplier_ref FROM orders WHERE public_id = $1`, [reference]);
+  return row.supplier_ref;
+}
+
 describe("fulfilment through the h2h supplier", () => {
   it("a known player is delivered once, with our public order id as the supplier's reference", async () => {
     supplier.addPlayer("h2h-1", "Ace");
@@ -53,6 +59,7 @@ describe("fulfilment through the h2h supplier", () => {
     expect(invoice.status).toBe("completed");
     expect(events).toEqual(["processing", "completed"]);
     expect(supplier.deliveries(reference)).toBe(1);
+    expect(await storedSupplierRef(reference)).toMatch(/^FAKE-\d+$/);
   });
 
   it("an unknown player is cancelled and refunded once", async () => {
@@ -86,6 +93,7 @@ describe("fulfilment through the h2h supplier", () => {
       const { invoice, reference } = await placeAndWait("h2h-slow");
       expect(invoice.status).toBe("completed");
       expect(supplier.deliveries(reference)).toBe(1);
+      expect(await storedSupplierRef(reference)).toMatch(/^FAKE-\d+$/);
     } finally {
       supplier.settleAfterChecks(0);
     }
