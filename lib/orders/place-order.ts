@@ -57,9 +57,10 @@ function readLookup({ locked, entry, nextId, ...order }: LookupRow) {
 
 // The placement's one writing statement: the order row, the money move, the codes, the order
 // event, the fulfilment job and balance.low, as data-modifying CTEs (one round trip where the
-// stepwise transaction took six; bench/RESULTS.md). The texts of the move, the event and the job are
-// their modules' (ledgerMoveCtes, insertOrderEventSql, placementJobCtes): this statement composes
-// them and writes nothing else of theirs.
+// stepwise transaction took five to seven; bench/RESULTS.md, "2026-11-24: where things stand").
+// The texts of the move, the event and the job are their modules' (ledgerMoveCtes,
+// insertOrderEventSql, placementJobCtes): this statement composes them and writes nothing else of
+// theirs.
 //
 // Order of locks, as the stepwise transaction took them: the account's row key-share locked (the
 // lock the order's foreign key takes anyway), then the key's row, then the account's row for the
@@ -78,7 +79,9 @@ function readLookup({ locked, entry, nextId, ...order }: LookupRow) {
 // whole transaction back when fewer were free (INSUFFICIENT_STOCK charges nothing). The CTEs share
 // one snapshot, so each reads another's writes only through RETURNING, which is how they are
 // chained; the reservation's FOR UPDATE SKIP LOCKED rechecks a code's latest version, so no code is
-// handed out twice.
+// handed out twice. A code that becomes available after the statement began (a restock, or a
+// cancelled order's release while this statement waited for the key's or the account's lock) is
+// not seen by it: that placement answers INSUFFICIENT_STOCK as it would have a moment earlier.
 const PLACE_ORDER = `
   WITH account AS (SELECT id FROM accounts WHERE id = $3 FOR KEY SHARE),
        numbered AS (UPDATE api_keys k SET order_count = k.order_count + 1 FROM account
