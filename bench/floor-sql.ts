@@ -72,7 +72,12 @@ export const RESERVE_ORDER_IDS = `SELECT nextval(pg_get_serial_sequence('orders'
 
 /**
  * A whole placement in one statement (one round trip, no BEGIN/COMMIT: a single statement is its
- * own transaction), doing what lib/orders/place-order.ts does in its transaction:
+ * own transaction), doing what lib/orders/place-order.ts does in its transaction. Since 2026-11-25
+ * the service's transaction is four round trips: BEGIN, its lookup (the first item below; it
+ * validates the body in Node after it), one writing statement with the rest as CTEs (its
+ * PLACE_ORDER, which also reserves codes for key lines and takes the account's key-share lock
+ * before the key's), COMMIT. What the floor saves beyond that is the lookup's round trip,
+ * BEGIN/COMMIT and the validation in Node:
  * - the idempotency key's in-flight lock (held to the end of the statement's transaction), the
  *   existing order for the key, the catalog entry and its checks: if any fails, nothing is written
  *   and the caller reads which from the answer;
@@ -85,8 +90,8 @@ export const RESERVE_ORDER_IDS = `SELECT nextval(pg_get_serial_sequence('orders'
  *   the service adds it at placement, and with plan_cache_mode force_custom_plan for add_job's
  *   plpgsql, as lib/fulfilment/enqueue-fulfilment.ts does, so its cost does not grow with the queue);
  * - balance.low when this debit crosses the account's threshold: the outbox event, its sequence
- *   number, one delivery per subscribed endpoint and one delivery job each (lib/webhooks/
- *   record-balance-low.ts and record-webhook-event.ts).
+ *   number and one delivery per subscribed endpoint (lib/webhooks/record-balance-low.ts and
+ *   record-webhook-event.ts; the deliveries are the dispatcher's queue, no job is added).
  * A concurrent duplicate that commits between this statement's snapshot and its insert fails the
  * insert with 23505, as in the service; the caller then runs it again and gets the existing order.
  *

@@ -3,12 +3,14 @@
 // and can never go below zero (the database CHECK is the second line of defence).
 //
 // Callers are the bot's and the seed's Prisma transactions and the hot path's raw-SQL transactions
-// (placement, settlement). Both run the same two statements below: for a Prisma transaction they go
-// through $queryRawUnsafe, so there is one text of the money move, not one per client.
+// (settlement; placement composes the same CTEs into its one writing statement). All run the text
+// ledgerMoveCtes builds: for a Prisma transaction it goes through $queryRawUnsafe, so there is one
+// text of the money move, not one per client or per caller.
 import { runSql, type SqlTransaction } from "../db/run-sql";
 import { numberFromDb } from "../db/number-from-db";
 import type { LedgerKind } from "../generated/prisma/enums";
-import { recordBalanceLowIfCrossed } from "../webhooks/record-balance-low";
+import { balanceLowCtes } from "../webhooks/record-balance-low";
+import { newEventId, WEBHOOK_DELIVERIES, wakeDispatchersAfterCommit } from "../webhooks/record-webhook-event";
 
 export type { LedgerKind } from "../generated/prisma/enums";
 
@@ -37,41 +39,96 @@ export interface PostedEntry {
 /** A transaction to post in: a Prisma transaction client or a raw-SQL transaction's pg client. */
 export type LedgerTransaction = SqlTransaction;
 
-// The move also takes the account's next ledger number (account_seq): the account's row stays
-// locked to the end of the transaction, so the numbers are 1..n without gaps and in posting order,
-// and GET /ledger reads an exact total from the account's row.
-const MOVE_BALANCE = `UPDATE accounts
-    SET balance_cents = balance_cents + $2,
-        total_credited_cents = total_credited_cents + $3,
-        ledger_count = ledger_count + 1,
-        updated_at = now()
-  WHERE id = $1 AND balance_cents + $2 >= 0
-  RETURNING balance_cents, low_balance_threshold_cents, ledger_count`;
+/** SQL expressions (parameters or literals) for a posting's fields, for a statement that composes the move. */
+export interface LedgerMoveSql {
+  accountId: string;
+  /** A "LedgerKind" value. */
+  kind: string;
+  /** Signed cents (bigint). */
+  amountCents: string;
+  /** What total_credited_cents grows by: the amount for a credit, otherwise 0. */
+  creditedCents: string;
+  orderId: string;
+  actor: string;
+  reason: string;
+  auditLogId: string;
+  /** The public id of the balance.low event, used only if this move crosses the threshold (newEventId()). */
+  lowEventId: string;
+  /**
+   * A CTE (one row) the move joins: the move runs only after it, and not at all when it has no row.
+   * The placement orders its locks this way (lib/orders/place-order.ts).
+   */
+  after?: string;
+}
 
-const INSERT_ENTRY = `INSERT INTO ledger_entries (account_id, kind, amount_cents, balance_after_cents, order_id, actor, reason, audit_log_id, account_seq)
-  VALUES ($1, $2::"LedgerKind", $3, $4, $5, $6, $7, $8, $9)
-  RETURNING id`;
+/**
+ * The money move as CTEs, for postLedgerEntry's statement and for a statement that moves money
+ * along with other writes (the placement): ledger_move (the account's row after the move:
+ * balance_cents, low_balance_threshold_cents, ledger_count; no row when the balance would go below
+ * zero, and then nothing else is written), ledger_entry (its id), and balance.low's CTEs
+ * (lib/webhooks/record-balance-low.ts). The statement must select WEBHOOK_DELIVERIES and hand it to
+ * wakeDispatchersAfterCommit.
+ *
+ * The move also takes the account's next ledger number (account_seq): the account's row stays
+ * locked to the end of the transaction, so the numbers are 1..n without gaps and in posting order,
+ * and GET /ledger reads an exact total from the account's row.
+ */
+export function ledgerMoveCtes(p: LedgerMoveSql): string {
+  return `ledger_move AS (
+    UPDATE accounts
+       SET balance_cents = accounts.balance_cents + ${p.amountCents},
+           total_credited_cents = accounts.total_credited_cents + ${p.creditedCents},
+           ledger_count = accounts.ledger_count + 1,
+           updated_at = now()${p.after ? `
+      FROM ${p.after}` : ""}
+     WHERE accounts.id = ${p.accountId} AND accounts.balance_cents + ${p.amountCents} >= 0
+    RETURNING accounts.balance_cents, accounts.low_balance_threshold_cents, accounts.ledger_count
+  ), ledger_entry AS (
+    INSERT INTO ledger_entries (account_id, kind, amount_cents, balance_after_cents, order_id, actor, reason, audit_log_id, account_seq)
+    SELECT ${p.accountId}, ${p.kind}, ${p.amountCents}, ledger_move.balance_cents, ${p.orderId}, ${p.actor}, ${p.reason}, ${p.auditLogId},
+           ledger_move.ledger_count
+      FROM ledger_move
+    RETURNING id
+  ), ${balanceLowCtes("ledger_move", { accountId: p.accountId, amountCents: p.amountCents, eventId: p.lowEventId })}`;
+}
 
-export async function postLedgerEntry(tx: LedgerTransaction, posting: LedgerPosting): Promise<PostedEntry> {
-  if (!Number.isSafeInteger(posting.amountCents) || posting.amountCents === 0) {
-    throw new Error(`ledger amount must be a non-zero integer number of cents, got ${posting.amountCents}`);
+const POST_ENTRY = `
+  WITH ${ledgerMoveCtes({
+    accountId: "$1::int",
+    kind: `$2::"LedgerKind"`,
+    amountCents: "$3::bigint",
+    creditedCents: "$4::bigint",
+    orderId: "$5::int",
+    actor: "$6::text",
+    reason: "$7::text",
+    auditLogId: "$8::int",
+    lowEventId: "$9::text",
+  })}
+  SELECT ledger_entry.id, ledger_move.balance_cents, ${WEBHOOK_DELIVERIES} AS deliveries FROM ledger_move, ledger_entry`;
+
+/** Checks a posting's amount before any SQL runs. */
+export function assertPostingAmount(amountCents: number): void {
+  if (!Number.isSafeInteger(amountCents) || amountCents === 0) {
+    throw new Error(`ledger amount must be a non-zero integer number of cents, got ${amountCents}`);
   }
+}
+
+// One statement, one round trip: the move, its entry and balance.low if it crossed.
+export async function postLedgerEntry(tx: LedgerTransaction, posting: LedgerPosting): Promise<PostedEntry> {
+  assertPostingAmount(posting.amountCents);
   const credited = posting.kind === "credit" ? posting.amountCents : 0;
-  const updated = await runSql<{ balance_cents: bigint | number; low_balance_threshold_cents: bigint | number | null; ledger_count: number }>(tx, MOVE_BALANCE, [posting.accountId, posting.amountCents, credited]);
-  if (updated.length === 0) throw new InsufficientBalanceError(posting.accountId);
-  const balanceAfterCents = numberFromDb(updated[0].balance_cents);
-  const thresholdCents = updated[0].low_balance_threshold_cents === null ? null : numberFromDb(updated[0].low_balance_threshold_cents);
-  await recordBalanceLowIfCrossed(tx, posting.accountId, balanceAfterCents - posting.amountCents, balanceAfterCents, thresholdCents);
-  const inserted = await runSql<{ id: number }>(tx, INSERT_ENTRY, [
+  const rows = await runSql<{ id: number; balance_cents: bigint | number; deliveries: number }>(tx, POST_ENTRY, [
     posting.accountId,
     posting.kind,
     posting.amountCents,
-    balanceAfterCents,
+    credited,
     posting.orderId ?? null,
     posting.actor,
     posting.reason ?? null,
     posting.auditLogId ?? null,
-    updated[0].ledger_count,
+    newEventId(),
   ]);
-  return { id: inserted[0].id, balanceAfterCents };
+  if (rows.length === 0) throw new InsufficientBalanceError(posting.accountId);
+  wakeDispatchersAfterCommit(tx, rows[0].deliveries);
+  return { id: rows[0].id, balanceAfterCents: numberFromDb(rows[0].balance_cents) };
 }

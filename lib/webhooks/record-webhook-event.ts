@@ -26,24 +26,57 @@ export function newEventId(): string {
   return `evt_${randomBytes(16).toString("base64url")}`;
 }
 
-const RECORD_EVENT = `
-  WITH seq AS (
-    INSERT INTO event_sequences (account_id, last_sequence) VALUES ($1, 1)
+/** SQL expressions (parameters, literals or a source's columns) for the fields of one event. */
+export interface WebhookEventSql {
+  accountId: string;
+  /** The event's public id (newEventId()). */
+  publicId: string;
+  type: string;
+  /** A json value. */
+  data: string;
+  /** An int expression: deliver to this endpoint only when not null. */
+  endpointId: string;
+  /** A row source (a CTE name) the event is recorded for, once per row: none, no event. Without it, one event. */
+  source?: string;
+}
+
+/**
+ * The outbox write as CTEs (webhook_seq, webhook_event, webhook_delivery), for a statement that
+ * records one event along with its state change: this function's own statement, and the money
+ * move's balance.low (lib/webhooks/record-balance-low.ts). The statement selects
+ * WEBHOOK_DELIVERIES and hands it to wakeDispatchersAfterCommit.
+ */
+export function webhookEventCtes(e: WebhookEventSql): string {
+  const from = e.source ? ` FROM ${e.source}` : "";
+  return `webhook_seq AS (
+    INSERT INTO event_sequences (account_id, last_sequence) SELECT ${e.accountId}, 1${from}
     ON CONFLICT (account_id) DO UPDATE SET last_sequence = event_sequences.last_sequence + 1
     RETURNING last_sequence
-  ), event AS (
+  ), webhook_event AS (
     INSERT INTO webhook_events (public_id, account_id, sequence, type, data)
-    SELECT $2, $1, seq.last_sequence, $3, $4::json FROM seq
+    SELECT ${e.publicId}, ${e.accountId}, webhook_seq.last_sequence, ${e.type}, ${e.data} FROM webhook_seq${e.source ? `, ${e.source}` : ""}
     RETURNING id, sequence
-  ), delivery AS (
+  ), webhook_delivery AS (
     INSERT INTO webhook_deliveries (event_id, endpoint_id, next_attempt_at)
-    SELECT event.id, e.id, now() FROM event, webhook_endpoints e
-     WHERE e.account_id = $1 AND e.disabled_at IS NULL
-       AND ($5::int IS NULL OR e.id = $5)
-       AND ($5::int IS NOT NULL OR cardinality(e.event_types) = 0 OR $3 = ANY (e.event_types))
+    SELECT webhook_event.id, e.id, now() FROM webhook_event, webhook_endpoints e
+     WHERE e.account_id = ${e.accountId} AND e.disabled_at IS NULL
+       AND (${e.endpointId} IS NULL OR e.id = ${e.endpointId})
+       AND (${e.endpointId} IS NOT NULL OR cardinality(e.event_types) = 0 OR ${e.type} = ANY (e.event_types))
     RETURNING id
-  )
-  SELECT event.sequence::int AS sequence, (SELECT count(*) FROM delivery)::int AS deliveries FROM event`;
+  )`;
+}
+
+/** The number of deliveries webhookEventCtes wrote: select it for wakeDispatchersAfterCommit. */
+export const WEBHOOK_DELIVERIES = `(SELECT count(*) FROM webhook_delivery)::int`;
+
+/** A dispatcher in this process starts at once after the commit; others find the rows on their next poll. */
+export function wakeDispatchersAfterCommit(client: SqlTransaction, deliveries: number): void {
+  if (deliveries > 0) afterCommit(client, wakeWebhookDispatchers);
+}
+
+const RECORD_EVENT = `
+  WITH ${webhookEventCtes({ accountId: "$1::int", publicId: "$2::text", type: "$3::text", data: "$4::json", endpointId: "$5::int" })}
+  SELECT webhook_event.sequence::int AS sequence, ${WEBHOOK_DELIVERIES} AS deliveries FROM webhook_event`;
 
 export async function recordWebhookEvent(
   client: SqlTransaction,
@@ -63,7 +96,6 @@ export async function recordWebhookEvent(
     JSON.stringify(event.data),
     event.endpointId ?? null,
   ]);
-  // A dispatcher in this process starts at once; others find the rows on their next poll.
-  if (rows[0].deliveries > 0) afterCommit(client, wakeWebhookDispatchers);
+  wakeDispatchersAfterCommit(client, rows[0].deliveries);
   return { id, sequence: rows[0].sequence, deliveries: rows[0].deliveries };
 }

@@ -111,12 +111,14 @@ describe("lock order", () => {
       await command.query("BEGIN");
       await command.query(`SELECT id FROM accounts WHERE id = $1 FOR UPDATE`, [account.accountId]);
       const placing = order(account.key, { pid: "SVCBR60", trxid: newTrxid("locked"), userId: "77" });
-      // Wait until the placement is blocked on the account's row.
+      // Wait until the placement is blocked on the account's row. pg_stat_activity keeps the first
+      // 1 kB of a statement (track_activity_query_size): the placement's writing statement is
+      // recognised by its first CTE, the account's key-share lock.
       await expect
         .poll(async () => {
           const [row] = await sql<{ n: number }>(
             `SELECT count(*)::int AS n FROM pg_locks l JOIN pg_stat_activity a ON a.pid = l.pid
-              WHERE NOT l.granted AND a.query LIKE '%INSERT INTO orders%'`,
+              WHERE NOT l.granted AND a.query LIKE '%FROM accounts WHERE id = $3 FOR KEY SHARE%'`,
           );
           return row.n;
         }, { timeout: 10_000 })

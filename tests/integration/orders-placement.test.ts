@@ -1,6 +1,9 @@
 // The README's order rules ("The API", "Order lifecycle") on placing orders, and the idempotency rules, over real HTTP.
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
+import pg from "pg";
 import { closePool, getPool } from "@/lib/db/pool";
+import { API_CALLER_COLUMNS, API_CALLER_TABLES, type ApiCaller } from "@/lib/auth/api-caller-record";
+import { placeOrder } from "@/lib/orders/place-order";
 import { enqueueFulfilment } from "@/lib/fulfilment/enqueue-fulfilment";
 import { seedDemoCatalog } from "@/lib/seed/seed-demo-data";
 import { api } from "../helpers/api";
@@ -54,6 +57,28 @@ describe("a successful placement", () => {
       [(await sql(`SELECT id FROM orders WHERE public_id = $1`, [res.json.orderId]))[0].id],
     );
     expect(jobs).toEqual([{ task_identifier: "fulfil_order", key: null }]);
+  });
+
+  // lib/orders/place-order.ts: the lookup, validation in Node, then every write in one statement.
+  it("takes four round trips: BEGIN, the lookup, one writing statement, COMMIT (charged, refused for balance, key line)", async () => {
+    const account = await createAccount({ balanceCents: 600 });
+    const [caller] = (await getPool().query<ApiCaller>(`SELECT ${API_CALLER_COLUMNS} FROM ${API_CALLER_TABLES} WHERE k.id = $1`, [account.keyId])).rows;
+    const query = vi.spyOn(pg.Client.prototype, "query");
+    try {
+      for (const body of [
+        { pid: "SVCBR60", trxid: newTrxid("trips"), userId: "5123456" },
+        { pid: "SVCGKINDIE", trxid: newTrxid("trips"), quantity: 1 },
+        { pid: "SVCBR325", trxid: newTrxid("trips"), userId: "5123456" },
+      ]) {
+        query.mockClear();
+        const placed = await placeOrder(caller, body);
+        expect(placed.invoice.status).toBe(body.pid === "SVCBR325" ? "cancelled" : "processing");
+        const sent = query.mock.calls.map(([statement]) => (typeof statement === "string" ? statement : (statement as { name?: string }).name));
+        expect(sent).toEqual(["BEGIN", expect.stringContaining("pg_try_advisory_xact_lock"), "place-order", "COMMIT"]);
+      }
+    } finally {
+      query.mockRestore();
+    }
   });
 
   it("a re-poll of an order replaces the one already waiting instead of queueing a second", async () => {
