@@ -1,25 +1,17 @@
 // The README's order rules ("The API", "Order lifecycle") on placing orders, and the idempotency rules, over real HTTP.
-import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
+import { afterEach, beforeAll, describe, expect, it, vi } from "vitest";
 import pg from "pg";
-import { closePool, getPool } from "@/lib/db/pool";
+import { getPool } from "@/lib/db/pool";
 import { API_CALLER_COLUMNS, API_CALLER_TABLES, type ApiCaller } from "@/lib/auth/api-caller-record";
 import { placeOrder } from "@/lib/orders/place-order";
 import { enqueueFulfilment } from "@/lib/fulfilment/enqueue-fulfilment";
-import { seedDemoCatalog } from "@/lib/seed/seed-demo-data";
 import { api } from "../helpers/api";
-import { closeSql, resetDatabase, sql } from "../helpers/db";
+import { sql } from "../helpers/db";
 import { createAccount, issueTestKey } from "../helpers/fixtures";
-import { expectBooksBalance, newTrxid, order } from "../helpers/orders";
+import { newTrxid, order } from "../helpers/orders";
+import { useCleanDatabase } from "../helpers/clean-database";
 
-beforeAll(async () => {
-  await resetDatabase();
-  await seedDemoCatalog();
-});
-afterEach(expectBooksBalance);
-afterAll(async () => {
-  await closePool();
-  await closeSql();
-});
+useCleanDatabase({ checkBooks: true });
 
 async function balanceCents(accountId: number) {
   return (await sql(`SELECT balance_cents FROM accounts WHERE id = $1`, [accountId]))[0].balance_cents as number;

@@ -1,28 +1,20 @@
 // Races beyond the orders suite: mixed keys of one account, mixed quantities and lines, and orders
 // racing an admin's credits and debits (through the bot's own confirm path). Afterwards the books
 // balance, no balance went negative, and no code is held by two orders.
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { closePool } from "@/lib/db/pool";
-import { seedDemoCatalog } from "@/lib/seed/seed-demo-data";
+import { describe, expect, it } from "vitest";
 import { requestWalletAdjustment } from "@/lib/wallet/request-wallet-adjustment";
 import { confirmWalletAdjustment } from "@/lib/wallet/confirm-wallet-adjustment";
 import { encryptCode, fingerprintCode } from "@/lib/codes/code-crypto";
 import { setLowBalanceThreshold } from "@/lib/webhooks/set-low-balance-threshold";
-import { closeSql, resetDatabase, sql } from "../helpers/db";
+import { sql } from "../helpers/db";
 import { addEndpoint, queuedJobs } from "../helpers/webhooks";
 import { createAccount, issueTestKey } from "../helpers/fixtures";
 import { expectBooksBalance, newTrxid, order } from "../helpers/orders";
+import { useCleanDatabase } from "../helpers/clean-database";
 
 const ADMIN = 4242;
 
-beforeAll(async () => {
-  await resetDatabase();
-  await seedDemoCatalog();
-});
-afterAll(async () => {
-  await closePool();
-  await closeSql();
-});
+useCleanDatabase();
 
 async function adminAdjust(kind: "credit" | "debit", accountId: number, amountCents: number) {
   const requested = await requestWalletAdjustment({ kind, accountId, amountCents, note: `race ${kind}`, adminTelegramId: ADMIN, actor: `telegram:${ADMIN}` });
