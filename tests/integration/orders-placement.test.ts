@@ -10,6 +10,7 @@ import { sql } from "../helpers/db";
 import { createAccount, issueTestKey } from "../helpers/fixtures";
 import { newTrxid, order } from "../helpers/orders";
 import { useCleanDatabase } from "../helpers/clean-database";
+import { setServerSwitch } from "../helpers/switches";
 
 useCleanDatabase({ checkBooks: true });
 
@@ -66,7 +67,7 @@ describe("a successful placement", () => {
         const placed = await placeOrder(caller, body);
         expect(placed.invoice.status).toBe(body.pid === "SVCBR325" ? "cancelled" : "processing");
         const sent = query.mock.calls.map(([statement]) => (typeof statement === "string" ? statement : (statement as { name?: string }).name));
-        expect(sent).toEqual(["BEGIN", expect.stringContaining("pg_try_advisory_xact_lock"), "place-order", "COMMIT"]);
+        expect(sent).toEqual(["BEGIN", "place-open", "place-order", "COMMIT"]);
       }
     } finally {
       query.mockRestore();
@@ -344,20 +345,19 @@ describe("concurrency", () => {
 });
 
 describe("switches", () => {
-  afterEach(() => sql(`DELETE FROM settings WHERE key IN ('MAINTENANCE', 'API_ORDER_DISABLED')`));
-
-  it.each(["MAINTENANCE", "API_ORDER_DISABLED"])("%s answers 503 before anything is written; GETs keep working", async (name) => {
-    const probe = await createAccount({ balanceCents: 1000 });
-    await sql(`INSERT INTO settings (key, value) VALUES ($1, 'true')`, [name]);
-    // Settings are cached for up to a second per instance; wait until this one sees the switch.
-    await expect
-      .poll(async () => (await order(probe.key, { pid: "SVCBR60", trxid: newTrxid(), userId: "1" })).json, { timeout: 5000 })
-      .toEqual({ success: false, error: name, code: name });
-    const account = await createAccount({ balanceCents: 1000 });
-    const refused = await order(account.key, { pid: "SVCBR60", trxid: newTrxid(), userId: "1" });
-    expect(refused.status).toBe(503);
-    expect((await api("/balance", { key: account.key })).status).toBe(200);
-    expect(await sql(`SELECT 1 FROM orders WHERE account_id = $1`, [account.accountId])).toEqual([]);
-    expect((await sql(`SELECT balance_cents FROM accounts WHERE id = $1`, [account.accountId]))[0].balance_cents).toBe(1000);
+  it.each(["MAINTENANCE", "API_ORDER_DISABLED"] as const)("%s answers 503 before anything is written; GETs keep working", async (name) => {
+    const probe = await createAccount();
+    await setServerSwitch(name, probe.key);
+    try {
+      const account = await createAccount({ balanceCents: 1000 });
+      const refused = await order(account.key, { pid: "SVCBR60", trxid: newTrxid(), userId: "1" });
+      expect(refused.status).toBe(503);
+      expect(refused.json).toEqual({ success: false, error: name, code: name });
+      expect((await api("/balance", { key: account.key })).status).toBe(200);
+      expect(await sql(`SELECT 1 FROM orders WHERE account_id = $1`, [account.accountId])).toEqual([]);
+      expect((await sql(`SELECT balance_cents FROM accounts WHERE id = $1`, [account.accountId]))[0].balance_cents).toBe(1000);
+    } finally {
+      await setServerSwitch("none", probe.key);
+    }
   });
 });

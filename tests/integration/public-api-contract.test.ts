@@ -9,23 +9,13 @@ import { sql } from "../helpers/db";
 import { createAccount, issueTestKey } from "../helpers/fixtures";
 import { newTrxid, order } from "../helpers/orders";
 import { useCleanDatabase } from "../helpers/clean-database";
+import { setServerSwitch } from "../helpers/switches";
 
 useCleanDatabase({ checkBooks: true });
 
 function expectFailure(res: ApiResult, code: ErrorKey) {
   expect(res.status, res.text).toBe(errorCatalogue[code].status);
   expect(res.json).toMatchObject({ success: false, code });
-}
-
-/** Turns one switch on, or every switch off, and waits until the server obeys. */
-async function setSwitch(name: "MAINTENANCE" | "API_ORDER_DISABLED" | "none", probeKey: string) {
-  if (name === "none") await sql(`DELETE FROM settings WHERE key IN ('MAINTENANCE', 'API_ORDER_DISABLED')`);
-  else await sql(`INSERT INTO settings (key, value) VALUES ($1, 'true') ON CONFLICT (key) DO UPDATE SET value = 'true'`, [name]);
-  // The server caches the switches for up to a second: wait until it obeys the new state. The
-  // probe is a new order with an unknown pid, which only a switch can answer with a 503.
-  await expect
-    .poll(async () => (await order(probeKey, { pid: "SVCNOPE", trxid: newTrxid("probe"), userId: "1" })).json.code, { timeout: 10_000 })
-    .toBe(name === "none" ? "UNKNOWN_PID" : name);
 }
 
 describe("GET /history lists the calling key's orders only", () => {
@@ -84,7 +74,7 @@ describe("the invoice echoes userId, zoneId and serverId as sent", () => {
 
 describe("a replay always answers", () => {
   afterEach(async () => {
-    await setSwitch("none", (await createAccount()).key);
+    await setServerSwitch("none", (await createAccount()).key);
   });
 
   it("during MAINTENANCE returns the stored invoice byte for byte, also after the pack is disabled and repriced; new orders stay refused", async () => {
@@ -95,7 +85,7 @@ describe("a replay always answers", () => {
     const stored = (await order(account.key, body)).text;
     expect(stored).toBe(placed.text);
 
-    await setSwitch("MAINTENANCE", account.key);
+    await setServerSwitch("MAINTENANCE", account.key);
     const during = await order(account.key, body);
     expect(during.status).toBe(200);
     expect(during.headers.get("idempotent-replayed")).toBe("true");
@@ -119,7 +109,7 @@ describe("a replay always answers", () => {
       expectFailure(await order(account.key, { pid: "SVCBR325", userId: "4242" }), "MAINTENANCE");
       expectFailure(await api("/orders", { key: account.key, rawBody: "{oops", headers: { "content-type": "application/json" } }), "MAINTENANCE");
 
-      await setSwitch("none", account.key);
+      await setServerSwitch("none", account.key);
       // With the switch off, the disabled, repriced pack still replays its order.
       const afterSwitch = await order(account.key, body);
       expect(afterSwitch.text).toBe(stored);
@@ -149,7 +139,7 @@ describe("a replay always answers", () => {
     const outOfStock = await order(account.key, body);
     expect(outOfStock.text).toBe(stored);
 
-    await setSwitch("API_ORDER_DISABLED", account.key);
+    await setServerSwitch("API_ORDER_DISABLED", account.key);
     const during = await order(account.key, body);
     expect(during.status).toBe(200);
     expect(during.headers.get("idempotent-replayed")).toBe("true");

@@ -10,6 +10,7 @@ import { sql } from "../helpers/db";
 import { createAccount } from "../helpers/fixtures";
 import { TEST_ENV } from "../setup/test-env";
 import { useCleanDatabase } from "../helpers/clean-database";
+import { setServerSwitch } from "../helpers/switches";
 
 let key: string;
 let accountId: number;
@@ -120,14 +121,12 @@ describe("POST /rdmbr", () => {
   });
 
   it("is paused by MAINTENANCE while verification keeps working", async () => {
-    await sql(`INSERT INTO settings (key, value) VALUES ('MAINTENANCE', 'true')`);
+    await setServerSwitch("MAINTENANCE", key);
     try {
-      await expect
-        .poll(async () => (await api("/rdmbr", { key, body: { playerId: "5551234", code: "ABCD-EFGH" } })).status, { timeout: 5000 })
-        .toBe(503);
+      expect((await api("/rdmbr", { key, body: { playerId: "5551234", code: "ABCD-EFGH" } })).status).toBe(503);
       expect((await api("/brvvfy", { key, body: { playerId: "5551234" } })).status).toBe(200);
     } finally {
-      await sql(`DELETE FROM settings WHERE key = 'MAINTENANCE'`);
+      await setServerSwitch("none", key);
     }
   });
 
