@@ -6,7 +6,11 @@ import type { PrismaTx } from "./prisma";
 
 export type SqlTransaction = PrismaTx | Pick<pg.PoolClient, "query">;
 
-export async function runSql<T>(tx: SqlTransaction, text: string, values: unknown[]): Promise<T[]> {
-  if ("query" in tx) return (await tx.query(text, values)).rows as T[];
+/** A statement text, or a named one: on a pg client a name prepares it once per connection (the worker and the API run these on every order); Prisma sends the text. */
+export type SqlStatement = string | { name: string; text: string };
+
+export async function runSql<T>(tx: SqlTransaction, statement: SqlStatement, values: unknown[]): Promise<T[]> {
+  const { name, text } = typeof statement === "string" ? { name: undefined, text: statement } : statement;
+  if ("query" in tx) return (await tx.query(name ? { name, text, values } : { text, values })).rows as T[];
   return tx.$queryRawUnsafe<T[]>(text, ...values);
 }

@@ -117,7 +117,7 @@ export function assertPostingAmount(amountCents: number): void {
 export async function postLedgerEntry(tx: LedgerTransaction, posting: LedgerPosting): Promise<PostedEntry> {
   assertPostingAmount(posting.amountCents);
   const credited = posting.kind === "credit" ? posting.amountCents : 0;
-  const rows = await runSql<{ id: number; balance_cents: bigint | number; deliveries: number }>(tx, POST_ENTRY, [
+  const rows = await runSql<{ id: number; balance_cents: bigint | number; deliveries: number }>(tx, { name: "post-ledger-entry", text: POST_ENTRY }, [
     posting.accountId,
     posting.kind,
     posting.amountCents,

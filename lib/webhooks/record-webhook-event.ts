@@ -89,7 +89,7 @@ export async function recordWebhookEvent(
   },
 ): Promise<RecordedWebhookEvent> {
   const id = newEventId();
-  const rows = await runSql<{ sequence: number; deliveries: number }>(client, RECORD_EVENT, [
+  const rows = await runSql<{ sequence: number; deliveries: number }>(client, { name: "record-webhook-event", text: RECORD_EVENT }, [
     event.accountId,
     id,
     event.type,
