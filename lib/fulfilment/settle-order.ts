@@ -61,7 +61,7 @@ async function finish(
   reason: string,
   { actor = "worker", audit, supplierRef }: SettleOptions,
   /** The settlement's own writes; returns the order again when they changed it. */
-  work: (client: pg.PoolClient, order: OrderRecord, auditLogId: number | undefined) => Promise<OrderRecord | void>,
+  work: (client: pg.PoolClient, order: OrderRecord, settledBy: { actor: string; auditLogId: number | undefined }) => Promise<OrderRecord | void>,
   error?: string,
 ): Promise<SettleResult> {
   return withTransaction(async (client) => {
@@ -73,7 +73,7 @@ async function finish(
     if (rows.length === 0) return { settled: false };
     const { fromStatus: _fromStatus, ...settled } = rows[0];
     const auditLogId = audit ? await recordAuditEntry(audit(settled), client) : undefined;
-    const final = (await work(client, settled, auditLogId)) ?? settled;
+    const final = (await work(client, settled, { actor, auditLogId })) ?? settled;
     await recordOrderWebhookEvent(client, to === "completed" ? "order.completed" : "order.cancelled", final);
     return { settled: true, order: final };
   });
@@ -99,13 +99,12 @@ export function completeOrder(orderId: number, reason: string, options: SettleOp
 
 /** Not delivered: the charge is refunded once and reserved codes go back to stock. */
 export function cancelAndRefundOrder(orderId: number, error: string, options: SettleOptions = {}): Promise<SettleResult> {
-  const actor = options.actor ?? "worker";
   return finish(
     orderId,
     "cancelled",
     `${error}: refunded`,
     options,
-    async (client, order, auditLogId) => {
+    async (client, order, { actor, auditLogId }) => {
       let refunded: OrderRecord | undefined;
       if (order.orderCreated && order.amountCents > 0) {
         await postLedgerEntry(client, {

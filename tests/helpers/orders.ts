@@ -1,6 +1,7 @@
 import { expect } from "vitest";
 import { checkLedger } from "@/lib/wallet/check-ledger";
 import { api, type ApiResult } from "./api";
+import { sql } from "./db";
 
 let sequence = 0;
 export function newTrxid(prefix = "trx"): string {
@@ -13,4 +14,10 @@ export function order(key: string, body: Record<string, unknown>): Promise<ApiRe
 
 export async function expectBooksBalance(): Promise<void> {
   expect(await checkLedger()).toEqual([]);
+}
+
+/** The supplier's reference as the worker's settlement stored it with the order. */
+export async function storedSupplierRef(publicId: string): Promise<string | null> {
+  const [row] = await sql(`SELECT supplier_ref FROM orders WHERE public_id = $1`, [publicId]);
+  return row.supplier_ref;
 }

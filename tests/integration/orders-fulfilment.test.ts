@@ -7,7 +7,7 @@ import { inject } from "vitest";
 import { api } from "../helpers/api";
 import { sql } from "../helpers/db";
 import { createAccount } from "../helpers/fixtures";
-import { newTrxid, order } from "../helpers/orders";
+import { newTrxid, order, storedSupplierRef } from "../helpers/orders";
 import { useCleanDatabase } from "../helpers/clean-database";
 
 let worker: RunningWorker;
@@ -35,11 +35,6 @@ async function terminalEvents(publicId: string) {
   );
 }
 
-/** The supplier's reference as the worker stored it with the order. */
-async function storedSupplierRef(publicId: string): Promise<string | null> {
-  const [row] = await sql(`SELECT supplier_ref FROM orders WHERE public_id = $1`, [publicId]);
-  return row.supplier_ref;
-}
 
 describe("top-ups through the sandbox supplier", () => {
   it("completes a normal order; ?wait answers as soon as it finishes, with durationSec", async () => {

@@ -7,7 +7,7 @@ import { api } from "../helpers/api";
 import { sql } from "../helpers/db";
 import { createAccount } from "../helpers/fixtures";
 import { startFakeH2hSupplier, type FakeH2hSupplier, type FakeFault } from "../helpers/fake-h2h-supplier";
-import { newTrxid, order } from "../helpers/orders";
+import { newTrxid, order, storedSupplierRef } from "../helpers/orders";
 import { useCleanDatabase } from "../helpers/clean-database";
 
 let supplier: FakeH2hSupplier;
@@ -46,11 +46,6 @@ async function placeAndWait(userId: string) {
   return { invoice: done.json, events: events.map((e) => e.to_status), reference: placed.json.orderId as string };
 }
 
-/** The supplier's reference as the settlement stored it with the order. */
-async function storedSupplierRef(reference: string): Promise<string | null> {
-  const [row] = await sql(`SELECT supplier_ref FROM orders WHERE public_id = $1`, [reference]);
-  return row.supplier_ref;
-}
 
 describe("fulfilment through the h2h supplier", () => {
   it("a known player is delivered once, with our public order id as the supplier's reference", async () => {
