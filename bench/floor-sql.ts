@@ -72,12 +72,12 @@ export const RESERVE_ORDER_IDS = `SELECT nextval(pg_get_serial_sequence('orders'
 
 /**
  * A whole placement in one statement (one round trip, no BEGIN/COMMIT: a single statement is its
- * own transaction), doing what lib/orders/place-order.ts does in its transaction. Since 2026-11-25
- * the service's transaction is four round trips: BEGIN, its lookup (the first item below; it
- * validates the body in Node after it), one writing statement with the rest as CTEs (its
- * PLACE_ORDER, which also reserves codes for key lines and takes the account's key-share lock
- * before the key's), COMMIT. What the floor saves beyond that is the lookup's round trip,
- * BEGIN/COMMIT and the validation in Node:
+ * own transaction), doing what lib/orders/place-order.ts does. Since 2026-11-25 the service's
+ * placement is two round trips: its lookup (the first item below, without the lock; it validates
+ * the body in Node after it), then one writing statement that is its own transaction with the rest
+ * as CTEs (its PLACE_ORDER, which takes the lock, also reserves codes for key lines and takes the
+ * account's key-share lock before the key's). What the floor saves beyond that is the lookup's
+ * round trip and the validation in Node:
  * - the idempotency key's in-flight lock (held to the end of the statement's transaction), the
  *   existing order for the key, the catalog entry and its checks: if any fails, nothing is written
  *   and the caller reads which from the answer;

@@ -3,13 +3,13 @@
 // codes for key and gift-card lines, the order event and the fulfilment job. Nothing is written
 // when any step fails.
 import type pg from "pg";
-import { withTransaction } from "../db/pool";
+import { getPool, withTransaction } from "../db/pool";
 import { ApiError } from "../http/errors";
 import type { ApiCaller } from "../auth/authenticate-api-key";
 import type { OrderBody } from "../api-schemas/order-schemas";
 import { assertPostingAmount, ledgerMoveCtes } from "../wallet/post-ledger-entry";
 import { FULFILMENT_JOBS, placementJobCtes } from "../fulfilment/enqueue-fulfilment";
-import { newEventId, WEBHOOK_DELIVERIES, wakeDispatchersAfterCommit } from "../webhooks/record-webhook-event";
+import { newEventId, WEBHOOK_DELIVERIES, wakeDispatchersNow } from "../webhooks/record-webhook-event";
 import { buildInvoice, type Invoice } from "./build-invoice";
 import { CATALOG_ENTRY_JSON } from "../catalog/catalog-record";
 import { ORDER_RECORD_COLUMNS, orderRecordColumns, type OrderRecord } from "./order-record";
@@ -31,37 +31,50 @@ export interface PlacementResult {
 
 class ConcurrentDuplicate extends Error {}
 
-// Four round trips: BEGIN, the lookup, the writing statement (PLACE_ORDER), COMMIT. The body is
-// validated against the catalog entry in Node between the two statements.
+// Two round trips and no BEGIN/COMMIT: the lookup (OPEN_PLACEMENT), the body validated against its
+// catalog entry in Node, then one writing statement (PLACE_ORDER), which is its own transaction.
+// Each round trip costs the web process a socket write and a read (about 60 µs of its CPU here);
+// BEGIN and COMMIT were two of the four (bench/RESULTS.md, "2026-11-25").
 
-// The in-flight lock for the idempotency key, the existing order for it (its columns, all null when
-// there is none), and the catalog entry. The existing order comes back as plain columns, as every
-// other order read does, so a replay's invoice is built from exactly the values the original's was.
-const lookupStatement = (extraColumns: string) => `
-  SELECT key_lock.locked, catalog_entry.entry${extraColumns}, ${orderRecordColumns("o")}
-    FROM (SELECT pg_try_advisory_xact_lock(hashtextextended($1::int || ':' || $2::text, 0)) AS locked) key_lock
-   CROSS JOIN (SELECT (SELECT ${CATALOG_ENTRY_JSON}
+// The existing order for the idempotency key (its columns, all null when there is none) and the
+// catalog entry. The existing order comes back as plain columns, as every other order read does,
+// so a replay's invoice is built from exactly the values the original's was. `locked` (for
+// findOrderReplay, inside its transaction) tries the key's in-flight lock as well.
+const lookupStatement = ({ locked, nextId }: { locked: boolean; nextId: boolean }) => `
+  SELECT ${locked ? "pg_try_advisory_xact_lock(hashtextextended($1::int || ':' || $2::text, 0)) AS locked, " : ""}catalog_entry.entry${
+    nextId ? `, nextval(pg_get_serial_sequence('orders', 'id'))::int AS "nextId"` : ""
+  }, ${orderRecordColumns("o")}
+    FROM (SELECT (SELECT ${CATALOG_ENTRY_JSON}
             FROM products p JOIN game_lines l ON l.id = p.line_id WHERE p.catalog_id = $3) AS entry) catalog_entry
     LEFT JOIN orders o ON o.account_id = $1 AND o.idempotency_key = $2`;
 
-const LOOKUP = lookupStatement("");
-// One round trip for a placement: the lookup, plus an order id reserved in advance so the public
-// id is written with the row. Both are named (prepared once per connection): sent unnamed, the
-// lookup was parsed and planned on every order, 0.45 against 0.15 ms (bench/RESULTS.md).
-const OPEN_PLACEMENT = lookupStatement(`, nextval(pg_get_serial_sequence('orders', 'id'))::int AS "nextId"`);
+const REPLAY_LOOKUP = lookupStatement({ locked: true, nextId: false });
+// A placement's lookup reserves the order's id in advance, so the public id is written with the
+// row. It takes no lock: sent on its own, it would hold one only while it ran. The writing
+// statement takes it. Both are named (prepared once per connection): sent unnamed, the lookup was
+// parsed and planned on every order, 0.45 against 0.15 ms (bench/RESULTS.md).
+const OPEN_PLACEMENT = lookupStatement({ locked: false, nextId: true });
 
-type LookupRow = { locked: boolean; entry: CatalogEntry | null; nextId?: number } & { [K in keyof OrderRecord]: OrderRecord[K] | null };
+type LookupRow = { locked?: boolean; entry: CatalogEntry | null; nextId?: number } & { [K in keyof OrderRecord]: OrderRecord[K] | null };
 
 function readLookup({ locked, entry, nextId, ...order }: LookupRow) {
   return { locked, entry: entry ?? undefined, nextId, existing: order.id === null ? undefined : (order as OrderRecord) };
 }
 
-// The placement's one writing statement: the order row, the money move, the codes, the order
-// event, the fulfilment job and balance.low, as data-modifying CTEs (one round trip where the
-// stepwise transaction took five to seven; bench/RESULTS.md, "2026-11-24: where things stand").
+// The placement's writing statement, one transaction of its own: the in-flight lock, the order
+// row, the money move, the codes, the order event, the fulfilment job and balance.low, as CTEs.
 // The texts of the move, the event and the job are their modules' (ledgerMoveCtes,
 // insertOrderEventSql, placementJobCtes): this statement composes them and writes nothing else of
 // theirs.
+//
+// The gate, before anything is written:
+// - the idempotency key's in-flight lock (pg_try_advisory_xact_lock, held until this statement
+//   commits): another placement with the key holds it, so this one writes nothing and answers
+//   DUPLICATE_IN_FLIGHT;
+// - no order with the key in this statement's snapshot: one that committed after the lookup
+//   (placedMeanwhile) makes the caller run the placement again and answer it as a replay. One that
+//   commits after this statement's snapshot fails the order's insert with 23505, which the caller
+//   handles the same way.
 //
 // Order of locks, as the stepwise transaction took them: the account's row key-share locked (the
 // lock the order's foreign key takes anyway), then the key's row, then the account's row for the
@@ -71,22 +84,28 @@ function readLookup({ locked, entry, nextId, ...order }: LookupRow) {
 // the CTEs run in that order whatever the plan.
 //
 // The order takes the key's next number (key_seq) in the same statement as its insert: the key's
-// row stays locked to the end of this transaction, so the numbers are 1..n without gaps (a rolled
-// back placement rolls its number back) and GET /history reads an exact total from the key's row.
+// row stays locked until the statement commits, so the numbers are 1..n without gaps (a failed
+// placement rolls its number back) and GET /history reads an exact total from the key's row.
 //
 // Not charged (the balance would go below zero): the order is stored cancelled with INSUFFICIENT
 // BALANCE and nothing else but its event, so a replay answers the same invoice. Charged: codes
-// are reserved for key and gift-card lines ($27 of them; 0 for a top-up), and the caller rolls the
-// whole transaction back when fewer were free (INSUFFICIENT_STOCK charges nothing). The CTEs share
-// one snapshot, so each reads another's writes only through RETURNING, which is how they are
-// chained; the reservation's FOR UPDATE SKIP LOCKED rechecks a code's latest version, so no code is
-// handed out twice. A code that becomes available after the statement began (a restock, or a
-// cancelled order's release while this statement waited for the key's or the account's lock) is
-// not seen by it: that placement answers INSUFFICIENT_STOCK as it would have a moment earlier.
+// are reserved for key and gift-card lines ($27 of them; 0 for a top-up), and when fewer were free
+// the statement fails itself after its writes (raise_api_error, a migration's function), which
+// undoes all of them: INSUFFICIENT_STOCK charges nothing. The CTEs share one snapshot, so each
+// reads another's writes only through RETURNING, which is how they are chained; the reservation's
+// FOR UPDATE SKIP LOCKED rechecks a code's latest version, so no code is handed out twice. A code
+// that becomes available after the statement began (a restock, or a cancelled order's release
+// while this statement waited for the key's or the account's lock) is not seen by it: that
+// placement answers INSUFFICIENT_STOCK as it would have a moment earlier.
 const PLACE_ORDER = `
-  WITH account AS (SELECT id FROM accounts WHERE id = $3 FOR KEY SHARE),
-       numbered AS (UPDATE api_keys k SET order_count = k.order_count + 1 FROM account
-                     WHERE k.id = $4 AND k.account_id = account.id RETURNING k.order_count),
+  WITH gate AS MATERIALIZED (
+         SELECT pg_try_advisory_xact_lock(hashtextextended($3::int || ':' || $6::text, 0)) AS locked,
+                EXISTS (SELECT 1 FROM orders WHERE account_id = $3 AND idempotency_key = $6) AS "placedMeanwhile"
+       ),
+       account AS (SELECT id FROM accounts WHERE id = $3 FOR KEY SHARE),
+       numbered AS (UPDATE api_keys k SET order_count = k.order_count + 1 FROM account, gate
+                     WHERE k.id = $4 AND k.account_id = account.id AND gate.locked AND NOT gate."placedMeanwhile"
+                 RETURNING k.order_count),
        ${ledgerMoveCtes({
          accountId: "$3::int",
          kind: `'debit'::"LedgerKind"`,
@@ -129,13 +148,19 @@ const PLACE_ORDER = `
          })}
        ),
        ${placementJobCtes({ source: "placed", orderId: "placed.id", when: `placed."orderCreated"` })}
-  SELECT placed.*, (SELECT count(*) FROM reserved)::int AS "reservedCodes", ${FULFILMENT_JOBS} AS "jobs",
-         ${WEBHOOK_DELIVERIES} AS "deliveries"
-    FROM placed`;
+  SELECT gate.locked, gate."placedMeanwhile", placed.*, ${FULFILMENT_JOBS} AS "jobs", ${WEBHOOK_DELIVERIES} AS "deliveries",
+         CASE WHEN placed."orderCreated" AND stock.reserved <> $27 THEN raise_api_error('INSUFFICIENT_STOCK') END AS "stockShort"
+    FROM gate CROSS JOIN (SELECT count(*) AS reserved FROM reserved) stock LEFT JOIN placed ON true`;
 
-type PlacedRow = OrderRecord & { reservedCodes: number; jobs: number; deliveries: number };
+type PlacedRow = { [K in keyof OrderRecord]: OrderRecord[K] | null } & {
+  locked: boolean;
+  placedMeanwhile: boolean;
+  jobs: number;
+  deliveries: number;
+  stockShort: null;
+};
 
-async function replay(caller: ApiCaller, body: OrderBody, existing: OrderRecord, entry: CatalogEntry | undefined, client: pg.PoolClient) {
+async function replay(caller: ApiCaller, body: OrderBody, existing: OrderRecord, entry: CatalogEntry | undefined, client: Pick<pg.PoolClient, "query">) {
   // Another key of the same account used this trxid: it is not this key's order to see.
   if (existing.apiKeyId !== caller.keyId) throw new ApiError("FORBIDDEN");
   if (existing.requestFingerprint !== fingerprintBody(body, entry)) throw new ApiError("IDEMPOTENCY_MISMATCH");
@@ -144,74 +169,79 @@ async function replay(caller: ApiCaller, body: OrderBody, existing: OrderRecord,
 
 async function attemptPlacement(caller: ApiCaller, body: OrderBody): Promise<PlacementResult> {
   const keys = requireOrderKeys(body);
-  return withTransaction(async (client) => {
-    const { rows } = await client.query<LookupRow>({ name: "place-open", text: OPEN_PLACEMENT, values: [caller.accountId, keys.idempotencyKey, keys.pid] });
-    const opened = readLookup(rows[0]);
-    // The original request still holds the key's lock: it has not answered yet.
-    if (!opened.locked) throw new ApiError("DUPLICATE_IN_FLIGHT");
-    const entry = opened.entry;
-    if (opened.existing) return replay(caller, body, opened.existing, entry, client);
+  const pool = getPool();
+  const { rows } = await pool.query<LookupRow>({ name: "place-open", text: OPEN_PLACEMENT, values: [caller.accountId, keys.idempotencyKey, keys.pid] });
+  const opened = readLookup(rows[0]);
+  const entry = opened.entry;
+  if (opened.existing) return replay(caller, body, opened.existing, entry, pool);
 
-    const order = validateOrderRequest(body, entry);
-    const line = entry!;
-    const amountCents = line.priceCents * order.quantity;
-    const id = opened.nextId!;
-    const publicId = formatPublicOrderId(line.lineCode, id);
-    const reserveCodes = line.lineKind === "topup" ? 0 : order.quantity;
-    assertPostingAmount(-amountCents);
-    let placed: PlacedRow | undefined;
-    try {
-      placed = (
-        await client.query<PlacedRow>({
-          name: "place-order",
-          text: PLACE_ORDER,
-          values: [
-            id,
-            publicId,
-            caller.accountId,
-            caller.keyId,
-            order.trxid,
-            order.idempotencyKey,
-            fingerprintOrder(order),
-            line.productId,
-            line.catalogId,
-            line.lineSlug,
-            line.lineKind,
-            line.packName,
-            line.priceCents,
-            order.quantity,
-            amountCents,
-            order.userId ?? null,
-            order.zoneId ?? null,
-            order.serverId ?? null,
-            order.sent.userId ?? null,
-            order.sent.zoneId ?? null,
-            order.sent.serverId ?? null,
-            line.lineKind === "topup" ? line.supplier : null,
-            -amountCents,
-            `api-key:${caller.keyId}`,
-            `order ${publicId}`,
-            newEventId(),
-            reserveCodes,
-          ],
-        })
-      ).rows[0];
-    } catch (error) {
-      // The key's original committed between our snapshot and our insert: answer it as a replay.
-      const { code, constraint } = error as { code?: string; constraint?: string };
-      if (code === "23505" && constraint === "orders_account_id_idempotency_key_key") throw new ConcurrentDuplicate();
-      throw error;
-    }
-    // No row: the key is not this account's (it authenticated this request, so it cannot be).
-    if (!placed) throw new Error(`api key ${caller.keyId} of account ${caller.accountId} not found while placing an order`);
-    const { reservedCodes, jobs, deliveries, ...inserted } = placed;
-    // Throwing rolls back the debit, the order and its job: insufficient stock charges nothing.
-    if (inserted.orderCreated && reservedCodes !== reserveCodes) throw new ApiError("INSUFFICIENT_STOCK");
-    if (inserted.orderCreated && jobs !== 1) throw new Error(`order ${id} placed without its fulfilment job`);
-    wakeDispatchersAfterCommit(client, deliveries);
-    // A new order is processing or cancelled, never completed: its invoice has no codes to read.
-    return { invoice: await buildInvoice(inserted, client), replayed: false };
-  });
+  const order = validateOrderRequest(body, entry);
+  const line = entry!;
+  const amountCents = line.priceCents * order.quantity;
+  const id = opened.nextId!;
+  const publicId = formatPublicOrderId(line.lineCode, id);
+  const reserveCodes = line.lineKind === "topup" ? 0 : order.quantity;
+  assertPostingAmount(-amountCents);
+  let placed: PlacedRow;
+  try {
+    placed = (
+      await pool.query<PlacedRow>({
+        name: "place-order",
+        text: PLACE_ORDER,
+        values: [
+          id,
+          publicId,
+          caller.accountId,
+          caller.keyId,
+          order.trxid,
+          order.idempotencyKey,
+          fingerprintOrder(order),
+          line.productId,
+          line.catalogId,
+          line.lineSlug,
+          line.lineKind,
+          line.packName,
+          line.priceCents,
+          order.quantity,
+          amountCents,
+          order.userId ?? null,
+          order.zoneId ?? null,
+          order.serverId ?? null,
+          order.sent.userId ?? null,
+          order.sent.zoneId ?? null,
+          order.sent.serverId ?? null,
+          line.lineKind === "topup" ? line.supplier : null,
+          -amountCents,
+          `api-key:${caller.keyId}`,
+          `order ${publicId}`,
+          newEventId(),
+          reserveCodes,
+        ],
+      })
+    ).rows[0];
+  } catch (error) {
+    const { code, constraint, message } = error as { code?: string; constraint?: string; message?: string };
+    // The key's original committed between our snapshot and our insert: answer it as a replay.
+    if (code === "23505" && constraint === "orders_account_id_idempotency_key_key") throw new ConcurrentDuplicate();
+    // Charged, then too few free codes: the statement failed itself, so nothing was written.
+    if (code === "P0001" && message === "INSUFFICIENT_STOCK") throw new ApiError("INSUFFICIENT_STOCK");
+    throw error;
+  }
+  const { locked, placedMeanwhile, jobs, deliveries, stockShort: _, ...columns } = placed;
+  // The gate wrote nothing in these two cases. The original request holds the key's lock: it
+  // has not answered yet.
+  if (!locked) throw new ApiError("DUPLICATE_IN_FLIGHT");
+  if (placedMeanwhile) throw new ConcurrentDuplicate();
+  // No order: the key is not this account's (it authenticated this request, so it cannot be).
+  if (columns.id === null) throw new Error(`api key ${caller.keyId} of account ${caller.accountId} not found while placing an order`);
+  const inserted = columns as OrderRecord;
+  // The statement has committed: this cannot undo the order. The job CTE is joined to the order
+  // on the same condition, so it holds; should it not, the error is loud, and the client's retry
+  // with the same trxid answers the stored order.
+  if (inserted.orderCreated && jobs !== 1) throw new Error(`order ${id} placed with ${jobs} fulfilment jobs`);
+  wakeDispatchersNow(deliveries);
+  // A new order is processing or cancelled, never completed: its invoice has no codes to read.
+  return { invoice: await buildInvoice(inserted), replayed: false };
 }
 
 /**
@@ -225,7 +255,7 @@ export async function findOrderReplay(caller: ApiCaller, body: OrderBody): Promi
   if (!body.trxid || !body.pid) return undefined;
   const idempotencyKey = body.idempotencyKey ?? body.trxid;
   return withTransaction(async (client) => {
-    const { rows } = await client.query<LookupRow>({ name: "place-replay-lookup", text: LOOKUP, values: [caller.accountId, idempotencyKey, body.pid] });
+    const { rows } = await client.query<LookupRow>({ name: "place-replay-lookup", text: REPLAY_LOOKUP, values: [caller.accountId, idempotencyKey, body.pid] });
     const found = readLookup(rows[0]);
     if (!found.locked) throw new ApiError("DUPLICATE_IN_FLIGHT");
     if (!found.existing) return undefined;

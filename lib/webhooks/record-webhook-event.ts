@@ -74,6 +74,11 @@ export function wakeDispatchersAfterCommit(client: SqlTransaction, deliveries: n
   if (deliveries > 0) afterCommit(client, wakeWebhookDispatchers);
 }
 
+/** The same for a statement sent on its own (its own transaction, committed when it answered). */
+export function wakeDispatchersNow(deliveries: number): void {
+  if (deliveries > 0) wakeWebhookDispatchers();
+}
+
 const RECORD_EVENT = `
   WITH ${webhookEventCtes({ accountId: "$1::int", publicId: "$2::text", type: "$3::text", data: "$4::json", endpointId: "$5::int" })}
   SELECT webhook_event.sequence::int AS sequence, ${WEBHOOK_DELIVERIES} AS deliveries FROM webhook_event`;

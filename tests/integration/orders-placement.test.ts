@@ -53,7 +53,7 @@ describe("a successful placement", () => {
   });
 
   // lib/orders/place-order.ts: the lookup, validation in Node, then every write in one statement.
-  it("takes four round trips: BEGIN, the lookup, one writing statement, COMMIT (charged, refused for balance, key line)", async () => {
+  it("takes two round trips and no BEGIN or COMMIT: the lookup, then one writing statement (charged, refused for balance, key line)", async () => {
     const account = await createAccount({ balanceCents: 600 });
     const [caller] = (await getPool().query<ApiCaller>(`SELECT ${API_CALLER_COLUMNS} FROM ${API_CALLER_TABLES} WHERE k.id = $1`, [account.keyId])).rows;
     const query = vi.spyOn(pg.Client.prototype, "query");
@@ -67,11 +67,61 @@ describe("a successful placement", () => {
         const placed = await placeOrder(caller, body);
         expect(placed.invoice.status).toBe(body.pid === "SVCBR325" ? "cancelled" : "processing");
         const sent = query.mock.calls.map(([statement]) => (typeof statement === "string" ? statement : (statement as { name?: string }).name));
-        expect(sent).toEqual(["BEGIN", "place-open", "place-order", "COMMIT"]);
+        expect(sent).toEqual(["place-open", "place-order"]);
       }
     } finally {
       query.mockRestore();
     }
+  });
+
+  it("the writing statement takes the key's in-flight lock itself: held elsewhere, DUPLICATE_IN_FLIGHT and nothing written", async () => {
+    const account = await createAccount({ balanceCents: 600 });
+    const body = { pid: "SVCBR60", trxid: newTrxid("held"), userId: "5123456" };
+    const holder = await getPool().connect();
+    try {
+      // The lock a placement of this key holds while its statement runs (lib/orders/place-order.ts).
+      await holder.query("BEGIN");
+      await holder.query(`SELECT pg_advisory_xact_lock(hashtextextended($1::int || ':' || $2::text, 0))`, [account.accountId, body.trxid]);
+      const refused = await order(account.key, body);
+      expect(refused.status).toBe(429);
+      expect(refused.json).toEqual({ success: false, error: "DUPLICATE_IN_FLIGHT", code: "DUPLICATE_IN_FLIGHT" });
+      expect(await sql(`SELECT id FROM orders WHERE account_id = $1`, [account.accountId])).toEqual([]);
+      expect(await sql(`SELECT order_count FROM api_keys WHERE id = $1`, [account.keyId])).toEqual([{ order_count: 0 }]);
+      expect(await balanceCents(account.accountId)).toBe(600);
+    } finally {
+      await holder.query("ROLLBACK");
+      holder.release();
+    }
+    const placed = await order(account.key, body);
+    expect(placed.json).toMatchObject({ orderCreated: true, status: "processing" });
+    expect(await balanceCents(account.accountId)).toBe(600 - 99);
+  });
+
+  it("an order with the same key committed between the lookup and the writing statement is answered as its replay", async () => {
+    const account = await createAccount({ balanceCents: 600 });
+    const [caller] = (await getPool().query<ApiCaller>(`SELECT ${API_CALLER_COLUMNS} FROM ${API_CALLER_TABLES} WHERE k.id = $1`, [account.keyId])).rows;
+    const body = { pid: "SVCBR60", trxid: newTrxid("meanwhile"), userId: "5123456" };
+    const send = pg.Client.prototype.query;
+    let original: Awaited<ReturnType<typeof order>> | undefined;
+    // Just before this placement's writing statement goes out, the server places the same order.
+    const query = vi.spyOn(pg.Client.prototype, "query").mockImplementation(async function (this: pg.Client, ...args: unknown[]) {
+      if (!original && (args[0] as { name?: string }).name === "place-order") original = await order(account.key, body);
+      return (send as (...a: unknown[]) => unknown).apply(this, args);
+    } as typeof send);
+    try {
+      const placed = await placeOrder(caller, body);
+      expect(original?.json.orderCreated).toBe(true);
+      expect(placed.replayed).toBe(true);
+      expect(placed.invoice.orderId).toBe(original?.json.orderId);
+      const sent = query.mock.calls.map(([statement]) => (statement as { name?: string }).name);
+      // The first attempt's statement found the order and wrote nothing; the second's lookup read it.
+      expect(sent).toEqual(["place-open", "place-order", "place-open"]);
+    } finally {
+      query.mockRestore();
+    }
+    expect(await sql(`SELECT key_seq FROM orders WHERE account_id = $1`, [account.accountId])).toEqual([{ key_seq: 1 }]);
+    expect(await sql(`SELECT order_count FROM api_keys WHERE id = $1`, [account.keyId])).toEqual([{ order_count: 1 }]);
+    expect(await balanceCents(account.accountId)).toBe(600 - 99);
   });
 
   it("a re-poll of an order replaces the one already waiting instead of queueing a second", async () => {
