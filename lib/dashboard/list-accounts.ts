@@ -31,16 +31,26 @@ export async function listAccounts(options: { query?: string; olderThan?: number
     where.push({ OR: matches });
   }
   if (options.olderThan !== undefined) where.push({ id: { lt: options.olderThan } });
-  const rows = await getPrisma().account.findMany({
-    where: { AND: where },
-    include: { _count: { select: { apiKeys: { where: { revokedAt: null } }, orders: true } } },
-    orderBy: { id: "desc" },
-    take: limit + 1,
-  });
-  const accounts = rows.slice(0, limit).map(({ _count, ...account }) => ({
-    ...toAccountRecord(account),
-    activeKeys: _count.apiKeys,
-    orderCount: _count.orders,
-  }));
+  const prisma = getPrisma();
+  const rows = await prisma.account.findMany({ where: { AND: where }, orderBy: { id: "desc" }, take: limit + 1 });
+  const page = rows.slice(0, limit);
+  const ids = page.map((account) => account.id);
+  // Counted from the page's own keys, not by Prisma's relation count: that groups every order of
+  // every account before it joins the page (a scan of the whole orders index, 105 ms at a million
+  // orders; bench/RESULTS.md, scale). A key's order_count is its orders' number, kept by the
+  // placement in the order's own statement (the total GET /history answers); an order whose key
+  // was deleted (its api_key_id set to null) is counted on its own, through the key index.
+  const [keys, keyless] = await Promise.all([
+    prisma.apiKey.findMany({ where: { accountId: { in: ids } }, select: { accountId: true, revokedAt: true, orderCount: true } }),
+    prisma.order.groupBy({ by: ["accountId"], where: { accountId: { in: ids }, apiKeyId: null }, _count: { _all: true } }),
+  ]);
+  const counts = new Map(ids.map((id) => [id, { activeKeys: 0, orderCount: 0 }]));
+  for (const key of keys) {
+    const count = counts.get(key.accountId)!;
+    if (!key.revokedAt) count.activeKeys++;
+    count.orderCount += key.orderCount;
+  }
+  for (const group of keyless) counts.get(group.accountId)!.orderCount += group._count._all;
+  const accounts = page.map((account) => ({ ...toAccountRecord(account), ...counts.get(account.id)! }));
   return { accounts, olderCursor: rows.length > limit ? accounts[accounts.length - 1].id : undefined };
 }

@@ -25,7 +25,7 @@ import { listAccounts } from "@/lib/dashboard/list-accounts";
 import { recordAuditEntry } from "@/lib/audit/record-audit-entry";
 import { api } from "../helpers/api";
 import { sql } from "../helpers/db";
-import { createAccount } from "../helpers/fixtures";
+import { createAccount, issueTestKey } from "../helpers/fixtures";
 import { expectBooksBalance, newTrxid, order } from "../helpers/orders";
 import { useCleanDatabase } from "../helpers/clean-database";
 
@@ -530,6 +530,31 @@ describe("accounts, ledgers and the audit log", () => {
     expect((await listAccounts({ query: "@ledger_holder" })).accounts.map((a) => a.id)).toEqual([account.accountId]);
     expect((await listAccounts({ query: String(account.accountId) })).accounts.map((a) => a.id)).toContain(account.accountId);
     expect((await listAccounts({ query: "ledger_h" })).accounts[0]).toMatchObject({ id: account.accountId, activeKeys: 1, orderCount: 4, balanceCents: 1_604 });
+  });
+
+  it("counts each listed account's active keys and orders exactly: revoked keys' orders and a deleted key's orders included", async () => {
+    const holder = await createAccount({ balanceCents: 5_000 });
+    const second = await issueTestKey(holder.accountId);
+    const third = await issueTestKey(holder.accountId);
+    // Covers two orders of 99 cents; its third is refused for balance, and is still an order.
+    const other = await createAccount({ balanceCents: 198 });
+    for (const [key, n] of [[holder.key, 3], [second.key, 2], [third.key, 1], [other.key, 2]] as const) {
+      for (let i = 0; i < n; i++) expect((await order(key, { pid: "SVCBR60", trxid: newTrxid("count"), userId: "1" })).status).toBe(200);
+    }
+    expect((await order(other.key, { pid: "SVCBR60", trxid: newTrxid("count"), userId: "1" })).json.orderCreated).toBe(false);
+    await sql(`UPDATE api_keys SET revoked_at = now() WHERE id = $1`, [second.id]);
+    await sql(`DELETE FROM api_keys WHERE id = $1`, [third.id]);
+
+    const listed = (await listAccounts()).accounts.filter((a) => a.id === holder.accountId || a.id === other.accountId);
+    const stored = await sql<{ account_id: number; n: number }>(
+      `SELECT account_id, count(*)::int AS n FROM orders WHERE account_id = ANY($1) GROUP BY account_id`,
+      [[holder.accountId, other.accountId]],
+    );
+    expect(Object.fromEntries(stored.map((row) => [row.account_id, row.n]))).toEqual({ [holder.accountId]: 6, [other.accountId]: 3 });
+    expect(listed.map(({ id, activeKeys, orderCount }) => ({ id, activeKeys, orderCount }))).toEqual([
+      { id: other.accountId, activeKeys: 1, orderCount: 3 },
+      { id: holder.accountId, activeKeys: 1, orderCount: 6 },
+    ]);
   });
 
   it("filters the audit log by actor, action prefix and target, treating wildcards literally", async () => {
