@@ -40,7 +40,6 @@ export async function closePool(): Promise<void> {
   await current?.end();
 }
 
-/** Runs fn inside one transaction on one connection; rolls back on any throw. */
 // Work to run once the transaction a client is in has committed (withTransaction's own clients).
 const afterCommitWork = new WeakMap<pg.PoolClient, (() => void)[]>();
 
