@@ -71,7 +71,11 @@ export interface LedgerMoveSql {
  *
  * The move also takes the account's next ledger number (account_seq): the account's row stays
  * locked to the end of the transaction, so the numbers are 1..n without gaps and in posting order,
- * and GET /ledger reads an exact total from the account's row.
+ * and GET /ledger reads an exact total from the account's row. Under the same lock it dates the
+ * entry: now() (the transaction's start), or the account's previous entry's date when a posting
+ * that started later got to the row first (ledger_last_at). So dates never go back within an
+ * account, and the balance at a time is the balance_after of the last entry dated before it
+ * (lib/wallet/stream-ledger-statement.ts).
  */
 export function ledgerMoveCtes(p: LedgerMoveSql): string {
   return `ledger_move AS (
@@ -79,14 +83,15 @@ export function ledgerMoveCtes(p: LedgerMoveSql): string {
        SET balance_cents = accounts.balance_cents + ${p.amountCents},
            total_credited_cents = accounts.total_credited_cents + ${p.creditedCents},
            ledger_count = accounts.ledger_count + 1,
+           ledger_last_at = greatest(now(), accounts.ledger_last_at),
            updated_at = now()${p.after ? `
       FROM ${p.after}` : ""}
      WHERE accounts.id = ${p.accountId} AND accounts.balance_cents + ${p.amountCents} >= 0
-    RETURNING accounts.balance_cents, accounts.low_balance_threshold_cents, accounts.ledger_count
+    RETURNING accounts.balance_cents, accounts.low_balance_threshold_cents, accounts.ledger_count, accounts.ledger_last_at
   ), ledger_entry AS (
-    INSERT INTO ledger_entries (account_id, kind, amount_cents, balance_after_cents, order_id, actor, reason, audit_log_id, account_seq)
+    INSERT INTO ledger_entries (account_id, kind, amount_cents, balance_after_cents, order_id, actor, reason, audit_log_id, account_seq, created_at)
     SELECT ${p.accountId}, ${p.kind}, ${p.amountCents}, ledger_move.balance_cents, ${p.orderId}, ${p.actor}, ${p.reason}, ${p.auditLogId},
-           ledger_move.ledger_count
+           ledger_move.ledger_count, ledger_move.ledger_last_at
       FROM ledger_move
     RETURNING id
   ), ${balanceLowCtes("ledger_move", { accountId: p.accountId, amountCents: p.amountCents, eventId: p.lowEventId })}`;

@@ -4,10 +4,13 @@
 //
 // Consistency: everything (the two balances and every row) is read in one REPEATABLE READ, READ
 // ONLY transaction, so an order settling mid-download changes neither the rows nor the balances:
-// opening + the rows' amounts = closing, always. Both balances are sums of the ledger (balance =
-// sum of the ledger), not a row's balance_after: created_at is the posting transaction's start
-// time, so two postings racing for the wallet's row lock can carry created_at in the other order
-// than their ids, and "the last entry before from" would not be well defined.
+// opening + the rows' amounts = closing, always (checked before the closing line is written).
+//
+// Cost that does not grow with the account's history: an entry's date never goes back within its
+// account (the posting dates it under the account's row lock, lib/wallet/post-ledger-entry.ts), so
+// the balance at a time is the balance_after of the last entry dated before it, and the range's
+// first and last entries are the first and last dated in it: four probes of the (account_id,
+// created_at, account_seq) index, whether the account has a hundred entries or millions.
 //
 // Flat memory: rows are read in keyset batches of STATEMENT_BATCH_ROWS by id (no OFFSET, no
 // dependency: a batch is one indexed range read on (account_id, id)), and the next batch is read
@@ -61,11 +64,15 @@ interface Summary {
   last_id: number | null;
 }
 
-const SUMMARY = `SELECT coalesce(sum(amount_cents) FILTER (WHERE created_at < $2), 0)::bigint AS opening_cents,
-       coalesce(sum(amount_cents) FILTER (WHERE created_at < $3), 0)::bigint AS closing_cents,
-       min(id) FILTER (WHERE created_at >= $2 AND created_at < $3) AS first_id,
-       max(id) FILTER (WHERE created_at >= $2 AND created_at < $3) AS last_id
-  FROM ledger_entries WHERE account_id = $1`;
+const lastEntryBefore = (at: string, column: string) => `(SELECT ${column} FROM ledger_entries
+   WHERE account_id = $1 AND created_at < ${at} ORDER BY created_at DESC, account_seq DESC LIMIT 1)`;
+
+const SUMMARY = `SELECT coalesce(${lastEntryBefore("$2", "balance_after_cents")}, 0)::bigint AS opening_cents,
+       coalesce(${lastEntryBefore("$3", "balance_after_cents")}, 0)::bigint AS closing_cents,
+       (SELECT id FROM ledger_entries WHERE account_id = $1 AND created_at >= $2 AND created_at < $3
+         ORDER BY created_at, account_seq LIMIT 1) AS first_id,
+       (SELECT id FROM ledger_entries WHERE account_id = $1 AND created_at >= $2 AND created_at < $3
+         ORDER BY created_at DESC, account_seq DESC LIMIT 1) AS last_id`;
 
 const BATCH = `SELECT ${LEDGER_LINE_COLUMNS}
   FROM ledger_entries l LEFT JOIN orders o ON o.id = l.order_id
@@ -115,7 +122,9 @@ export async function openLedgerStatement(accountId: number, range: StatementRan
   const connection = client;
   // PostgreSQL ending a stalled reader's session (the idle timeout) surfaces here, between pulls.
   connection.once("error", onConnectionError);
-  let afterId = 0;
+  // Ids follow account_seq within an account (each is taken under the account's row lock), so the
+  // range's entries are exactly the account's ids first_id..last_id: the batches start there.
+  let afterId = summary.first_id === null ? 0 : summary.first_id - 1;
   let streamedCents = 0;
   let started = false;
   let cancelled = false;

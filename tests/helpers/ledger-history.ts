@@ -3,7 +3,8 @@
 // adjustments whose balance_after is the running sum and never negative, and the account's balance
 // and total credited set to match, so expectBooksBalance still holds afterwards; entry i is the
 // account's ledger number i (account_seq) and the account's ledger_count is the count, as posting
-// would have left them.
+// would have left them, with ledger_last_at at the last entry's date, so a later posting is dated
+// no earlier.
 import { sql } from "./db";
 
 export interface LedgerHistory {
@@ -35,7 +36,8 @@ export async function insertLedgerHistory(accountId: number, history: LedgerHist
     `UPDATE accounts SET
        balance_cents = (SELECT coalesce(sum(amount_cents), 0) FROM ledger_entries WHERE account_id = $1),
        total_credited_cents = (SELECT coalesce(sum(amount_cents), 0) FROM ledger_entries WHERE account_id = $1 AND kind = 'credit'),
-       ledger_count = (SELECT count(*) FROM ledger_entries WHERE account_id = $1)
+       ledger_count = (SELECT count(*) FROM ledger_entries WHERE account_id = $1),
+       ledger_last_at = (SELECT max(created_at) FROM ledger_entries WHERE account_id = $1)
      WHERE id = $1`,
     [accountId],
   );

@@ -4,6 +4,8 @@
 // bad ranges are refused; and the JSON pages are what they were.
 import { beforeAll, describe, expect, it } from "vitest";
 import { creditWallet } from "@/lib/wallet/credit-wallet";
+import { postLedgerEntry } from "@/lib/wallet/post-ledger-entry";
+import { getPool } from "@/lib/db/pool";
 import { api, baseUrl } from "../helpers/api";
 import { sql } from "../helpers/db";
 import { createAccount } from "../helpers/fixtures";
@@ -208,6 +210,49 @@ describe("the OpenAPI document", () => {
     expect(content["text/csv"].schema).toMatchObject({ type: "string", description: expect.stringContaining("closing_balance") });
     expect(operation.responses["200"].headers["Content-Disposition"]).toBeDefined();
     expect(operation["x-error-codes"]).toEqual(expect.arrayContaining(["INVALID_REQUEST", "SERVICE_UNAVAILABLE"]));
+  });
+});
+
+describe("postings that race for the wallet", () => {
+  // A posting is dated by its transaction's start, but one that began before another and reached
+  // the wallet's row after it must not be dated before it: the statement reads the balance at a
+  // time from the last entry dated before it, and the range as one run of entries.
+  it("are dated in the order they reached the wallet, so a statement that starts between them adds up", async () => {
+    const account = await createAccount({ balanceCents: 10_000 });
+    const late = await getPool().connect();
+    let began: Date;
+    try {
+      await late.query("BEGIN");
+      began = (await late.query<{ began: Date }>("SELECT now() AS began")).rows[0].began;
+      // Dates are kept to the millisecond: let the clock move well past the late one's start.
+      await new Promise((resolve) => setTimeout(resolve, 20));
+      await creditWallet({ accountId: account.accountId, amountCents: 300, actor: "test", reason: "reached the wallet first" });
+      await postLedgerEntry(late, { accountId: account.accountId, kind: "adjustment", amountCents: -200, actor: "test", reason: "began first" });
+      await late.query("COMMIT");
+    } finally {
+      late.release();
+    }
+    const rows = await sql<{ reason: string; created_at: Date }>(
+      `SELECT reason, created_at FROM ledger_entries WHERE account_id = $1 ORDER BY account_seq`,
+      [account.accountId],
+    );
+    expect(rows.map((row) => row.reason)).toEqual(["test funding", "reached the wallet first", "began first"]);
+    expect(rows[1].created_at.getTime()).toBeGreaterThan(began.getTime());
+    expect(rows[2].created_at.getTime()).toBe(rows[1].created_at.getTime());
+
+    const from = rows[1].created_at;
+    const to = new Date(from.getTime() + 86_400_000);
+    const res = await api(`/ledger?format=csv&from=${encodeURIComponent(from.toISOString())}&to=${encodeURIComponent(to.toISOString())}`, { key: account.key });
+    expect(res.status).toBe(200);
+    const statement = parseStatementCsv(res.text);
+    expect(statement.opening.cents).toBe(10_000);
+    expect(statement.entries.map((entry) => [entry.reason, entry.amountCents])).toEqual([
+      ["reached the wallet first", 300],
+      ["began first", -200],
+    ]);
+    expect(statement.closing.cents).toBe(10_100);
+    expect(await ledgerTruth(account.accountId, from.toISOString(), to.toISOString())).toEqual({ opening: 10_000, closing: 10_100, entries: 2 });
+    await expectBooksBalance();
   });
 });
 

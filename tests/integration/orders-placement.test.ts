@@ -279,8 +279,10 @@ describe("insufficient balance (README: insufficient balance is a cancelled invo
     expect(replay.json).toEqual(res.json);
     // Topping up does not revive it: a new charge needs a new trxid.
     await sql(
-      `WITH moved AS (UPDATE accounts SET balance_cents = balance_cents + 1000, ledger_count = ledger_count + 1 WHERE id = $1 RETURNING ledger_count)
-       INSERT INTO ledger_entries (account_id, kind, amount_cents, balance_after_cents, actor, account_seq) SELECT $1, 'credit', 1000, 1050, 'test', ledger_count FROM moved`,
+      `WITH moved AS (UPDATE accounts SET balance_cents = balance_cents + 1000, ledger_count = ledger_count + 1, ledger_last_at = now()
+                        WHERE id = $1 RETURNING ledger_count, ledger_last_at)
+       INSERT INTO ledger_entries (account_id, kind, amount_cents, balance_after_cents, actor, account_seq, created_at)
+       SELECT $1, 'credit', 1000, 1050, 'test', ledger_count, ledger_last_at FROM moved`,
       [account.accountId],
     );
     expect((await order(account.key, { pid: "SVCBR60", trxid, userId: "1" })).json.status).toBe("cancelled");
