@@ -2,16 +2,26 @@
 //
 //   base   the demo catalog; reseller A (the big one, whose orders all come through one key, "A1");
 //          reseller B (a small one, 200 orders); 10,000 small accounts with a key and a funding
-//          credit each; A's first 10,000 orders. About 10,200 orders in all: the 10k baseline.
-//   grow   A's next 990,000 orders (1,000,000 in all) and 196 more wallet movements for each small
-//          account: about 1,000,200 orders and 3,000,000 ledger entries.
+//          credit each; A's first 10,000 orders, in one month (44 to 16 days before the seed).
+//          About 10,200 orders in all: the 10k baseline.
+//   grow   A's next 990,000 orders (1,000,000 in all), over the 12 days before the seed, and 196
+//          more wallet movements for each small account: about 1,000,200 orders and 3,000,000
+//          ledger entries.
+//
+// A's first month is the month whose CSV statement the bench downloads at both sizes
+// (ScaleIdentities.statementMonth): the same 10,000 orders, so what the 1M figure adds is the
+// cost of the 990,000 orders that came after them, not a longer file. The grown orders are newer
+// than the baseline's; the bench's own 10k-phase placements (dated the run's day) are renumbered
+// after them, so each key's orders and each account's ledger keep their numbers in date order.
 //
 // Every row keeps the schema's invariants, which checkScaleInvariants() verifies afterwards: a
 // charged order has one debit of its amount, a cancelled one also one refund; each account's
 // balance is the sum of its ledger and every balance_after is the running sum (ledger ids follow
 // time within an account); public ids carry the HMAC that lib/orders/public-order-id.ts checks;
 // each key's orders are numbered 1..api_keys.order_count (key_seq) and each account's ledger
-// entries 1..accounts.ledger_count (account_seq), in id order, as placement and posting number them.
+// entries 1..accounts.ledger_count (account_seq), in id order, as placement and posting number them;
+// within an account, ledger dates never go back in that order, and accounts.ledger_last_at is the
+// latest (lib/wallet/post-ledger-entry.ts keeps both when it posts).
 // A's orders are 98% completed and 2% cancelled and refunded, half of them carry an idempotency key
 // of their own (the other half use their trxid), and their player ids repeat every 5,000 orders.
 // Not generated: order events, webhook events and jobs (no read path measured here reads them).
@@ -24,6 +34,7 @@ import pg from "pg";
 import { getPrisma } from "@/lib/db/prisma";
 import { issueApiKey } from "@/lib/accounts/issue-api-key";
 import { seedDemoCatalog } from "@/lib/seed/seed-demo-data";
+import { ACCOUNTS_WITH_STALE_LEDGER_LAST_AT, LEDGER_OUT_OF_ORDER } from "@/lib/wallet/check-ledger";
 
 /** SCALE_ORDERS: reseller A's orders after growing (a smaller number for a quick try of the bench itself). */
 export const BIG_ORDERS = Number(process.env.SCALE_ORDERS ?? 1_000_000);
@@ -40,10 +51,15 @@ export interface ScaleIdentities {
   smallAccountId: number;
   smallKeyId: number;
   smallKey: string;
+  /** The instants [from, to) of reseller A's first month: its CSV statement is measured at both sizes. */
+  statementMonth: { from: string; to: string };
 }
 
-/** A's orders span this long, ending at the seed (older ones first). */
-const SPAN_MS = 12 * 86_400_000;
+const DAY_MS = 86_400_000;
+/** B's orders, and A's after its first month, span this long, ending at the seed (older ones first). */
+const SPAN_MS = 12 * DAY_MS;
+/** A's first month: its orders are dated from 44 to 16 days before the seed; the statement covers 45 to 15. */
+const FIRST_MONTH = { ordersFrom: 44 * DAY_MS, ordersTo: 16 * DAY_MS, statementFrom: 45 * DAY_MS, statementTo: 15 * DAY_MS };
 
 const HELPERS = `
 CREATE SCHEMA IF NOT EXISTS scale_seed_tools;
@@ -95,19 +111,42 @@ async function withoutIndexes(client: pg.Client, tables: string[], work: () => P
   }
 }
 
+/** Where new orders and entries continue the key's and the account's numbering: after what is there, unless given. */
+interface SeriesStart {
+  keySeq: number;
+  ledgerSeq: number;
+  balanceCents: number;
+}
+
+/** What insertResellerOrders wrote: its first order and ledger ids, and its entries' count and sum. */
+interface InsertedSeries {
+  firstOrderId: number;
+  firstLedgerId: number;
+  entries: number;
+  sumCents: number;
+}
+
 /**
  * `count` more orders of account `accountId` through key `keyId`, numbered from `first` (trxid
- * trx-<n>), created between `from` and `to`, with their ledger entries after the account's current
- * ones: a credit of 100 times the dearest pack before every 100th order, the debit, and for every
- * 50th order (cancelled) the refund.
+ * trx-<n>), created between `from` and `to`, with their ledger entries in date order: a credit of
+ * 100 times the dearest pack before every 100th order, the debit, and for every 50th order
+ * (cancelled) the refund. Their numbers and balances continue from `start` (by default the
+ * account's and the key's current ones).
  */
 async function insertResellerOrders(
   client: pg.Client,
-  o: { accountId: number; keyId: number; first: number; count: number; from: Date; to: Date; secret: string; trxPrefix: string },
-): Promise<void> {
+  o: { accountId: number; keyId: number; first: number; count: number; from: Date; to: Date; secret: string; trxPrefix: string; start?: SeriesStart },
+): Promise<InsertedSeries> {
   const idBase = (await client.query<{ n: string }>(`SELECT GREATEST((SELECT COALESCE(max(id), 0) FROM orders), (SELECT last_value FROM orders_id_seq)) AS n`)).rows[0].n;
-  // The key's numbers continue from its counter in id order, and the counter moves past them.
-  const seqBase = (await client.query<{ n: number }>(`SELECT order_count AS n FROM api_keys WHERE id = $1 AND account_id = $2`, [o.keyId, o.accountId])).rows[0].n;
+  const current = (
+    await client.query<SeriesStart>(
+      `SELECT k.order_count AS "keySeq", a.ledger_count AS "ledgerSeq", a.balance_cents::int8 AS "balanceCents"
+         FROM api_keys k JOIN accounts a ON a.id = k.account_id WHERE k.id = $1 AND k.account_id = $2`,
+      [o.keyId, o.accountId],
+    )
+  ).rows[0];
+  const start = o.start ?? { keySeq: current.keySeq, ledgerSeq: current.ledgerSeq, balanceCents: Number(current.balanceCents) };
+  const seqBase = start.keySeq;
   await client.query(
     `INSERT INTO orders (id, public_id, account_id, api_key_id, trxid, idempotency_key, request_fingerprint, product_id, catalog_id,
                          line_slug, line_kind, pack_name, unit_price_cents, quantity, amount_cents, user_id, sent_user_id,
@@ -132,7 +171,7 @@ async function insertResellerOrders(
 
   const ledgerBase = (await client.query<{ n: string }>(`SELECT GREATEST((SELECT COALESCE(max(id), 0) FROM ledger_entries), (SELECT last_value FROM ledger_entries_id_seq)) AS n`)).rows[0].n;
   const inserted = await client.query(
-    `WITH start AS (SELECT balance_cents, ledger_count FROM accounts WHERE id = $1),
+    `WITH start AS (SELECT $6::bigint AS balance_cents, $7::int AS ledger_count),
           top AS (SELECT max(price_cents) * 100 AS credit FROM scale_products),
           entries AS (
             SELECT o.id AS oid, e.sub, e.kind, e.amount, e.order_id, e.actor, e.reason, e.at
@@ -148,11 +187,11 @@ async function insertResellerOrders(
      INSERT INTO ledger_entries (id, account_id, kind, amount_cents, balance_after_cents, order_id, actor, reason, created_at, account_seq)
      SELECT $5::bigint + row_number() OVER w, $1, kind, amount, (SELECT balance_cents FROM start) + sum(amount) OVER w, order_id, actor, reason, at,
             (SELECT ledger_count FROM start) + row_number() OVER w
-       FROM entries WINDOW w AS (ORDER BY oid, sub)
+       FROM entries WINDOW w AS (ORDER BY at, oid, sub)
      RETURNING amount_cents, kind)
      SELECT count(*)::int AS n, COALESCE(sum(amount_cents), 0)::bigint AS sum,
             COALESCE(sum(amount_cents) FILTER (WHERE kind = 'credit'), 0)::bigint AS credited FROM inserted`,
-    [o.accountId, o.keyId, idBase, o.count, ledgerBase],
+    [o.accountId, o.keyId, idBase, o.count, ledgerBase, start.balanceCents, start.ledgerSeq],
   );
   const { n, sum, credited } = inserted.rows[0] as { n: number; sum: string; credited: string };
   await client.query(`SELECT setval('ledger_entries_id_seq', $1::bigint + $2::int)`, [ledgerBase, n]);
@@ -160,6 +199,16 @@ async function insertResellerOrders(
     `UPDATE accounts SET balance_cents = balance_cents + $2, total_credited_cents = total_credited_cents + $3, ledger_count = ledger_count + $4,
             updated_at = now() WHERE id = $1`,
     [o.accountId, sum, credited, n],
+  );
+  return { firstOrderId: Number(idBase) + 1, firstLedgerId: Number(ledgerBase) + 1, entries: n, sumCents: Number(sum) };
+}
+
+/** Each account's ledger_last_at at its latest entry's date, as posting leaves it. */
+async function stampLedgerLastAt(client: pg.Client): Promise<void> {
+  await client.query(
+    `UPDATE accounts a SET ledger_last_at = m.last_at
+       FROM (SELECT account_id, max(created_at) AS last_at FROM ledger_entries GROUP BY account_id) m
+      WHERE a.id = m.account_id AND a.ledger_last_at IS DISTINCT FROM m.last_at`,
   );
 }
 
@@ -203,32 +252,68 @@ export async function seedScaleBase(url: string, secret: string, log: (line: str
       accountId: small.id, keyId: smallKey.id, first: 1, count: SMALL_RESELLER_ORDERS,
       from: new Date(now - SPAN_MS), to: new Date(now - 60_000), secret, trxPrefix: "b-trx-",
     });
-    // Reseller A's 10,000 newest orders: the last 3 hours.
+    // Reseller A's first 10,000 orders: its first month.
     await insertResellerOrders(client, {
       accountId: big.id, keyId: bigKey.id, first: 1, count: BASE_ORDERS,
-      from: new Date(now - 3 * 3_600_000), to: new Date(now - 1_000), secret, trxPrefix: "trx-",
+      from: new Date(now - FIRST_MONTH.ordersFrom), to: new Date(now - FIRST_MONTH.ordersTo), secret, trxPrefix: "trx-",
     });
+    await stampLedgerLastAt(client);
     await client.query("VACUUM (ANALYZE)");
   });
   log(`base seeded: accounts A=${big.id} B=${small.id} and ${SMALL_ACCOUNTS} small ones`);
-  return { bigAccountId: big.id, bigKeyId: bigKey.id, bigKey: bigKey.key, smallAccountId: small.id, smallKeyId: smallKey.id, smallKey: smallKey.key };
+  return {
+    bigAccountId: big.id, bigKeyId: bigKey.id, bigKey: bigKey.key, smallAccountId: small.id, smallKeyId: smallKey.id, smallKey: smallKey.key,
+    statementMonth: { from: new Date(now - FIRST_MONTH.statementFrom).toISOString(), to: new Date(now - FIRST_MONTH.statementTo).toISOString() },
+  };
 }
 
 /**
- * To 1M: A's older 990,000 orders (12 days back to 3 hours ago; their ids are higher than the
- * baseline's, which is harmless: nothing orders by id across the two) and the small accounts'
- * wallet movements (credits of $3 and adjustments of -$1, alternating).
+ * To 1M: A's next 990,000 orders (12 days back to 3 hours ago) and the small accounts' wallet
+ * movements (credits of $3 and adjustments of -$1, alternating).
+ *
+ * A's orders placed by the 10k phase's POST /orders are dated the run's day, after every grown
+ * order: the grown orders and entries take the numbers after the baseline's, and the placements'
+ * numbers (and their entries' ids and balances) move after the grown ones, as if they had been
+ * placed after them, which in time they were.
  */
 export async function growScale(url: string, secret: string, ids: ScaleIdentities, log: (line: string) => void): Promise<void> {
   const now = Date.now();
+  const growFrom = new Date(now - SPAN_MS);
   await withSeedSession(url, async (client) => {
+    // A's numbers and balance after its last entry dated before the grown orders (the baseline's).
+    const start = (
+      await client.query<SeriesStart>(
+        `SELECT (SELECT count(*)::int FROM orders WHERE api_key_id = $2 AND created_at < $3) AS "keySeq",
+                l.account_seq AS "ledgerSeq", l.balance_after_cents::int8 AS "balanceCents"
+           FROM ledger_entries l WHERE l.account_id = $1 AND l.created_at < $3 ORDER BY l.created_at DESC, l.account_seq DESC LIMIT 1`,
+        [ids.bigAccountId, ids.bigKeyId, growFrom],
+      )
+    ).rows[0];
+    start.balanceCents = Number(start.balanceCents);
     await withoutIndexes(client, ["orders", "ledger_entries"], async () => {
       let started = Date.now();
-      await insertResellerOrders(client, {
+      const grown = await insertResellerOrders(client, {
         accountId: ids.bigAccountId, keyId: ids.bigKeyId, first: BASE_ORDERS + 1, count: BIG_ORDERS - BASE_ORDERS,
-        from: new Date(now - SPAN_MS), to: new Date(now - 3 * 3_600_000 - 1_000), secret, trxPrefix: "trx-",
+        from: growFrom, to: new Date(now - 3 * 3_600_000 - 1_000), secret, trxPrefix: "trx-", start,
       });
-      log(`A's orders and ledger to ${BIG_ORDERS} in ${((Date.now() - started) / 1000).toFixed(1)} s`);
+      // The 10k phase's placements, after the grown ones: numbers, ids (in their order) and balances.
+      const moved = await client.query(
+        `UPDATE orders SET key_seq = key_seq + $3 WHERE api_key_id = $1 AND id < $2 AND created_at >= $4`,
+        [ids.bigKeyId, grown.firstOrderId, BIG_ORDERS - BASE_ORDERS, growFrom],
+      );
+      const top = (await client.query<{ n: string }>(`SELECT max(id) AS n FROM ledger_entries`)).rows[0].n;
+      const movedEntries = await client.query(
+        `UPDATE ledger_entries l SET id = m.new_id, account_seq = l.account_seq + $3, balance_after_cents = l.balance_after_cents + $4
+           FROM (SELECT id, $5::bigint + row_number() OVER (ORDER BY account_seq) AS new_id FROM ledger_entries
+                  WHERE account_id = $1 AND id < $2 AND created_at >= $6) m
+          WHERE l.id = m.id`,
+        [ids.bigAccountId, grown.firstLedgerId, grown.entries, grown.sumCents, top, growFrom],
+      );
+      await client.query(`SELECT setval('ledger_entries_id_seq', GREATEST((SELECT max(id) FROM ledger_entries), (SELECT last_value FROM ledger_entries_id_seq)))`);
+      log(
+        `A's orders and ledger to ${BIG_ORDERS} in ${((Date.now() - started) / 1000).toFixed(1)} s ` +
+          `(the 10k phase's ${moved.rowCount} placements and ${movedEntries.rowCount} entries renumbered after them)`,
+      );
       started = Date.now();
       const base = (await client.query<{ n: string }>(`SELECT GREATEST((SELECT max(id) FROM ledger_entries), (SELECT last_value FROM ledger_entries_id_seq)) AS n`)).rows[0].n;
       const inserted = await client.query(
@@ -251,6 +336,7 @@ export async function growScale(url: string, secret: string, ids: ScaleIdentitie
         [(SMALL_MOVEMENTS / 2) * 300 - (SMALL_MOVEMENTS / 2) * 100, (SMALL_MOVEMENTS / 2) * 300, SMALL_MOVEMENTS],
       );
       log(`${inserted.rowCount} small-account ledger entries in ${((Date.now() - started) / 1000).toFixed(1)} s`);
+      await stampLedgerLastAt(client);
     }, log);
     const started = Date.now();
     await client.query("VACUUM (ANALYZE) orders, ledger_entries, accounts, api_keys");
@@ -290,6 +376,8 @@ export async function checkScaleInvariants(pool: pg.Pool): Promise<string[]> {
     `SELECT count(*) AS n FROM accounts a
        LEFT JOIN (SELECT account_id, count(*) c, max(account_seq) m FROM ledger_entries GROUP BY account_id) l ON l.account_id = a.id
       WHERE a.ledger_count <> COALESCE(l.c, 0) OR a.ledger_count <> COALESCE(l.m, 0)`);
+  await q("ledger entries dated before, or with an id below, their account's previous entry", `SELECT count(*) AS n FROM (${LEDGER_OUT_OF_ORDER}) t`);
+  await q("accounts whose ledger_last_at is before their latest entry", `SELECT count(*) AS n FROM (${ACCOUNTS_WITH_STALE_LEDGER_LAST_AT}) t`);
   await q("ledger entries of a missing order",
     `SELECT count(*) AS n FROM ledger_entries l LEFT JOIN orders o ON o.id = l.order_id WHERE l.order_id IS NOT NULL AND o.id IS NULL`);
   return problems;

@@ -2,6 +2,18 @@
 // violation found, so an empty list means the books balance.
 import { getPool } from "../db/pool";
 
+// GET /ledger?format=csv reads a balance at a time from the last entry dated before it, and a
+// range's entries as one run of ids: within an account, dates never go back and ids rise with
+// account_seq (the entries that break either); and the account's ledger_last_at, from which the
+// next posting is dated, is not before its latest entry (the accounts where it is). The scale
+// bench counts the same at a million orders (bench/scale-seed.ts).
+export const LEDGER_OUT_OF_ORDER = `SELECT id, account_id, created_at < previous_at AS dated_back FROM (
+    SELECT id, account_id, created_at, lag(created_at) OVER w AS previous_at, lag(id) OVER w AS previous_id
+      FROM ledger_entries WINDOW w AS (PARTITION BY account_id ORDER BY account_seq)) t
+   WHERE created_at < previous_at OR id < previous_id`;
+export const ACCOUNTS_WITH_STALE_LEDGER_LAST_AT = `SELECT a.id FROM accounts a JOIN ledger_entries l ON l.account_id = a.id
+   GROUP BY a.id HAVING a.ledger_last_at IS NULL OR a.ledger_last_at < max(l.created_at)`;
+
 export async function checkLedger(): Promise<string[]> {
   const pool = getPool();
   const problems: string[] = [];
@@ -35,23 +47,11 @@ export async function checkLedger(): Promise<string[]> {
   );
   for (const row of numbering.rows) problems.push(`${row.owner} ${row.id}: counter ${row.counter} but ${row.n} rows numbered up to ${row.top}`);
 
-  // GET /ledger?format=csv reads a balance at a time from the last entry dated before it, and a
-  // range's entries as one run of ids: within an account, dates never go back and ids rise with
-  // account_seq; and the account's ledger_last_at, from which the next posting is dated, is not
-  // before its latest entry.
-  const order = await pool.query(
-    `SELECT id, account_id, created_at < previous_at AS dated_back FROM (
-       SELECT id, account_id, created_at, lag(created_at) OVER w AS previous_at, lag(id) OVER w AS previous_id
-         FROM ledger_entries WINDOW w AS (PARTITION BY account_id ORDER BY account_seq)) t
-      WHERE created_at < previous_at OR id < previous_id LIMIT 20`,
-  );
+  const order = await pool.query(`${LEDGER_OUT_OF_ORDER} LIMIT 20`);
   for (const row of order.rows) {
     problems.push(`ledger entry ${row.id} (account ${row.account_id}): ${row.dated_back ? "dated before" : "an id below"} the account's previous entry`);
   }
-  const lastAt = await pool.query(
-    `SELECT a.id FROM accounts a JOIN ledger_entries l ON l.account_id = a.id
-      GROUP BY a.id HAVING a.ledger_last_at IS NULL OR a.ledger_last_at < max(l.created_at)`,
-  );
+  const lastAt = await pool.query(ACCOUNTS_WITH_STALE_LEDGER_LAST_AT);
   for (const row of lastAt.rows) problems.push(`account ${row.id}: ledger_last_at is before its latest ledger entry`);
 
   const orders = await pool.query(
