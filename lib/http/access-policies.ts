@@ -1,6 +1,6 @@
 // The wrapper's view of runtime settings, API-key authentication and rate limits, in one place.
 import { getRuntimeSettings, type RuntimeSettings } from "../settings/get-runtime-settings";
-import { authenticateApiKey, extractApiKey, type ApiCaller } from "../auth/authenticate-api-key";
+import { authenticateApiKey, extractApiKey, type ApiCaller, type KeyLookupExtra } from "../auth/authenticate-api-key";
 import { isWellFormedApiKey } from "../auth/api-key-format";
 import { authBlockedFor, recordAuthFailure, RateLimitUnavailableError, startKeyRateLimit, type RateLimitDecision } from "../ratelimit";
 import { keyLimitIdentifier } from "../ratelimit/key-limit-identifier";
@@ -32,6 +32,8 @@ export interface AuthenticatedCall {
    * way. The limiter never fails open: an unreachable store is a 503 RATE_LIMIT_UNAVAILABLE.
    */
   limit: Promise<RateLimitDecision>;
+  /** What the route's KeyLookupExtra read with the key, if it gave one. */
+  extra?: unknown;
 }
 
 /**
@@ -45,15 +47,20 @@ export interface AuthenticatedCall {
  * passes, since the lookup happens first (an indexed hash: cheap, and keys have about 238 bits, so
  * the budget slows guessing, it is not what makes guessing hopeless).
  */
-export async function authenticateCaller(headers: Headers, clientIp: string): Promise<AuthenticatedCall> {
+export async function authenticateCaller(headers: Headers, clientIp: string, extra?: KeyLookupExtra): Promise<AuthenticatedCall> {
   const presented = extractApiKey(headers);
   const blockedFor = authBlockedFor(clientIp);
   // A network that is sending bad keys gets no concurrent store write per guess: its check starts
   // only once its key is known to be valid.
   let check = presented !== undefined && blockedFor === 0 && isWellFormedApiKey(presented) ? startKeyRateLimit(keyLimitIdentifier(presented)) : undefined;
   let caller: ApiCaller;
+  let extraValue: unknown;
   try {
-    caller = await authenticateApiKey(presented);
+    // A route's extra read may take a sequence number (POST /orders reserves its order id), so it
+    // rides only on the lookup of a request within its limits, as it did when it ran after them:
+    // refused requests cannot use up ids. It waits for the store's answer; the rest overlap.
+    const withinLimits = extra && check ? await check.decision.then((decision) => decision.allowed, () => false) : false;
+    ({ caller, extra: extraValue } = await authenticateApiKey(presented, withinLimits ? extra : undefined));
   } catch (error) {
     void check?.retract();
     if (error instanceof ApiError) {
@@ -65,5 +72,5 @@ export async function authenticateCaller(headers: Headers, clientIp: string): Pr
   check ??= startKeyRateLimit(keyLimitIdentifier(presented!));
   const limit = mapUnavailable(check.decision);
   limit.catch(() => undefined); // awaited by the caller, after the account checks
-  return { caller, limit };
+  return { caller, limit, extra: extraValue };
 }

@@ -1,12 +1,14 @@
 // The one wrapper around every public API route. In order: key extraction, key format, key lookup
 // by hash (with the rate-limit check started beside it), account state, IP allowlist (unless the
 // route opts out), rate limit, the order/redeem switches, body and query parsing with zod, the
-// handler, error mapping. Every failure body comes from the error catalogue.
+// handler, error mapping. Every failure body comes from the error catalogue. A route whose key
+// lookup carries a read for it (withKeyLookup) has its body read and parsed before the lookup;
+// the body's errors still answer only after the key's.
 import { z } from "zod";
 import { env } from "../config/env";
 import { isDatabaseUnavailable } from "../db/errors";
 import { parseTrustedProxies, resolveClientIp } from "../net/ip";
-import { checkAccountAccess, checkIpAccess, touchKeyLastUsed, type ApiCaller } from "../auth/authenticate-api-key";
+import { checkAccountAccess, checkIpAccess, touchKeyLastUsed, type ApiCaller, type KeyLookupExtra } from "../auth/authenticate-api-key";
 import { ApiError, errorCatalogue, errorResponse, jsonResponse, type ErrorKey } from "./errors";
 import { readJsonBody } from "./read-json-body";
 import type { HttpMethod, RequestContext, RouteHandler } from "./router";
@@ -23,6 +25,8 @@ export interface HandlerInput<B, Q> {
   query: Q;
   params: Record<string, string>;
   settings: ApiSettings;
+  /** What withKeyLookup's read returned with the key; undefined when the route has none or the body gave none. */
+  keyLookupExtra?: unknown;
 }
 
 export interface PublicRouteSpec<B extends z.ZodType | undefined, Q extends z.ZodType | undefined> {
@@ -51,6 +55,12 @@ export interface PublicRouteSpec<B extends z.ZodType | undefined, Q extends z.Zo
    * add). The key, the account state and the rate limit still apply.
    */
   ipAllowlist?: false;
+  /**
+   * A read the key lookup does in its own statement for this request (one round trip less), from
+   * the parsed body; undefined to look the key up alone. The handler gets its value as
+   * keyLookupExtra.
+   */
+  withKeyLookup?(body: B extends z.ZodType ? z.output<B> : undefined): KeyLookupExtra | undefined;
   /**
    * While a switch closes the route, a request that repeats an earlier one still gets that earlier
    * answer: this returns it, or undefined for a new request (which the switch then refuses). Called
@@ -94,6 +104,19 @@ function bodyError(error: z.ZodError): ApiError {
   return new ApiError(key, { extra: { details: describeIssues(error) } });
 }
 
+/** A request body read and checked against its schema: its value, or the error it answers with. */
+type BodyOutcome = { ok: true; value: unknown } | { ok: false; error: unknown };
+
+async function readBody(request: Request, schema: z.ZodType, aliases: Record<string, string[]> | undefined, maxBodyBytes: number): Promise<BodyOutcome> {
+  try {
+    const raw = applyAliases(await readJsonBody(request, maxBodyBytes), aliases);
+    const parsed = schema.safeParse(raw === undefined ? {} : raw);
+    return parsed.success ? { ok: true, value: parsed.data } : { ok: false, error: bodyError(parsed.error) };
+  } catch (error) {
+    return { ok: false, error };
+  }
+}
+
 function closingSwitch(action: RouteAction | undefined, settings: ApiSettings): "MAINTENANCE" | "API_ORDER_DISABLED" | undefined {
   if (action !== "order" && action !== "redeem") return undefined;
   if (settings.maintenance) return "MAINTENANCE";
@@ -124,7 +147,9 @@ export function publicRoute<B extends z.ZodType | undefined = undefined, Q exten
       trustedProxies ??= parseTrustedProxies(env().trustedProxies);
       const clientIp = resolveClientIp(context.peerIp, request.headers.get("x-forwarded-for"), trustedProxies);
 
-      const { caller, limit } = await authenticateCaller(request.headers, clientIp);
+      const earlyBody = spec.body && spec.withKeyLookup ? await readBody(request, spec.body, spec.aliases, maxBodyBytes) : undefined;
+      const keyLookup = earlyBody?.ok ? spec.withKeyLookup!(earlyBody.value as never) : undefined;
+      const { caller, limit, extra: keyLookupExtra } = await authenticateCaller(request.headers, clientIp, keyLookup);
 
       const settings = await readApiSettings();
       const accessError =
@@ -141,17 +166,10 @@ export function publicRoute<B extends z.ZodType | undefined = undefined, Q exten
 
       let body: unknown;
       if (spec.body) {
-        let parsed: ReturnType<z.ZodType["safeParse"]>;
-        try {
-          const raw = applyAliases(await readJsonBody(request, maxBodyBytes), spec.aliases);
-          parsed = spec.body.safeParse(raw === undefined ? {} : raw);
-        } catch (error) {
-          // While closed, anything that is not a readable repeat is simply refused by the switch.
-          if (closedBy) throw new ApiError(closedBy);
-          throw error;
-        }
-        if (!parsed.success) throw closedBy ? new ApiError(closedBy) : bodyError(parsed.error);
-        body = parsed.data;
+        const read = earlyBody ?? (await readBody(request, spec.body, spec.aliases, maxBodyBytes));
+        // While closed, anything that is not a readable repeat is simply refused by the switch.
+        if (!read.ok) throw closedBy ? new ApiError(closedBy) : read.error;
+        body = read.value;
       }
       if (closedBy) {
         const input = { request, caller, clientIp, body: body as never, query: undefined as never, params: context.params, settings };
@@ -174,6 +192,7 @@ export function publicRoute<B extends z.ZodType | undefined = undefined, Q exten
         query: query as never,
         params: context.params,
         settings,
+        keyLookupExtra,
       });
       return withHeaders(result instanceof Response ? result : jsonResponse(result), limitHeaders);
     } catch (error) {

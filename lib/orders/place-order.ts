@@ -5,7 +5,7 @@
 import type pg from "pg";
 import { getPool, withTransaction } from "../db/pool";
 import { ApiError } from "../http/errors";
-import type { ApiCaller } from "../auth/authenticate-api-key";
+import type { ApiCaller, KeyLookupExtra } from "../auth/authenticate-api-key";
 import type { OrderBody } from "../api-schemas/order-schemas";
 import { assertPostingAmount, ledgerMoveCtes } from "../wallet/post-ledger-entry";
 import { FULFILMENT_JOBS, placementJobCtes } from "../fulfilment/enqueue-fulfilment";
@@ -34,7 +34,9 @@ class ConcurrentDuplicate extends Error {}
 // Two round trips and no BEGIN/COMMIT: the lookup (OPEN_PLACEMENT), the body validated against its
 // catalog entry in Node, then one writing statement (PLACE_ORDER), which is its own transaction.
 // Each round trip costs the web process a socket write and a read (about 60 µs of its CPU here);
-// BEGIN and COMMIT were two of the four (bench/RESULTS.md, "2026-11-25").
+// BEGIN and COMMIT were two of the four (bench/RESULTS.md, "2026-11-25"). Under POST /orders the
+// lookup rides on the API key's own lookup (placementKeyLookup), so a new order costs the request
+// one statement besides the key's: the writing one.
 
 // The existing order for the idempotency key (its columns, all null when there is none) and the
 // catalog entry. The existing order comes back as plain columns, as every other order read does,
@@ -56,6 +58,32 @@ const REPLAY_LOOKUP = lookupStatement({ locked: true, nextId: false });
 const OPEN_PLACEMENT = lookupStatement({ locked: false, nextId: true });
 
 type LookupRow = { locked?: boolean; entry: CatalogEntry | null; nextId?: number } & { [K in keyof OrderRecord]: OrderRecord[K] | null };
+
+/** OPEN_PLACEMENT's answer as the API key's lookup reads it: whether the key has an order, not the order. */
+export interface PlacementPrefetch {
+  entry: CatalogEntry | null;
+  nextId: number;
+  existing: boolean;
+}
+
+/**
+ * POST /orders' lookup as a read of the API key's lookup statement (lib/http/public-route.ts,
+ * withKeyLookup): the catalog entry, the order's id reserved in advance, and whether the
+ * idempotency key already has an order (then the placement runs OPEN_PLACEMENT itself, to answer
+ * the replay from that order's columns). Undefined when the body lacks pid or trxid: the
+ * placement refuses it before any SQL.
+ */
+export function placementKeyLookup(body: OrderBody): KeyLookupExtra | undefined {
+  if (!body.pid || !body.trxid) return undefined;
+  return {
+    name: "place-open",
+    expression: `json_build_object(
+      'entry', (SELECT ${CATALOG_ENTRY_JSON} FROM products p JOIN game_lines l ON l.id = p.line_id WHERE p.catalog_id = $3),
+      'nextId', nextval(pg_get_serial_sequence('orders', 'id')),
+      'existing', EXISTS (SELECT 1 FROM orders o WHERE o.account_id = k.account_id AND o.idempotency_key = $2))`,
+    values: [body.idempotencyKey ?? body.trxid, body.pid],
+  };
+}
 
 function readLookup({ locked, entry, nextId, ...order }: LookupRow) {
   return { locked, entry: entry ?? undefined, nextId, existing: order.id === null ? undefined : (order as OrderRecord) };
@@ -167,11 +195,15 @@ async function replay(caller: ApiCaller, body: OrderBody, existing: OrderRecord,
   return { invoice: await buildInvoice(existing, client), replayed: true };
 }
 
-async function attemptPlacement(caller: ApiCaller, body: OrderBody): Promise<PlacementResult> {
+async function attemptPlacement(caller: ApiCaller, body: OrderBody, prefetched?: PlacementPrefetch): Promise<PlacementResult> {
   const keys = requireOrderKeys(body);
   const pool = getPool();
-  const { rows } = await pool.query<LookupRow>({ name: "place-open", text: OPEN_PLACEMENT, values: [caller.accountId, keys.idempotencyKey, keys.pid] });
-  const opened = readLookup(rows[0]);
+  const opened =
+    prefetched && !prefetched.existing
+      ? { entry: prefetched.entry ?? undefined, nextId: prefetched.nextId, existing: undefined }
+      : readLookup(
+          (await pool.query<LookupRow>({ name: "place-open", text: OPEN_PLACEMENT, values: [caller.accountId, keys.idempotencyKey, keys.pid] })).rows[0],
+        );
   const entry = opened.entry;
   if (opened.existing) return replay(caller, body, opened.existing, entry, pool);
 
@@ -263,9 +295,10 @@ export async function findOrderReplay(caller: ApiCaller, body: OrderBody): Promi
   });
 }
 
-export async function placeOrder(caller: ApiCaller, body: OrderBody): Promise<PlacementResult> {
+/** Places the order; `prefetched` is placementKeyLookup's read, when the key's lookup did it. */
+export async function placeOrder(caller: ApiCaller, body: OrderBody, prefetched?: PlacementPrefetch): Promise<PlacementResult> {
   try {
-    return await attemptPlacement(caller, body);
+    return await attemptPlacement(caller, body, prefetched);
   } catch (error) {
     if (error instanceof ConcurrentDuplicate) return attemptPlacement(caller, body);
     throw error;

@@ -120,6 +120,27 @@ describe.skipIf(!redisUrl)("rate limits and switches across two app processes on
     expect(refused.headers.get("x-ratelimit-remaining")).toBe("0");
   }, 60_000);
 
+  it("a POST /orders refused by the limits reserves no order id (the key's lookup reads the placement's only for admitted requests)", async () => {
+    const account = await createAccount({ balanceCents: 100_000 });
+    const lastId = async () => Number((await sql<{ n: string }>(`SELECT CASE WHEN is_called THEN last_value ELSE last_value - 1 END AS n FROM orders_id_seq`))[0].n);
+    const before = await lastId();
+    // 100 orders from one key, ten at a time over both instances: the minute's 80 admit at most 80,
+    // however slowly the machine sends them (they take well under a minute).
+    const answers: number[] = [];
+    for (let round = 0; round < 10; round++) {
+      const batch = await Promise.all(
+        Array.from({ length: 10 }, (_, i) => api("/orders", { key: account.key, body: { pid: "SVCBR60", trxid: newTrxid("ids"), userId: "5123456" } }, url(i % 2))),
+      );
+      answers.push(...batch.map((answer) => answer.status));
+    }
+    const admitted = answers.filter((status) => status === 200).length;
+    expect(answers.filter((status) => status === 429).length).toBeGreaterThanOrEqual(20);
+    expect(admitted + answers.filter((status) => status === 429).length).toBe(100);
+    // One id per new order, none for a refusal.
+    expect(await lastId()).toBe(before + admitted);
+    expect(await sql(`SELECT count(*)::int AS n FROM orders WHERE account_id = $1`, [account.accountId])).toEqual([{ n: admitted }]);
+  });
+
   it("failed authentication: bad keys from a network are refused once its budget is spent, a valid key from it still passes, IPv6 counted per /64", async () => {
     const account = await createAccount();
     // The budget is a fixed window of a minute: start early enough in one that 25 failures fit.

@@ -3,7 +3,8 @@ import { afterEach, beforeAll, describe, expect, it, vi } from "vitest";
 import pg from "pg";
 import { getPool } from "@/lib/db/pool";
 import { API_CALLER_COLUMNS, API_CALLER_TABLES, type ApiCaller } from "@/lib/auth/api-caller-record";
-import { placeOrder } from "@/lib/orders/place-order";
+import { placeOrder, placementKeyLookup, type PlacementPrefetch } from "@/lib/orders/place-order";
+import { authenticateApiKey } from "@/lib/auth/authenticate-api-key";
 import { enqueueFulfilment } from "@/lib/fulfilment/enqueue-fulfilment";
 import { api } from "../helpers/api";
 import { sql } from "../helpers/db";
@@ -72,6 +73,54 @@ describe("a successful placement", () => {
     } finally {
       query.mockRestore();
     }
+  });
+
+  it("under POST /orders the lookup rides on the API key's: a new order is the key's statement and the writing one", async () => {
+    const account = await createAccount({ balanceCents: 600 });
+    const body = { pid: "SVCBR60", trxid: newTrxid("ride"), userId: "5123456" };
+    const query = vi.spyOn(pg.Client.prototype, "query");
+    const sent = () => query.mock.calls.map(([statement]) => (typeof statement === "string" ? statement : (statement as { name?: string }).name));
+    try {
+      // As the wrapper does it (lib/http/public-route.ts, withKeyLookup).
+      const first = await authenticateApiKey(account.key, placementKeyLookup(body));
+      expect(first.caller).toMatchObject({ keyId: account.keyId, accountId: account.accountId });
+      expect(first.extra).toMatchObject({ existing: false, nextId: expect.any(Number), entry: expect.objectContaining({ catalogId: "SVCBR60" }) });
+      const placed = await placeOrder(first.caller, body, first.extra as PlacementPrefetch);
+      expect(placed.invoice).toMatchObject({ orderCreated: true, status: "processing" });
+      expect(sent()).toEqual(["auth-key-lookup+place-open", "place-order"]);
+      // The order takes the id the key's lookup reserved.
+      expect(placed.invoice.orderId).toContain(`-${(first.extra as PlacementPrefetch).nextId.toString(36).toUpperCase()}-`);
+
+      // A repeat: the key's lookup sees the order, and the placement reads it to answer the replay.
+      query.mockClear();
+      const again = await authenticateApiKey(account.key, placementKeyLookup(body));
+      expect(again.extra).toMatchObject({ existing: true });
+      const replayed = await placeOrder(again.caller, body, again.extra as PlacementPrefetch);
+      expect(replayed).toEqual({ invoice: placed.invoice, replayed: true });
+      expect(sent().slice(0, 2)).toEqual(["auth-key-lookup+place-open", "place-open"]);
+    } finally {
+      query.mockRestore();
+    }
+    expect(await balanceCents(account.accountId)).toBe(600 - 99);
+  });
+
+  it("reads the body before the key only to look both up at once: a bad key still answers first, whatever the body", async () => {
+    const account = await createAccount({ balanceCents: 600 });
+    const wrongKey = account.key.slice(0, -4) + (account.key.endsWith("AAAA") ? "BBBB" : "AAAA");
+    const bodies = [
+      { rawBody: '{"pid": "SVCBR60",', headers: { "content-type": "application/json" } },
+      { rawBody: JSON.stringify({ pid: "SVCBR60" }), headers: { "content-type": "text/plain" } },
+      { body: { pid: "SVCBR60", trxid: "big", userId: "x".repeat(20_000) } },
+      { body: { pid: "SVCBR60", trxid: newTrxid("nokey"), userId: "5123456" } },
+    ];
+    for (const call of bodies) {
+      const missing = await api("/orders", { ...call, method: "POST" });
+      expect(missing.json.code).toBe("MISSING_API_KEY");
+      const wrong = await api("/orders", { ...call, key: wrongKey });
+      expect(wrong.json.code).toBe("INVALID_API_KEY");
+    }
+    expect(await sql(`SELECT id FROM orders WHERE account_id = $1`, [account.accountId])).toEqual([]);
+    expect(await balanceCents(account.accountId)).toBe(600);
   });
 
   it("the writing statement takes the key's in-flight lock itself: held elsewhere, DUPLICATE_IN_FLIGHT and nothing written", async () => {

@@ -13,7 +13,7 @@ import {
   OrderWaitQuery,
   orderBodyAliases,
 } from "@/lib/api-schemas/order-schemas";
-import { findOrderReplay, placeOrder, type PlacementResult } from "@/lib/orders/place-order";
+import { findOrderReplay, placeOrder, placementKeyLookup, type PlacementPrefetch, type PlacementResult } from "@/lib/orders/place-order";
 import { findOwnOrder } from "@/lib/orders/read-order";
 import { orderIdReference, parseOrderReference } from "@/lib/orders/parse-order-reference";
 import { buildInvoice, buildInvoices } from "@/lib/orders/build-invoice";
@@ -58,7 +58,8 @@ export const postOrder = publicRoute({
     const earlier = await findOrderReplay(caller, body);
     return earlier && invoiceResponse(earlier);
   },
-  handle: async ({ caller, body }) => invoiceResponse(await placeOrder(caller, body)),
+  withKeyLookup: placementKeyLookup,
+  handle: async ({ caller, body, keyLookupExtra }) => invoiceResponse(await placeOrder(caller, body, keyLookupExtra as PlacementPrefetch | undefined)),
 });
 
 function invoiceResponse({ invoice, replayed }: PlacementResult): Response {
