@@ -47,6 +47,14 @@ async function ensureDatabase(serverUrl: string, database: string): Promise<void
   }
 }
 
+/** Another database on the same server as `url` (created if missing), e.g. the scale bench's 10k copy. */
+export async function siblingDatabase(url: string, database: string): Promise<string> {
+  await ensureDatabase(url, database);
+  const sibling = new URL(url);
+  sibling.pathname = `/${database}`;
+  return sibling.toString();
+}
+
 export async function openBenchDatabase(): Promise<BenchDatabase> {
   const database = process.env.BENCH_DATABASE || "bench";
   const explicit = process.env.BENCH_DATABASE_URL;

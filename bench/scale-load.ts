@@ -1,6 +1,8 @@
 // The scale bench's requests: each measurement is one kind of request (a path, or a body), rotated
 // over a sample of references, sent at one connection (sequential, keep-alive: the per-request time)
-// and at 50 (autocannon, as bench/load.ts: throughput and tail under load).
+// and at 50 (autocannon, as bench/load.ts: throughput and tail under load). A measurement is taken
+// in several runs (the bench alternates the 10k and the 1M service run by run) and summarised over
+// all of them (summarise()).
 import http from "node:http";
 import autocannon, { type AutocannonRequest } from "autocannon";
 import { percentile } from "./load";
@@ -28,15 +30,28 @@ export interface LatencyFigures {
   statusCodes: Record<string, number>;
 }
 
-function figures(latencies: number[], seconds: number, non2xx: number, errors: number, statusCodes: Record<string, number>): LatencyFigures {
-  const sorted = [...latencies].sort((a, b) => a - b);
+/** One run's answers: every latency (ms), how long it was measured, and its failures. */
+export interface LatencyRun {
+  latencies: number[];
+  seconds: number;
+  non2xx: number;
+  errors: number;
+  statusCodes: Record<string, number>;
+}
+
+/** The figures of several runs taken together: percentiles over every answer, req/s over their summed time. */
+export function summarise(runs: LatencyRun[]): LatencyFigures {
+  const sorted = runs.flatMap((run) => run.latencies).sort((a, b) => a - b);
+  const seconds = runs.reduce((sum, run) => sum + run.seconds, 0);
+  const statusCodes: Record<string, number> = {};
+  for (const run of runs) for (const [code, count] of Object.entries(run.statusCodes)) statusCodes[code] = (statusCodes[code] ?? 0) + count;
   return {
     requests: sorted.length,
     p50: percentile(sorted, 50),
     p99: percentile(sorted, 99),
     reqPerSecond: sorted.length / Math.max(0.001, seconds),
-    non2xx,
-    errors,
+    non2xx: runs.reduce((sum, run) => sum + run.non2xx, 0),
+    errors: runs.reduce((sum, run) => sum + run.errors, 0),
     statusCodes,
   };
 }
@@ -65,7 +80,7 @@ export async function sendOnce(port: number, key: string, spec: ScaleRequest): P
 }
 
 /** One connection, one request after another: `maxRequests` or `maxSeconds`, whichever ends first, after 5 unrecorded. */
-export async function probeOneConnection(port: number, key: string, target: ScaleTarget, start: number, maxRequests: number, maxSeconds: number): Promise<LatencyFigures> {
+export async function probeOneConnection(port: number, key: string, target: ScaleTarget, start: number, maxRequests: number, maxSeconds: number): Promise<LatencyRun> {
   const agent = new http.Agent({ keepAlive: true, maxSockets: 1 });
   const times: number[] = [];
   const statusCodes: Record<string, number> = {};
@@ -95,11 +110,11 @@ export async function probeOneConnection(port: number, key: string, target: Scal
   } finally {
     agent.destroy();
   }
-  return figures(times, Number(process.hrtime.bigint() - measuredFrom) / 1e9, non2xx, errors, statusCodes);
+  return { latencies: times, seconds: Number(process.hrtime.bigint() - measuredFrom) / 1e9, non2xx, errors, statusCodes };
 }
 
 /** autocannon at `connections` for `seconds` (after a second unrecorded); every request from target.request. */
-export async function loadConnections(port: number, key: string, target: ScaleTarget, start: number, connections: number, seconds: number): Promise<LatencyFigures> {
+export async function loadConnections(port: number, key: string, target: ScaleTarget, start: number, connections: number, seconds: number): Promise<LatencyRun> {
   let i = start;
   const run = async (duration: number) => {
     const setupRequest = (request: AutocannonRequest): AutocannonRequest => {
@@ -115,7 +130,7 @@ export async function loadConnections(port: number, key: string, target: ScaleTa
     instance.on("response", (_client: unknown, _status: number, _bytes: number, ms: number) => latencies.push(ms));
     const result = await instance;
     const statusCodes = Object.fromEntries(Object.entries(result.statusCodeStats).map(([code, stat]) => [code, stat.count]));
-    return figures(latencies, result.duration, result.non2xx, result.errors + result.timeouts, statusCodes);
+    return { latencies, seconds: result.duration, non2xx: result.non2xx, errors: result.errors + result.timeouts, statusCodes };
   };
   await run(1);
   return run(seconds);

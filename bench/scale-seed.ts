@@ -11,8 +11,8 @@
 // A's first month is the month whose CSV statement the bench downloads at both sizes
 // (ScaleIdentities.statementMonth): the same 10,000 orders, so what the 1M figure adds is the
 // cost of the 990,000 orders that came after them, not a longer file. The grown orders are newer
-// than the baseline's; the bench's own 10k-phase placements (dated the run's day) are renumbered
-// after them, so each key's orders and each account's ledger keep their numbers in date order.
+// than the baseline's, so each key's orders and each account's ledger keep their numbers in date
+// order (the bench grows a database before it places any order in it).
 //
 // Every row keeps the schema's invariants, which checkScaleInvariants() verifies afterwards: a
 // charged order has one debit of its amount, a cancelled one also one refund; each account's
@@ -111,42 +111,19 @@ async function withoutIndexes(client: pg.Client, tables: string[], work: () => P
   }
 }
 
-/** Where new orders and entries continue the key's and the account's numbering: after what is there, unless given. */
-interface SeriesStart {
-  keySeq: number;
-  ledgerSeq: number;
-  balanceCents: number;
-}
-
-/** What insertResellerOrders wrote: its first order and ledger ids, and its entries' count and sum. */
-interface InsertedSeries {
-  firstOrderId: number;
-  firstLedgerId: number;
-  entries: number;
-  sumCents: number;
-}
-
 /**
  * `count` more orders of account `accountId` through key `keyId`, numbered from `first` (trxid
- * trx-<n>), created between `from` and `to`, with their ledger entries in date order: a credit of
- * 100 times the dearest pack before every 100th order, the debit, and for every 50th order
- * (cancelled) the refund. Their numbers and balances continue from `start` (by default the
- * account's and the key's current ones).
+ * trx-<n>), created between `from` and `to` (after the account's existing ones), with their
+ * ledger entries after the account's current ones, in date order: a credit of 100 times the
+ * dearest pack before every 100th order, the debit, and for every 50th order (cancelled) the refund.
  */
 async function insertResellerOrders(
   client: pg.Client,
-  o: { accountId: number; keyId: number; first: number; count: number; from: Date; to: Date; secret: string; trxPrefix: string; start?: SeriesStart },
-): Promise<InsertedSeries> {
+  o: { accountId: number; keyId: number; first: number; count: number; from: Date; to: Date; secret: string; trxPrefix: string },
+): Promise<void> {
   const idBase = (await client.query<{ n: string }>(`SELECT GREATEST((SELECT COALESCE(max(id), 0) FROM orders), (SELECT last_value FROM orders_id_seq)) AS n`)).rows[0].n;
-  const current = (
-    await client.query<SeriesStart>(
-      `SELECT k.order_count AS "keySeq", a.ledger_count AS "ledgerSeq", a.balance_cents::int8 AS "balanceCents"
-         FROM api_keys k JOIN accounts a ON a.id = k.account_id WHERE k.id = $1 AND k.account_id = $2`,
-      [o.keyId, o.accountId],
-    )
-  ).rows[0];
-  const start = o.start ?? { keySeq: current.keySeq, ledgerSeq: current.ledgerSeq, balanceCents: Number(current.balanceCents) };
-  const seqBase = start.keySeq;
+  // The key's numbers continue from its counter in id order, and the counter moves past them.
+  const seqBase = (await client.query<{ n: number }>(`SELECT order_count AS n FROM api_keys WHERE id = $1 AND account_id = $2`, [o.keyId, o.accountId])).rows[0].n;
   await client.query(
     `INSERT INTO orders (id, public_id, account_id, api_key_id, trxid, idempotency_key, request_fingerprint, product_id, catalog_id,
                          line_slug, line_kind, pack_name, unit_price_cents, quantity, amount_cents, user_id, sent_user_id,
@@ -171,7 +148,7 @@ async function insertResellerOrders(
 
   const ledgerBase = (await client.query<{ n: string }>(`SELECT GREATEST((SELECT COALESCE(max(id), 0) FROM ledger_entries), (SELECT last_value FROM ledger_entries_id_seq)) AS n`)).rows[0].n;
   const inserted = await client.query(
-    `WITH start AS (SELECT $6::bigint AS balance_cents, $7::int AS ledger_count),
+    `WITH start AS (SELECT balance_cents, ledger_count FROM accounts WHERE id = $1),
           top AS (SELECT max(price_cents) * 100 AS credit FROM scale_products),
           entries AS (
             SELECT o.id AS oid, e.sub, e.kind, e.amount, e.order_id, e.actor, e.reason, e.at
@@ -191,7 +168,7 @@ async function insertResellerOrders(
      RETURNING amount_cents, kind)
      SELECT count(*)::int AS n, COALESCE(sum(amount_cents), 0)::bigint AS sum,
             COALESCE(sum(amount_cents) FILTER (WHERE kind = 'credit'), 0)::bigint AS credited FROM inserted`,
-    [o.accountId, o.keyId, idBase, o.count, ledgerBase, start.balanceCents, start.ledgerSeq],
+    [o.accountId, o.keyId, idBase, o.count, ledgerBase],
   );
   const { n, sum, credited } = inserted.rows[0] as { n: number; sum: string; credited: string };
   await client.query(`SELECT setval('ledger_entries_id_seq', $1::bigint + $2::int)`, [ledgerBase, n]);
@@ -200,7 +177,6 @@ async function insertResellerOrders(
             updated_at = now() WHERE id = $1`,
     [o.accountId, sum, credited, n],
   );
-  return { firstOrderId: Number(idBase) + 1, firstLedgerId: Number(ledgerBase) + 1, entries: n, sumCents: Number(sum) };
 }
 
 /** Each account's ledger_last_at at its latest entry's date, as posting leaves it. */
@@ -269,51 +245,19 @@ export async function seedScaleBase(url: string, secret: string, log: (line: str
 
 /**
  * To 1M: A's next 990,000 orders (12 days back to 3 hours ago) and the small accounts' wallet
- * movements (credits of $3 and adjustments of -$1, alternating).
- *
- * A's orders placed by the 10k phase's POST /orders are dated the run's day, after every grown
- * order: the grown orders and entries take the numbers after the baseline's, and the placements'
- * numbers (and their entries' ids and balances) move after the grown ones, as if they had been
- * placed after them, which in time they were.
+ * movements (credits of $3 and adjustments of -$1, alternating). Run before any order is placed
+ * in the database: the grown orders go after what is there, in number and in date.
  */
 export async function growScale(url: string, secret: string, ids: ScaleIdentities, log: (line: string) => void): Promise<void> {
   const now = Date.now();
-  const growFrom = new Date(now - SPAN_MS);
   await withSeedSession(url, async (client) => {
-    // A's numbers and balance after its last entry dated before the grown orders (the baseline's).
-    const start = (
-      await client.query<SeriesStart>(
-        `SELECT (SELECT count(*)::int FROM orders WHERE api_key_id = $2 AND created_at < $3) AS "keySeq",
-                l.account_seq AS "ledgerSeq", l.balance_after_cents::int8 AS "balanceCents"
-           FROM ledger_entries l WHERE l.account_id = $1 AND l.created_at < $3 ORDER BY l.created_at DESC, l.account_seq DESC LIMIT 1`,
-        [ids.bigAccountId, ids.bigKeyId, growFrom],
-      )
-    ).rows[0];
-    start.balanceCents = Number(start.balanceCents);
     await withoutIndexes(client, ["orders", "ledger_entries"], async () => {
       let started = Date.now();
-      const grown = await insertResellerOrders(client, {
+      await insertResellerOrders(client, {
         accountId: ids.bigAccountId, keyId: ids.bigKeyId, first: BASE_ORDERS + 1, count: BIG_ORDERS - BASE_ORDERS,
-        from: growFrom, to: new Date(now - 3 * 3_600_000 - 1_000), secret, trxPrefix: "trx-", start,
+        from: new Date(now - SPAN_MS), to: new Date(now - 3 * 3_600_000 - 1_000), secret, trxPrefix: "trx-",
       });
-      // The 10k phase's placements, after the grown ones: numbers, ids (in their order) and balances.
-      const moved = await client.query(
-        `UPDATE orders SET key_seq = key_seq + $3 WHERE api_key_id = $1 AND id < $2 AND created_at >= $4`,
-        [ids.bigKeyId, grown.firstOrderId, BIG_ORDERS - BASE_ORDERS, growFrom],
-      );
-      const top = (await client.query<{ n: string }>(`SELECT max(id) AS n FROM ledger_entries`)).rows[0].n;
-      const movedEntries = await client.query(
-        `UPDATE ledger_entries l SET id = m.new_id, account_seq = l.account_seq + $3, balance_after_cents = l.balance_after_cents + $4
-           FROM (SELECT id, $5::bigint + row_number() OVER (ORDER BY account_seq) AS new_id FROM ledger_entries
-                  WHERE account_id = $1 AND id < $2 AND created_at >= $6) m
-          WHERE l.id = m.id`,
-        [ids.bigAccountId, grown.firstLedgerId, grown.entries, grown.sumCents, top, growFrom],
-      );
-      await client.query(`SELECT setval('ledger_entries_id_seq', GREATEST((SELECT max(id) FROM ledger_entries), (SELECT last_value FROM ledger_entries_id_seq)))`);
-      log(
-        `A's orders and ledger to ${BIG_ORDERS} in ${((Date.now() - started) / 1000).toFixed(1)} s ` +
-          `(the 10k phase's ${moved.rowCount} placements and ${movedEntries.rowCount} entries renumbered after them)`,
-      );
+      log(`A's orders and ledger to ${BIG_ORDERS} in ${((Date.now() - started) / 1000).toFixed(1)} s`);
       started = Date.now();
       const base = (await client.query<{ n: string }>(`SELECT GREATEST((SELECT max(id) FROM ledger_entries), (SELECT last_value FROM ledger_entries_id_seq)) AS n`)).rows[0].n;
       const inserted = await client.query(

@@ -1,15 +1,17 @@
 // npm run bench:scale: does the API stay flat when one reseller has a million orders?
 //
-//   1. the bench's own database (BENCH_DATABASE, default "scale_bench", on the DATABASE_URL server,
-//      as bench/database.ts finds it): reset, migrated, seeded to the 10k baseline (scale-seed.ts)
-//   2. the service as production runs it (scripts/serve.ts, lean host, auth and the rate limiter
-//      on), with scale-capture.ts loaded so the bench can record the SQL of one request
-//   3. per request kind: its SQL captured and EXPLAINed, then one connection, then 50 (scale-load.ts);
-//      the dashboard's lib functions timed in this process (no Next build, no admin login: the
-//      pages' own render work on top is not measured) and their SQL EXPLAINed
-//   4. grown to 1,000,000 orders and 3,000,000 ledger entries, the service restarted (fresh plan
-//      caches), step 3 again
-//   5. the books checked in SQL, the report written (stdout and bench/scale-results.md)
+//   1. two databases on one server: the bench's own (BENCH_DATABASE, default "scale_bench", on the
+//      DATABASE_URL server, as bench/database.ts finds it) and "<it>_10k" beside it; both reset,
+//      migrated and seeded to the 10k baseline (scale-seed.ts), then the first grown to 1,000,000
+//      orders and 3,000,000 ledger entries
+//   2. one service per database as production runs it (scripts/serve.ts, lean host, auth and the
+//      rate limiter on), with scale-capture.ts loaded so the bench can record the SQL of one request
+//   3. per request kind: its SQL captured and EXPLAINed in each, then one connection, then 50
+//      (scale-load.ts), the two services taking turns run by run (rotating who goes first), so a
+//      neighbour's burst of work on this shared machine lands on both sizes alike; then the
+//      dashboard's lib functions timed in this process against each database (no Next build, no
+//      admin login: the pages' own render work on top is not measured) and their SQL EXPLAINed
+//   4. the books of both checked in SQL, the report written (stdout and bench/scale-results.md)
 //
 // The per-key limits are raised for the service (RATE_LIMIT_KEY_BURST / _PER_MINUTE): every
 // /history request must come through reseller A's one key, which the real limits would stop at
@@ -27,12 +29,15 @@ import { listGameLineSlugs } from "@/lib/dashboard/list-game-line-slugs";
 import { searchOrders } from "@/lib/dashboard/search-orders";
 import { listAccounts } from "@/lib/dashboard/list-accounts";
 import { generateApiKey } from "@/lib/auth/api-key-format";
-import { closeBench, openBenchDatabase, resetAndMigrate } from "./database";
+import pg from "pg";
+import { closePool } from "@/lib/db/pool";
+import { disconnectPrisma } from "@/lib/db/prisma";
+import { closeBench, openBenchDatabase, resetAndMigrate, siblingDatabase } from "./database";
 import { PLACE_PID, PLACE_USER_ID } from "./load";
 import { runBench, startProcess, type BenchProcess } from "./processes";
 import { startCapture, stopCapture, type CapturedStatement } from "./scale-capture";
 import { explainStatements, type ExplainedStatement } from "./scale-explain";
-import { loadConnections, probeOneConnection, sendOnce, type ScaleTarget } from "./scale-load";
+import { loadConnections, probeOneConnection, sendOnce, summarise, type LatencyRun, type ScaleTarget } from "./scale-load";
 import { renderScaleReport, type PhaseResult, type ScaleReport } from "./scale-report";
 import { BIG_ORDERS, checkScaleInvariants, growScale, seedScaleBase, type ScaleIdentities } from "./scale-seed";
 
@@ -46,6 +51,9 @@ const ONE_CONN_SECONDS = Number(process.env.SCALE_ONE_CONN_S ?? 6);
 const FIFTY_SECONDS = Number(process.env.SCALE_FIFTY_S ?? 5);
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 50);
 const DASHBOARD_RUNS = 5;
+/** Runs per measurement and size, alternating the two services: the one-connection probe's requests and seconds, and the 50-connection time, are split over them. */
+const ONE_CONN_ROUNDS = 5;
+const FIFTY_ROUNDS = 3;
 
 interface SampleOrder {
   id: number;
@@ -77,8 +85,7 @@ async function captureRequest(service: BenchProcess, key: string, target: ScaleT
   return statements as CapturedStatement[];
 }
 
-async function phaseTargets(ids: ScaleIdentities, phase: string): Promise<{ targets: (ScaleTarget & { key: string })[]; notes: string[] }> {
-  const pool = getPool();
+async function phaseTargets(pool: pg.Pool, ids: ScaleIdentities, phase: string): Promise<{ targets: (ScaleTarget & { key: string })[]; notes: string[] }> {
   const count = async (sql: string, values: unknown[]) => Number((await pool.query<{ n: string }>(sql, values)).rows[0].n);
   const historyTotal = await count(`SELECT count(*) AS n FROM orders WHERE account_id = $1 AND api_key_id = $2`, [ids.bigAccountId, ids.bigKeyId]);
   const ledgerTotal = await count(`SELECT count(*) AS n FROM ledger_entries WHERE account_id = $1`, [ids.bigAccountId]);
@@ -168,7 +175,7 @@ async function timeDashboard(url: string, ids: ScaleIdentities): Promise<{ dashb
  * a request between two of its queries leaves the database idle for a moment, so one idle sample
  * is not enough.
  */
-async function drain(pool: ReturnType<typeof getPool>): Promise<void> {
+async function drain(pool: pg.Pool): Promise<void> {
   const started = Date.now();
   let idleSamples = 0;
   while (Date.now() - started < 120_000) {
@@ -188,9 +195,8 @@ const STATE_FILE = path.join(projectRoot, ".data", "scale-bench-state.json");
  * SCALE_REUSE: new keys for reseller A's and B's existing keys (their plain keys lived only in the
  * run that issued them): the stored hash is replaced, so their orders stay theirs.
  */
-async function rekey(statementMonth: ScaleIdentities["statementMonth"] | undefined): Promise<ScaleIdentities> {
-  if (!statementMonth) throw new Error(`SCALE_REUSE: ${STATE_FILE} predates the statement month: run without SCALE_REUSE first`);
-  const pool = getPool();
+async function rekey(pool: pg.Pool, statementMonth: ScaleIdentities["statementMonth"] | undefined): Promise<ScaleIdentities> {
+  if (!statementMonth) throw new Error(`SCALE_REUSE: ${STATE_FILE} predates the two databases: run without SCALE_REUSE first`);
   const found = async (username: string, keyName: string) => {
     const { rows } = await pool.query<{ account_id: number; key_id: number }>(
       `SELECT a.id AS account_id, k.id AS key_id FROM accounts a JOIN api_keys k ON k.account_id = a.id AND k.name = $2 WHERE a.telegram_username = $1`,
@@ -206,8 +212,31 @@ async function rekey(statementMonth: ScaleIdentities["statementMonth"] | undefin
   return { bigAccountId: a.accountId, bigKeyId: a.keyId, bigKey: a.key, smallAccountId: b.accountId, smallKeyId: b.keyId, smallKey: b.key, statementMonth };
 }
 
-async function measurePhase(phase: string, url: string, service: BenchProcess, ids: ScaleIdentities, notes: string[]): Promise<PhaseResult> {
-  const pool = getPool();
+/** Points this process's lib pool and Prisma client (the seed's and the dashboard's functions) at `url`. */
+async function useDatabase(url: string): Promise<void> {
+  if (process.env.DATABASE_URL === url) return;
+  await disconnectPrisma().catch(() => undefined);
+  await closePool().catch(() => undefined);
+  process.env.DATABASE_URL = url;
+}
+
+/** One size under measurement: its database, its service, its reseller identities and what it measured. */
+interface Side {
+  phase: string;
+  url: string;
+  pool: pg.Pool;
+  service: BenchProcess;
+  ids: ScaleIdentities;
+  counts: Record<string, number>;
+  loadAverage: string;
+  targets: (ScaleTarget & { key: string })[];
+  offset: number;
+  api: PhaseResult["api"];
+  explains: ExplainedStatement[];
+}
+
+async function openSide(phase: string, url: string, service: BenchProcess, ids: ScaleIdentities, notes: string[]): Promise<Side> {
+  const pool = new pg.Pool({ connectionString: url, max: 2 });
   const counts = (
     await pool.query(
       `SELECT (SELECT count(*) FROM orders)::int AS orders, (SELECT count(*) FROM ledger_entries)::int AS ledger, (SELECT count(*) FROM accounts)::int AS accounts,
@@ -216,47 +245,84 @@ async function measurePhase(phase: string, url: string, service: BenchProcess, i
     )
   ).rows[0];
   const loadAverage = os.loadavg().map((n) => n.toFixed(1)).join(", ");
-  log(`phase ${phase}: ${counts.orders} orders, ${counts.ledger} ledger entries; load average ${loadAverage}`);
-  const { targets, notes: targetNotes } = await phaseTargets(ids, phase);
+  log(`${phase}: ${counts.orders} orders, ${counts.ledger} ledger entries`);
+  const { targets, notes: targetNotes } = await phaseTargets(pool, ids, phase);
   for (const note of targetNotes) if (!notes.includes(note)) notes.push(note);
+  return { phase, url, pool, service, ids, counts, loadAverage, targets, offset: 1, api: [], explains: [] };
+}
 
-  const api: PhaseResult["api"] = [];
-  const explains: ExplainedStatement[] = [];
-  let offset = 1;
-  for (const target of targets) {
-    await drain(pool);
-    const statements = await captureRequest(service, target.key, target);
-    explains.push(...(await explainStatements(url, target.label.replace(/ \(.*\)$/, ""), statements)));
-    const one = await probeOneConnection(service.port!, target.key, target, offset, ONE_CONN_REQUESTS, ONE_CONN_SECONDS);
-    offset += one.requests + 10;
-    await drain(pool);
-    // Long enough for several answers per connection even where one answer takes seconds
-    // (a request still in flight when the window closes is not counted).
-    const seconds = Math.min(30, Math.max(FIFTY_SECONDS, Math.ceil((3 * CONNECTIONS * one.p50) / 10 / 1000)));
-    const fifty = await loadConnections(service.port!, target.key, target, offset, CONNECTIONS, seconds);
-    offset += 100_000;
-    // Requests autocannon gave up on are still running in the service: let them finish, or they
-    // would slow the next measurement.
-    await drain(pool);
-    if (target.name === "place") await pool.query("TRUNCATE graphile_worker._private_jobs");
-    api.push({ name: target.name, label: target.label, one, fifty });
-    log(
-      `  ${target.label.padEnd(56)} 1 conn p50 ${one.p50.toFixed(1)} p99 ${one.p99.toFixed(1)} ms (${one.requests}, non-2xx ${one.non2xx}); ` +
-        `${CONNECTIONS} conns p50 ${fifty.p50.toFixed(1)} p99 ${fifty.p99.toFixed(1)} ms ${fifty.reqPerSecond.toFixed(0)}/s (non-2xx ${fifty.non2xx}, errors ${fifty.errors})`,
-    );
+/** `work` on each side in turn, the side that goes first rotating with `round`. */
+async function takeTurns(sides: Side[], round: number, work: (side: Side) => Promise<void>): Promise<void> {
+  for (let i = 0; i < sides.length; i++) await work(sides[(round + i) % sides.length]);
+}
+
+/** Every request kind on both sizes, the two services taking turns run by run. */
+async function measureSides(sides: Side[]): Promise<void> {
+  for (let t = 0; t < sides[0].targets.length; t++) {
+    for (const side of sides) {
+      await drain(side.pool);
+      const target = side.targets[t];
+      const statements = await captureRequest(side.service, target.key, target);
+      side.explains.push(...(await explainStatements(side.url, target.label.replace(/ \(.*\)$/, ""), statements)));
+    }
+    const one = new Map<Side, LatencyRun[]>(sides.map((side) => [side, []]));
+    for (let round = 0; round < ONE_CONN_ROUNDS; round++) {
+      await takeTurns(sides, round, async (side) => {
+        await drain(side.pool);
+        const target = side.targets[t];
+        const run = await probeOneConnection(side.service.port!, target.key, target, side.offset, Math.ceil(ONE_CONN_REQUESTS / ONE_CONN_ROUNDS), ONE_CONN_SECONDS / ONE_CONN_ROUNDS);
+        side.offset += run.latencies.length + 10;
+        one.get(side)!.push(run);
+      });
+    }
+    const oneFigures = new Map(sides.map((side) => [side, summarise(one.get(side)!)]));
+    // Long enough for several answers per connection even where one answer takes seconds (a
+    // request still in flight when the window closes is not counted); the same for both sizes.
+    const slowest = Math.max(...sides.map((side) => oneFigures.get(side)!.p50));
+    const seconds = Math.min(30, Math.max(FIFTY_SECONDS, Math.ceil((3 * CONNECTIONS * slowest) / 10 / 1000)));
+    const fifty = new Map<Side, LatencyRun[]>(sides.map((side) => [side, []]));
+    for (let round = 0; round < FIFTY_ROUNDS; round++) {
+      await takeTurns(sides, round, async (side) => {
+        const target = side.targets[t];
+        await drain(side.pool);
+        fifty.get(side)!.push(await loadConnections(side.service.port!, target.key, target, side.offset, CONNECTIONS, Math.max(2, Math.ceil(seconds / FIFTY_ROUNDS))));
+        side.offset += 100_000;
+        // Requests autocannon gave up on are still running in the service: let them finish, or
+        // they would slow the next measurement.
+        await drain(side.pool);
+        if (target.name === "place") await side.pool.query("TRUNCATE graphile_worker._private_jobs");
+      });
+    }
+    const line: string[] = [];
+    for (const side of sides) {
+      const target = side.targets[t];
+      const figures = { name: target.name, label: target.label, one: oneFigures.get(side)!, fifty: summarise(fifty.get(side)!) };
+      side.api.push(figures);
+      line.push(
+        `${side.phase}: 1 conn ${figures.one.p50.toFixed(1)}/${figures.one.p99.toFixed(1)} ms (${figures.one.requests}, non-2xx ${figures.one.non2xx}), ` +
+          `${CONNECTIONS} conns ${figures.fifty.p50.toFixed(1)}/${figures.fifty.p99.toFixed(1)} ms ${figures.fifty.reqPerSecond.toFixed(0)}/s (non-2xx ${figures.fifty.non2xx}, errors ${figures.fifty.errors})`,
+      );
+    }
+    log(`  ${sides[0].targets[t].label.replace(/ \(.*\)$/, "")}: p50/p99 ${line.join("; ")}`);
   }
-  const dash = await timeDashboard(url, ids);
+}
+
+async function closeSide(side: Side): Promise<PhaseResult> {
+  await useDatabase(side.url);
+  log(`dashboard, ${side.phase}`);
+  const dash = await timeDashboard(side.url, side.ids);
+  await side.pool.end();
   return {
-    phase,
-    orders: counts.orders,
-    ledgerEntries: counts.ledger,
-    accounts: counts.accounts,
-    bigAccountOrders: counts.big_orders,
-    bigAccountLedger: counts.big_ledger,
-    api,
+    phase: side.phase,
+    orders: side.counts.orders,
+    ledgerEntries: side.counts.ledger,
+    accounts: side.counts.accounts,
+    bigAccountOrders: side.counts.big_orders,
+    bigAccountLedger: side.counts.big_ledger,
+    api: side.api,
     dashboard: dash.dashboard,
-    explains: [...explains, ...dash.explains],
-    loadAverage,
+    explains: [...side.explains, ...dash.explains],
+    loadAverage: side.loadAverage,
   };
 }
 
@@ -264,11 +330,12 @@ async function main(): Promise<void> {
   const began = Date.now();
   process.env.BENCH_DATABASE ??= "scale_bench";
   const secret = () => crypto.randomBytes(24).toString("base64url");
-  // SCALE_REUSE=1 measures the database a previous run grew (no reset, no seed, no 10k phase: that
-  // one is read from the previous run's JSON). Its public ids were made with the APP_SECRET the
-  // previous run kept in STATE_FILE; reseller A's and B's keys are issued anew (see rekey()).
+  // SCALE_REUSE=1 measures the two databases a previous run left (no reset, no seed, no growth).
+  // Their public ids were made with the APP_SECRET the previous run kept in STATE_FILE; reseller
+  // A's and B's keys are issued anew (see rekey()).
+  type State = { appSecret: string; database: string; statementMonth?: ScaleIdentities["statementMonth"]; smallStatementMonth?: ScaleIdentities["statementMonth"] };
   const reuse = process.env.SCALE_REUSE === "1";
-  const previous = reuse ? (JSON.parse(fs.readFileSync(STATE_FILE, "utf8")) as { appSecret: string; database: string; statementMonth?: ScaleIdentities["statementMonth"] }) : undefined;
+  const previous = reuse ? (JSON.parse(fs.readFileSync(STATE_FILE, "utf8")) as State) : undefined;
   const secrets = { APP_SECRET: previous?.appSecret ?? secret(), CODES_ENCRYPTION_KEY: secret(), NEXTAUTH_SECRET: secret() };
   // The seed computes public ids with APP_SECRET, and lib/ in this process reads it too.
   Object.assign(process.env, secrets);
@@ -278,73 +345,83 @@ async function main(): Promise<void> {
     "npm run bench:scale",
   ].join(" ");
   const db = await openBenchDatabase();
-  // The service gets its own pool (PG_POOL_MAX, default 10, set in its env below); this process
+  const databaseName = new URL(db.url).pathname.slice(1);
+  const smallUrl = await siblingDatabase(db.url, `${databaseName}_10k`);
+  // Each service gets its own pool (PG_POOL_MAX, default 10, set in its env below); this process
   // needs a few connections only, on a server other benches may share.
   const servicePoolMax = process.env.PG_POOL_MAX;
   process.env.PG_POOL_MAX = "4";
-  process.env.DATABASE_URL = db.url;
   const notes: string[] = [
     "The per-key rate limits were raised for this run (every /history request has to come through reseller A's one key); the limiter itself still runs.",
     "Dashboard figures are its lib functions timed in the bench process through the same Prisma client and pool as the web process; the page's React render and the session check are not included.",
+    `The 10k and the ${BIG_ORDERS >= 1_000_000 ? `${BIG_ORDERS / 1_000_000}M` : `${BIG_ORDERS / 1000}k`} databases are measured side by side, each by its own service: every measurement is ${ONE_CONN_ROUNDS} one-connection runs and ${FIFTY_ROUNDS} ${CONNECTIONS}-connection runs per size, the sizes taking turns run by run, so a slow spell of this shared machine falls on both.`,
   ];
   try {
-    log(`database: ${db.description}`);
-    const databaseName = new URL(db.url).pathname.slice(1);
+    log(`databases: ${db.description}, and ${databaseName}_10k beside it`);
     if (previous && previous.database !== databaseName) throw new Error(`SCALE_REUSE: the state in ${STATE_FILE} is for database ${previous.database}, not ${databaseName}`);
+    const bigLabel = BIG_ORDERS >= 1_000_000 ? `${BIG_ORDERS / 1_000_000}M` : `${BIG_ORDERS / 1000}k`;
     let t = Date.now();
-    let ids: ScaleIdentities;
+    let smallIds: ScaleIdentities;
+    let bigIds: ScaleIdentities;
+    let baseSeconds = 0;
+    let growSeconds = 0;
     if (reuse) {
-      ids = await rekey(previous?.statementMonth);
+      await useDatabase(smallUrl);
+      smallIds = await rekey(getPool(), previous?.smallStatementMonth);
+      await useDatabase(db.url);
+      bigIds = await rekey(getPool(), previous?.statementMonth);
+      notes.push(`SCALE_REUSE: the databases the run before left, measured again`);
     } else {
+      await useDatabase(smallUrl);
+      await resetAndMigrate(smallUrl);
+      smallIds = await seedScaleBase(smallUrl, secrets.APP_SECRET, log);
+      await useDatabase(db.url);
       await resetAndMigrate(db.url);
-      ids = await seedScaleBase(db.url, secrets.APP_SECRET, log);
+      bigIds = await seedScaleBase(db.url, secrets.APP_SECRET, log);
+      baseSeconds = (Date.now() - t) / 1000 / 2;
+      const state: State = { database: databaseName, appSecret: secrets.APP_SECRET, statementMonth: bigIds.statementMonth, smallStatementMonth: smallIds.statementMonth };
       fs.mkdirSync(path.dirname(STATE_FILE), { recursive: true });
-      fs.writeFileSync(STATE_FILE, JSON.stringify({ database: databaseName, appSecret: secrets.APP_SECRET, statementMonth: ids.statementMonth }), { mode: 0o600 });
+      fs.writeFileSync(STATE_FILE, JSON.stringify(state), { mode: 0o600 });
+      t = Date.now();
+      log(`growing ${databaseName} to ${bigLabel} orders`);
+      await growScale(db.url, secrets.APP_SECRET, bigIds, log);
+      growSeconds = (Date.now() - t) / 1000;
+      log(`grown in ${growSeconds.toFixed(0)} s`);
     }
-    const baseSeconds = (Date.now() - t) / 1000;
 
-    const env: Record<string, string | undefined> = {
+    const serviceEnv = (url: string, tag: string): Record<string, string | undefined> => ({
       ...secrets,
       NODE_ENV: "production",
-      DATABASE_URL: db.url,
+      DATABASE_URL: url,
       SERVE_DASHBOARD: "0",
       HOST: "127.0.0.1",
       PORT: "0",
       SUPPLIER: "sandbox",
       SANDBOX_LATENCY_MS: "0",
-      RATE_LIMIT_PREFIX: `scale-${Date.now().toString(36)}`,
+      RATE_LIMIT_PREFIX: `scale-${tag}-${Date.now().toString(36)}`,
       PG_POOL_MAX: servicePoolMax ?? "10",
       RATE_LIMIT_KEY_BURST: "1000000",
       RATE_LIMIT_KEY_PER_MINUTE: "100000000",
-    };
-    const startService = () => startProcess({ name: "service", entry: "scripts/serve.ts", env, nodeArgs: ["--import", "./bench/scale-capture.ts"], log });
+    });
+    const startService = (name: string, url: string) =>
+      startProcess({ name, entry: "scripts/serve.ts", env: serviceEnv(url, name), nodeArgs: ["--import", "./bench/scale-capture.ts"], log });
 
     const file = path.resolve(process.env.SCALE_RESULTS ?? path.join(projectRoot, "bench", "scale-results.md"));
     const jsonFile = file.replace(/\.md$/, ".json");
-    let small: PhaseResult;
-    let growSeconds = 0;
-    const bigLabel = BIG_ORDERS >= 1_000_000 ? `${BIG_ORDERS / 1_000_000}M` : `${BIG_ORDERS / 1000}k`;
-    if (reuse) {
-      const earlier = JSON.parse(fs.readFileSync(jsonFile, "utf8")) as ScaleReport;
-      small = earlier.phases[0];
-      notes.push(`SCALE_REUSE: the ${small.phase} phase is that of the run of ${earlier.date} (same database before it grew); the ${bigLabel} phase was measured again on the grown database`);
-    } else {
-      const service = await startService();
-      small = await measurePhase("10k", db.url, service, ids, notes);
-      await service.stop();
-      t = Date.now();
-      log(`growing to ${bigLabel} orders`);
-      await growScale(db.url, secrets.APP_SECRET, ids, log);
-      growSeconds = (Date.now() - t) / 1000;
-      log(`grown in ${growSeconds.toFixed(0)} s`);
-    }
-
-    const service = await startService();
-    const big = await measurePhase(bigLabel, db.url, service, ids, notes);
-    await service.stop();
+    const sides = [
+      await openSide("10k", smallUrl, await startService("service-10k", smallUrl), smallIds, notes),
+      await openSide(bigLabel, db.url, await startService(`service-${bigLabel}`, db.url), bigIds, notes),
+    ];
+    await measureSides(sides);
+    for (const side of sides) await side.service.stop();
+    const [small, big] = [await closeSide(sides[0]), await closeSide(sides[1])];
 
     log("checking the books");
-    const invariantProblems = await checkScaleInvariants(getPool());
+    const invariantProblems: string[] = [];
+    for (const side of sides) {
+      await useDatabase(side.url);
+      invariantProblems.push(...(await checkScaleInvariants(getPool())).map((problem) => `${side.phase}: ${problem}`));
+    }
     const report: ScaleReport = {
       date: new Date().toISOString(),
       machine: `${os.cpus().length} × ${os.cpus()[0]?.model ?? "CPU"}, Node ${process.version}, ${(await getPool().query<{ v: string }>("SELECT split_part(version(), ' on ', 1) AS v")).rows[0].v}, ${process.env.REDIS_URL ? "Redis over TCP" : "in-process rate-limit counters"}`,
