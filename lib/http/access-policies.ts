@@ -57,8 +57,8 @@ export async function authenticateCaller(headers: Headers, clientIp: string, ext
   let extraValue: unknown;
   try {
     // A route's extra read may take a sequence number (POST /orders reserves its order id), so it
-    // rides only on the lookup of a request within its limits, as it did when it ran after them:
-    // refused requests cannot use up ids. It waits for the store's answer; the rest overlap.
+    // rides only on the lookup of a request within its limits: a client over its limits cannot use
+    // up ids, however fast it sends. It waits for the store's answer; the rest overlap.
     const withinLimits = extra && check ? await check.decision.then((decision) => decision.allowed, () => false) : false;
     ({ caller, extra: extraValue } = await authenticateApiKey(presented, withinLimits ? extra : undefined));
   } catch (error) {

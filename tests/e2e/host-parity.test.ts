@@ -214,7 +214,7 @@ const cases: Case[] = [
 const RATE_HEADERS = ["ratelimit-policy", "ratelimit", "x-ratelimit-limit", "x-ratelimit-remaining", "x-ratelimit-reset"];
 const COMPARED_HEADERS = ["content-type", "content-disposition", "allow", "retry-after", "idempotent-replayed", "cache-control", ...RATE_HEADERS];
 const ISO_TIME = /\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d+)?(Z|[+-]\d\d:?\d\d)/g;
-const ORDER_ID = /SVCAPI-[A-Z0-9]+-[a-z0-9]+-[A-Za-z0-9_-]+/g;
+const ORDER_ID = /SVCAPI-[A-Z0-9]+-[A-Za-z0-9]+-[A-Za-z0-9_-]+/g;
 
 function normaliseText(text: string): string {
   return text.replace(ISO_TIME, "<time>").replace(ORDER_ID, "<orderId>");
