@@ -85,7 +85,7 @@ async function captureRequest(service: BenchProcess, key: string, target: ScaleT
   return statements as CapturedStatement[];
 }
 
-async function phaseTargets(pool: pg.Pool, ids: ScaleIdentities, phase: string): Promise<{ targets: (ScaleTarget & { key: string })[]; notes: string[] }> {
+async function phaseTargets(pool: pg.Pool, ids: ScaleIdentities, phase: string): Promise<(ScaleTarget & { key: string })[]> {
   const count = async (sql: string, values: unknown[]) => Number((await pool.query<{ n: string }>(sql, values)).rows[0].n);
   const historyTotal = await count(`SELECT count(*) AS n FROM orders WHERE account_id = $1 AND api_key_id = $2`, [ids.bigAccountId, ids.bigKeyId]);
   const ledgerTotal = await count(`SELECT count(*) AS n FROM ledger_entries WHERE account_id = $1`, [ids.bigAccountId]);
@@ -99,7 +99,6 @@ async function phaseTargets(pool: pg.Pool, ids: ScaleIdentities, phase: string):
   ).rows;
   if (sample.length < 50) throw new Error(`only ${sample.length} sample orders`);
   const pick = (i: number) => sample[i % sample.length];
-  const notes: string[] = [];
   const A = ids.bigKey;
   const B = ids.smallKey;
   const lastHistoryPage = Math.ceil(historyTotal / 20);
@@ -132,7 +131,7 @@ async function phaseTargets(pool: pg.Pool, ids: ScaleIdentities, phase: string):
     { key: B, name: "b-history-p1", label: "reseller B (200 orders): GET /history?page=1", request: fixed("/history?page=1") },
     { key: B, name: "b-ledger-p1", label: "reseller B (200 orders): GET /ledger", request: fixed("/ledger") },
   ];
-  return { targets, notes };
+  return targets;
 }
 
 async function timeDashboard(url: string, ids: ScaleIdentities): Promise<{ dashboard: PhaseResult["dashboard"]; explains: ExplainedStatement[] }> {
@@ -235,7 +234,7 @@ interface Side {
   explains: ExplainedStatement[];
 }
 
-async function openSide(phase: string, url: string, service: BenchProcess, ids: ScaleIdentities, notes: string[]): Promise<Side> {
+async function openSide(phase: string, url: string, service: BenchProcess, ids: ScaleIdentities): Promise<Side> {
   const pool = new pg.Pool({ connectionString: url, max: 2 });
   const counts = (
     await pool.query(
@@ -246,8 +245,7 @@ async function openSide(phase: string, url: string, service: BenchProcess, ids: 
   ).rows[0];
   const loadAverage = os.loadavg().map((n) => n.toFixed(1)).join(", ");
   log(`${phase}: ${counts.orders} orders, ${counts.ledger} ledger entries`);
-  const { targets, notes: targetNotes } = await phaseTargets(pool, ids, phase);
-  for (const note of targetNotes) if (!notes.includes(note)) notes.push(note);
+  const targets = await phaseTargets(pool, ids, phase);
   return { phase, url, pool, service, ids, counts, loadAverage, targets, offset: 1, api: [], explains: [] };
 }
 
@@ -409,8 +407,8 @@ async function main(): Promise<void> {
     const file = path.resolve(process.env.SCALE_RESULTS ?? path.join(projectRoot, "bench", "scale-results.md"));
     const jsonFile = file.replace(/\.md$/, ".json");
     const sides = [
-      await openSide("10k", smallUrl, await startService("service-10k", smallUrl), smallIds, notes),
-      await openSide(bigLabel, db.url, await startService(`service-${bigLabel}`, db.url), bigIds, notes),
+      await openSide("10k", smallUrl, await startService("service-10k", smallUrl), smallIds),
+      await openSide(bigLabel, db.url, await startService(`service-${bigLabel}`, db.url), bigIds),
     ];
     await measureSides(sides);
     for (const side of sides) await side.service.stop();

@@ -11,7 +11,9 @@ import { API_CALLER_COLUMNS, API_CALLER_TABLES, type ApiCaller } from "./api-cal
 
 export type { ApiCaller } from "./api-caller-record";
 
-const LOOKUP = `SELECT ${API_CALLER_COLUMNS} FROM ${API_CALLER_TABLES} WHERE k.key_hash = $1 AND k.revoked_at IS NULL`;
+const LOOKUP_SELECT = `SELECT ${API_CALLER_COLUMNS}`;
+const LOOKUP_FROM = `FROM ${API_CALLER_TABLES} WHERE k.key_hash = $1 AND k.revoked_at IS NULL`;
+const LOOKUP = `${LOOKUP_SELECT} ${LOOKUP_FROM}`;
 
 /** The key from `X-API-Key` or `Authorization: Bearer`; undefined when neither carries one. */
 export function extractApiKey(headers: Headers): string | undefined {
@@ -43,24 +45,13 @@ export interface AuthenticatedKey {
   extra?: unknown;
 }
 
-const extraLookups = new Map<string, string>();
-
-function lookupWith(extra: KeyLookupExtra): string {
-  let text = extraLookups.get(extra.name);
-  if (text === undefined) {
-    text = `SELECT ${API_CALLER_COLUMNS}, ${extra.expression} AS "extra" FROM ${API_CALLER_TABLES} WHERE k.key_hash = $1 AND k.revoked_at IS NULL`;
-    extraLookups.set(extra.name, text);
-  }
-  return text;
-}
-
 /** Resolves a presented key to its caller (and its extra read), or throws the section-5 error that applies. */
 export async function authenticateApiKey(presented: string | undefined, extra?: KeyLookupExtra): Promise<AuthenticatedKey> {
   if (presented === undefined) throw new ApiError("MISSING_API_KEY");
   if (!isWellFormedApiKey(presented)) throw new ApiError("INVALID_API_KEY_FORMAT");
   const hash = hashApiKey(presented);
   const statement = extra
-    ? { name: `auth-key-lookup+${extra.name}`, text: lookupWith(extra), values: [hash, ...extra.values] }
+    ? { name: `auth-key-lookup+${extra.name}`, text: `${LOOKUP_SELECT}, ${extra.expression} AS "extra" ${LOOKUP_FROM}`, values: [hash, ...extra.values] }
     : { name: "auth-key-lookup", text: LOOKUP, values: [hash] };
   const { rows } = await getPool().query<ApiCaller & { extra?: unknown }>(statement);
   if (rows.length === 0) throw new ApiError("INVALID_API_KEY");

@@ -42,12 +42,16 @@ class ConcurrentDuplicate extends Error {}
 // catalog entry. The existing order comes back as plain columns, as every other order read does,
 // so a replay's invoice is built from exactly the values the original's was. `locked` (for
 // findOrderReplay, inside its transaction) tries the key's in-flight lock as well.
+// The two reads every placement lookup makes, whichever statement carries them: the catalog entry
+// of the pid ($3) and the order's id, reserved in advance.
+const CATALOG_ENTRY_OF_PID = `(SELECT ${CATALOG_ENTRY_JSON} FROM products p JOIN game_lines l ON l.id = p.line_id WHERE p.catalog_id = $3)`;
+const RESERVED_ORDER_ID = `nextval(pg_get_serial_sequence('orders', 'id'))::int`;
+
 const lookupStatement = ({ locked, nextId }: { locked: boolean; nextId: boolean }) => `
   SELECT ${locked ? "pg_try_advisory_xact_lock(hashtextextended($1::int || ':' || $2::text, 0)) AS locked, " : ""}catalog_entry.entry${
-    nextId ? `, nextval(pg_get_serial_sequence('orders', 'id'))::int AS "nextId"` : ""
+    nextId ? `, ${RESERVED_ORDER_ID} AS "nextId"` : ""
   }, ${orderRecordColumns("o")}
-    FROM (SELECT (SELECT ${CATALOG_ENTRY_JSON}
-            FROM products p JOIN game_lines l ON l.id = p.line_id WHERE p.catalog_id = $3) AS entry) catalog_entry
+    FROM (SELECT ${CATALOG_ENTRY_OF_PID} AS entry) catalog_entry
     LEFT JOIN orders o ON o.account_id = $1 AND o.idempotency_key = $2`;
 
 const REPLAY_LOOKUP = lookupStatement({ locked: true, nextId: false });
@@ -78,8 +82,8 @@ export function placementKeyLookup(body: OrderBody): KeyLookupExtra | undefined 
   return {
     name: "place-open",
     expression: `json_build_object(
-      'entry', (SELECT ${CATALOG_ENTRY_JSON} FROM products p JOIN game_lines l ON l.id = p.line_id WHERE p.catalog_id = $3),
-      'nextId', nextval(pg_get_serial_sequence('orders', 'id')),
+      'entry', ${CATALOG_ENTRY_OF_PID},
+      'nextId', ${RESERVED_ORDER_ID},
       'existing', EXISTS (SELECT 1 FROM orders o WHERE o.account_id = k.account_id AND o.idempotency_key = $2))`,
     values: [body.idempotencyKey ?? body.trxid, body.pid],
   };

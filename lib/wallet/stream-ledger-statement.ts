@@ -64,15 +64,15 @@ interface Summary {
   last_id: number | null;
 }
 
-const lastEntryBefore = (at: string, column: string) => `(SELECT ${column} FROM ledger_entries
-   WHERE account_id = $1 AND created_at < ${at} ORDER BY created_at DESC, account_seq DESC LIMIT 1)`;
+/** One probe of the account's entries in date order: `column` of the first ("ASC") or last ("DESC") entry dated `dated`. */
+const probe = (column: string, dated: string, order: "ASC" | "DESC") => `(SELECT ${column} FROM ledger_entries
+   WHERE account_id = $1 AND ${dated} ORDER BY created_at ${order}, account_seq ${order} LIMIT 1)`;
+const IN_RANGE = "created_at >= $2 AND created_at < $3";
 
-const SUMMARY = `SELECT coalesce(${lastEntryBefore("$2", "balance_after_cents")}, 0)::bigint AS opening_cents,
-       coalesce(${lastEntryBefore("$3", "balance_after_cents")}, 0)::bigint AS closing_cents,
-       (SELECT id FROM ledger_entries WHERE account_id = $1 AND created_at >= $2 AND created_at < $3
-         ORDER BY created_at, account_seq LIMIT 1) AS first_id,
-       (SELECT id FROM ledger_entries WHERE account_id = $1 AND created_at >= $2 AND created_at < $3
-         ORDER BY created_at DESC, account_seq DESC LIMIT 1) AS last_id`;
+const SUMMARY = `SELECT coalesce(${probe("balance_after_cents", "created_at < $2", "DESC")}, 0)::bigint AS opening_cents,
+       coalesce(${probe("balance_after_cents", "created_at < $3", "DESC")}, 0)::bigint AS closing_cents,
+       ${probe("id", IN_RANGE, "ASC")} AS first_id,
+       ${probe("id", IN_RANGE, "DESC")} AS last_id`;
 
 const BATCH = `SELECT ${LEDGER_LINE_COLUMNS}
   FROM ledger_entries l LEFT JOIN orders o ON o.id = l.order_id
