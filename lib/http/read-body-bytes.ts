@@ -7,8 +7,16 @@ export function payloadTooLarge(maxBytes: number): ApiError {
 }
 
 export async function readBodyBytes(request: Request, maxBytes: number): Promise<Buffer> {
-  const declared = Number(request.headers.get("content-length") ?? "");
-  if (declared > maxBytes) throw payloadTooLarge(maxBytes);
+  const declared = request.headers.get("content-length");
+  if (declared !== null) {
+    if (Number(declared) > maxBytes) throw payloadTooLarge(maxBytes);
+    // A declared length bounds the body (the HTTP parser delivers no more than it), so it is read
+    // whole. On the lean host that reads the socket's bytes directly; reading `request.body`
+    // instead builds a Web Request and stream around them on every POST.
+    const bytes = Buffer.from(await request.arrayBuffer());
+    if (bytes.length > maxBytes) throw payloadTooLarge(maxBytes);
+    return bytes;
+  }
   if (!request.body) return Buffer.alloc(0);
 
   const chunks: Uint8Array[] = [];

@@ -115,6 +115,9 @@ const cases: Case[] = [
     { path: "/orders", as: "main", json: br("parity-1"), status: 200 },
     { path: "/api/orders", as: "main", json: br("parity-1", { userId: "999" }), status: 409 },
     { path: "/orders", as: "main", json: { pid: "SVCGC10", quantity: 2, trxid: "parity-gc" }, status: 200 },
+    // A chunked body within the limit is read as a stream (a declared length is read whole).
+    { path: "/orders", as: "main", raw: JSON.stringify(br("parity-chunked")), chunked: true, headers: { "content-type": "application/json" }, status: 200 },
+    { path: "/orders", as: "main", raw: JSON.stringify(br("parity-chunked")), chunked: true, headers: { "content-type": "application/json" }, status: 200 },
     { path: "/balance", as: "main", status: 200 },
   ] },
   { name: "POST /orders: validation", requests: [
