@@ -34,9 +34,6 @@ const APP_SECRET = process.env.APP_SECRET ?? "";
 const TRANSACTION = process.env.FLOOR_TRANSACTION ?? (process.env.FLOOR_PREPARED === "1" ? "stepwise-named" : "lean");
 if (!["lean", "stepwise", "stepwise-named"].includes(TRANSACTION)) throw new Error(`FLOOR_TRANSACTION must be lean, stepwise or stepwise-named, got ${TRANSACTION}`);
 const PREPARED = TRANSACTION === "stepwise-named";
-/** FLOOR_CUSTOM_PLANS=0: the lean statement without add_job's forced custom plans, to measure what they cost. */
-const PLACE_STATEMENT =
-  process.env.FLOOR_CUSTOM_PLANS === "0" ? PLACE_ORDER.replace("set_config('plan_cache_mode', 'force_custom_plan', true)", "NULL::text") : PLACE_ORDER;
 function statement(name: string, text: string, values: unknown[]): pg.QueryConfig {
   return PREPARED ? { name: `floor-${name}`, text, values } : { text, values };
 }
@@ -146,7 +143,7 @@ async function placeLean(caller: Caller, pid: string, trxid: string, idempotency
       row = (
         await pool.query({
           name: "floor-place-order",
-          text: PLACE_STATEMENT,
+          text: PLACE_ORDER,
           values: [
             caller.accountId, idempotencyKey, pid, id, `${id.toString(36).toUpperCase()}-${orderHash(id)}`, caller.keyId, trxid,
             fingerprint, userId, `api-key:${caller.keyId}`, `evt_${crypto.randomBytes(16).toString("base64url")}`,

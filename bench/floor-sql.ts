@@ -86,9 +86,9 @@ export const RESERVE_ORDER_IDS = `SELECT nextval(pg_get_serial_sequence('orders'
  * - the conditional debit (balance never below zero), and the order row: processing when the debit
  *   took, otherwise stored cancelled with INSUFFICIENT BALANCE and nothing charged (as the service
  *   stores it, so a replay answers the same invoice);
- * - the ledger entry (only with a debit), the order event, the fulfilment job (without job_key, as
- *   the service adds it at placement, and with plan_cache_mode force_custom_plan for add_job's
- *   plpgsql, as lib/fulfilment/enqueue-fulfilment.ts does, so its cost does not grow with the queue);
+ * - the ledger entry (only with a debit), the order event, the fulfilment job (keyed `place:<id>`
+ *   through add_job's unsafe_dedupe path, as lib/fulfilment/enqueue-fulfilment.ts adds it, so its
+ *   cost does not grow with the queue);
  * - balance.low when this debit crosses the account's threshold: the outbox event, its sequence
  *   number and one delivery per subscribed endpoint (lib/webhooks/record-balance-low.ts and
  *   record-webhook-event.ts; the deliveries are the dispatcher's queue, no job is added).
@@ -100,9 +100,7 @@ export const RESERVE_ORDER_IDS = `SELECT nextval(pg_get_serial_sequence('orders'
  * $11 the balance.low event's public id (used only if the threshold is crossed).
  */
 export const PLACE_ORDER = `
-  WITH custom_plans AS MATERIALIZED (
-    SELECT set_config('plan_cache_mode', 'force_custom_plan', true)
-  ), opened AS (
+  WITH opened AS (
     SELECT pg_try_advisory_xact_lock(hashtextextended($1::int || ':' || $2::text, 0)) AS locked,
            (SELECT row_to_json(o) FROM orders o WHERE o.account_id = $1 AND o.idempotency_key = $2) AS existing,
            p.id IS NOT NULL AS known,
@@ -146,8 +144,9 @@ export const PLACE_ORDER = `
            CASE WHEN ins.order_created THEN 'placed: wallet debited, queued for fulfilment' ELSE 'INSUFFICIENT BALANCE: nothing charged' END, NULL
       FROM ins
   ), job AS (
-    SELECT graphile_worker.add_job('fulfil_order', json_build_object('orderId', ins.id), max_attempts := 25)
-      FROM ins, custom_plans WHERE ins.order_created
+    SELECT graphile_worker.add_job('fulfil_order', json_build_object('orderId', ins.id), max_attempts := 25,
+                                   job_key := 'place:' || ins.id, job_key_mode := 'unsafe_dedupe') AS job
+      FROM ins WHERE ins.order_created
   ), low AS (
     SELECT debit.balance_cents AS after_cents, debit.low_balance_threshold_cents AS threshold_cents
       FROM debit
@@ -171,6 +170,6 @@ export const PLACE_ORDER = `
   )
   SELECT opened.locked, opened.existing, opened.known, opened.orderable,
          (SELECT row_to_json(ins) FROM ins) AS inserted,
-         (SELECT count(*) FROM job)::int AS jobs,
+         (SELECT count(*) FROM job WHERE (job.job).revision = 0)::int AS jobs,
          (SELECT count(*) FROM delivery)::int AS deliveries
     FROM opened`;

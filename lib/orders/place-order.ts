@@ -8,7 +8,7 @@ import { ApiError } from "../http/errors";
 import type { ApiCaller, KeyLookupExtra } from "../auth/authenticate-api-key";
 import type { OrderBody } from "../api-schemas/order-schemas";
 import { assertPostingAmount, ledgerMoveCtes } from "../wallet/post-ledger-entry";
-import { FULFILMENT_JOBS, placementJobCtes } from "../fulfilment/enqueue-fulfilment";
+import { FULFILMENT_JOB_ADDED, placementJobCte } from "../fulfilment/enqueue-fulfilment";
 import { newEventId, WEBHOOK_DELIVERIES, wakeDispatchersNow } from "../webhooks/record-webhook-event";
 import { buildInvoice, type Invoice } from "./build-invoice";
 import { CATALOG_ENTRY_JSON } from "../catalog/catalog-record";
@@ -30,6 +30,9 @@ export interface PlacementResult {
 }
 
 class ConcurrentDuplicate extends Error {}
+
+/** The message PLACE_ORDER fails itself with when its order's fulfilment job was not added. */
+const FULFILMENT_JOB_TAKEN = "FULFILMENT_JOB_TAKEN";
 
 // Two round trips and no BEGIN/COMMIT: the lookup (OPEN_PLACEMENT), the body validated against its
 // catalog entry in Node, then one writing statement (PLACE_ORDER), which is its own transaction.
@@ -96,7 +99,7 @@ function readLookup({ locked, entry, nextId, ...order }: LookupRow) {
 // The placement's writing statement, one transaction of its own: the in-flight lock, the order
 // row, the money move, the codes, the order event, the fulfilment job and balance.low, as CTEs.
 // The texts of the move, the event and the job are their modules' (ledgerMoveCtes,
-// insertOrderEventSql, placementJobCtes): this statement composes them and writes nothing else of
+// insertOrderEventSql, placementJobCte): this statement composes them and writes nothing else of
 // theirs.
 //
 // The gate, before anything is written:
@@ -123,7 +126,9 @@ function readLookup({ locked, entry, nextId, ...order }: LookupRow) {
 // BALANCE and nothing else but its event, so a replay answers the same invoice. Charged: codes
 // are reserved for key and gift-card lines ($27 of them; 0 for a top-up), and when fewer were free
 // the statement fails itself after its writes (raise_api_error, a migration's function), which
-// undoes all of them: INSUFFICIENT_STOCK charges nothing. The CTEs share one snapshot, so each
+// undoes all of them: INSUFFICIENT_STOCK charges nothing. A charged order whose fulfilment job was
+// not added (its key taken: lib/fulfilment/enqueue-fulfilment.ts) fails the statement the same
+// way, so no order is ever stored without its job. The CTEs share one snapshot, so each
 // reads another's writes only through RETURNING, which is how they are chained; the reservation's
 // FOR UPDATE SKIP LOCKED rechecks a code's latest version, so no code is handed out twice. A code
 // that becomes available after the statement began (a restock, or a cancelled order's release
@@ -179,17 +184,18 @@ const PLACE_ORDER = `
            source: "placed",
          })}
        ),
-       ${placementJobCtes({ source: "placed", orderId: "placed.id", when: `placed."orderCreated"` })}
-  SELECT gate.locked, gate."placedMeanwhile", placed.*, ${FULFILMENT_JOBS} AS "jobs", ${WEBHOOK_DELIVERIES} AS "deliveries",
-         CASE WHEN placed."orderCreated" AND stock.reserved <> $27 THEN raise_api_error('INSUFFICIENT_STOCK') END AS "stockShort"
+       ${placementJobCte({ source: "placed", orderId: "placed.id", when: `placed."orderCreated"` })}
+  SELECT gate.locked, gate."placedMeanwhile", placed.*, ${WEBHOOK_DELIVERIES} AS "deliveries",
+         CASE WHEN placed."orderCreated" AND stock.reserved <> $27 THEN raise_api_error('INSUFFICIENT_STOCK') END AS "stockShort",
+         CASE WHEN placed."orderCreated" AND ${FULFILMENT_JOB_ADDED} <> 1 THEN raise_api_error('${FULFILMENT_JOB_TAKEN}') END AS "jobTaken"
     FROM gate CROSS JOIN (SELECT count(*) AS reserved FROM reserved) stock LEFT JOIN placed ON true`;
 
 type PlacedRow = { [K in keyof OrderRecord]: OrderRecord[K] | null } & {
   locked: boolean;
   placedMeanwhile: boolean;
-  jobs: number;
   deliveries: number;
   stockShort: null;
+  jobTaken: null;
 };
 
 async function replay(caller: ApiCaller, body: OrderBody, existing: OrderRecord, entry: CatalogEntry | undefined, client: Pick<pg.PoolClient, "query">) {
@@ -261,9 +267,12 @@ async function attemptPlacement(caller: ApiCaller, body: OrderBody, prefetched?:
     if (code === "23505" && constraint === "orders_account_id_idempotency_key_key") throw new ConcurrentDuplicate();
     // Charged, then too few free codes: the statement failed itself, so nothing was written.
     if (code === "P0001" && message === "INSUFFICIENT_STOCK") throw new ApiError("INSUFFICIENT_STOCK");
+    if (code === "P0001" && message === FULFILMENT_JOB_TAKEN) {
+      throw new Error(`order ${id} not placed: its fulfilment job's key is held by a job left from earlier (a restored or reset database?)`);
+    }
     throw error;
   }
-  const { locked, placedMeanwhile, jobs, deliveries, stockShort: _, ...columns } = placed;
+  const { locked, placedMeanwhile, deliveries, stockShort: _, jobTaken: __, ...columns } = placed;
   // The gate wrote nothing in these two cases. The original request holds the key's lock: it
   // has not answered yet.
   if (!locked) throw new ApiError("DUPLICATE_IN_FLIGHT");
@@ -271,10 +280,6 @@ async function attemptPlacement(caller: ApiCaller, body: OrderBody, prefetched?:
   // No order: the key is not this account's (it authenticated this request, so it cannot be).
   if (columns.id === null) throw new Error(`api key ${caller.keyId} of account ${caller.accountId} not found while placing an order`);
   const inserted = columns as OrderRecord;
-  // The statement has committed: this cannot undo the order. The job CTE is joined to the order
-  // on the same condition, so it holds; should it not, the error is loud, and the client's retry
-  // with the same trxid answers the stored order.
-  if (inserted.orderCreated && jobs !== 1) throw new Error(`order ${id} placed with ${jobs} fulfilment jobs`);
   wakeDispatchersNow(deliveries);
   // A new order is processing or cancelled, never completed: its invoice has no codes to read.
   return { invoice: await buildInvoice(inserted), replayed: false };

@@ -44,13 +44,14 @@ describe("a successful placement", () => {
     expect(row).toEqual({ unit_price_cents: 99, catalog_id: "SVCBR60", pack_name: "60 UC" });
     const events = await sql(`SELECT from_status, to_status FROM order_events e JOIN orders o ON o.id = e.order_id WHERE o.public_id = $1`, [res.json.orderId]);
     expect(events).toEqual([{ from_status: null, to_status: "processing" }]);
-    // One fulfilment job, without a job_key (a key lookup would scan the queue on every placement).
+    // One fulfilment job, keyed by the new order's id (lib/fulfilment/enqueue-fulfilment.ts).
+    const [{ id }] = await sql(`SELECT id FROM orders WHERE public_id = $1`, [res.json.orderId]);
     const jobs = await sql(
-      `SELECT t.identifier AS task_identifier, j.key FROM graphile_worker._private_jobs j JOIN graphile_worker._private_tasks t ON t.id = j.task_id
+      `SELECT t.identifier AS task_identifier, j.key, j.revision FROM graphile_worker._private_jobs j JOIN graphile_worker._private_tasks t ON t.id = j.task_id
         WHERE (j.payload->>'orderId')::int = $1`,
-      [(await sql(`SELECT id FROM orders WHERE public_id = $1`, [res.json.orderId]))[0].id],
+      [id],
     );
-    expect(jobs).toEqual([{ task_identifier: "fulfil_order", key: null }]);
+    expect(jobs).toEqual([{ task_identifier: "fulfil_order", key: `place:${id}`, revision: 0 }]);
   });
 
   // lib/orders/place-order.ts: the lookup, validation in Node, then every write in one statement.
@@ -180,12 +181,36 @@ describe("a successful placement", () => {
     const later = new Date(Date.now() + 3_600_000);
     await enqueueFulfilment(getPool(), id, new Date(Date.now() + 60_000));
     await enqueueFulfilment(getPool(), id, later);
-    const jobs = await sql(`SELECT key, run_at FROM graphile_worker._private_jobs WHERE (payload->>'orderId')::int = $1 ORDER BY key NULLS FIRST`, [id]);
-    // The placement's job and one re-poll, due at the later time.
+    const jobs = await sql(`SELECT key, run_at FROM graphile_worker._private_jobs WHERE (payload->>'orderId')::int = $1 ORDER BY key`, [id]);
+    // One re-poll, due at the later time, and the placement's own job, untouched.
     expect(jobs).toEqual([
-      { key: null, run_at: expect.any(Date) },
       { key: `order:${id}`, run_at: later },
+      { key: `place:${id}`, run_at: expect.any(Date) },
     ]);
+    expect((jobs[1].run_at as Date).getTime()).toBeLessThan(Date.now() + 1000);
+  });
+
+  it("places nothing when the new order's job key is already held (a job left from earlier), and places once it is gone", async () => {
+    const account = await createAccount({ balanceCents: 1000 });
+    const body = { pid: "SVCBR60", trxid: newTrxid(), userId: "5123456" };
+    // The placement's key lookup takes the next id of the sequence: hold that id's job key.
+    const [{ last }] = await sql(`SELECT nextval(pg_get_serial_sequence('orders', 'id'))::int AS last`);
+    const heldKey = `place:${last + 1}`;
+    await sql(`SELECT graphile_worker.add_job('fulfil_order', json_build_object('orderId', 0), job_key := $1, run_at := now() + interval '1 day')`, [heldKey]);
+    const refused = await order(account.key, body);
+    expect(refused.status).toBe(500);
+    expect(refused.json).toMatchObject({ success: false, code: "INTERNAL_ERROR" });
+    expect(await sql(`SELECT count(*)::int AS n FROM orders WHERE account_id = $1`, [account.accountId])).toEqual([{ n: 0 }]);
+    expect(await sql(`SELECT order_count FROM api_keys WHERE id = $1`, [account.keyId])).toEqual([{ order_count: 0 }]);
+    expect(await balanceCents(account.accountId)).toBe(1000);
+    // The held job is as it was: the failed statement's bump of its revision was rolled back.
+    expect(await sql(`SELECT revision, payload FROM graphile_worker._private_jobs WHERE key = $1`, [heldKey])).toEqual([{ revision: 0, payload: { orderId: 0 } }]);
+
+    await sql(`SELECT graphile_worker.remove_job($1)`, [heldKey]);
+    const placed = await order(account.key, body);
+    expect(placed.status).toBe(200);
+    expect(placed.json.orderCreated).toBe(true);
+    expect(await balanceCents(account.accountId)).toBe(1000 - 99);
   });
 
   it("accepts every alias of the spec, numbers for identifier fields, and ignores unknown fields", async () => {
