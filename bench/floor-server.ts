@@ -275,10 +275,11 @@ async function handle(req: http.IncomingMessage, res: http.ServerResponse): Prom
       const caller = await authenticate(req);
       const limit = Number(new URLSearchParams(queryAt === -1 ? "" : url.slice(queryAt + 1)).get("limit") ?? 30);
       if (!Number.isInteger(limit) || limit < 1 || limit > 200) throw invalidRequest();
+      // The calling key's orders, as the service lists them (the key's own numbers, newest first).
       const { rows } = await pool.query({
         name: "history-page",
-        text: `SELECT * FROM orders WHERE account_id = $1 ORDER BY id DESC LIMIT $2 OFFSET $3`,
-        values: [caller.accountId, limit, 0],
+        text: `SELECT * FROM orders WHERE account_id = $1 AND api_key_id = $2 ORDER BY key_seq DESC LIMIT $3`,
+        values: [caller.accountId, caller.keyId, limit],
       });
       const orders = rows.map(toInvoice);
       return send(res, 200, { success: true, count: orders.length, orders });

@@ -82,7 +82,8 @@ export const RESERVE_ORDER_IDS = `SELECT nextval(pg_get_serial_sequence('orders'
  *   existing order for the key, the catalog entry and its checks: if any fails, nothing is written
  *   and the caller reads which from the answer;
  * - the key's next order number (key_seq, with the key's counter) for the order row, and the
- *   account's next ledger number (account_seq) with the debit, as the service numbers them;
+ *   account's next ledger number (account_seq) and date (never before its previous entry's:
+ *   ledger_last_at) with the debit, as the service numbers and dates them;
  * - the conditional debit (balance never below zero), and the order row: processing when the debit
  *   took, otherwise stored cancelled with INSUFFICIENT BALANCE and nothing charged (as the service
  *   stores it, so a replay answers the same invoice);
@@ -117,10 +118,11 @@ export const PLACE_ORDER = `
     RETURNING k.order_count
   ), debit AS (
     UPDATE accounts a
-       SET balance_cents = a.balance_cents - accepted.price_cents, ledger_count = a.ledger_count + 1, updated_at = now()
+       SET balance_cents = a.balance_cents - accepted.price_cents, ledger_count = a.ledger_count + 1,
+           ledger_last_at = greatest(now(), a.ledger_last_at), updated_at = now()
       FROM accepted
      WHERE a.id = $1 AND a.balance_cents - accepted.price_cents >= 0
-    RETURNING a.balance_cents, a.low_balance_threshold_cents, a.ledger_count, accepted.price_cents
+    RETURNING a.balance_cents, a.low_balance_threshold_cents, a.ledger_count, a.ledger_last_at, accepted.price_cents
   ), ins AS (
     INSERT INTO orders (id, public_id, account_id, api_key_id, trxid, idempotency_key, request_fingerprint, product_id,
                         catalog_id, line_slug, line_kind, pack_name, unit_price_cents, quantity, amount_cents,
@@ -135,8 +137,8 @@ export const PLACE_ORDER = `
       FROM accepted, numbered, (SELECT EXISTS (SELECT 1 FROM debit) AS charged) d
     RETURNING *
   ), ledger AS (
-    INSERT INTO ledger_entries (account_id, kind, amount_cents, balance_after_cents, order_id, actor, reason, audit_log_id, account_seq)
-    SELECT $1, 'debit', -debit.price_cents, debit.balance_cents, ins.id, $10, 'order ' || ins.public_id, NULL, debit.ledger_count
+    INSERT INTO ledger_entries (account_id, kind, amount_cents, balance_after_cents, order_id, actor, reason, audit_log_id, account_seq, created_at)
+    SELECT $1, 'debit', -debit.price_cents, debit.balance_cents, ins.id, $10, 'order ' || ins.public_id, NULL, debit.ledger_count, debit.ledger_last_at
       FROM debit, ins
   ), event AS (
     INSERT INTO order_events (order_id, from_status, to_status, reason, data)
