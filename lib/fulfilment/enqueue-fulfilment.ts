@@ -1,7 +1,7 @@
 // Fulfilment jobs live in graphile-worker's queue, added with SQL inside the caller's transaction,
 // so an order and its job commit together or not at all.
 //
-// Placement adds its job as CTEs of its own statement (placementJobCte), through add_job's
+// Placement adds its job as a CTE of its own statement (placementJobCte), through add_job's
 // `unsafe_dedupe` path with a key no other job can hold: `place:<order id>`, for an order created
 // in the same statement. That path is one INSERT ... ON CONFLICT (key) on graphile's unique key
 // index, with nothing to deduplicate. The default path (add_jobs) first clears the key from running
@@ -26,7 +26,7 @@ export const FULFIL_ORDER_TASK = "fulfil_order";
 /**
  * The placement's job as a CTE, fulfilment_job: one add_job per row of `source` (a CTE) that meets
  * `when`, for the order id `orderId` (expressions over the source's columns). A SELECT CTE runs
- * only if the statement reads it: the statement must select FULFILMENT_JOB_ADDED.
+ * only if the statement reads it: the statement must read FULFILMENT_JOB_ADDED whenever `when` holds.
  */
 export function placementJobCte(p: { source: string; orderId: string; when: string }): string {
   return `fulfilment_job AS (
