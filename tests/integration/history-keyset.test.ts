@@ -242,3 +242,48 @@ describe("the page statements' generic plans", () => {
     }
   });
 });
+
+describe("a small key's page beside a big key's orders", () => {
+  // Reseller B's 200 orders beside A's million (bench/RESULTS.md, "2026-11-25, 11:20"): a custom plan
+  // must read the small key's page through the (key, key_seq) index, not all of its account's
+  // orders through an account index, one heap page each once they lie scattered among the big
+  // key's, and sort them.
+  it("reads the keyset range with the request's values too, and answers the newest orders of the small key only", async () => {
+    const big = await createAccount();
+    const small = await createAccount();
+    // 20,000 uncharged orders (stored cancelled, as a refusal for balance stores them: no money moves),
+    // every 500th of them the small key's, so its 40 orders lie on 40 different heap pages.
+    await sql(
+      `WITH pack AS (SELECT p.id, p.catalog_id, l.slug, l.kind, p.pack_name, p.price_cents FROM products p JOIN game_lines l ON l.id = p.line_id WHERE p.catalog_id = 'SVCBR60'),
+            rows AS (SELECT g, g % 500 = 0 AS mine FROM generate_series(1, 20000) g)
+       INSERT INTO orders (public_id, account_id, api_key_id, trxid, idempotency_key, request_fingerprint, product_id, catalog_id, line_slug, line_kind,
+                           pack_name, unit_price_cents, quantity, amount_cents, order_created, status, error, finished_at, key_seq)
+       SELECT 'SVCAPI-BR-PLAN' || g, CASE WHEN mine THEN $2::int ELSE $1::int END, CASE WHEN mine THEN $4::int ELSE $3::int END, 'plan-' || g, 'plan-' || g, 'x',
+              pack.id, pack.catalog_id, pack.slug, pack.kind, pack.pack_name, pack.price_cents, 1, pack.price_cents, false, 'cancelled', 'INSUFFICIENT BALANCE', now(),
+              row_number() OVER (PARTITION BY mine ORDER BY g)
+         FROM rows, pack ORDER BY g`,
+      [big.accountId, small.accountId, big.keyId, small.keyId],
+    );
+    await sql(`UPDATE api_keys k SET order_count = (SELECT count(*) FROM orders o WHERE o.api_key_id = k.id) WHERE k.id IN ($1, $2)`, [big.keyId, small.keyId]);
+    await sql(`ANALYZE orders`);
+
+    const client = await getPool().connect();
+    try {
+      await client.query("SET plan_cache_mode = force_custom_plan");
+      await client.query(`PREPARE small_page AS ${HISTORY_PAGE}`);
+      const { rows } = await client.query(`EXPLAIN (ANALYZE, BUFFERS, COSTS OFF) EXECUTE small_page(${small.accountId}, ${small.keyId}, 20, 0)`);
+      const plan = rows.map((r) => r["QUERY PLAN"]).join("\n");
+      expect(plan).toContain("orders_api_key_id_key_seq_key");
+      expect(plan).not.toMatch(/orders_account_id|Seq Scan on orders/);
+    } finally {
+      await client.query("DEALLOCATE ALL").catch(() => undefined);
+      await client.query("RESET plan_cache_mode");
+      client.release();
+    }
+
+    const page = await api("/history?page=1&pageSize=20", { key: small.key });
+    expect(page.status).toBe(200);
+    expect(page.json).toMatchObject({ total: 40, count: 20, hasMore: true });
+    expect(page.json.orders.map((o: { trxid: string }) => o.trxid)).toEqual(Array.from({ length: 20 }, (_, i) => `plan-${(40 - i) * 500}`));
+  });
+});
