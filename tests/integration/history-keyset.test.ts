@@ -271,12 +271,15 @@ describe("a small key's page beside a big key's orders", () => {
     try {
       await client.query("SET plan_cache_mode = force_custom_plan");
       await client.query(`PREPARE small_page AS ${HISTORY_PAGE}`);
-      const { rows } = await client.query(`EXPLAIN (ANALYZE, BUFFERS, COSTS OFF) EXECUTE small_page(${small.accountId}, ${small.keyId}, 20, 0)`);
-      const plan = rows.map((r) => r["QUERY PLAN"]).join("\n");
-      expect(plan).toContain("orders_api_key_id_key_seq_key");
-      expect(plan).not.toMatch(/orders_account_id|Seq Scan on orders/);
+      try {
+        const { rows } = await client.query(`EXPLAIN (ANALYZE, BUFFERS, COSTS OFF) EXECUTE small_page(${small.accountId}, ${small.keyId}, 20, 0)`);
+        const plan = rows.map((r) => r["QUERY PLAN"]).join("\n");
+        expect(plan).toContain("orders_api_key_id_key_seq_key");
+        expect(plan).not.toMatch(/orders_account_id|Seq Scan on orders/);
+      } finally {
+        await client.query("DEALLOCATE small_page");
+      }
     } finally {
-      await client.query("DEALLOCATE ALL").catch(() => undefined);
       await client.query("RESET plan_cache_mode");
       client.release();
     }
