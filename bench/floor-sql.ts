@@ -147,7 +147,7 @@ export const PLACE_ORDER = `
       FROM ins
   ), job AS (
     SELECT graphile_worker.add_job('fulfil_order', json_build_object('orderId', ins.id), max_attempts := 25,
-                                   job_key := 'place:' || ins.id, job_key_mode := 'unsafe_dedupe') AS job
+                                   job_key := 'place:' || ins.id, job_key_mode := 'unsafe_dedupe')
       FROM ins WHERE ins.order_created
   ), low AS (
     SELECT debit.balance_cents AS after_cents, debit.low_balance_threshold_cents AS threshold_cents
@@ -172,6 +172,6 @@ export const PLACE_ORDER = `
   )
   SELECT opened.locked, opened.existing, opened.known, opened.orderable,
          (SELECT row_to_json(ins) FROM ins) AS inserted,
-         (SELECT count(*) FROM job WHERE (job.job).revision = 0)::int AS jobs,
+         (SELECT count(*) FROM job)::int AS jobs,
          (SELECT count(*) FROM delivery)::int AS deliveries
     FROM opened`;

@@ -249,6 +249,9 @@ async function openSide(phase: string, url: string, service: BenchProcess, ids: 
   return { phase, url, pool, service, ids, counts, loadAverage, targets, offset: 1, api: [], explains: [] };
 }
 
+/** A target's label without its parenthesised note, as the report names the operation. */
+const operationName = (target: ScaleTarget) => target.label.replace(/ \(.*\)$/, "");
+
 /** `work` on each side in turn, the side that goes first rotating with `round`. */
 async function takeTurns(sides: Side[], round: number, work: (side: Side) => Promise<void>): Promise<void> {
   for (let i = 0; i < sides.length; i++) await work(sides[(round + i) % sides.length]);
@@ -261,7 +264,7 @@ async function measureSides(sides: Side[]): Promise<void> {
       await drain(side.pool);
       const target = side.targets[t];
       const statements = await captureRequest(side.service, target.key, target);
-      side.explains.push(...(await explainStatements(side.url, target.label.replace(/ \(.*\)$/, ""), statements)));
+      side.explains.push(...(await explainStatements(side.url, operationName(target), statements)));
     }
     const one = new Map<Side, LatencyRun[]>(sides.map((side) => [side, []]));
     for (let round = 0; round < ONE_CONN_ROUNDS; round++) {
@@ -301,7 +304,7 @@ async function measureSides(sides: Side[]): Promise<void> {
           `${CONNECTIONS} conns ${figures.fifty.p50.toFixed(1)}/${figures.fifty.p99.toFixed(1)} ms ${figures.fifty.reqPerSecond.toFixed(0)}/s (non-2xx ${figures.fifty.non2xx}, errors ${figures.fifty.errors})`,
       );
     }
-    log(`  ${sides[0].targets[t].label.replace(/ \(.*\)$/, "")}: p50/p99 ${line.join("; ")}`);
+    log(`  ${operationName(sides[0].targets[t])}: p50/p99 ${line.join("; ")}`);
   }
 }
 

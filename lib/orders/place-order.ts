@@ -41,15 +41,15 @@ const FULFILMENT_JOB_TAKEN = "FULFILMENT_JOB_TAKEN";
 // lookup rides on the API key's own lookup (placementKeyLookup), so a new order costs the request
 // one statement besides the key's: the writing one.
 
-// The existing order for the idempotency key (its columns, all null when there is none) and the
-// catalog entry. The existing order comes back as plain columns, as every other order read does,
-// so a replay's invoice is built from exactly the values the original's was. `locked` (for
-// findOrderReplay, inside its transaction) tries the key's in-flight lock as well.
 // The two reads every placement lookup makes, whichever statement carries them: the catalog entry
 // of the pid ($3) and the order's id, reserved in advance.
 const CATALOG_ENTRY_OF_PID = `(SELECT ${CATALOG_ENTRY_JSON} FROM products p JOIN game_lines l ON l.id = p.line_id WHERE p.catalog_id = $3)`;
 const RESERVED_ORDER_ID = `nextval(pg_get_serial_sequence('orders', 'id'))::int`;
 
+// The existing order for the idempotency key (its columns, all null when there is none) and the
+// catalog entry. The existing order comes back as plain columns, as every other order read does,
+// so a replay's invoice is built from exactly the values the original's was. `locked` (for
+// findOrderReplay, inside its transaction) tries the key's in-flight lock as well.
 const lookupStatement = ({ locked, nextId }: { locked: boolean; nextId: boolean }) => `
   SELECT ${locked ? "pg_try_advisory_xact_lock(hashtextextended($1::int || ':' || $2::text, 0)) AS locked, " : ""}catalog_entry.entry${
     nextId ? `, ${RESERVED_ORDER_ID} AS "nextId"` : ""
