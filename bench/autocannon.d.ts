@@ -10,7 +10,12 @@ declare module "autocannon" {
     body?: string | Buffer;
     /** Called before every request of its slot (it makes autocannon rebuild the request each time). */
     setupRequest?: (request: AutocannonRequest, context: Record<string, unknown>) => AutocannonRequest;
-    onResponse?: (status: number, body: string, context: Record<string, unknown>, headers: Record<string, string>) => void;
+    onResponse?: (
+      status: number,
+      body: string,
+      context: Record<string, unknown>,
+      headers: Record<string, string>,
+    ) => void;
   }
 
   export interface AutocannonOptions {
@@ -57,7 +62,10 @@ declare module "autocannon" {
   interface AutocannonInstance extends EventEmitter, PromiseLike<AutocannonResult> {
     stop(): void;
     /** Every response: the client, its status, bytes, and its time in ms (fractional). */
-    on(event: "response", listener: (client: unknown, statusCode: number, bytes: number, responseTimeMs: number) => void): this;
+    on(
+      event: "response",
+      listener: (client: unknown, statusCode: number, bytes: number, responseTimeMs: number) => void,
+    ): this;
     on(event: string, listener: (...args: any[]) => void): this;
   }
 

@@ -60,7 +60,9 @@ export interface BenchConfig {
 
 export function readBenchConfig(): BenchConfig {
   const secret = () => crypto.randomBytes(24).toString("base64url");
-  const endpoints = process.env.BENCH_ENDPOINTS?.split(",").map((name) => name.trim()).filter(Boolean);
+  const endpoints = process.env.BENCH_ENDPOINTS?.split(",")
+    .map((name) => name.trim())
+    .filter(Boolean);
   return {
     slices: positiveInt("BENCH_SLICES", 10),
     sliceSeconds: positiveInt("BENCH_SLICE_S", 2),
@@ -80,7 +82,10 @@ export function readBenchConfig(): BenchConfig {
       ordersPerRound: positiveInt("BENCH_WEBHOOK_ORDERS", 2000),
     },
     endpoints: endpoints?.length ? endpoints : undefined,
-    variants: (process.env.BENCH_VARIANTS ?? "service,noauth,floor").split(",").map((name) => name.trim()).filter(Boolean),
+    variants: (process.env.BENCH_VARIANTS ?? "service,noauth,floor")
+      .split(",")
+      .map((name) => name.trim())
+      .filter(Boolean),
     secrets: { APP_SECRET: secret(), CODES_ENCRYPTION_KEY: secret(), NEXTAUTH_SECRET: secret() },
     rateLimitPrefix: `bench-${Date.now().toString(36)}`,
   };

@@ -78,11 +78,15 @@ export function diffCpu(before: CpuSnapshot, after: CpuSnapshot, serverPid: numb
     if (ms <= 0) continue;
     if (pid === serverPid) result.serverMs += ms;
     else if (pid === process.pid) result.loadGeneratorMs += ms;
-    else if (end.comm === "postgres" && (end.database === undefined || end.database === database)) result.postgresMs += ms;
+    else if (end.comm === "postgres" && (end.database === undefined || end.database === database))
+      result.postgresMs += ms;
     else if (end.comm === "redis-server") result.redisMs += ms;
   }
   // Per-process and machine-wide tick counts are sampled separately: the difference is clamped.
   const machineMs = ((after.machineBusyTicks - before.machineBusyTicks) * 1000) / CLOCK_TICKS_PER_SECOND;
-  result.otherMs = Math.max(0, machineMs - result.serverMs - result.postgresMs - result.loadGeneratorMs - result.redisMs);
+  result.otherMs = Math.max(
+    0,
+    machineMs - result.serverMs - result.postgresMs - result.loadGeneratorMs - result.redisMs,
+  );
   return result;
 }

@@ -58,7 +58,8 @@ export async function siblingDatabase(url: string, database: string): Promise<st
 export async function openBenchDatabase(): Promise<BenchDatabase> {
   const database = process.env.BENCH_DATABASE || "bench";
   const explicit = process.env.BENCH_DATABASE_URL;
-  if (explicit) return { url: explicit, description: `BENCH_DATABASE_URL (${redact(explicit)})`, stop: async () => undefined };
+  if (explicit)
+    return { url: explicit, description: `BENCH_DATABASE_URL (${redact(explicit)})`, stop: async () => undefined };
 
   const shared = process.env.DATABASE_URL;
   if (shared) {
@@ -78,7 +79,11 @@ export async function openBenchDatabase(): Promise<BenchDatabase> {
     port: Number(process.env.BENCH_EMBEDDED_PG_PORT ?? 54349),
     database,
   });
-  return { url: embedded.url, description: `embedded PostgreSQL under .data/bench (${redact(embedded.url)})`, stop: () => embedded.stop() };
+  return {
+    url: embedded.url,
+    description: `embedded PostgreSQL under .data/bench (${redact(embedded.url)})`,
+    stop: () => embedded.stop(),
+  };
 }
 
 /** A bench's last step, on success or failure: its processes, this process's connections, then the database. */
@@ -111,7 +116,11 @@ async function issueBenchKey(accountId: number, name: string): Promise<string> {
 }
 
 /** Runs `work` over `items` with at most `parallel` in flight (the pool has 10 connections). */
-export async function forEachLimited<T>(items: T[], parallel: number, work: (item: T, index: number) => Promise<void>): Promise<void> {
+export async function forEachLimited<T>(
+  items: T[],
+  parallel: number,
+  work: (item: T, index: number) => Promise<void>,
+): Promise<void> {
   let next = 0;
   const lanes = Array.from({ length: Math.min(parallel, items.length) }, async () => {
     while (next < items.length) {

@@ -9,7 +9,18 @@
 import crypto from "node:crypto";
 import http from "node:http";
 import pg from "pg";
-import { ADD_JOB, DEBIT, INSERT_EVENT, INSERT_LEDGER, INSERT_ORDER, LIST_PRODUCTS, LOOKUP, OPEN_PLACEMENT, PLACE_ORDER, RESERVE_ORDER_IDS } from "./floor-sql";
+import {
+  ADD_JOB,
+  DEBIT,
+  INSERT_EVENT,
+  INSERT_LEDGER,
+  INSERT_ORDER,
+  LIST_PRODUCTS,
+  LOOKUP,
+  OPEN_PLACEMENT,
+  PLACE_ORDER,
+  RESERVE_ORDER_IDS,
+} from "./floor-sql";
 
 pg.types.setTypeParser(pg.types.builtins.INT8, (value) => Number(value));
 
@@ -32,7 +43,8 @@ const APP_SECRET = process.env.APP_SECRET ?? "";
  * The stepwise ones are kept to measure the old floor beside the new one in one run.
  */
 const TRANSACTION = process.env.FLOOR_TRANSACTION ?? (process.env.FLOOR_PREPARED === "1" ? "stepwise-named" : "lean");
-if (!["lean", "stepwise", "stepwise-named"].includes(TRANSACTION)) throw new Error(`FLOOR_TRANSACTION must be lean, stepwise or stepwise-named, got ${TRANSACTION}`);
+if (!["lean", "stepwise", "stepwise-named"].includes(TRANSACTION))
+  throw new Error(`FLOOR_TRANSACTION must be lean, stepwise or stepwise-named, got ${TRANSACTION}`);
 const PREPARED = TRANSACTION === "stepwise-named";
 function statement(name: string, text: string, values: unknown[]): pg.QueryConfig {
   return PREPARED ? { name: `floor-${name}`, text, values } : { text, values };
@@ -61,18 +73,23 @@ class HttpError extends Error {
 
 function send(res: http.ServerResponse, status: number, body: unknown): void {
   const text = JSON.stringify(body);
-  res.writeHead(status, { "content-type": "application/json; charset=utf-8", "content-length": Buffer.byteLength(text) });
+  res.writeHead(status, {
+    "content-type": "application/json; charset=utf-8",
+    "content-length": Buffer.byteLength(text),
+  });
   res.end(text);
 }
 
 async function authenticate(req: http.IncomingMessage): Promise<Caller> {
   const key = req.headers["x-api-key"];
-  if (typeof key !== "string" || !KEY_PATTERN.test(key)) throw new HttpError(401, { success: false, error: "INVALID_API_KEY", code: "INVALID_API_KEY" });
+  if (typeof key !== "string" || !KEY_PATTERN.test(key))
+    throw new HttpError(401, { success: false, error: "INVALID_API_KEY", code: "INVALID_API_KEY" });
   const hash = crypto.createHash("sha256").update(key).digest("hex");
   const { rows } = await pool.query<Caller>({ name: "auth-key-lookup", text: LOOKUP, values: [hash] });
   const caller = rows[0];
   if (!caller) throw new HttpError(401, { success: false, error: "INVALID_API_KEY", code: "INVALID_API_KEY" });
-  if (caller.bannedAt || caller.apiDisabledByAdmin || !caller.apiEnabled) throw new HttpError(403, { success: false, error: "API_DISABLED", code: "API_DISABLED" });
+  if (caller.bannedAt || caller.apiDisabledByAdmin || !caller.apiEnabled)
+    throw new HttpError(403, { success: false, error: "API_DISABLED", code: "API_DISABLED" });
   return caller;
 }
 
@@ -131,11 +148,20 @@ async function takeOrderId(): Promise<number> {
   return freeIds.pop()!;
 }
 
-async function placeLean(caller: Caller, pid: string, trxid: string, idempotencyKey: string, userId: unknown): Promise<unknown> {
+async function placeLean(
+  caller: Caller,
+  pid: string,
+  trxid: string,
+  idempotencyKey: string,
+  userId: unknown,
+): Promise<unknown> {
   // The service answers a missing userId after finding the key unused and the entry orderable; the
   // floor checks it first (the bench always sends one).
   if (typeof userId !== "string") throw invalidRequest();
-  const fingerprint = crypto.createHash("sha256").update(JSON.stringify([pid, userId, null, null, 1])).digest("hex");
+  const fingerprint = crypto
+    .createHash("sha256")
+    .update(JSON.stringify([pid, userId, null, null, 1]))
+    .digest("hex");
   for (let attempt = 1; ; attempt++) {
     const id = await takeOrderId();
     let row: Row;
@@ -145,8 +171,17 @@ async function placeLean(caller: Caller, pid: string, trxid: string, idempotency
           name: "floor-place-order",
           text: PLACE_ORDER,
           values: [
-            caller.accountId, idempotencyKey, pid, id, `${id.toString(36).toUpperCase()}-${orderHash(id)}`, caller.keyId, trxid,
-            fingerprint, userId, `api-key:${caller.keyId}`, `evt_${crypto.randomBytes(16).toString("base64url")}`,
+            caller.accountId,
+            idempotencyKey,
+            pid,
+            id,
+            `${id.toString(36).toUpperCase()}-${orderHash(id)}`,
+            caller.keyId,
+            trxid,
+            fingerprint,
+            userId,
+            `api-key:${caller.keyId}`,
+            `evt_${crypto.randomBytes(16).toString("base64url")}`,
           ],
         })
       ).rows[0];
@@ -157,7 +192,8 @@ async function placeLean(caller: Caller, pid: string, trxid: string, idempotency
       throw error;
     }
     if (!row.inserted) freeIds.push(id);
-    if (!row.locked) throw new HttpError(429, { success: false, error: "DUPLICATE_IN_FLIGHT", code: "DUPLICATE_IN_FLIGHT" });
+    if (!row.locked)
+      throw new HttpError(429, { success: false, error: "DUPLICATE_IN_FLIGHT", code: "DUPLICATE_IN_FLIGHT" });
     if (row.existing) return { success: true, ...toInvoice(row.existing) };
     if (!row.known) throw new HttpError(400, { success: false, error: "UNKNOWN PID" });
     if (!row.orderable) throw new HttpError(400, { success: false, error: "GAME DISABLED" });
@@ -176,31 +212,63 @@ async function placeOrder(caller: Caller, body: Row): Promise<unknown> {
   const client = await pool.connect();
   try {
     await client.query("BEGIN");
-    const opened = (await client.query(statement("open", OPEN_PLACEMENT, [caller.accountId, idempotencyKey, pid]))).rows[0] as Row;
-    if (!opened.locked) throw new HttpError(429, { success: false, error: "DUPLICATE_IN_FLIGHT", code: "DUPLICATE_IN_FLIGHT" });
+    const opened = (await client.query(statement("open", OPEN_PLACEMENT, [caller.accountId, idempotencyKey, pid])))
+      .rows[0] as Row;
+    if (!opened.locked)
+      throw new HttpError(429, { success: false, error: "DUPLICATE_IN_FLIGHT", code: "DUPLICATE_IN_FLIGHT" });
     if (opened.existing) {
       await client.query("COMMIT");
       return { success: true, ...toInvoice(opened.existing) };
     }
     const entry = opened.entry as Row | null;
     if (!entry) throw new HttpError(400, { success: false, error: "UNKNOWN PID" });
-    if (!entry.lineAvailable || !entry.lineOrderable || !entry.productActive || entry.lineKind !== "topup" || !entry.supplierSku) {
+    if (
+      !entry.lineAvailable ||
+      !entry.lineOrderable ||
+      !entry.productActive ||
+      entry.lineKind !== "topup" ||
+      !entry.supplierSku
+    ) {
       throw new HttpError(400, { success: false, error: "GAME DISABLED" });
     }
     if (typeof userId !== "string") throw invalidRequest();
 
     const id = opened.next_id as number;
     const publicId = `SVCAPI-${entry.lineCode}-${id.toString(36).toUpperCase()}-${orderHash(id)}`;
-    const fingerprint = crypto.createHash("sha256").update(JSON.stringify([entry.catalogId, userId, null, null, 1])).digest("hex");
+    const fingerprint = crypto
+      .createHash("sha256")
+      .update(JSON.stringify([entry.catalogId, userId, null, null, 1]))
+      .digest("hex");
     const amountCents = entry.priceCents as number;
     const inserted = (
-      await client.query(statement("insert-order", INSERT_ORDER, [
-        id, publicId, caller.accountId, caller.keyId, trxid, idempotencyKey, fingerprint, entry.productId, entry.catalogId,
-        entry.lineSlug, entry.lineKind, entry.packName, entry.priceCents, 1, amountCents, userId, null, null, entry.supplier,
-      ]))
+      await client.query(
+        statement("insert-order", INSERT_ORDER, [
+          id,
+          publicId,
+          caller.accountId,
+          caller.keyId,
+          trxid,
+          idempotencyKey,
+          fingerprint,
+          entry.productId,
+          entry.catalogId,
+          entry.lineSlug,
+          entry.lineKind,
+          entry.packName,
+          entry.priceCents,
+          1,
+          amountCents,
+          userId,
+          null,
+          null,
+          entry.supplier,
+        ]),
+      )
     ).rows[0] as Row;
 
-    const debited = await client.query<{ balance_cents: number; ledger_count: number }>(statement("debit", DEBIT, [caller.accountId, -amountCents, 0]));
+    const debited = await client.query<{ balance_cents: number; ledger_count: number }>(
+      statement("debit", DEBIT, [caller.accountId, -amountCents, 0]),
+    );
     if (debited.rowCount === 0) {
       const cancelled = await client.query(
         `UPDATE orders SET status = 'cancelled', order_created = false, error = 'INSUFFICIENT BALANCE', finished_at = now(), updated_at = now()
@@ -211,11 +279,22 @@ async function placeOrder(caller: Caller, body: Row): Promise<unknown> {
       await client.query("COMMIT");
       return { success: true, ...toInvoice(cancelled.rows[0]) };
     }
-    await client.query(statement("ledger", INSERT_LEDGER, [
-      caller.accountId, "debit", -amountCents, debited.rows[0].balance_cents, id, `api-key:${caller.keyId}`, `order ${publicId}`, null,
-      debited.rows[0].ledger_count,
-    ]));
-    await client.query(statement("event", INSERT_EVENT, [id, null, "processing", "placed: wallet debited, queued for fulfilment"]));
+    await client.query(
+      statement("ledger", INSERT_LEDGER, [
+        caller.accountId,
+        "debit",
+        -amountCents,
+        debited.rows[0].balance_cents,
+        id,
+        `api-key:${caller.keyId}`,
+        `order ${publicId}`,
+        null,
+        debited.rows[0].ledger_count,
+      ]),
+    );
+    await client.query(
+      statement("event", INSERT_EVENT, [id, null, "processing", "placed: wallet debited, queued for fulfilment"]),
+    );
     await client.query(statement("add-job", ADD_JOB, ["fulfil_order", id, `order:${id}`, null]));
     await client.query("COMMIT");
     return { success: true, ...toInvoice(inserted) };
@@ -239,7 +318,13 @@ async function readOrder(caller: Caller, reference: string): Promise<unknown> {
   const rows =
     id === undefined
       ? []
-      : (await pool.query({ name: "order-by-id", text: `SELECT * FROM orders WHERE id = $1 AND account_id = $2`, values: [id, caller.accountId] })).rows;
+      : (
+          await pool.query({
+            name: "order-by-id",
+            text: `SELECT * FROM orders WHERE id = $1 AND account_id = $2`,
+            values: [id, caller.accountId],
+          })
+        ).rows;
   if (rows.length === 0) throw new HttpError(404, { success: false, error: "ORDER NOT FOUND" });
   return { success: true, ...toInvoice(rows[0]) };
 }
@@ -251,8 +336,16 @@ async function handle(req: http.IncomingMessage, res: http.ServerResponse): Prom
   try {
     if (req.method === "GET" && pathname === "/balance") {
       const caller = await authenticate(req);
-      const { rows } = await pool.query({ name: "read-balance", text: `SELECT balance_cents FROM accounts WHERE id = $1`, values: [caller.accountId] });
-      return send(res, 200, { success: true, balanceUsd: Math.round(rows[0]?.balance_cents ?? 0) / 100, currency: "USD" });
+      const { rows } = await pool.query({
+        name: "read-balance",
+        text: `SELECT balance_cents FROM accounts WHERE id = $1`,
+        values: [caller.accountId],
+      });
+      return send(res, 200, {
+        success: true,
+        balanceUsd: Math.round(rows[0]?.balance_cents ?? 0) / 100,
+        currency: "USD",
+      });
     }
     if (req.method === "GET" && (pathname === "/products" || pathname === "/catalog")) {
       await authenticate(req);

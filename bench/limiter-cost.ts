@@ -31,7 +31,9 @@ async function time(label: string, call: (i: number) => Promise<unknown>): Promi
 const keys = 2000; // rotating over many keys keeps each one far below its limits
 const key = (i: number) => `key-${i % keys}`;
 
-console.log(`${ITERATIONS} sequential calls each (after ${WARM_UP} warm-up), Redis ${redisUrl.replace(/\/\/.*@/, "//***@")}\n`);
+console.log(
+  `${ITERATIONS} sequential calls each (after ${WARM_UP} warm-up), Redis ${redisUrl.replace(/\/\/.*@/, "//***@")}\n`,
+);
 console.log("| call | p50 ms | p99 ms |\n|---|---|---|");
 
 const client = createIoredisClient(redisUrl);
@@ -41,12 +43,26 @@ await time("Redis PING (one round trip)", () => client.ping());
 // The previous limiter, rebuilt as it was: two sliding windows through the same adapter, started together.
 const adapter = new IoredisScriptAdapter(client) as unknown as ConstructorParameters<typeof Ratelimit>[0]["redis"];
 const sliding = (tokens: number, window: `${number} ms`, name: string) =>
-  new Ratelimit({ redis: adapter, limiter: Ratelimit.slidingWindow(tokens, window), prefix: `${prefix}:${name}`, timeout: 0, ephemeralCache: false, analytics: false, enableTelemetry: false });
+  new Ratelimit({
+    redis: adapter,
+    limiter: Ratelimit.slidingWindow(tokens, window),
+    prefix: `${prefix}:${name}`,
+    timeout: 0,
+    ephemeralCache: false,
+    analytics: false,
+    enableTelemetry: false,
+  });
 const burst = sliding(10, "1000 ms", "burst");
 const minute = sliding(80, "60000 ms", "minute");
-await time("before: two sliding windows (@upstash/ratelimit)", (i) => Promise.all([burst.limit(key(i)), minute.limit(key(i))]));
+await time("before: two sliding windows (@upstash/ratelimit)", (i) =>
+  Promise.all([burst.limit(key(i)), minute.limit(key(i))]),
+);
 
-const redisLimiter = createRateLimiter({ backend: createTcpRedisBackend(redisUrl), prefix: `${prefix}:exact`, timeoutMs: 5000 });
+const redisLimiter = createRateLimiter({
+  backend: createTcpRedisBackend(redisUrl),
+  prefix: `${prefix}:exact`,
+  timeoutMs: 5000,
+});
 await time("now: exact rolling log, one script", (i) => redisLimiter.checkKeyRateLimit(key(i)));
 await time("now: exact rolling log, key at its limit (80 entries)", () => redisLimiter.checkKeyRateLimit("hammered"));
 
@@ -58,13 +74,19 @@ if (process.env.DATABASE_URL) {
   // that does not exist, so no test data is needed; the plan is the same as for a hit.
   const pool = new pg.Pool({ connectionString: process.env.DATABASE_URL, max: 1 });
   const lookup = () =>
-    pool.query({ name: "bench-key-lookup", text: "SELECT k.id FROM api_keys k JOIN accounts a ON a.id = k.account_id WHERE k.key_hash = $1 AND k.revoked_at IS NULL", values: ["0".repeat(64)] });
+    pool.query({
+      name: "bench-key-lookup",
+      text: "SELECT k.id FROM api_keys k JOIN accounts a ON a.id = k.account_id WHERE k.key_hash = $1 AND k.revoked_at IS NULL",
+      values: ["0".repeat(64)],
+    });
   await time("key lookup alone (PostgreSQL)", lookup);
   await time("key lookup, then the check (sequential)", async (i) => {
     await lookup();
     await redisLimiter.checkKeyRateLimit(key(i));
   });
-  await time("key lookup beside the check (as the wrapper does now)", (i) => Promise.all([lookup(), redisLimiter.checkKeyRateLimit(key(i))]));
+  await time("key lookup beside the check (as the wrapper does now)", (i) =>
+    Promise.all([lookup(), redisLimiter.checkKeyRateLimit(key(i))]),
+  );
   await pool.end();
 }
 

@@ -207,10 +207,13 @@ export async function probeLatency(
 
 function send(port: number, spec: RequestSpec, agent: http.Agent): Promise<number> {
   return new Promise<number>((resolve, reject) => {
-    const req = http.request({ host: "127.0.0.1", port, method: spec.method, path: spec.path, headers: spec.headers, agent }, (res) => {
-      res.resume();
-      res.on("end", () => resolve(res.statusCode ?? 0));
-    });
+    const req = http.request(
+      { host: "127.0.0.1", port, method: spec.method, path: spec.path, headers: spec.headers, agent },
+      (res) => {
+        res.resume();
+        res.on("end", () => resolve(res.statusCode ?? 0));
+      },
+    );
     req.on("error", reject);
     req.end(spec.body);
   });

@@ -16,7 +16,9 @@ async function time(label: string, run: () => Promise<unknown>): Promise<void> {
     ms.push(performance.now() - started);
   }
   ms.sort((a, b) => a - b);
-  console.log(`${label}: median ${ms[Math.floor(ms.length / 2)].toFixed(0)} ms, max ${ms[ms.length - 1].toFixed(0)} ms (${ms.map((m) => m.toFixed(0)).join(", ")})`);
+  console.log(
+    `${label}: median ${ms[Math.floor(ms.length / 2)].toFixed(0)} ms, max ${ms[ms.length - 1].toFixed(0)} ms (${ms.map((m) => m.toFixed(0)).join(", ")})`,
+  );
 }
 
 async function main(): Promise<void> {

@@ -26,15 +26,21 @@ async function time(label: string, call: (i: number) => Promise<unknown>): Promi
 }
 
 const pool = getPool();
-const ids = (await pool.query<{ id: number }>(`SELECT id FROM accounts ORDER BY id LIMIT 200`)).rows.map((row) => row.id);
+const ids = (await pool.query<{ id: number }>(`SELECT id FROM accounts ORDER BY id LIMIT 200`)).rows.map(
+  (row) => row.id,
+);
 if (ids.length === 0) throw new Error("no accounts in this database: run the tests or the benchmark against it first");
 const id = (i: number) => ids[i % ids.length];
 const prisma = getPrisma();
 
 console.log(`${ITERATIONS} sequential reads each (after ${WARM_UP} warm-up), ${ids.length} accounts\n`);
 console.log("| read | p50 ms | p99 ms | Node CPU µs/read |\n|---|---|---|---|");
-await time("pg, named prepared statement", (i) => pool.query({ name: "bench-balance", text: `SELECT balance_cents FROM accounts WHERE id = $1`, values: [id(i)] }));
+await time("pg, named prepared statement", (i) =>
+  pool.query({ name: "bench-balance", text: `SELECT balance_cents FROM accounts WHERE id = $1`, values: [id(i)] }),
+);
 await time("Prisma $queryRaw", (i) => prisma.$queryRaw`SELECT balance_cents FROM accounts WHERE id = ${id(i)}`);
-await time("Prisma findUnique", (i) => prisma.account.findUnique({ where: { id: id(i) }, select: { balanceCents: true } }));
+await time("Prisma findUnique", (i) =>
+  prisma.account.findUnique({ where: { id: id(i) }, select: { balanceCents: true } }),
+);
 await disconnectPrisma();
 await closePool();

@@ -78,7 +78,10 @@ export async function startProcess(options: {
   child.stderr?.on("data", onOutput);
 
   const port = await new Promise<number | undefined>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`${options.name} did not become ready in 60 s:\n${lines.join("\n")}`)), 60_000);
+    const timer = setTimeout(
+      () => reject(new Error(`${options.name} did not become ready in 60 s:\n${lines.join("\n")}`)),
+      60_000,
+    );
     child.once("exit", (code) => {
       clearTimeout(timer);
       reject(new Error(`${options.name} exited with ${code} before it was ready:\n${lines.join("\n")}`));
@@ -140,7 +143,10 @@ process.on("exit", () => {
  * Runs a bench's main to its end, for every bench entry point alike: exit 0 when it finishes, 1 when
  * it throws, 130 on Ctrl-C or SIGTERM, and whatever it started stopped on each of those paths.
  */
-export function runBench(options: { tag: string; title: string; log: (line: string) => void }, main: () => Promise<void>): void {
+export function runBench(
+  options: { tag: string; title: string; log: (line: string) => void },
+  main: () => Promise<void>,
+): void {
   let interrupted = false;
   const interrupt = () => {
     if (interrupted) return;

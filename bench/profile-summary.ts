@@ -24,7 +24,8 @@ function areaOf(url: string, name: string): string {
   const pkg = /node_modules\/((?:@[^/]+\/)?[^/]+)/.exec(url);
   if (pkg) return pkg[1];
   if (url.startsWith("node:")) return `node:${url.slice(5).split("/")[0]}`;
-  const project = /\/work\/[^/]+\/(lib\/[^/]+|app|scripts|bench)/.exec(url) ?? /\/((?:lib\/[^/]+)|app|scripts|bench)\//.exec(url);
+  const project =
+    /\/work\/[^/]+\/(lib\/[^/]+|app|scripts|bench)/.exec(url) ?? /\/((?:lib\/[^/]+)|app|scripts|bench)\//.exec(url);
   return project ? project[1] : url;
 }
 
@@ -39,14 +40,18 @@ function main(): void {
     selfUs.set(profile.samples[i], (selfUs.get(profile.samples[i]) ?? 0) + (profile.timeDeltas[i] ?? 0));
   }
   const total = [...selfUs.values()].reduce((a, b) => a + b, 0);
-  const idle = [...selfUs].filter(([id]) => byId.get(id)?.callFrame.functionName === "(idle)").reduce((a, [, us]) => a + us, 0);
+  const idle = [...selfUs]
+    .filter(([id]) => byId.get(id)?.callFrame.functionName === "(idle)")
+    .reduce((a, [, us]) => a + us, 0);
   const busy = total - idle;
 
   const parentOf = new Map<number, number>();
   for (const node of profile.nodes) for (const child of node.children ?? []) parentOf.set(child, node.id);
   const label = (id: number) => {
     const { functionName, url, lineNumber } = byId.get(id)!.callFrame;
-    const where = url ? `${url.replace(/^file:\/\/.*?\/(node_modules|lib|app|scripts|bench)\//, "$1/")}:${lineNumber + 1}` : "";
+    const where = url
+      ? `${url.replace(/^file:\/\/.*?\/(node_modules|lib|app|scripts|bench)\//, "$1/")}:${lineNumber + 1}`
+      : "";
     return `${functionName || "(anonymous)"} ${where}`.trim();
   };
   const byFunction = new Map<string, number>();
@@ -60,7 +65,9 @@ function main(): void {
     byArea.set(area, (byArea.get(area) ?? 0) + us);
   }
   const pct = (us: number) => `${((us / busy) * 100).toFixed(1).padStart(5)}%`;
-  console.log(`${file}: ${(total / 1e6).toFixed(1)} s profiled, ${(busy / 1e6).toFixed(1)} s busy (percentages of busy time)\n`);
+  console.log(
+    `${file}: ${(total / 1e6).toFixed(1)} s profiled, ${(busy / 1e6).toFixed(1)} s busy (percentages of busy time)\n`,
+  );
   console.log("By area (self time):");
   for (const [area, us] of [...byArea].sort((a, b) => b[1] - a[1]).slice(0, top)) console.log(`  ${pct(us)}  ${area}`);
   console.log("\nBy function (self time):");
@@ -80,7 +87,8 @@ function main(): void {
     for (const name of seen) inclusive.set(name, (inclusive.get(name) ?? 0) + (profile.timeDeltas[i] ?? 0));
   }
   console.log("\nBy function, inclusive (named functions in project code and packages):");
-  for (const [name, us] of [...inclusive].sort((a, b) => b[1] - a[1]).slice(0, top)) console.log(`  ${pct(us)}  ${name}`);
+  for (const [name, us] of [...inclusive].sort((a, b) => b[1] - a[1]).slice(0, top))
+    console.log(`  ${pct(us)}  ${name}`);
 
   // Who calls the heaviest functions: the nearest project or package frame above each sample,
   // which is what tells "writev from the HTTP response" from "writev from the pg client".
@@ -98,7 +106,8 @@ function main(): void {
       callers.set(key, (callers.get(key) ?? 0) + us);
     }
     console.log(`  ${name}:`);
-    for (const [chain, us] of [...callers].sort((a, b) => b[1] - a[1]).slice(0, 4)) console.log(`    ${pct(us)}  ${chain}`);
+    for (const [chain, us] of [...callers].sort((a, b) => b[1] - a[1]).slice(0, 4))
+      console.log(`    ${pct(us)}  ${chain}`);
   }
 }
 

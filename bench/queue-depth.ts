@@ -52,8 +52,10 @@ function median(values: number[]): number {
 export function queueDepthSettings(): { depth: number; slices: number } {
   const depth = Number(process.env.BENCH_QUEUE_DEPTH ?? 20_000);
   const slices = Number(process.env.BENCH_QUEUE_SLICES ?? 6);
-  if (!Number.isInteger(depth) || depth < 0) throw new Error(`BENCH_QUEUE_DEPTH must be a whole number, got ${process.env.BENCH_QUEUE_DEPTH}`);
-  if (!Number.isInteger(slices) || slices <= 0) throw new Error(`BENCH_QUEUE_SLICES must be a positive integer, got ${process.env.BENCH_QUEUE_SLICES}`);
+  if (!Number.isInteger(depth) || depth < 0)
+    throw new Error(`BENCH_QUEUE_DEPTH must be a whole number, got ${process.env.BENCH_QUEUE_DEPTH}`);
+  if (!Number.isInteger(slices) || slices <= 0)
+    throw new Error(`BENCH_QUEUE_SLICES must be a positive integer, got ${process.env.BENCH_QUEUE_SLICES}`);
   return { depth, slices };
 }
 
@@ -76,15 +78,21 @@ export async function runQueueDepthPhase(options: {
   if (depth === 0) return undefined;
   const { pool, servers, factory, connections, sliceSeconds, log } = options;
   const depths = [0, depth];
-  const figures = new Map<string, { sliceRps: number[]; latencies: number[]; failed: number; ok: number; postgresMs: number }>();
+  const figures = new Map<
+    string,
+    { sliceRps: number[]; latencies: number[]; failed: number; ok: number; postgresMs: number }
+  >();
   const cursors = new Map<string, KeyCursor>();
   for (const server of servers) {
     // Keys for up to 1,500 placements/s over all of this server's slices (the service's limits bind per key).
     cursors.set(server.label, factory.cursor(server.region, options.keysFor(1500, 2 * slices * sliceSeconds + 2)));
-    for (const d of depths) figures.set(`${server.label}@${d}`, { sliceRps: [], latencies: [], failed: 0, ok: 0, postgresMs: 0 });
+    for (const d of depths)
+      figures.set(`${server.label}@${d}`, { sliceRps: [], latencies: [], failed: 0, ok: 0, postgresMs: 0 });
   }
   const loadAverages: number[] = [];
-  log(`queue depth: placement with 0 and ${depth} jobs queued, ${slices} rounds of a ${sliceSeconds} s slice per server and depth`);
+  log(
+    `queue depth: placement with 0 and ${depth} jobs queued, ${slices} rounds of a ${sliceSeconds} s slice per server and depth`,
+  );
   for (let round = 0; round < slices; round++) {
     await pool.query("TRUNCATE graphile_worker._private_jobs");
     for (const d of depths) {
@@ -121,7 +129,15 @@ export async function runQueueDepthPhase(options: {
     for (const d of depths) {
       const record = figures.get(`${server.label}@${d}`)!;
       const sorted = record.latencies.sort((a, b) => a - b);
-      const row = { label: server.label, depth: d, sliceRps: record.sliceRps, p50: percentile(sorted, 50), p99: percentile(sorted, 99), failed: record.failed, postgresUsPerOrder: (record.postgresMs * 1000) / Math.max(1, record.ok) };
+      const row = {
+        label: server.label,
+        depth: d,
+        sliceRps: record.sliceRps,
+        p50: percentile(sorted, 50),
+        p99: percentile(sorted, 99),
+        failed: record.failed,
+        postgresUsPerOrder: (record.postgresMs * 1000) / Math.max(1, record.ok),
+      };
       out.push(row);
       log(
         `queue depth ${String(d).padStart(6)} ${server.label.padEnd(10)} ${median(row.sliceRps).toFixed(0).padStart(6)} orders/s ` +

@@ -123,7 +123,8 @@ function figuresOf(report: BenchReport, endpoint: EndpointName, variant: Variant
 
 /** The rounds' medians per mode, and the drops against no endpoints (positive: slower with endpoints). */
 export function webhookComparison(w: WebhookFigures) {
-  const of = (modes: WebhookMode[], pick: (r: WebhookRound) => number) => median(w.rounds.filter((r) => modes.includes(r.mode)).map(pick));
+  const of = (modes: WebhookMode[], pick: (r: WebhookRound) => number) =>
+    median(w.rounds.filter((r) => modes.includes(r.mode)).map(pick));
   const drop = (off: number, with_: number) => ((off - with_) / off) * 100;
   const placeOff = of(["off"], (r) => r.placePerSecond);
   // Placement does not depend on whether the worker delivers later: every round with endpoints counts.
@@ -144,7 +145,9 @@ export function webhookComparison(w: WebhookFigures) {
     deliveriesPerSecond: of(["on"], (r) => r.deliveries?.perSecond ?? NaN),
     deliveriesAlonePerSecond: of(["deferred"], (r) => r.deliveries?.perSecond ?? NaN),
     // Nothing lost: every event of a round with endpoints arrived (by webhook-id) and is recorded delivered.
-    allDelivered: withEndpoints.every((r) => r.deliveries && r.deliveries.tally.events === r.events && r.deliveries.byStatus.delivered === r.events),
+    allDelivered: withEndpoints.every(
+      (r) => r.deliveries && r.deliveries.tally.events === r.events && r.deliveries.byStatus.delivered === r.events,
+    ),
     delivered: sum(withEndpoints.map((r) => r.deliveries?.tally.events ?? 0)),
     events: sum(withEndpoints.map((r) => r.events)),
     sampled: sum(withEndpoints.map((r) => r.deliveries?.tally.sampled ?? 0)),
@@ -172,7 +175,10 @@ function evaluateTargets(report: BenchReport): TargetLine[] {
   const placeFloor = figuresOf(report, "place", "floor");
   if (place && placeFloor) {
     const ratio = place.rps / placeFloor.rps;
-    lines.push({ met: ratio >= FLOOR_RATIO_TARGET, text: `POST /orders at least ${FLOOR_RATIO_TARGET} of the floor's req/s: ${fmt(ratio, 2)}` });
+    lines.push({
+      met: ratio >= FLOOR_RATIO_TARGET,
+      text: `POST /orders at least ${FLOOR_RATIO_TARGET} of the floor's req/s: ${fmt(ratio, 2)}`,
+    });
     lines.push({
       met: place.p99 < 100,
       text: `POST /orders p99 under 100 ms at ${c} connections: ${fmt(place.p99)} ms (the floor's: ${fmt(placeFloor.p99)} ms)`,
@@ -184,7 +190,10 @@ function evaluateTargets(report: BenchReport): TargetLine[] {
     if (!service || !floor) continue;
     const ratio = service.rps / floor.rps;
     const label = ENDPOINTS.find((e) => e.name === endpoint)!.label;
-    lines.push({ met: ratio >= FLOOR_RATIO_TARGET, text: `${label} at least ${FLOOR_RATIO_TARGET} of the floor's req/s: ${fmt(ratio, 2)}` });
+    lines.push({
+      met: ratio >= FLOOR_RATIO_TARGET,
+      text: `${label} at least ${FLOOR_RATIO_TARGET} of the floor's req/s: ${fmt(ratio, 2)}`,
+    });
   }
   const unloaded: number[] = [];
   const loaded: number[] = [];
@@ -196,7 +205,9 @@ function evaluateTargets(report: BenchReport): TargetLine[] {
     loaded.push(service.p50 - off.p50);
   }
   if (unloaded.length) {
-    const limiter = report.rateLimiter.active ? "auth and the active rate limiter" : "auth (the rate limiter was not active in this build)";
+    const limiter = report.rateLimiter.active
+      ? "auth and the active rate limiter"
+      : "auth (the rate limiter was not active in this build)";
     lines.push({
       met: Math.max(...unloaded) < ADDED_P50_TARGET_MS,
       text: `${limiter} add under ${ADDED_P50_TARGET_MS} ms at p50 per request (one connection, so no queueing): worst endpoint +${fmt(Math.max(...unloaded), 2)} ms`,
@@ -212,15 +223,27 @@ function evaluateTargets(report: BenchReport): TargetLine[] {
   }
   if (report.worker) {
     const w = report.worker;
-    lines.push({ met: w.drainPerSecond >= WORKER_TARGET_PER_SECOND, text: `worker at least ${WORKER_TARGET_PER_SECOND} completions/s: ${fmt(w.drainPerSecond)}/s` });
-    lines.push({ met: w.low.p99Ms < TRICKLE_P99_TARGET_MS, text: `placement to completion at a trickle, p99 under ${TRICKLE_P99_TARGET_MS} ms: ${fmt(w.low.p99Ms)} ms` });
+    lines.push({
+      met: w.drainPerSecond >= WORKER_TARGET_PER_SECOND,
+      text: `worker at least ${WORKER_TARGET_PER_SECOND} completions/s: ${fmt(w.drainPerSecond)}/s`,
+    });
+    lines.push({
+      met: w.low.p99Ms < TRICKLE_P99_TARGET_MS,
+      text: `placement to completion at a trickle, p99 under ${TRICKLE_P99_TARGET_MS} ms: ${fmt(w.low.p99Ms)} ms`,
+    });
   }
-  const serviceRss = Math.max(report.peakRssKiB.service ?? 0, report.peakRssKiB.noauth ?? 0, report.peakRssKiB.nolimit ?? 0);
+  const serviceRss = Math.max(
+    report.peakRssKiB.service ?? 0,
+    report.peakRssKiB.noauth ?? 0,
+    report.peakRssKiB.nolimit ?? 0,
+  );
   lines.push({ met: serviceRss < 400 * 1024, text: `server memory under 400 MB RSS: peak ${mb(serviceRss)}` });
   const serviceSeries = report.series.filter((r) => r.variant !== "floor");
   const unexpected = sum(serviceSeries.map((r) => r.non2xx + r.errors));
   const codes = new Map<string, number>();
-  for (const s of serviceSeries) for (const [code, n] of Object.entries(s.statusCodes)) if (!code.startsWith("2")) codes.set(code, (codes.get(code) ?? 0) + n);
+  for (const s of serviceSeries)
+    for (const [code, n] of Object.entries(s.statusCodes))
+      if (!code.startsWith("2")) codes.set(code, (codes.get(code) ?? 0) + n);
   lines.push({
     met: unexpected === 0,
     text:
@@ -264,7 +287,10 @@ function evaluateTargets(report: BenchReport): TargetLine[] {
         ` (${fmt(c.deliveriesPerSecond)} deliveries/s while fulfilling, ${fmt(c.deliveriesAlonePerSecond)}/s alone; medians); ` +
         `${c.verified} of ${c.sampled} sampled signatures verify`,
     });
-    lines.push({ met: c.ledgerProblems === 0, text: `ledger check after every webhook round: ${c.ledgerProblems} problems` });
+    lines.push({
+      met: c.ledgerProblems === 0,
+      text: `ledger check after every webhook round: ${c.ledgerProblems} problems`,
+    });
   }
   lines.push({
     met: report.ledgerProblems.length === 0,
@@ -283,14 +309,18 @@ export function renderReport(report: BenchReport): string {
   out.push("");
   out.push("### Machine and setup");
   out.push("");
-  out.push(`- ${report.machine.nproc} cores (\`nproc\`), ${report.machine.cpuModel}; node ${report.machine.node}; ${report.machine.postgres}`);
+  out.push(
+    `- ${report.machine.nproc} cores (\`nproc\`), ${report.machine.cpuModel}; node ${report.machine.node}; ${report.machine.postgres}`,
+  );
   out.push("- `free -h`:");
   out.push("");
   out.push("```");
   out.push(report.machine.memory.trimEnd());
   out.push("```");
   out.push("");
-  out.push(`- Load average when the run started: ${report.machine.loadAtStart} (the machine may be shared: see "other CPU" below).`);
+  out.push(
+    `- Load average when the run started: ${report.machine.loadAtStart} (the machine may be shared: see "other CPU" below).`,
+  );
   out.push(`- Command: \`${report.commandLine}\``);
   out.push(`- Database: ${report.database}. Redis: ${report.redis}.`);
   out.push(
@@ -299,7 +329,10 @@ export function renderReport(report: BenchReport): string {
       `auth-off service ${JSON.stringify(report.rateLimiter.noauth)}).`,
   );
   const limited = report.series.filter((r) => r.variant === "service" || r.variant === "nolimit");
-  const perKeyPerSecond = Math.max(0, ...limited.map((r) => (r.ok + r.non2xx) / r.keys / Math.max(1, r.seconds * present.length)));
+  const perKeyPerSecond = Math.max(
+    0,
+    ...limited.map((r) => (r.ok + r.non2xx) / r.keys / Math.max(1, r.seconds * present.length)),
+  );
   const usesPerKey = limited.map((r) => (r.ok + r.non2xx) / r.keys);
   out.push(
     `- ${report.seed.accounts} funded accounts and ${report.seed.keys} API keys (key i belongs to account i mod ${report.seed.accounts}). ` +
@@ -337,10 +370,35 @@ export function renderReport(report: BenchReport): string {
     const s = figuresOf(report, name, "service");
     const f = figuresOf(report, name, "floor");
     if (!s || !f) continue;
-    rows.push([label, fmt(s.rps), fmt(s.p50, 1), fmt(s.p99, 1), s.failures, fmt(f.rps), fmt(f.p50, 1), fmt(f.p99, 1), f.failures, `**${fmt(s.rps / f.rps, 2)}**`]);
+    rows.push([
+      label,
+      fmt(s.rps),
+      fmt(s.p50, 1),
+      fmt(s.p99, 1),
+      s.failures,
+      fmt(f.rps),
+      fmt(f.p50, 1),
+      fmt(f.p99, 1),
+      f.failures,
+      `**${fmt(s.rps / f.rps, 2)}**`,
+    ]);
   }
   out.push(
-    table(["endpoint", "service req/s", "p50 ms", "p99 ms", "non-2xx/errors", "floor req/s", "p50 ms", "p99 ms", "non-2xx/errors", "service / floor"], rows),
+    table(
+      [
+        "endpoint",
+        "service req/s",
+        "p50 ms",
+        "p99 ms",
+        "non-2xx/errors",
+        "floor req/s",
+        "p50 ms",
+        "p99 ms",
+        "non-2xx/errors",
+        "service / floor",
+      ],
+      rows,
+    ),
   );
   out.push("");
 
@@ -366,7 +424,17 @@ export function renderReport(report: BenchReport): string {
   }
   out.push(
     table(
-      ["endpoint", "p50 ms, 1 conn: service", "auth+RL off", "floor", "added", `p50 ms, ${c} conn: service`, "auth+RL off", "auth+RL off req/s", "service / off"],
+      [
+        "endpoint",
+        "p50 ms, 1 conn: service",
+        "auth+RL off",
+        "floor",
+        "added",
+        `p50 ms, ${c} conn: service`,
+        "auth+RL off",
+        "auth+RL off req/s",
+        "service / off",
+      ],
       costRows,
     ),
   );
@@ -436,7 +504,8 @@ export function renderReport(report: BenchReport): string {
 
   out.push("### Targets");
   out.push("");
-  for (const line of evaluateTargets(report)) out.push(`- ${line.met === undefined ? "Info" : line.met ? "MET" : "**MISSED**"}: ${line.text}`);
+  for (const line of evaluateTargets(report))
+    out.push(`- ${line.met === undefined ? "Info" : line.met ? "MET" : "**MISSED**"}: ${line.text}`);
   for (const note of report.notes) out.push(`- Note: ${note}`);
   out.push("");
 
@@ -487,7 +556,9 @@ export function renderReport(report: BenchReport): string {
     ),
   );
   out.push("");
-  out.push("CPU columns: share of one core during the server's slices (200% = both cores busy). \"other\" is everything else on the machine: other people's work, the kernel.");
+  out.push(
+    "CPU columns: share of one core during the server's slices (200% = both cores busy). \"other\" is everything else on the machine: other people's work, the kernel.",
+  );
   return out.join("\n");
 }
 
@@ -518,7 +589,11 @@ function renderWebhooks(w: WebhookFigures): string[] {
       fmt(r.drain.drainPerSecond),
       `${fmt(r.drain.workerUsPerOrder)} / ${fmt(r.drain.postgresUsPerOrder)}`,
       r.events,
-      d ? `${d.tally.events} (${d.tally.requests} requests; ${Object.entries(d.byStatus).map(([k, n]) => `${k} ${n}`).join(", ")}${d.retried ? `, ${d.retried} retried` : ""})` : "",
+      d
+        ? `${d.tally.events} (${d.tally.requests} requests; ${Object.entries(d.byStatus)
+            .map(([k, n]) => `${k} ${n}`)
+            .join(", ")}${d.retried ? `, ${d.retried} retried` : ""})`
+        : "",
       d ? `**${fmt(d.perSecond)}** (${fmt(d.seconds, 1)} s)` : "",
       d ? `${fmt(d.p50Ms)} / ${fmt(d.p99Ms)}` : "",
       d ? `${d.tally.verified}/${d.tally.sampled}` : "",
@@ -568,7 +643,10 @@ export function writeResultsFile(file: string, generated: string): void {
     const current = fs.readFileSync(file, "utf8");
     const start = current.indexOf(START);
     const end = current.indexOf(END);
-    text = start !== -1 && end > start ? current.slice(0, start) + block + current.slice(end + END.length) : `${current.trimEnd()}\n\n${block}\n`;
+    text =
+      start !== -1 && end > start
+        ? current.slice(0, start) + block + current.slice(end + END.length)
+        : `${current.trimEnd()}\n\n${block}\n`;
   } else {
     text = `# Benchmark results\n\n\`npm run bench\` rewrites the part between the markers; the rest is written by hand.\n\n${block}\n`;
   }

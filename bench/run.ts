@@ -23,7 +23,14 @@ import { closeBench, openBenchDatabase, resetAndMigrate, seedBench } from "./dat
 import { diffCpu, snapshotCpu, type CpuBreakdown } from "./cpu-usage";
 import { ENDPOINTS, RequestFactory, percentile, probeLatency, probeRateLimit, runLoad, type KeyCursor } from "./load";
 import { runBench, startProcess, stopAll, type BenchProcess } from "./processes";
-import { renderReport, writeResultsFile, VARIANT_LABEL, type BenchReport, type SeriesRecord, type Variant } from "./report";
+import {
+  renderReport,
+  writeResultsFile,
+  VARIANT_LABEL,
+  type BenchReport,
+  type SeriesRecord,
+  type Variant,
+} from "./report";
 import { runWebhookPhase } from "./webhook-phase";
 import { runWorkerPhase } from "./worker-phase";
 import { renderQueueDepth, runQueueDepthPhase } from "./queue-depth";
@@ -65,18 +72,26 @@ async function main(): Promise<void> {
   const config = readBenchConfig();
   // As the user ran it (before DATABASE_URL is pointed at the bench's own database), credentials hidden.
   const commandLine = [
-    ...["DATABASE_URL", "REDIS_URL"].filter((name) => process.env[name]).map((name) => `${name}=${process.env[name]!.replace(/\/\/[^@]*@/, "//***@")}`),
-    ...Object.keys(process.env).filter((name) => name.startsWith("BENCH_")).map((name) => `${name}=${process.env[name]}`),
+    ...["DATABASE_URL", "REDIS_URL"]
+      .filter((name) => process.env[name])
+      .map((name) => `${name}=${process.env[name]!.replace(/\/\/[^@]*@/, "//***@")}`),
+    ...Object.keys(process.env)
+      .filter((name) => name.startsWith("BENCH_"))
+      .map((name) => `${name}=${process.env[name]}`),
     "npm run bench",
   ].join(" ");
   // The bench process runs the seed and the ledger check through lib/: same secrets as the servers.
   Object.assign(process.env, config.secrets);
-  const loadAtStart = os.loadavg().map((n) => n.toFixed(2)).join(", ");
+  const loadAtStart = os
+    .loadavg()
+    .map((n) => n.toFixed(2))
+    .join(", ");
   log(`load average ${loadAtStart} on ${os.cpus().length} cores`);
 
   // Never fewer keys than accounts: a small block would put concurrent orders on few wallets and
   // measure row-lock waits on their balance instead of the API.
-  const keysFor = (ratePerSecond: number, seconds: number) => Math.max(config.accounts, Math.ceil((ratePerSecond * seconds) / USES_PER_KEY));
+  const keysFor = (ratePerSecond: number, seconds: number) =>
+    Math.max(config.accounts, Math.ceil((ratePerSecond * seconds) / USES_PER_KEY));
 
   const db = await openBenchDatabase();
   process.env.DATABASE_URL = db.url;
@@ -109,14 +124,19 @@ async function main(): Promise<void> {
     // Every server the bench knows; BENCH_VARIANTS picks (service, noauth and floor are always started:
     // the rate-limit probe and the report's comparisons need them).
     const definitions: Record<Variant, { entry: string; env?: Record<string, string>; nodeArgs?: string[] }> = {
-      service: { entry: "scripts/serve.ts", nodeArgs: config.cpuProfile ? ["--cpu-prof", "--cpu-prof-dir", profileDir] : [] },
+      service: {
+        entry: "scripts/serve.ts",
+        nodeArgs: config.cpuProfile ? ["--cpu-prof", "--cpu-prof-dir", profileDir] : [],
+      },
       noauth: { entry: "scripts/serve.ts", env: { BENCH_STUBS: "auth,ratelimit" }, nodeArgs: stubbed },
       nolimit: { entry: "scripts/serve.ts", env: { BENCH_STUBS: "ratelimit" }, nodeArgs: stubbed },
       floor: { entry: "bench/floor-server.ts" },
       floorprepared: { entry: "bench/floor-server.ts", env: { FLOOR_PREPARED: "1" } },
       floorold: { entry: "bench/floor-server.ts", env: { FLOOR_TRANSACTION: "stepwise" } },
     };
-    const wanted = (Object.keys(definitions) as Variant[]).filter((v) => v === "service" || v === "noauth" || v === "floor" || config.variants.includes(v));
+    const wanted = (Object.keys(definitions) as Variant[]).filter(
+      (v) => v === "service" || v === "noauth" || v === "floor" || config.variants.includes(v),
+    );
     const started = await Promise.all(
       wanted.map((variant) =>
         startProcess({
@@ -128,7 +148,9 @@ async function main(): Promise<void> {
         }),
       ),
     );
-    const servers: Partial<Record<Variant, BenchProcess>> = Object.fromEntries(wanted.map((variant, i) => [variant, started[i]]));
+    const servers: Partial<Record<Variant, BenchProcess>> = Object.fromEntries(
+      wanted.map((variant, i) => [variant, started[i]]),
+    );
     const service = servers.service!;
     const noauth = servers.noauth!;
     log(`servers up: ${wanted.map((v) => `${v} :${servers[v]!.port}`).join(", ")}`);
@@ -136,11 +158,16 @@ async function main(): Promise<void> {
     const serviceLimits = await probeRateLimit(service.port!, identities.probeKey);
     const noauthLimits = await probeRateLimit(noauth.port!, identities.probeKey);
     const limiterActive = (serviceLimits[429] ?? 0) > 0;
-    log(`rate limiter ${limiterActive ? "active" : "NOT active"} in the service: ${JSON.stringify(serviceLimits)}; auth-off: ${JSON.stringify(noauthLimits)}`);
+    log(
+      `rate limiter ${limiterActive ? "active" : "NOT active"} in the service: ${JSON.stringify(serviceLimits)}; auth-off: ${JSON.stringify(noauthLimits)}`,
+    );
     if ((noauthLimits[429] ?? 0) > 0) {
-      notes.push("the auth-off service still answered 429 to a burst: bench/no-auth no longer stubs the limiter the wrapper uses; its figures include rate limiting");
+      notes.push(
+        "the auth-off service still answered 429 to a burst: bench/no-auth no longer stubs the limiter the wrapper uses; its figures include rate limiting",
+      );
     }
-    if (!limiterActive) notes.push("the per-key rate limiter was not active in the service, so the auth+RL cost is auth alone");
+    if (!limiterActive)
+      notes.push("the per-key rate limiter was not active in the service, so the auth+RL cost is auth alone");
 
     // Orders placed beforehand: the worker's backlog, and what GET /orders/:id and /history read.
     const factory = new RequestFactory(identities.keys);
@@ -154,12 +181,15 @@ async function main(): Promise<void> {
       factory,
       cursor: factory.cursor("open", identities.keys.length),
     });
-    log(`placed ${preplace.ok} orders beforehand (${preplace.non2xx + preplace.errors} failed) at ${(preplace.ok / preplace.seconds).toFixed(0)}/s`);
+    log(
+      `placed ${preplace.ok} orders beforehand (${preplace.non2xx + preplace.errors} failed) at ${(preplace.ok / preplace.seconds).toFixed(0)}/s`,
+    );
     const placed = await pool.query<{ account_id: number; ids: string[] }>(
       `SELECT account_id, array_agg(public_id ORDER BY id) AS ids FROM orders GROUP BY account_id`,
     );
     const idsByAccount = new Map(placed.rows.map((row) => [row.account_id, row.ids]));
-    if (identities.accountIds.some((id) => !idsByAccount.get(id)?.length)) throw new Error("some accounts have no orders to read");
+    if (identities.accountIds.some((id) => !idsByAccount.get(id)?.length))
+      throw new Error("some accounts have no orders to read");
     factory.setOrders(identities.accountIds.map((id) => idsByAccount.get(id)!));
 
     const worker = !config.workerPhase
@@ -232,7 +262,10 @@ async function main(): Promise<void> {
         });
         await emptyQueue(endpoint);
         const warmRate = (warm.ok + warm.non2xx) / Math.max(0.1, warm.seconds);
-        cursors.set(variant, factory.cursor(regionOf(variant), keysFor(Math.max(50, 1.5 * warmRate), measuredSeconds + 2)));
+        cursors.set(
+          variant,
+          factory.cursor(regionOf(variant), keysFor(Math.max(50, 1.5 * warmRate), measuredSeconds + 2)),
+        );
         records.set(variant, {
           endpoint,
           variant,
@@ -276,7 +309,8 @@ async function main(): Promise<void> {
           record.errors += result.errors;
           record.sent += result.sent;
           record.seconds += result.seconds;
-          for (const [code, count] of Object.entries(result.statusCodes)) record.statusCodes[code] = (record.statusCodes[code] ?? 0) + count;
+          for (const [code, count] of Object.entries(result.statusCodes))
+            record.statusCodes[code] = (record.statusCodes[code] ?? 0) + count;
         }
       }
 
@@ -285,7 +319,9 @@ async function main(): Promise<void> {
       // last slice (autovacuum, a checkpoint) does not land on whichever server is probed first.
       const probeTimes = new Map<Variant, number[]>(variants.map((v) => [v, []]));
       const probeFailures = new Map<Variant, number>(variants.map((v) => [v, 0]));
-      const probeCursors = new Map<Variant, KeyCursor>(variants.map((v) => [v, factory.cursor(regionOf(v), config.probeRequests + 30)]));
+      const probeCursors = new Map<Variant, KeyCursor>(
+        variants.map((v) => [v, factory.cursor(regionOf(v), config.probeRequests + 30)]),
+      );
       for (let chunk = 0; chunk < 3; chunk++) {
         for (const variant of variants.map((_, i) => variants[(i + chunk) % variants.length])) {
           const failed = await probeLatency(
@@ -307,12 +343,16 @@ async function main(): Promise<void> {
         const times = probeTimes.get(variant)!.sort((a, b) => a - b);
         record.probe = { p50: percentile(times, 50), p99: percentile(times, 99), non2xx: probeFailures.get(variant)! };
         if (endpoint === "place") {
-          const stored = (await pool.query<{ n: number }>(`SELECT count(*)::int AS n FROM orders WHERE trxid LIKE $1`, [`${variant}-m-%`])).rows[0].n;
+          const stored = (
+            await pool.query<{ n: number }>(`SELECT count(*)::int AS n FROM orders WHERE trxid LIKE $1`, [
+              `${variant}-m-%`,
+            ])
+          ).rows[0].n;
           record.placement = { answered2xx: record.ok, stored, sent: record.sent };
         }
         const sorted = record.latencies.sort((a, b) => a - b);
         const cpu = record.cpu;
-        const share = (ms: number) => `${((ms / record.seconds) / 10).toFixed(0)}%`;
+        const share = (ms: number) => `${(ms / record.seconds / 10).toFixed(0)}%`;
         log(
           `${label.padEnd(16)} ${VARIANT_LABEL[variant].padEnd(30)} ${median(record.sliceRps).toFixed(0).padStart(6)} req/s ` +
             `(slices ${Math.min(...record.sliceRps).toFixed(0)}-${Math.max(...record.sliceRps).toFixed(0)}) ` +
@@ -323,7 +363,22 @@ async function main(): Promise<void> {
       }
     }
 
-    const queueDepth = config.endpoints && !config.endpoints.includes("place") ? undefined : await runQueueDepthPhase({ pool, servers: [{ label: "service", port: service.port!, pid: service.pid, region: "limited" }, { label: "floor", port: servers.floor!.port!, pid: servers.floor!.pid, region: "open" }], factory, keysFor, connections: config.connections, sliceSeconds: config.sliceSeconds, database: databaseName, log });
+    const queueDepth =
+      config.endpoints && !config.endpoints.includes("place")
+        ? undefined
+        : await runQueueDepthPhase({
+            pool,
+            servers: [
+              { label: "service", port: service.port!, pid: service.pid, region: "limited" },
+              { label: "floor", port: servers.floor!.port!, pid: servers.floor!.pid, region: "open" },
+            ],
+            factory,
+            keysFor,
+            connections: config.connections,
+            sliceSeconds: config.sliceSeconds,
+            database: databaseName,
+            log,
+          });
 
     log("checking the ledger");
     const ledgerProblems = await checkLedger();
@@ -374,7 +429,10 @@ async function main(): Promise<void> {
     const resultsFile = path.resolve(process.env.BENCH_RESULTS ?? path.join(projectRoot, "bench", "RESULTS.md"));
     writeResultsFile(resultsFile, text);
     log(`written to ${path.relative(process.cwd(), resultsFile)}`);
-    if (config.cpuProfile) log(`service (and webhook rounds' worker) CPU profiles in ${path.relative(process.cwd(), profileDir)} (summarise: node --import tsx bench/profile-summary.ts <file>)`);
+    if (config.cpuProfile)
+      log(
+        `service (and webhook rounds' worker) CPU profiles in ${path.relative(process.cwd(), profileDir)} (summarise: node --import tsx bench/profile-summary.ts <file>)`,
+      );
   } finally {
     await closeBench(db);
   }

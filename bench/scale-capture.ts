@@ -28,11 +28,18 @@ function record(config: unknown, values: unknown): void {
     captured.push({ text: config, values: Array.isArray(values) ? values : [] });
   } else if (config && typeof config === "object" && typeof (config as { text?: unknown }).text === "string") {
     const c = config as { text: string; name?: string; values?: unknown[] };
-    captured.push({ text: c.text, name: c.name, values: Array.isArray(c.values) ? c.values : Array.isArray(values) ? values : [] });
+    captured.push({
+      text: c.text,
+      name: c.name,
+      values: Array.isArray(c.values) ? c.values : Array.isArray(values) ? values : [],
+    });
   }
 }
 
-(pg.Client.prototype as unknown as { query: (...args: QueryArgs) => unknown }).query = function (this: pg.Client, ...args: QueryArgs) {
+(pg.Client.prototype as unknown as { query: (...args: QueryArgs) => unknown }).query = function (
+  this: pg.Client,
+  ...args: QueryArgs
+) {
   if (capturing) record(args[0], args[1]);
   return original.apply(this, args);
 };

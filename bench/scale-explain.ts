@@ -52,12 +52,21 @@ function parsePlan(rows: { "QUERY PLAN": string }[]): Omit<PlanRecord, "error"> 
     .map((line) => /(?:Parallel )?Seq Scan on (\w+)/.exec(line))
     .filter((m): m is RegExpExecArray => m !== null && BIG_TABLES.includes(m[1]))
     .map((m) => m[0]);
-  return { planText, executionMs: execution ? Number(execution[1]) : NaN, buffers: hit + read, bigTableSeqScans: [...new Set(scans)] };
+  return {
+    planText,
+    executionMs: execution ? Number(execution[1]) : NaN,
+    buffers: hit + read,
+    bigTableSeqScans: [...new Set(scans)],
+  };
 }
 
 let counter = 0;
 
-async function explainOne(client: pg.Client, statement: CapturedStatement, mode: "force_custom_plan" | "force_generic_plan"): Promise<PlanRecord> {
+async function explainOne(
+  client: pg.Client,
+  statement: CapturedStatement,
+  mode: "force_custom_plan" | "force_generic_plan",
+): Promise<PlanRecord> {
   const name = `scale_explain_${++counter}`;
   try {
     await client.query("BEGIN");
@@ -67,7 +76,13 @@ async function explainOne(client: pg.Client, statement: CapturedStatement, mode:
     const { rows } = await client.query(`EXPLAIN (ANALYZE, BUFFERS) EXECUTE ${name}${args}`);
     return parsePlan(rows);
   } catch (error) {
-    return { planText: "", executionMs: NaN, buffers: 0, bigTableSeqScans: [], error: error instanceof Error ? error.message : String(error) };
+    return {
+      planText: "",
+      executionMs: NaN,
+      buffers: 0,
+      bigTableSeqScans: [],
+      error: error instanceof Error ? error.message : String(error),
+    };
   } finally {
     await client.query("ROLLBACK").catch(() => undefined);
     await client.query(`DEALLOCATE ${name}`).catch(() => undefined);
@@ -103,13 +118,20 @@ async function connect(url: string): Promise<pg.Client> {
   }
 }
 
-export async function explainStatements(url: string, operation: string, statements: CapturedStatement[]): Promise<ExplainedStatement[]> {
+export async function explainStatements(
+  url: string,
+  operation: string,
+  statements: CapturedStatement[],
+): Promise<ExplainedStatement[]> {
   const client = await connect(url);
   try {
     const out: ExplainedStatement[] = [];
     for (const statement of hotStatements(statements)) {
       const custom = await explainOne(client, statement, "force_custom_plan");
-      const generic = statement.name && statement.values.length ? await explainOne(client, statement, "force_generic_plan") : undefined;
+      const generic =
+        statement.name && statement.values.length
+          ? await explainOne(client, statement, "force_generic_plan")
+          : undefined;
       out.push({ operation, name: statement.name, text: statement.text, values: statement.values, custom, generic });
     }
     return out;

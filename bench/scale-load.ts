@@ -44,7 +44,8 @@ export function summarise(runs: LatencyRun[]): LatencyFigures {
   const sorted = runs.flatMap((run) => run.latencies).sort((a, b) => a - b);
   const seconds = runs.reduce((sum, run) => sum + run.seconds, 0);
   const statusCodes: Record<string, number> = {};
-  for (const run of runs) for (const [code, count] of Object.entries(run.statusCodes)) statusCodes[code] = (statusCodes[code] ?? 0) + count;
+  for (const run of runs)
+    for (const [code, count] of Object.entries(run.statusCodes)) statusCodes[code] = (statusCodes[code] ?? 0) + count;
   return {
     requests: sorted.length,
     p50: percentile(sorted, 50),
@@ -60,10 +61,13 @@ function send(port: number, key: string, spec: ScaleRequest, agent: http.Agent):
   return new Promise<number>((resolve, reject) => {
     const headers: Record<string, string> = { "x-api-key": key };
     if (spec.body !== undefined) headers["content-type"] = "application/json";
-    const req = http.request({ host: "127.0.0.1", port, method: spec.method, path: spec.path, headers, agent }, (res) => {
-      res.resume();
-      res.on("end", () => resolve(res.statusCode ?? 0));
-    });
+    const req = http.request(
+      { host: "127.0.0.1", port, method: spec.method, path: spec.path, headers, agent },
+      (res) => {
+        res.resume();
+        res.on("end", () => resolve(res.statusCode ?? 0));
+      },
+    );
     req.on("error", reject);
     req.end(spec.body);
   });
@@ -80,7 +84,14 @@ export async function sendOnce(port: number, key: string, spec: ScaleRequest): P
 }
 
 /** One connection, one request after another: `maxRequests` or `maxSeconds`, whichever ends first, after 5 unrecorded. */
-export async function probeOneConnection(port: number, key: string, target: ScaleTarget, start: number, maxRequests: number, maxSeconds: number): Promise<LatencyRun> {
+export async function probeOneConnection(
+  port: number,
+  key: string,
+  target: ScaleTarget,
+  start: number,
+  maxRequests: number,
+  maxSeconds: number,
+): Promise<LatencyRun> {
   const agent = new http.Agent({ keepAlive: true, maxSockets: 1 });
   const times: number[] = [];
   const statusCodes: Record<string, number> = {};
@@ -110,27 +121,55 @@ export async function probeOneConnection(port: number, key: string, target: Scal
   } finally {
     agent.destroy();
   }
-  return { latencies: times, seconds: Number(process.hrtime.bigint() - measuredFrom) / 1e9, non2xx, errors, statusCodes };
+  return {
+    latencies: times,
+    seconds: Number(process.hrtime.bigint() - measuredFrom) / 1e9,
+    non2xx,
+    errors,
+    statusCodes,
+  };
 }
 
 /** autocannon at `connections` for `seconds` (after a second unrecorded); every request from target.request. */
-export async function loadConnections(port: number, key: string, target: ScaleTarget, start: number, connections: number, seconds: number): Promise<LatencyRun> {
+export async function loadConnections(
+  port: number,
+  key: string,
+  target: ScaleTarget,
+  start: number,
+  connections: number,
+  seconds: number,
+): Promise<LatencyRun> {
   let i = start;
   const run = async (duration: number) => {
     const setupRequest = (request: AutocannonRequest): AutocannonRequest => {
       const spec = target.request(i++);
       request.method = spec.method;
       request.path = spec.path;
-      request.headers = spec.body !== undefined ? { "x-api-key": key, "content-type": "application/json" } : { "x-api-key": key };
+      request.headers =
+        spec.body !== undefined ? { "x-api-key": key, "content-type": "application/json" } : { "x-api-key": key };
       if (spec.body !== undefined) request.body = spec.body;
       return request;
     };
     const latencies: number[] = [];
-    const instance = autocannon({ url: `http://127.0.0.1:${port}`, connections, duration, timeout: 30, requests: [{ setupRequest }] });
+    const instance = autocannon({
+      url: `http://127.0.0.1:${port}`,
+      connections,
+      duration,
+      timeout: 30,
+      requests: [{ setupRequest }],
+    });
     instance.on("response", (_client: unknown, _status: number, _bytes: number, ms: number) => latencies.push(ms));
     const result = await instance;
-    const statusCodes = Object.fromEntries(Object.entries(result.statusCodeStats).map(([code, stat]) => [code, stat.count]));
-    return { latencies, seconds: result.duration, non2xx: result.non2xx, errors: result.errors + result.timeouts, statusCodes };
+    const statusCodes = Object.fromEntries(
+      Object.entries(result.statusCodeStats).map(([code, stat]) => [code, stat.count]),
+    );
+    return {
+      latencies,
+      seconds: result.duration,
+      non2xx: result.non2xx,
+      errors: result.errors + result.timeouts,
+      statusCodes,
+    };
   };
   await run(1);
   return run(seconds);

@@ -40,7 +40,8 @@ const median = (values: number[]) => {
 
 function cell(f: LatencyFigures | undefined): string {
   if (!f) return "–";
-  if (f.requests === 0) return `no answer within the run${f.non2xx + f.errors ? ` (${JSON.stringify(f.statusCodes)})` : ""}`;
+  if (f.requests === 0)
+    return `no answer within the run${f.non2xx + f.errors ? ` (${JSON.stringify(f.statusCodes)})` : ""}`;
   const failed = f.non2xx + f.errors;
   return `${ms(f.p50)} / ${ms(f.p99)} ms, ${f.reqPerSecond.toFixed(0)}/s${failed ? ` (**${failed} failed**: ${JSON.stringify(f.statusCodes)})` : ""}`;
 }
@@ -67,35 +68,67 @@ export function renderScaleReport(report: ScaleReport): string {
   const [small, big] = report.phases;
   const out: string[] = [];
   out.push(`# Scale bench (${report.date})`, "");
-  out.push(`Command: \`${report.commandLine}\`. Machine: ${report.machine}. Total ${(report.totalSeconds / 60).toFixed(1)} min; seeding ${report.seedSeconds.base.toFixed(0)} s (base) + ${report.seedSeconds.grow.toFixed(0)} s (growing).`, "");
-  out.push("| phase | orders | ledger entries | accounts | reseller A orders | A ledger | load average at start |", "|---|---|---|---|---|---|---|");
-  for (const p of report.phases) out.push(`| ${p.phase} | ${p.orders} | ${p.ledgerEntries} | ${p.accounts} | ${p.bigAccountOrders} | ${p.bigAccountLedger} | ${p.loadAverage} |`);
-  out.push("", `Books after the run: ${report.invariantProblems.length ? report.invariantProblems.join("; ") : "balanced (balance = sum of ledger, running balances, one debit per charged order, one refund per cancelled one, keys and orders consistent)"}.`, "");
+  out.push(
+    `Command: \`${report.commandLine}\`. Machine: ${report.machine}. Total ${(report.totalSeconds / 60).toFixed(1)} min; seeding ${report.seedSeconds.base.toFixed(0)} s (base) + ${report.seedSeconds.grow.toFixed(0)} s (growing).`,
+    "",
+  );
+  out.push(
+    "| phase | orders | ledger entries | accounts | reseller A orders | A ledger | load average at start |",
+    "|---|---|---|---|---|---|---|",
+  );
+  for (const p of report.phases)
+    out.push(
+      `| ${p.phase} | ${p.orders} | ${p.ledgerEntries} | ${p.accounts} | ${p.bigAccountOrders} | ${p.bigAccountLedger} | ${p.loadAverage} |`,
+    );
+  out.push(
+    "",
+    `Books after the run: ${report.invariantProblems.length ? report.invariantProblems.join("; ") : "balanced (balance = sum of ledger, running balances, one debit per charged order, one refund per cancelled one, keys and orders consistent)"}.`,
+    "",
+  );
   for (const note of report.notes) out.push(`- ${note}`);
   if (report.notes.length) out.push("");
 
   out.push("## API (reseller A unless noted; p50 / p99, req/s)", "");
-  out.push(`| request | 1 conn, ${small?.phase} | 1 conn, ${big?.phase ?? "–"} | p99 ratio (target ≤ ${RATIO_TARGET}x) | 50 conns, ${small?.phase} | 50 conns, ${big?.phase ?? "–"} | p99 ratio |`);
+  out.push(
+    `| request | 1 conn, ${small?.phase} | 1 conn, ${big?.phase ?? "–"} | p99 ratio (target ≤ ${RATIO_TARGET}x) | 50 conns, ${small?.phase} | 50 conns, ${big?.phase ?? "–"} | p99 ratio |`,
+  );
   out.push("|---|---|---|---|---|---|---|");
   for (const row of small.api) {
     const other = big?.api.find((r) => r.name === row.name);
-    out.push(`| ${row.label} | ${cell(row.one)} | ${cell(other?.one)} | ${ratio(row.one, other?.one)} | ${cell(row.fifty)} | ${cell(other?.fifty)} | ${ratio(row.fifty, other?.fifty)} |`);
+    out.push(
+      `| ${row.label} | ${cell(row.one)} | ${cell(other?.one)} | ${ratio(row.one, other?.one)} | ${cell(row.fifty)} | ${cell(other?.fifty)} | ${ratio(row.fifty, other?.fifty)} |`,
+    );
   }
   out.push("");
 
-  out.push(`## Dashboard functions, timed in the bench process (median / max of the runs; target < ${DASHBOARD_TARGET_MS} ms at 1M)`, "");
+  out.push(
+    `## Dashboard functions, timed in the bench process (median / max of the runs; target < ${DASHBOARD_TARGET_MS} ms at 1M)`,
+    "",
+  );
   out.push(`| what | ${small?.phase} | ${big?.phase ?? "–"} | target |`, "|---|---|---|---|");
   for (const row of small.dashboard) {
     const other = big?.dashboard.find((r) => r.name === row.name);
-    const verdict = other ? (Math.max(...other.runsMs) < DASHBOARD_TARGET_MS ? "met" : median(other.runsMs) < DASHBOARD_TARGET_MS ? "median met, max **missed**" : "**missed**") : "–";
+    const verdict = other
+      ? Math.max(...other.runsMs) < DASHBOARD_TARGET_MS
+        ? "met"
+        : median(other.runsMs) < DASHBOARD_TARGET_MS
+          ? "median met, max **missed**"
+          : "**missed**"
+      : "–";
     const fmt = (runs?: number[]) => (runs ? `${ms(median(runs))} / ${ms(Math.max(...runs))} ms` : "–");
     out.push(`| ${row.label} | ${fmt(row.runsMs)} | ${fmt(other?.runsMs)} | ${verdict} |`);
   }
   out.push("");
 
   out.push("## Statements: EXPLAIN (ANALYZE, BUFFERS), execution time and shared buffers", "");
-  out.push("Custom plan = with the request's values; generic = what a named prepared statement may switch to after five executions.", "");
-  out.push(`| operation | statement | ${small.phase} custom | ${big?.phase ?? "–"} custom | ${big?.phase ?? "–"} generic | buffers ratio |`, "|---|---|---|---|---|---|");
+  out.push(
+    "Custom plan = with the request's values; generic = what a named prepared statement may switch to after five executions.",
+    "",
+  );
+  out.push(
+    `| operation | statement | ${small.phase} custom | ${big?.phase ?? "–"} custom | ${big?.phase ?? "–"} generic | buffers ratio |`,
+    "|---|---|---|---|---|---|",
+  );
   const key = (s: ExplainedStatement) => `${s.operation}\u0000${s.text}`;
   const bigByKey = new Map((big?.explains ?? []).map((s) => [key(s), s]));
   const listed = new Set<string>();
@@ -104,8 +137,13 @@ export function renderScaleReport(report: ScaleReport): string {
     listed.add(key(s));
     const a = small.explains.find((x) => key(x) === key(s));
     const b = bigByKey.get(key(s));
-    const growth = a && b && !a.custom.error && !b.custom.error && a.custom.buffers > 0 ? `${(b.custom.buffers / a.custom.buffers).toFixed(1)}x` : "–";
-    out.push(`| ${s.operation} | \`${oneLine(s.text, 110).replace(/\|/g, "\\|")}\`${s.name ? ` (${s.name})` : ""} | ${planSummary(a?.custom)} | ${planSummary(b?.custom)} | ${planSummary(b?.generic)} | ${growth} |`);
+    const growth =
+      a && b && !a.custom.error && !b.custom.error && a.custom.buffers > 0
+        ? `${(b.custom.buffers / a.custom.buffers).toFixed(1)}x`
+        : "–";
+    out.push(
+      `| ${s.operation} | \`${oneLine(s.text, 110).replace(/\|/g, "\\|")}\`${s.name ? ` (${s.name})` : ""} | ${planSummary(a?.custom)} | ${planSummary(b?.custom)} | ${planSummary(b?.generic)} | ${growth} |`,
+    );
   }
   out.push("");
 
@@ -114,7 +152,10 @@ export function renderScaleReport(report: ScaleReport): string {
     for (const s of phase.explains) {
       out.push(`### ${s.operation}${s.name ? ` (${s.name})` : ""}`, "", "```sql", s.text.trim(), "```", "");
       out.push(`values: \`${oneLine(JSON.stringify(s.values), 300)}\``, "");
-      for (const [label, plan] of [["custom", s.custom], ["generic", s.generic]] as const) {
+      for (const [label, plan] of [
+        ["custom", s.custom],
+        ["generic", s.generic],
+      ] as const) {
         if (!plan) continue;
         out.push(`${label} plan:`, "", "```", plan.error ? `error: ${plan.error}` : plan.planText, "```", "");
       }

@@ -59,7 +59,12 @@ const DAY_MS = 86_400_000;
 /** B's orders, and A's after its first month, span this long, ending at the seed (older ones first). */
 const SPAN_MS = 12 * DAY_MS;
 /** A's first month: its orders are dated from 44 to 16 days before the seed; the statement covers 45 to 15. */
-const FIRST_MONTH = { ordersFrom: 44 * DAY_MS, ordersTo: 16 * DAY_MS, statementFrom: 45 * DAY_MS, statementTo: 15 * DAY_MS };
+const FIRST_MONTH = {
+  ordersFrom: 44 * DAY_MS,
+  ordersTo: 16 * DAY_MS,
+  statementFrom: 45 * DAY_MS,
+  statementTo: 15 * DAY_MS,
+};
 
 const HELPERS = `
 CREATE SCHEMA IF NOT EXISTS scale_seed_tools;
@@ -95,7 +100,12 @@ async function withSeedSession<T>(url: string, work: (client: pg.Client) => Prom
 }
 
 /** Drops the non-primary indexes of `tables`, runs `work`, rebuilds them from their own definitions. */
-async function withoutIndexes(client: pg.Client, tables: string[], work: () => Promise<void>, log: (line: string) => void): Promise<void> {
+async function withoutIndexes(
+  client: pg.Client,
+  tables: string[],
+  work: () => Promise<void>,
+  log: (line: string) => void,
+): Promise<void> {
   const { rows } = await client.query<{ name: string; def: string }>(
     `SELECT i.indexrelid::regclass::text AS name, pg_get_indexdef(i.indexrelid) AS def
        FROM pg_index i WHERE i.indrelid = ANY($1::regclass[]) AND NOT i.indisprimary`,
@@ -119,11 +129,29 @@ async function withoutIndexes(client: pg.Client, tables: string[], work: () => P
  */
 async function insertResellerOrders(
   client: pg.Client,
-  o: { accountId: number; keyId: number; first: number; count: number; from: Date; to: Date; secret: string; trxPrefix: string },
+  o: {
+    accountId: number;
+    keyId: number;
+    first: number;
+    count: number;
+    from: Date;
+    to: Date;
+    secret: string;
+    trxPrefix: string;
+  },
 ): Promise<void> {
-  const idBase = (await client.query<{ n: string }>(`SELECT GREATEST((SELECT COALESCE(max(id), 0) FROM orders), (SELECT last_value FROM orders_id_seq)) AS n`)).rows[0].n;
+  const idBase = (
+    await client.query<{ n: string }>(
+      `SELECT GREATEST((SELECT COALESCE(max(id), 0) FROM orders), (SELECT last_value FROM orders_id_seq)) AS n`,
+    )
+  ).rows[0].n;
   // The key's numbers continue from its counter in id order, and the counter moves past them.
-  const seqBase = (await client.query<{ n: number }>(`SELECT order_count AS n FROM api_keys WHERE id = $1 AND account_id = $2`, [o.keyId, o.accountId])).rows[0].n;
+  const seqBase = (
+    await client.query<{ n: number }>(`SELECT order_count AS n FROM api_keys WHERE id = $1 AND account_id = $2`, [
+      o.keyId,
+      o.accountId,
+    ])
+  ).rows[0].n;
   await client.query(
     `INSERT INTO orders (id, public_id, account_id, api_key_id, trxid, idempotency_key, request_fingerprint, product_id, catalog_id,
                          line_slug, line_kind, pack_name, unit_price_cents, quantity, amount_cents, user_id, sent_user_id,
@@ -141,12 +169,27 @@ async function insertResellerOrders(
                                   ($3::int + g.k - 1) % 50 = 0 AS cancelled,
                                   (1000000 + ($3::int + g.k - 1) % 5000)::text AS player) x
        JOIN scale_products p ON p.n = x.j % (SELECT count(*) FROM scale_products)`,
-    [o.accountId, o.keyId, o.first, o.count, idBase, o.from.toISOString(), o.secret, o.trxPrefix, o.to.toISOString(), seqBase],
+    [
+      o.accountId,
+      o.keyId,
+      o.first,
+      o.count,
+      idBase,
+      o.from.toISOString(),
+      o.secret,
+      o.trxPrefix,
+      o.to.toISOString(),
+      seqBase,
+    ],
   );
   await client.query(`SELECT setval('orders_id_seq', $1::bigint + $2::int)`, [idBase, o.count]);
   await client.query(`UPDATE api_keys SET order_count = order_count + $2 WHERE id = $1`, [o.keyId, o.count]);
 
-  const ledgerBase = (await client.query<{ n: string }>(`SELECT GREATEST((SELECT COALESCE(max(id), 0) FROM ledger_entries), (SELECT last_value FROM ledger_entries_id_seq)) AS n`)).rows[0].n;
+  const ledgerBase = (
+    await client.query<{ n: string }>(
+      `SELECT GREATEST((SELECT COALESCE(max(id), 0) FROM ledger_entries), (SELECT last_value FROM ledger_entries_id_seq)) AS n`,
+    )
+  ).rows[0].n;
   const inserted = await client.query(
     `WITH start AS (SELECT balance_cents, ledger_count FROM accounts WHERE id = $1),
           top AS (SELECT max(price_cents) * 100 AS credit FROM scale_products),
@@ -195,11 +238,19 @@ async function issueKey(accountId: number, name: string): Promise<{ id: number; 
 }
 
 /** The 10k baseline (see the top of this file). */
-export async function seedScaleBase(url: string, secret: string, log: (line: string) => void): Promise<ScaleIdentities> {
+export async function seedScaleBase(
+  url: string,
+  secret: string,
+  log: (line: string) => void,
+): Promise<ScaleIdentities> {
   await seedDemoCatalog();
   const prisma = getPrisma();
-  const big = await prisma.account.create({ data: { telegramUsername: "scale_reseller_a", displayName: "Reseller A (1M orders)", apiEnabled: true } });
-  const small = await prisma.account.create({ data: { telegramUsername: "scale_reseller_b", displayName: "Reseller B (200 orders)", apiEnabled: true } });
+  const big = await prisma.account.create({
+    data: { telegramUsername: "scale_reseller_a", displayName: "Reseller A (1M orders)", apiEnabled: true },
+  });
+  const small = await prisma.account.create({
+    data: { telegramUsername: "scale_reseller_b", displayName: "Reseller B (200 orders)", apiEnabled: true },
+  });
   const bigKey = await issueKey(big.id, "A1");
   const smallKey = await issueKey(small.id, "B1");
   const now = Date.now();
@@ -225,21 +276,41 @@ export async function seedScaleBase(url: string, secret: string, log: (line: str
     );
     // Reseller B: 200 orders over the last 12 days, through its key.
     await insertResellerOrders(client, {
-      accountId: small.id, keyId: smallKey.id, first: 1, count: SMALL_RESELLER_ORDERS,
-      from: new Date(now - SPAN_MS), to: new Date(now - 60_000), secret, trxPrefix: "b-trx-",
+      accountId: small.id,
+      keyId: smallKey.id,
+      first: 1,
+      count: SMALL_RESELLER_ORDERS,
+      from: new Date(now - SPAN_MS),
+      to: new Date(now - 60_000),
+      secret,
+      trxPrefix: "b-trx-",
     });
     // Reseller A's first 10,000 orders: its first month.
     await insertResellerOrders(client, {
-      accountId: big.id, keyId: bigKey.id, first: 1, count: BASE_ORDERS,
-      from: new Date(now - FIRST_MONTH.ordersFrom), to: new Date(now - FIRST_MONTH.ordersTo), secret, trxPrefix: "trx-",
+      accountId: big.id,
+      keyId: bigKey.id,
+      first: 1,
+      count: BASE_ORDERS,
+      from: new Date(now - FIRST_MONTH.ordersFrom),
+      to: new Date(now - FIRST_MONTH.ordersTo),
+      secret,
+      trxPrefix: "trx-",
     });
     await stampLedgerLastAt(client);
     await client.query("VACUUM (ANALYZE)");
   });
   log(`base seeded: accounts A=${big.id} B=${small.id} and ${SMALL_ACCOUNTS} small ones`);
   return {
-    bigAccountId: big.id, bigKeyId: bigKey.id, bigKey: bigKey.key, smallAccountId: small.id, smallKeyId: smallKey.id, smallKey: smallKey.key,
-    statementMonth: { from: new Date(now - FIRST_MONTH.statementFrom).toISOString(), to: new Date(now - FIRST_MONTH.statementTo).toISOString() },
+    bigAccountId: big.id,
+    bigKeyId: bigKey.id,
+    bigKey: bigKey.key,
+    smallAccountId: small.id,
+    smallKeyId: smallKey.id,
+    smallKey: smallKey.key,
+    statementMonth: {
+      from: new Date(now - FIRST_MONTH.statementFrom).toISOString(),
+      to: new Date(now - FIRST_MONTH.statementTo).toISOString(),
+    },
   };
 }
 
@@ -248,20 +319,38 @@ export async function seedScaleBase(url: string, secret: string, log: (line: str
  * movements (credits of $3 and adjustments of -$1, alternating). Run before any order is placed
  * in the database: the grown orders go after what is there, in number and in date.
  */
-export async function growScale(url: string, secret: string, ids: ScaleIdentities, log: (line: string) => void): Promise<void> {
+export async function growScale(
+  url: string,
+  secret: string,
+  ids: ScaleIdentities,
+  log: (line: string) => void,
+): Promise<void> {
   const now = Date.now();
   await withSeedSession(url, async (client) => {
-    await withoutIndexes(client, ["orders", "ledger_entries"], async () => {
-      let started = Date.now();
-      await insertResellerOrders(client, {
-        accountId: ids.bigAccountId, keyId: ids.bigKeyId, first: BASE_ORDERS + 1, count: BIG_ORDERS - BASE_ORDERS,
-        from: new Date(now - SPAN_MS), to: new Date(now - 3 * 3_600_000 - 1_000), secret, trxPrefix: "trx-",
-      });
-      log(`A's orders and ledger to ${BIG_ORDERS} in ${((Date.now() - started) / 1000).toFixed(1)} s`);
-      started = Date.now();
-      const base = (await client.query<{ n: string }>(`SELECT GREATEST((SELECT max(id) FROM ledger_entries), (SELECT last_value FROM ledger_entries_id_seq)) AS n`)).rows[0].n;
-      const inserted = await client.query(
-        `INSERT INTO ledger_entries (id, account_id, kind, amount_cents, balance_after_cents, actor, reason, created_at, account_seq)
+    await withoutIndexes(
+      client,
+      ["orders", "ledger_entries"],
+      async () => {
+        let started = Date.now();
+        await insertResellerOrders(client, {
+          accountId: ids.bigAccountId,
+          keyId: ids.bigKeyId,
+          first: BASE_ORDERS + 1,
+          count: BIG_ORDERS - BASE_ORDERS,
+          from: new Date(now - SPAN_MS),
+          to: new Date(now - 3 * 3_600_000 - 1_000),
+          secret,
+          trxPrefix: "trx-",
+        });
+        log(`A's orders and ledger to ${BIG_ORDERS} in ${((Date.now() - started) / 1000).toFixed(1)} s`);
+        started = Date.now();
+        const base = (
+          await client.query<{ n: string }>(
+            `SELECT GREATEST((SELECT max(id) FROM ledger_entries), (SELECT last_value FROM ledger_entries_id_seq)) AS n`,
+          )
+        ).rows[0].n;
+        const inserted = await client.query(
+          `INSERT INTO ledger_entries (id, account_id, kind, amount_cents, balance_after_cents, actor, reason, created_at, account_seq)
          SELECT $1::bigint + row_number() OVER (ORDER BY a.id, m.k), a.id,
                 CASE WHEN m.k % 2 = 1 THEN 'credit' ELSE 'adjustment' END::"LedgerKind",
                 CASE WHEN m.k % 2 = 1 THEN 300 ELSE -100 END,
@@ -271,17 +360,19 @@ export async function growScale(url: string, secret: string, ids: ScaleIdentitie
                 now() - interval '29 days' + m.k * interval '3 hours', a.ledger_count + m.k
            FROM accounts a CROSS JOIN generate_series(1, $2::int) m(k)
           WHERE a.telegram_username LIKE 'scale\\_small\\_%'`,
-        [base, SMALL_MOVEMENTS],
-      );
-      await client.query(`SELECT setval('ledger_entries_id_seq', $1::bigint + $2::int)`, [base, inserted.rowCount]);
-      await client.query(
-        `UPDATE accounts SET balance_cents = balance_cents + $1, total_credited_cents = total_credited_cents + $2, ledger_count = ledger_count + $3
+          [base, SMALL_MOVEMENTS],
+        );
+        await client.query(`SELECT setval('ledger_entries_id_seq', $1::bigint + $2::int)`, [base, inserted.rowCount]);
+        await client.query(
+          `UPDATE accounts SET balance_cents = balance_cents + $1, total_credited_cents = total_credited_cents + $2, ledger_count = ledger_count + $3
           WHERE telegram_username LIKE 'scale\\_small\\_%'`,
-        [(SMALL_MOVEMENTS / 2) * 300 - (SMALL_MOVEMENTS / 2) * 100, (SMALL_MOVEMENTS / 2) * 300, SMALL_MOVEMENTS],
-      );
-      log(`${inserted.rowCount} small-account ledger entries in ${((Date.now() - started) / 1000).toFixed(1)} s`);
-      await stampLedgerLastAt(client);
-    }, log);
+          [(SMALL_MOVEMENTS / 2) * 300 - (SMALL_MOVEMENTS / 2) * 100, (SMALL_MOVEMENTS / 2) * 300, SMALL_MOVEMENTS],
+        );
+        log(`${inserted.rowCount} small-account ledger entries in ${((Date.now() - started) / 1000).toFixed(1)} s`);
+        await stampLedgerLastAt(client);
+      },
+      log,
+    );
     const started = Date.now();
     await client.query("VACUUM (ANALYZE) orders, ledger_entries, accounts, api_keys");
     log(`vacuum analyze in ${((Date.now() - started) / 1000).toFixed(1)} s`);
@@ -295,34 +386,58 @@ export async function checkScaleInvariants(pool: pg.Pool): Promise<string[]> {
     const n = Number((await pool.query<{ n: string }>(sql)).rows[0].n);
     if (n !== 0) problems.push(`${label}: ${n}`);
   };
-  await q("accounts whose balance is not the sum of their ledger",
+  await q(
+    "accounts whose balance is not the sum of their ledger",
     `SELECT count(*) AS n FROM accounts a LEFT JOIN (SELECT account_id, sum(amount_cents) s FROM ledger_entries GROUP BY account_id) l ON l.account_id = a.id
-      WHERE a.balance_cents <> COALESCE(l.s, 0) OR a.balance_cents < 0`);
-  await q("ledger entries whose balance_after is not the running sum",
-    `SELECT count(*) AS n FROM (SELECT balance_after_cents, sum(amount_cents) OVER (PARTITION BY account_id ORDER BY id) r FROM ledger_entries) t WHERE balance_after_cents <> r`);
+      WHERE a.balance_cents <> COALESCE(l.s, 0) OR a.balance_cents < 0`,
+  );
+  await q(
+    "ledger entries whose balance_after is not the running sum",
+    `SELECT count(*) AS n FROM (SELECT balance_after_cents, sum(amount_cents) OVER (PARTITION BY account_id ORDER BY id) r FROM ledger_entries) t WHERE balance_after_cents <> r`,
+  );
   // (order_id, kind) is unique, so "a debit" is "exactly one debit".
-  await q("charged orders without a debit of their amount",
+  await q(
+    "charged orders without a debit of their amount",
     `SELECT count(*) AS n FROM orders o LEFT JOIN ledger_entries l ON l.order_id = o.id AND l.kind = 'debit'
-      WHERE o.order_created AND (l.id IS NULL OR l.amount_cents <> -o.amount_cents)`);
-  await q("cancelled charged orders without their refund",
+      WHERE o.order_created AND (l.id IS NULL OR l.amount_cents <> -o.amount_cents)`,
+  );
+  await q(
+    "cancelled charged orders without their refund",
     `SELECT count(*) AS n FROM orders o LEFT JOIN ledger_entries l ON l.order_id = o.id AND l.kind = 'refund'
-      WHERE o.order_created AND o.status = 'cancelled' AND (l.id IS NULL OR l.amount_cents <> o.amount_cents OR NOT o.refunded)`);
-  await q("refunds of orders that are not cancelled",
-    `SELECT count(*) AS n FROM ledger_entries l JOIN orders o ON o.id = l.order_id WHERE l.kind = 'refund' AND o.status <> 'cancelled'`);
-  await q("orders whose account or key does not exist or differs",
-    `SELECT count(*) AS n FROM orders o LEFT JOIN api_keys k ON k.id = o.api_key_id WHERE k.id IS NULL OR k.account_id <> o.account_id`);
+      WHERE o.order_created AND o.status = 'cancelled' AND (l.id IS NULL OR l.amount_cents <> o.amount_cents OR NOT o.refunded)`,
+  );
+  await q(
+    "refunds of orders that are not cancelled",
+    `SELECT count(*) AS n FROM ledger_entries l JOIN orders o ON o.id = l.order_id WHERE l.kind = 'refund' AND o.status <> 'cancelled'`,
+  );
+  await q(
+    "orders whose account or key does not exist or differs",
+    `SELECT count(*) AS n FROM orders o LEFT JOIN api_keys k ON k.id = o.api_key_id WHERE k.id IS NULL OR k.account_id <> o.account_id`,
+  );
   // key_seq and account_seq are unique per key and per account, so count = max = counter is 1..n.
-  await q("keys whose orders are not numbered 1..order_count",
+  await q(
+    "keys whose orders are not numbered 1..order_count",
     `SELECT count(*) AS n FROM api_keys k
        LEFT JOIN (SELECT api_key_id, count(*) c, max(key_seq) m FROM orders GROUP BY api_key_id) o ON o.api_key_id = k.id
-      WHERE k.order_count <> COALESCE(o.c, 0) OR k.order_count <> COALESCE(o.m, 0)`);
-  await q("accounts whose ledger is not numbered 1..ledger_count",
+      WHERE k.order_count <> COALESCE(o.c, 0) OR k.order_count <> COALESCE(o.m, 0)`,
+  );
+  await q(
+    "accounts whose ledger is not numbered 1..ledger_count",
     `SELECT count(*) AS n FROM accounts a
        LEFT JOIN (SELECT account_id, count(*) c, max(account_seq) m FROM ledger_entries GROUP BY account_id) l ON l.account_id = a.id
-      WHERE a.ledger_count <> COALESCE(l.c, 0) OR a.ledger_count <> COALESCE(l.m, 0)`);
-  await q("ledger entries dated before, or with an id below, their account's previous entry", `SELECT count(*) AS n FROM (${LEDGER_OUT_OF_ORDER}) t`);
-  await q("accounts whose ledger_last_at is before their latest entry", `SELECT count(*) AS n FROM (${ACCOUNTS_WITH_STALE_LEDGER_LAST_AT}) t`);
-  await q("ledger entries of a missing order",
-    `SELECT count(*) AS n FROM ledger_entries l LEFT JOIN orders o ON o.id = l.order_id WHERE l.order_id IS NOT NULL AND o.id IS NULL`);
+      WHERE a.ledger_count <> COALESCE(l.c, 0) OR a.ledger_count <> COALESCE(l.m, 0)`,
+  );
+  await q(
+    "ledger entries dated before, or with an id below, their account's previous entry",
+    `SELECT count(*) AS n FROM (${LEDGER_OUT_OF_ORDER}) t`,
+  );
+  await q(
+    "accounts whose ledger_last_at is before their latest entry",
+    `SELECT count(*) AS n FROM (${ACCOUNTS_WITH_STALE_LEDGER_LAST_AT}) t`,
+  );
+  await q(
+    "ledger entries of a missing order",
+    `SELECT count(*) AS n FROM ledger_entries l LEFT JOIN orders o ON o.id = l.order_id WHERE l.order_id IS NOT NULL AND o.id IS NULL`,
+  );
   return problems;
 }

@@ -37,7 +37,14 @@ import { PLACE_PID, PLACE_USER_ID } from "./load";
 import { runBench, startProcess, type BenchProcess } from "./processes";
 import { startCapture, stopCapture, type CapturedStatement } from "./scale-capture";
 import { explainStatements, type ExplainedStatement } from "./scale-explain";
-import { loadConnections, probeOneConnection, sendOnce, summarise, type LatencyRun, type ScaleTarget } from "./scale-load";
+import {
+  loadConnections,
+  probeOneConnection,
+  sendOnce,
+  summarise,
+  type LatencyRun,
+  type ScaleTarget,
+} from "./scale-load";
 import { renderScaleReport, type PhaseResult, type ScaleReport } from "./scale-report";
 import { BIG_ORDERS, checkScaleInvariants, growScale, seedScaleBase, type ScaleIdentities } from "./scale-seed";
 
@@ -85,9 +92,17 @@ async function captureRequest(service: BenchProcess, key: string, target: ScaleT
   return statements as CapturedStatement[];
 }
 
-async function phaseTargets(pool: pg.Pool, ids: ScaleIdentities, phase: string): Promise<(ScaleTarget & { key: string })[]> {
-  const count = async (sql: string, values: unknown[]) => Number((await pool.query<{ n: string }>(sql, values)).rows[0].n);
-  const historyTotal = await count(`SELECT count(*) AS n FROM orders WHERE account_id = $1 AND api_key_id = $2`, [ids.bigAccountId, ids.bigKeyId]);
+async function phaseTargets(
+  pool: pg.Pool,
+  ids: ScaleIdentities,
+  phase: string,
+): Promise<(ScaleTarget & { key: string })[]> {
+  const count = async (sql: string, values: unknown[]) =>
+    Number((await pool.query<{ n: string }>(sql, values)).rows[0].n);
+  const historyTotal = await count(`SELECT count(*) AS n FROM orders WHERE account_id = $1 AND api_key_id = $2`, [
+    ids.bigAccountId,
+    ids.bigKeyId,
+  ]);
   const ledgerTotal = await count(`SELECT count(*) AS n FROM ledger_entries WHERE account_id = $1`, [ids.bigAccountId]);
   // Orders with an idempotency key of their own, spread over the whole account.
   const sample = (
@@ -114,40 +129,107 @@ async function phaseTargets(pool: pg.Pool, ids: ScaleIdentities, phase: string):
     { key: A, name: "history-simple", label: "GET /history (simple, limit 30)", request: fixed("/history") },
     { key: A, name: "history-p1", label: "GET /history?page=1", request: fixed("/history?page=1") },
     { key: A, name: "history-p500", label: "GET /history?page=500", request: fixed("/history?page=500") },
-    { key: A, name: "history-last", label: `GET /history, last page (${phase}: page ${lastHistoryPage})`, request: fixed(`/history?page=${Math.min(lastHistoryPage, 100_000)}`) },
+    {
+      key: A,
+      name: "history-last",
+      label: `GET /history, last page (${phase}: page ${lastHistoryPage})`,
+      request: fixed(`/history?page=${Math.min(lastHistoryPage, 100_000)}`),
+    },
     { key: A, name: "ledger-p1", label: "GET /ledger (first page)", request: fixed("/ledger") },
-    { key: A, name: "ledger-last", label: `GET /ledger, last page (${phase}: page ${lastLedgerPage})`, request: fixed(`/ledger?page=${Math.min(lastLedgerPage, 100_000)}`) },
-    { key: A, name: "ledger-csv", label: "GET /ledger?format=csv, A's first month (its first 10,000 orders)", request: fixed(statementPath) },
-    { key: A, name: "order-publicId", label: "GET /orders/:id by public id", request: (i) => ({ method: "GET", path: `/orders/${pick(i).public_id}` }) },
-    { key: A, name: "order-trxid", label: "GET /orders/:id by trxid", request: (i) => ({ method: "GET", path: `/orders/${encodeURIComponent(pick(i).trxid)}` }) },
-    { key: A, name: "order-idempotencyKey", label: "GET /orders/:id by idempotency key", request: (i) => ({ method: "GET", path: `/orders/${encodeURIComponent(pick(i).idempotency_key)}` }) },
-    { key: A, name: "order-id", label: "GET /orders/:id by numeric id", request: (i) => ({ method: "GET", path: `/orders/${pick(i).id}` }) },
+    {
+      key: A,
+      name: "ledger-last",
+      label: `GET /ledger, last page (${phase}: page ${lastLedgerPage})`,
+      request: fixed(`/ledger?page=${Math.min(lastLedgerPage, 100_000)}`),
+    },
+    {
+      key: A,
+      name: "ledger-csv",
+      label: "GET /ledger?format=csv, A's first month (its first 10,000 orders)",
+      request: fixed(statementPath),
+    },
+    {
+      key: A,
+      name: "order-publicId",
+      label: "GET /orders/:id by public id",
+      request: (i) => ({ method: "GET", path: `/orders/${pick(i).public_id}` }),
+    },
+    {
+      key: A,
+      name: "order-trxid",
+      label: "GET /orders/:id by trxid",
+      request: (i) => ({ method: "GET", path: `/orders/${encodeURIComponent(pick(i).trxid)}` }),
+    },
+    {
+      key: A,
+      name: "order-idempotencyKey",
+      label: "GET /orders/:id by idempotency key",
+      request: (i) => ({ method: "GET", path: `/orders/${encodeURIComponent(pick(i).idempotency_key)}` }),
+    },
+    {
+      key: A,
+      name: "order-id",
+      label: "GET /orders/:id by numeric id",
+      request: (i) => ({ method: "GET", path: `/orders/${pick(i).id}` }),
+    },
     {
       key: A,
       name: "place",
       label: "POST /orders (reseller A's wallet)",
-      request: (i) => ({ method: "POST", path: "/orders", body: JSON.stringify({ pid: PLACE_PID, trxid: `scale-${phase}-${crypto.randomUUID()}-${i}`, userId: PLACE_USER_ID }) }),
+      request: (i) => ({
+        method: "POST",
+        path: "/orders",
+        body: JSON.stringify({
+          pid: PLACE_PID,
+          trxid: `scale-${phase}-${crypto.randomUUID()}-${i}`,
+          userId: PLACE_USER_ID,
+        }),
+      }),
     },
-    { key: B, name: "b-history-p1", label: "reseller B (200 orders): GET /history?page=1", request: fixed("/history?page=1") },
+    {
+      key: B,
+      name: "b-history-p1",
+      label: "reseller B (200 orders): GET /history?page=1",
+      request: fixed("/history?page=1"),
+    },
     { key: B, name: "b-ledger-p1", label: "reseller B (200 orders): GET /ledger", request: fixed("/ledger") },
   ];
   return targets;
 }
 
-async function timeDashboard(url: string, ids: ScaleIdentities): Promise<{ dashboard: PhaseResult["dashboard"]; explains: ExplainedStatement[] }> {
+async function timeDashboard(
+  url: string,
+  ids: ScaleIdentities,
+): Promise<{ dashboard: PhaseResult["dashboard"]; explains: ExplainedStatement[] }> {
   const pool = getPool();
-  const recent = (await pool.query<SampleOrder & { user_id: string }>(`SELECT id, public_id, trxid, idempotency_key, user_id FROM orders WHERE account_id = $1 ORDER BY id DESC LIMIT 1`, [ids.bigAccountId])).rows[0];
+  const recent = (
+    await pool.query<SampleOrder & { user_id: string }>(
+      `SELECT id, public_id, trxid, idempotency_key, user_id FROM orders WHERE account_id = $1 ORDER BY id DESC LIMIT 1`,
+      [ids.bigAccountId],
+    )
+  ).rows[0];
   const operations: { name: string; label: string; run: () => Promise<unknown> }[] = [
     {
       name: "overview",
       label: "overview (metrics 24h + 7d + backlog, as the page calls them)",
-      run: () => { const now = new Date(); return Promise.all([readOrderMetrics("24h", now), readOrderMetrics("7d", now), readOrderBacklog()]); },
+      run: () => {
+        const now = new Date();
+        return Promise.all([readOrderMetrics("24h", now), readOrderMetrics("7d", now), readOrderBacklog()]);
+      },
     },
-    { name: "orders-list", label: "orders list, first page (line slugs + listOrders)", run: () => Promise.all([listGameLineSlugs(), listOrders({})]) },
+    {
+      name: "orders-list",
+      label: "orders list, first page (line slugs + listOrders)",
+      run: () => Promise.all([listGameLineSlugs(), listOrders({})]),
+    },
     { name: "search-publicId", label: "order search: a public id", run: () => searchOrders(recent.public_id) },
     { name: "search-trxid", label: "order search: a trxid", run: () => searchOrders(recent.trxid) },
     { name: "search-id", label: "order search: a numeric id (#id)", run: () => searchOrders(`#${recent.id}`) },
-    { name: "search-player", label: `order search: a player id (${recent.user_id})`, run: () => searchOrders(recent.user_id) },
+    {
+      name: "search-player",
+      label: `order search: a player id (${recent.user_id})`,
+      run: () => searchOrders(recent.user_id),
+    },
     { name: "accounts", label: "accounts list, first page", run: () => listAccounts({}) },
   ];
   const dashboard: PhaseResult["dashboard"] = [];
@@ -164,7 +246,9 @@ async function timeDashboard(url: string, ids: ScaleIdentities): Promise<{ dashb
     startCapture();
     await op.run();
     explains.push(...(await explainStatements(url, `dashboard ${op.name}`, stopCapture())));
-    log(`  ${op.label.padEnd(60)} median ${runsMs.sort((a, b) => a - b)[2].toFixed(1)} ms, max ${Math.max(...runsMs).toFixed(1)} ms`);
+    log(
+      `  ${op.label.padEnd(60)} median ${runsMs.sort((a, b) => a - b)[2].toFixed(1)} ms, max ${Math.max(...runsMs).toFixed(1)} ms`,
+    );
   }
   return { dashboard, explains };
 }
@@ -194,21 +278,38 @@ const STATE_FILE = path.join(projectRoot, ".data", "scale-bench-state.json");
  * SCALE_REUSE: new keys for reseller A's and B's existing keys (their plain keys lived only in the
  * run that issued them): the stored hash is replaced, so their orders stay theirs.
  */
-async function rekey(pool: pg.Pool, statementMonth: ScaleIdentities["statementMonth"] | undefined): Promise<ScaleIdentities> {
-  if (!statementMonth) throw new Error(`SCALE_REUSE: ${STATE_FILE} predates the two databases: run without SCALE_REUSE first`);
+async function rekey(
+  pool: pg.Pool,
+  statementMonth: ScaleIdentities["statementMonth"] | undefined,
+): Promise<ScaleIdentities> {
+  if (!statementMonth)
+    throw new Error(`SCALE_REUSE: ${STATE_FILE} predates the two databases: run without SCALE_REUSE first`);
   const found = async (username: string, keyName: string) => {
     const { rows } = await pool.query<{ account_id: number; key_id: number }>(
       `SELECT a.id AS account_id, k.id AS key_id FROM accounts a JOIN api_keys k ON k.account_id = a.id AND k.name = $2 WHERE a.telegram_username = $1`,
       [username, keyName],
     );
-    if (!rows[0]) throw new Error(`SCALE_REUSE: no account ${username} with key ${keyName}: run without SCALE_REUSE first`);
+    if (!rows[0])
+      throw new Error(`SCALE_REUSE: no account ${username} with key ${keyName}: run without SCALE_REUSE first`);
     const generated = generateApiKey();
-    await pool.query(`UPDATE api_keys SET key_hash = $2, prefix = $3 WHERE id = $1`, [rows[0].key_id, generated.hash, generated.prefix]);
+    await pool.query(`UPDATE api_keys SET key_hash = $2, prefix = $3 WHERE id = $1`, [
+      rows[0].key_id,
+      generated.hash,
+      generated.prefix,
+    ]);
     return { accountId: rows[0].account_id, keyId: rows[0].key_id, key: generated.key };
   };
   const a = await found("scale_reseller_a", "A1");
   const b = await found("scale_reseller_b", "B1");
-  return { bigAccountId: a.accountId, bigKeyId: a.keyId, bigKey: a.key, smallAccountId: b.accountId, smallKeyId: b.keyId, smallKey: b.key, statementMonth };
+  return {
+    bigAccountId: a.accountId,
+    bigKeyId: a.keyId,
+    bigKey: a.key,
+    smallAccountId: b.accountId,
+    smallKeyId: b.keyId,
+    smallKey: b.key,
+    statementMonth,
+  };
 }
 
 /** Points this process's lib pool and Prisma client (the seed's and the dashboard's functions) at `url`. */
@@ -243,7 +344,10 @@ async function openSide(phase: string, url: string, service: BenchProcess, ids: 
       [ids.bigAccountId],
     )
   ).rows[0];
-  const loadAverage = os.loadavg().map((n) => n.toFixed(1)).join(", ");
+  const loadAverage = os
+    .loadavg()
+    .map((n) => n.toFixed(1))
+    .join(", ");
   log(`${phase}: ${counts.orders} orders, ${counts.ledger} ledger entries`);
   const targets = await phaseTargets(pool, ids, phase);
   return { phase, url, pool, service, ids, counts, loadAverage, targets, offset: 1, api: [], explains: [] };
@@ -271,7 +375,14 @@ async function measureSides(sides: Side[]): Promise<void> {
       await takeTurns(sides, round, async (side) => {
         await drain(side.pool);
         const target = side.targets[t];
-        const run = await probeOneConnection(side.service.port!, target.key, target, side.offset, Math.ceil(ONE_CONN_REQUESTS / ONE_CONN_ROUNDS), ONE_CONN_SECONDS / ONE_CONN_ROUNDS);
+        const run = await probeOneConnection(
+          side.service.port!,
+          target.key,
+          target,
+          side.offset,
+          Math.ceil(ONE_CONN_REQUESTS / ONE_CONN_ROUNDS),
+          ONE_CONN_SECONDS / ONE_CONN_ROUNDS,
+        );
         side.offset += run.latencies.length + 10;
         one.get(side)!.push(run);
       });
@@ -286,7 +397,18 @@ async function measureSides(sides: Side[]): Promise<void> {
       await takeTurns(sides, round, async (side) => {
         const target = side.targets[t];
         await drain(side.pool);
-        fifty.get(side)!.push(await loadConnections(side.service.port!, target.key, target, side.offset, CONNECTIONS, Math.max(2, Math.ceil(seconds / FIFTY_ROUNDS))));
+        fifty
+          .get(side)!
+          .push(
+            await loadConnections(
+              side.service.port!,
+              target.key,
+              target,
+              side.offset,
+              CONNECTIONS,
+              Math.max(2, Math.ceil(seconds / FIFTY_ROUNDS)),
+            ),
+          );
         side.offset += 100_000;
         // Requests autocannon gave up on are still running in the service: let them finish, or
         // they would slow the next measurement.
@@ -297,7 +419,12 @@ async function measureSides(sides: Side[]): Promise<void> {
     const line: string[] = [];
     for (const side of sides) {
       const target = side.targets[t];
-      const figures = { name: target.name, label: target.label, one: oneFigures.get(side)!, fifty: summarise(fifty.get(side)!) };
+      const figures = {
+        name: target.name,
+        label: target.label,
+        one: oneFigures.get(side)!,
+        fifty: summarise(fifty.get(side)!),
+      };
       side.api.push(figures);
       line.push(
         `${side.phase}: 1 conn ${figures.one.p50.toFixed(1)}/${figures.one.p99.toFixed(1)} ms (${figures.one.requests}, non-2xx ${figures.one.non2xx}), ` +
@@ -334,15 +461,28 @@ async function main(): Promise<void> {
   // SCALE_REUSE=1 measures the two databases a previous run left (no reset, no seed, no growth).
   // Their public ids were made with the APP_SECRET the previous run kept in STATE_FILE; reseller
   // A's and B's keys are issued anew (see rekey()).
-  type State = { appSecret: string; database: string; statementMonth?: ScaleIdentities["statementMonth"]; smallStatementMonth?: ScaleIdentities["statementMonth"] };
+  type State = {
+    appSecret: string;
+    database: string;
+    statementMonth?: ScaleIdentities["statementMonth"];
+    smallStatementMonth?: ScaleIdentities["statementMonth"];
+  };
   const reuse = process.env.SCALE_REUSE === "1";
   const previous = reuse ? (JSON.parse(fs.readFileSync(STATE_FILE, "utf8")) as State) : undefined;
-  const secrets = { APP_SECRET: previous?.appSecret ?? secret(), CODES_ENCRYPTION_KEY: secret(), NEXTAUTH_SECRET: secret() };
+  const secrets = {
+    APP_SECRET: previous?.appSecret ?? secret(),
+    CODES_ENCRYPTION_KEY: secret(),
+    NEXTAUTH_SECRET: secret(),
+  };
   // The seed computes public ids with APP_SECRET, and lib/ in this process reads it too.
   Object.assign(process.env, secrets);
   const commandLine = [
-    ...["DATABASE_URL", "REDIS_URL"].filter((name) => process.env[name]).map((name) => `${name}=${process.env[name]!.replace(/\/\/[^@]*@/, "//***@")}`),
-    ...Object.keys(process.env).filter((name) => name.startsWith("BENCH_") || name.startsWith("SCALE_")).map((name) => `${name}=${process.env[name]}`),
+    ...["DATABASE_URL", "REDIS_URL"]
+      .filter((name) => process.env[name])
+      .map((name) => `${name}=${process.env[name]!.replace(/\/\/[^@]*@/, "//***@")}`),
+    ...Object.keys(process.env)
+      .filter((name) => name.startsWith("BENCH_") || name.startsWith("SCALE_"))
+      .map((name) => `${name}=${process.env[name]}`),
     "npm run bench:scale",
   ].join(" ");
   const db = await openBenchDatabase();
@@ -359,7 +499,10 @@ async function main(): Promise<void> {
   ];
   try {
     log(`databases: ${db.description}, and ${databaseName}_10k beside it`);
-    if (previous && previous.database !== databaseName) throw new Error(`SCALE_REUSE: the state in ${STATE_FILE} is for database ${previous.database}, not ${databaseName}`);
+    if (previous && previous.database !== databaseName)
+      throw new Error(
+        `SCALE_REUSE: the state in ${STATE_FILE} is for database ${previous.database}, not ${databaseName}`,
+      );
     const bigLabel = BIG_ORDERS >= 1_000_000 ? `${BIG_ORDERS / 1_000_000}M` : `${BIG_ORDERS / 1000}k`;
     let t = Date.now();
     let smallIds: ScaleIdentities;
@@ -380,7 +523,12 @@ async function main(): Promise<void> {
       await resetAndMigrate(db.url);
       bigIds = await seedScaleBase(db.url, secrets.APP_SECRET, log);
       baseSeconds = (Date.now() - t) / 1000 / 2;
-      const state: State = { database: databaseName, appSecret: secrets.APP_SECRET, statementMonth: bigIds.statementMonth, smallStatementMonth: smallIds.statementMonth };
+      const state: State = {
+        database: databaseName,
+        appSecret: secrets.APP_SECRET,
+        statementMonth: bigIds.statementMonth,
+        smallStatementMonth: smallIds.statementMonth,
+      };
       fs.mkdirSync(path.dirname(STATE_FILE), { recursive: true });
       fs.writeFileSync(STATE_FILE, JSON.stringify(state), { mode: 0o600 });
       t = Date.now();
@@ -405,7 +553,13 @@ async function main(): Promise<void> {
       RATE_LIMIT_KEY_PER_MINUTE: "100000000",
     });
     const startService = (name: string, url: string) =>
-      startProcess({ name, entry: "scripts/serve.ts", env: serviceEnv(url, name), nodeArgs: ["--import", "./bench/scale-capture.ts"], log });
+      startProcess({
+        name,
+        entry: "scripts/serve.ts",
+        env: serviceEnv(url, name),
+        nodeArgs: ["--import", "./bench/scale-capture.ts"],
+        log,
+      });
 
     const file = path.resolve(process.env.SCALE_RESULTS ?? path.join(projectRoot, "bench", "scale-results.md"));
     const jsonFile = file.replace(/\.md$/, ".json");

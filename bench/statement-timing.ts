@@ -12,7 +12,17 @@ import { ADD_JOB, DEBIT, INSERT_EVENT, INSERT_LEDGER, INSERT_ORDER, LOOKUP, OPEN
 
 pg.types.setTypeParser(pg.types.builtins.INT8, (value) => Number(value));
 
-const STEPS = ["auth lookup", "BEGIN", "open placement", "insert order", "debit", "insert ledger", "insert event", "add_job", "COMMIT"] as const;
+const STEPS = [
+  "auth lookup",
+  "BEGIN",
+  "open placement",
+  "insert order",
+  "debit",
+  "insert ledger",
+  "insert event",
+  "add_job",
+  "COMMIT",
+] as const;
 type Step = (typeof STEPS)[number];
 
 async function timed<T>(times: Map<Step, number[]>, step: Step, work: () => Promise<T>): Promise<T> {
@@ -29,31 +39,80 @@ function statement(name: string, text: string, values: unknown[]): pg.QueryConfi
   return named ? { name: `timing-${name}`, text, values } : { text, values };
 }
 
-async function lane(url: string, keys: { hash: string; keyId: number; accountId: number }[], count: number, lane: number, times: Map<Step, number[]>) {
+async function lane(
+  url: string,
+  keys: { hash: string; keyId: number; accountId: number }[],
+  count: number,
+  lane: number,
+  times: Map<Step, number[]>,
+) {
   const client = new pg.Client({ connectionString: url });
   await client.connect();
   try {
     for (let i = 0; i < count; i++) {
       const key = keys[(lane * count + i) % keys.length];
       const trxid = `timing-${Date.now().toString(36)}-${lane}-${i}`;
-      await timed(times, "auth lookup", () => client.query({ name: "auth-key-lookup", text: LOOKUP, values: [key.hash] }));
+      await timed(times, "auth lookup", () =>
+        client.query({ name: "auth-key-lookup", text: LOOKUP, values: [key.hash] }),
+      );
       await timed(times, "BEGIN", () => client.query("BEGIN"));
-      const opened = (await timed(times, "open placement", () => client.query(statement("open", OPEN_PLACEMENT, [key.accountId, trxid, "SVCBR60"])))).rows[0];
+      const opened = (
+        await timed(times, "open placement", () =>
+          client.query(statement("open", OPEN_PLACEMENT, [key.accountId, trxid, "SVCBR60"])),
+        )
+      ).rows[0];
       const entry = opened.entry;
       const id = opened.next_id as number;
       const fingerprint = crypto.createHash("sha256").update(trxid).digest("hex");
       await timed(times, "insert order", () =>
-        client.query(statement("insert-order", INSERT_ORDER, [
-          id, `SVCAPI-BR-${id.toString(36).toUpperCase()}-TIMING`, key.accountId, key.keyId, trxid, trxid, fingerprint, entry.productId,
-          entry.catalogId, entry.lineSlug, entry.lineKind, entry.packName, entry.priceCents, 1, entry.priceCents, "1234567", null, null, entry.supplier,
-        ])),
+        client.query(
+          statement("insert-order", INSERT_ORDER, [
+            id,
+            `SVCAPI-BR-${id.toString(36).toUpperCase()}-TIMING`,
+            key.accountId,
+            key.keyId,
+            trxid,
+            trxid,
+            fingerprint,
+            entry.productId,
+            entry.catalogId,
+            entry.lineSlug,
+            entry.lineKind,
+            entry.packName,
+            entry.priceCents,
+            1,
+            entry.priceCents,
+            "1234567",
+            null,
+            null,
+            entry.supplier,
+          ]),
+        ),
       );
-      const debited = await timed(times, "debit", () => client.query(statement("debit", DEBIT, [key.accountId, -entry.priceCents, 0])));
+      const debited = await timed(times, "debit", () =>
+        client.query(statement("debit", DEBIT, [key.accountId, -entry.priceCents, 0])),
+      );
       await timed(times, "insert ledger", () =>
-        client.query(statement("ledger", INSERT_LEDGER, [key.accountId, "debit", -entry.priceCents, debited.rows[0].balance_cents, id, `api-key:${key.keyId}`, "timing", null, debited.rows[0].ledger_count])),
+        client.query(
+          statement("ledger", INSERT_LEDGER, [
+            key.accountId,
+            "debit",
+            -entry.priceCents,
+            debited.rows[0].balance_cents,
+            id,
+            `api-key:${key.keyId}`,
+            "timing",
+            null,
+            debited.rows[0].ledger_count,
+          ]),
+        ),
       );
-      await timed(times, "insert event", () => client.query(statement("event", INSERT_EVENT, [id, null, "processing", "placed"])));
-      await timed(times, "add_job", () => client.query(statement("add-job", ADD_JOB, ["fulfil_order", id, `order:${id}`, null])));
+      await timed(times, "insert event", () =>
+        client.query(statement("event", INSERT_EVENT, [id, null, "processing", "placed"])),
+      );
+      await timed(times, "add_job", () =>
+        client.query(statement("add-job", ADD_JOB, ["fulfil_order", id, `order:${id}`, null])),
+      );
       await timed(times, "COMMIT", () => client.query("COMMIT"));
     }
   } finally {
@@ -84,7 +143,8 @@ async function main() {
     await Promise.all(Array.from({ length: parallel }, (_, i) => lane(db.url, keys, perLane, i, times)));
     const seconds = (Date.now() - started) / 1000;
 
-    const quantile = (values: number[], q: number) => [...values].sort((a, b) => a - b)[Math.min(values.length - 1, Math.floor(q * values.length))];
+    const quantile = (values: number[], q: number) =>
+      [...values].sort((a, b) => a - b)[Math.min(values.length - 1, Math.floor(q * values.length))];
     console.log(
       `${perLane * parallel} order transactions on ${parallel} connection(s), ${named ? "named prepared" : "unnamed (as lib/ sends them)"} statements: ` +
         `${((perLane * parallel) / seconds).toFixed(0)}/s\n`,
@@ -94,7 +154,9 @@ async function main() {
     const total = medians.reduce((a, b) => a + b, 0);
     STEPS.forEach((step, i) => {
       const values = times.get(step)!;
-      console.log(`${step.padEnd(16)} ${medians[i].toFixed(3).padStart(9)} ${quantile(values, 0.9).toFixed(3).padStart(8)}   ${((medians[i] / total) * 100).toFixed(0).padStart(3)}%`);
+      console.log(
+        `${step.padEnd(16)} ${medians[i].toFixed(3).padStart(9)} ${quantile(values, 0.9).toFixed(3).padStart(8)}   ${((medians[i] / total) * 100).toFixed(0).padStart(3)}%`,
+      );
     });
     console.log(`${"sum of medians".padEnd(16)} ${total.toFixed(3).padStart(9)}`);
   } finally {

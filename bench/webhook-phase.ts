@@ -114,7 +114,11 @@ export async function runWebhookPhase(options: {
   log: (line: string) => void;
 }): Promise<WebhookFigures> {
   const { pool, log } = options;
-  const workerEnv: Record<string, string | undefined> = { ...options.workerEnv, NODE_ENV: "development", WEBHOOKS_ALLOW_PRIVATE: "1" };
+  const workerEnv: Record<string, string | undefined> = {
+    ...options.workerEnv,
+    NODE_ENV: "development",
+    WEBHOOKS_ALLOW_PRIVATE: "1",
+  };
   const receiver = await BenchWebhookReceiver.start();
   const endpointIds = new Map<number, number>();
   const rounds: WebhookRound[] = [];
@@ -128,11 +132,14 @@ export async function runWebhookPhase(options: {
           actor: "bench",
           policy: { allowPrivate: true, resolve: systemResolver },
         });
-        if (added.status !== "added") throw new Error(`bench endpoint not added for account ${accountId}: ${JSON.stringify(added)}`);
+        if (added.status !== "added")
+          throw new Error(`bench endpoint not added for account ${accountId}: ${JSON.stringify(added)}`);
         endpointIds.set(accountId, added.endpointId);
         receiver.setSecret(accountId, added.secret);
       });
-      log(`webhooks: one endpoint for each of ${endpointIds.size} accounts -> ${receiver.urlFor(0).replace(/\/0$/, "/<account>")}`);
+      log(
+        `webhooks: one endpoint for each of ${endpointIds.size} accounts -> ${receiver.urlFor(0).replace(/\/0$/, "/<account>")}`,
+      );
     } else if (mode === "off" && endpointIds.size > 0) {
       await forEachLimited([...endpointIds], 4, async ([accountId, endpointId]) => {
         await removeWebhookEndpoint({ accountId, endpointId, actor: "bench" });
@@ -145,7 +152,9 @@ export async function runWebhookPhase(options: {
   try {
     // Orders still open (BENCH_WORKER=0 leaves the backlog unfulfilled) would be drained by the first
     // round's worker and counted in its figures: settled first, unmeasured.
-    const open = (await pool.query<{ n: number }>(`SELECT count(*)::int AS n FROM orders WHERE status IN ('pending', 'processing')`)).rows[0].n;
+    const open = (
+      await pool.query<{ n: number }>(`SELECT count(*)::int AS n FROM orders WHERE status IN ('pending', 'processing')`)
+    ).rows[0].n;
     if (open > 0) {
       log(`webhooks: settling ${open} open orders first`);
       const worker = await startBenchWorker(workerEnv, log);
@@ -160,7 +169,9 @@ export async function runWebhookPhase(options: {
       await setEndpoints(mode);
       await pool.query("VACUUM (ANALYZE)");
       const prefix = `wh${index}${mode.slice(0, 3)}`;
-      const lastEventId = (await pool.query<{ id: number }>(`SELECT COALESCE(max(id), 0)::int AS id FROM webhook_events`)).rows[0].id;
+      const lastEventId = (
+        await pool.query<{ id: number }>(`SELECT COALESCE(max(id), 0)::int AS id FROM webhook_events`)
+      ).rows[0].id;
       const loadAverage = options.loadAverage();
 
       const place = await runLoad({
@@ -180,9 +191,14 @@ export async function runWebhookPhase(options: {
         )
       ).rows[0];
 
-      const profile = (name: string) => (options.profileDir ? ["--cpu-prof", "--cpu-prof-dir", `${options.profileDir}/worker-${index + 1}-${name}`] : []);
+      const profile = (name: string) =>
+        options.profileDir ? ["--cpu-prof", "--cpu-prof-dir", `${options.profileDir}/worker-${index + 1}-${name}`] : [];
       const deferred = mode === "deferred";
-      const worker = await startBenchWorker(deferred ? { ...workerEnv, WEBHOOK_CONCURRENCY: "0" } : workerEnv, log, profile(mode));
+      const worker = await startBenchWorker(
+        deferred ? { ...workerEnv, WEBHOOK_CONCURRENCY: "0" } : workerEnv,
+        log,
+        profile(mode),
+      );
       let drain: DrainFigures;
       let deliveringSince = 0;
       let workerProblemLines = 0;
@@ -233,7 +249,8 @@ export async function runWebhookPhase(options: {
           tally,
           perSecond: tally.events / seconds,
           seconds,
-          tailSeconds: tally.lastAt && latency.last_finished ? (tally.lastAt - latency.last_finished.getTime()) / 1000 : NaN,
+          tailSeconds:
+            tally.lastAt && latency.last_finished ? (tally.lastAt - latency.last_finished.getTime()) / 1000 : NaN,
           p50Ms: latency.p50,
           p99Ms: latency.p99,
         };

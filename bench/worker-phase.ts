@@ -38,8 +38,19 @@ async function waitUntilFinished(pool: pg.Pool, trxLike: string, timeoutMs: numb
 }
 
 /** `scripts/worker.ts` as production runs it, ready once it says so. */
-export function startBenchWorker(env: Record<string, string | undefined>, log: (line: string) => void, nodeArgs?: string[]): Promise<BenchProcess> {
-  return startProcess({ name: "worker", entry: "scripts/worker.ts", env, readyLine: /fulfilling orders/, nodeArgs, log });
+export function startBenchWorker(
+  env: Record<string, string | undefined>,
+  log: (line: string) => void,
+  nodeArgs?: string[],
+): Promise<BenchProcess> {
+  return startProcess({
+    name: "worker",
+    entry: "scripts/worker.ts",
+    env,
+    readyLine: /fulfilling orders/,
+    nodeArgs,
+    log,
+  });
 }
 
 export interface DrainFigures {
@@ -54,7 +65,12 @@ export interface DrainFigures {
 }
 
 /** Waits for a just-started worker to finish every open order with these trxids; its rate and CPU. */
-export async function measureDrain(pool: pg.Pool, trxLike: string, worker: BenchProcess, database: string): Promise<DrainFigures> {
+export async function measureDrain(
+  pool: pg.Pool,
+  trxLike: string,
+  worker: BenchProcess,
+  database: string,
+): Promise<DrainFigures> {
   const startedAt = Date.now();
   const cpuBefore = snapshotCpu();
   const drained = await waitUntilFinished(pool, trxLike, 120_000);
@@ -101,7 +117,12 @@ interface PhaseOptions {
 }
 
 /** Places orders at a fixed rate while the worker runs, then reads their placement-to-completion times. */
-async function placeSteadily(options: PhaseOptions, rate: number, seconds: number, prefix: string): Promise<SteadyFigures> {
+async function placeSteadily(
+  options: PhaseOptions,
+  rate: number,
+  seconds: number,
+  prefix: string,
+): Promise<SteadyFigures> {
   const { pool } = options;
   options.log(`worker: placing orders at ${rate}/s for ${seconds} s`);
   const api = await runLoad({
@@ -161,9 +182,10 @@ export async function runWorkerPhase(options: {
 }): Promise<WorkerFigures> {
   const { pool, log } = options;
   const backlog = (
-    await pool.query<{ n: number }>(`SELECT count(*)::int AS n FROM orders WHERE trxid LIKE $1 AND status IN ('pending', 'processing')`, [
-      `${options.backlogPrefix}-%`,
-    ])
+    await pool.query<{ n: number }>(
+      `SELECT count(*)::int AS n FROM orders WHERE trxid LIKE $1 AND status IN ('pending', 'processing')`,
+      [`${options.backlogPrefix}-%`],
+    )
   ).rows[0].n;
 
   let worker: BenchProcess | undefined;
@@ -180,7 +202,12 @@ export async function runWorkerPhase(options: {
     // First a trickle (10/s), which shows the pick-up and fulfilment time without contention.
     const capacity = Math.min(Number.isFinite(drainPerSecond) ? drainPerSecond : 100, options.apiPlacementRate);
     const low = await placeSteadily(options, 10, 5, "trickle");
-    const steady = await placeSteadily(options, Math.max(10, Math.round(capacity / 2)), options.steadySeconds, "steady");
+    const steady = await placeSteadily(
+      options,
+      Math.max(10, Math.round(capacity / 2)),
+      options.steadySeconds,
+      "steady",
+    );
     figures = {
       backlogOrders: backlog,
       drainPerSecond,

@@ -13,25 +13,49 @@ export const HOLDER_COMMANDS: readonly CommandInfo[] = [
   { command: "keys", usage: "/keys", description: "list your API keys" },
   { command: "revokekey", usage: "/revokekey <prefix>", description: "revoke a key" },
   { command: "api", usage: "/api on|off", description: "turn API access on or off" },
-  { command: "ip", usage: "/ip add|remove <ip-or-cidr> [key-prefix], /ip list, /ip require on|off [key-prefix]", description: "manage a key's IP allowlist" },
+  {
+    command: "ip",
+    usage: "/ip add|remove <ip-or-cidr> [key-prefix], /ip list, /ip require on|off [key-prefix]",
+    description: "manage a key's IP allowlist",
+  },
   { command: "balance", usage: "/balance", description: "wallet balance" },
   { command: "orders", usage: "/orders", description: "your last 10 orders" },
-  { command: "webhook", usage: "/webhook add <https-url> [events], /webhook list|remove|test|secret <id>", description: "order and wallet webhooks" },
+  {
+    command: "webhook",
+    usage: "/webhook add <https-url> [events], /webhook list|remove|test|secret <id>",
+    description: "order and wallet webhooks",
+  },
   { command: "lowbalance", usage: "/lowbalance <usd>|off", description: "balance.low webhook threshold" },
   { command: "help", usage: "/help", description: "this list" },
 ];
 
 export const ADMIN_COMMANDS: readonly CommandInfo[] = [
-  { command: "credit", usage: "/credit <account> <amountUsd> [note]", description: "add money to a wallet (asks to confirm)" },
-  { command: "debit", usage: "/debit <account> <amountUsd> <reason>", description: "correcting deduction (asks to confirm)" },
+  {
+    command: "credit",
+    usage: "/credit <account> <amountUsd> [note]",
+    description: "add money to a wallet (asks to confirm)",
+  },
+  {
+    command: "debit",
+    usage: "/debit <account> <amountUsd> <reason>",
+    description: "correcting deduction (asks to confirm)",
+  },
   { command: "account", usage: "/account <account>", description: "state, balance, keys, recent ledger" },
   { command: "ban", usage: "/ban <account> [reason]", description: "ban an account" },
   { command: "unban", usage: "/unban <account>", description: "lift a ban" },
-  { command: "restrict", usage: "/restrict <account> <minutes> [reason]", description: "restrict for a while (0 lifts)" },
+  {
+    command: "restrict",
+    usage: "/restrict <account> <minutes> [reason]",
+    description: "restrict for a while (0 lifts)",
+  },
   { command: "block", usage: "/block <account>", description: "turn API access off (API_DISABLED_BY_ADMIN)" },
   { command: "unblock", usage: "/unblock <account>", description: "lift an API block" },
   { command: "maintenance", usage: "/maintenance on|off", description: "pause orders for maintenance" },
-  { command: "ordersoff", usage: "/ordersoff on|off", description: "turn orders off for everyone (API_ORDER_DISABLED)" },
+  {
+    command: "ordersoff",
+    usage: "/ordersoff on|off",
+    description: "turn orders off for everyone (API_ORDER_DISABLED)",
+  },
 ];
 
 export const ADMIN_COMMAND_NAMES: readonly string[] = ADMIN_COMMANDS.map((info) => info.command);

@@ -51,12 +51,19 @@ export function createBot(token: string, options: CreateBotOptions = {}): Telegr
   bot.catch(async (error, ctx) => {
     // Log the stack only: error objects from Telegram carry the outgoing payload, which may hold
     // message text that must not reach the logs.
-    console.error(`[bot] update ${ctx.update.update_id} (${ctx.updateType}) failed:`, error instanceof Error ? error.stack : String(error));
+    console.error(
+      `[bot] update ${ctx.update.update_id} (${ctx.updateType}) failed:`,
+      error instanceof Error ? error.stack : String(error),
+    );
     try {
       if (ctx.callbackQuery) await ctx.answerCbQuery("Sorry, something went wrong. Please try again.");
-      else if (ctx.chat?.type === "private") await ctx.reply("Sorry, something went wrong on our side. Please try again in a moment.");
+      else if (ctx.chat?.type === "private")
+        await ctx.reply("Sorry, something went wrong on our side. Please try again in a moment.");
     } catch (replyError) {
-      console.error("[bot] could not tell the user about the error:", replyError instanceof Error ? replyError.message : String(replyError));
+      console.error(
+        "[bot] could not tell the user about the error:",
+        replyError instanceof Error ? replyError.message : String(replyError),
+      );
     }
   });
 
@@ -66,7 +73,9 @@ export function createBot(token: string, options: CreateBotOptions = {}): Telegr
   bot.use(loadSender);
   bot.use(adminGuard);
   bot.use(start, keys, apiAccess, ipAllowlist, wallet, webhooks);
-  bot.use(Composer.optional((ctx: BotContext) => ctx.sender?.isAdmin === true, adminWallet, adminAccounts, adminSwitches));
+  bot.use(
+    Composer.optional((ctx: BotContext) => ctx.sender?.isAdmin === true, adminWallet, adminAccounts, adminSwitches),
+  );
   bot.use(fallback);
   return bot;
 }

@@ -11,7 +11,10 @@ export async function resolveAccountArg(ctx: BotContext, reference: string): Pro
     case "found":
       return lookup.account;
     case "not_found":
-      await replyHtml(ctx, `No account <code>${escapeHtml(reference)}</code>. Name it by account id (42) or @username.`);
+      await replyHtml(
+        ctx,
+        `No account <code>${escapeHtml(reference)}</code>. Name it by account id (42) or @username.`,
+      );
       return undefined;
     case "ambiguous":
       await replyHtml(
@@ -20,7 +23,10 @@ export async function resolveAccountArg(ctx: BotContext, reference: string): Pro
       );
       return undefined;
     case "invalid":
-      await replyHtml(ctx, `<code>${escapeHtml(reference)}</code> is not an account reference. Use an account id (42) or @username.`);
+      await replyHtml(
+        ctx,
+        `<code>${escapeHtml(reference)}</code> is not an account reference. Use an account id (42) or @username.`,
+      );
       return undefined;
   }
 }

@@ -65,7 +65,10 @@ export function createTelegramWebhookHandler(options: WebhookHandlerOptions): (r
       if (error instanceof ApiError) return errorResponse(error.key, error.options);
       throw error;
     }
-    if (!isUpdate(update)) return errorResponse("INVALID_BODY", { extra: { details: [{ field: "update_id", message: "not a Telegram update" }] } });
+    if (!isUpdate(update))
+      return errorResponse("INVALID_BODY", {
+        extra: { details: [{ field: "update_id", message: "not a Telegram update" }] },
+      });
 
     const handling = options.bot.handleUpdate(update).catch((error: unknown) => {
       // bot.catch has already answered the user where it could; this is what it could not handle.
@@ -86,7 +89,10 @@ function webhookFromEnv() {
   const config = env();
   if (!config.telegramBotToken || !config.telegramWebhookSecret) return (fromEnv = null);
   const secret = requireWebhookSecret(config.telegramWebhookSecret);
-  const bot = createBot(config.telegramBotToken, { apiRoot: config.telegramApiRoot, adminTelegramIds: config.adminTelegramIds });
+  const bot = createBot(config.telegramBotToken, {
+    apiRoot: config.telegramApiRoot,
+    adminTelegramIds: config.adminTelegramIds,
+  });
   return (fromEnv = { bot, handler: createTelegramWebhookHandler({ bot, secret }) });
 }
 
@@ -109,15 +115,23 @@ export async function prepareTelegramWebhook(): Promise<void> {
     configured.bot.botInfo ??= await configured.bot.telegram.getMe();
     console.log(`[bot] @${configured.bot.botInfo.username} takes updates by webhook at ${TELEGRAM_WEBHOOK_PATH}`);
   } catch (error) {
-    console.warn("[bot] getMe failed; the first webhook update will retry it:", error instanceof Error ? error.message : error);
+    console.warn(
+      "[bot] getMe failed; the first webhook update will retry it:",
+      error instanceof Error ? error.message : error,
+    );
   }
 }
 
 /** The secret, checked against Telegram's rules; throws with what to do when it is unusable. */
 export function requireWebhookSecret(secret: string | undefined): string {
-  if (!secret) throw new Error("TELEGRAM_WEBHOOK_SECRET is not set: generate one (e.g. `openssl rand -hex 32`) and set it for the web process too.");
+  if (!secret)
+    throw new Error(
+      "TELEGRAM_WEBHOOK_SECRET is not set: generate one (e.g. `openssl rand -hex 32`) and set it for the web process too.",
+    );
   if (!SECRET_PATTERN.test(secret)) {
-    throw new Error("TELEGRAM_WEBHOOK_SECRET must be 32 to 256 characters of A-Z, a-z, 0-9, _ and - (Telegram's rule for secret_token).");
+    throw new Error(
+      "TELEGRAM_WEBHOOK_SECRET must be 32 to 256 characters of A-Z, a-z, 0-9, _ and - (Telegram's rule for secret_token).",
+    );
   }
   return secret;
 }
@@ -137,8 +151,14 @@ export function webhookUrlFor(publicUrl: string): string {
 }
 
 /** setWebhook with the secret and the update types the bot handles; returns the URL registered. */
-export async function registerTelegramWebhook(telegram: Telegram, options: { publicUrl: string; secret: string }): Promise<string> {
+export async function registerTelegramWebhook(
+  telegram: Telegram,
+  options: { publicUrl: string; secret: string },
+): Promise<string> {
   const url = webhookUrlFor(options.publicUrl);
-  await telegram.setWebhook(url, { secret_token: requireWebhookSecret(options.secret), allowed_updates: [...ALLOWED_UPDATES] });
+  await telegram.setWebhook(url, {
+    secret_token: requireWebhookSecret(options.secret),
+    allowed_updates: [...ALLOWED_UPDATES],
+  });
   return url;
 }

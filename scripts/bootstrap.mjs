@@ -131,7 +131,12 @@ switch (command) {
     ensureInstalled();
     ensurePrismaClient();
     if (process.env.SKIP_BUILD !== "1") ensureBuilt();
-    handOver([path.join(root, "node_modules", "vitest", "vitest.mjs"), "run", "tests/reliability/hostile-input.test.ts", ...vitestArgs]);
+    handOver([
+      path.join(root, "node_modules", "vitest", "vitest.mjs"),
+      "run",
+      "tests/reliability/hostile-input.test.ts",
+      ...vitestArgs,
+    ]);
     break;
   }
   case "bench":

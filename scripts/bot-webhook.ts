@@ -12,7 +12,10 @@ const USAGE = "usage: npm run bot:webhook -- <public-url> | --delete | --info";
 async function main(argument: string | undefined): Promise<void> {
   const config = env();
   if (!config.telegramBotToken) throw new Error("TELEGRAM_BOT_TOKEN is not set");
-  const telegram = new Telegram(config.telegramBotToken, config.telegramApiRoot ? { apiRoot: config.telegramApiRoot } : {});
+  const telegram = new Telegram(
+    config.telegramBotToken,
+    config.telegramApiRoot ? { apiRoot: config.telegramApiRoot } : {},
+  );
   if (!argument || argument === "--help") throw new Error(USAGE);
   if (argument === "--delete") {
     await telegram.deleteWebhook();
@@ -24,7 +27,10 @@ async function main(argument: string | undefined): Promise<void> {
     console.log(JSON.stringify(info, null, 2));
     return;
   }
-  const url = await registerTelegramWebhook(telegram, { publicUrl: argument, secret: requireWebhookSecret(config.telegramWebhookSecret) });
+  const url = await registerTelegramWebhook(telegram, {
+    publicUrl: argument,
+    secret: requireWebhookSecret(config.telegramWebhookSecret),
+  });
   console.log(`[bot] Telegram now delivers updates to ${url}`);
 }
 

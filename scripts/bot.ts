@@ -25,7 +25,10 @@ if (config.telegramWebhookSecret) {
   process.exit(1);
 }
 
-const bot = createBot(config.telegramBotToken, { apiRoot: config.telegramApiRoot, adminTelegramIds: config.adminTelegramIds });
+const bot = createBot(config.telegramBotToken, {
+  apiRoot: config.telegramApiRoot,
+  adminTelegramIds: config.adminTelegramIds,
+});
 
 let stopping = false;
 const stop = (signal: NodeJS.Signals) => {
@@ -45,7 +48,9 @@ process.once("SIGTERM", () => stop("SIGTERM"));
 process.once("disconnect", () => stop("SIGTERM")); // npm start, our parent, is gone
 
 const prune = () =>
-  pruneProcessedUpdates().catch((error) => console.warn("[bot] pruning processed updates failed:", error instanceof Error ? error.message : error));
+  pruneProcessedUpdates().catch((error) =>
+    console.warn("[bot] pruning processed updates failed:", error instanceof Error ? error.message : error),
+  );
 const pruneTimer = setInterval(prune, 60 * 60 * 1000);
 pruneTimer.unref();
 void prune();
@@ -53,7 +58,9 @@ void prune();
 try {
   // launch() resolves when polling stops (bot.stop); onLaunch runs once getMe has answered.
   await bot.launch(() => {
-    console.log(`[bot] @${bot.botInfo?.username} is polling for updates${config.telegramApiRoot ? ` from ${config.telegramApiRoot}` : ""}`);
+    console.log(
+      `[bot] @${bot.botInfo?.username} is polling for updates${config.telegramApiRoot ? ` from ${config.telegramApiRoot}` : ""}`,
+    );
     bot.telegram
       .setMyCommands(HOLDER_COMMANDS.map(({ command, description }) => ({ command, description })))
       .catch((error) => console.warn("[bot] setMyCommands failed:", error instanceof Error ? error.message : error));

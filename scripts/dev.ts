@@ -89,7 +89,11 @@ const port = await new Promise<number>((resolve) => {
 });
 
 const tsxScript = (script: string) =>
-  fork(path.join(projectRoot, "scripts", script), [], { env: childEnv, execArgv: ["--import", "tsx"], stdio: ["ignore", "inherit", "inherit", "ipc"] });
+  fork(path.join(projectRoot, "scripts", script), [], {
+    env: childEnv,
+    execArgv: ["--import", "tsx"],
+    stdio: ["ignore", "inherit", "inherit", "ipc"],
+  });
 watch("worker", tsxScript("worker.ts"));
 if (config.telegramBotToken) watch("bot", tsxScript("bot.ts"));
 

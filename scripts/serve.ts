@@ -25,7 +25,8 @@ async function main() {
   assertProductionSecrets();
   const config = env();
   parseTrustedProxies(config.trustedProxies);
-  if (config.telegramBotToken && config.telegramWebhookSecret) await (await import("@/bot/webhook")).prepareTelegramWebhook();
+  if (config.telegramBotToken && config.telegramWebhookSecret)
+    await (await import("@/bot/webhook")).prepareTelegramWebhook();
   const server = createHttpServer({
     router: createApiRouter(),
     next: await loadNext(),

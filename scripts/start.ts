@@ -78,8 +78,14 @@ async function main(): Promise<void> {
 
   let databaseUrl = config.databaseUrl;
   if (!databaseUrl) {
-    console.log(`[db] DATABASE_URL is not set: using embedded PostgreSQL under ${config.dataDir} (port ${config.embeddedPgPort})`);
-    database = await startEmbeddedPostgresProcess({ dataDir: config.dataDir, port: config.embeddedPgPort, database: "topup" });
+    console.log(
+      `[db] DATABASE_URL is not set: using embedded PostgreSQL under ${config.dataDir} (port ${config.embeddedPgPort})`,
+    );
+    database = await startEmbeddedPostgresProcess({
+      dataDir: config.dataDir,
+      port: config.embeddedPgPort,
+      database: "topup",
+    });
     databaseUrl = database.url;
   }
   process.env.DATABASE_URL = databaseUrl;
@@ -119,7 +125,8 @@ async function main(): Promise<void> {
       },
     );
   });
-  if (fs.existsSync(path.join(projectRoot, "scripts", "worker.ts"))) supervise("worker", () => forkChild("worker.ts", childEnv));
+  if (fs.existsSync(path.join(projectRoot, "scripts", "worker.ts")))
+    supervise("worker", () => forkChild("worker.ts", childEnv));
   // In webhook mode the web process takes the bot's updates; nothing polls.
   if (config.telegramBotToken && !config.telegramWebhookSecret) supervise("bot", () => forkChild("bot.ts", childEnv));
 
@@ -130,7 +137,9 @@ async function main(): Promise<void> {
   console.log(`  Demo key:   ${demoApiKey ?? "(not known here: create one with the bot's /newkey)"}`);
   if (demoApiKey) console.log(`  Try:        curl -H "X-API-Key: ${demoApiKey}" ${base}/balance`);
   if (config.telegramBotToken && config.telegramWebhookSecret) {
-    console.log(`  Bot:        webhook at ${base}/api/telegram/webhook (register: npm run bot:webhook -- <public-url>)`);
+    console.log(
+      `  Bot:        webhook at ${base}/api/telegram/webhook (register: npm run bot:webhook -- <public-url>)`,
+    );
   }
   console.log("  Press Ctrl-C to stop.");
   console.log("");

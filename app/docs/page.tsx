@@ -15,7 +15,8 @@ export default async function DocsPage() {
     <>
       <noscript>
         <p style={{ padding: 24 }}>
-          The API reference needs JavaScript. The same content is the OpenAPI document at <a href="/openapi.json">/openapi.json</a>.
+          The API reference needs JavaScript. The same content is the OpenAPI document at{" "}
+          <a href="/openapi.json">/openapi.json</a>.
         </p>
       </noscript>
       <ApiReference />

@@ -7,12 +7,17 @@ import { authenticateApiKey, extractApiKey, type KeyLookupExtra } from "../../li
 export * from "../../lib/http/access-policies";
 
 for (const name of ["authenticateCaller", "readApiSettings"]) {
-  if (!(name in real)) console.warn(`[no-auth] lib/http/access-policies.ts no longer exports ${name}: update bench/no-auth`);
+  if (!(name in real))
+    console.warn(`[no-auth] lib/http/access-policies.ts no longer exports ${name}: update bench/no-auth`);
 }
 
 const allowed = { allowed: true, retryAfterSeconds: 0, retryAfterMs: 0, headers: {} as Record<string, string> };
 
-export async function authenticateCaller(headers: Headers, _clientIp: string, extra?: KeyLookupExtra): Promise<real.AuthenticatedCall> {
+export async function authenticateCaller(
+  headers: Headers,
+  _clientIp: string,
+  extra?: KeyLookupExtra,
+): Promise<real.AuthenticatedCall> {
   const { caller, extra: value } = await authenticateApiKey(extractApiKey(headers), extra);
   return { caller, limit: Promise.resolve(allowed), extra: value };
 }

@@ -22,7 +22,10 @@ async function loadCallers(): Promise<Map<string, Caller>> {
   return new Map(rows.map(({ keyHash, ...caller }) => [keyHash, caller]));
 }
 
-export async function authenticateApiKey(presented: string | undefined, extra?: real.KeyLookupExtra): Promise<real.AuthenticatedKey> {
+export async function authenticateApiKey(
+  presented: string | undefined,
+  extra?: real.KeyLookupExtra,
+): Promise<real.AuthenticatedKey> {
   if (presented === undefined) throw new ApiError("MISSING_API_KEY");
   callers ??= loadCallers();
   const hash = hashApiKey(presented);

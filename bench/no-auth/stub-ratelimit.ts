@@ -4,7 +4,13 @@ import * as real from "../../lib/ratelimit/index";
 
 export * from "../../lib/ratelimit/index";
 
-for (const name of ["checkKeyRateLimit", "startKeyRateLimit", "recordAuthFailure", "authBlockedFor", "getRateLimiter"]) {
+for (const name of [
+  "checkKeyRateLimit",
+  "startKeyRateLimit",
+  "recordAuthFailure",
+  "authBlockedFor",
+  "getRateLimiter",
+]) {
   if (!(name in real)) console.warn(`[no-auth] lib/ratelimit/index.ts no longer exports ${name}: update bench/no-auth`);
 }
 

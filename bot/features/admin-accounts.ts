@@ -23,11 +23,19 @@ function usage(command: string): string {
 /** One line per state that matters to the API, for /account and the replies of state changes. */
 function stateLines(account: AccountRecord, now = Date.now()): string[] {
   const lines: string[] = [];
-  lines.push(account.bannedAt ? `⛔ Banned since ${formatTime(account.bannedAt)}${account.banReason ? `: ${escapeHtml(account.banReason)}` : ""}` : "Not banned");
+  lines.push(
+    account.bannedAt
+      ? `⛔ Banned since ${formatTime(account.bannedAt)}${account.banReason ? `: ${escapeHtml(account.banReason)}` : ""}`
+      : "Not banned",
+  );
   if (account.restrictedUntil && account.restrictedUntil.getTime() > now) {
-    lines.push(`⏳ Restricted until ${formatTime(account.restrictedUntil)}${account.restrictReason ? `: ${escapeHtml(account.restrictReason)}` : ""}`);
+    lines.push(
+      `⏳ Restricted until ${formatTime(account.restrictedUntil)}${account.restrictReason ? `: ${escapeHtml(account.restrictReason)}` : ""}`,
+    );
   }
-  lines.push(`API access: ${account.apiEnabled ? "on" : "off"} (holder)${account.apiDisabledByAdmin ? ", 🚫 blocked by admin" : ""}`);
+  lines.push(
+    `API access: ${account.apiEnabled ? "on" : "off"} (holder)${account.apiDisabledByAdmin ? ", 🚫 blocked by admin" : ""}`,
+  );
   if (account.isAdmin) lines.push("Admin: yes");
   return lines;
 }
@@ -55,7 +63,9 @@ adminAccounts.command("account", async (ctx) => {
     keys.length === 0 ? "No active API keys." : `<b>API keys (${keys.length})</b>`,
   ];
   for (const key of keys) {
-    lines.push(`<code>${escapeHtml(key.prefix)}</code> created ${formatTime(key.createdAt)}, last used ${formatTime(key.lastUsedAt)}`);
+    lines.push(
+      `<code>${escapeHtml(key.prefix)}</code> created ${formatTime(key.createdAt)}, last used ${formatTime(key.lastUsedAt)}`,
+    );
     lines.push(`  IPs: ${describeAllowlist(key)}`);
   }
   lines.push("", recentLedger.length === 0 ? "No ledger entries." : "<b>Recent ledger</b>");
@@ -99,7 +109,9 @@ adminAccounts.command("unban", async (ctx) => {
   if (result.status === "not_found") return void (await replyHtml(ctx, `Account #${account.id} no longer exists.`));
   await replyHtml(
     ctx,
-    result.status === "unbanned" ? `Unbanned account ${describeAccountName(result.account)}.` : `Account ${describeAccountName(result.account)} was not banned.`,
+    result.status === "unbanned"
+      ? `Unbanned account ${describeAccountName(result.account)}.`
+      : `Account ${describeAccountName(result.account)} was not banned.`,
   );
 });
 
@@ -113,12 +125,20 @@ adminAccounts.command("restrict", async (ctx) => {
     return;
   }
   if (!/^\d{1,6}$/.test(minutesText) || Number(minutesText) > MAX_RESTRICT_MINUTES) {
-    await replyHtml(ctx, `Minutes must be a whole number from 0 to ${MAX_RESTRICT_MINUTES} (0 lifts a restriction).\n${usage("restrict")}`);
+    await replyHtml(
+      ctx,
+      `Minutes must be a whole number from 0 to ${MAX_RESTRICT_MINUTES} (0 lifts a restriction).\n${usage("restrict")}`,
+    );
     return;
   }
   const account = await resolveAccountArg(ctx, reference);
   if (!account) return;
-  const result = await restrictAccount({ accountId: account.id, minutes: Number(minutesText), actor: sender.actor, reason });
+  const result = await restrictAccount({
+    accountId: account.id,
+    minutes: Number(minutesText),
+    actor: sender.actor,
+    reason,
+  });
   if (result.status === "not_found") return void (await replyHtml(ctx, `Account #${account.id} no longer exists.`));
   await replyHtml(
     ctx,

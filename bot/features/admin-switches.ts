@@ -32,11 +32,15 @@ for (const entry of SWITCHES) {
     if (choice !== "on" && choice !== "off") {
       const state = (await readSwitchStates())[entry.name];
       const since = state.updatedBy ? ` (set by ${escapeHtml(state.updatedBy)}, ${formatTime(state.updatedAt)})` : "";
-      await replyHtml(ctx, `${state.value ? entry.on : entry.off}${since}\nUsage: ${escapeHtml(usageOf(entry.command))}`);
+      await replyHtml(
+        ctx,
+        `${state.value ? entry.on : entry.off}${since}\nUsage: ${escapeHtml(usageOf(entry.command))}`,
+      );
       return;
     }
     const change = await setSwitch(entry.name, choice === "on", sender.actor);
-    const unchanged = change.previous === change.value || (change.previous === null && !change.value) ? " (it already was)" : "";
+    const unchanged =
+      change.previous === change.value || (change.previous === null && !change.value) ? " (it already was)" : "";
     await replyHtml(ctx, `${change.value ? entry.on : entry.off}${unchanged}`);
   });
 }

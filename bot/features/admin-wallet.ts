@@ -5,7 +5,11 @@ import { parseUsd } from "@/lib/money/parse-usd";
 import { requestWalletAdjustment, MAX_ADJUSTMENT_NOTE_LENGTH } from "@/lib/wallet/request-wallet-adjustment";
 import { confirmWalletAdjustment } from "@/lib/wallet/confirm-wallet-adjustment";
 import { cancelWalletAdjustment } from "@/lib/wallet/cancel-wallet-adjustment";
-import { ADJUSTMENT_TTL_MINUTES, type AdjustmentKind, type WalletAdjustmentRequest } from "@/lib/wallet/wallet-adjustment-request";
+import {
+  ADJUSTMENT_TTL_MINUTES,
+  type AdjustmentKind,
+  type WalletAdjustmentRequest,
+} from "@/lib/wallet/wallet-adjustment-request";
 import { findAccount } from "@/lib/accounts/find-account";
 import { ADMIN_CALLBACK_PREFIX, usageOf } from "../commands";
 import { senderOf, type BotContext } from "../context";
@@ -38,7 +42,10 @@ async function requestAdjustment(ctx: BotContext & { payload: string }, kind: Ad
     return;
   }
   if (note.length > MAX_ADJUSTMENT_NOTE_LENGTH) {
-    await replyHtml(ctx, `The ${kind === "credit" ? "note" : "reason"} is too long (at most ${MAX_ADJUSTMENT_NOTE_LENGTH} characters).`);
+    await replyHtml(
+      ctx,
+      `The ${kind === "credit" ? "note" : "reason"} is too long (at most ${MAX_ADJUSTMENT_NOTE_LENGTH} characters).`,
+    );
     return;
   }
   const account = await resolveAccountArg(ctx, reference);
@@ -73,7 +80,8 @@ async function requestAdjustment(ctx: BotContext & { payload: string }, kind: Ad
     `<b>${verb(kind)} ${formatUsd(request.amountCents)}</b> ${kind === "credit" ? "to" : "from"} account ${describeAccountName(account)}`,
     `Balance: ${formatUsd(balanceCents)} → ${formatUsd(after)}`,
   ];
-  if (request.note) lines.push(`${kind === "credit" ? "Note" : "Reason"}: ${escapeHtml(request.note)} (the account holder sees it)`);
+  if (request.note)
+    lines.push(`${kind === "credit" ? "Note" : "Reason"}: ${escapeHtml(request.note)} (the account holder sees it)`);
   lines.push(`Confirm within ${ADJUSTMENT_TTL_MINUTES} minutes.`);
   await replyHtml(ctx, lines.join("\n"), {
     ...Markup.inlineKeyboard([
@@ -107,9 +115,12 @@ adminWallet.action(BUTTON_PATTERN, async (ctx) => {
       await ctx.answerCbQuery("Cancelled");
       const { request } = result;
       const name = await accountName(request.accountId);
-      await ctx.editMessageText(`Cancelled: nothing was ${request.kind === "credit" ? "credited" : "debited"} (${request.kind} of ${formatUsd(request.amountCents)}, account ${name}).`, {
-        parse_mode: "HTML",
-      });
+      await ctx.editMessageText(
+        `Cancelled: nothing was ${request.kind === "credit" ? "credited" : "debited"} (${request.kind} of ${formatUsd(request.amountCents)}, account ${name}).`,
+        {
+          parse_mode: "HTML",
+        },
+      );
     } else if (result.status === "not_yours") {
       await ctx.answerCbQuery("Only the admin who made this request can cancel it.", { show_alert: true });
     } else if (result.status === "already_resolved") {
@@ -175,7 +186,12 @@ adminWallet.action(BUTTON_PATTERN, async (ctx) => {
 });
 
 /** Tells the holder about money that moved; false when Telegram refused (no chat, bot blocked). */
-async function notifyHolder(ctx: BotContext, telegramId: number | null, request: WalletAdjustmentRequest, balanceAfterCents: number): Promise<boolean> {
+async function notifyHolder(
+  ctx: BotContext,
+  telegramId: number | null,
+  request: WalletAdjustmentRequest,
+  balanceAfterCents: number,
+): Promise<boolean> {
   if (telegramId === null) return false;
   const lines = [
     request.kind === "credit"
@@ -189,7 +205,9 @@ async function notifyHolder(ctx: BotContext, telegramId: number | null, request:
     return true;
   } catch (error) {
     // The money has moved and is committed; a failed notice must not turn into an error reply.
-    console.warn(`[bot] could not notify telegram:${telegramId} of ${request.kind} #${request.id}: ${error instanceof Error ? error.message : error}`);
+    console.warn(
+      `[bot] could not notify telegram:${telegramId} of ${request.kind} #${request.id}: ${error instanceof Error ? error.message : error}`,
+    );
     return false;
   }
 }

@@ -23,10 +23,17 @@ apiAccess.command("api", requireAccount, async (ctx) => {
   const lines: string[] = [];
   if (choice === "on") {
     lines.push(result.status === "updated" ? "API access is now on." : "API access was already on.");
-    if (result.apiDisabledByAdmin) lines.push("Note: an admin has blocked API access for this account, so calls still answer API_DISABLED_BY_ADMIN.");
+    if (result.apiDisabledByAdmin)
+      lines.push(
+        "Note: an admin has blocked API access for this account, so calls still answer API_DISABLED_BY_ADMIN.",
+      );
     if ((await listApiKeys(account.id)).length === 0) lines.push("You have no API key yet: /newkey creates one.");
   } else {
-    lines.push(result.status === "updated" ? "API access is now off: API calls answer API_DISABLED." : "API access was already off.");
+    lines.push(
+      result.status === "updated"
+        ? "API access is now off: API calls answer API_DISABLED."
+        : "API access was already off.",
+    );
   }
   await ctx.reply(lines.join("\n"));
 });

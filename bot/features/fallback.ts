@@ -12,5 +12,7 @@ fallback.on("callback_query", async (ctx) => {
 
 fallback.on("message", async (ctx) => {
   const command = commandName(ctx);
-  await ctx.reply(command !== undefined ? `I don't know /${command}. /help lists what I can do.` : "Send /help to see what I can do.");
+  await ctx.reply(
+    command !== undefined ? `I don't know /${command}. /help lists what I can do.` : "Send /help to see what I can do.",
+  );
 });

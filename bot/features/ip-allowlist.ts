@@ -1,7 +1,12 @@
 // /ip add|remove|list|require: the IP allowlist of the account's key. The key prefix is needed only
 // when the account has more than one key; the lib functions decide and say so.
 import { Composer } from "telegraf";
-import { addAllowedIp, removeAllowedIp, setIpAllowlistRequired, type KeySelectionFailure } from "@/lib/accounts/manage-ip-allowlist";
+import {
+  addAllowedIp,
+  removeAllowedIp,
+  setIpAllowlistRequired,
+  type KeySelectionFailure,
+} from "@/lib/accounts/manage-ip-allowlist";
 import { listApiKeys } from "@/lib/accounts/list-api-keys";
 import { senderOf, type BotContext } from "../context";
 import { escapeHtml, parseArgs, replyHtml } from "../format";
@@ -70,7 +75,10 @@ ipAllowlist.command("ip", requireAccount, async (ctx) => {
         await replyHtml(ctx, keySelectionMessage(result, `/ip ${sub} ${address}`));
         return;
       case "limit_reached":
-        await replyHtml(ctx, `Key <code>${escapeHtml(result.key.prefix)}</code> already has ${result.limit} entries: remove one first, or use a CIDR range.`);
+        await replyHtml(
+          ctx,
+          `Key <code>${escapeHtml(result.key.prefix)}</code> already has ${result.limit} entries: remove one first, or use a CIDR range.`,
+        );
         return;
     }
     const key = `<code>${escapeHtml(result.key.prefix)}</code>`;
@@ -89,7 +97,12 @@ ipAllowlist.command("ip", requireAccount, async (ctx) => {
   if (sub === "require" && (words.length === 2 || words.length === 3)) {
     const choice = words[1].toLowerCase();
     if (choice === "on" || choice === "off") {
-      const result = await setIpAllowlistRequired({ accountId, required: choice === "on", keyPrefix: words[2], actor: sender.actor });
+      const result = await setIpAllowlistRequired({
+        accountId,
+        required: choice === "on",
+        keyPrefix: words[2],
+        actor: sender.actor,
+      });
       if (result.status === "no_keys" || result.status === "key_not_found" || result.status === "key_required") {
         await replyHtml(ctx, keySelectionMessage(result, `/ip require ${choice}`));
         return;

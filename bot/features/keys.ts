@@ -28,7 +28,10 @@ keys.command("newkey", requireAccount, async (ctx) => {
   const account = sender.account!;
   const issued = await issueApiKey(account.id, sender.actor);
   if (issued.status === "limit_reached") {
-    await replyHtml(ctx, `You already have ${MAX_ACTIVE_KEYS} active keys. Revoke one with /revokekey &lt;prefix&gt; first.`);
+    await replyHtml(
+      ctx,
+      `You already have ${MAX_ACTIVE_KEYS} active keys. Revoke one with /revokekey &lt;prefix&gt; first.`,
+    );
     return;
   }
   if (issued.status === "not_found") throw new Error(`account ${account.id} vanished during /newkey`);
@@ -42,7 +45,9 @@ keys.command("newkey", requireAccount, async (ctx) => {
   if (!account.apiEnabled) lines.push("API access is off for your account: send /api on to use the key.");
   // With several keys, /ip commands need the prefix, so the tip shows it.
   const severalKeys = (await listApiKeys(account.id)).length > 1;
-  lines.push(`Tip: /ip add &lt;your server's IP&gt;${severalKeys ? ` ${issued.prefix}` : ""} allows only your servers to use it.`);
+  lines.push(
+    `Tip: /ip add &lt;your server's IP&gt;${severalKeys ? ` ${issued.prefix}` : ""} allows only your servers to use it.`,
+  );
   lines.push("Delete this message once the key is stored safely.");
   try {
     await replyHtml(ctx, lines.join("\n"));
@@ -50,7 +55,9 @@ keys.command("newkey", requireAccount, async (ctx) => {
     // Nobody saw the key, so nobody can use it: revoke it instead of leaving an unknown live key.
     // The Telegram error carries the message text (the key), so only a sanitised error goes on.
     await revokeApiKey(account.id, issued.prefix, sender.actor).catch(() => undefined);
-    throw new Error(`could not deliver a new API key (${issued.prefix}, now revoked): ${error instanceof Error ? error.message : "send failed"}`);
+    throw new Error(
+      `could not deliver a new API key (${issued.prefix}, now revoked): ${error instanceof Error ? error.message : "send failed"}`,
+    );
   }
 });
 
@@ -79,15 +86,24 @@ keys.command("revokekey", requireAccount, async (ctx) => {
   if (!given) {
     const list = await listApiKeys(account.id);
     const prefixes = list.map((key) => `<code>${escapeHtml(key.prefix)}</code>`).join(", ");
-    await replyHtml(ctx, `Usage: ${escapeHtml(usageOf("revokekey"))}${prefixes ? `\nYour keys: ${prefixes}` : "\nYou have no active keys."}`);
+    await replyHtml(
+      ctx,
+      `Usage: ${escapeHtml(usageOf("revokekey"))}${prefixes ? `\nYour keys: ${prefixes}` : "\nYou have no active keys."}`,
+    );
     return;
   }
   // Someone pasting the whole key gets the same result as typing its prefix.
   const prefix = isWellFormedApiKey(given) ? displayPrefix(given) : given;
   const result = await revokeApiKey(account.id, prefix, sender.actor);
   if (result.status === "not_found") {
-    await replyHtml(ctx, `You have no active key with prefix <code>${escapeHtml(prefix)}</code>. /keys lists your keys.`);
+    await replyHtml(
+      ctx,
+      `You have no active key with prefix <code>${escapeHtml(prefix)}</code>. /keys lists your keys.`,
+    );
     return;
   }
-  await replyHtml(ctx, `Key <code>${escapeHtml(result.prefix)}</code> is revoked: API calls with it now answer INVALID_API_KEY.`);
+  await replyHtml(
+    ctx,
+    `Key <code>${escapeHtml(result.prefix)}</code> is revoked: API calls with it now answer INVALID_API_KEY.`,
+  );
 });

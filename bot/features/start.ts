@@ -14,9 +14,12 @@ export function accountWarnings(account: AccountRecord, now = Date.now()): strin
   const warnings: string[] = [];
   if (account.bannedAt) warnings.push("⛔ This account is banned: API calls answer ACCOUNT_BANNED.");
   if (account.restrictedUntil && account.restrictedUntil.getTime() > now) {
-    warnings.push(`⏳ This account is restricted until ${formatTime(account.restrictedUntil)}: API calls answer ACCOUNT_RESTRICTED.`);
+    warnings.push(
+      `⏳ This account is restricted until ${formatTime(account.restrictedUntil)}: API calls answer ACCOUNT_RESTRICTED.`,
+    );
   }
-  if (account.apiDisabledByAdmin) warnings.push("🚫 An admin has turned API access off for this account (API_DISABLED_BY_ADMIN).");
+  if (account.apiDisabledByAdmin)
+    warnings.push("🚫 An admin has turned API access off for this account (API_DISABLED_BY_ADMIN).");
   return warnings;
 }
 
@@ -28,9 +31,15 @@ start.start(async (ctx) => {
   );
   const keys = await listApiKeys(account.id);
   const lines: string[] = [];
-  lines.push(created ? `Welcome! Your account <b>#${account.id}</b> is ready.` : `Welcome back! This is account <b>#${account.id}</b>.`);
+  lines.push(
+    created
+      ? `Welcome! Your account <b>#${account.id}</b> is ready.`
+      : `Welcome back! This is account <b>#${account.id}</b>.`,
+  );
   lines.push("");
-  lines.push(`Balance: <b>${formatUsd(account.balanceCents)}</b> · API access: <b>${account.apiEnabled ? "on" : "off"}</b> · API keys: <b>${keys.length}</b>`);
+  lines.push(
+    `Balance: <b>${formatUsd(account.balanceCents)}</b> · API access: <b>${account.apiEnabled ? "on" : "off"}</b> · API keys: <b>${keys.length}</b>`,
+  );
   const steps: string[] = [];
   if (keys.length === 0) steps.push("/newkey — create your API key (it is shown only once)");
   if (!account.apiEnabled) steps.push("/api on — turn API access on");
@@ -50,10 +59,17 @@ start.start(async (ctx) => {
 
 start.help(async (ctx) => {
   const sender = senderOf(ctx);
-  const lines = ["<b>Commands</b>", ...HOLDER_COMMANDS.map((info) => `${escapeHtml(info.usage)} — ${escapeHtml(info.description)}`)];
+  const lines = [
+    "<b>Commands</b>",
+    ...HOLDER_COMMANDS.map((info) => `${escapeHtml(info.usage)} — ${escapeHtml(info.description)}`),
+  ];
   lines.push("", "The key prefix is needed in /ip commands only when you have more than one key.");
   if (sender.isAdmin) {
-    lines.push("", "<b>Admin commands</b>", ...ADMIN_COMMANDS.map((info) => `${escapeHtml(info.usage)} — ${escapeHtml(info.description)}`));
+    lines.push(
+      "",
+      "<b>Admin commands</b>",
+      ...ADMIN_COMMANDS.map((info) => `${escapeHtml(info.usage)} — ${escapeHtml(info.description)}`),
+    );
     lines.push("", "&lt;account&gt; is an account id (42) or a Telegram @username. Amounts are USD, e.g. 25 or 19.99.");
   }
   await replyHtml(ctx, lines.join("\n"));

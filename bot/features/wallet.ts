@@ -27,7 +27,9 @@ wallet.command("orders", requireAccount, async (ctx) => {
     const quantity = order.quantity > 1 ? ` ×${order.quantity}` : "";
     let status = order.status;
     if (order.status === "cancelled" && order.error) status += ` (${order.error}${order.refunded ? ", refunded" : ""})`;
-    lines.push(`<code>${escapeHtml(order.publicId)}</code> · ${escapeHtml(order.lineSlug)} · ${escapeHtml(order.packName)}${quantity}`);
+    lines.push(
+      `<code>${escapeHtml(order.publicId)}</code> · ${escapeHtml(order.lineSlug)} · ${escapeHtml(order.packName)}${quantity}`,
+    );
     lines.push(`  ${formatUsd(order.amountCents)} · <b>${escapeHtml(status)}</b> · ${formatTime(order.createdAt)}`);
   }
   await replyHtml(ctx, lines.join("\n"));

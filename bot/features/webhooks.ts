@@ -39,14 +39,22 @@ webhooks.command("webhook", requireAccount, async (ctx) => {
   const sub = words[0]?.toLowerCase();
 
   if (sub === "add" && words.length >= 2) {
-    const eventTypes = words.slice(2).join(",").split(",").map((type) => type.trim()).filter(Boolean);
+    const eventTypes = words
+      .slice(2)
+      .join(",")
+      .split(",")
+      .map((type) => type.trim())
+      .filter(Boolean);
     const result = await addWebhookEndpoint({ accountId, url: words[1], eventTypes, actor: sender.actor });
     switch (result.status) {
       case "refused_url":
         await replyHtml(ctx, `That URL cannot receive webhooks: ${escapeHtml(result.reason)}.`);
         return;
       case "unknown_event_types":
-        await replyHtml(ctx, `Unknown event type: ${result.unknown.map((type) => `<code>${escapeHtml(type)}</code>`).join(", ")}\nEvent types: ${SUBSCRIBABLE.join(", ")}`);
+        await replyHtml(
+          ctx,
+          `Unknown event type: ${result.unknown.map((type) => `<code>${escapeHtml(type)}</code>`).join(", ")}\nEvent types: ${SUBSCRIBABLE.join(", ")}`,
+        );
         return;
       case "limit_reached":
         await replyHtml(ctx, `You already have ${result.limit} endpoints: remove one first (/webhook list).`);
@@ -73,14 +81,19 @@ webhooks.command("webhook", requireAccount, async (ctx) => {
       await replyHtml(ctx, "You have no webhook endpoints. /webhook add &lt;https-url&gt; adds one.");
       return;
     }
-    const lines = [`<b>Webhook endpoints</b> (${endpoints.filter((e) => !e.disabledAt).length} of ${MAX_ENDPOINTS_PER_ACCOUNT} enabled)`];
+    const lines = [
+      `<b>Webhook endpoints</b> (${endpoints.filter((e) => !e.disabledAt).length} of ${MAX_ENDPOINTS_PER_ACCOUNT} enabled)`,
+    ];
     for (const e of endpoints) {
       lines.push("");
       lines.push(`<b>#${e.id}</b> <code>${escapeHtml(e.url)}</code>`);
       lines.push(`  events: ${e.eventTypes.length ? escapeHtml(e.eventTypes.join(", ")) : "all"}`);
-      if (e.disabledAt) lines.push(`  <b>disabled</b> ${formatTime(e.disabledAt)}: ${escapeHtml(e.disabledReason ?? "")}`);
+      if (e.disabledAt)
+        lines.push(`  <b>disabled</b> ${formatTime(e.disabledAt)}: ${escapeHtml(e.disabledReason ?? "")}`);
       else if (e.failingSince) lines.push(`  failing since ${formatTime(e.failingSince)}`);
-      const last = e.lastAttemptAt ? `${e.lastHttpStatus ?? escapeHtml(e.lastError ?? "no answer")} at ${formatTime(e.lastAttemptAt)}` : "none yet";
+      const last = e.lastAttemptAt
+        ? `${e.lastHttpStatus ?? escapeHtml(e.lastError ?? "no answer")} at ${formatTime(e.lastAttemptAt)}`
+        : "none yet";
       lines.push(`  last attempt: ${last}; waiting: ${e.pendingDeliveries}`);
     }
     await replyHtml(ctx, lines.join("\n"));
@@ -91,14 +104,24 @@ webhooks.command("webhook", requireAccount, async (ctx) => {
   if ((sub === "remove" || sub === "test" || sub === "secret") && words.length === 2 && id !== undefined) {
     if (sub === "remove") {
       const removed = await removeWebhookEndpoint({ accountId, endpointId: id, actor: sender.actor });
-      await ctx.reply(removed === "removed" ? `Endpoint #${id} removed.` : `You have no endpoint #${id}. /webhook list shows yours.`);
+      await ctx.reply(
+        removed === "removed" ? `Endpoint #${id} removed.` : `You have no endpoint #${id}. /webhook list shows yours.`,
+      );
       return;
     }
     if (sub === "test") {
       const result = await sendTestEvent({ accountId, endpointId: id });
       if (result.status === "not_found") await ctx.reply(`You have no endpoint #${id}. /webhook list shows yours.`);
-      else if (result.status === "disabled") await replyHtml(ctx, `Endpoint #${id} is disabled (${escapeHtml(result.reason ?? "unknown reason")}): remove it and add it again.`);
-      else await replyHtml(ctx, `Test event <code>${escapeHtml(result.id)}</code> (sequence ${result.sequence}) queued for endpoint #${id}.`);
+      else if (result.status === "disabled")
+        await replyHtml(
+          ctx,
+          `Endpoint #${id} is disabled (${escapeHtml(result.reason ?? "unknown reason")}): remove it and add it again.`,
+        );
+      else
+        await replyHtml(
+          ctx,
+          `Test event <code>${escapeHtml(result.id)}</code> (sequence ${result.sequence}) queued for endpoint #${id}.`,
+        );
       return;
     }
     const rotated = await rotateWebhookSecret({ accountId, endpointId: id, actor: sender.actor });
@@ -141,5 +164,8 @@ webhooks.command("lowbalance", requireAccount, async (ctx) => {
     return;
   }
   await setLowBalanceThreshold({ accountId: sender.account!.id, thresholdCents: amount.cents, actor: sender.actor });
-  await replyHtml(ctx, `A balance.low webhook event is sent when your balance falls below <b>${formatUsd(amount.cents)}</b>.`);
+  await replyHtml(
+    ctx,
+    `A balance.low webhook event is sent when your balance falls below <b>${formatUsd(amount.cents)}</b>.`,
+  );
 });

@@ -3,7 +3,16 @@
 import type { Account } from "../generated/prisma/client";
 import { nullableNumberFromDb, numberFromDb } from "../db/number-from-db";
 
-export type AccountRecord = Omit<Account, "telegramId" | "balanceCents" | "totalCreditedCents" | "lowBalanceThresholdCents" | "updatedAt" | "ledgerCount" | "ledgerLastAt"> & {
+export type AccountRecord = Omit<
+  Account,
+  | "telegramId"
+  | "balanceCents"
+  | "totalCreditedCents"
+  | "lowBalanceThresholdCents"
+  | "updatedAt"
+  | "ledgerCount"
+  | "ledgerLastAt"
+> & {
   telegramId: number | null;
   lowBalanceThresholdCents: number | null;
   balanceCents: number;

@@ -24,7 +24,11 @@ export interface AccountDescription {
 }
 
 /** Everything an admin needs to judge an account at a glance (/account). */
-export async function describeAccount(accountId: number, ledgerLimit = 10, db: PrismaDb = getPrisma()): Promise<AccountDescription | undefined> {
+export async function describeAccount(
+  accountId: number,
+  ledgerLimit = 10,
+  db: PrismaDb = getPrisma(),
+): Promise<AccountDescription | undefined> {
   const row = await db.account.findUnique({ where: { id: accountId } });
   if (!row) return undefined;
   // Sequential on purpose: db may be one transaction's client, which runs one query at a time.
@@ -34,12 +38,25 @@ export async function describeAccount(accountId: number, ledgerLimit = 10, db: P
     where: { accountId },
     orderBy: { id: "desc" },
     take: ledgerLimit,
-    select: { id: true, kind: true, amountCents: true, balanceAfterCents: true, orderId: true, actor: true, reason: true, createdAt: true },
+    select: {
+      id: true,
+      kind: true,
+      amountCents: true,
+      balanceAfterCents: true,
+      orderId: true,
+      actor: true,
+      reason: true,
+      createdAt: true,
+    },
   });
   return {
     account: toAccountRecord(row),
     keys,
-    recentLedger: ledger.map((line) => ({ ...line, amountCents: numberFromDb(line.amountCents), balanceAfterCents: numberFromDb(line.balanceAfterCents) })),
+    recentLedger: ledger.map((line) => ({
+      ...line,
+      amountCents: numberFromDb(line.amountCents),
+      balanceAfterCents: numberFromDb(line.balanceAfterCents),
+    })),
     orderCount,
   };
 }

@@ -44,7 +44,10 @@ export async function findAccount(reference: string, db: PrismaDb = getPrisma())
 }
 
 /** The account of a Telegram user, if they have registered. */
-export async function findAccountByTelegramId(telegramId: number, db: PrismaDb = getPrisma()): Promise<AccountRecord | undefined> {
+export async function findAccountByTelegramId(
+  telegramId: number,
+  db: PrismaDb = getPrisma(),
+): Promise<AccountRecord | undefined> {
   const row = await db.account.findUnique({ where: { telegramId: BigInt(telegramId) } });
   return row ? toAccountRecord(row) : undefined;
 }

@@ -25,7 +25,11 @@ export interface IssueApiKeyOptions {
  * benchmark all come here. The plain key is in the result only: the database keeps its SHA-256 hash
  * and the audit log its prefix, so the caller must show it once and forget it.
  */
-export async function issueApiKey(accountId: number, actor: string, options: IssueApiKeyOptions = {}): Promise<IssueApiKeyResult> {
+export async function issueApiKey(
+  accountId: number,
+  actor: string,
+  options: IssueApiKeyOptions = {},
+): Promise<IssueApiKeyResult> {
   const limit = options.maxActiveKeys ?? MAX_ACTIVE_KEYS;
   return getPrisma().$transaction(async (tx) => {
     // Locking the account row serialises concurrent /newkey so the limit holds.
@@ -38,7 +42,13 @@ export async function issueApiKey(accountId: number, actor: string, options: Iss
       select: { id: true },
     });
     await recordAuditEntry(
-      { actor, action: "api_key.create", targetType: "api_key", targetId: row.id, details: { accountId, prefix: generated.prefix } },
+      {
+        actor,
+        action: "api_key.create",
+        targetType: "api_key",
+        targetId: row.id,
+        details: { accountId, prefix: generated.prefix },
+      },
       tx,
     );
     return { status: "created" as const, id: row.id, key: generated.key, prefix: generated.prefix };

@@ -15,12 +15,26 @@ export interface OrderLine {
 }
 
 /** The account's newest orders (/orders), including those refused at placement. */
-export async function listRecentOrders(accountId: number, limit = 10, db: PrismaDb = getPrisma()): Promise<OrderLine[]> {
+export async function listRecentOrders(
+  accountId: number,
+  limit = 10,
+  db: PrismaDb = getPrisma(),
+): Promise<OrderLine[]> {
   const rows = await db.order.findMany({
     where: { accountId },
     orderBy: { id: "desc" },
     take: limit,
-    select: { publicId: true, lineSlug: true, packName: true, quantity: true, amountCents: true, status: true, error: true, refunded: true, createdAt: true },
+    select: {
+      publicId: true,
+      lineSlug: true,
+      packName: true,
+      quantity: true,
+      amountCents: true,
+      status: true,
+      error: true,
+      refunded: true,
+      createdAt: true,
+    },
   });
   return rows.map((row) => ({ ...row, amountCents: numberFromDb(row.amountCents) }));
 }

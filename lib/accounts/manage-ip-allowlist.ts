@@ -16,19 +16,22 @@ export interface SelectedKey {
 
 /** Why no key could be chosen: none exists, the prefix matches none, or several exist and none was named. */
 export type KeySelectionFailure =
-  | { status: "no_keys" }
-  | { status: "key_not_found"; prefix: string }
-  | { status: "key_required"; prefixes: string[] };
+  { status: "no_keys" } | { status: "key_not_found"; prefix: string } | { status: "key_required"; prefixes: string[] };
 
 export type AllowlistChange =
   | { status: "invalid_address"; input: string }
   | KeySelectionFailure
-  | { status: "added" | "already_present" | "removed" | "not_present"; key: SelectedKey; cidr: string; cidrs: string[]; requireIpAllowlist: boolean }
+  | {
+      status: "added" | "already_present" | "removed" | "not_present";
+      key: SelectedKey;
+      cidr: string;
+      cidrs: string[];
+      requireIpAllowlist: boolean;
+    }
   | { status: "limit_reached"; key: SelectedKey; limit: number };
 
 export type RequirementChange =
-  | KeySelectionFailure
-  | { status: "updated" | "unchanged"; key: SelectedKey; required: boolean; cidrs: string[] };
+  KeySelectionFailure | { status: "updated" | "unchanged"; key: SelectedKey; required: boolean; cidrs: string[] };
 
 /**
  * Picks the key an /ip command is about: the named one, or the only one. The account's row is
@@ -55,7 +58,11 @@ async function selectKey(
 }
 
 async function keyCidrs(tx: PrismaTx, keyId: number): Promise<string[]> {
-  const rows = await tx.ipAllowEntry.findMany({ where: { apiKeyId: keyId }, orderBy: { cidr: "asc" }, select: { cidr: true } });
+  const rows = await tx.ipAllowEntry.findMany({
+    where: { apiKeyId: keyId },
+    orderBy: { cidr: "asc" },
+    select: { cidr: true },
+  });
   return rows.map((row) => row.cidr);
 }
 
@@ -72,7 +79,12 @@ async function auditedChange(
 }
 
 /** Adds an address or range to the key's allowlist. */
-export async function addAllowedIp(input: { accountId: number; address: string; keyPrefix?: string; actor: string }): Promise<AllowlistChange> {
+export async function addAllowedIp(input: {
+  accountId: number;
+  address: string;
+  keyPrefix?: string;
+  actor: string;
+}): Promise<AllowlistChange> {
   const cidr = normaliseCidr(input.address);
   if (!cidr) return { status: "invalid_address", input: input.address };
   return getPrisma().$transaction(async (tx) => {
@@ -81,16 +93,28 @@ export async function addAllowedIp(input: { accountId: number; address: string; 
     const key = { id: selected.id, prefix: selected.prefix };
     const existing = await keyCidrs(tx, key.id);
     if (existing.includes(cidr)) {
-      return { status: "already_present" as const, key, cidr, cidrs: existing, requireIpAllowlist: selected.requireIpAllowlist };
+      return {
+        status: "already_present" as const,
+        key,
+        cidr,
+        cidrs: existing,
+        requireIpAllowlist: selected.requireIpAllowlist,
+      };
     }
-    if (existing.length >= MAX_ALLOWLIST_ENTRIES) return { status: "limit_reached" as const, key, limit: MAX_ALLOWLIST_ENTRIES };
+    if (existing.length >= MAX_ALLOWLIST_ENTRIES)
+      return { status: "limit_reached" as const, key, limit: MAX_ALLOWLIST_ENTRIES };
     await tx.ipAllowEntry.create({ data: { apiKeyId: key.id, cidr } });
     return auditedChange(tx, input, { status: "added", key, cidr, requireIpAllowlist: selected.requireIpAllowlist });
   });
 }
 
 /** Removes an address or range (in any spelling that normalises to the stored entry). */
-export async function removeAllowedIp(input: { accountId: number; address: string; keyPrefix?: string; actor: string }): Promise<AllowlistChange> {
+export async function removeAllowedIp(input: {
+  accountId: number;
+  address: string;
+  keyPrefix?: string;
+  actor: string;
+}): Promise<AllowlistChange> {
   const cidr = normaliseCidr(input.address);
   if (!cidr) return { status: "invalid_address", input: input.address };
   return getPrisma().$transaction(async (tx) => {
@@ -99,7 +123,13 @@ export async function removeAllowedIp(input: { accountId: number; address: strin
     const key = { id: selected.id, prefix: selected.prefix };
     const deleted = await tx.ipAllowEntry.deleteMany({ where: { apiKeyId: key.id, cidr } });
     if (deleted.count === 0) {
-      return { status: "not_present" as const, key, cidr, cidrs: await keyCidrs(tx, key.id), requireIpAllowlist: selected.requireIpAllowlist };
+      return {
+        status: "not_present" as const,
+        key,
+        cidr,
+        cidrs: await keyCidrs(tx, key.id),
+        requireIpAllowlist: selected.requireIpAllowlist,
+      };
     }
     return auditedChange(tx, input, { status: "removed", key, cidr, requireIpAllowlist: selected.requireIpAllowlist });
   });
@@ -131,6 +161,11 @@ export async function setIpAllowlistRequired(input: {
       },
       tx,
     );
-    return { status: changed ? ("updated" as const) : ("unchanged" as const), key, required: input.required, cidrs: await keyCidrs(tx, key.id) };
+    return {
+      status: changed ? ("updated" as const) : ("unchanged" as const),
+      key,
+      required: input.required,
+      cidrs: await keyCidrs(tx, key.id),
+    };
   });
 }

@@ -12,7 +12,8 @@ export async function refreshTelegramProfile(input: {
 }): Promise<AccountRecord | undefined> {
   return getPrisma().$transaction(async (tx) => {
     const current = await tx.account.findUnique({ where: { telegramId: BigInt(input.telegramId) } });
-    if (!current || (current.telegramUsername === input.username && current.displayName === input.displayName)) return undefined;
+    if (!current || (current.telegramUsername === input.username && current.displayName === input.displayName))
+      return undefined;
     const row = await tx.account.update({
       where: { id: current.id },
       data: { telegramUsername: input.username, displayName: input.displayName },

@@ -24,7 +24,10 @@ export async function registerTelegramAccount(
   return getPrisma().$transaction(async (tx) => {
     // INSERT ... ON CONFLICT DO NOTHING: of concurrent /start updates exactly one inserts (count 1),
     // the others wait on the unique index and insert nothing.
-    const { count } = await tx.account.createMany({ data: [{ telegramId, telegramUsername: username, displayName }], skipDuplicates: true });
+    const { count } = await tx.account.createMany({
+      data: [{ telegramId, telegramUsername: username, displayName }],
+      skipDuplicates: true,
+    });
     const created = count === 1;
     let row = await tx.account.findUniqueOrThrow({ where: { telegramId } });
     if (!created && (row.telegramUsername !== username || row.displayName !== displayName)) {
@@ -33,7 +36,13 @@ export async function registerTelegramAccount(
     await releaseStaleUsername(tx, identity.telegramId, username);
     if (created) {
       await recordAuditEntry(
-        { actor, action: "account.register", targetType: "account", targetId: row.id, details: { telegramId: identity.telegramId } },
+        {
+          actor,
+          action: "account.register",
+          targetType: "account",
+          targetId: row.id,
+          details: { telegramId: identity.telegramId },
+        },
         tx,
       );
     }

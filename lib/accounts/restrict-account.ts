@@ -34,7 +34,11 @@ export async function restrictAccount(input: {
         action: lifting ? "account.unrestrict" : "account.restrict",
         targetType: "account",
         targetId: input.accountId,
-        details: { minutes: input.minutes, until: row.restrictedUntil?.toISOString() ?? null, reason: input.reason ?? null },
+        details: {
+          minutes: input.minutes,
+          until: row.restrictedUntil?.toISOString() ?? null,
+          reason: input.reason ?? null,
+        },
       },
       tx,
     );

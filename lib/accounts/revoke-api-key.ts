@@ -19,7 +19,10 @@ export async function revokeApiKey(
       select: { id: true, prefix: true },
     });
     if (!key) return { status: "not_found" as const };
-    await recordAuditEntry({ actor, action: "api_key.revoke", targetType: "api_key", targetId: key.id, details: { accountId, prefix } }, tx);
+    await recordAuditEntry(
+      { actor, action: "api_key.revoke", targetType: "api_key", targetId: key.id, details: { accountId, prefix } },
+      tx,
+    );
     return { status: "revoked" as const, keyId: key.id, prefix: key.prefix };
   });
 }

@@ -17,7 +17,9 @@ export async function setAdminApiBlock(input: {
     const before = await tx.account.findUniqueOrThrow({ where: { id: input.accountId } });
     const changed = before.apiDisabledByAdmin !== input.blocked;
     // Unchanged: no write, so updated_at keeps saying when the account last changed.
-    const row = changed ? await tx.account.update({ where: { id: input.accountId }, data: { apiDisabledByAdmin: input.blocked } }) : before;
+    const row = changed
+      ? await tx.account.update({ where: { id: input.accountId }, data: { apiDisabledByAdmin: input.blocked } })
+      : before;
     await recordAuditEntry(
       {
         actor: input.actor,

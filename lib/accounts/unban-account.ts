@@ -14,7 +14,13 @@ export async function unbanAccount(input: {
     const wasBanned = before.bannedAt !== null;
     const row = await tx.account.update({ where: { id: input.accountId }, data: { bannedAt: null, banReason: null } });
     await recordAuditEntry(
-      { actor: input.actor, action: "account.unban", targetType: "account", targetId: input.accountId, details: { wasBanned } },
+      {
+        actor: input.actor,
+        action: "account.unban",
+        targetType: "account",
+        targetId: input.accountId,
+        details: { wasBanned },
+      },
       tx,
     );
     return { status: wasBanned ? ("unbanned" as const) : ("not_banned" as const), account: toAccountRecord(row) };

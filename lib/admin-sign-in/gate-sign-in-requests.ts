@@ -23,9 +23,19 @@ function finished(res: http.ServerResponse): Promise<void> {
   });
 }
 
-function refuse(req: http.IncomingMessage, res: http.ServerResponse, status: number, error: string, retryAfterSeconds: number): void {
+function refuse(
+  req: http.IncomingMessage,
+  res: http.ServerResponse,
+  status: number,
+  error: string,
+  retryAfterSeconds: number,
+): void {
   const url = `http://${req.headers.host ?? "localhost"}/api/auth/error?error=${error}`;
-  res.writeHead(status, { "content-type": "application/json", "retry-after": String(retryAfterSeconds), "cache-control": "no-store" });
+  res.writeHead(status, {
+    "content-type": "application/json",
+    "retry-after": String(retryAfterSeconds),
+    "cache-control": "no-store",
+  });
   res.end(JSON.stringify({ url }));
 }
 
@@ -34,7 +44,10 @@ function refuse(req: http.IncomingMessage, res: http.ServerResponse, status: num
  * else straight on. Expects X-Forwarded-For to hold the resolved client IP (the host sets it).
  */
 export function gateSignInRequests(next: NodeHandler): NodeHandler {
-  const queue = createBoundedQueue({ concurrency: SIGN_IN_REQUESTS_CONCURRENCY, maxWaiting: SIGN_IN_REQUESTS_MAX_WAITING });
+  const queue = createBoundedQueue({
+    concurrency: SIGN_IN_REQUESTS_CONCURRENCY,
+    maxWaiting: SIGN_IN_REQUESTS_MAX_WAITING,
+  });
   return async (req, res) => {
     if (req.method !== "POST" || (req.url ?? "").split("?")[0] !== SIGN_IN_PATH) return next(req, res);
     const { throttle } = signInState();

@@ -29,7 +29,11 @@ export async function signInAdmin(input: { email: string; password: string; clie
   const decision = throttle.attempt(input.clientIp, email);
   if (!decision.allowed) {
     if (decision.newLockout) await recordLockout(decision.newLockout, { clientIp: input.clientIp, email });
-    return { status: decision.reason, scope: decision.scope, retryAfterSeconds: Math.ceil(decision.retryAfterMs / 1000) };
+    return {
+      status: decision.reason,
+      scope: decision.scope,
+      retryAfterSeconds: Math.ceil(decision.retryAfterMs / 1000),
+    };
   }
   let admin: AdminUserRecord | undefined;
   try {

@@ -17,7 +17,10 @@ const holder = globalThis as unknown as { adminSignIn?: { throttle: SignInThrott
 export function signInState(): { throttle: SignInThrottle; passwordChecks: BoundedQueue } {
   holder.adminSignIn ??= {
     throttle: new SignInThrottle(),
-    passwordChecks: createBoundedQueue({ concurrency: PASSWORD_CHECK_CONCURRENCY, maxWaiting: PASSWORD_CHECK_MAX_WAITING }),
+    passwordChecks: createBoundedQueue({
+      concurrency: PASSWORD_CHECK_CONCURRENCY,
+      maxWaiting: PASSWORD_CHECK_MAX_WAITING,
+    }),
   };
   return holder.adminSignIn;
 }
@@ -29,6 +32,11 @@ export async function recordLockout(lockout: NewLockout, context: { clientIp: st
     action: "admin.sign_in_lockout",
     targetType: lockout.scope === "ip" ? "client_ip" : "admin_email",
     targetId: lockout.subject,
-    details: { attempts: lockout.failures, lockedUntil: lockout.lockedUntil.toISOString(), clientIp: context.clientIp, ...(context.email ? { email: context.email } : {}) },
+    details: {
+      attempts: lockout.failures,
+      lockedUntil: lockout.lockedUntil.toISOString(),
+      clientIp: context.clientIp,
+      ...(context.email ? { email: context.email } : {}),
+    },
   });
 }

@@ -51,7 +51,13 @@ export interface NewLockout {
 
 export type ThrottleDecision =
   | { allowed: true }
-  | { allowed: false; reason: "throttled" | "locked"; scope: ThrottleScope; retryAfterMs: number; newLockout?: NewLockout };
+  | {
+      allowed: false;
+      reason: "throttled" | "locked";
+      scope: ThrottleScope;
+      retryAfterMs: number;
+      newLockout?: NewLockout;
+    };
 
 export class SignInThrottle {
   private readonly entries: Record<ThrottleScope, Map<string, Entry>> = { ip: new Map(), email: new Map() };
@@ -78,7 +84,8 @@ export class SignInThrottle {
     const entry = this.read(scope, subject);
     if (!entry) return { allowed: true };
     const now = this.now();
-    if (entry.lockedUntil > now) return { allowed: false, reason: "locked", scope, retryAfterMs: entry.lockedUntil - now };
+    if (entry.lockedUntil > now)
+      return { allowed: false, reason: "locked", scope, retryAfterMs: entry.lockedUntil - now };
     const policy = this.policies[scope];
     if (entry.failures + entry.refused >= policy.lockAfter) {
       entry.lockedUntil = now + policy.lockMs;
@@ -87,7 +94,12 @@ export class SignInThrottle {
         reason: "locked",
         scope,
         retryAfterMs: policy.lockMs,
-        newLockout: { scope, subject, failures: entry.failures + entry.refused, lockedUntil: new Date(entry.lockedUntil) },
+        newLockout: {
+          scope,
+          subject,
+          failures: entry.failures + entry.refused,
+          lockedUntil: new Date(entry.lockedUntil),
+        },
       };
     }
     const beyond = entry.failures - policy.free;
@@ -104,7 +116,13 @@ export class SignInThrottle {
   /** The subject's live entry, created if need be, moved to the most recently seen end. */
   private touch(scope: ThrottleScope, subject: string): Entry {
     const map = this.entries[scope];
-    const entry = this.read(scope, subject) ?? { failures: 0, refused: 0, lastCheckedAt: 0, lastSeenAt: 0, lockedUntil: 0 };
+    const entry = this.read(scope, subject) ?? {
+      failures: 0,
+      refused: 0,
+      lastCheckedAt: 0,
+      lastSeenAt: 0,
+      lockedUntil: 0,
+    };
     entry.lastSeenAt = this.now();
     map.delete(subject);
     map.set(subject, entry);
@@ -127,11 +145,17 @@ export class SignInThrottle {
    * succeeded() says otherwise.
    */
   attempt(ip: string, email: string): ThrottleDecision {
-    for (const [scope, subject] of [["ip", ip], ["email", email]] as const) {
+    for (const [scope, subject] of [
+      ["ip", ip],
+      ["email", email],
+    ] as const) {
       const decision = this.check(scope, subject);
       if (!decision.allowed) return decision;
     }
-    for (const [scope, subject] of [["ip", ip], ["email", email]] as const) {
+    for (const [scope, subject] of [
+      ["ip", ip],
+      ["email", email],
+    ] as const) {
       const entry = this.touch(scope, subject);
       entry.failures++;
       entry.lastCheckedAt = entry.lastSeenAt;

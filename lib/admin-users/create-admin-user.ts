@@ -17,7 +17,11 @@ export type CreateAdminUserResult =
  * Creates a dashboard admin with a scrypt hash of the password. `actor` is who did it
  * ("cli:admin-create" from the command line, "admin:<email>" from another admin).
  */
-export async function createAdminUser(input: { email: string; password: string; actor: string }): Promise<CreateAdminUserResult> {
+export async function createAdminUser(input: {
+  email: string;
+  password: string;
+  actor: string;
+}): Promise<CreateAdminUserResult> {
   const email = normaliseAdminEmail(input.email);
   if (!isPlausibleEmail(email)) return { status: "invalid_email" };
   if (input.password.length < MIN_ADMIN_PASSWORD_LENGTH || input.password.length > MAX_ADMIN_PASSWORD_LENGTH) {
@@ -27,9 +31,22 @@ export async function createAdminUser(input: { email: string; password: string; 
   const passwordHash = await hashAdminPassword(input.password);
   return getPrisma().$transaction(async (tx) => {
     // ON CONFLICT DO NOTHING: a concurrent create of the same email inserts nothing instead of failing.
-    const [admin] = await tx.adminUser.createManyAndReturn({ data: [{ email, passwordHash }], skipDuplicates: true, select: ADMIN_USER_SELECT });
+    const [admin] = await tx.adminUser.createManyAndReturn({
+      data: [{ email, passwordHash }],
+      skipDuplicates: true,
+      select: ADMIN_USER_SELECT,
+    });
     if (!admin) return { status: "exists" as const };
-    await recordAuditEntry({ actor: input.actor, action: "admin_user.create", targetType: "admin_user", targetId: admin.id, details: { email } }, tx);
+    await recordAuditEntry(
+      {
+        actor: input.actor,
+        action: "admin_user.create",
+        targetType: "admin_user",
+        targetId: admin.id,
+        details: { email },
+      },
+      tx,
+    );
     return { status: "created" as const, admin };
   });
 }

@@ -7,6 +7,9 @@ import { ADMIN_USER_SELECT, normaliseAdminEmail, type AdminUserRecord } from "./
  * when the session cookie expires.
  */
 export async function findActiveAdmin(email: string): Promise<AdminUserRecord | undefined> {
-  const admin = await getPrisma().adminUser.findFirst({ where: { email: normaliseAdminEmail(email), disabled: false }, select: ADMIN_USER_SELECT });
+  const admin = await getPrisma().adminUser.findFirst({
+    where: { email: normaliseAdminEmail(email), disabled: false },
+    select: ADMIN_USER_SELECT,
+  });
   return admin ?? undefined;
 }

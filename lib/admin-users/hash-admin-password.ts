@@ -4,7 +4,12 @@
 import crypto from "node:crypto";
 import { promisify } from "node:util";
 
-const scrypt = promisify(crypto.scrypt) as (password: string, salt: Buffer, keylen: number, options: crypto.ScryptOptions) => Promise<Buffer>;
+const scrypt = promisify(crypto.scrypt) as (
+  password: string,
+  salt: Buffer,
+  keylen: number,
+  options: crypto.ScryptOptions,
+) => Promise<Buffer>;
 
 export const SCRYPT_PARAMS = { N: 2 ** 15, r: 8, p: 1 } as const;
 const KEY_LENGTH = 32;
@@ -28,7 +33,17 @@ export async function matchesPasswordHash(password: string, stored: string): Pro
   if (parts.length !== 6 || parts[0] !== "scrypt") return false;
   const [N, r, p] = parts.slice(1, 4).map(Number);
   // Bounds keep a tampered row from asking for gigabytes of memory.
-  if (![N, r, p].every(Number.isSafeInteger) || N < 2 || N > 2 ** 20 || (N & (N - 1)) !== 0 || r < 1 || r > 32 || p < 1 || p > 16) return false;
+  if (
+    ![N, r, p].every(Number.isSafeInteger) ||
+    N < 2 ||
+    N > 2 ** 20 ||
+    (N & (N - 1)) !== 0 ||
+    r < 1 ||
+    r > 32 ||
+    p < 1 ||
+    p > 16
+  )
+    return false;
   const salt = Buffer.from(parts[4], "base64url");
   const expected = Buffer.from(parts[5], "base64url");
   if (salt.length === 0 || expected.length === 0) return false;

@@ -15,9 +15,16 @@ export async function verifyAdminPassword(email: string, password: string): Prom
     where: { email: normaliseAdminEmail(email) },
     select: { ...ADMIN_USER_SELECT, passwordHash: true },
   });
-  const matches = await matchesPasswordHash(password, found?.passwordHash ?? (await (decoyHash ??= hashAdminPassword("decoy password"))));
+  const matches = await matchesPasswordHash(
+    password,
+    found?.passwordHash ?? (await (decoyHash ??= hashAdminPassword("decoy password"))),
+  );
   if (!found || !matches || found.disabled) return undefined;
   const { passwordHash: _, ...admin } = found;
-  const signedIn = await getPrisma().adminUser.update({ where: { id: admin.id }, data: { lastLoginAt: new Date() }, select: ADMIN_USER_SELECT });
+  const signedIn = await getPrisma().adminUser.update({
+    where: { id: admin.id },
+    data: { lastLoginAt: new Date() },
+    select: ADMIN_USER_SELECT,
+  });
   return signedIn;
 }

@@ -17,16 +17,21 @@ export const orderBodyAliases = {
 export const OrderBody = z.object({
   pid: z
     .preprocess(blankAsMissing, plainText(64).optional())
-    .meta({ description: "Catalog id from GET /products (alias PID). Required: missing, null or empty is INVALID REQUEST" }),
-  trxid: z
-    .preprocess(blankAsMissing, identifier("").optional())
     .meta({
-      description:
-        "Your id for this purchase (aliases trxId, idtrx, idTrx). Required: missing, null or empty is INVALID REQUEST. A new purchase needs a new trxid",
+      description: "Catalog id from GET /products (alias PID). Required: missing, null or empty is INVALID REQUEST",
     }),
-  userId: echoedIdentifier("Player id / uid (alias userID), for lines that require it; echoed in the invoice as sent").optional(),
+  trxid: z.preprocess(blankAsMissing, identifier("").optional()).meta({
+    description:
+      "Your id for this purchase (aliases trxId, idtrx, idTrx). Required: missing, null or empty is INVALID REQUEST. A new purchase needs a new trxid",
+  }),
+  userId: echoedIdentifier(
+    "Player id / uid (alias userID), for lines that require it; echoed in the invoice as sent",
+  ).optional(),
   zoneId: echoedIdentifier("Numeric zone, for lines that require it; echoed in the invoice as sent").optional(),
-  serverId: echoedIdentifier("Server value or label from serverIdOptions; echoed in the invoice as sent", 32).optional(),
+  serverId: echoedIdentifier(
+    "Server value or label from serverIdOptions; echoed in the invoice as sent",
+    32,
+  ).optional(),
   quantity: z
     .number()
     .int()
@@ -36,14 +41,19 @@ export const OrderBody = z.object({
     .meta({ description: `Game-key and gift-card lines only: 1 to ${MAX_QUANTITY} codes (default 1)` }),
   idempotencyKey: z
     .preprocess(blankAsMissing, plainText(128).optional())
-    .meta({ description: "Alias idempotency. When omitted (or null or empty), trxid is the idempotency key. Scoped to your account, kept forever" }),
+    .meta({
+      description:
+        "Alias idempotency. When omitted (or null or empty), trxid is the idempotency key. Scoped to your account, kept forever",
+    }),
 });
 export type OrderBody = z.output<typeof OrderBody>;
 
 export const Invoice = z
   .object({
     orderCreated: z.boolean().meta({ description: "false for an order cancelled at placement (INSUFFICIENT BALANCE)" }),
-    orderId: z.string().meta({ description: "Public id SVCAPI-<line code>-<base36>-<hash>", example: "SVCAPI-BR-2N9C-7F3KQ1" }),
+    orderId: z
+      .string()
+      .meta({ description: "Public id SVCAPI-<line code>-<base36>-<hash>", example: "SVCAPI-BR-2N9C-7F3KQ1" }),
     trxid: z.string(),
     status: z.enum(["pending", "processing", "completed", "cancelled"]),
     game: z.string().meta({ description: "Line slug" }),
@@ -52,14 +62,26 @@ export const Invoice = z
     quantity: z.number().int(),
     userId: z.string().optional().meta({ description: "As sent in the order, on lines that take it" }),
     zoneId: z.string().optional().meta({ description: "As sent in the order, on lines that take it" }),
-    serverId: z.string().optional().meta({ description: "As sent in the order (a label such as NA stays NA), on lines that take it" }),
+    serverId: z
+      .string()
+      .optional()
+      .meta({ description: "As sent in the order (a label such as NA stays NA), on lines that take it" }),
     error: z.string().optional().meta({ description: "Present on cancelled orders: why" }),
     refunded: z
       .boolean()
       .optional()
-      .meta({ description: "Present on cancelled orders: true when the charge was returned to the wallet, false when nothing was charged" }),
-    codes: z.array(z.string()).optional().meta({ description: "Game-key and gift-card codes, on completed orders, shown only to their owner" }),
-    durationSec: z.number().optional().meta({ description: "Seconds from placement to completion or cancellation, on finished orders" }),
+      .meta({
+        description:
+          "Present on cancelled orders: true when the charge was returned to the wallet, false when nothing was charged",
+      }),
+    codes: z
+      .array(z.string())
+      .optional()
+      .meta({ description: "Game-key and gift-card codes, on completed orders, shown only to their owner" }),
+    durationSec: z
+      .number()
+      .optional()
+      .meta({ description: "Seconds from placement to completion or cancellation, on finished orders" }),
     createdAt: z.string(),
   })
   .meta({ id: "Invoice" });
@@ -120,20 +142,34 @@ export const LedgerQuery = z
     format: z.enum(["json", "csv"]).optional().meta({
       description: "csv: the page as CSV, or with from and to the whole range as one streamed statement",
     }),
-    from: statementBound("With format=csv and to: the statement's start, inclusive (a bare date is 00:00 UTC that day)"),
-    to: statementBound(`With format=csv and from: the statement's end, exclusive (at most ${MAX_STATEMENT_DAYS} days after from)`),
+    from: statementBound(
+      "With format=csv and to: the statement's start, inclusive (a bare date is 00:00 UTC that day)",
+    ),
+    to: statementBound(
+      `With format=csv and from: the statement's end, exclusive (at most ${MAX_STATEMENT_DAYS} days after from)`,
+    ),
   })
   .superRefine((query, ctx) => {
     if (query.from === undefined && query.to === undefined) return;
     if (query.from === undefined || query.to === undefined) {
-      ctx.addIssue({ code: "custom", path: [query.from === undefined ? "from" : "to"], message: "a statement needs both from and to" });
+      ctx.addIssue({
+        code: "custom",
+        path: [query.from === undefined ? "from" : "to"],
+        message: "a statement needs both from and to",
+      });
       return;
     }
-    if (query.format !== "csv") ctx.addIssue({ code: "custom", path: ["format"], message: "from and to select a CSV statement: add format=csv" });
+    if (query.format !== "csv")
+      ctx.addIssue({ code: "custom", path: ["format"], message: "from and to select a CSV statement: add format=csv" });
     if (query.page !== undefined || query.pageSize !== undefined) {
-      ctx.addIssue({ code: "custom", path: [query.page !== undefined ? "page" : "pageSize"], message: "a statement is not paged: drop page and pageSize" });
+      ctx.addIssue({
+        code: "custom",
+        path: [query.page !== undefined ? "page" : "pageSize"],
+        message: "a statement is not paged: drop page and pageSize",
+      });
     }
-    if (query.to.getTime() <= query.from.getTime()) ctx.addIssue({ code: "custom", path: ["to"], message: "to must be after from" });
+    if (query.to.getTime() <= query.from.getTime())
+      ctx.addIssue({ code: "custom", path: ["to"], message: "to must be after from" });
     else if (query.to.getTime() - query.from.getTime() > MAX_STATEMENT_DAYS * 86_400_000) {
       ctx.addIssue({ code: "custom", path: ["to"], message: `a statement covers at most ${MAX_STATEMENT_DAYS} days` });
     }

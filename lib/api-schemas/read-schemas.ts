@@ -8,9 +8,12 @@ const ERROR_CODES = Object.keys(errorCatalogue) as [ErrorKey, ...ErrorKey[]];
 export const ErrorBody = z
   .object({
     success: z.literal(false),
-    error: z.string().meta({ description: "The documented error string (a human-readable message for access errors); may be shown" }),
+    error: z
+      .string()
+      .meta({ description: "The documented error string (a human-readable message for access errors); may be shown" }),
     code: z.enum(ERROR_CODES).meta({
-      description: "Stable machine code, present on every failure: switch on it. Each code is described in `x-error-codes` at the top of this document",
+      description:
+        "Stable machine code, present on every failure: switch on it. Each code is described in `x-error-codes` at the top of this document",
     }),
     details: z.array(z.object({ field: z.string(), message: z.string() })).optional(),
   })
@@ -23,7 +26,9 @@ export const Service = z
     gameName: z.string(),
     kind: z.enum(["topup", "gamekey", "giftcard"]),
     required: z.array(z.object({ field: z.string(), label: z.string() })),
-    status: z.enum(["active", "disabled"]).meta({ description: "disabled: listed but not taking orders (GAME DISABLED)" }),
+    status: z
+      .enum(["active", "disabled"])
+      .meta({ description: "disabled: listed but not taking orders (GAME DISABLED)" }),
     serverIdOptions: z
       .array(z.object({ value: z.string(), label: z.string() }))
       .optional()

@@ -6,14 +6,18 @@ export const REDEEM_CODE_PATTERN = /^[A-Za-z0-9]{2,10}(-[A-Za-z0-9]{2,10}){1,7}$
 
 export const BrVerifyBody = z.object({
   playerId: identifier("Battle-royale player id (aliases playerID, userId, userID)"),
-  trxid: identifier("Your reference for this check, recorded only: a check is not idempotent (it changes nothing)").optional(),
+  trxid: identifier(
+    "Your reference for this check, recorded only: a check is not idempotent (it changes nothing)",
+  ).optional(),
 });
 export const brVerifyAliases = { playerId: ["playerID", "userId", "userID"] };
 
 export const MobaVerifyBody = z.object({
   userId: identifier("User id (alias userID)"),
   zoneId: identifier("Numeric zone id").pipe(z.string().regex(/^\d{1,10}$/, "zoneId must be numeric")),
-  trxid: identifier("Your reference for this check, recorded only: a check is not idempotent (it changes nothing)").optional(),
+  trxid: identifier(
+    "Your reference for this check, recorded only: a check is not idempotent (it changes nothing)",
+  ).optional(),
 });
 export const mobaVerifyAliases = { userId: ["userID"] };
 
@@ -25,14 +29,19 @@ export const RedeemBody = z.object({
     .trim()
     .refine(
       (code) => REDEEM_CODE_PATTERN.test(code),
-      failsAs("INVALID_CODE", "code must be groups of 2-10 letters or digits separated by hyphens, e.g. ABCD-EFGH-1234"),
+      failsAs(
+        "INVALID_CODE",
+        "code must be groups of 2-10 letters or digits separated by hyphens, e.g. ABCD-EFGH-1234",
+      ),
     )
     .meta({
       description: "Groups of 2-10 letters or digits separated by hyphens; any other string is 400 INVALID_CODE",
       example: "ABCD-EFGH-1234",
       pattern: REDEEM_CODE_PATTERN.source,
     }),
-  trxid: identifier("Your reference for this redemption: makes it idempotent per account (a retry answers the first final outcome)").optional(),
+  trxid: identifier(
+    "Your reference for this redemption: makes it idempotent per account (a retry answers the first final outcome)",
+  ).optional(),
 });
 
 export const VerifyResponse = z

@@ -37,7 +37,11 @@ export const WalletEventData = z
   .meta({ id: "WalletEventData" });
 
 export const BalanceLowData = z
-  .object({ balanceUsd: z.number(), currency: z.literal("USD"), thresholdUsd: z.number().meta({ description: "The threshold set with /lowbalance" }) })
+  .object({
+    balanceUsd: z.number(),
+    currency: z.literal("USD"),
+    thresholdUsd: z.number().meta({ description: "The threshold set with /lowbalance" }),
+  })
   .meta({ id: "BalanceLowData" });
 
 export const EndpointTestData = z
@@ -47,18 +51,35 @@ export const EndpointTestData = z
 /** Each event type with its data and what it means. */
 export const WEBHOOK_EVENT_DOCS = {
   "order.completed": { data: OrderEventData, summary: "An order was delivered (status completed)" },
-  "order.cancelled": { data: OrderEventData, summary: "An order was cancelled by the supplier or an admin; `refunded` says whether the charge went back" },
-  "order.pending": { data: OrderEventData, summary: "The supplier's outcome is unknown; it is being asked again (status pending)" },
-  "order.flagged": { data: OrderEventData, summary: "Not settled in time; an admin will complete it or cancel and refund it" },
+  "order.cancelled": {
+    data: OrderEventData,
+    summary: "An order was cancelled by the supplier or an admin; `refunded` says whether the charge went back",
+  },
+  "order.pending": {
+    data: OrderEventData,
+    summary: "The supplier's outcome is unknown; it is being asked again (status pending)",
+  },
+  "order.flagged": {
+    data: OrderEventData,
+    summary: "Not settled in time; an admin will complete it or cancel and refund it",
+  },
   "wallet.credited": { data: WalletEventData, summary: "An admin credited your wallet" },
   "wallet.debited": { data: WalletEventData, summary: "An admin made a correcting deduction from your wallet" },
-  "balance.low": { data: BalanceLowData, summary: "Your balance fell below the threshold you set in the bot (/lowbalance)" },
+  "balance.low": {
+    data: BalanceLowData,
+    summary: "Your balance fell below the threshold you set in the bot (/lowbalance)",
+  },
   "endpoint.test": { data: EndpointTestData, summary: "Sent by /webhook test to that endpoint only" },
 } as const;
 
 export const WebhookEventView = z
   .object({
-    id: z.string().meta({ description: "The event id: the webhook-id header of every delivery of it", example: "evt_x4Zq8tW0Yb2cD5eF7gH9iJ" }),
+    id: z
+      .string()
+      .meta({
+        description: "The event id: the webhook-id header of every delivery of it",
+        example: "evt_x4Zq8tW0Yb2cD5eF7gH9iJ",
+      }),
     sequence: z.number().int().meta({ description: "Per account, from 1, without gaps" }),
     type: z.enum(Object.keys(WEBHOOK_EVENT_DOCS) as [keyof typeof WEBHOOK_EVENT_DOCS]),
     timestamp: z.string().meta({ description: "When the event happened (ISO 8601)" }),
@@ -70,15 +91,28 @@ export const EventsResponse = z.object({
   success: z.literal(true),
   events: z.array(WebhookEventView),
   hasMore: z.boolean(),
-  nextAfter: z.number().int().meta({ description: "Pass as `after` for the next page (the last sequence returned, or your `after`)" }),
+  nextAfter: z
+    .number()
+    .int()
+    .meta({ description: "Pass as `after` for the next page (the last sequence returned, or your `after`)" }),
 });
 
 export const ReplayBody = z
   .object({
-    after: z.number().int().nonnegative().optional().meta({ description: "Re-send events with a sequence number greater than this" }),
+    after: z
+      .number()
+      .int()
+      .nonnegative()
+      .optional()
+      .meta({ description: "Re-send events with a sequence number greater than this" }),
     through: z.number().int().nonnegative().optional().meta({ description: "... up to and including this one" }),
     eventIds: z.array(z.string().max(64)).min(1).max(1000).optional().meta({ description: "Or re-send these events" }),
-    endpointId: z.number().int().positive().optional().meta({ description: "Only to this endpoint (default: every enabled endpoint subscribed)" }),
+    endpointId: z
+      .number()
+      .int()
+      .positive()
+      .optional()
+      .meta({ description: "Only to this endpoint (default: every enabled endpoint subscribed)" }),
   })
   .refine((body) => body.after !== undefined || body.through !== undefined || body.eventIds !== undefined, {
     message: "give a sequence range (after, through) or eventIds",

@@ -24,7 +24,13 @@ export async function recordAuditEntry(entry: AuditEntry, db: AuditWriter = getP
   if ("query" in db) {
     const { rows } = await db.query<{ id: number }>(
       `INSERT INTO audit_log (actor, action, target_type, target_id, details) VALUES ($1, $2, $3, $4, $5) RETURNING id`,
-      [entry.actor, entry.action, entry.targetType ?? null, targetId, entry.details === undefined ? null : JSON.stringify(entry.details)],
+      [
+        entry.actor,
+        entry.action,
+        entry.targetType ?? null,
+        targetId,
+        entry.details === undefined ? null : JSON.stringify(entry.details),
+      ],
     );
     return rows[0].id;
   }

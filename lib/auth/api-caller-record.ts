@@ -14,7 +14,9 @@ export type ApiCaller = {
   /** The key's allowlist; empty when it has none. */
   cidrs: IpAllowEntry["cidr"][];
   accountCreatedAt: Account["createdAt"];
-} & BigintsAsNumbers<Pick<Account, "apiEnabled" | "apiDisabledByAdmin" | "bannedAt" | "restrictedUntil" | "totalCreditedCents">>;
+} & BigintsAsNumbers<
+  Pick<Account, "apiEnabled" | "apiDisabledByAdmin" | "bannedAt" | "restrictedUntil" | "totalCreditedCents">
+>;
 
 const API_CALLER_COLUMN_MAP: ColumnMap<ApiCaller> = {
   keyId: "k.id",

@@ -46,12 +46,19 @@ export interface AuthenticatedKey {
 }
 
 /** Resolves a presented key to its caller (and its extra read), or throws the section-5 error that applies. */
-export async function authenticateApiKey(presented: string | undefined, extra?: KeyLookupExtra): Promise<AuthenticatedKey> {
+export async function authenticateApiKey(
+  presented: string | undefined,
+  extra?: KeyLookupExtra,
+): Promise<AuthenticatedKey> {
   if (presented === undefined) throw new ApiError("MISSING_API_KEY");
   if (!isWellFormedApiKey(presented)) throw new ApiError("INVALID_API_KEY_FORMAT");
   const hash = hashApiKey(presented);
   const statement = extra
-    ? { name: `auth-key-lookup+${extra.name}`, text: `${LOOKUP_SELECT}, ${extra.expression} AS "extra" ${LOOKUP_FROM}`, values: [hash, ...extra.values] }
+    ? {
+        name: `auth-key-lookup+${extra.name}`,
+        text: `${LOOKUP_SELECT}, ${extra.expression} AS "extra" ${LOOKUP_FROM}`,
+        values: [hash, ...extra.values],
+      }
     : { name: "auth-key-lookup", text: LOOKUP, values: [hash] };
   const { rows } = await getPool().query<ApiCaller & { extra?: unknown }>(statement);
   if (rows.length === 0) throw new ApiError("INVALID_API_KEY");
@@ -59,9 +66,12 @@ export async function authenticateApiKey(presented: string | undefined, extra?: 
   return { caller, extra: value };
 }
 
-
 /** Account state, in order of precedence: banned, restricted, blocked by an admin, off, not eligible. */
-export function checkAccountAccess(caller: ApiCaller, eligibility: EligibilityRule | undefined, now = Date.now()): ApiError | undefined {
+export function checkAccountAccess(
+  caller: ApiCaller,
+  eligibility: EligibilityRule | undefined,
+  now = Date.now(),
+): ApiError | undefined {
   if (caller.bannedAt) return new ApiError("ACCOUNT_BANNED");
   if (caller.restrictedUntil && caller.restrictedUntil.getTime() > now) {
     const until = caller.restrictedUntil.toISOString();

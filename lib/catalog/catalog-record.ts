@@ -10,9 +10,14 @@ export type RequiredField = { field: string; label: string };
 /** A serverId a line accepts; `aliases` are other spellings clients send (matched case-insensitively). */
 export type ServerIdOption = { value: string; label: string; aliases?: string[] };
 
-export type ProductRecord = BigintsAsNumbers<Pick<Product, "id" | "catalogId" | "packName" | "priceCents" | "active" | "supplierSku">>;
+export type ProductRecord = BigintsAsNumbers<
+  Pick<Product, "id" | "catalogId" | "packName" | "priceCents" | "active" | "supplierSku">
+>;
 
-export type GameLineRecord = Pick<GameLine, "slug" | "code" | "gameName" | "productName" | "kind" | "available" | "orderable" | "supplier"> & {
+export type GameLineRecord = Pick<
+  GameLine,
+  "slug" | "code" | "gameName" | "productName" | "kind" | "available" | "orderable" | "supplier"
+> & {
   requiredFields: RequiredField[];
   serverIdOptions: ServerIdOption[] | null;
 };

@@ -26,18 +26,30 @@ export type ImportInventoryCodesResult =
   | { status: "not_a_stock_product" };
 
 /** Codes from one or more sources (a pasted list, uploaded files), read as one list (parse-code-list.ts). */
-export async function importInventoryCodes(input: { productId: number; sources: CodeSource[]; actor: string }): Promise<ImportInventoryCodesResult> {
+export async function importInventoryCodes(input: {
+  productId: number;
+  sources: CodeSource[];
+  actor: string;
+}): Promise<ImportInventoryCodesResult> {
   const parsed = parseCodeList(input.sources);
   if (parsed.invalid.length > 0) return { status: "invalid_lines", invalid: parsed.invalid };
   if (parsed.codes.length === 0) return { status: "empty" };
   if (parsed.codes.length > MAX_CODES_PER_UPLOAD) return { status: "too_many", limit: MAX_CODES_PER_UPLOAD };
 
-  const rows = parsed.codes.map(({ where, code }) => ({ where, ciphertext: encryptCode(code), codeHash: fingerprintCode(code) }));
+  const rows = parsed.codes.map(({ where, code }) => ({
+    where,
+    ciphertext: encryptCode(code),
+    codeHash: fingerprintCode(code),
+  }));
   return getPrisma().$transaction(async (tx) => {
-    const product = await tx.product.findUnique({ select: { catalogId: true, line: { select: { kind: true } } }, where: { id: input.productId } });
+    const product = await tx.product.findUnique({
+      select: { catalogId: true, line: { select: { kind: true } } },
+      where: { id: input.productId },
+    });
     if (!product) return { status: "not_found" as const };
     const { catalogId } = product;
-    if (product.line.kind !== "gamekey" && product.line.kind !== "giftcard") return { status: "not_a_stock_product" as const };
+    if (product.line.kind !== "gamekey" && product.line.kind !== "giftcard")
+      return { status: "not_a_stock_product" as const };
 
     // skipDuplicates is ON CONFLICT DO NOTHING: what comes back is what was new.
     const inserted = await tx.inventoryCode.createManyAndReturn({
@@ -55,10 +67,22 @@ export async function importInventoryCodes(input: { productId: number; sources: 
         action: "inventory.import",
         targetType: "product",
         targetId: input.productId,
-        details: { catalogId, added: added.size, alreadyStored: alreadyStored.length, repeated: parsed.repeated.length },
+        details: {
+          catalogId,
+          added: added.size,
+          alreadyStored: alreadyStored.length,
+          repeated: parsed.repeated.length,
+        },
       },
       tx,
     );
-    return { status: "imported" as const, catalogId, added: added.size, alreadyStored, repeated: parsed.repeated, availableAfter };
+    return {
+      status: "imported" as const,
+      catalogId,
+      added: added.size,
+      alreadyStored,
+      repeated: parsed.repeated,
+      availableAfter,
+    };
   });
 }

@@ -65,7 +65,11 @@ export async function listCatalogWithStock(): Promise<CatalogLineWithStock[]> {
       ...product,
       priceCents: numberFromDb(product.priceCents),
       stock: isStockKind(line.kind)
-        ? { available: count(product.id, "available"), reserved: count(product.id, "reserved"), delivered: count(product.id, "delivered") }
+        ? {
+            available: count(product.id, "available"),
+            reserved: count(product.id, "reserved"),
+            delivered: count(product.id, "delivered"),
+          }
         : null,
     })),
   }));

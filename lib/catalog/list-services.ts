@@ -24,6 +24,8 @@ export async function listServices(): Promise<ServiceEntry[]> {
     kind: row.kind,
     required: row.requiredFields,
     status: row.orderable ? "active" : "disabled",
-    ...(row.serverIdOptions ? { serverIdOptions: row.serverIdOptions.map(({ value, label }) => ({ value, label })) } : {}),
+    ...(row.serverIdOptions
+      ? { serverIdOptions: row.serverIdOptions.map(({ value, label }) => ({ value, label })) }
+      : {}),
   }));
 }

@@ -62,7 +62,8 @@ export function parseCodeList(sources: CodeSource[]): ParsedCodeList {
         if (isHeader) return;
         if (code === "") result.invalid.push({ where, reason: "empty first column" });
         else if (FORBIDDEN.test(code)) result.invalid.push({ where, reason: "contains control characters" });
-        else if (code.length > MAX_CODE_LENGTH) result.invalid.push({ where, reason: `longer than ${MAX_CODE_LENGTH} characters` });
+        else if (code.length > MAX_CODE_LENGTH)
+          result.invalid.push({ where, reason: `longer than ${MAX_CODE_LENGTH} characters` });
         else if (seen.has(code)) result.repeated.push(where);
         else {
           seen.add(code);

@@ -12,7 +12,10 @@ export async function setLineOrderable(input: {
 }): Promise<{ status: "updated" | "unchanged"; slug: string } | { status: "not_found" }> {
   return getPrisma().$transaction(async (tx) => {
     // A conditional update: of two admins flipping the same switch, exactly one sees "updated".
-    const { count } = await tx.gameLine.updateMany({ where: { id: input.lineId, orderable: !input.orderable }, data: { orderable: input.orderable } });
+    const { count } = await tx.gameLine.updateMany({
+      where: { id: input.lineId, orderable: !input.orderable },
+      data: { orderable: input.orderable },
+    });
     const line = await tx.gameLine.findUnique({ select: { slug: true }, where: { id: input.lineId } });
     if (!line) return { status: "not_found" as const };
     const changed = count > 0;

@@ -12,7 +12,10 @@ export async function setProductActive(input: {
 }): Promise<{ status: "updated" | "unchanged"; catalogId: string } | { status: "not_found" }> {
   return getPrisma().$transaction(async (tx) => {
     // A conditional update: of two admins flipping the same switch, exactly one sees "updated".
-    const { count } = await tx.product.updateMany({ where: { id: input.productId, active: !input.active }, data: { active: input.active } });
+    const { count } = await tx.product.updateMany({
+      where: { id: input.productId, active: !input.active },
+      data: { active: input.active },
+    });
     const product = await tx.product.findUnique({ select: { catalogId: true }, where: { id: input.productId } });
     if (!product) return { status: "not_found" as const };
     const changed = count > 0;

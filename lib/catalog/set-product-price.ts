@@ -14,7 +14,11 @@ export type SetProductPriceResult =
  * Changes a pack's price for future orders. Orders keep the price they were placed at
  * (orders.unit_price_cents and amount_cents are a snapshot), so nothing already charged moves.
  */
-export async function setProductPrice(input: { productId: number; priceCents: number; actor: string }): Promise<SetProductPriceResult> {
+export async function setProductPrice(input: {
+  productId: number;
+  priceCents: number;
+  actor: string;
+}): Promise<SetProductPriceResult> {
   if (!Number.isSafeInteger(input.priceCents) || input.priceCents <= 0 || input.priceCents > MAX_PRODUCT_PRICE_CENTS) {
     return { status: "invalid_price" };
   }
@@ -22,7 +26,10 @@ export async function setProductPrice(input: { productId: number; priceCents: nu
     // Compare-and-set on the price read: the audit entry names the price this change replaced even
     // when two admins change it at once (the loser reads again and retries).
     for (;;) {
-      const before = await tx.product.findUnique({ select: { priceCents: true, catalogId: true }, where: { id: input.productId } });
+      const before = await tx.product.findUnique({
+        select: { priceCents: true, catalogId: true },
+        where: { id: input.productId },
+      });
       if (!before) return { status: "not_found" as const };
       const fromCents = numberFromDb(before.priceCents);
       const changed = fromCents !== input.priceCents;
@@ -43,7 +50,12 @@ export async function setProductPrice(input: { productId: number; priceCents: nu
         },
         tx,
       );
-      return { status: changed ? ("updated" as const) : ("unchanged" as const), catalogId: before.catalogId, fromCents, toCents: input.priceCents };
+      return {
+        status: changed ? ("updated" as const) : ("unchanged" as const),
+        catalogId: before.catalogId,
+        fromCents,
+        toCents: input.priceCents,
+      };
     }
   });
 }

@@ -76,7 +76,9 @@ export function secrets(): Secrets {
  */
 export function assertProductionSecrets(current: Env = env()): void {
   if (current.nodeEnv === "production" && process.env.WEBHOOKS_ALLOW_PRIVATE === "1") {
-    throw new Error("Refusing to start in production with WEBHOOKS_ALLOW_PRIVATE=1: it lets webhooks reach private addresses.");
+    throw new Error(
+      "Refusing to start in production with WEBHOOKS_ALLOW_PRIVATE=1: it lets webhooks reach private addresses.",
+    );
   }
   secrets();
 }

@@ -66,16 +66,25 @@ export function randomSecret(): string {
 /** <dataDir>/secrets.json, created with fresh random secrets when it is missing. */
 export function loadOrCreateSecretsFile(dataDir: string): Record<SecretName, string> {
   const file = path.join(dataDir, SECRETS_FILE_NAME);
-  const text = readOrCreatePrivateFile(file, () => `${JSON.stringify(Object.fromEntries(SECRET_NAMES.map((name) => [name, randomSecret()])), null, 2)}\n`);
+  const text = readOrCreatePrivateFile(
+    file,
+    () => `${JSON.stringify(Object.fromEntries(SECRET_NAMES.map((name) => [name, randomSecret()])), null, 2)}\n`,
+  );
   let stored: Partial<Record<SecretName, string>>;
   try {
     stored = JSON.parse(text);
   } catch (error) {
-    throw new SecretsError(`${file} is not valid JSON (${(error as Error).message}); fix or delete it to generate new secrets`);
+    throw new SecretsError(
+      `${file} is not valid JSON (${(error as Error).message}); fix or delete it to generate new secrets`,
+    );
   }
-  const missing = SECRET_NAMES.filter((name) => typeof stored[name] !== "string" || stored[name]!.length < MIN_PRODUCTION_SECRET_LENGTH);
+  const missing = SECRET_NAMES.filter(
+    (name) => typeof stored[name] !== "string" || stored[name]!.length < MIN_PRODUCTION_SECRET_LENGTH,
+  );
   if (missing.length > 0) {
-    throw new SecretsError(`${file} lacks ${missing.join(", ")} (or holds one shorter than ${MIN_PRODUCTION_SECRET_LENGTH} characters); delete it to generate new secrets`);
+    throw new SecretsError(
+      `${file} lacks ${missing.join(", ")} (or holds one shorter than ${MIN_PRODUCTION_SECRET_LENGTH} characters); delete it to generate new secrets`,
+    );
   }
   return stored as Record<SecretName, string>;
 }
@@ -84,13 +93,19 @@ export function loadOrCreateSecretsFile(dataDir: string): Record<SecretName, str
  * The rule, without caching: environment first; in production nothing else, and nothing short;
  * elsewhere the data directory's generated secrets fill the gaps.
  */
-export function resolveSecrets(options: { environment: Record<string, string | undefined>; production: boolean; dataDir: string }): Secrets {
+export function resolveSecrets(options: {
+  environment: Record<string, string | undefined>;
+  production: boolean;
+  dataDir: string;
+}): Secrets {
   const fromEnv = (name: SecretName) => options.environment[name] || undefined;
   let values: Record<SecretName, string>;
   if (options.production) {
     const unusable = SECRET_NAMES.filter((name) => (fromEnv(name)?.length ?? 0) < MIN_PRODUCTION_SECRET_LENGTH);
     if (unusable.length > 0) {
-      const detail = unusable.map((name) => `${name} (${fromEnv(name) ? `only ${fromEnv(name)!.length} characters` : "unset"})`);
+      const detail = unusable.map(
+        (name) => `${name} (${fromEnv(name) ? `only ${fromEnv(name)!.length} characters` : "unset"})`,
+      );
       throw new SecretsError(
         `Refusing to start in production: ${detail.join(", ")}. Set each in the environment to a random value of at least ` +
           `${MIN_PRODUCTION_SECRET_LENGTH} characters (for example: openssl rand -base64 32).`,
@@ -99,14 +114,25 @@ export function resolveSecrets(options: { environment: Record<string, string | u
     values = Object.fromEntries(SECRET_NAMES.map((name) => [name, fromEnv(name)!])) as Record<SecretName, string>;
   } else {
     const generated = SECRET_NAMES.every(fromEnv) ? undefined : loadOrCreateSecretsFile(options.dataDir);
-    values = Object.fromEntries(SECRET_NAMES.map((name) => [name, fromEnv(name) ?? generated![name]])) as Record<SecretName, string>;
+    values = Object.fromEntries(SECRET_NAMES.map((name) => [name, fromEnv(name) ?? generated![name]])) as Record<
+      SecretName,
+      string
+    >;
   }
-  return { appSecret: values.APP_SECRET, codesEncryptionKey: values.CODES_ENCRYPTION_KEY, nextAuthSecret: values.NEXTAUTH_SECRET };
+  return {
+    appSecret: values.APP_SECRET,
+    codesEncryptionKey: values.CODES_ENCRYPTION_KEY,
+    nextAuthSecret: values.NEXTAUTH_SECRET,
+  };
 }
 
 /** This process's secrets, resolved on first use (see resolveSecrets) and then fixed. */
 export function processSecrets(dataDir: string): Secrets {
   const holder = globalThis as WithResolved;
-  holder[RESOLVED] ??= resolveSecrets({ environment: process.env, production: process.env.NODE_ENV === "production", dataDir });
+  holder[RESOLVED] ??= resolveSecrets({
+    environment: process.env,
+    production: process.env.NODE_ENV === "production",
+    dataDir,
+  });
   return holder[RESOLVED];
 }

@@ -23,6 +23,15 @@ export async function exportAccountLedger(accountId: number): Promise<string | u
     ["id", "kind", "amount_usd", "balance_after_usd", "order_id", "actor", "reason", "created_at"],
     entries
       .slice(0, MAX_EXPORTED_LEDGER_ENTRIES)
-      .map((e) => [e.id, e.kind, csvNumber(centsToUsd(e.amountCents), 2), csvNumber(centsToUsd(e.balanceAfterCents), 2), e.orderPublicId, e.actor, e.reason, e.createdAt]),
+      .map((e) => [
+        e.id,
+        e.kind,
+        csvNumber(centsToUsd(e.amountCents), 2),
+        csvNumber(centsToUsd(e.balanceAfterCents), 2),
+        e.orderPublicId,
+        e.actor,
+        e.reason,
+        e.createdAt,
+      ]),
   );
 }

@@ -15,7 +15,9 @@ export interface AccountPage {
   olderCursor?: number;
 }
 
-export async function listAccounts(options: { query?: string; olderThan?: number; limit?: number } = {}): Promise<AccountPage> {
+export async function listAccounts(
+  options: { query?: string; olderThan?: number; limit?: number } = {},
+): Promise<AccountPage> {
   const limit = Math.min(Math.max(options.limit ?? 50, 1), 200);
   const where: Prisma.AccountWhereInput[] = [];
   const query = options.query?.trim().replace(/^@/, "") ?? "";
@@ -41,8 +43,15 @@ export async function listAccounts(options: { query?: string; olderThan?: number
   // placement in the order's own statement (the total GET /history answers); an order whose key
   // was deleted (its api_key_id set to null) is counted on its own, through the key index.
   const [keys, keyless] = await Promise.all([
-    prisma.apiKey.findMany({ where: { accountId: { in: ids } }, select: { accountId: true, revokedAt: true, orderCount: true } }),
-    prisma.order.groupBy({ by: ["accountId"], where: { accountId: { in: ids }, apiKeyId: null }, _count: { _all: true } }),
+    prisma.apiKey.findMany({
+      where: { accountId: { in: ids } },
+      select: { accountId: true, revokedAt: true, orderCount: true },
+    }),
+    prisma.order.groupBy({
+      by: ["accountId"],
+      where: { accountId: { in: ids }, apiKeyId: null },
+      _count: { _all: true },
+    }),
   ]);
   const counts = new Map(ids.map((id) => [id, { activeKeys: 0, orderCount: 0 }]));
   for (const key of keys) {

@@ -30,7 +30,11 @@ export async function listAuditEntries(
   const limit = Math.min(Math.max(options.limit ?? 50, 1), 200);
   const where: Prisma.AuditLogWhereInput = {
     actor: filters.actor ? { contains: escapeLike(filters.actor), mode: "insensitive" } : undefined,
-    action: filters.action ? (filters.action.endsWith(".") ? { startsWith: escapeLike(filters.action) } : filters.action) : undefined,
+    action: filters.action
+      ? filters.action.endsWith(".")
+        ? { startsWith: escapeLike(filters.action) }
+        : filters.action
+      : undefined,
     targetType: filters.targetType || undefined,
     targetId: filters.targetId || undefined,
     id: options.olderThan !== undefined ? { lt: options.olderThan } : undefined,

@@ -16,7 +16,12 @@ export async function readOrderBacklog(limit = 10): Promise<OrderBacklog> {
   // Both read the (status, needs_admin) index: only open orders are looked at.
   const [byFlag, oldest] = await Promise.all([
     prisma.order.groupBy({ by: ["needsAdmin"], where: open, _count: { _all: true } }),
-    prisma.order.findMany({ select: ORDER_LIST_SELECT, where: { ...open, needsAdmin: true }, orderBy: { id: "asc" }, take: limit }),
+    prisma.order.findMany({
+      select: ORDER_LIST_SELECT,
+      where: { ...open, needsAdmin: true },
+      orderBy: { id: "asc" },
+      take: limit,
+    }),
   ]);
   const count = (flagged: boolean) => byFlag.find((group) => group.needsAdmin === flagged)?._count._all ?? 0;
   return { awaitingAdmin: count(true), inFlight: count(false), oldestAwaitingAdmin: oldest.map(toOrderListItem) };

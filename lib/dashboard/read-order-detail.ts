@@ -57,9 +57,20 @@ export async function readOrderDetail(orderId: number): Promise<OrderDetail | un
     include: {
       account: { select: { id: true, telegramUsername: true, displayName: true, balanceCents: true } },
       apiKey: { select: { prefix: true } },
-      events: { select: { id: true, fromStatus: true, toStatus: true, reason: true, data: true, createdAt: true }, orderBy: { id: "asc" } },
+      events: {
+        select: { id: true, fromStatus: true, toStatus: true, reason: true, data: true, createdAt: true },
+        orderBy: { id: "asc" },
+      },
       ledgerEntries: {
-        select: { id: true, kind: true, amountCents: true, balanceAfterCents: true, actor: true, reason: true, createdAt: true },
+        select: {
+          id: true,
+          kind: true,
+          amountCents: true,
+          balanceAfterCents: true,
+          actor: true,
+          reason: true,
+          createdAt: true,
+        },
         orderBy: { id: "asc" },
       },
     },
@@ -75,7 +86,8 @@ export async function readOrderDetail(orderId: number): Promise<OrderDetail | un
   ]);
   const { account, apiKey, events, ledgerEntries, unitPriceCents, amountCents, ...rest } = found;
   const order = { ...rest, unitPriceCents: numberFromDb(unitPriceCents), amountCents: numberFromDb(amountCents) };
-  const codes = (status: "reserved" | "delivered") => codeCounts.find((group) => group.status === status)?._count._all ?? 0;
+  const codes = (status: "reserved" | "delivered") =>
+    codeCounts.find((group) => group.status === status)?._count._all ?? 0;
   return {
     order,
     invoice: toInvoice(order),
@@ -83,7 +95,11 @@ export async function readOrderDetail(orderId: number): Promise<OrderDetail | un
     apiKeyPrefix: apiKey?.prefix ?? null,
     codes: { reserved: codes("reserved"), delivered: codes("delivered") },
     events,
-    ledger: ledgerEntries.map((entry) => ({ ...entry, amountCents: Number(entry.amountCents), balanceAfterCents: Number(entry.balanceAfterCents) })),
+    ledger: ledgerEntries.map((entry) => ({
+      ...entry,
+      amountCents: Number(entry.amountCents),
+      balanceAfterCents: Number(entry.balanceAfterCents),
+    })),
     audit,
   };
 }

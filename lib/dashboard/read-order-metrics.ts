@@ -64,7 +64,16 @@ interface Row {
 }
 
 const EMPTY: Row = {
-  start: null, total: 0, completed: 0, cancelled: 0, refused: 0, processing: 0, pending: 0, revenue_cents: 0n, p50: null, p95: null,
+  start: null,
+  total: 0,
+  completed: 0,
+  cancelled: 0,
+  refused: 0,
+  processing: 0,
+  pending: 0,
+  revenue_cents: 0n,
+  p50: null,
+  p95: null,
 };
 
 function figures(row: Row): OrderMetricsFigures {

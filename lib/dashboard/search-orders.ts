@@ -3,7 +3,13 @@
 // ranked by the API's own parser (lib/orders/parse-order-reference.ts), or the player id the top-up
 // went to. Quotes, spaces and a trailing period from the paste are ignored.
 import { getPrisma } from "../db/prisma";
-import { classifyOrderMatch, ORDER_REFERENCE_KINDS, parseOrderReference, type OrderReference, type OrderReferenceKind } from "../orders/parse-order-reference";
+import {
+  classifyOrderMatch,
+  ORDER_REFERENCE_KINDS,
+  parseOrderReference,
+  type OrderReference,
+  type OrderReferenceKind,
+} from "../orders/parse-order-reference";
 import { ORDER_LIST_SELECT, toOrderListItem, type OrderListItem } from "./order-list-item";
 
 export type OrderMatchKind = "public id" | "order id" | "trxid" | "idempotency key" | "player id";
@@ -38,14 +44,26 @@ export async function searchOrders(raw: string, limit = 50): Promise<OrderSearch
 
   // Both the cleaned text and the paste as it was (trimmed): a trxid may itself end in "." or ")".
   // "#123" is also looked up as the text "123", as support chats write a trxid of digits that way.
-  const texts = [...new Set([query.replace(/^#(?=\d+$)/, ""), raw.trim()])].filter((text) => text.length <= MAX_QUERY_LENGTH);
-  const references = texts.map((text) => parseOrderReference(text)).filter((reference): reference is OrderReference => reference !== undefined);
-  const ids = [...new Set(references.flatMap((reference) => [reference.publicId, reference.id]).filter((id): id is number => id !== undefined))];
+  const texts = [...new Set([query.replace(/^#(?=\d+$)/, ""), raw.trim()])].filter(
+    (text) => text.length <= MAX_QUERY_LENGTH,
+  );
+  const references = texts
+    .map((text) => parseOrderReference(text))
+    .filter((reference): reference is OrderReference => reference !== undefined);
+  const ids = [
+    ...new Set(
+      references
+        .flatMap((reference) => [reference.publicId, reference.id])
+        .filter((id): id is number => id !== undefined),
+    ),
+  ];
   const referenceTexts = references.map((reference) => reference.text);
 
   const prisma = getPrisma();
   const select = { ...ORDER_LIST_SELECT, idempotencyKey: true } as const;
-  const namedByReference = { OR: [{ id: { in: ids } }, { trxid: { in: referenceTexts } }, { idempotencyKey: { in: referenceTexts } }] };
+  const namedByReference = {
+    OR: [{ id: { in: ids } }, { trxid: { in: referenceTexts } }, { idempotencyKey: { in: referenceTexts } }],
+  };
   const [byReference, byPlayer] = await Promise.all([
     prisma.order.findMany({
       select,
@@ -71,6 +89,8 @@ export async function searchOrders(raw: string, limit = 50): Promise<OrderSearch
     })
     .sort((a, b) => a.rank - b.rank || b.row.id - a.row.id);
   const rows = [...ranked, ...byPlayer.map((row) => ({ row, matchedBy: "player id" as const }))];
-  const matches = rows.slice(0, limit).map(({ row: { idempotencyKey: _idempotencyKey, ...row }, matchedBy }) => ({ ...toOrderListItem(row), matchedBy }));
+  const matches = rows
+    .slice(0, limit)
+    .map(({ row: { idempotencyKey: _idempotencyKey, ...row }, matchedBy }) => ({ ...toOrderListItem(row), matchedBy }));
   return { query, matches, truncated: rows.length > limit || byReference.length > limit };
 }

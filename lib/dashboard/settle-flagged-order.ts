@@ -27,7 +27,10 @@ export async function settleFlaggedOrder(input: {
   actor: string;
 }): Promise<SettleFlaggedOrderResult> {
   const reason = input.reason.trim().slice(0, MAX_SETTLE_REASON_LENGTH);
-  const before = await getPrisma().order.findUnique({ select: { status: true, needsAdmin: true, publicId: true }, where: { id: input.orderId } });
+  const before = await getPrisma().order.findUnique({
+    select: { status: true, needsAdmin: true, publicId: true },
+    where: { id: input.orderId },
+  });
   if (!before) return { status: "not_found" };
   const open = before.status === "pending" || before.status === "processing";
   if (!open || !before.needsAdmin) return { status: "not_flagged", orderStatus: before.status };
@@ -51,7 +54,10 @@ export async function settleFlaggedOrder(input: {
           audit: () => auditEntry(true, 0),
         })
       : // The error is what the client's invoice shows: a fixed word, never the admin's own notes.
-        await cancelAndRefundOrder(input.orderId, "CANCELLED BY ADMIN", { actor: input.actor, audit: (order) => auditEntry(true, refundOf(order)) });
+        await cancelAndRefundOrder(input.orderId, "CANCELLED BY ADMIN", {
+          actor: input.actor,
+          audit: (order) => auditEntry(true, refundOf(order)),
+        });
   if (!result.settled) await recordAuditEntry(auditEntry(false, 0));
   const refundedCents = result.settled ? refundOf(result.order) : 0;
   if (!result.settled) {

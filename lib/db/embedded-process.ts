@@ -14,16 +14,28 @@ export interface EmbeddedPostgresProcess {
   stop(): Promise<void>;
 }
 
-export async function startEmbeddedPostgresProcess(options: { dataDir: string; port: number; database: string }): Promise<EmbeddedPostgresProcess> {
-  const child = fork(path.join(projectRoot, "scripts", "embedded-postgres.ts"), [options.dataDir, String(options.port), options.database], {
-    execArgv: ["--import", "tsx"],
-    stdio: ["ignore", "ignore", "inherit", "ipc"],
-    detached: true,
-  });
+export async function startEmbeddedPostgresProcess(options: {
+  dataDir: string;
+  port: number;
+  database: string;
+}): Promise<EmbeddedPostgresProcess> {
+  const child = fork(
+    path.join(projectRoot, "scripts", "embedded-postgres.ts"),
+    [options.dataDir, String(options.port), options.database],
+    {
+      execArgv: ["--import", "tsx"],
+      stdio: ["ignore", "ignore", "inherit", "ipc"],
+      detached: true,
+    },
+  );
   const url = await new Promise<string>((resolve, reject) => {
     let reason = "";
     child.once("exit", (code, signal) =>
-      reject(new Error(reason || `embedded PostgreSQL's process ended (${signal ?? `exit code ${code}`}) before it was ready`)),
+      reject(
+        new Error(
+          reason || `embedded PostgreSQL's process ended (${signal ?? `exit code ${code}`}) before it was ready`,
+        ),
+      ),
     );
     child.on("message", (message: { type?: string; url?: string; message?: string }) => {
       if (message?.type === "ready" && message.url) resolve(message.url);

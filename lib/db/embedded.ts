@@ -37,8 +37,11 @@ async function probe(adminUrl: string, databaseDir: string): Promise<Probe> {
     await client.connect();
     const { rows } = await client.query<{ dir: string }>("select current_setting('data_directory') as dir");
     const served = rows[0].dir;
-    const same = fs.existsSync(served) && fs.existsSync(databaseDir) && fs.realpathSync(served) === fs.realpathSync(databaseDir);
-    return same ? { kind: "ours" } : { kind: "foreign", reason: `it accepts the password but serves another data directory (${served})` };
+    const same =
+      fs.existsSync(served) && fs.existsSync(databaseDir) && fs.realpathSync(served) === fs.realpathSync(databaseDir);
+    return same
+      ? { kind: "ours" }
+      : { kind: "foreign", reason: `it accepts the password but serves another data directory (${served})` };
   } catch (error) {
     const code = (error as { code?: string }).code;
     if (code === "ECONNREFUSED") return { kind: "nothing" };
@@ -106,7 +109,10 @@ export async function startEmbeddedPostgres(options: {
   // PostgreSQL's own words, kept so a failed start says why (the package rejects with nothing).
   const recentLog: string[] = [];
   const remember = (message: unknown) => {
-    for (const line of String(message).split("\n").filter((text) => text.trim())) recentLog.push(line.trimEnd());
+    for (const line of String(message)
+      .split("\n")
+      .filter((text) => text.trim()))
+      recentLog.push(line.trimEnd());
     recentLog.splice(0, Math.max(0, recentLog.length - 20));
   };
   const cluster = new EmbeddedPostgres({

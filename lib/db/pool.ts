@@ -29,7 +29,9 @@ export function getPool(): pg.Pool {
     // checked out but between two of its queries (inside a transaction, say) emits 'error' with no
     // listener, which ends the process; with this one the next query fails instead and the
     // request answers 503 SERVICE_UNAVAILABLE.
-    pool.on("connect", (client) => client.on("error", (error) => console.error("[db] connection lost:", error.message)));
+    pool.on("connect", (client) =>
+      client.on("error", (error) => console.error("[db] connection lost:", error.message)),
+    );
   }
   return pool;
 }
@@ -53,7 +55,10 @@ export function afterCommit(client: object, work: () => void): void {
 }
 
 /** Runs `fn` in a transaction on a client of `pool` (the application's pool unless given). */
-export async function withTransaction<T>(fn: (client: pg.PoolClient) => Promise<T>, pool: pg.Pool = getPool()): Promise<T> {
+export async function withTransaction<T>(
+  fn: (client: pg.PoolClient) => Promise<T>,
+  pool: pg.Pool = getPool(),
+): Promise<T> {
   const client = await pool.connect();
   const committed: (() => void)[] = [];
   afterCommitWork.set(client, committed);

@@ -17,6 +17,10 @@ export function selectList<T>(columns: ColumnMap<T>, alias?: string): string {
 }
 
 /** Some fields of a column map, their columns qualified by a table alias: for a join's select list. */
-export function qualifiedColumns<T, K extends keyof T>(columns: ColumnMap<T>, alias: string, fields: readonly K[]): ColumnMap<Pick<T, K>> {
+export function qualifiedColumns<T, K extends keyof T>(
+  columns: ColumnMap<T>,
+  alias: string,
+  fields: readonly K[],
+): ColumnMap<Pick<T, K>> {
   return Object.fromEntries(fields.map((field) => [field, `${alias}.${columns[field]}`])) as ColumnMap<Pick<T, K>>;
 }

@@ -49,6 +49,10 @@ const ADD_REPOLL = `WITH ${CUSTOM_PLANS}
   SELECT graphile_worker.add_job($1, json_build_object('orderId', $2::int), job_key := $3, run_at := $4::timestamptz, max_attempts := 25) FROM custom_plans`;
 
 /** Queues the order's fulfilment again at `runAt` (the worker's re-poll). */
-export async function enqueueFulfilment(client: Pick<pg.PoolClient, "query">, orderId: number, runAt: Date): Promise<void> {
+export async function enqueueFulfilment(
+  client: Pick<pg.PoolClient, "query">,
+  orderId: number,
+  runAt: Date,
+): Promise<void> {
   await client.query(ADD_REPOLL, [FULFIL_ORDER_TASK, orderId, `order:${orderId}`, runAt]);
 }

@@ -44,7 +44,11 @@ export async function fulfilOrder(
   supplierFor: (name: string) => Supplier = getSupplier,
 ): Promise<void> {
   const pool = getPool();
-  const { rows } = await pool.query<FulfilmentRow>({ name: "fulfil-read-and-count", text: READ_AND_COUNT, values: [orderId] });
+  const { rows } = await pool.query<FulfilmentRow>({
+    name: "fulfil-read-and-count",
+    text: READ_AND_COUNT,
+    values: [orderId],
+  });
   const order = rows[0];
   if (!order || order.needsAdmin || (order.status !== "pending" && order.status !== "processing")) return;
 
@@ -67,7 +71,8 @@ export async function fulfilOrder(
     serverId: order.serverId ?? undefined,
   };
 
-  let outcome: TopupStatus = attempts > 1 ? await supplier.checkTopup(order.publicId) : await supplier.placeTopup(request);
+  let outcome: TopupStatus =
+    attempts > 1 ? await supplier.checkTopup(order.publicId) : await supplier.placeTopup(request);
   // The supplier never received it (the earlier attempt died before sending): place it now.
   if (outcome.status === "not_found") outcome = await supplier.placeTopup(request);
 

@@ -9,11 +9,25 @@
 import { randomUUID } from "node:crypto";
 import { EventEmitter } from "node:events";
 import pg from "pg";
-import { Logger, type LogLevel, makeWorkerUtils, parseCronItems, run, type Runner, type WorkerEvents, type WorkerUtils } from "graphile-worker";
+import {
+  Logger,
+  type LogLevel,
+  makeWorkerUtils,
+  parseCronItems,
+  run,
+  type Runner,
+  type WorkerEvents,
+  type WorkerUtils,
+} from "graphile-worker";
 import { fulfilOrder } from "./fulfil-order";
 import { FULFIL_ORDER_TASK } from "./enqueue-fulfilment";
 import { webhookTasks } from "../webhooks/webhook-tasks";
-import { listClaimingDispatchers, releaseDeadClaims, startWebhookDispatcher, type WebhookDispatcher } from "../webhooks/dispatch-webhooks";
+import {
+  listClaimingDispatchers,
+  releaseDeadClaims,
+  startWebhookDispatcher,
+  type WebhookDispatcher,
+} from "../webhooks/dispatch-webhooks";
 
 const LIVENESS_NAMESPACE = 72_707_002;
 // A job locked this recently may belong to a worker whose liveness lock is still being taken.
@@ -31,7 +45,10 @@ async function findDeadHolders(pool: pg.Pool, candidates: string[]): Promise<str
   const client = await pool.connect();
   try {
     for (const id of candidates) {
-      const probe = await client.query<{ free: boolean }>(`SELECT pg_try_advisory_lock($1, hashtext($2)) AS free`, [LIVENESS_NAMESPACE, id]);
+      const probe = await client.query<{ free: boolean }>(`SELECT pg_try_advisory_lock($1, hashtext($2)) AS free`, [
+        LIVENESS_NAMESPACE,
+        id,
+      ]);
       if (probe.rows[0].free) {
         dead.push(id);
         await client.query(`SELECT pg_advisory_unlock($1, hashtext($2))`, [LIVENESS_NAMESPACE, id]);
@@ -128,7 +145,8 @@ export async function startWorker(options: {
     events,
     // Warnings and errors only: "worker connected" and the like are nothing a user acts on.
     logger: new Logger((scope) => (level, message) => {
-      if (level === ("error" as LogLevel) || level === ("warning" as LogLevel)) log(`${level}: ${message}${scope.taskIdentifier ? ` (${scope.taskIdentifier}, job ${scope.jobId})` : ""}`);
+      if (level === ("error" as LogLevel) || level === ("warning" as LogLevel))
+        log(`${level}: ${message}${scope.taskIdentifier ? ` (${scope.taskIdentifier}, job ${scope.jobId})` : ""}`);
     }),
   };
   const concurrency = options.concurrency ?? Number(process.env.WORKER_CONCURRENCY ?? 10);
@@ -157,9 +175,15 @@ export async function startWorker(options: {
   let dispatcher: WebhookDispatcher | undefined;
   let dispatchPool: pg.Pool | undefined;
   if (webhookConcurrency > 0) {
-    dispatchPool = new pg.Pool({ connectionString: options.connectionString, max: Math.min(webhookConcurrency, 4), options: "-c synchronous_commit=off" });
+    dispatchPool = new pg.Pool({
+      connectionString: options.connectionString,
+      max: Math.min(webhookConcurrency, 4),
+      options: "-c synchronous_commit=off",
+    });
     dispatchPool.on("error", (error) => log(`webhook pool error: ${error.message}`));
-    dispatchPool.on("connect", (client) => client.on("error", (error) => log(`webhook pool client error: ${error.message}`)));
+    dispatchPool.on("connect", (client) =>
+      client.on("error", (error) => log(`webhook pool client error: ${error.message}`)),
+    );
     const dispatcherId = `webhooks-${randomUUID()}`;
     // Held before the first claim, so the sweep never takes a live dispatcher for a dead one.
     await holdId(dispatcherId);
@@ -167,7 +191,9 @@ export async function startWorker(options: {
       db: dispatchPool,
       id: dispatcherId,
       concurrency: webhookConcurrency,
-      pollIntervalMs: options.webhookPollIntervalMs ?? (process.env.WEBHOOK_POLL_MS ? Number(process.env.WEBHOOK_POLL_MS) : undefined),
+      pollIntervalMs:
+        options.webhookPollIntervalMs ??
+        (process.env.WEBHOOK_POLL_MS ? Number(process.env.WEBHOOK_POLL_MS) : undefined),
       log: (line) => log(`webhooks: ${line}`),
     });
   }

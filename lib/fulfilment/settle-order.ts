@@ -61,14 +61,27 @@ async function finish(
   reason: string,
   { actor = "worker", audit, supplierRef }: SettleOptions,
   /** The settlement's own writes; returns the order again when they changed it. */
-  work: (client: pg.PoolClient, order: OrderRecord, settledBy: { actor: string; auditLogId: number | undefined }) => Promise<OrderRecord | void>,
+  work: (
+    client: pg.PoolClient,
+    order: OrderRecord,
+    settledBy: { actor: string; auditLogId: number | undefined },
+  ) => Promise<OrderRecord | void>,
   error?: string,
 ): Promise<SettleResult> {
   return withTransaction(async (client) => {
     const { rows } = await client.query<OrderRecord & { fromStatus: OrderStatus }>({
       name: "settle-order",
       text: SETTLE,
-      values: [orderId, to, error ?? null, reason, JSON.stringify({ actor }), ORDER_FINISHED_CHANNEL, ORDER_WAITER_LOCK_NAMESPACE, supplierRef ?? null],
+      values: [
+        orderId,
+        to,
+        error ?? null,
+        reason,
+        JSON.stringify({ actor }),
+        ORDER_FINISHED_CHANNEL,
+        ORDER_WAITER_LOCK_NAMESPACE,
+        supplierRef ?? null,
+      ],
     });
     if (rows.length === 0) return { settled: false };
     const { fromStatus: _fromStatus, ...settled } = rows[0];
@@ -81,24 +94,22 @@ async function finish(
 
 /** Delivered: reserved codes become delivered. */
 export function completeOrder(orderId: number, reason: string, options: SettleOptions = {}): Promise<SettleResult> {
-  return finish(
-    orderId,
-    "completed",
-    reason,
-    options,
-    async (client, order) => {
-      // A top-up has no codes.
-      if (order.lineKind === "topup") return;
-      await client.query(
-        `UPDATE inventory_codes SET status = 'delivered', delivered_at = now() WHERE order_id = $1 AND status = 'reserved'`,
-        [orderId],
-      );
-    },
-  );
+  return finish(orderId, "completed", reason, options, async (client, order) => {
+    // A top-up has no codes.
+    if (order.lineKind === "topup") return;
+    await client.query(
+      `UPDATE inventory_codes SET status = 'delivered', delivered_at = now() WHERE order_id = $1 AND status = 'reserved'`,
+      [orderId],
+    );
+  });
 }
 
 /** Not delivered: the charge is refunded once and reserved codes go back to stock. */
-export function cancelAndRefundOrder(orderId: number, error: string, options: SettleOptions = {}): Promise<SettleResult> {
+export function cancelAndRefundOrder(
+  orderId: number,
+  error: string,
+  options: SettleOptions = {},
+): Promise<SettleResult> {
   return finish(
     orderId,
     "cancelled",
@@ -116,7 +127,12 @@ export function cancelAndRefundOrder(orderId: number, error: string, options: Se
           reason: error,
           auditLogId,
         });
-        refunded = (await client.query<OrderRecord>(`UPDATE orders SET refunded = true WHERE id = $1 RETURNING ${ORDER_RECORD_COLUMNS}`, [orderId])).rows[0];
+        refunded = (
+          await client.query<OrderRecord>(
+            `UPDATE orders SET refunded = true WHERE id = $1 RETURNING ${ORDER_RECORD_COLUMNS}`,
+            [orderId],
+          )
+        ).rows[0];
       }
       if (order.lineKind !== "topup") {
         await client.query(

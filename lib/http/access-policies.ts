@@ -2,7 +2,13 @@
 import { getRuntimeSettings, type RuntimeSettings } from "../settings/get-runtime-settings";
 import { authenticateApiKey, extractApiKey, type ApiCaller, type KeyLookupExtra } from "../auth/authenticate-api-key";
 import { isWellFormedApiKey } from "../auth/api-key-format";
-import { authBlockedFor, recordAuthFailure, RateLimitUnavailableError, startKeyRateLimit, type RateLimitDecision } from "../ratelimit";
+import {
+  authBlockedFor,
+  recordAuthFailure,
+  RateLimitUnavailableError,
+  startKeyRateLimit,
+  type RateLimitDecision,
+} from "../ratelimit";
 import { keyLimitIdentifier } from "../ratelimit/key-limit-identifier";
 import { ApiError } from "./errors";
 
@@ -47,19 +53,32 @@ export interface AuthenticatedCall {
  * passes, since the lookup happens first (an indexed hash: cheap, and keys have about 238 bits, so
  * the budget slows guessing, it is not what makes guessing hopeless).
  */
-export async function authenticateCaller(headers: Headers, clientIp: string, extra?: KeyLookupExtra): Promise<AuthenticatedCall> {
+export async function authenticateCaller(
+  headers: Headers,
+  clientIp: string,
+  extra?: KeyLookupExtra,
+): Promise<AuthenticatedCall> {
   const presented = extractApiKey(headers);
   const blockedFor = authBlockedFor(clientIp);
   // A network that is sending bad keys gets no concurrent store write per guess: its check starts
   // only once its key is known to be valid.
-  let check = presented !== undefined && blockedFor === 0 && isWellFormedApiKey(presented) ? startKeyRateLimit(keyLimitIdentifier(presented)) : undefined;
+  let check =
+    presented !== undefined && blockedFor === 0 && isWellFormedApiKey(presented)
+      ? startKeyRateLimit(keyLimitIdentifier(presented))
+      : undefined;
   let caller: ApiCaller;
   let extraValue: unknown;
   try {
     // A route's extra read may take a sequence number (POST /orders reserves its order id), so it
     // rides only on the lookup of a request within its limits: a client over its limits cannot use
     // up ids, however fast it sends. It waits for the store's answer; the rest overlap.
-    const withinLimits = extra && check ? await check.decision.then((decision) => decision.allowed, () => false) : false;
+    const withinLimits =
+      extra && check
+        ? await check.decision.then(
+            (decision) => decision.allowed,
+            () => false,
+          )
+        : false;
     ({ caller, extra: extraValue } = await authenticateApiKey(presented, withinLimits ? extra : undefined));
   } catch (error) {
     void check?.retract();

@@ -254,7 +254,8 @@ export const errorCatalogue = {
     error: "Telegram webhook secret token missing or wrong",
     when: "A POST to /api/telegram/webhook without `X-Telegram-Bot-Api-Secret-Token`, or with one that differs from TELEGRAM_WEBHOOK_SECRET.",
     retryable: false,
-    action: "Only Telegram calls this path: register it with `npm run bot:webhook -- <public-url>` using the web process's TELEGRAM_WEBHOOK_SECRET.",
+    action:
+      "Only Telegram calls this path: register it with `npm run bot:webhook -- <public-url>` using the web process's TELEGRAM_WEBHOOK_SECRET.",
   },
 
   // HTTP-level failures, in the same shape.
@@ -317,7 +318,10 @@ export class ApiError extends Error {
 const JSON_HEADERS = { "content-type": "application/json; charset=utf-8" };
 
 export function jsonResponse(body: unknown, status = 200, headers?: Record<string, string>): Response {
-  return new Response(JSON.stringify(body), { status, headers: headers ? { ...JSON_HEADERS, ...headers } : JSON_HEADERS });
+  return new Response(JSON.stringify(body), {
+    status,
+    headers: headers ? { ...JSON_HEADERS, ...headers } : JSON_HEADERS,
+  });
 }
 
 export function errorBody(key: ErrorKey, message?: string, extra?: Record<string, unknown>) {

@@ -45,7 +45,9 @@ function withBufferedBody(req: http.IncomingMessage, body: Buffer): http.Incomin
   const headers = { ...req.headers, "content-length": String(body.length) };
   delete headers["transfer-encoding"];
   copy.headers = headers;
-  copy.rawHeaders = Object.entries(headers).flatMap(([name, value]) => (Array.isArray(value) ? value.flatMap((v) => [name, v]) : [name, String(value)]));
+  copy.rawHeaders = Object.entries(headers).flatMap(([name, value]) =>
+    Array.isArray(value) ? value.flatMap((v) => [name, v]) : [name, String(value)],
+  );
   copy.push(body);
   copy.push(null);
   // Received in full: otherwise destroying the copy after it is read would count as an aborted
@@ -122,7 +124,11 @@ export function createHttpServer(options: {
       // address the API would use, never a value the client wrote itself.
       trustedProxies ??= parseTrustedProxies(env().trustedProxies);
       const forwarded = req.headers["x-forwarded-for"];
-      req.headers["x-forwarded-for"] = resolveClientIp(req.socket.remoteAddress ?? "", Array.isArray(forwarded) ? forwarded.join(",") : (forwarded ?? null), trustedProxies);
+      req.headers["x-forwarded-for"] = resolveClientIp(
+        req.socket.remoteAddress ?? "",
+        Array.isArray(forwarded) ? forwarded.join(",") : (forwarded ?? null),
+        trustedProxies,
+      );
       const bounded = limitRequestBody(req, res, NEXT_BODY_LIMIT_BYTES);
       if (bounded instanceof Promise) void bounded.then((request) => request && next(request, res));
       else if (bounded) void next(bounded, res);

@@ -37,7 +37,8 @@ function logError(error: unknown) {
  */
 export function createNextRouteHandlers(router: ApiRouter, path?: string): NextRouteHandlers {
   installPeerAddressStamp();
-  if (path !== undefined && !router.has(path)) throw new Error(`route file for ${path}, which the route table does not have`);
+  if (path !== undefined && !router.has(path))
+    throw new Error(`route file for ${path}, which the route table does not have`);
   const handle: NextHandler = async (request) => {
     let peerIp: string;
     try {
@@ -45,7 +46,8 @@ export function createNextRouteHandlers(router: ApiRouter, path?: string): NextR
     } catch (error) {
       // Only a request that reached `next start` while it was starting: its client address is not
       // known, so it is not served; a retry a moment later is.
-      if (error instanceof PeerAddressUnknownError) return errorResponse("SERVICE_UNAVAILABLE", { headers: { "retry-after": "1" } });
+      if (error instanceof PeerAddressUnknownError)
+        return errorResponse("SERVICE_UNAVAILABLE", { headers: { "retry-after": "1" } });
       logError(error);
       return errorResponse("INTERNAL_ERROR");
     }

@@ -8,7 +8,13 @@ import { z } from "zod";
 import { env } from "../config/env";
 import { isDatabaseUnavailable } from "../db/errors";
 import { parseTrustedProxies, resolveClientIp } from "../net/ip";
-import { checkAccountAccess, checkIpAccess, touchKeyLastUsed, type ApiCaller, type KeyLookupExtra } from "../auth/authenticate-api-key";
+import {
+  checkAccountAccess,
+  checkIpAccess,
+  touchKeyLastUsed,
+  type ApiCaller,
+  type KeyLookupExtra,
+} from "../auth/authenticate-api-key";
 import { ApiError, errorCatalogue, errorResponse, jsonResponse, type ErrorKey } from "./errors";
 import { readJsonBody } from "./read-json-body";
 import type { HttpMethod, RequestContext, RouteHandler } from "./router";
@@ -67,7 +73,9 @@ export interface PublicRouteSpec<B extends z.ZodType | undefined, Q extends z.Zo
    * only while a switch is on, so it costs nothing otherwise.
    */
   replay?(input: HandlerInput<B extends z.ZodType ? z.output<B> : undefined, undefined>): Promise<unknown>;
-  handle(input: HandlerInput<B extends z.ZodType ? z.output<B> : undefined, Q extends z.ZodType ? z.output<Q> : undefined>): Promise<unknown>;
+  handle(
+    input: HandlerInput<B extends z.ZodType ? z.output<B> : undefined, Q extends z.ZodType ? z.output<Q> : undefined>,
+  ): Promise<unknown>;
 }
 
 export interface PublicRoute {
@@ -99,7 +107,9 @@ function describeIssues(error: z.ZodError) {
  * `failsAs` (lib/api-schemas/fields.ts): then it is that error (a malformed redeem code is INVALID_CODE).
  */
 function bodyError(error: z.ZodError): ApiError {
-  const named = error.issues.map((issue) => (issue.code === "custom" ? (issue.params?.errorKey as ErrorKey | undefined) : undefined));
+  const named = error.issues.map((issue) =>
+    issue.code === "custom" ? (issue.params?.errorKey as ErrorKey | undefined) : undefined,
+  );
   const key = named.every((k) => k !== undefined && k in errorCatalogue) ? named[0]! : "INVALID_BODY";
   return new ApiError(key, { extra: { details: describeIssues(error) } });
 }
@@ -107,7 +117,12 @@ function bodyError(error: z.ZodError): ApiError {
 /** A request body read and checked against its schema: its value, or the error it answers with. */
 type BodyOutcome = { ok: true; value: unknown } | { ok: false; error: unknown };
 
-async function readBody(request: Request, schema: z.ZodType, aliases: Record<string, string[]> | undefined, maxBodyBytes: number): Promise<BodyOutcome> {
+async function readBody(
+  request: Request,
+  schema: z.ZodType,
+  aliases: Record<string, string[]> | undefined,
+  maxBodyBytes: number,
+): Promise<BodyOutcome> {
   try {
     const raw = applyAliases(await readJsonBody(request, maxBodyBytes), aliases);
     const parsed = schema.safeParse(raw === undefined ? {} : raw);
@@ -117,7 +132,10 @@ async function readBody(request: Request, schema: z.ZodType, aliases: Record<str
   }
 }
 
-function closingSwitch(action: RouteAction | undefined, settings: ApiSettings): "MAINTENANCE" | "API_ORDER_DISABLED" | undefined {
+function closingSwitch(
+  action: RouteAction | undefined,
+  settings: ApiSettings,
+): "MAINTENANCE" | "API_ORDER_DISABLED" | undefined {
   if (action !== "order" && action !== "redeem") return undefined;
   if (settings.maintenance) return "MAINTENANCE";
   if (action === "order" && settings.apiOrderDisabled) return "API_ORDER_DISABLED";
@@ -147,18 +165,21 @@ export function publicRoute<B extends z.ZodType | undefined = undefined, Q exten
       trustedProxies ??= parseTrustedProxies(env().trustedProxies);
       const clientIp = resolveClientIp(context.peerIp, request.headers.get("x-forwarded-for"), trustedProxies);
 
-      const earlyBody = spec.body && spec.withKeyLookup ? await readBody(request, spec.body, spec.aliases, maxBodyBytes) : undefined;
+      const earlyBody =
+        spec.body && spec.withKeyLookup ? await readBody(request, spec.body, spec.aliases, maxBodyBytes) : undefined;
       const keyLookup = earlyBody?.ok ? spec.withKeyLookup!(earlyBody.value as never) : undefined;
       const { caller, limit, extra: keyLookupExtra } = await authenticateCaller(request.headers, clientIp, keyLookup);
 
       const settings = await readApiSettings();
       const accessError =
-        checkAccountAccess(caller, settings.eligibility) ?? (spec.ipAllowlist === false ? undefined : checkIpAccess(caller, clientIp));
+        checkAccountAccess(caller, settings.eligibility) ??
+        (spec.ipAllowlist === false ? undefined : checkIpAccess(caller, clientIp));
       // Every keyed answer counts toward the key's limits, refusals included.
       const decision = await limit;
       limitHeaders = decision.headers;
       if (accessError) throw accessError;
-      if (!decision.allowed) throw new ApiError("RATE_LIMIT", { headers: { "retry-after": String(decision.retryAfterSeconds) } });
+      if (!decision.allowed)
+        throw new ApiError("RATE_LIMIT", { headers: { "retry-after": String(decision.retryAfterSeconds) } });
       touchKeyLastUsed(caller);
 
       const closedBy = closingSwitch(spec.action, settings);
@@ -172,7 +193,15 @@ export function publicRoute<B extends z.ZodType | undefined = undefined, Q exten
         body = read.value;
       }
       if (closedBy) {
-        const input = { request, caller, clientIp, body: body as never, query: undefined as never, params: context.params, settings };
+        const input = {
+          request,
+          caller,
+          clientIp,
+          body: body as never,
+          query: undefined as never,
+          params: context.params,
+          settings,
+        };
         const earlier = await spec.replay!(input);
         if (earlier === undefined) throw new ApiError(closedBy);
         return withHeaders(earlier instanceof Response ? earlier : jsonResponse(earlier), limitHeaders);
@@ -180,7 +209,8 @@ export function publicRoute<B extends z.ZodType | undefined = undefined, Q exten
       let query: unknown;
       if (spec.query) {
         const parsed = spec.query.safeParse(Object.fromEntries(new URL(request.url).searchParams));
-        if (!parsed.success) throw new ApiError("INVALID_REQUEST", { extra: { details: describeIssues(parsed.error) } });
+        if (!parsed.success)
+          throw new ApiError("INVALID_REQUEST", { extra: { details: describeIssues(parsed.error) } });
         query = parsed.data;
       }
 

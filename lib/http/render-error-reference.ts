@@ -22,7 +22,8 @@ function cell(text: string): string {
 
 export function renderErrorReferenceMarkdown(): string {
   const rows = listErrorCodes().map(
-    (e) => `| ${e.status} | \`${e.code}\` | ${cell(e.error)} | ${cell(e.when)} | ${e.retryable ? "yes" : "no"} | ${cell(e.action)} |`,
+    (e) =>
+      `| ${e.status} | \`${e.code}\` | ${cell(e.error)} | ${cell(e.when)} | ${e.retryable ? "yes" : "no"} | ${cell(e.action)} |`,
   );
   return [
     "| HTTP | `code` | `error` | when | retry can succeed | what to do |",
@@ -49,6 +50,13 @@ export function renderErrorReferenceList(): string {
 export function withErrorReference(readme: string): string {
   const start = readme.indexOf(README_MARKERS.start);
   const end = readme.indexOf(README_MARKERS.end);
-  if (start < 0 || end < start) throw new Error(`README has no ${README_MARKERS.start} ... ${README_MARKERS.end} section`);
-  return readme.slice(0, start + README_MARKERS.start.length) + "\n" + renderErrorReferenceMarkdown() + "\n" + readme.slice(end);
+  if (start < 0 || end < start)
+    throw new Error(`README has no ${README_MARKERS.start} ... ${README_MARKERS.end} section`);
+  return (
+    readme.slice(0, start + README_MARKERS.start.length) +
+    "\n" +
+    renderErrorReferenceMarkdown() +
+    "\n" +
+    readme.slice(end)
+  );
 }

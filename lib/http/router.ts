@@ -75,7 +75,8 @@ export function createRouter(routes: RouteDefinition[], prefixes: string[] = [""
     match(method: string, pathname: string): RouteMatch {
       const found = find(pathname);
       if (!found) return { kind: "not-found" };
-      const handler = found.route.handlers[method as HttpMethod] ?? (method === "HEAD" ? found.route.handlers.GET : undefined);
+      const handler =
+        found.route.handlers[method as HttpMethod] ?? (method === "HEAD" ? found.route.handlers.GET : undefined);
       if (!handler) return { kind: "method-not-allowed", allow: Object.keys(found.route.handlers) };
       return { kind: "handler", handler, params: found.params };
     },

@@ -14,7 +14,10 @@ export function parseUsd(input: string, maxCents: number = MAX_ADJUSTMENT_CENTS)
   const text = input.trim();
   const match = AMOUNT_PATTERN.exec(text);
   if (!match) {
-    return { ok: false, error: "Amount must be a positive number of dollars with at most two decimals, e.g. 25 or 19.99" };
+    return {
+      ok: false,
+      error: "Amount must be a positive number of dollars with at most two decimals, e.g. 25 or 19.99",
+    };
   }
   const [, whole, fraction = ""] = match;
   // "007" is refused rather than guessed at: a leading zero is allowed only as the single "0" of "0.50".
@@ -31,7 +34,9 @@ export function parseUsd(input: string, maxCents: number = MAX_ADJUSTMENT_CENTS)
 export function formatUsd(cents: number): string {
   const sign = cents < 0 ? "-" : "";
   const absolute = Math.abs(Math.trunc(cents));
-  const whole = Math.floor(absolute / 100).toString().replace(/\B(?=(\d{3})+(?!\d))/g, ",");
+  const whole = Math.floor(absolute / 100)
+    .toString()
+    .replace(/\B(?=(\d{3})+(?!\d))/g, ",");
   const fraction = (absolute % 100).toString().padStart(2, "0");
   return `${sign}$${whole}.${fraction}`;
 }

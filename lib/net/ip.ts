@@ -81,10 +81,17 @@ export function parseForwardedHop(entry: string): string | undefined {
  * X-Forwarded-For is read from the right, skipping trusted proxies, to the first untrusted hop.
  * A forged X-Forwarded-For from an untrusted peer is ignored.
  */
-export function resolveClientIp(peerIp: string, forwardedFor: string | null, trustedProxies: readonly string[]): string {
+export function resolveClientIp(
+  peerIp: string,
+  forwardedFor: string | null,
+  trustedProxies: readonly string[],
+): string {
   const peer = normaliseIp(peerIp) ?? peerIp;
   if (!forwardedFor || trustedProxies.length === 0 || !ipInAnyRange(peer, trustedProxies)) return peer;
-  const hops = forwardedFor.split(",").map((hop) => hop.trim()).filter(Boolean);
+  const hops = forwardedFor
+    .split(",")
+    .map((hop) => hop.trim())
+    .filter(Boolean);
   for (let i = hops.length - 1; i >= 0; i--) {
     const hop = parseForwardedHop(hops[i]);
     if (!hop) return peer; // garbage in the chain: trust nothing beyond the peer
@@ -109,4 +116,3 @@ export function parseTrustedProxies(entries: readonly string[]): string[] {
     return cidr;
   });
 }
-

@@ -17,7 +17,12 @@ export function attachOperationExamples<D extends { paths?: Record<string, unkno
       const example = operationExamples[`${method.toUpperCase()} ${path}`];
       if (!example) continue; // tests/unit/openapi-examples.test.ts fails for it
       for (const parameter of operation.parameters ?? []) {
-        const value = parameter.in === "path" ? example.params?.[parameter.name] : parameter.in === "query" ? example.query?.[parameter.name] : undefined;
+        const value =
+          parameter.in === "path"
+            ? example.params?.[parameter.name]
+            : parameter.in === "query"
+              ? example.query?.[parameter.name]
+              : undefined;
         if (value !== undefined) parameter.example = value;
       }
       const body = operation.requestBody?.content["application/json"];

@@ -36,7 +36,8 @@ function describeError(key: ErrorKey): string {
 
 /** The body the API answers for this code (as `errorBody` builds it), with a `details` entry where it has one. */
 function errorExample(key: ErrorKey) {
-  const details = key === "INVALID_BODY" ? { details: [{ field: "quantity", message: "Too big: expected number to be <=10" }] } : {};
+  const details =
+    key === "INVALID_BODY" ? { details: [{ field: "quantity", message: "Too big: expected number to be <=10" }] } : {};
   return { summary: errorCatalogue[key].error, value: { ...errorBody(key), ...details } };
 }
 
@@ -51,7 +52,12 @@ function errorResponses(keys: ErrorKey[]) {
       status,
       {
         description: group.map(describeError).join("\n\n"),
-        content: { "application/json": { schema: ErrorBody, examples: Object.fromEntries(group.map((key) => [key, errorExample(key)])) } },
+        content: {
+          "application/json": {
+            schema: ErrorBody,
+            examples: Object.fromEntries(group.map((key) => [key, errorExample(key)])),
+          },
+        },
       },
     ]),
   );
@@ -73,7 +79,12 @@ export function buildOpenApiDocument(routes: PublicRoute[]) {
 
   for (const { spec } of routes) {
     const access = spec.ipAllowlist === false ? ACCESS_ERRORS.filter((key) => !IP_ERRORS.includes(key)) : ACCESS_ERRORS;
-    const errors = [...access, ...(spec.body ? BODY_ERRORS : []), ...(spec.query ? (["INVALID_REQUEST"] as ErrorKey[]) : []), ...spec.errors];
+    const errors = [
+      ...access,
+      ...(spec.body ? BODY_ERRORS : []),
+      ...(spec.query ? (["INVALID_REQUEST"] as ErrorKey[]) : []),
+      ...spec.errors,
+    ];
     if (spec.action === "order") errors.push("MAINTENANCE", "API_ORDER_DISABLED");
     if (spec.action === "redeem") errors.push("MAINTENANCE");
     const aliasNote = spec.aliases
@@ -102,13 +113,18 @@ export function buildOpenApiDocument(routes: PublicRoute[]) {
           ...(spec.responseHeaders
             ? {
                 headers: Object.fromEntries(
-                  Object.entries(spec.responseHeaders).map(([name, description]) => [name, { description, schema: { type: "string" as const } }]),
+                  Object.entries(spec.responseHeaders).map(([name, description]) => [
+                    name,
+                    { description, schema: { type: "string" as const } },
+                  ]),
                 ),
               }
             : {}),
           content: {
             "application/json": { schema: spec.response },
-            ...Object.fromEntries(Object.entries(spec.alternateContent ?? {}).map(([type, schema]) => [type, { schema }])),
+            ...Object.fromEntries(
+              Object.entries(spec.alternateContent ?? {}).map(([type, schema]) => [type, { schema }]),
+            ),
           },
         },
         ...errorResponses(operationErrors),
@@ -125,7 +141,10 @@ export function buildOpenApiDocument(routes: PublicRoute[]) {
       version: serviceVersion,
       description: DESCRIPTION,
     },
-    servers: [{ url: "/", description: "This service" }, { url: "/api", description: "This service, under /api" }],
+    servers: [
+      { url: "/", description: "This service" },
+      { url: "/api", description: "This service, under /api" },
+    ],
     security: [{ ApiKeyHeader: [] }, { BearerAuth: [] }],
     // The error reference: every code the API answers, what it means and what to do. Each
     // operation's `x-error-codes` lists the codes it can answer.
@@ -143,7 +162,7 @@ const DESCRIPTION = [
     `(\`createClient({ baseUrl, apiKey })\`). In the curl samples, set \`BASE_URL\` (for example \`http://localhost:3000\`) and \`API_KEY\`.`,
   "## Errors",
   "Failures are `{ success: false, error, code }`: switch on `code`. Every code is listed here (and in `x-error-codes`); " +
-    "each operation lists the codes it can answer. \"Retry can succeed\" means sending the same request again, unchanged, " +
+    'each operation lists the codes it can answer. "Retry can succeed" means sending the same request again, unchanged, ' +
     "can succeed later (after `Retry-After` when the answer has one).",
   renderErrorReferenceList(),
 ].join("\n\n");

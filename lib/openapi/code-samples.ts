@@ -16,7 +16,8 @@ const clientCalls: Record<string, (example: OperationExample) => string> = {
     "// Not available: wallets are funded through the bot, so the client has no method for it.\nconst { balanceUsd } = await client.getBalance();",
   "POST /orders": (e) =>
     `// Retries resend the same trxid, so a retry never buys twice.\nconst { invoice, replayed } = await client.placeOrder(${literal(e.body)});\nconst finished = await client.waitForOrder(invoice.orderId, { timeoutMs: 60_000 });`,
-  "GET /orders/{orderId}": (e) => `const order = await client.getOrder(${literal(e.params!.orderId)}, ${literal(numbers(e.query))});`,
+  "GET /orders/{orderId}": (e) =>
+    `const order = await client.getOrder(${literal(e.params!.orderId)}, ${literal(numbers(e.query))});`,
   "GET /history": (e) =>
     `const { orders, hasMore } = await client.getHistory(${literal(numbers(e.query))});\n// or every order of this key, page after page:\nfor await (const order of client.iterateHistory()) console.log(order.orderId, order.status);`,
   "GET /ledger": (e) =>
@@ -32,13 +33,17 @@ const clientCalls: Record<string, (example: OperationExample) => string> = {
 function literal(value: unknown): string {
   if (value === undefined) return "{}";
   if (typeof value !== "object" || value === null) return JSON.stringify(value);
-  const entries = Object.entries(value).map(([key, v]) => `${/^[A-Za-z_$][\w$]*$/.test(key) ? key : JSON.stringify(key)}: ${literal(v)}`);
+  const entries = Object.entries(value).map(
+    ([key, v]) => `${/^[A-Za-z_$][\w$]*$/.test(key) ? key : JSON.stringify(key)}: ${literal(v)}`,
+  );
   return entries.length ? `{ ${entries.join(", ")} }` : "{}";
 }
 
 /** Query values as the client takes them: numbers where the text is a number. */
 function numbers(query: Record<string, string> | undefined): Record<string, string | number> {
-  return Object.fromEntries(Object.entries(query ?? {}).map(([key, value]) => [key, /^\d+$/.test(value) ? Number(value) : value]));
+  return Object.fromEntries(
+    Object.entries(query ?? {}).map(([key, value]) => [key, /^\d+$/.test(value) ? Number(value) : value]),
+  );
 }
 
 function shellQuote(text: string): string {
@@ -46,14 +51,20 @@ function shellQuote(text: string): string {
 }
 
 function urlOf(path: string, example: OperationExample): string {
-  const filled = path.replace(/\{(\w+)\}/g, (_, name: string) => encodeURIComponent(example.params?.[name] ?? `<${name}>`));
+  const filled = path.replace(/\{(\w+)\}/g, (_, name: string) =>
+    encodeURIComponent(example.params?.[name] ?? `<${name}>`),
+  );
   const query = example.query ? `?${new URLSearchParams(example.query)}` : "";
   return `$BASE_URL${filled}${query}`;
 }
 
 export function curlSample(method: string, path: string, example: OperationExample): string {
-  const lines = [`curl -sS${method === "GET" ? "" : ` -X ${method}`} "${urlOf(path, example)}"`, `  -H "X-API-Key: $API_KEY"`];
-  if (example.body) lines.push(`  -H "Content-Type: application/json"`, `  -d ${shellQuote(JSON.stringify(example.body))}`);
+  const lines = [
+    `curl -sS${method === "GET" ? "" : ` -X ${method}`} "${urlOf(path, example)}"`,
+    `  -H "X-API-Key: $API_KEY"`,
+  ];
+  if (example.body)
+    lines.push(`  -H "Content-Type: application/json"`, `  -d ${shellQuote(JSON.stringify(example.body))}`);
   return lines.join(" \\\n");
 }
 

@@ -70,7 +70,9 @@ function serviceExample(slug: string, serverIds = 0) {
     kind: line.kind,
     required: line.requiredFields,
     status: "active",
-    ...(line.serverIdOptions ? { serverIdOptions: line.serverIdOptions.slice(0, serverIds).map(({ value, label }) => ({ value, label })) } : {}),
+    ...(line.serverIdOptions
+      ? { serverIdOptions: line.serverIdOptions.slice(0, serverIds).map(({ value, label }) => ({ value, label })) }
+      : {}),
   };
 }
 
@@ -94,17 +96,27 @@ export const operationExamples: Record<string, OperationExample> = {
     responses: { products: { summary: "The same payload as GET /products", value: { success: true, products } } },
   },
   "GET /my-ip": {
-    responses: { ip: { summary: "The address allowlists are checked against", value: { success: true, ip: "203.0.113.7" } } },
+    responses: {
+      ip: { summary: "The address allowlists are checked against", value: { success: true, ip: "203.0.113.7" } },
+    },
   },
   "GET /balance": {
-    responses: { balance: { summary: "The demo account's starting balance", value: { success: true, balanceUsd: 100, currency: "USD" } } },
+    responses: {
+      balance: {
+        summary: "The demo account's starting balance",
+        value: { success: true, balanceUsd: 100, currency: "USD" },
+      },
+    },
   },
   // Always 501 NOT_IMPLEMENTED (its example is the error's): wallets are funded in the bot.
   "POST /balance": { responses: null },
   "POST /orders": {
     body: { pid: BR_PACK, trxid: "INV-10001", userId: "5123456789" },
     responses: {
-      placed: { summary: "Placed: the wallet was debited and fulfilment started", value: { success: true, ...brInvoice } },
+      placed: {
+        summary: "Placed: the wallet was debited and fulfilment started",
+        value: { success: true, ...brInvoice },
+      },
       insufficientBalance: {
         summary: "The wallet could not cover it: nothing charged (a new charge needs a new trxid)",
         value: {
@@ -122,7 +134,12 @@ export const operationExamples: Record<string, OperationExample> = {
   "GET /orders/{orderId}": {
     params: { orderId: ORDER_ID },
     query: { wait: "10" },
-    responses: { completed: { summary: "Completed (held up to 10 s until it finished)", value: { success: true, ...completedInvoice } } },
+    responses: {
+      completed: {
+        summary: "Completed (held up to 10 s until it finished)",
+        value: { success: true, ...completedInvoice },
+      },
+    },
   },
   "GET /history": {
     query: { page: "1", pageSize: "20" },
@@ -145,8 +162,24 @@ export const operationExamples: Record<string, OperationExample> = {
           total: 2,
           hasMore: false,
           entries: [
-            { id: 2, type: "debit", amountUsd: -0.99, balanceAfterUsd: 99.01, orderId: ORDER_ID, reason: null, createdAt: PLACED_AT },
-            { id: 1, type: "credit", amountUsd: 100, balanceAfterUsd: 100, orderId: null, reason: "demo funding", createdAt: "2026-01-15T09:00:00.000Z" },
+            {
+              id: 2,
+              type: "debit",
+              amountUsd: -0.99,
+              balanceAfterUsd: 99.01,
+              orderId: ORDER_ID,
+              reason: null,
+              createdAt: PLACED_AT,
+            },
+            {
+              id: 1,
+              type: "credit",
+              amountUsd: 100,
+              balanceAfterUsd: 100,
+              orderId: null,
+              reason: "demo funding",
+              createdAt: "2026-01-15T09:00:00.000Z",
+            },
           ],
         },
       },
@@ -155,7 +188,10 @@ export const operationExamples: Record<string, OperationExample> = {
   "POST /brvvfy": {
     body: { playerId: "5123456789" },
     responses: {
-      found: { summary: "The player exists", value: { success: true, valid: true, game: "br", playerId: "5123456789", nickname: "Player-6789" } },
+      found: {
+        summary: "The player exists",
+        value: { success: true, valid: true, game: "br", playerId: "5123456789", nickname: "Player-6789" },
+      },
     },
   },
   "POST /mobavfy": {
@@ -163,7 +199,14 @@ export const operationExamples: Record<string, OperationExample> = {
     responses: {
       found: {
         summary: "The user exists in that zone",
-        value: { success: true, valid: true, game: "moba", playerId: "98765432", zoneId: "2021", nickname: "Player-5432" },
+        value: {
+          success: true,
+          valid: true,
+          game: "moba",
+          playerId: "98765432",
+          zoneId: "2021",
+          nickname: "Player-5432",
+        },
       },
     },
   },
@@ -184,7 +227,13 @@ export const operationExamples: Record<string, OperationExample> = {
         value: {
           success: true,
           events: [
-            { id: "evt_x4Zq8tW0Yb2cD5eF7gH9iJ", sequence: 42, type: "order.completed", timestamp: "2026-01-15T09:30:02.400Z", data: completedInvoice },
+            {
+              id: "evt_x4Zq8tW0Yb2cD5eF7gH9iJ",
+              sequence: 42,
+              type: "order.completed",
+              timestamp: "2026-01-15T09:30:02.400Z",
+              data: completedInvoice,
+            },
           ],
           hasMore: false,
           nextAfter: 42,
@@ -194,6 +243,8 @@ export const operationExamples: Record<string, OperationExample> = {
   },
   "POST /webhooks/replay": {
     body: { after: 40, through: 42 },
-    responses: { queued: { summary: "Two events re-sent to one endpoint", value: { success: true, events: 2, deliveries: 2 } } },
+    responses: {
+      queued: { summary: "Two events re-sent to one endpoint", value: { success: true, events: 2, deliveries: 2 } },
+    },
   },
 };

@@ -6,7 +6,9 @@ import { WEBHOOK_EVENT_DOCS } from "../api-schemas/webhook-schemas";
 import { RETRY_SCHEDULE_MS } from "../webhooks/retry-schedule";
 
 const WebhookHeaders = z.object({
-  "webhook-id": z.string().meta({ description: "The event id (evt_...): the same on every attempt and replay; dedupe on it" }),
+  "webhook-id": z
+    .string()
+    .meta({ description: "The event id (evt_...): the same on every attempt and replay; dedupe on it" }),
   "webhook-timestamp": z.string().meta({ description: "Unix seconds when this attempt was signed" }),
   "webhook-signature": z.string().meta({
     description:
@@ -42,7 +44,11 @@ export function registerWebhooks(registry: OpenAPIRegistry): void {
           required: true,
           content: {
             "application/json": {
-              schema: z.object({ type: z.literal(type), timestamp: z.string().meta({ description: "When the event happened (ISO 8601)" }), data: doc.data }),
+              schema: z.object({
+                type: z.literal(type),
+                timestamp: z.string().meta({ description: "When the event happened (ISO 8601)" }),
+                data: doc.data,
+              }),
             },
           },
         },

@@ -24,7 +24,9 @@ export function toInvoice(order: OrderRecord, codes?: string[]) {
     ...(order.serverId !== null ? { serverId: order.sentServerId ?? order.serverId } : {}),
     ...(order.status === "cancelled" ? { error: order.error ?? "CANCELLED", refunded: order.refunded } : {}),
     ...(codes && codes.length ? { codes } : {}),
-    ...(finished ? { durationSec: Math.round((order.finishedAt!.getTime() - order.createdAt.getTime()) / 100) / 10 } : {}),
+    ...(finished
+      ? { durationSec: Math.round((order.finishedAt!.getTime() - order.createdAt.getTime()) / 100) / 10 }
+      : {}),
     createdAt: order.createdAt.toISOString(),
   };
 }
@@ -38,7 +40,8 @@ export async function buildInvoices(orders: OrderRecord[], client: Pick<pg.PoolC
       `SELECT order_id AS "orderId", ciphertext FROM inventory_codes WHERE order_id = ANY($1) AND status = 'delivered' ORDER BY id`,
       [withCodes],
     );
-    for (const row of rows) codesByOrder.set(row.orderId, [...(codesByOrder.get(row.orderId) ?? []), decryptCode(row.ciphertext)]);
+    for (const row of rows)
+      codesByOrder.set(row.orderId, [...(codesByOrder.get(row.orderId) ?? []), decryptCode(row.ciphertext)]);
   }
   return orders.map((order) => toInvoice(order, codesByOrder.get(order.id)));
 }

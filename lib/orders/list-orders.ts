@@ -38,7 +38,11 @@ export const HISTORY_PAGE = `
    ORDER BY o.key_seq DESC`;
 
 /** `limit` of the key's orders, newest first, after skipping the newest `offset`; and the total. */
-export async function listKeyOrders(scope: { accountId: number; keyId: number }, limit: number, offset = 0): Promise<KeyOrdersPage> {
+export async function listKeyOrders(
+  scope: { accountId: number; keyId: number },
+  limit: number,
+  offset = 0,
+): Promise<KeyOrdersPage> {
   const { rows } = await getPool().query<OrderRecord & { keyOrderCount: number }>({
     name: "history-page",
     text: HISTORY_PAGE,
@@ -46,6 +50,8 @@ export async function listKeyOrders(scope: { accountId: number; keyId: number },
   });
   // One row even when the page is empty (the key's row, with null order columns).
   const total = rows[0]?.keyOrderCount ?? 0;
-  const orders = rows.filter((row) => row.id !== null).map(({ keyOrderCount: _count, ...order }) => order as OrderRecord);
+  const orders = rows
+    .filter((row) => row.id !== null)
+    .map(({ keyOrderCount: _count, ...order }) => order as OrderRecord);
   return { total, orders };
 }

@@ -38,7 +38,12 @@ export function parseOrderReference(raw: string, by?: OrderReferenceKind): Order
   const publicId = /^SVCAPI-/i.test(text) ? parsePublicOrderId(text) : undefined;
   const numeric = /^#?\d{1,10}$/.test(text) ? Number(text.replace("#", "")) : undefined;
   const id = numeric !== undefined && numeric >= 1 && numeric <= MAX_ORDER_ID ? numeric : undefined;
-  const possible: Record<OrderReferenceKind, boolean> = { publicId: publicId !== undefined, trxid: true, idempotencyKey: true, id: id !== undefined };
+  const possible: Record<OrderReferenceKind, boolean> = {
+    publicId: publicId !== undefined,
+    trxid: true,
+    idempotencyKey: true,
+    id: id !== undefined,
+  };
   const kinds = ORDER_REFERENCE_KINDS.filter((kind) => possible[kind] && (by === undefined || kind === by));
   if (kinds.length === 0) return undefined;
   return {
@@ -82,7 +87,10 @@ export function orderReferenceSql(reference: OrderReference, alias: string, firs
   const conditions: Record<OrderReferenceKind, { column: string; value: unknown }> = {
     publicId: { column: "id", value: reference.publicId ?? null },
     trxid: { column: "trxid", value: reference.kinds.includes("trxid") ? reference.text : null },
-    idempotencyKey: { column: "idempotency_key", value: reference.kinds.includes("idempotencyKey") ? reference.text : null },
+    idempotencyKey: {
+      column: "idempotency_key",
+      value: reference.kinds.includes("idempotencyKey") ? reference.text : null,
+    },
     id: { column: "id", value: reference.id ?? null },
   };
   const tests = ORDER_REFERENCE_KINDS.map((kind, i) => `${alias}.${conditions[kind].column} = $${first + i}`);

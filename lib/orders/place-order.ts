@@ -64,7 +64,9 @@ const REPLAY_LOOKUP = lookupStatement({ locked: true, nextId: false });
 // parsed and planned on every order, 0.45 against 0.15 ms (bench/RESULTS.md).
 const OPEN_PLACEMENT = lookupStatement({ locked: false, nextId: true });
 
-type LookupRow = { locked?: boolean; entry: CatalogEntry | null; nextId?: number } & { [K in keyof OrderRecord]: OrderRecord[K] | null };
+type LookupRow = { locked?: boolean; entry: CatalogEntry | null; nextId?: number } & {
+  [K in keyof OrderRecord]: OrderRecord[K] | null;
+};
 
 /** OPEN_PLACEMENT's answer as the API key's lookup reads it: whether the key has an order, not the order. */
 export interface PlacementPrefetch {
@@ -93,7 +95,12 @@ export function placementKeyLookup(body: OrderBody): KeyLookupExtra | undefined 
 }
 
 function readLookup({ locked, entry, nextId, ...order }: LookupRow) {
-  return { locked, entry: entry ?? undefined, nextId, existing: order.id === null ? undefined : (order as OrderRecord) };
+  return {
+    locked,
+    entry: entry ?? undefined,
+    nextId,
+    existing: order.id === null ? undefined : (order as OrderRecord),
+  };
 }
 
 // The placement's writing statement, one transaction of its own: the in-flight lock, the order
@@ -198,21 +205,37 @@ type PlacedRow = { [K in keyof OrderRecord]: OrderRecord[K] | null } & {
   jobTaken: null;
 };
 
-async function replay(caller: ApiCaller, body: OrderBody, existing: OrderRecord, entry: CatalogEntry | undefined, client: Pick<pg.PoolClient, "query">) {
+async function replay(
+  caller: ApiCaller,
+  body: OrderBody,
+  existing: OrderRecord,
+  entry: CatalogEntry | undefined,
+  client: Pick<pg.PoolClient, "query">,
+) {
   // Another key of the same account used this trxid: it is not this key's order to see.
   if (existing.apiKeyId !== caller.keyId) throw new ApiError("FORBIDDEN");
   if (existing.requestFingerprint !== fingerprintBody(body, entry)) throw new ApiError("IDEMPOTENCY_MISMATCH");
   return { invoice: await buildInvoice(existing, client), replayed: true };
 }
 
-async function attemptPlacement(caller: ApiCaller, body: OrderBody, prefetched?: PlacementPrefetch): Promise<PlacementResult> {
+async function attemptPlacement(
+  caller: ApiCaller,
+  body: OrderBody,
+  prefetched?: PlacementPrefetch,
+): Promise<PlacementResult> {
   const keys = requireOrderKeys(body);
   const pool = getPool();
   const opened =
     prefetched && !prefetched.existing
       ? { entry: prefetched.entry ?? undefined, nextId: prefetched.nextId, existing: undefined }
       : readLookup(
-          (await pool.query<LookupRow>({ name: "place-open", text: OPEN_PLACEMENT, values: [caller.accountId, keys.idempotencyKey, keys.pid] })).rows[0],
+          (
+            await pool.query<LookupRow>({
+              name: "place-open",
+              text: OPEN_PLACEMENT,
+              values: [caller.accountId, keys.idempotencyKey, keys.pid],
+            })
+          ).rows[0],
         );
   const entry = opened.entry;
   if (opened.existing) return replay(caller, body, opened.existing, entry, pool);
@@ -268,7 +291,9 @@ async function attemptPlacement(caller: ApiCaller, body: OrderBody, prefetched?:
     // Charged, then too few free codes: the statement failed itself, so nothing was written.
     if (code === "P0001" && message === "INSUFFICIENT_STOCK") throw new ApiError("INSUFFICIENT_STOCK");
     if (code === "P0001" && message === FULFILMENT_JOB_TAKEN) {
-      throw new Error(`order ${id} not placed: its fulfilment job's key is held by a job left from earlier (a restored or reset database?)`);
+      throw new Error(
+        `order ${id} not placed: its fulfilment job's key is held by a job left from earlier (a restored or reset database?)`,
+      );
     }
     throw error;
   }
@@ -278,7 +303,8 @@ async function attemptPlacement(caller: ApiCaller, body: OrderBody, prefetched?:
   if (!locked) throw new ApiError("DUPLICATE_IN_FLIGHT");
   if (placedMeanwhile) throw new ConcurrentDuplicate();
   // No order: the key is not this account's (it authenticated this request, so it cannot be).
-  if (columns.id === null) throw new Error(`api key ${caller.keyId} of account ${caller.accountId} not found while placing an order`);
+  if (columns.id === null)
+    throw new Error(`api key ${caller.keyId} of account ${caller.accountId} not found while placing an order`);
   const inserted = columns as OrderRecord;
   wakeDispatchersNow(deliveries);
   // A new order is processing or cancelled, never completed: its invoice has no codes to read.
@@ -296,7 +322,11 @@ export async function findOrderReplay(caller: ApiCaller, body: OrderBody): Promi
   if (!body.trxid || !body.pid) return undefined;
   const idempotencyKey = body.idempotencyKey ?? body.trxid;
   return withTransaction(async (client) => {
-    const { rows } = await client.query<LookupRow>({ name: "place-replay-lookup", text: REPLAY_LOOKUP, values: [caller.accountId, idempotencyKey, body.pid] });
+    const { rows } = await client.query<LookupRow>({
+      name: "place-replay-lookup",
+      text: REPLAY_LOOKUP,
+      values: [caller.accountId, idempotencyKey, body.pid],
+    });
     const found = readLookup(rows[0]);
     if (!found.locked) throw new ApiError("DUPLICATE_IN_FLIGHT");
     if (!found.existing) return undefined;
@@ -305,7 +335,11 @@ export async function findOrderReplay(caller: ApiCaller, body: OrderBody): Promi
 }
 
 /** Places the order; `prefetched` is placementKeyLookup's read, when the key's lookup did it. */
-export async function placeOrder(caller: ApiCaller, body: OrderBody, prefetched?: PlacementPrefetch): Promise<PlacementResult> {
+export async function placeOrder(
+  caller: ApiCaller,
+  body: OrderBody,
+  prefetched?: PlacementPrefetch,
+): Promise<PlacementResult> {
   try {
     return await attemptPlacement(caller, body, prefetched);
   } catch (error) {

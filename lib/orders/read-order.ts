@@ -4,7 +4,12 @@
 import { getPool } from "../db/pool";
 import { ApiError } from "../http/errors";
 import { orderRecordColumns, type OrderRecord } from "./order-record";
-import { classifyOrderMatch, orderReferenceSql, type OrderReference, type OrderReferenceKind } from "./parse-order-reference";
+import {
+  classifyOrderMatch,
+  orderReferenceSql,
+  type OrderReference,
+  type OrderReferenceKind,
+} from "./parse-order-reference";
 
 // The statement's text is the same for every reference (only the values differ), so it is prepared once.
 const PROTOTYPE = orderReferenceSql({ text: "", kinds: [] }, "o", 2);
@@ -18,14 +23,24 @@ export async function findOwnOrder(
   reference: OrderReference | undefined,
 ): Promise<{ order: OrderRecord; matchedBy: OrderReferenceKind }> {
   if (reference?.publicId !== undefined) {
-    const { rows } = await getPool().query<OrderRecord>({ name: "order-by-public-id", text: FIND_OWN_ORDER_BY_ID, values: [reference.publicId, accountId] });
+    const { rows } = await getPool().query<OrderRecord>({
+      name: "order-by-public-id",
+      text: FIND_OWN_ORDER_BY_ID,
+      values: [reference.publicId, accountId],
+    });
     if (rows[0]) return { order: rows[0], matchedBy: "publicId" };
   }
   if (reference) {
     const { values } = orderReferenceSql(reference, "o", 2);
-    const { rows } = await getPool().query<OrderRecord>({ name: "order-by-reference", text: FIND_OWN_ORDER, values: [accountId, ...values] });
+    const { rows } = await getPool().query<OrderRecord>({
+      name: "order-by-reference",
+      text: FIND_OWN_ORDER,
+      values: [accountId, ...values],
+    });
     const order = rows[0];
-    const matchedBy = order && classifyOrderMatch(reference, { id: order.id, trxid: order.trxid, idempotencyKey: order.idempotencyKey });
+    const matchedBy =
+      order &&
+      classifyOrderMatch(reference, { id: order.id, trxid: order.trxid, idempotencyKey: order.idempotencyKey });
     if (order && matchedBy) return { order, matchedBy };
   }
   throw new ApiError("ORDER_NOT_FOUND");

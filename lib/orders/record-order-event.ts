@@ -20,7 +20,13 @@ export function insertOrderEventSql(e: OrderEventSql): string {
     SELECT ${e.orderId}, ${e.from}, ${e.to}, ${e.reason}, ${e.data}${e.source ? ` FROM ${e.source}` : ""}`;
 }
 
-const RECORD_EVENT = insertOrderEventSql({ orderId: "$1::int", from: `$2::"OrderStatus"`, to: `$3::"OrderStatus"`, reason: "$4::text", data: "$5::jsonb" });
+const RECORD_EVENT = insertOrderEventSql({
+  orderId: "$1::int",
+  from: `$2::"OrderStatus"`,
+  to: `$3::"OrderStatus"`,
+  reason: "$4::text",
+  data: "$5::jsonb",
+});
 
 export async function recordOrderEvent(
   client: Pick<pg.PoolClient, "query">,

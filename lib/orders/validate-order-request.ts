@@ -51,10 +51,17 @@ export function validateOrderRequest(body: OrderBody, entry: CatalogEntry | unde
   const stockLine = entry.lineKind !== "topup";
   if (!stockLine) {
     if (body.quantity !== undefined) throw new ApiError("QUANTITY_ONLY_FOR_GAMEKEY_OR_GIFTCARD");
-    if (!entry.supplierSku) throw new ApiError("INVALID_PRODUCT", { message: "INVALID PRODUCT: this pack cannot be fulfilled" });
+    if (!entry.supplierSku)
+      throw new ApiError("INVALID_PRODUCT", { message: "INVALID PRODUCT: this pack cannot be fulfilled" });
   }
 
-  const order: NormalisedOrder = { catalogId: entry.catalogId, trxid, idempotencyKey, quantity: body.quantity ?? 1, sent: {} };
+  const order: NormalisedOrder = {
+    catalogId: entry.catalogId,
+    trxid,
+    idempotencyKey,
+    quantity: body.quantity ?? 1,
+    sent: {},
+  };
   // Stock lines take only pid, quantity and trxid; identifiers are kept only where the line asks.
   const required = new Set(entry.requiredFields.map((f) => f.field));
   for (const field of IDENTIFIER_FIELDS) {
@@ -78,8 +85,16 @@ export function validateOrderRequest(body: OrderBody, entry: CatalogEntry | unde
 }
 
 /** What a replay must match: the product, the identifiers and the quantity. */
-export function fingerprintOrder(order: Pick<NormalisedOrder, "catalogId" | "userId" | "zoneId" | "serverId" | "quantity">): string {
-  const canonical = JSON.stringify([order.catalogId, order.userId ?? null, order.zoneId ?? null, order.serverId ?? null, order.quantity]);
+export function fingerprintOrder(
+  order: Pick<NormalisedOrder, "catalogId" | "userId" | "zoneId" | "serverId" | "quantity">,
+): string {
+  const canonical = JSON.stringify([
+    order.catalogId,
+    order.userId ?? null,
+    order.zoneId ?? null,
+    order.serverId ?? null,
+    order.quantity,
+  ]);
   return crypto.createHash("sha256").update(canonical).digest("hex");
 }
 
@@ -92,7 +107,8 @@ export function fingerprintBody(body: OrderBody, entry: CatalogEntry | undefined
     catalogId: entry?.catalogId ?? body.pid ?? "",
     userId: pick("userId"),
     zoneId: pick("zoneId"),
-    serverId: serverId === undefined ? undefined : (resolveServerId(serverId, entry?.serverIdOptions ?? null) ?? serverId),
+    serverId:
+      serverId === undefined ? undefined : (resolveServerId(serverId, entry?.serverIdOptions ?? null) ?? serverId),
     quantity: body.quantity ?? 1,
   });
 }

@@ -35,7 +35,11 @@ function connectListener(): Promise<pg.Client> {
  * Resolves when `isFinished` says so after a wake-up, or after timeoutMs. `isFinished` is checked
  * once after listening starts, so a finish between the caller's read and our LISTEN is not missed.
  */
-export async function waitForOrderFinish(orderId: number, timeoutMs: number, isFinished: () => Promise<boolean>): Promise<void> {
+export async function waitForOrderFinish(
+  orderId: number,
+  timeoutMs: number,
+  isFinished: () => Promise<boolean>,
+): Promise<void> {
   const client = await connectListener();
   // Taken before isFinished reads the order: a settlement that already tried the lock has
   // committed by the time this returns, so the read sees it; one that tries later notifies.
@@ -44,7 +48,9 @@ export async function waitForOrderFinish(orderId: number, timeoutMs: number, isF
     await waitForWake(orderId, timeoutMs, isFinished);
   } finally {
     // On a lost connection the lock went with it.
-    await client.query(`SELECT pg_advisory_unlock_shared($1, $2)`, [ORDER_WAITER_LOCK_NAMESPACE, orderId]).catch(() => undefined);
+    await client
+      .query(`SELECT pg_advisory_unlock_shared($1, $2)`, [ORDER_WAITER_LOCK_NAMESPACE, orderId])
+      .catch(() => undefined);
   }
 }
 

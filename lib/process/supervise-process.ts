@@ -62,7 +62,9 @@ export function superviseProcess(options: SupervisorOptions): Supervisor {
         return;
       }
       const delay = Math.min(maxBackoffMs, initialBackoffMs * 2 ** (crashes.length - 1));
-      options.log(`${options.name} stopped unexpectedly (${describeExit(code, signal)}); restarting it in ${(delay / 1000).toFixed(1)} s`);
+      options.log(
+        `${options.name} stopped unexpectedly (${describeExit(code, signal)}); restarting it in ${(delay / 1000).toFixed(1)} s`,
+      );
       restartCount++;
       restartTimer = setTimeout(launch, delay);
     });

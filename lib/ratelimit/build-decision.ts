@@ -27,7 +27,9 @@ export function wholeSeconds(ms: number): number {
 export function buildDecision(allowed: boolean, windows: NamedWindowState[]): RateLimitDecision {
   // Honest Retry-After: the call is admitted once every full window has a slot again. A full window's
   // resetInMs is exactly when its slot frees (the call just refused is counted too, as every call is).
-  const retryAfterMs = allowed ? 0 : Math.max(0, ...windows.filter(({ state }) => state.remaining === 0).map(({ state }) => state.resetInMs));
+  const retryAfterMs = allowed
+    ? 0
+    : Math.max(0, ...windows.filter(({ state }) => state.remaining === 0).map(({ state }) => state.resetInMs));
   const retryAfterSeconds = allowed ? 0 : wholeSeconds(retryAfterMs);
 
   // X-RateLimit-* describe one window: the binding one, with fewer calls left; on a tie the one whose
@@ -41,8 +43,12 @@ export function buildDecision(allowed: boolean, windows: NamedWindowState[]): Ra
   );
 
   const headers: Record<string, string> = {
-    "RateLimit-Policy": windows.map(({ name, quota }) => `"${name}";q=${quota.tokens};w=${quota.windowSeconds}`).join(", "),
-    RateLimit: windows.map(({ name, state }) => `"${name}";r=${state.remaining};t=${wholeSeconds(state.resetInMs)}`).join(", "),
+    "RateLimit-Policy": windows
+      .map(({ name, quota }) => `"${name}";q=${quota.tokens};w=${quota.windowSeconds}`)
+      .join(", "),
+    RateLimit: windows
+      .map(({ name, state }) => `"${name}";r=${state.remaining};t=${wholeSeconds(state.resetInMs)}`)
+      .join(", "),
     "X-RateLimit-Limit": String(binding.quota.tokens),
     "X-RateLimit-Remaining": String(binding.state.remaining),
     "X-RateLimit-Reset": String(wholeSeconds(binding.state.resetInMs)),

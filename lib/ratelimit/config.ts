@@ -30,8 +30,14 @@ export function readRateLimitEnv() {
   return {
     prefix: process.env.RATE_LIMIT_PREFIX || DEFAULT_PREFIX,
     timeoutMs: readPositiveInt("RATE_LIMIT_TIMEOUT_MS", DEFAULT_TIMEOUT_MS),
-    burst: { tokens: readPositiveInt("RATE_LIMIT_KEY_BURST", KEY_BURST_QUOTA.tokens), windowSeconds: KEY_BURST_QUOTA.windowSeconds },
-    minute: { tokens: readPositiveInt("RATE_LIMIT_KEY_PER_MINUTE", KEY_MINUTE_QUOTA.tokens), windowSeconds: KEY_MINUTE_QUOTA.windowSeconds },
+    burst: {
+      tokens: readPositiveInt("RATE_LIMIT_KEY_BURST", KEY_BURST_QUOTA.tokens),
+      windowSeconds: KEY_BURST_QUOTA.windowSeconds,
+    },
+    minute: {
+      tokens: readPositiveInt("RATE_LIMIT_KEY_PER_MINUTE", KEY_MINUTE_QUOTA.tokens),
+      windowSeconds: KEY_MINUTE_QUOTA.windowSeconds,
+    },
     authFailures: {
       tokens: readPositiveInt("RATE_LIMIT_AUTH_FAILURES", AUTH_FAILURE_QUOTA.tokens),
       windowSeconds: readPositiveInt("RATE_LIMIT_AUTH_WINDOW_SECONDS", AUTH_FAILURE_QUOTA.windowSeconds),

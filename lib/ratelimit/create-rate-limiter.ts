@@ -95,7 +95,8 @@ export function createRateLimiter(options: RateLimiterOptions): RateLimiter {
     } catch (error) {
       if (error instanceof DeadlineExceededError) backend.noteTimeout?.(timeoutMs);
       // One line per outage, not one per request.
-      if (!failing) console.error(`[ratelimit] ${backend.kind} store unavailable:`, error instanceof Error ? error.message : error);
+      if (!failing)
+        console.error(`[ratelimit] ${backend.kind} store unavailable:`, error instanceof Error ? error.message : error);
       failing = true;
       throw new RateLimitUnavailableError(`rate-limit store (${backend.kind}) unavailable`, { cause: error });
     }

@@ -8,7 +8,12 @@
 import { env } from "../config/env";
 import type { RateLimitBackend } from "./backend";
 import { readRateLimitEnv } from "./config";
-import { createRateLimiter, type AuthFailureOutcome, type KeyRateLimitCheck, type RateLimiter } from "./create-rate-limiter";
+import {
+  createRateLimiter,
+  type AuthFailureOutcome,
+  type KeyRateLimitCheck,
+  type RateLimiter,
+} from "./create-rate-limiter";
 import { createMemoryBackend } from "./memory-backend";
 import { createTcpRedisBackend, createUpstashBackend } from "./redis-backends";
 import type { RateLimitDecision } from "./build-decision";

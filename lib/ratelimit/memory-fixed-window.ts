@@ -12,7 +12,10 @@ interface Count {
   count: number;
 }
 
-export function createMemoryFixedWindow(spec: FixedWindowSpec, maxIdentifiers = DEFAULT_MAX_IDENTIFIERS): FixedWindow & { size(): number } {
+export function createMemoryFixedWindow(
+  spec: FixedWindowSpec,
+  maxIdentifiers = DEFAULT_MAX_IDENTIFIERS,
+): FixedWindow & { size(): number } {
   const counts = new Map<string, Count>();
   const { tokens, windowMs } = spec;
   let sweptWindow = Number.NEGATIVE_INFINITY;
@@ -40,7 +43,12 @@ export function createMemoryFixedWindow(spec: FixedWindowSpec, maxIdentifiers = 
       counts.set(identifier, entry);
     }
     entry.count += 1;
-    return { success: entry.count <= tokens, limit: tokens, remaining: Math.max(0, tokens - entry.count), reset: (entry.window + 1) * windowMs };
+    return {
+      success: entry.count <= tokens,
+      limit: tokens,
+      remaining: Math.max(0, tokens - entry.count),
+      reset: (entry.window + 1) * windowMs,
+    };
   };
 
   return { limit: async (identifier) => limitNow(identifier), size: () => counts.size };

@@ -2,13 +2,25 @@
 // over one sorted array of call times per identifier. Memory is bounded: at most the largest quota
 // of entries per identifier (older ones can never decide anything), and an identifier whose newest
 // call has left the longest window is forgotten by a sweep that runs at most once per window.
-import type { RecordedCall, RollingLog, RollingLogResult, RollingLogSpec, RollingWindow, RollingWindowState } from "./backend";
+import type {
+  RecordedCall,
+  RollingLog,
+  RollingLogResult,
+  RollingLogSpec,
+  RollingWindow,
+  RollingWindowState,
+} from "./backend";
 
 /**
  * Checks every window and records a call at `at` in `log` (ascending times, mutated), keeping the
  * `keep` most recent entries. Pure apart from `log`: the unit tests drive it directly.
  */
-export function recordCall(log: number[], at: number, windows: RollingWindow[], keep: number): { allowed: boolean; windows: RollingWindowState[] } {
+export function recordCall(
+  log: number[],
+  at: number,
+  windows: RollingWindow[],
+  keep: number,
+): { allowed: boolean; windows: RollingWindowState[] } {
   // The tokens-th most recent entry decides: fewer than tokens calls in (at - windowMs, at] iff it is
   // absent or no later than at - windowMs.
   const allowed = windows.every(({ tokens, windowMs }) => {
@@ -30,7 +42,10 @@ export function recordCall(log: number[], at: number, windows: RollingWindow[], 
   return { allowed, windows: states };
 }
 
-export function createMemoryRollingLog(spec: RollingLogSpec, nextMember: () => string): RollingLog & { size(): number } {
+export function createMemoryRollingLog(
+  spec: RollingLogSpec,
+  nextMember: () => string,
+): RollingLog & { size(): number } {
   const logs = new Map<string, number[]>();
   const keep = Math.max(...spec.windows.map((window) => window.tokens));
   const longest = Math.max(...spec.windows.map((window) => window.windowMs));
@@ -39,7 +54,8 @@ export function createMemoryRollingLog(spec: RollingLogSpec, nextMember: () => s
   function sweep(now: number) {
     if (now - lastSweep < longest) return;
     lastSweep = now;
-    for (const [identifier, log] of logs) if (log.length === 0 || log[log.length - 1] <= now - longest) logs.delete(identifier);
+    for (const [identifier, log] of logs)
+      if (log.length === 0 || log[log.length - 1] <= now - longest) logs.delete(identifier);
   }
 
   return {

@@ -11,7 +11,11 @@ import { retractFromLog, rollingLogAlgorithm, type RollingLogResponse, type Zrem
 
 type RatelimitRedis = ConstructorParameters<typeof Ratelimit>[0]["redis"];
 
-function ratelimit(redis: RatelimitRedis, prefix: string, limiter: ConstructorParameters<typeof Ratelimit>[0]["limiter"]) {
+function ratelimit(
+  redis: RatelimitRedis,
+  prefix: string,
+  limiter: ConstructorParameters<typeof Ratelimit>[0]["limiter"],
+) {
   return new Ratelimit({
     redis,
     limiter,

@@ -91,7 +91,10 @@ export function rollingLogAlgorithm(spec: RollingLogSpec, nextMember: () => stri
     async limit(ctx, key) {
       const call: RecordedCall = { at: spec.clock(), member: nextMember() };
       const reply = (await runScript(ctx.redis, [key], [call.at, call.member, ...args])) as number[];
-      const windows = spec.windows.map((_, i) => ({ remaining: Number(reply[1 + 2 * i]), resetInMs: Number(reply[2 + 2 * i]) }));
+      const windows = spec.windows.map((_, i) => ({
+        remaining: Number(reply[1 + 2 * i]),
+        resetInMs: Number(reply[2 + 2 * i]),
+      }));
       const allowed = Number(reply[0]) === 1;
       return {
         success: allowed,

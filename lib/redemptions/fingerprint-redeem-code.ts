@@ -11,7 +11,10 @@ export function normaliseRedeemCode(code: string): string {
 }
 
 export function fingerprintRedeemCode(code: string): string {
-  return crypto.createHmac("sha256", env().appSecret).update(`redeem-code:${normaliseRedeemCode(code)}`).digest("hex");
+  return crypto
+    .createHmac("sha256", env().appSecret)
+    .update(`redeem-code:${normaliseRedeemCode(code)}`)
+    .digest("hex");
 }
 
 /** The last 4 letters or digits, hyphens not counted ("ABCD-EF-12" -> "EF12"). */

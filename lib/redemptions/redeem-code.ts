@@ -63,7 +63,13 @@ function answerFor(row: RedemptionRecord, replayed: boolean): RedeemAnswer {
   switch (row.outcome) {
     case "redeemed":
       return {
-        body: { success: true, redeemed: true, playerId: row.playerId, ...(row.nickname ? { nickname: row.nickname } : {}), redemptionId: row.id },
+        body: {
+          success: true,
+          redeemed: true,
+          playerId: row.playerId,
+          ...(row.nickname ? { nickname: row.nickname } : {}),
+          redemptionId: row.id,
+        },
         replayed,
       };
     case "invalid_code":
@@ -78,7 +84,11 @@ function answerFor(row: RedemptionRecord, replayed: boolean): RedeemAnswer {
 }
 
 /** Inserts a new attempt, or claims the earlier one of the same trxid; otherwise answers for it. */
-async function openAttempt(caller: ApiCaller, input: RedeemInput, fingerprint: string): Promise<RedemptionRecord | RedeemAnswer> {
+async function openAttempt(
+  caller: ApiCaller,
+  input: RedeemInput,
+  fingerprint: string,
+): Promise<RedemptionRecord | RedeemAnswer> {
   const pool = getPool();
   const trxid = input.trxid ?? null;
   const inserted = await pool.query<RedemptionRecord>(INSERT_ATTEMPT, [
@@ -104,7 +114,8 @@ async function openAttempt(caller: ApiCaller, input: RedeemInput, fingerprint: s
   const existing = (await pool.query<RedemptionRecord>(FIND_ATTEMPT, [caller.accountId, trxid])).rows[0];
   if (!existing) throw new Error(`redemption with trxid ${trxid} vanished while being read`);
   if (existing.apiKeyId !== caller.keyId) throw new ApiError("FORBIDDEN");
-  if (existing.playerId !== input.playerId || existing.codeFingerprint !== fingerprint) throw new ApiError("IDEMPOTENCY_MISMATCH");
+  if (existing.playerId !== input.playerId || existing.codeFingerprint !== fingerprint)
+    throw new ApiError("IDEMPOTENCY_MISMATCH");
   if (FINAL_OUTCOMES.has(existing.outcome)) return answerFor(existing, true);
   throw new ApiError("DUPLICATE_IN_FLIGHT");
 }
@@ -115,13 +126,21 @@ export async function redeemCode(caller: ApiCaller, supplier: Supplier, input: R
 
   let outcome: RedeemOutcome;
   try {
-    outcome = await supplier.redeemCode({ reference: `SVCRDM-${opened.id}`, playerId: input.playerId, code: normaliseRedeemCode(input.code) });
+    outcome = await supplier.redeemCode({
+      reference: `SVCRDM-${opened.id}`,
+      playerId: input.playerId,
+      code: normaliseRedeemCode(input.code),
+    });
   } catch (error) {
     // Not an answer from the supplier: free the attempt for a retry rather than leave it pending.
     await getPool().query(`UPDATE redemptions SET outcome = 'unavailable' WHERE id = $1`, [opened.id]);
     throw error;
   }
   const nickname = outcome.status === "redeemed" ? (outcome.nickname ?? null) : null;
-  await getPool().query(`UPDATE redemptions SET outcome = $2, nickname = $3 WHERE id = $1`, [opened.id, outcome.status, nickname]);
+  await getPool().query(`UPDATE redemptions SET outcome = $2, nickname = $3 WHERE id = $1`, [
+    opened.id,
+    outcome.status,
+    nickname,
+  ]);
   return answerFor({ ...opened, outcome: outcome.status, nickname }, false);
 }

@@ -3,7 +3,10 @@
 import type { Redemption } from "../generated/prisma/client";
 import { selectList, type ColumnMap } from "../db/select-list";
 
-export type RedemptionRecord = Pick<Redemption, "id" | "apiKeyId" | "playerId" | "codeFingerprint" | "outcome" | "nickname">;
+export type RedemptionRecord = Pick<
+  Redemption,
+  "id" | "apiKeyId" | "playerId" | "codeFingerprint" | "outcome" | "nickname"
+>;
 
 const REDEMPTION_COLUMN_MAP: ColumnMap<RedemptionRecord> = {
   id: "id",

@@ -9,10 +9,23 @@ export async function verifyPlayer(
   supplier: Supplier,
   input: { game: "br" | "moba"; playerId: string; zoneId?: string; trxid?: string },
 ) {
-  const outcome: VerifyOutcome = await supplier.verifyPlayer({ game: input.game, playerId: input.playerId, zoneId: input.zoneId });
+  const outcome: VerifyOutcome = await supplier.verifyPlayer({
+    game: input.game,
+    playerId: input.playerId,
+    zoneId: input.zoneId,
+  });
   await getPool().query(
     `INSERT INTO redemptions (account_id, api_key_id, kind, player_id, zone_id, trxid, outcome, nickname) VALUES ($1, $2, $3, $4, $5, $6, $7, $8)`,
-    [caller.accountId, caller.keyId, `verify-${input.game}`, input.playerId, input.zoneId ?? null, input.trxid ?? null, outcome.status, outcome.status === "found" ? outcome.nickname : null],
+    [
+      caller.accountId,
+      caller.keyId,
+      `verify-${input.game}`,
+      input.playerId,
+      input.zoneId ?? null,
+      input.trxid ?? null,
+      outcome.status,
+      outcome.status === "found" ? outcome.nickname : null,
+    ],
   );
   if (outcome.status === "not_found") throw new ApiError("PLAYER_NOT_FOUND");
   if (outcome.status === "unavailable") throw new ApiError("SUPPLIER_UNAVAILABLE", { headers: { "retry-after": "5" } });

@@ -67,7 +67,9 @@ export async function seedDemoCatalog(): Promise<void> {
 export async function seedDemoAccount(options: { dataDir?: string; demoApiKey?: string } = {}): Promise<SeedResult> {
   const prisma = getPrisma();
   const keyFile = options.dataDir ? path.join(options.dataDir, "demo-api-key") : undefined;
-  let account = await prisma.account.findFirst({ where: { telegramUsername: DEMO_ACCOUNT_USERNAME, telegramId: null } });
+  let account = await prisma.account.findFirst({
+    where: { telegramUsername: DEMO_ACCOUNT_USERNAME, telegramId: null },
+  });
   account ??= await prisma.account.create({
     data: { telegramUsername: DEMO_ACCOUNT_USERNAME, displayName: "Demo reseller", apiEnabled: true },
   });

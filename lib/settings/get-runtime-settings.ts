@@ -41,7 +41,8 @@ function readCacheMs(): number {
   const raw = process.env.SETTINGS_CACHE_MS;
   if (raw === undefined || raw === "") return 1000;
   const value = Number(raw);
-  if (!Number.isInteger(value) || value < 0) throw new Error(`SETTINGS_CACHE_MS must be a whole number of ms, got "${raw}"`);
+  if (!Number.isInteger(value) || value < 0)
+    throw new Error(`SETTINGS_CACHE_MS must be a whole number of ms, got "${raw}"`);
   return value;
 }
 /** A switch's row as the reader selects it: Prisma's Setting, key and value (both column names already). */
@@ -86,7 +87,11 @@ export function createSettingsReader(options: SettingsReaderOptions = {}): Setti
       return value;
     } catch (error) {
       if (!cached || Date.now() - cached.readAt > maxStaleMs) throw error;
-      if (failedAt === undefined) console.error("[settings] cannot read settings, serving the last value read:", error instanceof Error ? error.message : error);
+      if (failedAt === undefined)
+        console.error(
+          "[settings] cannot read settings, serving the last value read:",
+          error instanceof Error ? error.message : error,
+        );
       // The value is not marked fresh: the database is tried again one cache period later.
       failedAt = Date.now();
       return cached.value;

@@ -8,6 +8,7 @@ export function isAccountEligible(
 ): boolean {
   if (!rule?.enabled) return true;
   if (rule.minTotalCreditedCents !== undefined && account.totalCreditedCents < rule.minTotalCreditedCents) return false;
-  if (rule.minAccountAgeHours !== undefined && now - account.createdAt.getTime() < rule.minAccountAgeHours * 3_600_000) return false;
+  if (rule.minAccountAgeHours !== undefined && now - account.createdAt.getTime() < rule.minAccountAgeHours * 3_600_000)
+    return false;
   return true;
 }

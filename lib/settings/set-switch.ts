@@ -4,7 +4,13 @@ import type { Prisma } from "../generated/prisma/client";
 import { recordAuditEntry } from "../audit/record-audit-entry";
 import { getPrisma, type PrismaTx } from "../db/prisma";
 import { clearRuntimeSettingsCache } from "./get-runtime-settings";
-import { ELIGIBILITY_KEY, eligibilityRuleSchema, SWITCH_NAMES, type EligibilityRule, type SwitchName } from "./setting-schemas";
+import {
+  ELIGIBILITY_KEY,
+  eligibilityRuleSchema,
+  SWITCH_NAMES,
+  type EligibilityRule,
+  type SwitchName,
+} from "./setting-schemas";
 
 export interface SettingChange<T> {
   value: T;
@@ -15,7 +21,12 @@ export interface SettingChange<T> {
 }
 
 /** Upserts `key` and writes the "setting.set" audit row with { from, to }, in the caller's transaction. */
-async function writeSetting<T extends boolean | EligibilityRule>(tx: PrismaTx, key: string, value: T, actor: string): Promise<SettingChange<T>> {
+async function writeSetting<T extends boolean | EligibilityRule>(
+  tx: PrismaTx,
+  key: string,
+  value: T,
+  actor: string,
+): Promise<SettingChange<T>> {
   // Serialises writers of this key, including the first insert (a row lock cannot, before the row
   // exists), so each audit row's `from` is exactly the value it replaced. Raw SQL: Prisma has no
   // advisory locks.
@@ -29,7 +40,10 @@ async function writeSetting<T extends boolean | EligibilityRule>(tx: PrismaTx, k
     update: { value: json, updatedBy: actor },
     select: { updatedBy: true, updatedAt: true },
   });
-  await recordAuditEntry({ actor, action: "setting.set", targetType: "setting", targetId: key, details: { from: previous, to: value } }, tx);
+  await recordAuditEntry(
+    { actor, action: "setting.set", targetType: "setting", targetId: key, details: { from: previous, to: value } },
+    tx,
+  );
   return { value, previous, updatedBy: row.updatedBy ?? actor, updatedAt: row.updatedAt };
 }
 
@@ -43,7 +57,10 @@ export async function setSwitch(name: SwitchName, on: boolean, actor: string): P
 }
 
 /** Replaces API_ELIGIBILITY; throws the ZodError of an invalid rule before touching the database. */
-export async function setEligibilityRule(rule: EligibilityRule, actor: string): Promise<SettingChange<EligibilityRule>> {
+export async function setEligibilityRule(
+  rule: EligibilityRule,
+  actor: string,
+): Promise<SettingChange<EligibilityRule>> {
   const valid = eligibilityRuleSchema.parse(rule);
   const change = await getPrisma().$transaction((tx) => writeSetting(tx, ELIGIBILITY_KEY, valid, actor));
   clearRuntimeSettingsCache();

@@ -9,7 +9,11 @@ export const ELIGIBILITY_KEY = "API_ELIGIBILITY";
 export const eligibilityRuleSchema = z.strictObject({
   enabled: z.boolean(),
   minTotalCreditedCents: z.number().int().nonnegative().max(Number.MAX_SAFE_INTEGER).optional(),
-  minAccountAgeHours: z.number().nonnegative().max(100 * 365 * 24).optional(),
+  minAccountAgeHours: z
+    .number()
+    .nonnegative()
+    .max(100 * 365 * 24)
+    .optional(),
 });
 export type EligibilityRule = z.infer<typeof eligibilityRuleSchema>;
 

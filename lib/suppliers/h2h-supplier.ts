@@ -34,11 +34,7 @@
 //   placeTopup answered 4xx (not 404, not 429): failed only when the body says
 //     { status: "failed" }, otherwise unknown (a 400 may be our bug, not a refusal of the order)
 //   checkTopup answered 404 -> not_found (safe to place again: the supplier deduplicates)
-import {
-  exchangeWithH2h,
-  type H2hConnection,
-  type H2hExchange,
-} from "./h2h-exchange";
+import { exchangeWithH2h, type H2hConnection, type H2hExchange } from "./h2h-exchange";
 import { H2H_PATHS, h2hRedeemAnswer, h2hTopupAnswer, h2hVerifyAnswer } from "./h2h-protocol";
 import { readMilliseconds, readRequired, SupplierConfigError } from "./supplier-config";
 import type { RedeemOutcome, Supplier, TopupOutcome, VerifyOutcome } from "./types";
@@ -149,7 +145,10 @@ function topupOutcomeOf(answer: H2hExchange, reference: string): TopupOutcome {
   // might be our own mistake, and guessing "failed" would refund an order that was delivered.
   const isClientError = httpStatus >= 400 && httpStatus < 500 && httpStatus !== 404 && httpStatus !== 429;
   if (isClientError && readable && parsed.data.status === "failed") {
-    return withSupplierRef({ status: "failed", reason: parsed.data.message || "SUPPLIER REJECTED" }, parsed.data.supplierRef);
+    return withSupplierRef(
+      { status: "failed", reason: parsed.data.message || "SUPPLIER REJECTED" },
+      parsed.data.supplierRef,
+    );
   }
   return { status: "unknown", reason: `supplier answered HTTP ${httpStatus}` };
 }
@@ -160,7 +159,8 @@ function withSupplierRef<Outcome extends TopupOutcome>(outcome: Outcome, supplie
 
 function verifyOutcomeOf(answer: H2hExchange): VerifyOutcome {
   if (answer.kind === "no_answer") return { status: "unavailable", reason: answer.reason };
-  if (!isSuccess(answer.httpStatus)) return { status: "unavailable", reason: `supplier answered HTTP ${answer.httpStatus}` };
+  if (!isSuccess(answer.httpStatus))
+    return { status: "unavailable", reason: `supplier answered HTTP ${answer.httpStatus}` };
   const parsed = h2hVerifyAnswer.safeParse(answer.body);
   if (!parsed.success) return { status: "unavailable", reason: "unreadable answer" };
   return parsed.data.found ? { status: "found", nickname: parsed.data.nickname } : { status: "not_found" };
@@ -168,7 +168,8 @@ function verifyOutcomeOf(answer: H2hExchange): VerifyOutcome {
 
 function redeemOutcomeOf(answer: H2hExchange): RedeemOutcome {
   if (answer.kind === "no_answer") return { status: "unavailable", reason: answer.reason };
-  if (!isSuccess(answer.httpStatus)) return { status: "unavailable", reason: `supplier answered HTTP ${answer.httpStatus}` };
+  if (!isSuccess(answer.httpStatus))
+    return { status: "unavailable", reason: `supplier answered HTTP ${answer.httpStatus}` };
   const parsed = h2hRedeemAnswer.safeParse(answer.body);
   if (!parsed.success) return { status: "unavailable", reason: "unreadable answer" };
   const { status, nickname } = parsed.data;

@@ -3,12 +3,7 @@
 // The rules are also written out, for reading, at the top of sandbox-supplier.ts.
 
 export type SandboxBehaviourName =
-  | "success"
-  | "player_not_found"
-  | "supplier_rejects"
-  | "slow"
-  | "first_answer_lost"
-  | "never_settles";
+  "success" | "player_not_found" | "supplier_rejects" | "slow" | "first_answer_lost" | "never_settles";
 
 export interface SandboxBehaviour {
   /** The player id ends with these characters (anything may come before them); null: any other id. */

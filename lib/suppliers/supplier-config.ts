@@ -23,7 +23,11 @@ export function readMilliseconds(source: EnvSource, name: string, fallback: numb
 }
 
 /** The trimmed value of each named variable; throws once, naming every one that is missing. */
-export function readRequired<Name extends string>(source: EnvSource, names: readonly Name[], purpose: string): Record<Name, string> {
+export function readRequired<Name extends string>(
+  source: EnvSource,
+  names: readonly Name[],
+  purpose: string,
+): Record<Name, string> {
   const values = {} as Record<Name, string>;
   const missing: string[] = [];
   for (const name of names) {

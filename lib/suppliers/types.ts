@@ -32,9 +32,7 @@ export interface VerifyRequest {
 }
 
 export type VerifyOutcome =
-  | { status: "found"; nickname: string }
-  | { status: "not_found" }
-  | { status: "unavailable"; reason: string };
+  { status: "found"; nickname: string } | { status: "not_found" } | { status: "unavailable"; reason: string };
 
 export interface RedeemRequest {
   /** Our reference for this redemption (unique per call), for the supplier's deduplication. */

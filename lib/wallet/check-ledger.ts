@@ -22,7 +22,8 @@ export async function checkLedger(): Promise<string[]> {
        FROM accounts a LEFT JOIN ledger_entries l ON l.account_id = a.id
       GROUP BY a.id HAVING a.balance_cents <> COALESCE(sum(l.amount_cents), 0) OR a.balance_cents < 0`,
   );
-  for (const row of balances.rows) problems.push(`account ${row.id}: balance ${row.balance_cents} but ledger sums to ${row.ledger_sum}`);
+  for (const row of balances.rows)
+    problems.push(`account ${row.id}: balance ${row.balance_cents} but ledger sums to ${row.ledger_sum}`);
 
   const running = await pool.query(
     `SELECT id, account_id FROM (
@@ -31,7 +32,8 @@ export async function checkLedger(): Promise<string[]> {
          FROM ledger_entries) t
       WHERE balance_after_cents <> running LIMIT 20`,
   );
-  for (const row of running.rows) problems.push(`ledger entry ${row.id} (account ${row.account_id}): balance_after does not match the running sum`);
+  for (const row of running.rows)
+    problems.push(`ledger entry ${row.id} (account ${row.account_id}): balance_after does not match the running sum`);
 
   // GET /ledger's total and pages rest on each account's entries being numbered 1..ledger_count, and
   // GET /history's on each key's orders being numbered 1..order_count. The numbers are unique per
@@ -45,11 +47,14 @@ export async function checkLedger(): Promise<string[]> {
        FROM api_keys k LEFT JOIN orders o ON o.api_key_id = k.id
       GROUP BY k.id HAVING k.order_count <> count(o.id) OR k.order_count <> COALESCE(max(o.key_seq), 0)`,
   );
-  for (const row of numbering.rows) problems.push(`${row.owner} ${row.id}: counter ${row.counter} but ${row.n} rows numbered up to ${row.top}`);
+  for (const row of numbering.rows)
+    problems.push(`${row.owner} ${row.id}: counter ${row.counter} but ${row.n} rows numbered up to ${row.top}`);
 
   const order = await pool.query(`${LEDGER_OUT_OF_ORDER} LIMIT 20`);
   for (const row of order.rows) {
-    problems.push(`ledger entry ${row.id} (account ${row.account_id}): ${row.dated_back ? "dated before" : "an id below"} the account's previous entry`);
+    problems.push(
+      `ledger entry ${row.id} (account ${row.account_id}): ${row.dated_back ? "dated before" : "an id below"} the account's previous entry`,
+    );
   }
   const lastAt = await pool.query(ACCOUNTS_WITH_STALE_LEDGER_LAST_AT);
   for (const row of lastAt.rows) problems.push(`account ${row.id}: ledger_last_at is before its latest ledger entry`);
@@ -64,7 +69,8 @@ export async function checkLedger(): Promise<string[]> {
   );
   for (const o of orders.rows) {
     const charged = o.order_created;
-    if (charged && (Number(o.debits) !== 1 || Number(o.debited) !== -o.amount_cents)) problems.push(`order ${o.id}: charged order without exactly one debit of its amount`);
+    if (charged && (Number(o.debits) !== 1 || Number(o.debited) !== -o.amount_cents))
+      problems.push(`order ${o.id}: charged order without exactly one debit of its amount`);
     if (!charged && Number(o.debits) !== 0) problems.push(`order ${o.id}: debited although not created`);
     const shouldRefund = charged && o.status === "cancelled";
     if (shouldRefund && (Number(o.refunds) !== 1 || Number(o.refunded_cents) !== o.amount_cents || !o.refunded)) {
@@ -79,7 +85,8 @@ export async function checkLedger(): Promise<string[]> {
       WHERE (c.status = 'delivered' AND o.status IS DISTINCT FROM 'completed')
          OR (c.status = 'reserved' AND o.status NOT IN ('pending', 'processing'))`,
   );
-  for (const c of codes.rows) problems.push(`code ${c.id}: ${c.status} but its order ${c.order_id} is ${c.order_status}`);
+  for (const c of codes.rows)
+    problems.push(`code ${c.id}: ${c.status} but its order ${c.order_id} is ${c.order_status}`);
   const counts = await pool.query(
     `SELECT o.id FROM orders o LEFT JOIN inventory_codes c ON c.order_id = o.id
       WHERE o.line_kind <> 'topup' AND o.order_created

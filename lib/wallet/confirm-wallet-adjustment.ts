@@ -2,7 +2,11 @@ import { getPrisma, type PrismaTx } from "../db/prisma";
 import { numberFromDb, nullableNumberFromDb } from "../db/number-from-db";
 import { recordAuditEntry } from "../audit/record-audit-entry";
 import { InsufficientBalanceError, postLedgerEntry } from "./post-ledger-entry";
-import { ADJUSTMENT_TTL_MINUTES, toWalletAdjustmentRequest, type WalletAdjustmentRequest } from "./wallet-adjustment-request";
+import {
+  ADJUSTMENT_TTL_MINUTES,
+  toWalletAdjustmentRequest,
+  type WalletAdjustmentRequest,
+} from "./wallet-adjustment-request";
 import { recordWebhookEvent } from "../webhooks/record-webhook-event";
 import { centsToUsd } from "../money/cents-to-usd";
 
@@ -67,7 +71,10 @@ export async function confirmWalletAdjustment(input: {
       // Locked, so a rename cannot slip in between this check and the commit.
       const [account] = await tx.$queryRaw<{ telegramUsername: string | null }[]>`
         SELECT telegram_username AS "telegramUsername" FROM accounts WHERE id = ${request.accountId} FOR UPDATE`;
-      if (request.accountUsername !== null && !sameUsername(account?.telegramUsername ?? null, request.accountUsername)) {
+      if (
+        request.accountUsername !== null &&
+        !sameUsername(account?.telegramUsername ?? null, request.accountUsername)
+      ) {
         throw new UsernameChangedError(account?.telegramUsername ?? null);
       }
       const auditLogId = await recordAuditEntry(
@@ -91,7 +98,12 @@ export async function confirmWalletAdjustment(input: {
       await recordWebhookEvent(tx, {
         accountId: request.accountId,
         type: request.kind === "credit" ? "wallet.credited" : "wallet.debited",
-        data: { amountUsd: centsToUsd(request.amountCents), balanceUsd: centsToUsd(posted.balanceAfterCents), currency: "USD", note: request.note },
+        data: {
+          amountUsd: centsToUsd(request.amountCents),
+          balanceUsd: centsToUsd(posted.balanceAfterCents),
+          currency: "USD",
+          note: request.note,
+        },
       });
       const holder = await tx.account.findUnique({ where: { id: request.accountId }, select: { telegramId: true } });
       return {
@@ -104,9 +116,18 @@ export async function confirmWalletAdjustment(input: {
     });
     if (done) return done;
   } catch (error) {
-    if (error instanceof InsufficientBalanceError) return refuse(input, "wallet.debit_refused", (request, balanceCents) => ({ status: "insufficient_balance", request, balanceCents }));
+    if (error instanceof InsufficientBalanceError)
+      return refuse(input, "wallet.debit_refused", (request, balanceCents) => ({
+        status: "insufficient_balance",
+        request,
+        balanceCents,
+      }));
     if (error instanceof UsernameChangedError) {
-      return refuse(input, "wallet.username_changed", (request) => ({ status: "username_changed", request, currentUsername: error.currentUsername }));
+      return refuse(input, "wallet.username_changed", (request) => ({
+        status: "username_changed",
+        request,
+        currentUsername: error.currentUsername,
+      }));
     }
     throw error;
   }
@@ -127,8 +148,13 @@ async function refuse(
       where: { token: input.token, status: "pending" },
       data: { status: "cancelled", resolvedAt: new Date() },
     });
-    const request = toWalletAdjustmentRequest(closed ?? (await tx.adminActionRequest.findUniqueOrThrow({ where: { token: input.token } })));
-    const account = await tx.account.findUnique({ where: { id: request.accountId }, select: { balanceCents: true, telegramUsername: true } });
+    const request = toWalletAdjustmentRequest(
+      closed ?? (await tx.adminActionRequest.findUniqueOrThrow({ where: { token: input.token } })),
+    );
+    const account = await tx.account.findUnique({
+      where: { id: request.accountId },
+      select: { balanceCents: true, telegramUsername: true },
+    });
     const balanceCents = numberFromDb(account?.balanceCents ?? 0);
     if (closed) {
       await recordAuditEntry(
@@ -167,5 +193,10 @@ async function explainUnconfirmed(input: { token: string; adminTelegramId: numbe
   });
   if (expired) return { status: "expired", request: toWalletAdjustmentRequest(expired) };
   // Resolved by a concurrent press between the two statements above.
-  return { status: "already_resolved", request: toWalletAdjustmentRequest(await prisma.adminActionRequest.findUniqueOrThrow({ where: { token: input.token } })) };
+  return {
+    status: "already_resolved",
+    request: toWalletAdjustmentRequest(
+      await prisma.adminActionRequest.findUniqueOrThrow({ where: { token: input.token } }),
+    ),
+  };
 }

@@ -17,10 +17,19 @@ export interface StatementLine {
 }
 
 /** The columns of both ledger CSVs (a page, and the streamed statement). */
-export const LEDGER_CSV_HEADER = ["id", "type", "amount_usd", "balance_after_usd", "order_id", "reason", "created_at"] as const;
+export const LEDGER_CSV_HEADER = [
+  "id",
+  "type",
+  "amount_usd",
+  "balance_after_usd",
+  "order_id",
+  "reason",
+  "created_at",
+] as const;
 
 /** The ledger columns to select (with orders joined as o) for toStatementLine. */
-export const LEDGER_LINE_COLUMNS = "l.id, l.kind, l.amount_cents, l.balance_after_cents, o.public_id, l.reason, l.created_at";
+export const LEDGER_LINE_COLUMNS =
+  "l.id, l.kind, l.amount_cents, l.balance_after_cents, o.public_id, l.reason, l.created_at";
 
 export interface LedgerLineRow {
   id: number;
@@ -66,8 +75,16 @@ export const LEDGER_PAGE = `
    WHERE a.id = $1
    ORDER BY l.account_seq DESC`;
 
-export async function listLedgerEntries(accountId: number, limit: number, offset: number): Promise<{ total: number; entries: StatementLine[] }> {
-  const { rows } = await getPool().query<LedgerLineRow & { total: number }>({ name: "ledger-page", text: LEDGER_PAGE, values: [accountId, limit, offset] });
+export async function listLedgerEntries(
+  accountId: number,
+  limit: number,
+  offset: number,
+): Promise<{ total: number; entries: StatementLine[] }> {
+  const { rows } = await getPool().query<LedgerLineRow & { total: number }>({
+    name: "ledger-page",
+    text: LEDGER_PAGE,
+    values: [accountId, limit, offset],
+  });
   // One row even when the page is empty (the account's row, with null entry columns).
   return {
     total: rows[0]?.total ?? 0,

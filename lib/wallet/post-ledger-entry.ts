@@ -84,8 +84,12 @@ export function ledgerMoveCtes(p: LedgerMoveSql): string {
            total_credited_cents = accounts.total_credited_cents + ${p.creditedCents},
            ledger_count = accounts.ledger_count + 1,
            ledger_last_at = greatest(now(), accounts.ledger_last_at),
-           updated_at = now()${p.after ? `
-      FROM ${p.after}` : ""}
+           updated_at = now()${
+             p.after
+               ? `
+      FROM ${p.after}`
+               : ""
+           }
      WHERE accounts.id = ${p.accountId} AND accounts.balance_cents + ${p.amountCents} >= 0
     RETURNING accounts.balance_cents, accounts.low_balance_threshold_cents, accounts.ledger_count, accounts.ledger_last_at
   ), ledger_entry AS (
@@ -122,17 +126,21 @@ export function assertPostingAmount(amountCents: number): void {
 export async function postLedgerEntry(tx: LedgerTransaction, posting: LedgerPosting): Promise<PostedEntry> {
   assertPostingAmount(posting.amountCents);
   const credited = posting.kind === "credit" ? posting.amountCents : 0;
-  const rows = await runSql<{ id: number; balance_cents: bigint | number; deliveries: number }>(tx, { name: "post-ledger-entry", text: POST_ENTRY }, [
-    posting.accountId,
-    posting.kind,
-    posting.amountCents,
-    credited,
-    posting.orderId ?? null,
-    posting.actor,
-    posting.reason ?? null,
-    posting.auditLogId ?? null,
-    newEventId(),
-  ]);
+  const rows = await runSql<{ id: number; balance_cents: bigint | number; deliveries: number }>(
+    tx,
+    { name: "post-ledger-entry", text: POST_ENTRY },
+    [
+      posting.accountId,
+      posting.kind,
+      posting.amountCents,
+      credited,
+      posting.orderId ?? null,
+      posting.actor,
+      posting.reason ?? null,
+      posting.auditLogId ?? null,
+      newEventId(),
+    ],
+  );
   if (rows.length === 0) throw new InsufficientBalanceError(posting.accountId);
   wakeDispatchersAfterCommit(tx, rows[0].deliveries);
   return { id: rows[0].id, balanceAfterCents: numberFromDb(rows[0].balance_cents) };

@@ -3,7 +3,11 @@ import { getPrisma } from "../db/prisma";
 import { numberFromDb } from "../db/number-from-db";
 import { recordAuditEntry } from "../audit/record-audit-entry";
 import { MAX_ADJUSTMENT_CENTS } from "../money/parse-usd";
-import { toWalletAdjustmentRequest, type AdjustmentKind, type WalletAdjustmentRequest } from "./wallet-adjustment-request";
+import {
+  toWalletAdjustmentRequest,
+  type AdjustmentKind,
+  type WalletAdjustmentRequest,
+} from "./wallet-adjustment-request";
 
 export const MAX_ADJUSTMENT_NOTE_LENGTH = 200;
 
@@ -38,7 +42,8 @@ export async function requestWalletAdjustment(input: {
     const account = await tx.account.findUnique({ where: { id: input.accountId }, select: { balanceCents: true } });
     if (!account) return { status: "account_not_found" as const };
     const balanceCents = numberFromDb(account.balanceCents);
-    if (input.kind === "debit" && input.amountCents > balanceCents) return { status: "insufficient_balance" as const, balanceCents };
+    if (input.kind === "debit" && input.amountCents > balanceCents)
+      return { status: "insufficient_balance" as const, balanceCents };
     const row = await tx.adminActionRequest.create({
       data: {
         token: crypto.randomBytes(12).toString("base64url"),
@@ -57,7 +62,12 @@ export async function requestWalletAdjustment(input: {
         action: `wallet.${input.kind}_requested`,
         targetType: "account",
         targetId: input.accountId,
-        details: { requestId: request.id, amountCents: input.amountCents, note, accountUsername: request.accountUsername },
+        details: {
+          requestId: request.id,
+          amountCents: input.amountCents,
+          note,
+          accountUsername: request.accountUsername,
+        },
       },
       tx,
     );

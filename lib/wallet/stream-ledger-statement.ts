@@ -26,7 +26,13 @@ import type pg from "pg";
 import { getPool } from "../db/pool";
 import { centsToUsd } from "../money/cents-to-usd";
 import { csvHeaderLine, csvNumber, csvRowLine } from "../csv/to-csv";
-import { LEDGER_CSV_HEADER, LEDGER_LINE_COLUMNS, statementLineCells, toStatementLine, type LedgerLineRow } from "./list-ledger-entries";
+import {
+  LEDGER_CSV_HEADER,
+  LEDGER_LINE_COLUMNS,
+  statementLineCells,
+  toStatementLine,
+  type LedgerLineRow,
+} from "./list-ledger-entries";
 
 export const STATEMENT_BATCH_ROWS = 1000;
 const IDLE_TIMEOUT = "60s";
@@ -131,15 +137,22 @@ export async function openLedgerStatement(accountId: number, range: StatementRan
   const body = new ReadableStream<Uint8Array>({
     async pull(controller) {
       try {
-        if (ended) throw new Error("the statement's transaction already ended (the reader stalled past the idle timeout)");
+        if (ended)
+          throw new Error("the statement's transaction already ended (the reader stalled past the idle timeout)");
         if (!started) {
           started = true;
-          controller.enqueue(encoder.encode(csvHeaderLine(LEDGER_CSV_HEADER) + balanceLine("opening_balance", summary.opening_cents, range.from)));
+          controller.enqueue(
+            encoder.encode(
+              csvHeaderLine(LEDGER_CSV_HEADER) + balanceLine("opening_balance", summary.opening_cents, range.from),
+            ),
+          );
           return;
         }
         let text = "";
         if (summary.last_id !== null && afterId < summary.last_id) {
-          const rows = (await connection.query<LedgerLineRow>(BATCH, [accountId, afterId, summary.last_id, range.from, range.to])).rows;
+          const rows = (
+            await connection.query<LedgerLineRow>(BATCH, [accountId, afterId, summary.last_id, range.from, range.to])
+          ).rows;
           for (const row of rows) {
             streamedCents += row.amount_cents;
             text += csvRowLine(statementLineCells(toStatementLine(row)));
@@ -151,7 +164,9 @@ export async function openLedgerStatement(accountId: number, range: StatementRan
           // The snapshot makes this hold; if it ever did not, a statement that does not add up
           // must break off rather than end with a closing line the rows contradict.
           if (summary.opening_cents + streamedCents !== summary.closing_cents) {
-            throw new Error(`statement of account ${accountId} does not add up: ${summary.opening_cents} + ${streamedCents} != ${summary.closing_cents}`);
+            throw new Error(
+              `statement of account ${accountId} does not add up: ${summary.opening_cents} + ${streamedCents} != ${summary.closing_cents}`,
+            );
           }
           text += balanceLine("closing_balance", summary.closing_cents, range.to);
           await end();

@@ -27,7 +27,8 @@ export interface WalletAdjustmentRequest {
 }
 
 export function toWalletAdjustmentRequest(row: AdminActionRequest): WalletAdjustmentRequest {
-  if (row.action !== "credit" && row.action !== "debit") throw new Error(`admin action request ${row.id} is a "${row.action}", not a wallet adjustment`);
+  if (row.action !== "credit" && row.action !== "debit")
+    throw new Error(`admin action request ${row.id} is a "${row.action}", not a wallet adjustment`);
   return {
     id: row.id,
     token: row.token,

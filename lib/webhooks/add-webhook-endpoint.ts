@@ -1,6 +1,11 @@
 import { getPrisma } from "../db/prisma";
 import { recordAuditEntry } from "../audit/record-audit-entry";
-import { DestinationRefused, resolveDestination, webhookPolicyFromEnv, type DestinationPolicy } from "./check-destination";
+import {
+  DestinationRefused,
+  resolveDestination,
+  webhookPolicyFromEnv,
+  type DestinationPolicy,
+} from "./check-destination";
 import { isWebhookEventType, MAX_ENDPOINTS_PER_ACCOUNT, type WebhookEventType } from "./event-types";
 import { generateEndpointSecret, sealSecret } from "./endpoint-secret";
 
@@ -38,13 +43,20 @@ export async function addWebhookEndpoint(input: {
     // Serialises concurrent adds of one account so the limit holds, without touching the accounts row.
     await tx.$executeRaw`SELECT pg_advisory_xact_lock(hashtext('webhook-endpoints:' || ${input.accountId}::text))`;
     const enabled = await tx.webhookEndpoint.count({ where: { accountId: input.accountId, disabledAt: null } });
-    if (enabled >= MAX_ENDPOINTS_PER_ACCOUNT) return { status: "limit_reached" as const, limit: MAX_ENDPOINTS_PER_ACCOUNT };
+    if (enabled >= MAX_ENDPOINTS_PER_ACCOUNT)
+      return { status: "limit_reached" as const, limit: MAX_ENDPOINTS_PER_ACCOUNT };
     const endpoint = await tx.webhookEndpoint.create({
       data: { accountId: input.accountId, url: input.url, eventTypes, secret: sealSecret(secret) },
       select: { id: true },
     });
     await recordAuditEntry(
-      { actor: input.actor, action: "webhook.endpoint_add", targetType: "webhook_endpoint", targetId: endpoint.id, details: { accountId: input.accountId, url: input.url, eventTypes } },
+      {
+        actor: input.actor,
+        action: "webhook.endpoint_add",
+        targetType: "webhook_endpoint",
+        targetId: endpoint.id,
+        details: { accountId: input.accountId, url: input.url, eventTypes },
+      },
       tx,
     );
     return { status: "added" as const, endpointId: endpoint.id, url: input.url, eventTypes, secret };

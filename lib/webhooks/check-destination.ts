@@ -23,13 +23,18 @@ export class DestinationRefused extends Error {}
 const MAX_URL_LENGTH = 2048;
 // AWS, GCP and Azure (IPv4 and AWS's IPv6), ECS task metadata, Alibaba Cloud.
 const METADATA_ADDRESSES = new Set(
-  ["169.254.169.254", "fd00:ec2::254", "169.254.170.2", "100.100.100.200"].map((a) => ipaddr.parse(a).toNormalizedString()),
+  ["169.254.169.254", "fd00:ec2::254", "169.254.170.2", "100.100.100.200"].map((a) =>
+    ipaddr.parse(a).toNormalizedString(),
+  ),
 );
 // Ranges the development switch opens; everything else that is not public unicast stays refused.
 const DEVELOPMENT_RANGES = new Set(["loopback", "private", "uniqueLocal"]);
 
 export const systemResolver: Resolver = async (hostname) =>
-  (await dns.lookup(hostname, { all: true, verbatim: true })).map((entry) => ({ address: entry.address, family: entry.family === 6 ? 6 : 4 }));
+  (await dns.lookup(hostname, { all: true, verbatim: true })).map((entry) => ({
+    address: entry.address,
+    family: entry.family === 6 ? 6 : 4,
+  }));
 
 export function webhookPolicyFromEnv(resolve: Resolver = systemResolver): DestinationPolicy {
   const requested = process.env.WEBHOOKS_ALLOW_PRIVATE === "1";
@@ -43,7 +48,8 @@ export function webhookPolicyFromEnv(resolve: Resolver = systemResolver): Destin
 export function refusalOfAddress(address: string, allowPrivate: boolean): string | undefined {
   if (!ipaddr.isValid(address)) return `${address} is not an IP address`;
   let parsed = ipaddr.parse(address);
-  if (parsed.kind() === "ipv6" && (parsed as ipaddr.IPv6).isIPv4MappedAddress()) parsed = (parsed as ipaddr.IPv6).toIPv4Address();
+  if (parsed.kind() === "ipv6" && (parsed as ipaddr.IPv6).isIPv4MappedAddress())
+    parsed = (parsed as ipaddr.IPv6).toIPv4Address();
   const compact = parsed.toString();
   if (METADATA_ADDRESSES.has(parsed.toNormalizedString())) return `${compact} is a cloud metadata address`;
   const range = parsed.range();
@@ -54,7 +60,8 @@ export function refusalOfAddress(address: string, allowPrivate: boolean): string
 
 /** Checks a URL's form (no resolution): https (http only with the development switch), no credentials. */
 export function parseWebhookUrl(input: string, allowPrivate: boolean): URL {
-  if (input.length > MAX_URL_LENGTH) throw new DestinationRefused(`the URL is longer than ${MAX_URL_LENGTH} characters`);
+  if (input.length > MAX_URL_LENGTH)
+    throw new DestinationRefused(`the URL is longer than ${MAX_URL_LENGTH} characters`);
   let url: URL;
   try {
     url = new URL(input);
@@ -69,7 +76,10 @@ export function parseWebhookUrl(input: string, allowPrivate: boolean): URL {
 }
 
 /** Resolves the URL's host and refuses it unless every address is allowed; returns the one to connect to. */
-export async function resolveDestination(input: string, policy: DestinationPolicy): Promise<{ url: URL } & ResolvedAddress> {
+export async function resolveDestination(
+  input: string,
+  policy: DestinationPolicy,
+): Promise<{ url: URL } & ResolvedAddress> {
   const url = parseWebhookUrl(input, policy.allowPrivate);
   const host = url.hostname.replace(/^\[(.*)\]$/, "$1");
   let addresses: ResolvedAddress[];
@@ -79,14 +89,21 @@ export async function resolveDestination(input: string, policy: DestinationPolic
     try {
       addresses = await policy.resolve(host);
     } catch (error) {
-      throw new DestinationRefused(`${host} does not resolve (${(error as { code?: string }).code ?? (error as Error).message})`);
+      throw new DestinationRefused(
+        `${host} does not resolve (${(error as { code?: string }).code ?? (error as Error).message})`,
+      );
     }
     if (addresses.length === 0) throw new DestinationRefused(`${host} does not resolve`);
   }
   // Every address must pass: a host answering one public and one private address is refused.
   for (const candidate of addresses) {
     const refusal = refusalOfAddress(candidate.address, policy.allowPrivate);
-    if (refusal) throw new DestinationRefused(host === candidate.address ? refusal : `${host} resolves to ${refusal.replace(/^\S+ is/, candidate.address + ", which is")}`);
+    if (refusal)
+      throw new DestinationRefused(
+        host === candidate.address
+          ? refusal
+          : `${host} resolves to ${refusal.replace(/^\S+ is/, candidate.address + ", which is")}`,
+      );
   }
   return { url, ...addresses[0] };
 }

@@ -12,7 +12,12 @@ import { Webhook } from "standardwebhooks";
 import type { WebhookEndpoint } from "../generated/prisma/client";
 import type pg from "pg";
 import { getPool, withTransaction } from "../db/pool";
-import { resolveDestination, webhookPolicyFromEnv, DestinationRefused, type DestinationPolicy } from "./check-destination";
+import {
+  resolveDestination,
+  webhookPolicyFromEnv,
+  DestinationRefused,
+  type DestinationPolicy,
+} from "./check-destination";
 import { sendWebhook, type SendOutcome } from "./send-webhook";
 import { delayBeforeAttempt, MAX_ATTEMPTS } from "./retry-schedule";
 import { openSecret } from "./endpoint-secret";
@@ -51,9 +56,14 @@ export function webhookBody(event: { type: string; createdAt: Date; data: unknow
 }
 
 /** Standard Webhooks headers; during a rotation's overlap the previous secret signs too. */
-export function signedHeaders(row: Pick<WebhookDeliveryRecord, "eventPublicId" | "secret" | "previousSecret" | "previousSecretExpiresAt">, body: string, now: Date) {
+export function signedHeaders(
+  row: Pick<WebhookDeliveryRecord, "eventPublicId" | "secret" | "previousSecret" | "previousSecretExpiresAt">,
+  body: string,
+  now: Date,
+) {
   const secrets = [openSecret(row.secret)];
-  if (row.previousSecret && row.previousSecretExpiresAt && row.previousSecretExpiresAt > now) secrets.push(openSecret(row.previousSecret));
+  if (row.previousSecret && row.previousSecretExpiresAt && row.previousSecretExpiresAt > now)
+    secrets.push(openSecret(row.previousSecret));
   return {
     "content-type": "application/json",
     "user-agent": "topup-webhooks/1",
@@ -71,7 +81,10 @@ export async function deliverWebhook(deliveryId: number, options: DeliveryOption
 }
 
 /** Makes the next attempt (or `options.attempt`) of a delivery already read, and records it. */
-export async function attemptDelivery(row: WebhookDeliveryRecord, options: DeliveryOptions = {}): Promise<DeliveryResult> {
+export async function attemptDelivery(
+  row: WebhookDeliveryRecord,
+  options: DeliveryOptions = {},
+): Promise<DeliveryResult> {
   const now = options.now ?? new Date();
   const db = options.db ?? getPool();
   if (row.status !== "pending") return { outcome: "skipped", why: `already ${row.status}` };
@@ -102,7 +115,8 @@ export async function attemptDelivery(row: WebhookDeliveryRecord, options: Deliv
     sent = { error: `destination refused: ${error.message}`, durationMs: 0 };
   }
   const status = sent.httpStatus;
-  if (status !== undefined && status >= 200 && status < 300) return recordDelivered(db, row, attempt, now, sent, status, options.recordDelivered);
+  if (status !== undefined && status >= 200 && status < 300)
+    return recordDelivered(db, row, attempt, now, sent, status, options.recordDelivered);
   return recordFailedAttempt(db, row, attempt, now, sent, options.random);
 }
 
@@ -165,20 +179,44 @@ async function recordDelivered(
   status: number,
   record: DeliveryOptions["recordDelivered"],
 ): Promise<DeliveryResult> {
-  const delivered: DeliveredAttempt = { deliveryId: row.id, attempt, at: now, httpStatus: status, responseBody: sent.responseBody ?? null, durationMs: sent.durationMs };
+  const delivered: DeliveredAttempt = {
+    deliveryId: row.id,
+    attempt,
+    at: now,
+    httpStatus: status,
+    responseBody: sent.responseBody ?? null,
+    durationMs: sent.durationMs,
+  };
   const recorded = record ? await record(delivered) : (await recordDeliveredAttempts(db, [delivered])).has(row.id);
   // Nothing updated: removed with its endpoint while the request was out, or recorded already.
   if (!recorded) return { outcome: "skipped", why: `attempt ${attempt} already recorded, or the delivery was removed` };
   return { outcome: "delivered", attempt, httpStatus: status };
 }
 
-function recordFailedAttempt(db: pg.Pool, row: WebhookDeliveryRecord, attempt: number, now: Date, sent: SendOutcome, random?: () => number): Promise<DeliveryResult> {
+function recordFailedAttempt(
+  db: pg.Pool,
+  row: WebhookDeliveryRecord,
+  attempt: number,
+  now: Date,
+  sent: SendOutcome,
+  random?: () => number,
+): Promise<DeliveryResult> {
   return withTransaction((client) => recordFailure(client, row, attempt, now, sent, random), db);
 }
 
-async function recordFailure(client: pg.PoolClient, row: WebhookDeliveryRecord, attempt: number, now: Date, sent: SendOutcome, random?: () => number): Promise<DeliveryResult> {
+async function recordFailure(
+  client: pg.PoolClient,
+  row: WebhookDeliveryRecord,
+  attempt: number,
+  now: Date,
+  sent: SendOutcome,
+  random?: () => number,
+): Promise<DeliveryResult> {
   // The row lock orders this against a concurrent run of the same attempt: the second finds it recorded.
-  const locked = await client.query<Pick<WebhookDeliveryRecord, "attempts" | "status">>(`SELECT attempts, status FROM webhook_deliveries WHERE id = $1 FOR UPDATE`, [row.id]);
+  const locked = await client.query<Pick<WebhookDeliveryRecord, "attempts" | "status">>(
+    `SELECT attempts, status FROM webhook_deliveries WHERE id = $1 FOR UPDATE`,
+    [row.id],
+  );
   // Gone: the endpoint was removed while the request was out.
   if (!locked.rows[0]) return { outcome: "skipped", why: "the delivery was removed with its endpoint" };
   if (locked.rows[0].status !== "pending" || locked.rows[0].attempts >= attempt) {
@@ -204,10 +242,10 @@ async function recordFailure(client: pg.PoolClient, row: WebhookDeliveryRecord, 
       [row.endpointId, now, reason],
     );
     if (disabled.rowCount) {
-      await client.query(`SELECT graphile_worker.add_job($1, json_build_object('endpointId', $2::int), max_attempts := 10)`, [
-        NOTIFY_ENDPOINT_DISABLED_TASK,
-        row.endpointId,
-      ]);
+      await client.query(
+        `SELECT graphile_worker.add_job($1, json_build_object('endpointId', $2::int), max_attempts := 10)`,
+        [NOTIFY_ENDPOINT_DISABLED_TASK, row.endpointId],
+      );
     }
     return fail(`endpoint disabled: ${reason}`, true);
   };

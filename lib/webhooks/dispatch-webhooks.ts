@@ -21,7 +21,13 @@
 // are found by the next poll.
 import { randomUUID } from "node:crypto";
 import type pg from "pg";
-import { attemptDelivery, DELIVERY_TIMEOUT_MS, recordDeliveredAttempts, type DeliveredAttempt, type DeliveryOptions } from "./deliver-webhook";
+import {
+  attemptDelivery,
+  DELIVERY_TIMEOUT_MS,
+  recordDeliveredAttempts,
+  type DeliveredAttempt,
+  type DeliveryOptions,
+} from "./deliver-webhook";
 import { WEBHOOK_DELIVERY_RECORD_COLUMNS, WEBHOOK_DELIVERY_TABLES, type WebhookDeliveryRecord } from "./webhook-record";
 
 /** How long a claim holds beyond the request's own timeout (recording, a slow database). */
@@ -43,8 +49,17 @@ const CLAIM_DUE = `
    WHERE d.id IN (SELECT id FROM claimed) ORDER BY d.id`;
 
 /** Claims up to `limit` due deliveries for `dispatcherId`; each comes back with its event and endpoint. */
-export async function claimDueDeliveries(db: pg.Pool, dispatcherId: string, limit: number, timeoutMs = DELIVERY_TIMEOUT_MS): Promise<WebhookDeliveryRecord[]> {
-  const { rows } = await db.query<WebhookDeliveryRecord>({ name: "webhooks-claim-due", text: CLAIM_DUE, values: [limit, dispatcherId, timeoutMs + CLAIM_MARGIN_MS] });
+export async function claimDueDeliveries(
+  db: pg.Pool,
+  dispatcherId: string,
+  limit: number,
+  timeoutMs = DELIVERY_TIMEOUT_MS,
+): Promise<WebhookDeliveryRecord[]> {
+  const { rows } = await db.query<WebhookDeliveryRecord>({
+    name: "webhooks-claim-due",
+    text: CLAIM_DUE,
+    values: [limit, dispatcherId, timeoutMs + CLAIM_MARGIN_MS],
+  });
   return rows;
 }
 

@@ -30,7 +30,12 @@ export interface WebhookDeliveryView {
 const STATUSES: readonly string[] = Object.values(WebhookDeliveryStatus);
 
 /** The dashboard's delivery log, newest first, with every attempt and its answer. */
-export async function listWebhookDeliveries(filters: { accountId?: number; endpointId?: number; status?: string; limit?: number }): Promise<WebhookDeliveryView[]> {
+export async function listWebhookDeliveries(filters: {
+  accountId?: number;
+  endpointId?: number;
+  status?: string;
+  limit?: number;
+}): Promise<WebhookDeliveryView[]> {
   // An unknown status filter matches nothing, as it did when the filter was compared as text.
   if (filters.status !== undefined && !STATUSES.includes(filters.status)) return [];
   const deliveries = await getPrisma().webhookDelivery.findMany({

@@ -40,7 +40,13 @@ export async function listWebhookEndpoints(accountId: number | "all"): Promise<W
         where: { lastAttemptAt: { not: null } },
         orderBy: [{ lastAttemptAt: "desc" }, { id: "desc" }],
         take: 1,
-        select: { attemptRecords: { orderBy: { id: "desc" }, take: 1, select: { attemptedAt: true, httpStatus: true, error: true } } },
+        select: {
+          attemptRecords: {
+            orderBy: { id: "desc" },
+            take: 1,
+            select: { attemptedAt: true, httpStatus: true, error: true },
+          },
+        },
       },
     },
   });

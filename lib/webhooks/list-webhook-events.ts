@@ -14,7 +14,11 @@ export interface WebhookEventView {
  * without gaps (record-webhook-event.ts), so a client that pages with the last sequence it saw
  * misses nothing.
  */
-export async function listWebhookEvents(accountId: number, after: number, limit: number): Promise<{ events: WebhookEventView[]; hasMore: boolean }> {
+export async function listWebhookEvents(
+  accountId: number,
+  after: number,
+  limit: number,
+): Promise<{ events: WebhookEventView[]; hasMore: boolean }> {
   const { rows } = await getPool().query<WebhookEventRecord>(
     `SELECT ${WEBHOOK_EVENT_RECORD_COLUMNS} FROM webhook_events
       WHERE account_id = $1 AND sequence > $2 ORDER BY sequence LIMIT $3`,

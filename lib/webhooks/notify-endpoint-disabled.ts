@@ -17,7 +17,9 @@ export async function notifyEndpointDisabled(
   const telegramId = nullableNumberFromDb(endpoint?.account.telegramId ?? null);
   if (!endpoint || telegramId === null) return "no_chat";
   if (!telegram) {
-    console.warn(`[webhooks] endpoint ${endpointId} disabled; TELEGRAM_BOT_TOKEN is not set here, so its holder is not told`);
+    console.warn(
+      `[webhooks] endpoint ${endpointId} disabled; TELEGRAM_BOT_TOKEN is not set here, so its holder is not told`,
+    );
     return "no_bot";
   }
   await telegram.sendMessage(
@@ -30,5 +32,7 @@ export async function notifyEndpointDisabled(
 
 function defaultTelegram(): Telegram | undefined {
   const { telegramBotToken, telegramApiRoot } = env();
-  return telegramBotToken ? new Telegram(telegramBotToken, telegramApiRoot ? { apiRoot: telegramApiRoot } : {}) : undefined;
+  return telegramBotToken
+    ? new Telegram(telegramBotToken, telegramApiRoot ? { apiRoot: telegramApiRoot } : {})
+    : undefined;
 }

@@ -14,7 +14,10 @@ import { webhookEventCtes } from "./record-webhook-event";
  * The data is { balanceUsd, currency, thresholdUsd } in that key order, the dollars as
  * centsToUsd gives them (cents / 100 as a double; the column is json and readers parse it).
  */
-export function balanceLowCtes(moveCte: string, p: { accountId: string; amountCents: string; eventId: string }): string {
+export function balanceLowCtes(
+  moveCte: string,
+  p: { accountId: string; amountCents: string; eventId: string },
+): string {
   return `balance_low AS (
     SELECT m.balance_cents AS after_cents, m.low_balance_threshold_cents AS threshold_cents
       FROM ${moveCte} m

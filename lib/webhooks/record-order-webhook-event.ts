@@ -7,6 +7,10 @@ import { recordWebhookEvent } from "./record-webhook-event";
 
 export type OrderEventType = "order.completed" | "order.cancelled" | "order.pending" | "order.flagged";
 
-export function recordOrderWebhookEvent(client: Pick<pg.PoolClient, "query">, type: OrderEventType, order: OrderRecord) {
+export function recordOrderWebhookEvent(
+  client: Pick<pg.PoolClient, "query">,
+  type: OrderEventType,
+  order: OrderRecord,
+) {
   return recordWebhookEvent(client, { accountId: order.accountId, type, data: toInvoice(order) });
 }

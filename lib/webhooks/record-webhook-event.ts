@@ -94,13 +94,11 @@ export async function recordWebhookEvent(
   },
 ): Promise<RecordedWebhookEvent> {
   const id = newEventId();
-  const rows = await runSql<{ sequence: number; deliveries: number }>(client, { name: "record-webhook-event", text: RECORD_EVENT }, [
-    event.accountId,
-    id,
-    event.type,
-    JSON.stringify(event.data),
-    event.endpointId ?? null,
-  ]);
+  const rows = await runSql<{ sequence: number; deliveries: number }>(
+    client,
+    { name: "record-webhook-event", text: RECORD_EVENT },
+    [event.accountId, id, event.type, JSON.stringify(event.data), event.endpointId ?? null],
+  );
   wakeDispatchersAfterCommit(client, rows[0].deliveries);
   return { id, sequence: rows[0].sequence, deliveries: rows[0].deliveries };
 }

@@ -5,7 +5,8 @@ import { getPrisma } from "../db/prisma";
 import { numberFromDb } from "../db/number-from-db";
 import { recordAuditEntry } from "../audit/record-audit-entry";
 
-export type RedeliverResult = { status: "queued"; deliveryId: number } | { status: "not_found" } | { status: "endpoint_disabled" };
+export type RedeliverResult =
+  { status: "queued"; deliveryId: number } | { status: "not_found" } | { status: "endpoint_disabled" };
 
 export async function redeliverWebhook(input: { deliveryId: number; actor: string }): Promise<RedeliverResult> {
   return getPrisma().$transaction(async (tx) => {
@@ -21,7 +22,13 @@ export async function redeliverWebhook(input: { deliveryId: number; actor: strin
     });
     const deliveryId = numberFromDb(created.id);
     await recordAuditEntry(
-      { actor: input.actor, action: "webhook.redeliver", targetType: "account", targetId: original.endpoint.accountId, details: { deliveryId: input.deliveryId, newDeliveryId: deliveryId } },
+      {
+        actor: input.actor,
+        action: "webhook.redeliver",
+        targetType: "account",
+        targetId: original.endpoint.accountId,
+        details: { deliveryId: input.deliveryId, newDeliveryId: deliveryId },
+      },
       tx,
     );
     return { status: "queued" as const, deliveryId };

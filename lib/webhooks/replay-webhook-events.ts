@@ -44,12 +44,25 @@ export async function replayWebhookEvents(input: {
          RETURNING id
        )
        SELECT (SELECT count(*) FROM picked)::int AS events, (SELECT count(*) FROM delivery)::int AS deliveries`,
-      [input.accountId, input.after ?? null, input.through ?? null, input.eventIds ?? null, MAX_REPLAY_EVENTS, input.endpointId ?? null],
+      [
+        input.accountId,
+        input.after ?? null,
+        input.through ?? null,
+        input.eventIds ?? null,
+        MAX_REPLAY_EVENTS,
+        input.endpointId ?? null,
+      ],
     );
     if (input.actor) {
       const { accountId, after, through, eventIds, endpointId } = input;
       await recordAuditEntry(
-        { actor: input.actor, action: "webhook.replay", targetType: "account", targetId: accountId, details: { after, through, eventIds, endpointId, ...rows[0] } },
+        {
+          actor: input.actor,
+          action: "webhook.replay",
+          targetType: "account",
+          targetId: accountId,
+          details: { after, through, eventIds, endpointId, ...rows[0] },
+        },
         tx,
       );
     }

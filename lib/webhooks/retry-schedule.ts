@@ -1,7 +1,9 @@
 // When each attempt of a delivery happens, counted from the previous failed attempt: at once,
 // then 5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 10 h and 24 h (about two days in all). Each wait is
 // spread by up to 10% either way so that endpoints that failed together do not retry together.
-export const RETRY_SCHEDULE_MS: readonly number[] = [0, 5_000, 300_000, 1_800_000, 7_200_000, 18_000_000, 36_000_000, 36_000_000, 86_400_000];
+export const RETRY_SCHEDULE_MS: readonly number[] = [
+  0, 5_000, 300_000, 1_800_000, 7_200_000, 18_000_000, 36_000_000, 36_000_000, 86_400_000,
+];
 export const MAX_ATTEMPTS = RETRY_SCHEDULE_MS.length;
 export const JITTER = 0.1;
 /** A Retry-After longer than this is capped: the schedule's longest wait. */
@@ -11,7 +13,11 @@ export const MAX_RETRY_AFTER_MS = 86_400_000;
  * The wait before attempt `nextAttempt` (2..MAX_ATTEMPTS), or undefined when the schedule is over.
  * A 429 or 503 with Retry-After waits at least that long.
  */
-export function delayBeforeAttempt(nextAttempt: number, retryAfterSeconds?: number, random: () => number = Math.random): number | undefined {
+export function delayBeforeAttempt(
+  nextAttempt: number,
+  retryAfterSeconds?: number,
+  random: () => number = Math.random,
+): number | undefined {
   if (nextAttempt > MAX_ATTEMPTS) return undefined;
   const base = RETRY_SCHEDULE_MS[nextAttempt - 1];
   const jittered = Math.round(base * (1 - JITTER + 2 * JITTER * random()));

@@ -1,7 +1,10 @@
 import { getPrisma } from "../db/prisma";
 import { recordWebhookEvent, type RecordedWebhookEvent } from "./record-webhook-event";
 
-export type SendTestEventResult = ({ status: "queued" } & RecordedWebhookEvent) | { status: "not_found" } | { status: "disabled"; reason: string | null };
+export type SendTestEventResult =
+  | ({ status: "queued" } & RecordedWebhookEvent)
+  | { status: "not_found" }
+  | { status: "disabled"; reason: string | null };
 
 /** Queues an endpoint.test event for one enabled endpoint of the account. */
 export async function sendTestEvent(input: { accountId: number; endpointId: number }): Promise<SendTestEventResult> {
@@ -16,7 +19,11 @@ export async function sendTestEvent(input: { accountId: number; endpointId: numb
       accountId: input.accountId,
       type: "endpoint.test",
       endpointId: input.endpointId,
-      data: { endpointId: input.endpointId, url: endpoint.url, message: "A test event: your endpoint receives and verifies webhooks." },
+      data: {
+        endpointId: input.endpointId,
+        url: endpoint.url,
+        message: "A test event: your endpoint receives and verifies webhooks.",
+      },
     });
     return { status: "queued" as const, ...recorded };
   });

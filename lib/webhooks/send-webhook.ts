@@ -26,7 +26,12 @@ function agentFor(url: URL, pinned: ResolvedAddress): http.Agent {
     agents.set(key, agent);
     return agent;
   }
-  const options = { keepAlive: true, maxSockets: SOCKETS_PER_DESTINATION, maxFreeSockets: SOCKETS_PER_DESTINATION, timeout: 60_000 };
+  const options = {
+    keepAlive: true,
+    maxSockets: SOCKETS_PER_DESTINATION,
+    maxFreeSockets: SOCKETS_PER_DESTINATION,
+    timeout: 60_000,
+  };
   agent = url.protocol === "https:" ? new https.Agent(options) : new http.Agent(options);
   agents.set(key, agent);
   if (agents.size > MAX_DESTINATIONS) {

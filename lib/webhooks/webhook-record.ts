@@ -7,7 +7,9 @@ import type { BigintsAsNumbers } from "../db/number-from-db";
 import { selectList, type ColumnMap } from "../db/select-list";
 
 /** An event as GET /events reads it, from `webhook_events`. */
-export type WebhookEventRecord = BigintsAsNumbers<Pick<WebhookEvent, "publicId" | "sequence" | "type" | "data" | "createdAt">>;
+export type WebhookEventRecord = BigintsAsNumbers<
+  Pick<WebhookEvent, "publicId" | "sequence" | "type" | "data" | "createdAt">
+>;
 
 const WEBHOOK_EVENT_COLUMN_MAP: ColumnMap<WebhookEventRecord> = {
   publicId: "public_id",
@@ -23,7 +25,9 @@ export const WEBHOOK_EVENT_RECORD_COLUMNS = selectList(WEBHOOK_EVENT_COLUMN_MAP)
  * One delivery as the dispatcher claims it: the delivery, its event (fields prefixed `event`) and its
  * endpoint, from WEBHOOK_DELIVERY_TABLES.
  */
-export type WebhookDeliveryRecord = BigintsAsNumbers<Pick<WebhookDelivery, "id" | "status" | "attempts" | "endpointId">> & {
+export type WebhookDeliveryRecord = BigintsAsNumbers<
+  Pick<WebhookDelivery, "id" | "status" | "attempts" | "endpointId">
+> & {
   eventPublicId: WebhookEventRecord["publicId"];
   eventType: WebhookEventRecord["type"];
   eventData: WebhookEventRecord["data"];

@@ -31,13 +31,17 @@ try {
 
   // 3. Wait for the outcome: the server holds each request until the order finishes.
   const done = await client.waitForOrder(invoice.orderId, { timeoutMs: 60_000 });
-  console.log(`finished: ${done.orderId} ${done.status}${done.error ? ` (${done.error})` : ""} in ${done.durationSec ?? "?"} s`);
+  console.log(
+    `finished: ${done.orderId} ${done.status}${done.error ? ` (${done.error})` : ""} in ${done.durationSec ?? "?"} s`,
+  );
 
   // 4. The wallet statement, newest first: the order's debit and the balance after it.
   console.log("ledger (newest first):");
   let shown = 0;
   for await (const entry of client.iterateLedger({ pageSize: 50 })) {
-    console.log(`  ${entry.type} ${entry.amountUsd.toFixed(2)} -> ${entry.balanceAfterUsd.toFixed(2)}${entry.orderId ? ` ${entry.orderId}` : ""}`);
+    console.log(
+      `  ${entry.type} ${entry.amountUsd.toFixed(2)} -> ${entry.balanceAfterUsd.toFixed(2)}${entry.orderId ? ` ${entry.orderId}` : ""}`,
+    );
     if (++shown === 5) break;
   }
 } catch (error) {
@@ -53,7 +57,9 @@ try {
       console.error(`Check TOPUP_API_KEY: ${error.message}`);
       break;
     default:
-      console.error(`${error.code} (HTTP ${error.status}, ${error.retryable ? "retry can succeed" : "do not retry unchanged"}): ${error.message}`);
+      console.error(
+        `${error.code} (HTTP ${error.status}, ${error.retryable ? "retry can succeed" : "do not retry unchanged"}): ${error.message}`,
+      );
   }
   process.exit(1);
 }

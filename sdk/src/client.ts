@@ -8,11 +8,19 @@ import { errorFromResponse, TopupApiError } from "./errors.js";
 import { createRetryingFetch, type RetryOptions } from "./retry.js";
 
 type JsonBody<T> = T extends { content: { "application/json": infer B } } ? B : never;
-type Ok<P extends keyof paths, M extends "get" | "post"> = paths[P][M] extends { responses: { 200: infer R } } ? JsonBody<R> : never;
-type RequestBody<P extends keyof paths> = paths[P]["post"] extends { requestBody?: infer B } ? JsonBody<NonNullable<B>> : never;
+type Ok<P extends keyof paths, M extends "get" | "post"> = paths[P][M] extends { responses: { 200: infer R } }
+  ? JsonBody<R>
+  : never;
+type RequestBody<P extends keyof paths> = paths[P]["post"] extends { requestBody?: infer B }
+  ? JsonBody<NonNullable<B>>
+  : never;
 /** Query parameters arrive at the API as text; the client takes numbers where the API reads numbers. */
-type Numeric<Q> = { [K in keyof Q]?: Q[K] extends string | undefined ? (string extends NonNullable<Q[K]> ? string | number : Q[K]) : Q[K] };
-type Query<P extends keyof paths> = paths[P]["get"] extends { parameters: { query?: infer Q } } ? Numeric<NonNullable<Q>> : never;
+type Numeric<Q> = {
+  [K in keyof Q]?: Q[K] extends string | undefined ? (string extends NonNullable<Q[K]> ? string | number : Q[K]) : Q[K];
+};
+type Query<P extends keyof paths> = paths[P]["get"] extends { parameters: { query?: infer Q } }
+  ? Numeric<NonNullable<Q>>
+  : never;
 
 export type Invoice = components["schemas"]["Invoice"];
 export type Product = components["schemas"]["Product"];
@@ -26,7 +34,9 @@ export type HistoryPage = Ok<"/history", "get">;
 export type LedgerPage = Ok<"/ledger", "get">;
 export type LedgerEntry = LedgerPage["entries"][number];
 export type LedgerQuery = Query<"/ledger">;
-export type OrderReferenceKind = NonNullable<NonNullable<paths["/orders/{orderId}"]["get"]["parameters"]["query"]>["by"]>;
+export type OrderReferenceKind = NonNullable<
+  NonNullable<paths["/orders/{orderId}"]["get"]["parameters"]["query"]>["by"]
+>;
 
 export interface ClientOptions {
   /** The service's origin, e.g. "https://api.example.com" (or with "/api"). */
@@ -81,19 +91,30 @@ export function createClient(options: ClientOptions) {
   });
 
   /** The 200 body, or the answer as a TopupApiError. */
-  async function unwrap<T>(pending: Promise<{ data?: T; error?: unknown; response: Response }>): Promise<{ data: T; response: Response }> {
+  async function unwrap<T>(
+    pending: Promise<{ data?: T; error?: unknown; response: Response }>,
+  ): Promise<{ data: T; response: Response }> {
     let result: { data?: T; error?: unknown; response: Response };
     try {
       result = await pending;
     } catch (error) {
       if (error instanceof SyntaxError) {
-        throw new TopupApiError({ code: "UNEXPECTED_RESPONSE", message: `a 2xx answer that is not JSON: ${error.message}`, cause: error });
+        throw new TopupApiError({
+          code: "UNEXPECTED_RESPONSE",
+          message: `a 2xx answer that is not JSON: ${error.message}`,
+          cause: error,
+        });
       }
       throw error;
     }
     if (!result.response.ok) throw errorFromResponse(result.response, result.error);
     if (typeof result.data !== "object" || result.data === null) {
-      throw new TopupApiError({ code: "UNEXPECTED_RESPONSE", message: "a 2xx answer without a JSON object", status: result.response.status, body: result.data });
+      throw new TopupApiError({
+        code: "UNEXPECTED_RESPONSE",
+        message: "a 2xx answer without a JSON object",
+        status: result.response.status,
+        body: result.data,
+      });
     }
     return { data: result.data, response: result.response };
   }
@@ -134,12 +155,20 @@ export function createClient(options: ClientOptions) {
      * for this call (it is in the invoice). An order the wallet cannot cover is thrown as
      * INSUFFICIENT_BALANCE with the cancelled invoice as `body`: nothing was charged.
      */
-    async placeOrder(order: Omit<OrderRequest, "trxid"> & { trxid?: OrderRequest["trxid"] }, call: CallOptions = {}): Promise<PlacedOrder> {
+    async placeOrder(
+      order: Omit<OrderRequest, "trxid"> & { trxid?: OrderRequest["trxid"] },
+      call: CallOptions = {},
+    ): Promise<PlacedOrder> {
       const body = { ...order, trxid: order.trxid ?? newTrxid() } as OrderRequest;
       const { data, response } = await unwrap(http.POST("/orders", { body, signal: call.signal }));
       const { success: _success, ...invoice } = data;
       if (!invoice.orderCreated && invoice.error === "INSUFFICIENT BALANCE") {
-        throw new TopupApiError({ code: "INSUFFICIENT_BALANCE", message: "INSUFFICIENT BALANCE: nothing was charged", status: response.status, body: invoice });
+        throw new TopupApiError({
+          code: "INSUFFICIENT_BALANCE",
+          message: "INSUFFICIENT BALANCE: nothing was charged",
+          status: response.status,
+          body: invoice,
+        });
       }
       return { invoice, replayed: response.headers.get("idempotent-replayed") === "true" };
     },
@@ -167,16 +196,27 @@ export function createClient(options: ClientOptions) {
      * Resolves with the order once it is completed or cancelled, holding each request open on the
      * server (`?wait=`) instead of polling. Throws TIMEOUT when it is still unfinished after timeoutMs.
      */
-    async waitForOrder(orderId: string, { timeoutMs = 60_000, signal }: { timeoutMs?: number } & CallOptions = {}): Promise<Invoice> {
+    async waitForOrder(
+      orderId: string,
+      { timeoutMs = 60_000, signal }: { timeoutMs?: number } & CallOptions = {},
+    ): Promise<Invoice> {
       const deadline = Date.now() + timeoutMs;
       let last: Invoice | undefined;
       for (;;) {
         const remaining = deadline - Date.now();
         const wait = Math.min(MAX_WAIT_SECONDS, Math.floor(remaining / 1000));
         if (last && wait <= 0) {
-          throw new TopupApiError({ code: "TIMEOUT", message: `order ${orderId} still ${last.status} after ${timeoutMs} ms`, body: last });
+          throw new TopupApiError({
+            code: "TIMEOUT",
+            message: `order ${orderId} still ${last.status} after ${timeoutMs} ms`,
+            body: last,
+          });
         }
-        const { matchedBy: _matchedBy, ...invoice } = await client.getOrder(orderId, { wait: Math.max(0, wait) }, { signal });
+        const { matchedBy: _matchedBy, ...invoice } = await client.getOrder(
+          orderId,
+          { wait: Math.max(0, wait) },
+          { signal },
+        );
         if (TERMINAL.has(invoice.status)) return invoice;
         last = invoice;
       }
@@ -188,7 +228,10 @@ export function createClient(options: ClientOptions) {
     },
 
     /** Every order of this key, newest first, page after page (`pageSize` 1-50, default 50). */
-    async *iterateHistory({ pageSize = 50, signal }: { pageSize?: number } & CallOptions = {}): AsyncGenerator<Invoice> {
+    async *iterateHistory({
+      pageSize = 50,
+      signal,
+    }: { pageSize?: number } & CallOptions = {}): AsyncGenerator<Invoice> {
       // Orders placed meanwhile push older ones onto later pages: skip the ones already seen.
       const seen = new Set<string>();
       for (let page = 1; ; page++) {
@@ -203,14 +246,23 @@ export function createClient(options: ClientOptions) {
     },
 
     /** GET /ledger: one page of your wallet statement, newest first. */
-    async getLedger(query: Omit<LedgerQuery, "format" | "from" | "to"> = {}, call: CallOptions = {}): Promise<LedgerPage> {
-      const { data } = await unwrap(http.GET("/ledger", { params: { query: { ...stringify(query), format: "json" } }, signal: call.signal }));
+    async getLedger(
+      query: Omit<LedgerQuery, "format" | "from" | "to"> = {},
+      call: CallOptions = {},
+    ): Promise<LedgerPage> {
+      const { data } = await unwrap(
+        http.GET("/ledger", { params: { query: { ...stringify(query), format: "json" } }, signal: call.signal }),
+      );
       // The document lists a text/csv answer too (format=csv); format=json always answers the JSON page.
       return data as LedgerPage;
     },
 
     /** Every ledger entry, newest first, page after page (`pageSize` 1-500, default 500); other filters pass through. */
-    async *iterateLedger({ pageSize = 500, signal, ...filters }: Omit<LedgerQuery, "page" | "format" | "from" | "to"> & CallOptions = {}): AsyncGenerator<LedgerEntry> {
+    async *iterateLedger({
+      pageSize = 500,
+      signal,
+      ...filters
+    }: Omit<LedgerQuery, "page" | "format" | "from" | "to"> & CallOptions = {}): AsyncGenerator<LedgerEntry> {
       // Newest first with growing ids: an entry written meanwhile shifts the pages by one, so
       // anything not older than the last entry yielded was seen already.
       let lastId = Number.POSITIVE_INFINITY;
@@ -246,7 +298,11 @@ export function createClient(options: ClientOptions) {
     },
 
     /** Every webhook event after `after` (default 0: from the first), oldest first. */
-    async *iterateEvents({ after = 0, limit = 500, signal }: { after?: number; limit?: number } & CallOptions = {}): AsyncGenerator<WebhookEventRecord> {
+    async *iterateEvents({
+      after = 0,
+      limit = 500,
+      signal,
+    }: { after?: number; limit?: number } & CallOptions = {}): AsyncGenerator<WebhookEventRecord> {
       let cursor = after;
       for (;;) {
         const result = await client.listEvents({ after: cursor, limit }, { signal });
@@ -259,7 +315,10 @@ export function createClient(options: ClientOptions) {
     },
 
     /** POST /webhooks/replay: re-send events by sequence range or ids. */
-    async replayWebhooks(body: RequestBody<"/webhooks/replay">, call: CallOptions = {}): Promise<Ok<"/webhooks/replay", "post">> {
+    async replayWebhooks(
+      body: RequestBody<"/webhooks/replay">,
+      call: CallOptions = {},
+    ): Promise<Ok<"/webhooks/replay", "post">> {
       return (await unwrap(http.POST("/webhooks/replay", { body, signal: call.signal }))).data;
     },
   };

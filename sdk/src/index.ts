@@ -17,7 +17,14 @@ export type {
   Verification,
   WebhookEventRecord,
 } from "./client.js";
-export { CLIENT_ERROR_CODES, isTopupApiError, TopupApiError, type ClientErrorCode, type FieldProblem, type TopupErrorCode } from "./errors.js";
+export {
+  CLIENT_ERROR_CODES,
+  isTopupApiError,
+  TopupApiError,
+  type ClientErrorCode,
+  type FieldProblem,
+  type TopupErrorCode,
+} from "./errors.js";
 export { ERROR_CODES, type ErrorCode } from "./generated/error-codes.js";
 export type { RetryOptions } from "./retry.js";
 export { verifyWebhook, type WebhookEvent, type WebhookHeaders } from "./webhooks.js";

@@ -31,7 +31,13 @@ export interface RetryingFetchOptions extends RetryOptions {
   onRetry?: (info: { attempt: number; delayMs: number; reason: string; method: string; url: string }) => void;
 }
 
-const DEFAULTS = { maxAttempts: 5, maxElapsedMs: 30_000, baseDelayMs: 250, maxDelayMs: 20_000, attemptTimeoutMs: 30_000 };
+const DEFAULTS = {
+  maxAttempts: 5,
+  maxElapsedMs: 30_000,
+  baseDelayMs: 250,
+  maxDelayMs: 20_000,
+  attemptTimeoutMs: 30_000,
+};
 const MAX_BACKOFF_MS = 8_000;
 
 /** Seconds until an exhausted window of a `RateLimit: "burst";r=0;t=1, "minute";r=5;t=40` header refills, as ms. */
@@ -111,7 +117,9 @@ export function createRetryingFetch(options: RetryingFetchOptions = {}): (reques
       const signal = AbortSignal.any([callerSignal, AbortSignal.timeout(settings.attemptTimeoutMs)]);
       let response: Response;
       try {
-        response = await fetchImpl(new Request(url, { method, headers: request.headers, body, signal, redirect: request.redirect }));
+        response = await fetchImpl(
+          new Request(url, { method, headers: request.headers, body, signal, redirect: request.redirect }),
+        );
       } catch (error) {
         if (callerSignal.aborted) throw error;
         const failure = new TopupApiError({

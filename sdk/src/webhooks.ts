@@ -6,7 +6,11 @@ import type { webhooks } from "./generated/openapi.js";
 
 /** Every event the service delivers, discriminated by `type` (from the OpenAPI document's `webhooks`). */
 export type WebhookEvent = {
-  [Type in keyof webhooks]: webhooks[Type]["post"] extends { requestBody: { content: { "application/json": infer Body } } } ? Body : never;
+  [Type in keyof webhooks]: webhooks[Type]["post"] extends {
+    requestBody: { content: { "application/json": infer Body } };
+  }
+    ? Body
+    : never;
 }[keyof webhooks];
 
 export type WebhookHeaders = Headers | Record<string, string | string[] | undefined>;

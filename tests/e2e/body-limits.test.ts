@@ -37,7 +37,9 @@ function post(baseUrl: string, path: string, size: number, mode: "declared" | "c
     });
     // The server hangs up while the rest of an oversize body is still being written: an error after
     // the answer was read changes nothing (the promise is settled), an error before it fails.
-    request.on("error", (error) => reject(new Error(`no answer to POST ${path} (${size} bytes, ${mode}): ${error.message}`)));
+    request.on("error", (error) =>
+      reject(new Error(`no answer to POST ${path} (${size} bytes, ${mode}): ${error.message}`)),
+    );
     const chunk = Buffer.alloc(16 * 1024, "a");
     let sent = 0;
     const writeMore = () => {
@@ -52,7 +54,11 @@ function post(baseUrl: string, path: string, size: number, mode: "declared" | "c
   });
 }
 
-const tooLarge = (limit: number) => ({ success: false, code: "PAYLOAD_TOO_LARGE", error: `PAYLOAD TOO LARGE: at most ${limit} bytes` });
+const tooLarge = (limit: number) => ({
+  success: false,
+  code: "PAYLOAD_TOO_LARGE",
+  error: `PAYLOAD TOO LARGE: at most ${limit} bytes`,
+});
 
 let next: NextServer;
 const hosts: { name: string; url: () => string }[] = [
@@ -68,30 +74,36 @@ afterAll(async () => {
 });
 
 describe.each(hosts)("$name", (host) => {
-  it.each(["declared", "chunked"] as const)("an oversize %s POST to /api/auth/callback/credentials is a JSON 413, and sign-in still works", async (mode) => {
-    const refused = await post(host.url(), "/api/auth/callback/credentials", API_LIMIT + 1, mode);
-    expect(refused).toEqual({ status: 413, json: tooLarge(API_LIMIT) });
-    // Still up, and next-auth still answers, a small form included.
-    const csrf = await fetch(host.url() + "/api/auth/csrf");
-    expect(csrf.status).toBe(200);
-    expect(await csrf.json()).toEqual({ csrfToken: expect.any(String) });
-    const small = await post(host.url(), "/api/auth/callback/credentials", 200, mode);
-    expect(small.status).not.toBe(413);
-    expect(small.status).toBeLessThan(500);
-  });
+  it.each(["declared", "chunked"] as const)(
+    "an oversize %s POST to /api/auth/callback/credentials is a JSON 413, and sign-in still works",
+    async (mode) => {
+      const refused = await post(host.url(), "/api/auth/callback/credentials", API_LIMIT + 1, mode);
+      expect(refused).toEqual({ status: 413, json: tooLarge(API_LIMIT) });
+      // Still up, and next-auth still answers, a small form included.
+      const csrf = await fetch(host.url() + "/api/auth/csrf");
+      expect(csrf.status).toBe(200);
+      expect(await csrf.json()).toEqual({ csrfToken: expect.any(String) });
+      const small = await post(host.url(), "/api/auth/callback/credentials", 200, mode);
+      expect(small.status).not.toBe(413);
+      expect(small.status).toBeLessThan(500);
+    },
+  );
 });
 
 describe("the lean host's hand-off to Next", () => {
-  it.each(["declared", "chunked"] as const)("refuses a %s body over 1 MiB for any Next path with a JSON 413 and keeps serving", async (mode) => {
-    for (const path of ["/admin/login", "/admin/catalog", "/docs", "/api/some-new-route"]) {
-      const refused = await post(inject("baseUrl"), path, NEXT_BODY_LIMIT_BYTES + 1, mode);
-      expect(refused, path).toEqual({ status: 413, json: tooLarge(NEXT_BODY_LIMIT_BYTES) });
-    }
-    const health = await fetch(inject("baseUrl") + "/healthz");
-    expect(health.status).toBe(200);
-    const login = await fetch(inject("baseUrl") + "/admin/login");
-    expect(login.status).toBe(200);
-  });
+  it.each(["declared", "chunked"] as const)(
+    "refuses a %s body over 1 MiB for any Next path with a JSON 413 and keeps serving",
+    async (mode) => {
+      for (const path of ["/admin/login", "/admin/catalog", "/docs", "/api/some-new-route"]) {
+        const refused = await post(inject("baseUrl"), path, NEXT_BODY_LIMIT_BYTES + 1, mode);
+        expect(refused, path).toEqual({ status: 413, json: tooLarge(NEXT_BODY_LIMIT_BYTES) });
+      }
+      const health = await fetch(inject("baseUrl") + "/healthz");
+      expect(health.status).toBe(200);
+      const login = await fetch(inject("baseUrl") + "/admin/login");
+      expect(login.status).toBe(200);
+    },
+  );
 
   it.each(["declared", "chunked"] as const)("lets a %s body within the limit through to Next", async (mode) => {
     const within = await post(inject("baseUrl"), "/api/some-new-route", 64 * 1024, mode);

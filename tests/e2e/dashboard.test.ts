@@ -23,7 +23,8 @@ import { findChromium, launchBrowser, newDashboardContext, screenshot, signIn } 
 const ADMIN_EMAIL = "ops@example.com";
 const ADMIN_PASSWORD = "correct horse battery staple";
 const chromiumPath = findChromium();
-if (!chromiumPath) console.log("[dashboard e2e] skipped: no Chromium found (apt-get install chromium, or set CHROMIUM_PATH)");
+if (!chromiumPath)
+  console.log("[dashboard e2e] skipped: no Chromium found (apt-get install chromium, or set CHROMIUM_PATH)");
 
 /** Every dashboard page; ids are filled in once the test data exists. */
 function dashboardPages(ids: { orderId: number; accountId: number }): string[] {
@@ -49,8 +50,12 @@ interface ManifestAction {
 
 /** Every server action of the dashboard, from the build's server-reference manifest. */
 function dashboardActions(ids: { orderId: number; accountId: number }): ManifestAction[] {
-  const manifest = JSON.parse(fs.readFileSync(path.join(projectRoot, ".next", "server", "server-reference-manifest.json"), "utf8"));
-  return Object.entries(manifest.node as Record<string, { workers: Record<string, unknown>; exportedName: string; filename: string }>)
+  const manifest = JSON.parse(
+    fs.readFileSync(path.join(projectRoot, ".next", "server", "server-reference-manifest.json"), "utf8"),
+  );
+  return Object.entries(
+    manifest.node as Record<string, { workers: Record<string, unknown>; exportedName: string; filename: string }>,
+  )
     .filter(([, entry]) => entry.filename.startsWith("app/admin/"))
     .map(([id, entry]) => {
       const worker = Object.keys(entry.workers)[0];
@@ -69,7 +74,13 @@ function postAction(action: ManifestAction, headers: Record<string, string> = {}
   return fetch(baseUrl() + action.pagePath, {
     method: "POST",
     redirect: "manual",
-    headers: { "next-action": action.id, "content-type": "text/plain;charset=UTF-8", origin: baseUrl(), accept: "text/x-component", ...headers },
+    headers: {
+      "next-action": action.id,
+      "content-type": "text/plain;charset=UTF-8",
+      origin: baseUrl(),
+      accept: "text/x-component",
+      ...headers,
+    },
     body: "[]",
   });
 }
@@ -106,7 +117,9 @@ describe.skipIf(!chromiumPath)("admin dashboard in Chromium", () => {
     Object.assign(process.env, { SUPPLIER_POLL_MS: "100", SUPPLIER_POLL_MAX_MS: "300", SUPPLIER_DEADLINE_MS: "1500" });
     await resetDatabase();
     await seedDemoCatalog();
-    expect((await createAdminUser({ email: ADMIN_EMAIL, password: ADMIN_PASSWORD, actor: "test" })).status).toBe("created");
+    expect((await createAdminUser({ email: ADMIN_EMAIL, password: ADMIN_PASSWORD, actor: "test" })).status).toBe(
+      "created",
+    );
     worker = await startWorker({ connectionString: inject("databaseUrl"), concurrency: 4, log: () => undefined });
 
     // Orders of every kind, placed through the public API and fulfilled by the real worker.
@@ -119,10 +132,16 @@ describe.skipIf(!chromiumPath)("admin dashboard in Chromium", () => {
     }
     for (const entry of placed) await waitTerminal(customer.key, entry.orderId);
     const poor = await createAccount({ balanceCents: 50 });
-    expect((await order(poor.key, { pid: "SVCBR325", trxid: newTrxid("poor"), userId: "7100005" })).json.error).toBe("INSUFFICIENT BALANCE");
+    expect((await order(poor.key, { pid: "SVCBR325", trxid: newTrxid("poor"), userId: "7100005" })).json.error).toBe(
+      "INSUFFICIENT BALANCE",
+    );
     // A top-up whose outcome never settles (sandbox player ending 777) is flagged for an admin.
     const stuck = await order(customer.key, { pid: "SVCBR325", trxid: newTrxid("stuck"), userId: "7100777" });
-    await waitUntil(async () => (await sql(`SELECT needs_admin FROM orders WHERE public_id = $1`, [stuck.json.orderId]))[0].needs_admin, 15_000);
+    await waitUntil(
+      async () =>
+        (await sql(`SELECT needs_admin FROM orders WHERE public_id = $1`, [stuck.json.orderId]))[0].needs_admin,
+      15_000,
+    );
     const [row] = await sql(`SELECT id, amount_cents FROM orders WHERE public_id = $1`, [stuck.json.orderId]);
     flagged = { publicId: stuck.json.orderId, id: row.id, amountCents: row.amount_cents };
 
@@ -146,11 +165,15 @@ describe.skipIf(!chromiumPath)("admin dashboard in Chromium", () => {
       expect(new URL(res.headers.get("location")!, baseUrl()).pathname, pagePath).toBe("/admin/login");
       expect(await res.text()).not.toContain(flagged.publicId);
       // A client-side navigation (RSC payload) gets the redirect and no data either.
-      const rsc = await fetch(`${baseUrl()}${pagePath}${pagePath.includes("?") ? "&" : "?"}_rsc`, { redirect: "manual", headers: { rsc: "1" } });
+      const rsc = await fetch(`${baseUrl()}${pagePath}${pagePath.includes("?") ? "&" : "?"}_rsc`, {
+        redirect: "manual",
+        headers: { rsc: "1" },
+      });
       const payload = await rsc.text();
       expect(rsc.status, `${pagePath} (RSC)`).toBe(200);
       expect(payload, `${pagePath} (RSC)`).toContain("NEXT_REDIRECT;replace;/admin/login");
-      for (const secret of [flagged.publicId, "reseller_one", "SVCGC10", ADMIN_EMAIL]) expect(payload, `${pagePath} (RSC)`).not.toContain(secret);
+      for (const secret of [flagged.publicId, "reseller_one", "SVCGC10", ADMIN_EMAIL])
+        expect(payload, `${pagePath} (RSC)`).not.toContain(secret);
     }
 
     const visitor = await newDashboardContext(browser);
@@ -164,7 +187,12 @@ describe.skipIf(!chromiumPath)("admin dashboard in Chromium", () => {
 
     const actions = dashboardActions(ids);
     expect(actions.map((action) => action.name).sort()).toEqual(
-      expect.arrayContaining(["banAccountAction", "setSwitchAction", "cancelAndRefundFlaggedOrderAction", "importInventoryCodesAction"]),
+      expect.arrayContaining([
+        "banAccountAction",
+        "setSwitchAction",
+        "cancelAndRefundFlaggedOrderAction",
+        "importInventoryCodesAction",
+      ]),
     );
     const auditBefore = await auditCount();
     for (const action of actions) {
@@ -175,7 +203,10 @@ describe.skipIf(!chromiumPath)("admin dashboard in Chromium", () => {
     }
     expect(await auditCount()).toBe(auditBefore);
     expect((await sql(`SELECT count(*)::int AS n FROM settings`))[0].n).toBe(0);
-    expect((await sql(`SELECT needs_admin, status FROM orders WHERE id = $1`, [flagged.id]))[0]).toEqual({ needs_admin: true, status: "processing" });
+    expect((await sql(`SELECT needs_admin, status FROM orders WHERE id = $1`, [flagged.id]))[0]).toEqual({
+      needs_admin: true,
+      status: "processing",
+    });
     await visitor.close();
   });
 
@@ -184,18 +215,24 @@ describe.skipIf(!chromiumPath)("admin dashboard in Chromium", () => {
     await page.getByLabel("Email").fill(ADMIN_EMAIL);
     await page.getByLabel("Password").fill("not the password");
     await page.getByRole("button", { name: "Sign in" }).click();
-    await expect.poll(() => page.getByRole("form", { name: "Sign in" }).getByRole("alert").textContent()).toContain("Wrong email or password");
+    await expect
+      .poll(() => page.getByRole("form", { name: "Sign in" }).getByRole("alert").textContent())
+      .toContain("Wrong email or password");
     expect(new URL(page.url()).pathname).toBe("/admin/login");
 
     await signIn(page, ADMIN_EMAIL.toUpperCase(), ADMIN_PASSWORD);
     expect(await page.getByTestId("signed-in-as").textContent()).toBe(ADMIN_EMAIL);
-    expect((await sql(`SELECT last_login_at FROM admin_users WHERE email = $1`, [ADMIN_EMAIL]))[0].last_login_at).not.toBeNull();
+    expect(
+      (await sql(`SELECT last_login_at FROM admin_users WHERE email = $1`, [ADMIN_EMAIL]))[0].last_login_at,
+    ).not.toBeNull();
   });
 
   it("refuses a cross-site action even with a valid session (CSRF)", async () => {
     const cookie = (await context.cookies()).map((c) => `${c.name}=${c.value}`).join("; ");
     expect(cookie).toContain("next-auth.session-token");
-    const setSwitch = dashboardActions({ orderId: flagged.id, accountId: customer.accountId }).find((action) => action.name === "setSwitchAction")!;
+    const setSwitch = dashboardActions({ orderId: flagged.id, accountId: customer.accountId }).find(
+      (action) => action.name === "setSwitchAction",
+    )!;
     const auditBefore = await auditCount();
     // Control: from the dashboard's own origin the request reaches the action, which accepts the
     // session and then refuses the unconfirmed (empty) form.
@@ -219,8 +256,15 @@ describe.skipIf(!chromiumPath)("admin dashboard in Chromium", () => {
     await page.waitForURL(/\/admin\/orders\/\d+$/);
     expect(await page.getByRole("heading", { level: 1 }).textContent()).toContain(target.orderId);
     const invoice = JSON.parse((await page.getByTestId("invoice").textContent())!);
-    expect(invoice).toMatchObject({ orderId: target.orderId, trxid: target.trxid, status: "completed", userId: target.userId });
-    await expect.poll(() => page.getByRole("region", { name: "Timeline" }).textContent()).toContain("processing → completed");
+    expect(invoice).toMatchObject({
+      orderId: target.orderId,
+      trxid: target.trxid,
+      status: "completed",
+      userId: target.userId,
+    });
+    await expect
+      .poll(() => page.getByRole("region", { name: "Timeline" }).textContent())
+      .toContain("processing → completed");
     expect(await page.getByRole("region", { name: "Ledger entries" }).textContent()).toContain("-$0.99");
 
     // Lower-case public id, as a customer might retype it.
@@ -244,19 +288,26 @@ describe.skipIf(!chromiumPath)("admin dashboard in Chromium", () => {
 
     await page.goto(`/admin/orders?status=completed&line=br&account=%40reseller_one`);
     const rows = page.getByRole("table", { name: "Orders" }).locator("tbody tr");
-    const expected = await sql(`SELECT count(*)::int AS n FROM orders WHERE status = 'completed' AND line_slug = 'br' AND account_id = $1`, [customer.accountId]);
+    const expected = await sql(
+      `SELECT count(*)::int AS n FROM orders WHERE status = 'completed' AND line_slug = 'br' AND account_id = $1`,
+      [customer.accountId],
+    );
     expect(await rows.count()).toBe(expected[0].n);
     await page.goto(`/admin/orders?account=%40nobody_here`);
     expect(await page.getByRole("main").getByRole("alert").textContent()).toContain("No account @nobody_here");
   });
 
   it("settles a flagged order after a confirmation, once, and audits it", async () => {
-    const balanceBefore = (await sql(`SELECT balance_cents FROM accounts WHERE id = $1`, [customer.accountId]))[0].balance_cents;
+    const balanceBefore = (await sql(`SELECT balance_cents FROM accounts WHERE id = $1`, [customer.accountId]))[0]
+      .balance_cents;
     await page.goto("/admin");
     expect(await page.getByTestId("awaiting-admin").textContent()).toContain("1");
     await page.goto(`/admin/orders/${flagged.id}`);
     const settle = page.getByRole("region", { name: "Settle this order" });
-    await settle.getByRole("form", { name: "Cancel and refund" }).getByRole("textbox").fill("supplier says the top-up failed");
+    await settle
+      .getByRole("form", { name: "Cancel and refund" })
+      .getByRole("textbox")
+      .fill("supplier says the top-up failed");
     await settle.getByRole("button", { name: "Cancel and refund…" }).click();
     // Nothing happens before the confirmation.
     expect(await settle.getByRole("alert").textContent()).toContain(`refund $4.99`);
@@ -270,24 +321,43 @@ describe.skipIf(!chromiumPath)("admin dashboard in Chromium", () => {
 
     const [after] = await sql(`SELECT status, refunded, needs_admin, error FROM orders WHERE id = $1`, [flagged.id]);
     expect(after).toEqual({ status: "cancelled", refunded: true, needs_admin: false, error: "CANCELLED BY ADMIN" });
-    const refunds = await sql(`SELECT amount_cents, actor FROM ledger_entries WHERE order_id = $1 AND kind = 'refund'`, [flagged.id]);
+    const refunds = await sql(
+      `SELECT amount_cents, actor FROM ledger_entries WHERE order_id = $1 AND kind = 'refund'`,
+      [flagged.id],
+    );
     expect(refunds).toEqual([{ amount_cents: flagged.amountCents, actor: `admin:${ADMIN_EMAIL}` }]);
-    expect((await sql(`SELECT balance_cents FROM accounts WHERE id = $1`, [customer.accountId]))[0].balance_cents).toBe(balanceBefore + flagged.amountCents);
-    const audit = await sql(`SELECT actor, action, details FROM audit_log WHERE target_type = 'order' AND target_id = $1`, [String(flagged.id)]);
+    expect((await sql(`SELECT balance_cents FROM accounts WHERE id = $1`, [customer.accountId]))[0].balance_cents).toBe(
+      balanceBefore + flagged.amountCents,
+    );
+    const audit = await sql(
+      `SELECT actor, action, details FROM audit_log WHERE target_type = 'order' AND target_id = $1`,
+      [String(flagged.id)],
+    );
     expect(audit).toEqual([
       {
         actor: `admin:${ADMIN_EMAIL}`,
         action: "order.cancel_refund",
-        details: { publicId: flagged.publicId, reason: "supplier says the top-up failed", settled: true, refundedCents: flagged.amountCents },
+        details: {
+          publicId: flagged.publicId,
+          reason: "supplier says the top-up failed",
+          settled: true,
+          refundedCents: flagged.amountCents,
+        },
       },
     ]);
     // The client sees it too.
-    expect((await api(`/orders/${flagged.publicId}`, { key: customer.key })).json).toMatchObject({ status: "cancelled", refunded: true, error: "CANCELLED BY ADMIN" });
+    expect((await api(`/orders/${flagged.publicId}`, { key: customer.key })).json).toMatchObject({
+      status: "cancelled",
+      refunded: true,
+      error: "CANCELLED BY ADMIN",
+    });
 
     await page.reload();
     expect(await page.getByRole("region", { name: "Settle this order" }).count()).toBe(0);
     expect(await page.getByRole("region", { name: "Ledger entries" }).textContent()).toContain("+$4.99");
-    expect(await page.getByRole("region", { name: "Timeline" }).textContent()).toContain("CANCELLED BY ADMIN: refunded");
+    expect(await page.getByRole("region", { name: "Timeline" }).textContent()).toContain(
+      "CANCELLED BY ADMIN: refunded",
+    );
     await screenshot(page, "05-order-settled");
   });
 
@@ -298,7 +368,10 @@ describe.skipIf(!chromiumPath)("admin dashboard in Chromium", () => {
     await row.getByRole("button", { name: "Confirm: Turn API_ORDER_DISABLED on" }).click();
     await expect.poll(() => row.getByRole("status").textContent()).toContain("API_ORDER_DISABLED is ON");
     await expect
-      .poll(async () => (await order(customer.key, { pid: "SVCBR60", trxid: newTrxid("off"), userId: "7100010" })).json, { timeout: 5_000, interval: 250 })
+      .poll(
+        async () => (await order(customer.key, { pid: "SVCBR60", trxid: newTrxid("off"), userId: "7100010" })).json,
+        { timeout: 5_000, interval: 250 },
+      )
       .toMatchObject({ success: false, code: "API_ORDER_DISABLED" });
     expect((await api("/balance", { key: customer.key })).status).toBe(200);
 
@@ -311,9 +384,14 @@ describe.skipIf(!chromiumPath)("admin dashboard in Chromium", () => {
     await row.getByRole("button", { name: "Confirm: Turn API_ORDER_DISABLED off" }).click();
     await expect.poll(() => row.getByRole("status").textContent()).toContain("API_ORDER_DISABLED is OFF");
     await expect
-      .poll(async () => (await order(customer.key, { pid: "SVCBR60", trxid: newTrxid("on"), userId: "7100011" })).status, { timeout: 5_000, interval: 250 })
+      .poll(
+        async () => (await order(customer.key, { pid: "SVCBR60", trxid: newTrxid("on"), userId: "7100011" })).status,
+        { timeout: 5_000, interval: 250 },
+      )
       .toBe(200);
-    const audit = await sql(`SELECT actor, details FROM audit_log WHERE action = 'setting.set' AND target_id = 'API_ORDER_DISABLED' ORDER BY id`);
+    const audit = await sql(
+      `SELECT actor, details FROM audit_log WHERE action = 'setting.set' AND target_id = 'API_ORDER_DISABLED' ORDER BY id`,
+    );
     expect(audit).toEqual([
       { actor: `admin:${ADMIN_EMAIL}`, details: { from: null, to: true } },
       { actor: `admin:${ADMIN_EMAIL}`, details: { from: true, to: false } },
@@ -324,11 +402,21 @@ describe.skipIf(!chromiumPath)("admin dashboard in Chromium", () => {
     await page.goto("/admin/catalog");
     const productRow = page.locator('tr[data-catalog-id="SVCGC10"]');
     const before = Number(await productRow.getByTestId("stock-available").textContent());
-    expect(before).toBe((await sql(`SELECT count(*)::int AS n FROM inventory_codes c JOIN products p ON p.id = c.product_id WHERE p.catalog_id = 'SVCGC10' AND c.status = 'available'`))[0].n);
+    expect(before).toBe(
+      (
+        await sql(
+          `SELECT count(*)::int AS n FROM inventory_codes c JOIN products p ON p.id = c.product_id WHERE p.catalog_id = 'SVCGC10' AND c.status = 'available'`,
+        )
+      )[0].n,
+    );
 
     const form = page.getByRole("form", { name: "Add codes" });
-    await form.getByRole("combobox").selectOption({ label: (await form.locator("option", { hasText: "SVCGC10" }).textContent())! });
-    await form.getByRole("textbox", { name: "Codes, one per line" }).fill(["E2E-GIFT-0001", "e2e-gift-0002", "DEMO-GC10-0001", "E2E-GIFT-0001"].join("\n"));
+    await form
+      .getByRole("combobox")
+      .selectOption({ label: (await form.locator("option", { hasText: "SVCGC10" }).textContent())! });
+    await form
+      .getByRole("textbox", { name: "Codes, one per line" })
+      .fill(["E2E-GIFT-0001", "e2e-gift-0002", "DEMO-GC10-0001", "E2E-GIFT-0001"].join("\n"));
     await form.locator('input[type="file"]').setInputFiles({
       name: "codes.csv",
       mimeType: "text/csv",
@@ -347,12 +435,22 @@ describe.skipIf(!chromiumPath)("admin dashboard in Chromium", () => {
       `SELECT c.ciphertext FROM inventory_codes c JOIN products p ON p.id = c.product_id WHERE p.catalog_id = 'SVCGC10' ORDER BY c.id DESC LIMIT 4`,
     );
     // Stored as typed: the lower-case code stays lower case.
-    expect(stored.map((row) => decryptCode(row.ciphertext)).sort()).toEqual(["E2E-GIFT-0001", "E2E-GIFT-0003", "E2E-GIFT-0004", "e2e-gift-0002"]);
+    expect(stored.map((row) => decryptCode(row.ciphertext)).sort()).toEqual([
+      "E2E-GIFT-0001",
+      "E2E-GIFT-0003",
+      "E2E-GIFT-0004",
+      "e2e-gift-0002",
+    ]);
     for (const row of stored) expect(row.ciphertext).not.toContain("E2E");
     const [audit] = await sql(`SELECT actor, details FROM audit_log WHERE action = 'inventory.import'`);
-    expect(audit).toEqual({ actor: `admin:${ADMIN_EMAIL}`, details: { catalogId: "SVCGC10", added: 4, alreadyStored: 1, repeated: 1 } });
+    expect(audit).toEqual({
+      actor: `admin:${ADMIN_EMAIL}`,
+      details: { catalogId: "SVCGC10", added: 4, alreadyStored: 1, repeated: 1 },
+    });
     expect(JSON.stringify(audit)).not.toContain("E2E-GIFT");
-    expect((await api("/products", { key: customer.key })).json.products.find((p: any) => p.id === "SVCGC10").stock).toBe(before + 4);
+    expect(
+      (await api("/products", { key: customer.key })).json.products.find((p: any) => p.id === "SVCGC10").stock,
+    ).toBe(before + 4);
   });
 
   it("bans, restricts, blocks and lifts each again, each audited, and the API obeys every state", async () => {
@@ -363,9 +461,19 @@ describe.skipIf(!chromiumPath)("admin dashboard in Chromium", () => {
     const access = page.getByRole("region", { name: "Access actions" });
     /** Runs one access action through its confirmation, then waits for the page to show its effect. */
     const confirmAction = async (form: string, formAfter: string, reason?: string) => {
-      if (reason) await access.getByRole("form", { name: form, exact: true }).getByPlaceholder(/Reason/).fill(reason);
-      await access.getByRole("form", { name: form, exact: true }).getByRole("button", { name: `${form}…` }).click();
-      await access.getByRole("form", { name: form, exact: true }).getByRole("button", { name: `Confirm: ${form}` }).click();
+      if (reason)
+        await access
+          .getByRole("form", { name: form, exact: true })
+          .getByPlaceholder(/Reason/)
+          .fill(reason);
+      await access
+        .getByRole("form", { name: form, exact: true })
+        .getByRole("button", { name: `${form}…` })
+        .click();
+      await access
+        .getByRole("form", { name: form, exact: true })
+        .getByRole("button", { name: `Confirm: ${form}` })
+        .click();
       await access.getByRole("form", { name: formAfter, exact: true }).waitFor();
     };
     const apiCode = async () => (await api("/balance", { key: customer.key })).json.code ?? "OK";
@@ -385,16 +493,31 @@ describe.skipIf(!chromiumPath)("admin dashboard in Chromium", () => {
     await confirmAction("Unblock API access", "Block API access");
     expect(await apiCode()).toBe("OK");
 
-    const audit = await sql(`SELECT actor, action, details FROM audit_log WHERE target_type = 'account' AND target_id = $1 ORDER BY id`, [String(customer.accountId)]);
+    const audit = await sql(
+      `SELECT actor, action, details FROM audit_log WHERE target_type = 'account' AND target_id = $1 ORDER BY id`,
+      [String(customer.accountId)],
+    );
     expect(audit.map((entry) => [entry.actor, entry.action])).toEqual(
-      ["account.ban", "account.unban", "account.restrict", "account.unrestrict", "account.api_block", "account.api_unblock"].map((action) => [`admin:${ADMIN_EMAIL}`, action]),
+      [
+        "account.ban",
+        "account.unban",
+        "account.restrict",
+        "account.unrestrict",
+        "account.api_block",
+        "account.api_unblock",
+      ].map((action) => [`admin:${ADMIN_EMAIL}`, action]),
     );
     expect(audit[0].details).toMatchObject({ reason: "chargeback fraud" });
     expect(audit[2].details).toMatchObject({ minutes: 24 * 60, reason: "too many retries" });
     // Nothing here moved money: the balance is the last ledger entry's running balance.
-    const ledger = await sql(`SELECT balance_after_cents FROM ledger_entries WHERE account_id = $1 ORDER BY id DESC LIMIT 1`, [customer.accountId]);
+    const ledger = await sql(
+      `SELECT balance_after_cents FROM ledger_entries WHERE account_id = $1 ORDER BY id DESC LIMIT 1`,
+      [customer.accountId],
+    );
     await page.reload();
-    expect(await page.getByTestId("balance").textContent()).toBe(`$${(ledger[0].balance_after_cents / 100).toFixed(2)}`);
+    expect(await page.getByTestId("balance").textContent()).toBe(
+      `$${(ledger[0].balance_after_cents / 100).toFixed(2)}`,
+    );
     await page.goto("/admin/accounts");
     await screenshot(page, "09-accounts");
   });
@@ -407,7 +530,9 @@ describe.skipIf(!chromiumPath)("admin dashboard in Chromium", () => {
     await form.getByRole("button", { name: "Save rule…" }).click();
     await form.getByRole("button", { name: "Confirm: Save rule" }).click();
     await expect.poll(() => form.getByRole("status").textContent()).toContain("saved and enforced");
-    await expect.poll(async () => (await api("/balance", { key: customer.key })).json.code, { timeout: 5_000 }).toBe("API_NOT_ELIGIBLE");
+    await expect
+      .poll(async () => (await api("/balance", { key: customer.key })).json.code, { timeout: 5_000 })
+      .toBe("API_NOT_ELIGIBLE");
     expect((await sql(`SELECT value, updated_by FROM settings WHERE key = 'API_ELIGIBILITY'`))[0]).toEqual({
       value: { enabled: true, minTotalCreditedCents: 100_000 },
       updated_by: `admin:${ADMIN_EMAIL}`,
@@ -420,11 +545,24 @@ describe.skipIf(!chromiumPath)("admin dashboard in Chromium", () => {
 
   it("shows every admin action in the audit log with the admin's email", async () => {
     await page.goto(`/admin/audit?actor=${encodeURIComponent(`admin:${ADMIN_EMAIL}`)}`);
-    const actions = await page.getByRole("table", { name: "Audit entries" }).locator("tbody tr").evaluateAll((rows) => rows.map((row) => row.getAttribute("data-action")));
+    const actions = await page
+      .getByRole("table", { name: "Audit entries" })
+      .locator("tbody tr")
+      .evaluateAll((rows) => rows.map((row) => row.getAttribute("data-action")));
     expect(actions.sort()).toEqual(
       [
-        "account.ban", "account.unban", "account.restrict", "account.unrestrict", "account.api_block", "account.api_unblock",
-        "inventory.import", "order.cancel_refund", "setting.set", "setting.set", "setting.set", "setting.set",
+        "account.ban",
+        "account.unban",
+        "account.restrict",
+        "account.unrestrict",
+        "account.api_block",
+        "account.api_unblock",
+        "inventory.import",
+        "order.cancel_refund",
+        "setting.set",
+        "setting.set",
+        "setting.set",
+        "setting.set",
       ].sort(),
     );
     await screenshot(page, "10-audit");
@@ -436,15 +574,28 @@ describe.skipIf(!chromiumPath)("admin dashboard in Chromium", () => {
 
   it("charts the orders of the last 24 hours and 7 days exactly as the database has them", async () => {
     // Move two finished orders back in time so that more than one bucket holds data.
-    await sql(`UPDATE orders SET created_at = created_at - interval '3 hours', finished_at = finished_at - interval '3 hours' WHERE public_id = $1`, [placed[0].orderId]);
-    await sql(`UPDATE orders SET created_at = created_at - interval '2 days', finished_at = finished_at - interval '2 days' WHERE public_id = $1`, [placed[3].orderId]);
+    await sql(
+      `UPDATE orders SET created_at = created_at - interval '3 hours', finished_at = finished_at - interval '3 hours' WHERE public_id = $1`,
+      [placed[0].orderId],
+    );
+    await sql(
+      `UPDATE orders SET created_at = created_at - interval '2 days', finished_at = finished_at - interval '2 days' WHERE public_id = $1`,
+      [placed[3].orderId],
+    );
     // Nothing may change state between the page's reading and the test's.
-    await expect.poll(async () => (await sql(`SELECT count(*)::int AS n FROM orders WHERE status IN ('pending', 'processing')`))[0].n, { timeout: 10_000 }).toBe(0);
+    await expect
+      .poll(
+        async () => (await sql(`SELECT count(*)::int AS n FROM orders WHERE status IN ('pending', 'processing')`))[0].n,
+        { timeout: 10_000 },
+      )
+      .toBe(0);
     await page.goto("/admin");
     await screenshot(page, "02-overview");
 
     for (const range of ["24h", "7d"] as const) {
-      const rows = await page.locator(`table[data-metrics="${range}"] tbody tr`).evaluateAll((trs) => trs.map((tr) => ({ ...(tr as HTMLElement).dataset })));
+      const rows = await page
+        .locator(`table[data-metrics="${range}"] tbody tr`)
+        .evaluateAll((trs) => trs.map((tr) => ({ ...(tr as HTMLElement).dataset })));
       expect(rows).toHaveLength(range === "24h" ? 25 : 8);
       const buckets = rows.filter((row) => row.bucket !== "total");
       const step = range === "24h" ? 3_600_000 : 86_400_000;
@@ -452,7 +603,9 @@ describe.skipIf(!chromiumPath)("admin dashboard in Chromium", () => {
       // computed per bucket in SQL over each bucket's exact bounds as the page printed them.
       for (const row of [...buckets, { ...rows.find((r) => r.bucket === "total")!, bucket: undefined }]) {
         const from = row.bucket ? new Date(row.bucket) : new Date(buckets[0].bucket!);
-        const to = row.bucket ? new Date(from.getTime() + step) : new Date(new Date(buckets[buckets.length - 1].bucket!).getTime() + step);
+        const to = row.bucket
+          ? new Date(from.getTime() + step)
+          : new Date(new Date(buckets[buckets.length - 1].bucket!).getTime() + step);
         const [expected] = await sql(
           `SELECT count(*)::int AS total,
                   count(*) FILTER (WHERE status = 'completed')::int AS completed,
@@ -473,7 +626,9 @@ describe.skipIf(!chromiumPath)("admin dashboard in Chromium", () => {
         expect(Number(row.processing) + Number(row.pending), label).toBe(expected.processing + expected.pending);
         expect(Number(row.revenueCents), label).toBe(expected.revenue);
         const finished = expected.completed + expected.cancelled;
-        expect(row.successRate === "" ? null : Number(row.successRate), label).toBe(finished ? expected.completed / finished : null);
+        expect(row.successRate === "" ? null : Number(row.successRate), label).toBe(
+          finished ? expected.completed / finished : null,
+        );
         if (expected.p50 === null) expect(row.p50Seconds, label).toBe("");
         else expect(Number(row.p50Seconds), label).toBeCloseTo(Number(expected.p50), 6);
       }
@@ -485,11 +640,17 @@ describe.skipIf(!chromiumPath)("admin dashboard in Chromium", () => {
     const [current] = await sql(
       `SELECT count(*) FILTER (WHERE status = 'completed')::int AS completed FROM orders WHERE created_at >= date_trunc('hour', now())`,
     );
-    const chart = page.getByRole("region", { name: "Last 24 hours, per hour (UTC)" }).getByRole("img", { name: "Orders by status" });
+    const chart = page
+      .getByRole("region", { name: "Last 24 hours, per hour (UTC)" })
+      .getByRole("img", { name: "Orders by status" });
     const lastTooltip = await chart.locator("g > title").last().textContent();
     expect(lastTooltip).toContain(`completed: ${current.completed}`);
     expect(await page.getByTestId("awaiting-admin").textContent()).toContain(
-      String((await sql(`SELECT count(*)::int AS n FROM orders WHERE needs_admin AND status IN ('pending', 'processing')`))[0].n),
+      String(
+        (
+          await sql(`SELECT count(*)::int AS n FROM orders WHERE needs_admin AND status IN ('pending', 'processing')`)
+        )[0].n,
+      ),
     );
   });
 

@@ -20,7 +20,8 @@ import { startNextServer, type NextServer } from "../helpers/next-start";
 import { TEST_ENV } from "../setup/test-env";
 
 const chromiumPath = findChromium();
-if (!chromiumPath) console.log("[docs e2e] skipped: no Chromium found (apt-get install chromium, or set CHROMIUM_PATH)");
+if (!chromiumPath)
+  console.log("[docs e2e] skipped: no Chromium found (apt-get install chromium, or set CHROMIUM_PATH)");
 
 // The demo account's $100 plus this, so the balance on the page cannot be the example's 100.
 const EXTRA_CENTS = 2345;
@@ -49,13 +50,18 @@ describe.skipIf(!chromiumPath)("the API reference at /docs in Chromium", () => {
     demoKey = seeded.demoApiKey!;
     await creditWallet({ accountId: seeded.accountId, amountCents: EXTRA_CENTS, actor: "test", reason: "docs test" });
     const document = (await api("/openapi.json")).json;
-    operations = Object.entries(document.paths as Record<string, Record<string, { summary: string }>>).flatMap(([path, item]) =>
-      Object.entries(item).map(([method, op]) => ({ method: method.toUpperCase(), path, summary: op.summary })),
+    operations = Object.entries(document.paths as Record<string, Record<string, { summary: string }>>).flatMap(
+      ([path, item]) =>
+        Object.entries(item).map(([method, op]) => ({ method: method.toUpperCase(), path, summary: op.summary })),
     );
     expect(operations.length).toBeGreaterThan(10);
     webhooks = Object.keys(document.webhooks);
     [nextServer, browser] = await Promise.all([
-      startNextServer({ ...TEST_ENV, DATABASE_URL: inject("databaseUrl"), RATE_LIMIT_PREFIX: `rl-docs-${process.pid}-${Date.now()}` }),
+      startNextServer({
+        ...TEST_ENV,
+        DATABASE_URL: inject("databaseUrl"),
+        RATE_LIMIT_PREFIX: `rl-docs-${process.pid}-${Date.now()}`,
+      }),
       launchBrowser(),
     ]);
   }, 180_000);
@@ -77,77 +83,99 @@ describe.skipIf(!chromiumPath)("the API reference at /docs in Chromium", () => {
     throw new Error("sidebar groups kept appearing closed");
   }
 
-  it.each(Object.keys(hosts))("%s: stays on its origin, lists every operation and the errors, and tries GET /balance", async (host) => {
-    const origin = new URL(hosts[host]()).origin;
-    const context = await browser.newContext({ baseURL: origin, viewport: { width: 1400, height: 900 } });
-    context.setDefaultTimeout(30_000);
-    const requests: string[] = [];
-    context.on("request", (request) => requests.push(request.url()));
-    const sockets: string[] = [];
-    const page = await context.newPage();
-    page.on("websocket", (socket) => sockets.push(socket.url()));
-    // Everything the page's Content-Security-Policy blocked (or would have: a caught attempt counts).
-    const violations: string[] = [];
-    await page.exposeFunction("reportCspViolation", (violation: string) => violations.push(violation));
-    await page.addInitScript(() => {
-      document.addEventListener("securitypolicyviolation", (event) => {
-        const report = (window as unknown as { reportCspViolation(violation: string): void }).reportCspViolation;
-        report(`${event.violatedDirective} blocked ${event.blockedURI} in ${event.sourceFile}:${event.lineNumber}`);
+  it.each(Object.keys(hosts))(
+    "%s: stays on its origin, lists every operation and the errors, and tries GET /balance",
+    async (host) => {
+      const origin = new URL(hosts[host]()).origin;
+      const context = await browser.newContext({ baseURL: origin, viewport: { width: 1400, height: 900 } });
+      context.setDefaultTimeout(30_000);
+      const requests: string[] = [];
+      context.on("request", (request) => requests.push(request.url()));
+      const sockets: string[] = [];
+      const page = await context.newPage();
+      page.on("websocket", (socket) => sockets.push(socket.url()));
+      // Everything the page's Content-Security-Policy blocked (or would have: a caught attempt counts).
+      const violations: string[] = [];
+      await page.exposeFunction("reportCspViolation", (violation: string) => violations.push(violation));
+      await page.addInitScript(() => {
+        document.addEventListener("securitypolicyviolation", (event) => {
+          const report = (window as unknown as { reportCspViolation(violation: string): void }).reportCspViolation;
+          report(`${event.violatedDirective} blocked ${event.blockedURI} in ${event.sourceFile}:${event.lineNumber}`);
+        });
       });
-    });
-    try {
-      const answer = await page.goto("/docs");
-      const policy = answer?.headers()["content-security-policy"] ?? "";
-      const nonce = /'nonce-([^']+)'/.exec(policy)?.[1];
-      expect(nonce, `a nonce in the CSP of /docs: ${policy}`).toBeTruthy();
-      expect(policy).toBe(docsContentSecurityPolicy(nonce!));
-      await page.getByRole("heading", { name: "Top-up API", level: 1 }).waitFor();
+      try {
+        const answer = await page.goto("/docs");
+        const policy = answer?.headers()["content-security-policy"] ?? "";
+        const nonce = /'nonce-([^']+)'/.exec(policy)?.[1];
+        expect(nonce, `a nonce in the CSP of /docs: ${policy}`).toBeTruthy();
+        expect(policy).toBe(docsContentSecurityPolicy(nonce!));
+        await page.getByRole("heading", { name: "Top-up API", level: 1 }).waitFor();
 
-      // Every operation of the document has its entry in the sidebar, under its summary.
-      await openSidebarGroups(page);
-      const listed = await page.locator("li[data-sidebar-id]").evaluateAll((items) =>
-        items.map((item) => ({ id: item.getAttribute("data-sidebar-id")!, label: item.querySelector("a")?.textContent ?? "" })),
-      );
-      for (const { method, path, summary } of operations) {
-        const entry = listed.find(({ id }) => id.endsWith(`/${method}${path}`));
-        expect(entry, `${method} ${path} in the sidebar`).toBeDefined();
-        expect(entry!.label).toContain(summary);
+        // Every operation of the document has its entry in the sidebar, under its summary.
+        await openSidebarGroups(page);
+        const listed = await page
+          .locator("li[data-sidebar-id]")
+          .evaluateAll((items) =>
+            items.map((item) => ({
+              id: item.getAttribute("data-sidebar-id")!,
+              label: item.querySelector("a")?.textContent ?? "",
+            })),
+          );
+        for (const { method, path, summary } of operations) {
+          const entry = listed.find(({ id }) => id.endsWith(`/${method}${path}`));
+          expect(entry, `${method} ${path} in the sidebar`).toBeDefined();
+          expect(entry!.label).toContain(summary);
+        }
+        for (const name of webhooks)
+          expect(
+            listed.some(({ id }) => id.endsWith(`/webhook/POST/${name}`)),
+            `webhook ${name}`,
+          ).toBe(true);
+
+        // The error reference: an item per code in the introduction.
+        const codes = page.locator(".introduction-description li > strong > code");
+        await codes.first().waitFor({ state: "attached" });
+        expect((await codes.allTextContents()).sort()).toEqual(Object.keys(errorCatalogue).sort());
+
+        // "Try it": the demo key in the client's auth field, Send, and the balance in the response panel.
+        await page.goto("/docs#api-1/tag/account/GET/balance");
+        await page
+          .locator('[id="api-1/tag/account/GET/balance"]')
+          .getByRole("button", { name: /Test Request/ })
+          .click();
+        const client = page.getByRole("dialog");
+        await client.getByRole("textbox", { name: "Value", exact: true }).fill(demoKey);
+        const [sent] = await Promise.all([
+          page.waitForRequest(
+            (request) => new URL(request.url()).pathname === "/balance" && request.method() === "GET",
+          ),
+          client.getByRole("button", { name: /^Send get request to / }).click(),
+        ]);
+        expect(sent.url()).toBe(`${origin}/balance`);
+        expect(await sent.headerValue("x-api-key")).toBe(demoKey);
+        const response = client.getByRole("region", { name: "Response" });
+        await response.getByText("200 OK").waitFor();
+        await response
+          .locator(".cm-content")
+          .filter({ hasText: `"balanceUsd": ${EXPECTED_BALANCE}` })
+          .waitFor();
+        // The viewport, not the full page: the reference is many screens long behind the client.
+        fs.mkdirSync(SCREENSHOT_DIR, { recursive: true });
+        const file = path.join(SCREENSHOT_DIR, `docs-try-it-${host.replace(/\W+/g, "-")}.png`);
+        await page.screenshot({ path: file });
+        console.log(`[docs e2e] ${host}: screenshot ${file}`);
+
+        const offOrigin = requests.filter(
+          (url) => !url.startsWith("data:") && !url.startsWith("blob:") && new URL(url).origin !== origin,
+        );
+        expect(offOrigin, "requests that left the origin").toEqual([]);
+        expect(sockets, "web sockets").toEqual([]);
+        expect(violations, "Content-Security-Policy violations").toEqual([]);
+        expect(requests).toContain(`${origin}/openapi.json`);
+        console.log(`[docs e2e] ${host}: ${requests.length} requests, all to ${origin}`);
+      } finally {
+        await context.close();
       }
-      for (const name of webhooks) expect(listed.some(({ id }) => id.endsWith(`/webhook/POST/${name}`)), `webhook ${name}`).toBe(true);
-
-      // The error reference: an item per code in the introduction.
-      const codes = page.locator(".introduction-description li > strong > code");
-      await codes.first().waitFor({ state: "attached" });
-      expect((await codes.allTextContents()).sort()).toEqual(Object.keys(errorCatalogue).sort());
-
-      // "Try it": the demo key in the client's auth field, Send, and the balance in the response panel.
-      await page.goto("/docs#api-1/tag/account/GET/balance");
-      await page.locator('[id="api-1/tag/account/GET/balance"]').getByRole("button", { name: /Test Request/ }).click();
-      const client = page.getByRole("dialog");
-      await client.getByRole("textbox", { name: "Value", exact: true }).fill(demoKey);
-      const [sent] = await Promise.all([
-        page.waitForRequest((request) => new URL(request.url()).pathname === "/balance" && request.method() === "GET"),
-        client.getByRole("button", { name: /^Send get request to / }).click(),
-      ]);
-      expect(sent.url()).toBe(`${origin}/balance`);
-      expect(await sent.headerValue("x-api-key")).toBe(demoKey);
-      const response = client.getByRole("region", { name: "Response" });
-      await response.getByText("200 OK").waitFor();
-      await response.locator(".cm-content").filter({ hasText: `"balanceUsd": ${EXPECTED_BALANCE}` }).waitFor();
-      // The viewport, not the full page: the reference is many screens long behind the client.
-      fs.mkdirSync(SCREENSHOT_DIR, { recursive: true });
-      const file = path.join(SCREENSHOT_DIR, `docs-try-it-${host.replace(/\W+/g, "-")}.png`);
-      await page.screenshot({ path: file });
-      console.log(`[docs e2e] ${host}: screenshot ${file}`);
-
-      const offOrigin = requests.filter((url) => !url.startsWith("data:") && !url.startsWith("blob:") && new URL(url).origin !== origin);
-      expect(offOrigin, "requests that left the origin").toEqual([]);
-      expect(sockets, "web sockets").toEqual([]);
-      expect(violations, "Content-Security-Policy violations").toEqual([]);
-      expect(requests).toContain(`${origin}/openapi.json`);
-      console.log(`[docs e2e] ${host}: ${requests.length} requests, all to ${origin}`);
-    } finally {
-      await context.close();
-    }
-  });
+    },
+  );
 });

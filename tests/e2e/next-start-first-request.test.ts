@@ -23,7 +23,11 @@ async function answer(response: Response): Promise<{ status: number; body: any; 
   return { status: response.status, body: await response.json(), retryAfter: response.headers.get("retry-after") };
 }
 
-function expectServedOrStarting(seen: { status: number; body: any; retryAfter: string | null }, served: number, what: string) {
+function expectServedOrStarting(
+  seen: { status: number; body: any; retryAfter: string | null },
+  served: number,
+  what: string,
+) {
   if (seen.status === 503) {
     expect(seen.body.code, what).toBe("SERVICE_UNAVAILABLE");
     expect(seen.retryAfter, what).toBe("1");
@@ -40,7 +44,9 @@ it(`answers the first requests of ${STARTS} fresh starts from the API or 503 whi
     servers.push(server);
     const [health, myIp, badKey] = await Promise.all([
       fetch(`${server.baseUrl}/healthz`).then(answer),
-      fetch(`${server.baseUrl}/my-ip`, { headers: { "x-api-key": account.key!, "x-topup-peer-address": FORGED } }).then(answer),
+      fetch(`${server.baseUrl}/my-ip`, { headers: { "x-api-key": account.key!, "x-topup-peer-address": FORGED } }).then(
+        answer,
+      ),
       fetch(`${server.baseUrl}/balance`, { headers: { "x-api-key": "not-a-key" } }).then(answer),
     ]);
     expectServedOrStarting(health, 200, "GET /healthz");
@@ -52,10 +58,14 @@ it(`answers the first requests of ${STARTS} fresh starts from the API or 503 whi
       expect(JSON.stringify(myIp.body)).toContain("127.0.0.1");
     }
     // Once started, every request is served.
-    const later = await fetch(`${server.baseUrl}/my-ip`, { headers: { "x-api-key": account.key!, "x-topup-peer-address": FORGED } }).then(answer);
+    const later = await fetch(`${server.baseUrl}/my-ip`, {
+      headers: { "x-api-key": account.key!, "x-topup-peer-address": FORGED },
+    }).then(answer);
     expect(later.status, JSON.stringify(later.body)).toBe(200);
     expect(JSON.stringify(later.body)).not.toContain(FORGED);
     await server.stop();
   }
-  console.log(`[next start] first requests served at once on ${served} of ${STARTS} fresh starts (the rest 503 while starting)`);
+  console.log(
+    `[next start] first requests served at once on ${served} of ${STARTS} fresh starts (the rest 503 while starting)`,
+  );
 }, 300_000);

@@ -22,7 +22,12 @@ describe("npm run dev", () => {
       EMBEDDED_PG_PORT: String(await findFreePort()),
     };
     delete (env as Record<string, string | undefined>).NODE_ENV; // as a new user's shell would have it
-    const child = spawn("npm", ["run", "dev"], { cwd: projectRoot, env, detached: true, stdio: ["ignore", "pipe", "pipe"] });
+    const child = spawn("npm", ["run", "dev"], {
+      cwd: projectRoot,
+      env,
+      detached: true,
+      stdio: ["ignore", "pipe", "pipe"],
+    });
     let output = "";
     child.stdout.on("data", (chunk) => (output += chunk));
     child.stderr.on("data", (chunk) => (output += chunk));

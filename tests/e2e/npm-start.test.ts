@@ -20,7 +20,12 @@ import { repositoryStrings } from "../helpers/repository-strings";
 
 // Defaults this project once shipped for its secrets: written here so they stay among the strings
 // of the repository that the dashboard test tries.
-const FORMER_DEFAULTS = ["dev-only-app-secret-change-me", "dev-only-codes-encryption-key-change-me", "dev-only-nextauth-secret-change-me", "embedded-local"];
+const FORMER_DEFAULTS = [
+  "dev-only-app-secret-change-me",
+  "dev-only-codes-encryption-key-change-me",
+  "dev-only-nextauth-secret-change-me",
+  "embedded-local",
+];
 const PG_PASSWORD_FILE = "pg-password"; // lib/db/embedded.ts (not imported: it installs exit hooks)
 const ADMIN_EMAIL = "owner@example.com";
 
@@ -46,19 +51,24 @@ function processes(): { pid: number; ppid: number; args: string }[] {
 function childRunning(script: string): number | undefined {
   const table = processes();
   const ours = new Set([npm!.pid!]);
-  for (let grew = true; grew; ) {
+  for (let grew = true; grew;) {
     grew = false;
     for (const row of table) if (ours.has(row.ppid) && !ours.has(row.pid)) (ours.add(row.pid), (grew = true));
   }
   return table.find((row) => ours.has(row.pid) && row.args.includes(path.join("scripts", script)))?.pid;
 }
 
-async function until<T>(what: string, probe: () => Promise<T | undefined> | T | undefined, timeoutMs = 90_000): Promise<T> {
+async function until<T>(
+  what: string,
+  probe: () => Promise<T | undefined> | T | undefined,
+  timeoutMs = 90_000,
+): Promise<T> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const value = await probe();
     if (value !== undefined && value !== false) return value;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}\n--- stdout\n${stdout}\n--- stderr\n${stderr}`);
+    if (Date.now() > deadline)
+      throw new Error(`timed out waiting for ${what}\n--- stdout\n${stdout}\n--- stderr\n${stderr}`);
     await new Promise((resolve) => setTimeout(resolve, 250));
   }
 }
@@ -108,7 +118,8 @@ afterAll(async () => {
 
 describe("npm start", () => {
   it("generates its secrets and the database password into the data directory (0600) and serves", async () => {
-    for (const file of [SECRETS_FILE_NAME, PG_PASSWORD_FILE]) expect(fs.statSync(path.join(dataDir, file)).mode & 0o777, file).toBe(0o600);
+    for (const file of [SECRETS_FILE_NAME, PG_PASSWORD_FILE])
+      expect(fs.statSync(path.join(dataDir, file)).mode & 0o777, file).toBe(0o600);
     const generated = JSON.parse(fs.readFileSync(path.join(dataDir, SECRETS_FILE_NAME), "utf8"));
     for (const name of SECRET_NAMES) expect(generated[name].length, name).toBeGreaterThanOrEqual(32);
     expect((await api("/healthz")).json.ok).toBe(true);
@@ -125,7 +136,9 @@ describe("npm start", () => {
   it("refuses to use the port's PostgreSQL for another data directory, with PostgreSQL's reason", async () => {
     const otherDir = fs.mkdtempSync(path.join(os.tmpdir(), "topup-intruder-"));
     try {
-      await expect(startEmbeddedPostgresProcess({ dataDir: otherDir, port: pgPort, database: "intruder" })).rejects.toThrow(
+      await expect(
+        startEmbeddedPostgresProcess({ dataDir: otherDir, port: pgPort, database: "intruder" }),
+      ).rejects.toThrow(
         `A server on 127.0.0.1:${pgPort} is not this data directory's PostgreSQL: it does not accept this data directory's password`,
       );
     } finally {
@@ -139,11 +152,15 @@ describe("npm start", () => {
   });
 
   it("the dashboard refuses a session signed with any string of the repository, and accepts the generated secret's", async () => {
-    const created = spawn(process.execPath, ["--import", "tsx", path.join(projectRoot, "scripts", "admin-create.ts"), ADMIN_EMAIL], {
-      cwd: projectRoot,
-      env: startEnv,
-      stdio: ["ignore", "pipe", "pipe"],
-    });
+    const created = spawn(
+      process.execPath,
+      ["--import", "tsx", path.join(projectRoot, "scripts", "admin-create.ts"), ADMIN_EMAIL],
+      {
+        cwd: projectRoot,
+        env: startEnv,
+        stdio: ["ignore", "pipe", "pipe"],
+      },
+    );
     let said = "";
     created.stdout!.on("data", (chunk) => (said += chunk));
     created.stderr!.on("data", (chunk) => (said += chunk));
@@ -151,9 +168,12 @@ describe("npm start", () => {
 
     const token = { sub: "1", email: ADMIN_EMAIL, name: null, picture: null };
     const present = async (secret: string) =>
-      api("/admin", { headers: { cookie: `next-auth.session-token=${await encode({ token, secret, maxAge: 3600 })}` } });
+      api("/admin", {
+        headers: { cookie: `next-auth.session-token=${await encode({ token, secret, maxAge: 3600 })}` },
+      });
 
-    const generated = JSON.parse(fs.readFileSync(path.join(dataDir, SECRETS_FILE_NAME), "utf8")).NEXTAUTH_SECRET as string;
+    const generated = JSON.parse(fs.readFileSync(path.join(dataDir, SECRETS_FILE_NAME), "utf8"))
+      .NEXTAUTH_SECRET as string;
     const accepted = await present(generated);
     expect(accepted.status, accepted.text.slice(0, 300)).toBe(200);
     expect(accepted.text).toContain(ADMIN_EMAIL);
@@ -168,12 +188,15 @@ describe("npm start", () => {
         while (next < candidates.length) {
           const secret = candidates[next++];
           const answer = await present(secret);
-          if (answer.status !== 307 || !answer.location?.includes("/admin/login")) admitted.push(`${answer.status} ${JSON.stringify(secret)}`);
+          if (answer.status !== 307 || !answer.location?.includes("/admin/login"))
+            admitted.push(`${answer.status} ${JSON.stringify(secret)}`);
         }
       }),
     );
     expect(admitted).toEqual([]);
-    console.log(`[npm-start] ${candidates.length} strings of the repository tried as NEXTAUTH_SECRET: every session refused`);
+    console.log(
+      `[npm-start] ${candidates.length} strings of the repository tried as NEXTAUTH_SECRET: every session refused`,
+    );
   }, 600_000);
 
   it("a worker killed with SIGKILL under a burst of orders is restarted; the API keeps answering and every order finishes", async () => {
@@ -182,7 +205,11 @@ describe("npm start", () => {
       api("/orders", {
         method: "POST",
         key: demoKey,
-        body: JSON.stringify(i % 10 === 0 ? { pid: "SVCGKINDIE", trxid: `kill-${i}` } : { pid: "SVCBR60", trxid: `kill-${i}`, userId: `51${i}` }),
+        body: JSON.stringify(
+          i % 10 === 0
+            ? { pid: "SVCGKINDIE", trxid: `kill-${i}` }
+            : { pid: "SVCBR60", trxid: `kill-${i}`, userId: `51${i}` },
+        ),
       });
     const first = await Promise.all(Array.from({ length: 20 }, (_, i) => place(i)));
     process.kill(worker, "SIGKILL");
@@ -196,8 +223,12 @@ describe("npm start", () => {
     expect(stdout).toContain("[start] worker stopped unexpectedly (killed by SIGKILL); restarting it");
 
     const finished = await until("every order to finish", async () => {
-      const invoices = await Promise.all(answers.map((answer) => api(`/orders/${answer.json.orderId}`, { key: demoKey })));
-      return invoices.every((invoice) => ["completed", "cancelled"].includes(invoice.json?.status)) ? invoices : undefined;
+      const invoices = await Promise.all(
+        answers.map((answer) => api(`/orders/${answer.json.orderId}`, { key: demoKey })),
+      );
+      return invoices.every((invoice) => ["completed", "cancelled"].includes(invoice.json?.status))
+        ? invoices
+        : undefined;
     });
     for (const invoice of finished) expect(invoice.json.status, invoice.text).toBe("completed");
     // Codes were encrypted by npm start's seed and are decrypted by the web process: one secret.
@@ -218,7 +249,10 @@ describe("npm start", () => {
   it("a killed web process is restarted on the same port", async () => {
     const web = await until("the web process", () => childRunning("serve.ts"));
     process.kill(web, "SIGKILL");
-    await until("the web process to be back", async () => (await api("/healthz").catch(() => undefined))?.json?.ok === true && childRunning("serve.ts") !== web);
+    await until(
+      "the web process to be back",
+      async () => (await api("/healthz").catch(() => undefined))?.json?.ok === true && childRunning("serve.ts") !== web,
+    );
     expect(stdout).toContain("[start] web stopped unexpectedly (killed by SIGKILL); restarting it");
     expect((await api("/balance", { key: demoKey })).status).toBe(200);
   }, 120_000);
@@ -247,7 +281,11 @@ describe("npm start", () => {
     expect(everything).not.toMatch(/\bundefined\b/);
     expect(stderr.split("\n").filter((line) => /error|exception|fatal|unhandled/i.test(line))).toEqual([]);
 
-    await until("every process of this start to be gone", () => processes().every((row) => !row.args.includes(dataDir)) || undefined, 30_000);
+    await until(
+      "every process of this start to be gone",
+      () => processes().every((row) => !row.args.includes(dataDir)) || undefined,
+      30_000,
+    );
     await expect(fetch(`${base}/healthz`)).rejects.toThrow();
   }, 120_000);
 });

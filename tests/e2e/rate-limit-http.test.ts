@@ -60,7 +60,9 @@ describe.skipIf(!redisUrl)("rate limits and switches across two app processes on
     // (Were a busy machine to spread them over more than a second, the 11th would rightly pass;
     // the windows are rolling, so no alignment to the clock helps or is needed.)
     const started = Date.now();
-    const answers = await Promise.all(Array.from({ length: 11 }, (_, i) => api("/balance", { key: account.key }, url(i % 2))));
+    const answers = await Promise.all(
+      Array.from({ length: 11 }, (_, i) => api("/balance", { key: account.key }, url(i % 2))),
+    );
     answers.sort((a, b) => a.status - b.status);
     for (const a of answers.slice(0, 10)) {
       expect(a.status).toBe(200);
@@ -71,7 +73,8 @@ describe.skipIf(!redisUrl)("rate limits and switches across two app processes on
       expect(a.headers.get("x-ratelimit-reset")).toBeTruthy();
     }
     const refused = answers[10];
-    if (Date.now() - started >= 1000) return console.warn("NOTE: eleven calls took over a second here; the refusal was not exercised");
+    if (Date.now() - started >= 1000)
+      return console.warn("NOTE: eleven calls took over a second here; the refusal was not exercised");
     expect(refused.status).toBe(429);
     expect(refused.json).toEqual({ success: false, error: "TOO MANY REQUESTS", code: "RATE_LIMIT" });
     const retryAfter = Number(refused.headers.get("retry-after"));
@@ -88,8 +91,13 @@ describe.skipIf(!redisUrl)("rate limits and switches across two app processes on
     // than 7 of these calls on the servers' clock, however busy the machine is.
     const account = await createAccount();
     for (let batch = 0; batch < 8; batch++) {
-      const answers = await Promise.all(Array.from({ length: 7 }, (_, i) => api("/balance", { key: account.key }, url((batch + i) % 2))));
-      expect(answers.map((answer) => answer.status), `batch ${batch + 1}`).toEqual(Array(7).fill(200));
+      const answers = await Promise.all(
+        Array.from({ length: 7 }, (_, i) => api("/balance", { key: account.key }, url((batch + i) % 2))),
+      );
+      expect(
+        answers.map((answer) => answer.status),
+        `batch ${batch + 1}`,
+      ).toEqual(Array(7).fill(200));
       await new Promise((resolve) => setTimeout(resolve, 1001));
     }
   }, 45_000);
@@ -122,14 +130,27 @@ describe.skipIf(!redisUrl)("rate limits and switches across two app processes on
 
   it("a POST /orders refused by the limits reserves no order id (the key's lookup reads the placement's only for admitted requests)", async () => {
     const account = await createAccount({ balanceCents: 100_000 });
-    const lastId = async () => Number((await sql<{ n: string }>(`SELECT CASE WHEN is_called THEN last_value ELSE last_value - 1 END AS n FROM orders_id_seq`))[0].n);
+    const lastId = async () =>
+      Number(
+        (
+          await sql<{ n: string }>(
+            `SELECT CASE WHEN is_called THEN last_value ELSE last_value - 1 END AS n FROM orders_id_seq`,
+          )
+        )[0].n,
+      );
     const before = await lastId();
     // 100 orders from one key, ten at a time over both instances: the minute's 80 admit at most 80,
     // however slowly the machine sends them (they take well under a minute).
     const answers: number[] = [];
     for (let round = 0; round < 10; round++) {
       const batch = await Promise.all(
-        Array.from({ length: 10 }, (_, i) => api("/orders", { key: account.key, body: { pid: "SVCBR60", trxid: newTrxid("ids"), userId: "5123456" } }, url(i % 2))),
+        Array.from({ length: 10 }, (_, i) =>
+          api(
+            "/orders",
+            { key: account.key, body: { pid: "SVCBR60", trxid: newTrxid("ids"), userId: "5123456" } },
+            url(i % 2),
+          ),
+        ),
       );
       answers.push(...batch.map((answer) => answer.status));
     }
@@ -138,7 +159,9 @@ describe.skipIf(!redisUrl)("rate limits and switches across two app processes on
     expect(admitted + answers.filter((status) => status === 429).length).toBe(100);
     // One id per new order, none for a refusal.
     expect(await lastId()).toBe(before + admitted);
-    expect(await sql(`SELECT count(*)::int AS n FROM orders WHERE account_id = $1`, [account.accountId])).toEqual([{ n: admitted }]);
+    expect(await sql(`SELECT count(*)::int AS n FROM orders WHERE account_id = $1`, [account.accountId])).toEqual([
+      { n: admitted },
+    ]);
   });
 
   it("failed authentication: bad keys from a network are refused once its budget is spent, a valid key from it still passes, IPv6 counted per /64", async () => {
@@ -181,7 +204,9 @@ describe.skipIf(!redisUrl)("rate limits and switches across two app processes on
     // leave nothing in the store.
     const redis = new Redis(redisUrl!);
     try {
-      await expect.poll(() => redis.exists(`${prefix}:key:${keyLimitIdentifier(badKey)}`), { timeout: 5000, interval: 100 }).toBe(0);
+      await expect
+        .poll(() => redis.exists(`${prefix}:key:${keyLimitIdentifier(badKey)}`), { timeout: 5000, interval: 100 })
+        .toBe(0);
       expect(await redis.exists(`${prefix}:key:${keyLimitIdentifier(account.key)}`)).toBe(1);
     } finally {
       redis.disconnect();
@@ -193,7 +218,11 @@ describe.skipIf(!redisUrl)("rate limits and switches across two app processes on
     await proxy.stop();
     try {
       const started = Date.now();
-      const res = await api("/orders", { key: account.key, body: { pid: "SVCBR60", trxid: newTrxid(), userId: "1" } }, url(one));
+      const res = await api(
+        "/orders",
+        { key: account.key, body: { pid: "SVCBR60", trxid: newTrxid(), userId: "1" } },
+        url(one),
+      );
       expect(Date.now() - started).toBeLessThan(2000);
       expect(res.status).toBe(503);
       expect(res.json).toEqual({ success: false, error: "RATE_LIMIT_UNAVAILABLE", code: "RATE_LIMIT_UNAVAILABLE" });
@@ -202,32 +231,57 @@ describe.skipIf(!redisUrl)("rate limits and switches across two app processes on
     } finally {
       await proxy.start();
     }
-    await expect.poll(async () => (await api("/balance", { key: account.key }, url(one))).status, { timeout: 10_000, interval: 250 }).toBe(200);
-    const placed = await api("/orders", { key: account.key, body: { pid: "SVCBR60", trxid: newTrxid(), userId: "1" } }, url(two));
+    await expect
+      .poll(async () => (await api("/balance", { key: account.key }, url(one))).status, {
+        timeout: 10_000,
+        interval: 250,
+      })
+      .toBe(200);
+    const placed = await api(
+      "/orders",
+      { key: account.key, body: { pid: "SVCBR60", trxid: newTrxid(), userId: "1" } },
+      url(two),
+    );
     expect(placed.json.orderCreated).toBe(true);
   });
 
-  it.each(["MAINTENANCE", "API_ORDER_DISABLED"] as const)("%s flipped on one instance is obeyed by the other within 2 s, and audited", async (name) => {
-    const account = await createAccount({ balanceCents: 1000 });
-    // Warm both instances' settings caches first, so the test measures propagation.
-    expect((await api("/balance", { key: account.key }, url(two))).status).toBe(200);
-    await setSwitch(name, true, "test:ops");
-    try {
-      const flipped = Date.now();
-      await expect
-        .poll(async () => (await api("/orders", { key: account.key, body: { pid: "SVCBR60", trxid: newTrxid(), userId: "1" } }, url(one))).json.code, {
-          timeout: 2000,
-          interval: 150,
-        })
-        .toBe(name);
-      expect(Date.now() - flipped).toBeLessThan(2000);
-      expect((await api("/products", { key: account.key }, url(two))).status).toBe(200);
-      const [audit] = await sql(`SELECT actor, details FROM audit_log WHERE action = 'setting.set' AND target_id = $1 ORDER BY id DESC LIMIT 1`, [name]);
-      expect(audit.actor).toBe("test:ops");
-      expect(audit.details.to).toBe(true);
-      expect(audit.details.from).not.toBe(true); // false, or null when it had never been set
-    } finally {
-      await setSwitch(name, false, "test:ops");
-    }
-  });
+  it.each(["MAINTENANCE", "API_ORDER_DISABLED"] as const)(
+    "%s flipped on one instance is obeyed by the other within 2 s, and audited",
+    async (name) => {
+      const account = await createAccount({ balanceCents: 1000 });
+      // Warm both instances' settings caches first, so the test measures propagation.
+      expect((await api("/balance", { key: account.key }, url(two))).status).toBe(200);
+      await setSwitch(name, true, "test:ops");
+      try {
+        const flipped = Date.now();
+        await expect
+          .poll(
+            async () =>
+              (
+                await api(
+                  "/orders",
+                  { key: account.key, body: { pid: "SVCBR60", trxid: newTrxid(), userId: "1" } },
+                  url(one),
+                )
+              ).json.code,
+            {
+              timeout: 2000,
+              interval: 150,
+            },
+          )
+          .toBe(name);
+        expect(Date.now() - flipped).toBeLessThan(2000);
+        expect((await api("/products", { key: account.key }, url(two))).status).toBe(200);
+        const [audit] = await sql(
+          `SELECT actor, details FROM audit_log WHERE action = 'setting.set' AND target_id = $1 ORDER BY id DESC LIMIT 1`,
+          [name],
+        );
+        expect(audit.actor).toBe("test:ops");
+        expect(audit.details.to).toBe(true);
+        expect(audit.details.from).not.toBe(true); // false, or null when it had never been set
+      } finally {
+        await setSwitch(name, false, "test:ops");
+      }
+    },
+  );
 });

@@ -16,7 +16,8 @@ import { startServer } from "../setup/global-setup";
 import { TEST_ENV } from "../setup/test-env";
 
 const built = fs.existsSync(path.join(projectRoot, ".next", "BUILD_ID"));
-if (!built) console.log("[sign-in flood] skipped: no Next build (.next); run without SKIP_BUILD so `next build` runs first");
+if (!built)
+  console.log("[sign-in flood] skipped: no Next build (.next); run without SKIP_BUILD so `next build` runs first");
 
 const TARGET = "flood-target@example.com";
 const TARGET_PASSWORD = "the target's real password";
@@ -46,7 +47,10 @@ describe.skipIf(!built)("a sign-in flood", () => {
 
   beforeAll(async () => {
     await resetDatabase();
-    for (const [email, password] of [[TARGET, TARGET_PASSWORD], [OTHER, OTHER_PASSWORD]]) {
+    for (const [email, password] of [
+      [TARGET, TARGET_PASSWORD],
+      [OTHER, OTHER_PASSWORD],
+    ]) {
       expect((await createAdminUser({ email, password, actor: "test" })).status).toBe("created");
     }
     apiKey = (await createAccount({ balanceCents: 1_234 })).key;
@@ -56,7 +60,10 @@ describe.skipIf(!built)("a sign-in flood", () => {
     // next-auth's double-submit CSRF token: the cookie and the form field must match.
     const res = await fetch(`${server.baseUrl}/api/auth/csrf`);
     const { csrfToken } = (await res.json()) as { csrfToken: string };
-    const cookie = res.headers.getSetCookie().find((c) => c.startsWith("next-auth.csrf-token="))!.split(";")[0];
+    const cookie = res.headers
+      .getSetCookie()
+      .find((c) => c.startsWith("next-auth.csrf-token="))!
+      .split(";")[0];
     csrf = { token: csrfToken, cookie };
   });
   afterAll(async () => {
@@ -69,8 +76,18 @@ describe.skipIf(!built)("a sign-in flood", () => {
     const res = await fetch(`${server.baseUrl}/api/auth/callback/credentials`, {
       method: "POST",
       redirect: "manual",
-      headers: { "content-type": "application/x-www-form-urlencoded", cookie: csrf.cookie, "x-forwarded-for": clientIp },
-      body: new URLSearchParams({ csrfToken: csrf.token, email, password, json: "true", callbackUrl: `${server.baseUrl}/admin` }),
+      headers: {
+        "content-type": "application/x-www-form-urlencoded",
+        cookie: csrf.cookie,
+        "x-forwarded-for": clientIp,
+      },
+      body: new URLSearchParams({
+        csrfToken: csrf.token,
+        email,
+        password,
+        json: "true",
+        callbackUrl: `${server.baseUrl}/admin`,
+      }),
     });
     const body = (await res.json()) as { url: string };
     return {
@@ -130,14 +147,19 @@ describe.skipIf(!built)("a sign-in flood", () => {
     // Every flood answer is a refusal; none got in, none was a server error. next-auth refuses
     // with 401; the host's gate in front of Next answers 503 "busy" when too many are in flight.
     expect(answers).toHaveLength(attempts.length);
-    expect(answers.filter((a) => !(a.status === 401 || (a.status === 503 && a.error === "SIGN_IN_BUSY")) || a.sessionCookie)).toEqual([]);
+    expect(
+      answers.filter((a) => !(a.status === 401 || (a.status === 503 && a.error === "SIGN_IN_BUSY")) || a.sessionCookie),
+    ).toEqual([]);
     expect(new Set(Object.keys(counts))).toSatisfy((keys: Set<string>) =>
-      [...keys].every((key) => ["CredentialsSignin", "SIGN_IN_THROTTLED", "SIGN_IN_LOCKED", "SIGN_IN_BUSY"].includes(key)),
+      [...keys].every((key) =>
+        ["CredentialsSignin", "SIGN_IN_THROTTLED", "SIGN_IN_LOCKED", "SIGN_IN_BUSY"].includes(key),
+      ),
     );
     expect(counts.SIGN_IN_LOCKED).toBeGreaterThan(0);
     // However fast or slow the machine, the target's password and the spraying address were
     // checked at most as often as their lockouts allow.
-    const checked = (match: (a: { email: string; ip: string }) => boolean) => answers.filter((a) => match(a) && a.error === "CredentialsSignin").length;
+    const checked = (match: (a: { email: string; ip: string }) => boolean) =>
+      answers.filter((a) => match(a) && a.error === "CredentialsSignin").length;
     expect(checked((a) => a.email === TARGET)).toBeLessThanOrEqual(SIGN_IN_POLICIES.email.lockAfter);
     expect(checked((a) => a.ip === "203.0.113.66")).toBeLessThanOrEqual(SIGN_IN_POLICIES.ip.lockAfter);
     expect(answers.filter((a) => a.ip === "203.0.113.66" && a.error === "SIGN_IN_LOCKED").length).toBeGreaterThan(0);
@@ -152,7 +174,9 @@ describe.skipIf(!built)("a sign-in flood", () => {
     expect(guesses.at(-1)).toBe("SIGN_IN_LOCKED");
 
     // The lockouts are audited: the target email and the spraying address.
-    const lockouts = await sql(`SELECT target_type, target_id, details FROM audit_log WHERE action = 'admin.sign_in_lockout' ORDER BY id`);
+    const lockouts = await sql(
+      `SELECT target_type, target_id, details FROM audit_log WHERE action = 'admin.sign_in_lockout' ORDER BY id`,
+    );
     expect(lockouts).toEqual(
       expect.arrayContaining([
         expect.objectContaining({ target_type: "admin_email", target_id: TARGET }),
@@ -162,8 +186,16 @@ describe.skipIf(!built)("a sign-in flood", () => {
 
     // The target stays locked even with the right password from a fresh address; another admin
     // from a fresh address signs in.
-    expect(await signIn(TARGET, TARGET_PASSWORD, "192.0.2.10")).toMatchObject({ status: 401, error: "SIGN_IN_LOCKED", sessionCookie: false });
-    expect(await signIn(OTHER, OTHER_PASSWORD, "192.0.2.11")).toMatchObject({ status: 200, error: "", sessionCookie: true });
+    expect(await signIn(TARGET, TARGET_PASSWORD, "192.0.2.10")).toMatchObject({
+      status: 401,
+      error: "SIGN_IN_LOCKED",
+      sessionCookie: false,
+    });
+    expect(await signIn(OTHER, OTHER_PASSWORD, "192.0.2.11")).toMatchObject({
+      status: 200,
+      error: "",
+      sessionCookie: true,
+    });
     // And the guessing address is locked for every email, the right password included.
     expect(await signIn(OTHER, OTHER_PASSWORD, "203.0.113.66")).toMatchObject({ status: 401, error: "SIGN_IN_LOCKED" });
   });

@@ -6,7 +6,10 @@ import { describe, expect, inject, it } from "vitest";
 import { projectRoot } from "@/lib/config/env";
 import { TEST_ENV } from "../setup/test-env";
 
-function run(script: string, env: Record<string, string>): Promise<{ code: number | null; stdout: string; stderr: string }> {
+function run(
+  script: string,
+  env: Record<string, string>,
+): Promise<{ code: number | null; stdout: string; stderr: string }> {
   const child = fork(path.join(projectRoot, "scripts", script), [], {
     env: { ...process.env, ...TEST_ENV, ...env },
     execArgv: ["--import", "tsx"],

@@ -15,7 +15,8 @@ import { addEndpoint, DEV_POLICY, deliveriesOf, recordEvent } from "../helpers/w
 const ADMIN_EMAIL = "hooks-admin@example.com";
 const ADMIN_PASSWORD = "correct horse battery staple";
 const chromiumPath = findChromium();
-if (!chromiumPath) console.log("[webhooks dashboard e2e] skipped: no Chromium found (apt-get install chromium, or set CHROMIUM_PATH)");
+if (!chromiumPath)
+  console.log("[webhooks dashboard e2e] skipped: no Chromium found (apt-get install chromium, or set CHROMIUM_PATH)");
 
 describe.skipIf(!chromiumPath)("the webhooks page", () => {
   let browser: Browser;
@@ -24,7 +25,9 @@ describe.skipIf(!chromiumPath)("the webhooks page", () => {
 
   beforeAll(async () => {
     await resetDatabase();
-    expect((await createAdminUser({ email: ADMIN_EMAIL, password: ADMIN_PASSWORD, actor: "test" })).status).toBe("created");
+    expect((await createAdminUser({ email: ADMIN_EMAIL, password: ADMIN_PASSWORD, actor: "test" })).status).toBe(
+      "created",
+    );
     receiver = await WebhookReceiver.start();
     browser = await launchBrowser();
     page = await (await newDashboardContext(browser)).newPage();
@@ -65,6 +68,8 @@ describe.skipIf(!chromiumPath)("the webhooks page", () => {
     await form.getByRole("button", { name: "Confirm: Re-send" }).click();
     await expect.poll(async () => (await deliveriesOf(event.id)).length, { timeout: 15_000 }).toBe(2);
     await expect.poll(() => form.textContent().catch(() => "")).toMatch(/Queued as delivery #\d+\./);
-    expect(await sql(`SELECT actor, action FROM audit_log WHERE action = 'webhook.redeliver'`)).toEqual([{ actor: `admin:${ADMIN_EMAIL}`, action: "webhook.redeliver" }]);
+    expect(await sql(`SELECT actor, action FROM audit_log WHERE action = 'webhook.redeliver'`)).toEqual([
+      { actor: `admin:${ADMIN_EMAIL}`, action: "webhook.redeliver" },
+    ]);
   });
 });

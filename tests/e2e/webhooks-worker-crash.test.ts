@@ -18,7 +18,14 @@ let receiver: WebhookReceiver;
 
 function startWorkerProcess(): ChildProcess {
   const child = fork(path.join(projectRoot, "scripts", "worker.ts"), [], {
-    env: { ...process.env, ...TEST_ENV, DATABASE_URL: inject("databaseUrl"), WORKER_SWEEP_MS: "500", WORKER_CONCURRENCY: "5", WEBHOOKS_ALLOW_PRIVATE: "1" },
+    env: {
+      ...process.env,
+      ...TEST_ENV,
+      DATABASE_URL: inject("databaseUrl"),
+      WORKER_SWEEP_MS: "500",
+      WORKER_CONCURRENCY: "5",
+      WEBHOOKS_ALLOW_PRIVATE: "1",
+    },
     execArgv: ["--import", "tsx"],
     stdio: ["ignore", "ignore", "inherit", "ipc"],
   });
@@ -41,7 +48,8 @@ describe("a worker killed with SIGKILL mid-delivery", () => {
     const endpoint = await addEndpoint(account.accountId, receiver.url);
     receiver.defaultAnswer = "hang";
     const events = [];
-    for (let i = 0; i < 8; i++) events.push(await recordEvent(account.accountId, "endpoint.test", { i }, endpoint.endpointId));
+    for (let i = 0; i < 8; i++)
+      events.push(await recordEvent(account.accountId, "endpoint.test", { i }, endpoint.endpointId));
     const eventIds = new Set(events.map((e) => e.id));
 
     const first = startWorkerProcess();
@@ -56,10 +64,19 @@ describe("a worker killed with SIGKILL mid-delivery", () => {
     receiver.defaultAnswer = { status: 204 };
     startWorkerProcess();
     await expect
-      .poll(async () => (await sql(`SELECT count(*)::int AS n FROM webhook_deliveries WHERE endpoint_id = $1 AND status = 'delivered'`, [endpoint.endpointId]))[0].n, {
-        timeout: 60_000,
-        interval: 250,
-      })
+      .poll(
+        async () =>
+          (
+            await sql(
+              `SELECT count(*)::int AS n FROM webhook_deliveries WHERE endpoint_id = $1 AND status = 'delivered'`,
+              [endpoint.endpointId],
+            )
+          )[0].n,
+        {
+          timeout: 60_000,
+          interval: 250,
+        },
+      )
       .toBe(8);
 
     const verifier = new Webhook(endpoint.secret);

@@ -33,26 +33,45 @@ describe("a worker killed with SIGKILL mid-fulfilment", () => {
     // Every supplier call takes 1.5 s, so the first worker is surely in the middle of several.
     const first = startWorkerProcess({ SANDBOX_LATENCY_MS: "1500", WORKER_CONCURRENCY: "5" });
     const placed = await Promise.all(
-      Array.from({ length: 20 }, (_, i) => order(account.key, { pid: "SVCBR60", trxid: newTrxid(`k${i}`), userId: i % 4 === 0 ? `71${i}404` : `71${i}` })),
+      Array.from({ length: 20 }, (_, i) =>
+        order(account.key, { pid: "SVCBR60", trxid: newTrxid(`k${i}`), userId: i % 4 === 0 ? `71${i}404` : `71${i}` }),
+      ),
     );
     expect(placed.every((p) => p.status === 200 && p.json.orderCreated)).toBe(true);
     await expect
-      .poll(async () => (await sql(`SELECT count(*)::int AS n FROM graphile_worker._private_jobs WHERE locked_by IS NOT NULL`))[0].n, {
-        timeout: 15_000,
-        interval: 100,
-      })
+      .poll(
+        async () =>
+          (await sql(`SELECT count(*)::int AS n FROM graphile_worker._private_jobs WHERE locked_by IS NOT NULL`))[0].n,
+        {
+          timeout: 15_000,
+          interval: 100,
+        },
+      )
       .toBeGreaterThan(0);
     first.kill("SIGKILL");
     await new Promise((resolve) => first.once("exit", resolve));
-    const unfinished = (await sql(`SELECT count(*)::int AS n FROM orders WHERE account_id = $1 AND status IN ('pending', 'processing')`, [account.accountId]))[0].n;
+    const unfinished = (
+      await sql(`SELECT count(*)::int AS n FROM orders WHERE account_id = $1 AND status IN ('pending', 'processing')`, [
+        account.accountId,
+      ])
+    )[0].n;
     expect(unfinished).toBeGreaterThan(0);
 
     startWorkerProcess({ SANDBOX_LATENCY_MS: "50", WORKER_CONCURRENCY: "5" });
     await expect
-      .poll(async () => (await sql(`SELECT count(*)::int AS n FROM orders WHERE account_id = $1 AND status IN ('pending', 'processing')`, [account.accountId]))[0].n, {
-        timeout: 40_000,
-        interval: 250,
-      })
+      .poll(
+        async () =>
+          (
+            await sql(
+              `SELECT count(*)::int AS n FROM orders WHERE account_id = $1 AND status IN ('pending', 'processing')`,
+              [account.accountId],
+            )
+          )[0].n,
+        {
+          timeout: 40_000,
+          interval: 250,
+        },
+      )
       .toBe(0);
 
     const finals = await sql(

@@ -28,7 +28,11 @@ export async function api(path: string, call: ApiCall = {}, base = baseUrl()): P
     body = JSON.stringify(call.body);
     headers["content-type"] ??= "application/json";
   }
-  const response = await fetch(base + path, { method: call.method ?? (body !== undefined ? "POST" : "GET"), headers, body });
+  const response = await fetch(base + path, {
+    method: call.method ?? (body !== undefined ? "POST" : "GET"),
+    headers,
+    body,
+  });
   const text = await response.text();
   let json: any;
   try {

@@ -50,7 +50,9 @@ export function useBotHarness(options: BotHarnessOptions = {}): BotHarness<Runni
 
   const launch = (telegram: FakeTelegram) => {
     const botOptions = { adminTelegramIds: (options.admins ?? []).map((user) => String(user.id)) };
-    return options.mode === "webhook" ? startWebhookBot(telegram, botOptions) : startBot(telegram, options.mode ?? "polling", botOptions);
+    return options.mode === "webhook"
+      ? startWebhookBot(telegram, botOptions)
+      : startBot(telegram, options.mode ?? "polling", botOptions);
   };
 
   beforeAll(async () => {
@@ -75,7 +77,9 @@ export function useBotHarness(options: BotHarnessOptions = {}): BotHarness<Runni
       return running;
     },
     messageTo(calls, user) {
-      const messages = calls.filter((call) => call.method === "sendMessage" && Number(call.payload.chat_id) === user.id);
+      const messages = calls.filter(
+        (call) => call.method === "sendMessage" && Number(call.payload.chat_id) === user.id,
+      );
       expect(messages, JSON.stringify(calls)).toHaveLength(1);
       return messages[0];
     },

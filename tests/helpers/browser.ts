@@ -8,7 +8,12 @@ import { chromium, type Browser, type BrowserContext, type Page } from "playwrig
 import { projectRoot } from "@/lib/config/env";
 import { baseUrl } from "./api";
 
-const CANDIDATES = [process.env.CHROMIUM_PATH, "/usr/bin/chromium", "/usr/bin/chromium-browser", "/usr/bin/google-chrome"];
+const CANDIDATES = [
+  process.env.CHROMIUM_PATH,
+  "/usr/bin/chromium",
+  "/usr/bin/chromium-browser",
+  "/usr/bin/google-chrome",
+];
 
 /** The first Chromium found, or undefined (the caller says why its tests are skipped). */
 export function findChromium(): string | undefined {
@@ -20,7 +25,14 @@ export async function launchBrowser(): Promise<Browser> {
   if (!executablePath) throw new Error("no Chromium found: apt-get install chromium, or set CHROMIUM_PATH");
   return chromium.launch({
     executablePath,
-    args: ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update", "--disable-sync", "--no-first-run"],
+    args: [
+      "--no-sandbox",
+      "--disable-gpu",
+      "--disable-background-networking",
+      "--disable-component-update",
+      "--disable-sync",
+      "--no-first-run",
+    ],
   });
 }
 

@@ -29,7 +29,11 @@ export async function resetDatabase(): Promise<void> {
   const prisma = getPrisma();
   const tables = await prisma.$queryRaw<{ tablename: string }[]>`
     SELECT tablename FROM pg_tables WHERE schemaname = 'public' AND tablename <> '_prisma_migrations'`;
-  await prisma.$executeRawUnsafe(`TRUNCATE ${tables.map((t) => `"${t.tablename}"`).join(", ")} RESTART IDENTITY CASCADE`);
-  const jobs = await prisma.$queryRaw<unknown[]>`SELECT 1 FROM pg_tables WHERE schemaname = 'graphile_worker' AND tablename = '_private_jobs'`;
+  await prisma.$executeRawUnsafe(
+    `TRUNCATE ${tables.map((t) => `"${t.tablename}"`).join(", ")} RESTART IDENTITY CASCADE`,
+  );
+  const jobs = await prisma.$queryRaw<
+    unknown[]
+  >`SELECT 1 FROM pg_tables WHERE schemaname = 'graphile_worker' AND tablename = '_private_jobs'`;
   if (jobs.length) await prisma.$executeRawUnsafe(`TRUNCATE graphile_worker._private_jobs CASCADE`);
 }

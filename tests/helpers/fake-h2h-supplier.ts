@@ -120,13 +120,19 @@ export async function startFakeH2hSupplier(options: FakeH2hOptions = {}) {
   }
 
   /** The route's normal work, and the answer a well-behaved supplier would send. */
-  function handle(route: FakeRoute, path: string, body: Record<string, unknown>): { httpStatus: number; body: unknown } {
+  function handle(
+    route: FakeRoute,
+    path: string,
+    body: Record<string, unknown>,
+  ): { httpStatus: number; body: unknown } {
     switch (route) {
       case "place":
         return { httpStatus: 200, body: topupAnswer(placeTopup(body)) };
       case "check": {
         const topup = checkTopup(decodeURIComponent(path.slice("/v1/topups/".length)));
-        return topup ? { httpStatus: 200, body: topupAnswer(topup) } : { httpStatus: 404, body: { error: "not found" } };
+        return topup
+          ? { httpStatus: 200, body: topupAnswer(topup) }
+          : { httpStatus: 404, body: { error: "not found" } };
       }
       case "verify": {
         const nickname = players.get(String(body.playerId));

@@ -106,14 +106,21 @@ export class FakeTelegram {
   }
 
   /** A private-chat text message; a leading /command gets the bot_command entity Telegram adds. */
-  message(from: FakeUser, text: string, chat: { id: number; type: "private" | "group" | "supergroup" } = { id: from.id, type: "private" }): Update {
+  message(
+    from: FakeUser,
+    text: string,
+    chat: { id: number; type: "private" | "group" | "supergroup" } = { id: from.id, type: "private" },
+  ): Update {
     const command = /^\/[A-Za-z0-9_]+(@[A-Za-z0-9_]+)?/.exec(text);
     return {
       update_id: this.newUpdateId(),
       message: {
         message_id: this.nextMessage++,
         date: Math.floor(Date.now() / 1000),
-        chat: chat.type === "private" ? { id: chat.id, type: "private", first_name: from.first_name, username: from.username } : { id: chat.id, type: chat.type, title: "A group" },
+        chat:
+          chat.type === "private"
+            ? { id: chat.id, type: "private", first_name: from.first_name, username: from.username }
+            : { id: chat.id, type: chat.type, title: "A group" },
         from: { ...from, is_bot: false },
         text,
         ...(command ? { entities: [{ type: "bot_command" as const, offset: 0, length: command[0].length }] } : {}),
@@ -125,7 +132,11 @@ export class FakeTelegram {
   forwarded(from: FakeUser, text: string, original: FakeUser): Update {
     const update = this.message(from, text) as Update.MessageUpdate;
     Object.assign(update.message, {
-      forward_origin: { type: "user", date: Math.floor(Date.now() / 1000) - 60, sender_user: { ...original, is_bot: false } },
+      forward_origin: {
+        type: "user",
+        date: Math.floor(Date.now() / 1000) - 60,
+        sender_user: { ...original, is_bot: false },
+      },
     });
     return update;
   }
@@ -171,7 +182,13 @@ export class FakeTelegram {
     const settled = updates.map(
       (update) =>
         new Promise<void>((resolve, reject) => {
-          const timer = setTimeout(() => reject(new Error(`update ${update.update_id} was not handled within ${timeoutMs} ms: is the bot polling?`)), timeoutMs);
+          const timer = setTimeout(
+            () =>
+              reject(
+                new Error(`update ${update.update_id} was not handled within ${timeoutMs} ms: is the bot polling?`),
+              ),
+            timeoutMs,
+          );
           // A structured copy: each delivery is a fresh object, as it would be off the wire.
           this.queue.push({ update: structuredClone(update), forced, settle: () => (clearTimeout(timer), resolve()) });
         }),
@@ -195,7 +212,10 @@ export class FakeTelegram {
    * POSTs one update to the registered webhook as Telegram does, with the registered secret, or
    * with `secretToken` instead (null: no header at all), as a forger would.
    */
-  async postUpdate(update: Update, options: { secretToken?: string | null; url?: string } = {}): Promise<WebhookDelivery> {
+  async postUpdate(
+    update: Update,
+    options: { secretToken?: string | null; url?: string } = {},
+  ): Promise<WebhookDelivery> {
     const url = options.url ?? this.webhook?.url;
     if (!url) throw new Error("no webhook is set: call setWebhook (npm run bot:webhook) first");
     const secret = options.secretToken === undefined ? this.webhook?.secretToken : options.secretToken;
@@ -235,7 +255,9 @@ export class FakeTelegram {
 
   /** Texts the bot sent (sendMessage) to a chat, oldest first. */
   textsTo(chatId: number): string[] {
-    return this.calls.filter((call) => call.method === "sendMessage" && Number(call.payload.chat_id) === chatId).map((call) => call.payload.text);
+    return this.calls
+      .filter((call) => call.method === "sendMessage" && Number(call.payload.chat_id) === chatId)
+      .map((call) => call.payload.text);
   }
 
   // ---- the Bot API -----------------------------------------------------------------------------
@@ -266,7 +288,12 @@ export class FakeTelegram {
 
     if (method === "getUpdates") {
       if (this.webhook) {
-        return reply(409, { ok: false, error_code: 409, description: "Conflict: can't use getUpdates method while webhook is active; use deleteWebhook to delete the webhook first" });
+        return reply(409, {
+          ok: false,
+          error_code: 409,
+          description:
+            "Conflict: can't use getUpdates method while webhook is active; use deleteWebhook to delete the webhook first",
+        });
       }
       this.getUpdatesCount++;
       return this.getUpdates(payload, res, (updates) => reply(200, { ok: true, result: updates }));
@@ -284,10 +311,18 @@ export class FakeTelegram {
         return ok(BOT_USER);
       case "setWebhook": {
         if (typeof payload.url !== "string" || !/^https?:\/\//.test(payload.url)) {
-          return reply(400, { ok: false, error_code: 400, description: "Bad Request: bad webhook: an HTTPS URL must be provided for webhook" });
+          return reply(400, {
+            ok: false,
+            error_code: 400,
+            description: "Bad Request: bad webhook: an HTTPS URL must be provided for webhook",
+          });
         }
         if (payload.secret_token !== undefined && !/^[A-Za-z0-9_-]{1,256}$/.test(payload.secret_token)) {
-          return reply(400, { ok: false, error_code: 400, description: "Bad Request: secret token contains unallowed characters" });
+          return reply(400, {
+            ok: false,
+            error_code: 400,
+            description: "Bad Request: secret token contains unallowed characters",
+          });
         }
         this.webhook = { url: payload.url, secretToken: payload.secret_token, allowedUpdates: payload.allowed_updates };
         return ok(true);
@@ -296,7 +331,12 @@ export class FakeTelegram {
         this.webhook = undefined;
         return ok(true);
       case "getWebhookInfo":
-        return ok({ url: this.webhook?.url ?? "", has_custom_certificate: false, pending_update_count: 0, allowed_updates: this.webhook?.allowedUpdates });
+        return ok({
+          url: this.webhook?.url ?? "",
+          has_custom_certificate: false,
+          pending_update_count: 0,
+          allowed_updates: this.webhook?.allowedUpdates,
+        });
       case "setMyCommands":
       case "answerCallbackQuery":
         return ok(true);
@@ -308,44 +348,84 @@ export class FakeTelegram {
         if (typeof payload.text !== "string" || payload.text.length === 0) {
           return reply(400, { ok: false, error_code: 400, description: "Bad Request: message text is empty" });
         }
-        if (payload.text.length > 4096) return reply(400, { ok: false, error_code: 400, description: "Bad Request: message is too long" });
+        if (payload.text.length > 4096)
+          return reply(400, { ok: false, error_code: 400, description: "Bad Request: message is too long" });
         if (payload.parse_mode === "HTML") {
           const problem = htmlProblem(payload.text);
-          if (problem) return reply(400, { ok: false, error_code: 400, description: `Bad Request: can't parse entities: ${problem}` });
+          if (problem)
+            return reply(400, {
+              ok: false,
+              error_code: 400,
+              description: `Bad Request: can't parse entities: ${problem}`,
+            });
         }
-        return ok({ message_id: this.nextMessage++, date: Math.floor(Date.now() / 1000), chat: { id: chatId, type: "private" }, from: BOT_USER, text: payload.text });
+        return ok({
+          message_id: this.nextMessage++,
+          date: Math.floor(Date.now() / 1000),
+          chat: { id: chatId, type: "private" },
+          from: BOT_USER,
+          text: payload.text,
+        });
       }
       case "editMessageText": {
         if (payload.parse_mode === "HTML") {
           const problem = htmlProblem(payload.text);
-          if (problem) return reply(400, { ok: false, error_code: 400, description: `Bad Request: can't parse entities: ${problem}` });
+          if (problem)
+            return reply(400, {
+              ok: false,
+              error_code: 400,
+              description: `Bad Request: can't parse entities: ${problem}`,
+            });
         }
-        return ok({ message_id: payload.message_id, date: Math.floor(Date.now() / 1000), chat: { id: Number(payload.chat_id), type: "private" }, from: BOT_USER, text: payload.text });
+        return ok({
+          message_id: payload.message_id,
+          date: Math.floor(Date.now() / 1000),
+          chat: { id: Number(payload.chat_id), type: "private" },
+          from: BOT_USER,
+          text: payload.text,
+        });
       }
       case "editMessageReplyMarkup":
-        return ok({ message_id: payload.message_id, date: Math.floor(Date.now() / 1000), chat: { id: Number(payload.chat_id), type: "private" }, from: BOT_USER });
+        return ok({
+          message_id: payload.message_id,
+          date: Math.floor(Date.now() / 1000),
+          chat: { id: Number(payload.chat_id), type: "private" },
+          from: BOT_USER,
+        });
       default:
         // An unexpected method is an error the test should see, not a silent success.
         return reply(404, { ok: false, error_code: 404, description: `Not Found: method ${method} is not faked` });
     }
   }
 
-  private getUpdates(payload: Record<string, any>, res: http.ServerResponse, respond: (updates: Update[]) => void): void {
+  private getUpdates(
+    payload: Record<string, any>,
+    res: http.ServerResponse,
+    respond: (updates: Update[]) => void,
+  ): void {
     const request = this.responsesSent; // responses before this request: their updates are now handled
     for (const entry of this.queue) if (entry.handedOutIn !== undefined && entry.handedOutIn < request) entry.settle();
     const offset = Number(payload.offset ?? 0);
     // Confirmed by the offset (or a forced redelivery already handed out): gone, as on Telegram.
-    this.queue = this.queue.filter((entry) => (entry.forced ? entry.handedOutIn === undefined : entry.update.update_id >= offset));
+    this.queue = this.queue.filter((entry) =>
+      entry.forced ? entry.handedOutIn === undefined : entry.update.update_id >= offset,
+    );
     const limit = Number(payload.limit ?? 100);
     const timeoutSeconds = Number(payload.timeout ?? 0);
     if (this.poller) this.flushPoller();
     // Without a timeout this is Telegraf confirming its offset on the way out (bot.stop): answer
     // as Telegram would, but nothing counts as handed out, since no handler will run.
-    if (timeoutSeconds === 0) return respond(this.takeReady(offset, limit).map((entry) => structuredClone(entry.update)));
+    if (timeoutSeconds === 0)
+      return respond(this.takeReady(offset, limit).map((entry) => structuredClone(entry.update)));
     const ready = this.takeReady(offset, limit);
     if (ready.length > 0) return this.sendBatch(ready, respond);
     // Long poll, briefly: the bot gets what arrives meanwhile, or an empty batch.
-    const poller: Poller = { offset, limit, respond, timer: setTimeout(() => this.flushPoller(), Math.min(this.longPollMs, timeoutSeconds * 1000)) };
+    const poller: Poller = {
+      offset,
+      limit,
+      respond,
+      timer: setTimeout(() => this.flushPoller(), Math.min(this.longPollMs, timeoutSeconds * 1000)),
+    };
     this.poller = poller;
     res.once("close", () => {
       // The bot aborted the poll (bot.stop): forget it, so nothing is "handed out" to a dead request.
@@ -357,7 +437,9 @@ export class FakeTelegram {
   }
 
   private takeReady(offset: number, limit: number): QueuedUpdate[] {
-    return this.queue.filter((entry) => (entry.forced ? entry.handedOutIn === undefined : entry.update.update_id >= offset)).slice(0, limit);
+    return this.queue
+      .filter((entry) => (entry.forced ? entry.handedOutIn === undefined : entry.update.update_id >= offset))
+      .slice(0, limit);
   }
 
   private sendBatch(entries: QueuedUpdate[], respond: (updates: Update[]) => void): void {
@@ -394,7 +476,23 @@ export class FakeTelegram {
  * and balanced, and "<", ">", "&" outside tags must be escaped. Returns a description or undefined.
  */
 export function htmlProblem(text: string): string | undefined {
-  const allowed = new Set(["b", "strong", "i", "em", "u", "ins", "s", "strike", "del", "code", "pre", "a", "tg-spoiler", "blockquote", "span"]);
+  const allowed = new Set([
+    "b",
+    "strong",
+    "i",
+    "em",
+    "u",
+    "ins",
+    "s",
+    "strike",
+    "del",
+    "code",
+    "pre",
+    "a",
+    "tg-spoiler",
+    "blockquote",
+    "span",
+  ]);
   const stack: string[] = [];
   const tokens = text.split(/(<[^>]*>)/);
   for (const token of tokens) {
@@ -414,13 +512,19 @@ export function htmlProblem(text: string): string | undefined {
 
 /** Buttons of a recorded sendMessage / editMessageText call: [text, callback_data] pairs. */
 export function buttonsOf(call: RecordedCall | undefined): Array<[string, string]> {
-  const keyboard: Array<Array<{ text: string; callback_data?: string }>> = call?.payload.reply_markup?.inline_keyboard ?? [];
+  const keyboard: Array<Array<{ text: string; callback_data?: string }>> =
+    call?.payload.reply_markup?.inline_keyboard ?? [];
   return keyboard.flat().map((button) => [button.text, button.callback_data ?? ""]);
 }
 
 /** Tags stripped and entities decoded: what the user reads. */
 export function plain(html: string): string {
-  return html.replace(/<[^>]*>/g, "").replace(/&lt;/g, "<").replace(/&gt;/g, ">").replace(/&quot;/g, '"').replace(/&amp;/g, "&");
+  return html
+    .replace(/<[^>]*>/g, "")
+    .replace(/&lt;/g, "<")
+    .replace(/&gt;/g, ">")
+    .replace(/&quot;/g, '"')
+    .replace(/&amp;/g, "&");
 }
 
 export type BotMode = "polling" | "webhook";
@@ -443,11 +547,19 @@ export interface RunningWebhookBot extends RunningBot {
 }
 
 /** Starts the real bot in the given mode against the fake; resolves once updates reach it. */
-export function startBot(fake: FakeTelegram, mode: BotMode, options: Omit<CreateBotOptions, "apiRoot"> = {}): Promise<RunningBot> {
+export function startBot(
+  fake: FakeTelegram,
+  mode: BotMode,
+  options: Omit<CreateBotOptions, "apiRoot"> = {},
+): Promise<RunningBot> {
   return mode === "polling" ? startPollingBot(fake, options) : startWebhookBot(fake, options);
 }
 
-function runScript(script: string, args: string[], env: Record<string, string>): Promise<{ code: number | null; output: string }> {
+function runScript(
+  script: string,
+  args: string[],
+  env: Record<string, string>,
+): Promise<{ code: number | null; output: string }> {
   const child = fork(path.join(projectRoot, "scripts", script), args, {
     env: { ...process.env, ...env },
     execArgv: ["--import", "tsx"],
@@ -495,7 +607,10 @@ export async function startWebhookBot(
 }
 
 /** Starts the real bot with long polling against the fake; resolves once it is polling. */
-export async function startPollingBot(fake: FakeTelegram, options: Omit<CreateBotOptions, "apiRoot"> = {}): Promise<RunningBot> {
+export async function startPollingBot(
+  fake: FakeTelegram,
+  options: Omit<CreateBotOptions, "apiRoot"> = {},
+): Promise<RunningBot> {
   const bot = createBot(fake.token, { apiRoot: fake.apiRoot, adminTelegramIds: options.adminTelegramIds ?? [] });
   const before = fake.getUpdatesCount;
   let launchError: unknown;

@@ -25,7 +25,12 @@ export async function createAccount(
     select: { id: true },
   });
   if (options.balanceCents) {
-    await creditWallet({ accountId: account.id, amountCents: options.balanceCents, actor: "test", reason: "test funding" });
+    await creditWallet({
+      accountId: account.id,
+      amountCents: options.balanceCents,
+      actor: "test",
+      reason: "test funding",
+    });
   }
   const key = options.key === false ? undefined : await issueTestKey(account.id);
   return { accountId: account.id, telegramId, key: key?.key ?? "", keyId: key?.id ?? 0, keyPrefix: key?.prefix ?? "" };

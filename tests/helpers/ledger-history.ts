@@ -17,8 +17,12 @@ export interface LedgerHistory {
 }
 
 export async function insertLedgerHistory(accountId: number, history: LedgerHistory): Promise<void> {
-  const [{ entries }] = await sql<{ entries: number }>(`SELECT count(*)::int AS entries FROM ledger_entries WHERE account_id = $1`, [accountId]);
-  if (entries !== 0) throw new Error(`account ${accountId} already has ledger entries: the history must start from zero`);
+  const [{ entries }] = await sql<{ entries: number }>(
+    `SELECT count(*)::int AS entries FROM ledger_entries WHERE account_id = $1`,
+    [accountId],
+  );
+  if (entries !== 0)
+    throw new Error(`account ${accountId} already has ledger entries: the history must start from zero`);
   // Every third entry takes 1-50 cents back; the two credits before it bring in at least 200.
   await sql(
     `WITH moves AS (
@@ -47,7 +51,15 @@ export interface StatementCsv {
   header: string;
   opening: { cents: number; at: string };
   closing: { cents: number; at: string };
-  entries: { id: number; type: string; amountCents: number; balanceAfterCents: number; orderId: string; reason: string; createdAt: string }[];
+  entries: {
+    id: number;
+    type: string;
+    amountCents: number;
+    balanceAfterCents: number;
+    orderId: string;
+    reason: string;
+    createdAt: string;
+  }[];
 }
 
 /** Cents from a plain "12.34" / "-0.99" cell. */
@@ -77,7 +89,15 @@ export function parseStatementCsv(text: string): StatementCsv {
     closing: { cents: cents(closing[3]), at: closing[6] },
     entries: rest.map((line) => {
       const c = cells(line);
-      return { id: Number(c[0]), type: c[1], amountCents: cents(c[2]), balanceAfterCents: cents(c[3]), orderId: c[4], reason: c[5], createdAt: c[6] };
+      return {
+        id: Number(c[0]),
+        type: c[1],
+        amountCents: cents(c[2]),
+        balanceAfterCents: cents(c[3]),
+        orderId: c[4],
+        reason: c[5],
+        createdAt: c[6],
+      };
     }),
   };
 }

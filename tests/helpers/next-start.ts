@@ -27,13 +27,18 @@ export async function startNextServer(env: Record<string, string | undefined>): 
   const child = spawn(
     process.execPath,
     [path.join(projectRoot, "node_modules", "next", "dist", "bin", "next"), "start", "-H", "127.0.0.1", "-p", "0"],
-    { cwd: projectRoot, env: { ...process.env, ...env, NEXT_TELEMETRY_DISABLED: "1" }, stdio: ["ignore", "pipe", "pipe"] },
+    {
+      cwd: projectRoot,
+      env: { ...process.env, ...env, NEXT_TELEMETRY_DISABLED: "1" },
+      stdio: ["ignore", "pipe", "pipe"],
+    },
   );
   let output = "";
   child.stdout!.on("data", (chunk) => (output += chunk));
   child.stderr!.on("data", (chunk) => (output += chunk));
   const port = await new Promise<number>((resolve, reject) => {
-    const onExit = (code: number | null) => reject(new Error(`next start exited with ${code} before it was ready:\n${output}`));
+    const onExit = (code: number | null) =>
+      reject(new Error(`next start exited with ${code} before it was ready:\n${output}`));
     child.once("exit", onExit);
     const onData = () => {
       const local = /Local:\s+http:\/\/127\.0\.0\.1:(\d+)/.exec(output);

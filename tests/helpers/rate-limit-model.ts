@@ -41,7 +41,8 @@ export function modelAnswer(history: readonly number[], at: number, windows: rea
 export function withinLimits(times: readonly number[], windows: readonly ModelWindow[]): number[] {
   const kept: number[] = [];
   for (const at of times) {
-    if (windows.every(({ tokens, windowMs }) => kept.filter((time) => time > at - windowMs).length < tokens)) kept.push(at);
+    if (windows.every(({ tokens, windowMs }) => kept.filter((time) => time > at - windowMs).length < tokens))
+      kept.push(at);
   }
   return kept;
 }

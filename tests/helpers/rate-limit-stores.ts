@@ -3,7 +3,12 @@
 // front of the same Redis, tests/helpers/upstash-rest-server.ts). The two on Redis are skipped,
 // with a warning, when REDIS_URL is not set.
 import { afterAll, beforeAll } from "vitest";
-import { createMemoryBackend, createTcpRedisBackend, createUpstashBackend, type RateLimitBackend } from "@/lib/ratelimit";
+import {
+  createMemoryBackend,
+  createTcpRedisBackend,
+  createUpstashBackend,
+  type RateLimitBackend,
+} from "@/lib/ratelimit";
 import { startUpstashRestServer, type UpstashRestServer } from "./upstash-rest-server";
 
 export const redisUrl = process.env.REDIS_URL;

@@ -16,7 +16,12 @@ const STRING_KINDS = new Set([
 ]);
 
 function scriptStrings(file: string, text: string, into: Set<string>): void {
-  const scanner = ts.createScanner(ts.ScriptTarget.Latest, false, /x$/.test(file) ? ts.LanguageVariant.JSX : ts.LanguageVariant.Standard, text);
+  const scanner = ts.createScanner(
+    ts.ScriptTarget.Latest,
+    false,
+    /x$/.test(file) ? ts.LanguageVariant.JSX : ts.LanguageVariant.Standard,
+    text,
+  );
   for (let kind = scanner.scan(); kind !== ts.SyntaxKind.EndOfFileToken; kind = scanner.scan()) {
     // A `}` may close a template substitution: rescan it as the template's next piece.
     if (kind === ts.SyntaxKind.CloseBraceToken) kind = scanner.reScanTemplateToken(false);
@@ -25,7 +30,8 @@ function scriptStrings(file: string, text: string, into: Set<string>): void {
 }
 
 function quotedStrings(text: string, into: Set<string>): void {
-  for (const match of text.matchAll(/"((?:[^"\\\n]|\\.)*)"|'((?:[^'\\\n]|\\.)*)'|`([^`\n]*)`/g)) into.add(match[1] ?? match[2] ?? match[3]);
+  for (const match of text.matchAll(/"((?:[^"\\\n]|\\.)*)"|'((?:[^'\\\n]|\\.)*)'|`([^`\n]*)`/g))
+    into.add(match[1] ?? match[2] ?? match[3]);
 }
 
 export function repositoryStrings(root: string, minLength: number): string[] {

@@ -62,7 +62,9 @@ const NATIVE_TYPES: Record<string, string> = {
 
 function expectedUdt(field: DmmfField, enumDbNames: Map<string, string>): string {
   if (field.kind === "enum") return enumDbNames.get(field.type) ?? field.type;
-  const base = field.nativeType ? NATIVE_TYPES[field.nativeType[0]] ?? field.nativeType[0].toLowerCase() : SCALAR_TYPES[field.type];
+  const base = field.nativeType
+    ? (NATIVE_TYPES[field.nativeType[0]] ?? field.nativeType[0].toLowerCase())
+    : SCALAR_TYPES[field.type];
   return field.isList ? `_${base}` : base;
 }
 
@@ -82,7 +84,8 @@ export async function diffSchemaAgainstDatabase(schemaText: string, query: Query
     const name = e.dbName ?? e.name;
     const wanted = e.values.map((v) => v.dbName ?? v.name).join(",");
     if (!dbEnumMap.has(name)) problems.push(`enum ${name} is missing in the database`);
-    else if (dbEnumMap.get(name) !== wanted) problems.push(`enum ${name}: database has [${dbEnumMap.get(name)}], schema has [${wanted}]`);
+    else if (dbEnumMap.get(name) !== wanted)
+      problems.push(`enum ${name}: database has [${dbEnumMap.get(name)}], schema has [${wanted}]`);
     dbEnumMap.delete(name);
   }
   for (const name of dbEnumMap.keys()) problems.push(`enum ${name} exists in the database but not in the schema`);
@@ -117,17 +120,23 @@ export async function diffSchemaAgainstDatabase(schemaText: string, query: Query
         continue;
       }
       const udt = expectedUdt(field, enumDbNames);
-      if (dbColumn.udt_name !== udt) problems.push(`column ${table}.${column}: database type ${dbColumn.udt_name}, schema wants ${udt}`);
+      if (dbColumn.udt_name !== udt)
+        problems.push(`column ${table}.${column}: database type ${dbColumn.udt_name}, schema wants ${udt}`);
       const nullable = dbColumn.is_nullable === "YES";
       if (nullable === field.isRequired) {
-        problems.push(`column ${table}.${column}: database ${nullable ? "allows" : "forbids"} NULL, schema ${field.isRequired ? "requires a value" : "allows NULL"}`);
+        problems.push(
+          `column ${table}.${column}: database ${nullable ? "allows" : "forbids"} NULL, schema ${field.isRequired ? "requires a value" : "allows NULL"}`,
+        );
       }
       if (field.type === "DateTime" && dbColumn.datetime_precision !== Number(field.nativeType?.[1]?.[0] ?? 3)) {
-        problems.push(`column ${table}.${column}: timestamp precision ${dbColumn.datetime_precision}, schema wants ${field.nativeType?.[1]?.[0] ?? 3}`);
+        problems.push(
+          `column ${table}.${column}: timestamp precision ${dbColumn.datetime_precision}, schema wants ${field.nativeType?.[1]?.[0] ?? 3}`,
+        );
       }
       dbColumns.delete(column);
     }
-    for (const extra of dbColumns.keys()) problems.push(`column ${table}.${extra} exists in the database but not in the schema`);
+    for (const extra of dbColumns.keys())
+      problems.push(`column ${table}.${extra} exists in the database but not in the schema`);
     dbTables.delete(table);
   }
   for (const table of dbTables.keys()) problems.push(`table ${table} exists in the database but not in the schema`);

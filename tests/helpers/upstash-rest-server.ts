@@ -33,7 +33,10 @@ function encodeBase64(value: unknown): unknown {
   return value;
 }
 
-export async function startUpstashRestServer(redisUrl: string, token = "test-upstash-token"): Promise<UpstashRestServer> {
+export async function startUpstashRestServer(
+  redisUrl: string,
+  token = "test-upstash-token",
+): Promise<UpstashRestServer> {
   const redis = new Redis(redisUrl);
   const strippedScripts = new Map<string, string>(); // SHA-1 of the original -> SHA-1 of the stripped script
   let requests = 0;
@@ -83,7 +86,8 @@ export async function startUpstashRestServer(redisUrl: string, token = "test-ups
       return send(400, { error: "ERR failed to parse command" });
     }
     const base64 = String(req.headers["upstash-encoding"] ?? "").toLowerCase() === "base64";
-    const encode = (reply: Reply): Reply => ("result" in reply && base64 ? { result: encodeBase64(reply.result) } : reply);
+    const encode = (reply: Reply): Reply =>
+      "result" in reply && base64 ? { result: encodeBase64(reply.result) } : reply;
 
     const path = (req.url ?? "/").split("?")[0];
     if (path === "/pipeline" || path === "/multi-exec") {

@@ -19,7 +19,10 @@ export class WebhookReceiver {
   private hanging = new Set<http.ServerResponse>();
   defaultAnswer: ReceiverAnswer = { status: 200, body: "ok" };
 
-  private constructor(private readonly server: http.Server, readonly url: string) {}
+  private constructor(
+    private readonly server: http.Server,
+    readonly url: string,
+  ) {}
 
   static async start(): Promise<WebhookReceiver> {
     let receiver: WebhookReceiver | undefined;
@@ -46,7 +49,12 @@ export class WebhookReceiver {
     req.on("end", () => {
       const headers: Record<string, string> = {};
       for (const [name, value] of Object.entries(req.headers)) if (typeof value === "string") headers[name] = value;
-      this.received.push({ headers, body: Buffer.concat(chunks).toString("utf8"), path: req.url ?? "", receivedAt: Date.now() });
+      this.received.push({
+        headers,
+        body: Buffer.concat(chunks).toString("utf8"),
+        path: req.url ?? "",
+        receivedAt: Date.now(),
+      });
       const answer = this.script.shift() ?? this.defaultAnswer;
       if (answer === "hang") {
         this.hanging.add(res);

@@ -16,7 +16,12 @@ export async function addEndpoint(accountId: number, url: string, eventTypes: st
   return result;
 }
 
-export function recordEvent(accountId: number, type: WebhookEventType = "endpoint.test", data: unknown = { n: 1 }, endpointId?: number) {
+export function recordEvent(
+  accountId: number,
+  type: WebhookEventType = "endpoint.test",
+  data: unknown = { n: 1 },
+  endpointId?: number,
+) {
   return withTransaction((client) => recordWebhookEvent(client, { accountId, type, data, endpointId }));
 }
 

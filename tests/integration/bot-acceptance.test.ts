@@ -22,8 +22,16 @@ describe.each(BOT_MODES)("in %s mode", (mode) => {
 
     it("/start registers the Telegram user and says what to do next", async () => {
       const reply = plain(messageTo(await bot.fake.send(ALICE, "/start"), ALICE).payload.text);
-      const [account] = await sql(`SELECT id, telegram_username, display_name, api_enabled, balance_cents FROM accounts WHERE telegram_id = $1`, [ALICE.id]);
-      expect(account).toMatchObject({ telegram_username: "alice_reseller", display_name: "Alice Reseller", api_enabled: false, balance_cents: 0 });
+      const [account] = await sql(
+        `SELECT id, telegram_username, display_name, api_enabled, balance_cents FROM accounts WHERE telegram_id = $1`,
+        [ALICE.id],
+      );
+      expect(account).toMatchObject({
+        telegram_username: "alice_reseller",
+        display_name: "Alice Reseller",
+        api_enabled: false,
+        balance_cents: 0,
+      });
       accountId = account.id;
       expect(reply).toContain(`Welcome! Your account #${accountId} is ready.`);
       expect(reply).toContain("/newkey");
@@ -36,9 +44,17 @@ describe.each(BOT_MODES)("in %s mode", (mode) => {
       expect(found, message.payload.text).not.toBeNull();
       apiKey = found![1];
       const keys = await sql(`SELECT key_hash, prefix, revoked_at FROM api_keys WHERE account_id = $1`, [accountId]);
-      expect(keys).toEqual([{ key_hash: crypto.createHash("sha256").update(apiKey).digest("hex"), prefix: apiKey.slice(0, 12), revoked_at: null }]);
+      expect(keys).toEqual([
+        {
+          key_hash: crypto.createHash("sha256").update(apiKey).digest("hex"),
+          prefix: apiKey.slice(0, 12),
+          revoked_at: null,
+        },
+      ]);
       // The plain key is nowhere in the database, the audit log included.
-      const dump = await sql(`SELECT (SELECT json_agg(a)::text FROM audit_log a) AS audit, (SELECT json_agg(k)::text FROM api_keys k) AS keys`);
+      const dump = await sql(
+        `SELECT (SELECT json_agg(a)::text FROM audit_log a) AS audit, (SELECT json_agg(k)::text FROM api_keys k) AS keys`,
+      );
       expect(`${dump[0].audit}${dump[0].keys}`).not.toContain(apiKey);
     });
 
@@ -58,14 +74,19 @@ describe.each(BOT_MODES)("in %s mode", (mode) => {
     it("/ip add allows the test machine's address (the API sees 127.0.0.1)", async () => {
       const reply = plain(messageTo(await bot.fake.send(ALICE, "/ip add 127.0.0.1"), ALICE).payload.text);
       expect(reply).toContain(`Added 127.0.0.1/32 to key ${apiKey.slice(0, 12)}`);
-      expect(await sql(`SELECT e.cidr FROM ip_allow_entries e JOIN api_keys k ON k.id = e.api_key_id WHERE k.account_id = $1`, [accountId])).toEqual([
-        { cidr: "127.0.0.1/32" },
-      ]);
+      expect(
+        await sql(
+          `SELECT e.cidr FROM ip_allow_entries e JOIN api_keys k ON k.id = e.api_key_id WHERE k.account_id = $1`,
+          [accountId],
+        ),
+      ).toEqual([{ cidr: "127.0.0.1/32" }]);
     });
 
     it("an admin /credit asks for confirmation and moves no money yet", async () => {
       const summary = messageTo(await bot.fake.send(ADMIN, "/credit @alice_reseller 25.50 first deposit"), ADMIN);
-      expect(plain(summary.payload.text)).toContain(`Credit $25.50 to account #${accountId} @alice_reseller (Alice Reseller)`);
+      expect(plain(summary.payload.text)).toContain(
+        `Credit $25.50 to account #${accountId} @alice_reseller (Alice Reseller)`,
+      );
       expect(plain(summary.payload.text)).toContain("Note: first deposit");
       const buttons = buttonsOf(summary);
       expect(buttons.map(([text]) => text)).toEqual(["✅ Confirm credit", "Cancel"]);
@@ -80,11 +101,23 @@ describe.each(BOT_MODES)("in %s mode", (mode) => {
       // The holder is told.
       expect(plain(messageTo(calls, ALICE).payload.text)).toContain("Your wallet was credited with $25.50.");
 
-      const ledger = await sql(`SELECT kind, amount_cents, balance_after_cents, actor, reason, audit_log_id FROM ledger_entries WHERE account_id = $1`, [accountId]);
+      const ledger = await sql(
+        `SELECT kind, amount_cents, balance_after_cents, actor, reason, audit_log_id FROM ledger_entries WHERE account_id = $1`,
+        [accountId],
+      );
       expect(ledger).toEqual([
-        { kind: "credit", amount_cents: 2550, balance_after_cents: 2550, actor: `telegram:${ADMIN.id}`, reason: "first deposit", audit_log_id: expect.any(Number) },
+        {
+          kind: "credit",
+          amount_cents: 2550,
+          balance_after_cents: 2550,
+          actor: `telegram:${ADMIN.id}`,
+          reason: "first deposit",
+          audit_log_id: expect.any(Number),
+        },
       ]);
-      const [audit] = await sql(`SELECT actor, action, target_id FROM audit_log WHERE id = $1`, [ledger[0].audit_log_id]);
+      const [audit] = await sql(`SELECT actor, action, target_id FROM audit_log WHERE id = $1`, [
+        ledger[0].audit_log_id,
+      ]);
       expect(audit).toEqual({ actor: `telegram:${ADMIN.id}`, action: "wallet.credit", target_id: String(accountId) });
       expect(await sql(`SELECT status FROM admin_action_requests`)).toEqual([{ status: "confirmed" }]);
     });

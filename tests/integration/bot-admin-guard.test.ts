@@ -60,7 +60,10 @@ describe("a non-admin sending admin commands", () => {
     const before = await snapshot();
     for (const text of commands) {
       const calls = await bot.fake.send(MALLORY, text);
-      expect(calls.map((call) => call.method), text).toEqual(["sendMessage"]);
+      expect(
+        calls.map((call) => call.method),
+        text,
+      ).toEqual(["sendMessage"]);
       expect(Number(calls[0].payload.chat_id)).toBe(MALLORY.id);
       expect(calls[0].payload.text, text).toBe("Sorry, this command is only for admins.");
     }
@@ -90,7 +93,9 @@ describe("a non-admin sending admin commands", () => {
   it("accounts.is_admin grants the same rights as ADMIN_TELEGRAM_IDS", async () => {
     const carol: FakeUser = { id: 4_300_000_004, first_name: "Carol", username: "carol_ops" };
     await bot.fake.send(carol, "/start");
-    expect((await bot.fake.send(carol, "/account @victor")).map((call) => call.payload.text)).toEqual(["Sorry, this command is only for admins."]);
+    expect((await bot.fake.send(carol, "/account @victor")).map((call) => call.payload.text)).toEqual([
+      "Sorry, this command is only for admins.",
+    ]);
     await sql(`UPDATE accounts SET is_admin = true WHERE telegram_id = $1`, [carol.id]);
     const reply = plain((await bot.fake.send(carol, "/account @victor"))[0].payload.text);
     expect(reply).toContain("Account #");

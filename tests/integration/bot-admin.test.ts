@@ -28,7 +28,10 @@ async function balance(): Promise<number> {
 }
 
 /** Sends an adjustment command and returns its summary message (with the two buttons). */
-async function requestAdjustment(text: string, admin = ADMIN): Promise<{ summary: RecordedCall; confirm: string; cancel: string }> {
+async function requestAdjustment(
+  text: string,
+  admin = ADMIN,
+): Promise<{ summary: RecordedCall; confirm: string; cancel: string }> {
   const summary = messageTo(await bot.fake.send(admin, text), admin);
   const buttons = buttonsOf(summary);
   expect(buttons, plain(summary.payload.text)).toHaveLength(2);
@@ -50,29 +53,42 @@ describe("/credit", () => {
       const { summary } = await requestAdjustment(`/credit ${reference} 1`);
       expect(plain(summary.payload.text)).toContain(`Credit $1.00 to account #${holderId} @zed_shop (<Zed & Co>)`);
     }
-    expect(await say(ADMIN, "/credit @nobody_here 5")).toBe("No account @nobody_here. Name it by account id (42) or @username.");
+    expect(await say(ADMIN, "/credit @nobody_here 5")).toBe(
+      "No account @nobody_here. Name it by account id (42) or @username.",
+    );
     expect(await say(ADMIN, "/credit 999999 5")).toBe("No account 999999. Name it by account id (42) or @username.");
-    expect(await say(ADMIN, "/credit zed_shop 5")).toBe("zed_shop is not an account reference. Use an account id (42) or @username.");
+    expect(await say(ADMIN, "/credit zed_shop 5")).toBe(
+      "zed_shop is not an account reference. Use an account id (42) or @username.",
+    );
     // A stale copy of the username on another account (its owner renamed since): the id is needed.
     const [stale] = await sql(`INSERT INTO accounts (telegram_username) VALUES ('zed_shop') RETURNING id`);
-    expect(await say(ADMIN, "/credit @zed_shop 5")).toBe(`More than one account has been @zed_shop: #${holderId}, #${stale.id}. Use the account id.`);
+    expect(await say(ADMIN, "/credit @zed_shop 5")).toBe(
+      `More than one account has been @zed_shop: #${holderId}, #${stale.id}. Use the account id.`,
+    );
     // The real owner's /start (or a rename) releases the stale copy: a username has one owner at a time.
     await bot.fake.send(HOLDER, "/start");
-    expect((await sql(`SELECT telegram_username FROM accounts WHERE id = $1`, [stale.id]))[0].telegram_username).toBeNull();
+    expect(
+      (await sql(`SELECT telegram_username FROM accounts WHERE id = $1`, [stale.id]))[0].telegram_username,
+    ).toBeNull();
     expect(await sql(`SELECT count(*)::int AS n FROM ledger_entries`)).toEqual([{ n: 0 }]);
   });
 
   it("another admin cannot confirm someone else's request; an old request expires", async () => {
     const { summary, confirm } = await requestAdjustment(`/credit ${holderId} 5 not yours`);
     const other = await press(confirm, summary, OTHER_ADMIN);
-    expect(other.answer).toMatchObject({ text: "Only the admin who made this request can confirm it.", show_alert: true });
+    expect(other.answer).toMatchObject({
+      text: "Only the admin who made this request can confirm it.",
+      show_alert: true,
+    });
     expect(await balance()).toBe(0);
 
     await sql(`UPDATE admin_action_requests SET created_at = now() - interval '16 minutes' WHERE note = 'not yours'`);
     const late = await press(confirm, summary);
     expect(late.answer?.text).toBe("Expired");
     expect(late.edited).toContain("was not confirmed within 15 minutes, so nothing changed");
-    expect(await sql(`SELECT status FROM admin_action_requests WHERE note = 'not yours'`)).toEqual([{ status: "expired" }]);
+    expect(await sql(`SELECT status FROM admin_action_requests WHERE note = 'not yours'`)).toEqual([
+      { status: "expired" },
+    ]);
     expect(await balance()).toBe(0);
   });
 
@@ -87,8 +103,15 @@ describe("/credit", () => {
     } finally {
       bot.fake.blockedChats.delete(HOLDER.id);
     }
-    const [entry] = await sql(`SELECT kind, amount_cents, actor, reason FROM ledger_entries WHERE account_id = $1`, [holderId]);
-    expect(entry).toEqual({ kind: "credit", amount_cents: 2000, actor: `telegram:${ADMIN.id}`, reason: "top <up> & more" });
+    const [entry] = await sql(`SELECT kind, amount_cents, actor, reason FROM ledger_entries WHERE account_id = $1`, [
+      holderId,
+    ]);
+    expect(entry).toEqual({
+      kind: "credit",
+      amount_cents: 2000,
+      actor: `telegram:${ADMIN.id}`,
+      reason: "top <up> & more",
+    });
   });
 });
 
@@ -98,7 +121,9 @@ describe("/debit", () => {
     expect(await say(ADMIN, `/debit ${holderId} 20.01 too much`)).toBe(
       `Refused: the balance of #${holderId} @zed_shop (<Zed & Co>) is $20.00; a debit of $20.01 would take it below zero.`,
     );
-    expect(await sql(`SELECT count(*)::int AS n FROM admin_action_requests WHERE action = 'debit'`)).toEqual([{ n: 0 }]);
+    expect(await sql(`SELECT count(*)::int AS n FROM admin_action_requests WHERE action = 'debit'`)).toEqual([
+      { n: 0 },
+    ]);
   });
 
   it("posts a negative adjustment naming the admin and tells the holder why", async () => {
@@ -111,11 +136,20 @@ describe("/debit", () => {
     expect(plain(messageTo(done.calls, HOLDER).payload.text)).toBe(
       "Your wallet was debited $2.50 as a correction.\nReason: duplicate credit\nBalance: $17.50",
     );
-    const [entry] = await sql(`SELECT kind, amount_cents, balance_after_cents, actor, reason FROM ledger_entries WHERE account_id = $1 ORDER BY id DESC LIMIT 1`, [
-      holderId,
-    ]);
-    expect(entry).toEqual({ kind: "adjustment", amount_cents: -250, balance_after_cents: 1750, actor: `telegram:${ADMIN.id}`, reason: "duplicate credit" });
-    expect((await sql(`SELECT total_credited_cents FROM accounts WHERE id = $1`, [holderId]))[0].total_credited_cents).toBe(2000);
+    const [entry] = await sql(
+      `SELECT kind, amount_cents, balance_after_cents, actor, reason FROM ledger_entries WHERE account_id = $1 ORDER BY id DESC LIMIT 1`,
+      [holderId],
+    );
+    expect(entry).toEqual({
+      kind: "adjustment",
+      amount_cents: -250,
+      balance_after_cents: 1750,
+      actor: `telegram:${ADMIN.id}`,
+      reason: "duplicate credit",
+    });
+    expect(
+      (await sql(`SELECT total_credited_cents FROM accounts WHERE id = $1`, [holderId]))[0].total_credited_cents,
+    ).toBe(2000);
   });
 
   it("a debit that no longer fits at Confirm is refused and closed; the balance never goes below zero", async () => {
@@ -125,13 +159,21 @@ describe("/debit", () => {
     expect(await balance()).toBe(1250);
     const refused = await press(big.confirm, big.summary);
     expect(refused.answer?.text).toBe("Refused: balance too low");
-    expect(refused.edited).toBe("Refused: the balance is $12.50; a debit of $15.00 would take it below zero. Nothing changed.");
+    expect(refused.edited).toBe(
+      "Refused: the balance is $12.50; a debit of $15.00 would take it below zero. Nothing changed.",
+    );
     expect(await balance()).toBe(1250);
-    expect(await sql(`SELECT status FROM admin_action_requests WHERE note = 'first correction'`)).toEqual([{ status: "cancelled" }]);
-    expect(await sql(`SELECT count(*)::int AS n FROM audit_log WHERE action = 'wallet.debit_refused'`)).toEqual([{ n: 1 }]);
+    expect(await sql(`SELECT status FROM admin_action_requests WHERE note = 'first correction'`)).toEqual([
+      { status: "cancelled" },
+    ]);
+    expect(await sql(`SELECT count(*)::int AS n FROM audit_log WHERE action = 'wallet.debit_refused'`)).toEqual([
+      { n: 1 },
+    ]);
     const again = await press(big.confirm, big.summary);
     expect(again.answer?.text).toBe("This debit of $15.00 was already cancelled.");
-    const [sums] = await sql(`SELECT sum(amount_cents)::int AS ledger FROM ledger_entries WHERE account_id = $1`, [holderId]);
+    const [sums] = await sql(`SELECT sum(amount_cents)::int AS ledger FROM ledger_entries WHERE account_id = $1`, [
+      holderId,
+    ]);
     expect(sums.ledger).toBe(1250);
   });
 });
@@ -166,10 +208,12 @@ describe("account states", () => {
 
   it("/ban and /unban", async () => {
     expect(await apiCode()).toBe(200);
-    expect(await say(ADMIN, `/ban ${holderId} chargeback fraud`)).toBe(`⛔ Banned account #${holderId} @zed_shop (<Zed & Co>). API calls answer ACCOUNT_BANNED.`);
-    expect(await sql(`SELECT banned_at IS NOT NULL AS banned, ban_reason FROM accounts WHERE id = $1`, [holderId])).toEqual([
-      { banned: true, ban_reason: "chargeback fraud" },
-    ]);
+    expect(await say(ADMIN, `/ban ${holderId} chargeback fraud`)).toBe(
+      `⛔ Banned account #${holderId} @zed_shop (<Zed & Co>). API calls answer ACCOUNT_BANNED.`,
+    );
+    expect(
+      await sql(`SELECT banned_at IS NOT NULL AS banned, ban_reason FROM accounts WHERE id = $1`, [holderId]),
+    ).toEqual([{ banned: true, ban_reason: "chargeback fraud" }]);
     expect(await apiCode()).toBe("ACCOUNT_BANNED");
     expect(await say(HOLDER, "/start")).toContain("This account is banned");
     expect(await say(ADMIN, `/unban ${holderId}`)).toBe(`Unbanned account #${holderId} @zed_shop (<Zed & Co>).`);
@@ -191,8 +235,12 @@ describe("account states", () => {
     expect(row.seconds).toBeLessThanOrEqual(30 * 60);
     expect(row.restrict_reason).toBe("cooling off");
     expect(await apiCode()).toBe("ACCOUNT_RESTRICTED");
-    expect(await say(ADMIN, `/restrict ${holderId} 0`)).toBe(`Restriction lifted for account #${holderId} @zed_shop (<Zed & Co>).`);
-    expect(await sql(`SELECT restricted_until FROM accounts WHERE id = $1`, [holderId])).toEqual([{ restricted_until: null }]);
+    expect(await say(ADMIN, `/restrict ${holderId} 0`)).toBe(
+      `Restriction lifted for account #${holderId} @zed_shop (<Zed & Co>).`,
+    );
+    expect(await sql(`SELECT restricted_until FROM accounts WHERE id = $1`, [holderId])).toEqual([
+      { restricted_until: null },
+    ]);
     expect(await apiCode()).toBe(200);
   });
 
@@ -200,12 +248,16 @@ describe("account states", () => {
     expect(await say(ADMIN, `/block ${holderId}`)).toBe(
       `🚫 Blocked API access of account #${holderId} @zed_shop (<Zed & Co>). API calls answer API_DISABLED_BY_ADMIN.`,
     );
-    expect(await sql(`SELECT api_disabled_by_admin FROM accounts WHERE id = $1`, [holderId])).toEqual([{ api_disabled_by_admin: true }]);
+    expect(await sql(`SELECT api_disabled_by_admin FROM accounts WHERE id = $1`, [holderId])).toEqual([
+      { api_disabled_by_admin: true },
+    ]);
     expect(await apiCode()).toBe("API_DISABLED_BY_ADMIN");
     expect(await say(HOLDER, "/api on")).toContain("an admin has blocked API access");
     expect(await apiCode()).toBe("API_DISABLED_BY_ADMIN");
     expect(await say(ADMIN, `/block ${holderId}`)).toContain("Already blocked:");
-    expect(await say(ADMIN, `/unblock ${holderId}`)).toBe(`Unblocked API access of account #${holderId} @zed_shop (<Zed & Co>).`);
+    expect(await say(ADMIN, `/unblock ${holderId}`)).toBe(
+      `Unblocked API access of account #${holderId} @zed_shop (<Zed & Co>).`,
+    );
     expect(await apiCode()).toBe(200);
     expect(await say(ADMIN, `/block`)).toContain("Usage: /block <account>");
   });
@@ -216,16 +268,27 @@ describe("service switches", () => {
     expect(await say(ADMIN, "/maintenance")).toContain("Maintenance is off: orders are accepted.");
     expect(await say(ADMIN, "/maintenance on")).toBe("🛠 Maintenance is ON: new orders answer 503 MAINTENANCE.");
     expect(await say(ADMIN, "/maintenance")).toContain(`set by telegram:${ADMIN.id}`);
-    expect(await say(ADMIN, "/ordersoff on")).toBe("⏸ Orders are OFF for everyone: new orders answer 503 API_ORDER_DISABLED (reads still work).");
-    expect(await sql(`SELECT key, value, updated_by FROM settings WHERE key IN ('MAINTENANCE', 'API_ORDER_DISABLED') ORDER BY key`)).toEqual([
+    expect(await say(ADMIN, "/ordersoff on")).toBe(
+      "⏸ Orders are OFF for everyone: new orders answer 503 API_ORDER_DISABLED (reads still work).",
+    );
+    expect(
+      await sql(
+        `SELECT key, value, updated_by FROM settings WHERE key IN ('MAINTENANCE', 'API_ORDER_DISABLED') ORDER BY key`,
+      ),
+    ).toEqual([
       { key: "API_ORDER_DISABLED", value: true, updated_by: `telegram:${ADMIN.id}` },
       { key: "MAINTENANCE", value: true, updated_by: `telegram:${ADMIN.id}` },
     ]);
     expect(await say(ADMIN, "/maintenance off")).toBe("Maintenance is off: orders are accepted.");
     expect(await say(ADMIN, "/ordersoff off")).toBe("Orders are on again (API_ORDER_DISABLED is off).");
-    expect(await say(ADMIN, "/ordersoff off")).toBe("Orders are on again (API_ORDER_DISABLED is off). (it already was)");
+    expect(await say(ADMIN, "/ordersoff off")).toBe(
+      "Orders are on again (API_ORDER_DISABLED is off). (it already was)",
+    );
     expect(await say(ADMIN, "/ordersoff sometimes")).toContain("Usage: /ordersoff on|off");
-    expect(await sql(`SELECT value FROM settings WHERE key IN ('MAINTENANCE', 'API_ORDER_DISABLED')`)).toEqual([{ value: false }, { value: false }]);
+    expect(await sql(`SELECT value FROM settings WHERE key IN ('MAINTENANCE', 'API_ORDER_DISABLED')`)).toEqual([
+      { value: false },
+      { value: false },
+    ]);
   });
 });
 

@@ -24,16 +24,37 @@ describe("parseUsd", () => {
     expect(parseUsd(input)).toEqual({ ok: true, cents });
   });
 
-  it.each(["", "0", "0.00", "-5", "+5", "1.234", "1.", ".5", "1e3", "1,000", "$5", "5 USD", "0x10", "007", "NaN", "Infinity", "1_000", "１２", "100000.01", "999999999"])(
-    "refuses %j",
-    (input) => {
-      const result = parseUsd(input);
-      expect(result.ok).toBe(false);
-    },
-  );
+  it.each([
+    "",
+    "0",
+    "0.00",
+    "-5",
+    "+5",
+    "1.234",
+    "1.",
+    ".5",
+    "1e3",
+    "1,000",
+    "$5",
+    "5 USD",
+    "0x10",
+    "007",
+    "NaN",
+    "Infinity",
+    "1_000",
+    "１２",
+    "100000.01",
+    "999999999",
+  ])("refuses %j", (input) => {
+    const result = parseUsd(input);
+    expect(result.ok).toBe(false);
+  });
 
   it("explains the maximum", () => {
-    expect(parseUsd("100000.01")).toEqual({ ok: false, error: `Amount must be at most ${formatUsd(MAX_ADJUSTMENT_CENTS)}` });
+    expect(parseUsd("100000.01")).toEqual({
+      ok: false,
+      error: `Amount must be at most ${formatUsd(MAX_ADJUSTMENT_CENTS)}`,
+    });
     expect(formatUsd(MAX_ADJUSTMENT_CENTS)).toBe("$100,000.00");
   });
 
@@ -58,7 +79,10 @@ describe("bad arguments in the bot", () => {
     const cases: Array<[string, string]> = [
       ["/credit", "Usage: /credit <account> <amountUsd> [note]"],
       ["/credit @hal_shop", "Usage: /credit <account> <amountUsd> [note]"],
-      ["/credit @hal_shop abc", "Amount must be a positive number of dollars with at most two decimals, e.g. 25 or 19.99.\nUsage: /credit"],
+      [
+        "/credit @hal_shop abc",
+        "Amount must be a positive number of dollars with at most two decimals, e.g. 25 or 19.99.\nUsage: /credit",
+      ],
       ["/credit @hal_shop -5", "Amount must be a positive number of dollars"],
       ["/credit @hal_shop 1.234", "Amount must be a positive number of dollars"],
       ["/credit @hal_shop 0", "Amount must be greater than zero."],

@@ -32,7 +32,10 @@ describe.each(BOT_MODES)("in %s mode", (mode) => {
   }
 
   function summaryOf(calls: RecordedCall[]): RecordedCall {
-    const summaries = calls.filter((call) => call.method === "sendMessage" && Number(call.payload.chat_id) === ADMIN.id && buttonsOf(call).length === 2);
+    const summaries = calls.filter(
+      (call) =>
+        call.method === "sendMessage" && Number(call.payload.chat_id) === ADMIN.id && buttonsOf(call).length === 2,
+    );
     expect(summaries).toHaveLength(1);
     return summaries[0];
   }
@@ -51,10 +54,12 @@ describe.each(BOT_MODES)("in %s mode", (mode) => {
       const calls = bot.fake.calls.slice(mark);
       const summary = summaryOf(calls);
       expect(calls).toHaveLength(1); // the second copy did nothing at all
-      expect(await sql(`SELECT count(*)::int AS n FROM admin_action_requests WHERE note = 'redelivery test'`)).toEqual([{ n: 1 }]);
-      expect(await sql(`SELECT update_id FROM processed_telegram_updates WHERE update_id = $1`, [update.update_id])).toEqual([
-        { update_id: update.update_id },
+      expect(await sql(`SELECT count(*)::int AS n FROM admin_action_requests WHERE note = 'redelivery test'`)).toEqual([
+        { n: 1 },
       ]);
+      expect(
+        await sql(`SELECT update_id FROM processed_telegram_updates WHERE update_id = $1`, [update.update_id]),
+      ).toEqual([{ update_id: update.update_id }]);
 
       const confirm = buttonsOf(summary)[0][1];
       const first = await bot.fake.press(ADMIN, confirm, summary.response.message_id);
@@ -94,15 +99,19 @@ describe.each(BOT_MODES)("in %s mode", (mode) => {
       const after = await money();
       expect(after.balance).toBe(before.balance + 700);
       expect(after.entries).toBe(before.entries + 1);
-      expect(await sql(`SELECT count(*)::int AS n FROM processed_telegram_updates WHERE update_id = ANY($1)`, [[press.update_id, otherPress.update_id]])).toEqual([
-        { n: 2 },
-      ]);
+      expect(
+        await sql(`SELECT count(*)::int AS n FROM processed_telegram_updates WHERE update_id = ANY($1)`, [
+          [press.update_id, otherPress.update_id],
+        ]),
+      ).toEqual([{ n: 2 }]);
     });
 
     it("after a restart the new bot process skips updates the old one handled", async () => {
       const creditUpdate = bot.fake.message(ADMIN, `/credit ${bobAccountId} 1.50 restart test`);
       await bot.fake.deliver(creditUpdate);
-      const summary = bot.fake.calls.filter((call) => call.method === "sendMessage" && call.payload.text.includes("restart test")).at(-1)!;
+      const summary = bot.fake.calls
+        .filter((call) => call.method === "sendMessage" && call.payload.text.includes("restart test"))
+        .at(-1)!;
       const press = bot.fake.callback(ADMIN, buttonsOf(summary)[0][1], summary.response.message_id);
       await bot.fake.deliver(press);
       // A new process (a new web server in webhook mode): nothing in memory; only the database remembers.
@@ -110,7 +119,9 @@ describe.each(BOT_MODES)("in %s mode", (mode) => {
       const mark = bot.fake.calls.length;
       await bot.fake.redeliver(creditUpdate, press);
       expect(bot.fake.calls.slice(mark)).toEqual([]);
-      expect(await sql(`SELECT count(*)::int AS n FROM admin_action_requests WHERE note = 'restart test'`)).toEqual([{ n: 1 }]);
+      expect(await sql(`SELECT count(*)::int AS n FROM admin_action_requests WHERE note = 'restart test'`)).toEqual([
+        { n: 1 },
+      ]);
       const after = await money();
       expect(after.balance).toBe(before.balance + 150);
       expect(after.entries).toBe(before.entries + 1);
@@ -124,7 +135,9 @@ describe.each(BOT_MODES)("in %s mode", (mode) => {
       const other = createBot(bot.fake.token, { apiRoot: bot.fake.apiRoot, adminTelegramIds: [String(ADMIN.id)] });
       const update = bot.fake.message(ADMIN, `/credit ${bobAccountId} 2 two instances`);
       await Promise.all([one.handleUpdate(structuredClone(update)), other.handleUpdate(structuredClone(update))]);
-      expect(await sql(`SELECT count(*)::int AS n FROM admin_action_requests WHERE note = 'two instances'`)).toEqual([{ n: 1 }]);
+      expect(await sql(`SELECT count(*)::int AS n FROM admin_action_requests WHERE note = 'two instances'`)).toEqual([
+        { n: 1 },
+      ]);
     });
 
     it("many concurrent confirms of one request: exactly one credits", async () => {
@@ -139,16 +152,24 @@ describe.each(BOT_MODES)("in %s mode", (mode) => {
       });
       if (requested.status !== "requested") throw new Error(requested.status);
       const results = await Promise.all(
-        Array.from({ length: 8 }, () => confirmWalletAdjustment({ token: requested.request.token, adminTelegramId: ADMIN.id, actor: `telegram:${ADMIN.id}` })),
+        Array.from({ length: 8 }, () =>
+          confirmWalletAdjustment({
+            token: requested.request.token,
+            adminTelegramId: ADMIN.id,
+            actor: `telegram:${ADMIN.id}`,
+          }),
+        ),
       );
       expect(results.filter((result) => result.status === "confirmed")).toHaveLength(1);
       expect(results.filter((result) => result.status === "already_resolved")).toHaveLength(7);
       const after = await money();
       expect(after.balance).toBe(before.balance + 999);
       expect(after.entries).toBe(before.entries + 1);
-      expect(await sql(`SELECT status, resolved_at IS NOT NULL AS resolved FROM admin_action_requests WHERE id = $1`, [requested.request.id])).toEqual([
-        { status: "confirmed", resolved: true },
-      ]);
+      expect(
+        await sql(`SELECT status, resolved_at IS NOT NULL AS resolved FROM admin_action_requests WHERE id = $1`, [
+          requested.request.id,
+        ]),
+      ).toEqual([{ status: "confirmed", resolved: true }]);
     });
 
     it("Cancel then Confirm: nothing is credited", async () => {
@@ -156,9 +177,13 @@ describe.each(BOT_MODES)("in %s mode", (mode) => {
       const summary = summaryOf(await bot.fake.send(ADMIN, `/credit ${bobAccountId} 50 cancel me`));
       const [[, confirm], [, cancel]] = buttonsOf(summary);
       const cancelled = await bot.fake.press(ADMIN, cancel, summary.response.message_id);
-      expect(plain(cancelled.find((call) => call.method === "editMessageText")!.payload.text)).toContain("Cancelled: nothing was credited");
+      expect(plain(cancelled.find((call) => call.method === "editMessageText")!.payload.text)).toContain(
+        "Cancelled: nothing was credited",
+      );
       const late = await bot.fake.press(ADMIN, confirm, summary.response.message_id);
-      expect(late.find((call) => call.method === "answerCallbackQuery")?.payload.text).toBe("This credit of $50.00 was already cancelled.");
+      expect(late.find((call) => call.method === "answerCallbackQuery")?.payload.text).toBe(
+        "This credit of $50.00 was already cancelled.",
+      );
       expect(await money()).toEqual(before);
     });
   });

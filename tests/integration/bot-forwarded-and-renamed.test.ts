@@ -23,7 +23,9 @@ async function balanceOf(accountId: number): Promise<number> {
 }
 
 function textsTo(calls: RecordedCall[], user: FakeUser): string[] {
-  return calls.filter((call) => call.method === "sendMessage" && Number(call.payload.chat_id) === user.id).map((call) => plain(call.payload.text));
+  return calls
+    .filter((call) => call.method === "sendMessage" && Number(call.payload.chat_id) === user.id)
+    .map((call) => plain(call.payload.text));
 }
 
 /** The admin's /credit summary message and its Confirm button. */
@@ -57,7 +59,9 @@ describe("commands in forwarded messages", () => {
       const calls = await bot.fake.sendForwarded(HOLDER, command, STRANGER);
       expect(textsTo(calls, HOLDER), command).toEqual([FORWARDED_COMMAND_NOTE]);
     }
-    expect((await sql(`SELECT count(*)::int AS n FROM api_keys WHERE account_id = $1`, [holderId]))[0].n).toBe(keysBefore);
+    expect((await sql(`SELECT count(*)::int AS n FROM api_keys WHERE account_id = $1`, [holderId]))[0].n).toBe(
+      keysBefore,
+    );
     expect((await sql(`SELECT api_enabled FROM accounts WHERE id = $1`, [holderId]))[0].api_enabled).toBe(false);
 
     // An admin forwarding a holder's "/credit ..." (say, to ask about it) creates no request.
@@ -69,11 +73,15 @@ describe("commands in forwarded messages", () => {
 
     // Typed by the holder, the same command runs.
     expect(textsTo(await bot.fake.send(HOLDER, "/newkey"), HOLDER).join("\n")).toMatch(/svc_[A-Za-z0-9]{40}/);
-    expect((await sql(`SELECT count(*)::int AS n FROM api_keys WHERE account_id = $1`, [holderId]))[0].n).toBe(keysBefore + 1);
+    expect((await sql(`SELECT count(*)::int AS n FROM api_keys WHERE account_id = $1`, [holderId]))[0].n).toBe(
+      keysBefore + 1,
+    );
   });
 
   it("a forwarded message that is not a command is answered as any other text", async () => {
-    expect(textsTo(await bot.fake.sendForwarded(HOLDER, "hello there", STRANGER), HOLDER)).toEqual(["Send /help to see what I can do."]);
+    expect(textsTo(await bot.fake.sendForwarded(HOLDER, "hello there", STRANGER), HOLDER)).toEqual([
+      "Send /help to see what I can do.",
+    ]);
   });
 });
 
@@ -100,10 +108,19 @@ describe("/credit @username, confirmed after the name changed hands", () => {
     expect(await balanceOf(aliceId)).toBe(0);
     expect(await balanceOf(takerId)).toBe(0);
     expect(await sql(`SELECT id FROM ledger_entries WHERE account_id IN ($1, $2)`, [aliceId, takerId])).toEqual([]);
-    const [request] = await sql(`SELECT status, account_username FROM admin_action_requests WHERE account_id = $1`, [aliceId]);
+    const [request] = await sql(`SELECT status, account_username FROM admin_action_requests WHERE account_id = $1`, [
+      aliceId,
+    ]);
     expect(request).toEqual({ status: "cancelled", account_username: "alice_shop" });
-    const [audit] = await sql(`SELECT details FROM audit_log WHERE action = 'wallet.username_changed' AND target_id = $1`, [String(aliceId)]);
-    expect(audit.details).toMatchObject({ namedUsername: "alice_shop", currentUsername: "alice_new", amountCents: 2500 });
+    const [audit] = await sql(
+      `SELECT details FROM audit_log WHERE action = 'wallet.username_changed' AND target_id = $1`,
+      [String(aliceId)],
+    );
+    expect(audit.details).toMatchObject({
+      namedUsername: "alice_shop",
+      currentUsername: "alice_new",
+      amountCents: 2500,
+    });
 
     // Pressing Confirm again does nothing more.
     expect((await pressConfirm(summary, confirm)).answer).toBe("This credit of $25.00 was already cancelled.");
@@ -144,7 +161,11 @@ describe("/credit @username, confirmed after the name changed hands", () => {
       });
       if (requested.status !== "requested") throw new Error(requested.status);
       const confirmations = Array.from({ length: 4 }, () =>
-        confirmWalletAdjustment({ token: requested.request.token, adminTelegramId: ADMIN_ID, actor: `telegram:${ADMIN_ID}` }),
+        confirmWalletAdjustment({
+          token: requested.request.token,
+          adminTelegramId: ADMIN_ID,
+          actor: `telegram:${ADMIN_ID}`,
+        }),
       );
       const [rename, ...outcomes] = await Promise.all([
         refreshTelegramProfile({ telegramId: user.id, username: `renamed_${round}`, displayName: "Racer" }),
@@ -157,9 +178,14 @@ describe("/credit @username, confirmed after the name changed hands", () => {
       // Either one press credits (the others find it resolved) or the presses are refused; never both.
       expect(confirmed, statuses.join()).toBeLessThanOrEqual(1);
       expect(confirmed === 1 ? refused === 0 : refused >= 1, statuses.join()).toBe(true);
-      expect(statuses.every((status) => ["confirmed", "username_changed", "already_resolved"].includes(status)), statuses.join()).toBe(true);
+      expect(
+        statuses.every((status) => ["confirmed", "username_changed", "already_resolved"].includes(status)),
+        statuses.join(),
+      ).toBe(true);
       expect(await balanceOf(accountId)).toBe(confirmed ? 100 : 0);
-      const [request] = await sql(`SELECT status FROM admin_action_requests WHERE token = $1`, [requested.request.token]);
+      const [request] = await sql(`SELECT status FROM admin_action_requests WHERE token = $1`, [
+        requested.request.token,
+      ]);
       expect(request.status).toBe(confirmed ? "confirmed" : "cancelled");
     }
     await expectBooksBalance();

@@ -35,7 +35,11 @@ describe("registration", () => {
     const again = await say(DAN, "/start");
     expect(again).toContain(`Welcome back! This is account #${first.id}.`);
     expect(await sql(`SELECT count(*)::int AS n FROM accounts WHERE telegram_id = $1`, [DAN.id])).toEqual([{ n: 1 }]);
-    expect(await sql(`SELECT action FROM audit_log WHERE target_id = $1 AND action = 'account.register'`, [String(first.id)])).toHaveLength(1);
+    expect(
+      await sql(`SELECT action FROM audit_log WHERE target_id = $1 AND action = 'account.register'`, [
+        String(first.id),
+      ]),
+    ).toHaveLength(1);
   });
 
   it("a renamed user is found under the new @username", async () => {
@@ -46,7 +50,17 @@ describe("registration", () => {
 
   it("/help lists the holder commands only, for a holder", async () => {
     const help = await say(DAN, "/help");
-    for (const command of ["/start", "/newkey", "/keys", "/revokekey", "/api on|off", "/ip add", "/ip require on|off", "/balance", "/orders"]) {
+    for (const command of [
+      "/start",
+      "/newkey",
+      "/keys",
+      "/revokekey",
+      "/api on|off",
+      "/ip add",
+      "/ip require on|off",
+      "/balance",
+      "/orders",
+    ]) {
       expect(help).toContain(command);
     }
     expect(help).not.toContain("/credit");
@@ -85,7 +99,9 @@ describe("API keys and access", () => {
     expect(reply).toContain(second.slice(0, 12));
     expect(await sql(`SELECT count(*)::int AS n FROM ip_allow_entries`)).toEqual([{ n: 0 }]);
 
-    expect(await say(DAN, `/ip add 198.51.100.7 ${second.slice(0, 12)}`)).toContain(`Added 198.51.100.7/32 to key ${second.slice(0, 12)}`);
+    expect(await say(DAN, `/ip add 198.51.100.7 ${second.slice(0, 12)}`)).toContain(
+      `Added 198.51.100.7/32 to key ${second.slice(0, 12)}`,
+    );
     // Only the named key got the entry: the first key still works from here; the second does not.
     expect((await api("/balance", { key: first })).status).toBe(200);
     expect((await api("/balance", { key: second })).json.code).toBe("IP_NOT_ALLOWED");
@@ -95,13 +111,17 @@ describe("API keys and access", () => {
     const prefix = second.slice(0, 12);
     for (const bad of ["999.1.1.1", "10.0.0.1/33", "localhost", "1.2.3", "2001:db8::/129", "<script>"]) {
       const reply = await say(DAN, `/ip add ${bad} ${prefix}`);
-      expect(reply).toBe(`${bad} is not an IP address or CIDR range.\nExamples: 203.0.113.7, 203.0.113.0/24, 2001:db8::/48`);
+      expect(reply).toBe(
+        `${bad} is not an IP address or CIDR range.\nExamples: 203.0.113.7, 203.0.113.0/24, 2001:db8::/48`,
+      );
     }
     expect(await say(DAN, `/ip add 10.9.8.7/8 ${prefix}`)).toContain("Added 10.0.0.0/8");
     expect(await say(DAN, `/ip add 2001:DB8::1 ${prefix}`)).toContain("Added 2001:db8::1/128");
     expect(await say(DAN, `/ip add 10.0.0.0/8 ${prefix}`)).toContain("10.0.0.0/8 is already on the allowlist");
     expect(await say(DAN, `/ip remove 192.0.2.1 ${prefix}`)).toContain("192.0.2.1/32 is not on the allowlist");
-    expect(await say(DAN, `/ip add 1.2.3.4 svc_NOSUCHKEY`)).toBe("You have no active key with prefix svc_NOSUCHKEY. /keys lists your keys.");
+    expect(await say(DAN, `/ip add 1.2.3.4 svc_NOSUCHKEY`)).toBe(
+      "You have no active key with prefix svc_NOSUCHKEY. /keys lists your keys.",
+    );
     expect(await say(DAN, "/ip add")).toContain("Usage:");
     expect(await say(DAN, "/ip frobnicate 1.2.3.4")).toContain("Usage:");
     const cidrs = await sql(`SELECT cidr FROM ip_allow_entries ORDER BY cidr`);
@@ -135,21 +155,32 @@ describe("API keys and access", () => {
   it("a holder cannot touch another holder's keys, even knowing the prefix", async () => {
     const erinKey = await newKey(ERIN);
     const erinPrefix = erinKey.slice(0, 12);
-    expect(await say(DAN, `/revokekey ${erinPrefix}`)).toBe(`You have no active key with prefix ${erinPrefix}. /keys lists your keys.`);
-    expect(await say(DAN, `/ip add 1.2.3.4 ${erinPrefix}`)).toBe(`You have no active key with prefix ${erinPrefix}. /keys lists your keys.`);
-    expect(await say(DAN, `/ip require on ${erinPrefix}`)).toBe(`You have no active key with prefix ${erinPrefix}. /keys lists your keys.`);
+    expect(await say(DAN, `/revokekey ${erinPrefix}`)).toBe(
+      `You have no active key with prefix ${erinPrefix}. /keys lists your keys.`,
+    );
+    expect(await say(DAN, `/ip add 1.2.3.4 ${erinPrefix}`)).toBe(
+      `You have no active key with prefix ${erinPrefix}. /keys lists your keys.`,
+    );
+    expect(await say(DAN, `/ip require on ${erinPrefix}`)).toBe(
+      `You have no active key with prefix ${erinPrefix}. /keys lists your keys.`,
+    );
     expect(await sql(`SELECT revoked_at, require_ip_allowlist FROM api_keys WHERE prefix = $1`, [erinPrefix])).toEqual([
       { revoked_at: null, require_ip_allowlist: false },
     ]);
-    expect(await sql(`SELECT count(*)::int AS n FROM ip_allow_entries e JOIN api_keys k ON k.id = e.api_key_id WHERE k.prefix = $1`, [erinPrefix])).toEqual([
-      { n: 0 },
-    ]);
+    expect(
+      await sql(
+        `SELECT count(*)::int AS n FROM ip_allow_entries e JOIN api_keys k ON k.id = e.api_key_id WHERE k.prefix = $1`,
+        [erinPrefix],
+      ),
+    ).toEqual([{ n: 0 }]);
   });
 
   it("/revokekey revokes one key: it answers INVALID_API_KEY at once; the other keeps working", async () => {
     expect(await say(DAN, "/revokekey")).toContain("Usage: /revokekey <prefix>");
     const prefix = first.slice(0, 12);
-    expect(await say(DAN, `/revokekey ${prefix}`)).toBe(`Key ${prefix} is revoked: API calls with it now answer INVALID_API_KEY.`);
+    expect(await say(DAN, `/revokekey ${prefix}`)).toBe(
+      `Key ${prefix} is revoked: API calls with it now answer INVALID_API_KEY.`,
+    );
     expect((await api("/balance", { key: first })).json.code).toBe("INVALID_API_KEY");
     expect(await say(DAN, `/revokekey ${prefix}`)).toContain("You have no active key");
     // One key left: /ip no longer needs the prefix.
@@ -157,7 +188,15 @@ describe("API keys and access", () => {
     expect((await api("/balance", { key: second })).status).toBe(200);
     const audit = await sql(`SELECT action FROM audit_log WHERE actor = $1 ORDER BY id`, [`telegram:${DAN.id}`]);
     expect(audit.map((row) => row.action)).toEqual(
-      expect.arrayContaining(["api_key.create", "api_key.revoke", "api_key.ip_add", "api_key.ip_remove", "api_key.ip_require_on", "account.api_on", "account.api_off"]),
+      expect.arrayContaining([
+        "api_key.create",
+        "api_key.revoke",
+        "api_key.ip_add",
+        "api_key.ip_remove",
+        "api_key.ip_require_on",
+        "account.api_on",
+        "account.api_off",
+      ]),
     );
   });
 
@@ -166,7 +205,9 @@ describe("API keys and access", () => {
     bot.fake.failNext("sendMessage");
     const calls = await bot.fake.send(ERIN, "/newkey");
     // The bot said sorry (the failed key message is recorded first).
-    expect(plain(calls.at(-1)!.payload.text)).toBe("Sorry, something went wrong on our side. Please try again in a moment.");
+    expect(plain(calls.at(-1)!.payload.text)).toBe(
+      "Sorry, something went wrong on our side. Please try again in a moment.",
+    );
     expect(await sql(`SELECT count(*)::int AS n FROM api_keys WHERE revoked_at IS NULL`)).toEqual(before);
   });
 });
@@ -176,9 +217,14 @@ describe("limits", () => {
     const frank: FakeUser = { id: 4_400_000_004, first_name: "Frank", username: "frank_many" };
     await bot.fake.send(frank, "/start");
     for (let i = 0; i < 10; i++) await newKey(frank);
-    expect(await say(frank, "/newkey")).toBe("You already have 10 active keys. Revoke one with /revokekey <prefix> first.");
+    expect(await say(frank, "/newkey")).toBe(
+      "You already have 10 active keys. Revoke one with /revokekey <prefix> first.",
+    );
     // Fill every key's allowlist to the limit with long IPv6 entries, straight in the database.
-    const keys = await sql(`SELECT k.id, k.prefix FROM api_keys k JOIN accounts a ON a.id = k.account_id WHERE a.telegram_id = $1`, [frank.id]);
+    const keys = await sql(
+      `SELECT k.id, k.prefix FROM api_keys k JOIN accounts a ON a.id = k.account_id WHERE a.telegram_id = $1`,
+      [frank.id],
+    );
     for (const key of keys) {
       await sql(
         `INSERT INTO ip_allow_entries (api_key_id, cidr)
@@ -241,7 +287,11 @@ describe("manners", () => {
     expect(bot.fake.calls.slice(mark).map((call) => call.payload)).toEqual([
       { chat_id: -100123, text: "I only work in a private chat: open a chat with me and send the command there." },
     ]);
-    expect(await sql(`SELECT count(*)::int AS n FROM api_keys WHERE account_id = $1 AND revoked_at IS NULL`, [(await accountOf(DAN)).id])).toEqual([{ n: 1 }]);
+    expect(
+      await sql(`SELECT count(*)::int AS n FROM api_keys WHERE account_id = $1 AND revoked_at IS NULL`, [
+        (await accountOf(DAN)).id,
+      ]),
+    ).toEqual([{ n: 1 }]);
   });
 
   it("user-controlled text is escaped in HTML replies", async () => {

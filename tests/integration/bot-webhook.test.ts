@@ -19,7 +19,11 @@ const MALLORY: FakeUser = { id: 4_300_000_001, first_name: "Mallory", username: 
 
 const harness = useBotHarness({ mode: "webhook" });
 
-function runScript(script: string, args: string[], env: Record<string, string>): Promise<{ code: number | null; output: string }> {
+function runScript(
+  script: string,
+  args: string[],
+  env: Record<string, string>,
+): Promise<{ code: number | null; output: string }> {
   const child = fork(path.join(projectRoot, "scripts", script), args, {
     env: { ...process.env, ...TEST_ENV, ...env },
     execArgv: ["--import", "tsx"],
@@ -94,14 +98,21 @@ describe("POST /api/telegram/webhook", () => {
   });
 
   it("is a 404 on a server without TELEGRAM_WEBHOOK_SECRET (webhook mode off)", async () => {
-    const res = await api("/api/telegram/webhook", { body: harness.fake.message(MALLORY, "/help"), headers: { "x-telegram-bot-api-secret-token": harness.running.secret } });
+    const res = await api("/api/telegram/webhook", {
+      body: harness.fake.message(MALLORY, "/help"),
+      headers: { "x-telegram-bot-api-secret-token": harness.running.secret },
+    });
     expect(res.status).toBe(404);
     expect(res.json).toMatchObject({ success: false, code: "NOT_FOUND" });
   });
 });
 
 describe("the mode switch and the command", () => {
-  const env = () => ({ TELEGRAM_BOT_TOKEN: harness.fake.token, TELEGRAM_API_ROOT: harness.fake.apiRoot, TELEGRAM_WEBHOOK_SECRET: harness.running.secret });
+  const env = () => ({
+    TELEGRAM_BOT_TOKEN: harness.fake.token,
+    TELEGRAM_API_ROOT: harness.fake.apiRoot,
+    TELEGRAM_WEBHOOK_SECRET: harness.running.secret,
+  });
 
   it("npm run bot refuses to poll while TELEGRAM_WEBHOOK_SECRET is set, and leaves the webhook alone", async () => {
     const mark = harness.fake.calls.length;
@@ -113,7 +124,10 @@ describe("the mode switch and the command", () => {
   });
 
   it("refuses a secret Telegram would refuse or one too short to guard anything", async () => {
-    const result = await runScript("bot-webhook.ts", ["https://bot.example.com"], { ...env(), TELEGRAM_WEBHOOK_SECRET: "short" });
+    const result = await runScript("bot-webhook.ts", ["https://bot.example.com"], {
+      ...env(),
+      TELEGRAM_WEBHOOK_SECRET: "short",
+    });
     expect(result.code).toBe(1);
     expect(result.output).toContain("TELEGRAM_WEBHOOK_SECRET must be 32 to 256 characters");
     expect(() => requireWebhookSecret("a".repeat(31))).toThrow();
@@ -139,7 +153,9 @@ describe("the mode switch and the command", () => {
     expect(webhookUrlFor("https://bot.example.com")).toBe("https://bot.example.com/api/telegram/webhook");
     expect(webhookUrlFor("https://bot.example.com/")).toBe("https://bot.example.com/api/telegram/webhook");
     expect(webhookUrlFor("https://example.com/svc")).toBe("https://example.com/svc/api/telegram/webhook");
-    expect(webhookUrlFor("https://bot.example.com/api/telegram/webhook")).toBe("https://bot.example.com/api/telegram/webhook");
+    expect(webhookUrlFor("https://bot.example.com/api/telegram/webhook")).toBe(
+      "https://bot.example.com/api/telegram/webhook",
+    );
     expect(() => webhookUrlFor("bot.example.com")).toThrow("is not a URL");
   });
 
@@ -157,7 +173,12 @@ describe("answering Telegram", () => {
   it("answers once the update is handled, or after answerWithinMs while a slow handler goes on", async () => {
     const bot = new Telegraf<BotContext>(harness.fake.token, { telegram: { apiRoot: harness.fake.apiRoot } });
     // Known already, as prepareTelegramWebhook makes it at start: the update goes straight in.
-    bot.botInfo = { ...harness.fake.botUser, can_join_groups: false, can_read_all_group_messages: false, supports_inline_queries: false } as typeof bot.botInfo;
+    bot.botInfo = {
+      ...harness.fake.botUser,
+      can_join_groups: false,
+      can_read_all_group_messages: false,
+      supports_inline_queries: false,
+    } as typeof bot.botInfo;
     let started = false;
     let finished = false;
     let release!: () => void;

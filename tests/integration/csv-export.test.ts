@@ -22,8 +22,18 @@ useCleanDatabase();
 async function accountWithHostileLedger() {
   const account = await createAccount();
   // An admin's note, as /credit in the bot stores it.
-  await creditWallet({ accountId: account.accountId, amountCents: 500, actor: "telegram:1", reason: '=HYPERLINK("http://evil.example","pay")' });
-  await creditWallet({ accountId: account.accountId, amountCents: 100, actor: "=admin:1+1", reason: "@SUM(1+1)*cmd|' /C calc'!A0" });
+  await creditWallet({
+    accountId: account.accountId,
+    amountCents: 500,
+    actor: "telegram:1",
+    reason: '=HYPERLINK("http://evil.example","pay")',
+  });
+  await creditWallet({
+    accountId: account.accountId,
+    amountCents: 100,
+    actor: "=admin:1+1",
+    reason: "@SUM(1+1)*cmd|' /C calc'!A0",
+  });
   // A supplier's refusal becomes the refund's reason (no worker runs here: the order stays
   // processing, and this is the worker's own settlement call with the supplier's text).
   const placed = await order(account.key, { pid: "SVCBR60", trxid: newTrxid("csv"), userId: "8600001" });
@@ -36,7 +46,8 @@ async function accountWithHostileLedger() {
 /** No cell starts a formula: each begins with a digit, a letter, a quote mark, a minus and a digit (a number), or is empty. */
 function expectNoFormulaCells(lines: string[]) {
   for (const line of lines) {
-    for (const cell of line.match(/"(?:[^"]|"")*"/g)!) expect(cell, line).toMatch(/^"(?:$|"|[0-9A-Za-z'"]|-\d+\.\d\d")/);
+    for (const cell of line.match(/"(?:[^"]|"")*"/g)!)
+      expect(cell, line).toMatch(/^"(?:$|"|[0-9A-Za-z'"]|-\d+\.\d\d")/);
   }
 }
 
@@ -71,7 +82,9 @@ describe.skipIf(!built)("the dashboard's account ledger download", () => {
     expect(anonymous.headers.get("location")).toContain("/admin/login");
     expect(await anonymous.text()).not.toContain("HYPERLINK");
 
-    expect((await createAdminUser({ email: "csv@example.com", password: "a long enough password", actor: "test" })).status).toBe("created");
+    expect(
+      (await createAdminUser({ email: "csv@example.com", password: "a long enough password", actor: "test" })).status,
+    ).toBe("created");
     // A session cookie as next-auth issues it (signed with the server's NEXTAUTH_SECRET).
     const token = await encode({ token: { sub: "1", email: "csv@example.com" }, secret: TEST_ENV.NEXTAUTH_SECRET });
     const res = await fetch(url, { redirect: "manual", headers: { cookie: `next-auth.session-token=${token}` } });
@@ -85,10 +98,14 @@ describe.skipIf(!built)("the dashboard's account ledger download", () => {
     expect(refund).toContain(`"refund","0.99","6.00","${account.publicOrderId}","worker","'-2+3+cmd|' /C calc'!A0"`);
     expect(debit).toContain(`"debit","-0.99","5.01","${account.publicOrderId}"`);
     expect(secondCredit).toContain(`"credit","1.00","6.00","","'=admin:1+1","'@SUM(1+1)*cmd|' /C calc'!A0"`);
-    expect(firstCredit).toContain(`"credit","5.00","5.00","","telegram:1","'=HYPERLINK(""http://evil.example"",""pay"")"`);
+    expect(firstCredit).toContain(
+      `"credit","5.00","5.00","","telegram:1","'=HYPERLINK(""http://evil.example"",""pay"")"`,
+    );
     expectNoFormulaCells(lines.slice(1));
 
-    const missing = await fetch(`${baseUrl()}/admin/accounts/999999/ledger.csv`, { headers: { cookie: `next-auth.session-token=${token}` } });
+    const missing = await fetch(`${baseUrl()}/admin/accounts/999999/ledger.csv`, {
+      headers: { cookie: `next-auth.session-token=${token}` },
+    });
     expect(missing.status).toBe(404);
   });
 });

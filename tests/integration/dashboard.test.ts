@@ -43,7 +43,10 @@ async function orderRow(publicId: string) {
 
 describe("admin passwords", () => {
   it("hashes with scrypt (N=2^15) and a per-user salt, and checks in constant time", async () => {
-    const [a, b] = await Promise.all([hashAdminPassword("a long enough secret"), hashAdminPassword("a long enough secret")]);
+    const [a, b] = await Promise.all([
+      hashAdminPassword("a long enough secret"),
+      hashAdminPassword("a long enough secret"),
+    ]);
     expect(a).toMatch(/^scrypt\$32768\$8\$1\$[A-Za-z0-9_-]{22}\$[A-Za-z0-9_-]{43}$/);
     expect(a).not.toBe(b); // salts differ
     expect(await matchesPasswordHash("a long enough secret", a)).toBe(true);
@@ -55,11 +58,22 @@ describe("admin passwords", () => {
   });
 
   it("creates an admin once per email (case-insensitive), refuses weak passwords, and audits", async () => {
-    expect(await createAdminUser({ email: "not-an-email", password: "long enough password", actor: "cli:admin-create" })).toEqual({ status: "invalid_email" });
-    expect(await createAdminUser({ email: "ops@example.com", password: "short", actor: "cli:admin-create" })).toEqual({ status: "weak_password", minLength: 12 });
-    const created = await createAdminUser({ email: "  Ops@Example.com ", password: "long enough password", actor: "cli:admin-create" });
+    expect(
+      await createAdminUser({ email: "not-an-email", password: "long enough password", actor: "cli:admin-create" }),
+    ).toEqual({ status: "invalid_email" });
+    expect(await createAdminUser({ email: "ops@example.com", password: "short", actor: "cli:admin-create" })).toEqual({
+      status: "weak_password",
+      minLength: 12,
+    });
+    const created = await createAdminUser({
+      email: "  Ops@Example.com ",
+      password: "long enough password",
+      actor: "cli:admin-create",
+    });
     expect(created).toMatchObject({ status: "created", admin: { email: "ops@example.com", disabled: false } });
-    expect(await createAdminUser({ email: "OPS@example.com", password: "another long password", actor: "cli:admin-create" })).toEqual({ status: "exists" });
+    expect(
+      await createAdminUser({ email: "OPS@example.com", password: "another long password", actor: "cli:admin-create" }),
+    ).toEqual({ status: "exists" });
     const [row] = await sql(`SELECT password_hash FROM admin_users WHERE email = 'ops@example.com'`);
     expect(row.password_hash).toMatch(/^scrypt\$/);
     expect(row.password_hash).not.toContain("long enough password");
@@ -72,7 +86,9 @@ describe("admin passwords", () => {
     const admin = await verifyAdminPassword("OPS@example.com", "long enough password");
     expect(admin).toMatchObject({ email: "ops@example.com", lastLoginAt: expect.any(Date) });
     expect(admin).not.toHaveProperty("passwordHash");
-    expect((await sql(`SELECT last_login_at FROM admin_users WHERE email = 'ops@example.com'`))[0].last_login_at).not.toBeNull();
+    expect(
+      (await sql(`SELECT last_login_at FROM admin_users WHERE email = 'ops@example.com'`))[0].last_login_at,
+    ).not.toBeNull();
     expect(await verifyAdminPassword("ops@example.com", "long enough passworD")).toBeUndefined();
     expect(await verifyAdminPassword("nobody@example.com", "long enough password")).toBeUndefined();
     expect(await findActiveAdmin("ops@example.com")).toMatchObject({ email: "ops@example.com" });
@@ -122,15 +138,26 @@ describe("importing codes", () => {
       repeated: ["pasted list line 4"],
       availableAfter: before + 3,
     });
-    const rows = await sql(`SELECT ciphertext, code_hash, status FROM inventory_codes WHERE product_id = $1 ORDER BY id DESC LIMIT 3`, [gc25]);
+    const rows = await sql(
+      `SELECT ciphertext, code_hash, status FROM inventory_codes WHERE product_id = $1 ORDER BY id DESC LIMIT 3`,
+      [gc25],
+    );
     expect(rows.map((row) => decryptCode(row.ciphertext)).sort()).toEqual(["IMP-0001", "IMP-0002", "imp-0001"]);
-    expect(rows.map((row) => row.code_hash).sort()).toEqual([fingerprintCode("IMP-0001"), fingerprintCode("IMP-0002"), fingerprintCode("imp-0001")].sort());
+    expect(rows.map((row) => row.code_hash).sort()).toEqual(
+      [fingerprintCode("IMP-0001"), fingerprintCode("IMP-0002"), fingerprintCode("imp-0001")].sort(),
+    );
     for (const row of rows) {
       expect(row.status).toBe("available");
       expect(row.ciphertext).not.toContain("IMP-");
     }
-    const [audit] = await sql(`SELECT actor, target_id, details FROM audit_log WHERE action = 'inventory.import' ORDER BY id DESC LIMIT 1`);
-    expect(audit).toEqual({ actor: ADMIN, target_id: String(gc25), details: { catalogId: "SVCGC25", added: 3, alreadyStored: 1, repeated: 1 } });
+    const [audit] = await sql(
+      `SELECT actor, target_id, details FROM audit_log WHERE action = 'inventory.import' ORDER BY id DESC LIMIT 1`,
+    );
+    expect(audit).toEqual({
+      actor: ADMIN,
+      target_id: String(gc25),
+      details: { catalogId: "SVCGC25", added: 3, alreadyStored: 1, repeated: 1 },
+    });
   });
 
   it("lets the database settle two uploads of the same codes racing each other", async () => {
@@ -142,22 +169,45 @@ describe("importing codes", () => {
     ]);
     const added = results.map((result) => (result.status === "imported" ? result.added : -1));
     expect(added[0] + added[1]).toBe(40);
-    expect((await sql(`SELECT count(*)::int AS n FROM inventory_codes WHERE product_id = $1 AND code_hash = ANY($2)`, [gc10, Array.from({ length: 40 }, (_, i) => fingerprintCode(`RACE-${i}`))]))[0].n).toBe(40);
+    expect(
+      (
+        await sql(`SELECT count(*)::int AS n FROM inventory_codes WHERE product_id = $1 AND code_hash = ANY($2)`, [
+          gc10,
+          Array.from({ length: 40 }, (_, i) => fingerprintCode(`RACE-${i}`)),
+        ])
+      )[0].n,
+    ).toBe(40);
   });
 
   it("stores nothing from a list with unusable lines, and refuses top-up products and empty lists", async () => {
     const gc10 = await productId("SVCGC10");
     const count = async () => (await sql(`SELECT count(*)::int AS n FROM inventory_codes`))[0].n;
     const before = await count();
-    expect(await importInventoryCodes({ productId: gc10, sources: [{ label: "f.csv", text: "GOOD-1\n,oops" }], actor: ADMIN })).toEqual({
+    expect(
+      await importInventoryCodes({
+        productId: gc10,
+        sources: [{ label: "f.csv", text: "GOOD-1\n,oops" }],
+        actor: ADMIN,
+      }),
+    ).toEqual({
       status: "invalid_lines",
       invalid: [{ where: "f.csv line 2", reason: "empty first column" }],
     });
-    expect(await importInventoryCodes({ productId: await productId("SVCBR60"), sources: [{ label: "x", text: "TOPUP-1" }], actor: ADMIN })).toEqual({
+    expect(
+      await importInventoryCodes({
+        productId: await productId("SVCBR60"),
+        sources: [{ label: "x", text: "TOPUP-1" }],
+        actor: ADMIN,
+      }),
+    ).toEqual({
       status: "not_a_stock_product",
     });
-    expect(await importInventoryCodes({ productId: gc10, sources: [{ label: "x", text: " \n\n" }], actor: ADMIN })).toEqual({ status: "empty" });
-    expect(await importInventoryCodes({ productId: 999_999, sources: [{ label: "x", text: "A" }], actor: ADMIN })).toEqual({ status: "not_found" });
+    expect(
+      await importInventoryCodes({ productId: gc10, sources: [{ label: "x", text: " \n\n" }], actor: ADMIN }),
+    ).toEqual({ status: "empty" });
+    expect(
+      await importInventoryCodes({ productId: 999_999, sources: [{ label: "x", text: "A" }], actor: ADMIN }),
+    ).toEqual({ status: "not_found" });
     expect(await count()).toBe(before);
   });
 
@@ -193,9 +243,15 @@ describe("catalog changes the API obeys", () => {
     expect(second.json.amountUsd).toBe(12.49);
     expect((await api(`/orders/${first.json.orderId}`, { key: account.key })).json.amountUsd).toBe(9.99);
     expect((await orderRow(first.json.orderId)).unit_price_cents).toBe(999);
-    expect((await api("/products", { key: account.key })).json.products.find((p: any) => p.id === "SVCBR660").price).toBe(12.49);
-    expect(await setProductPrice({ productId: br660, priceCents: 0, actor: ADMIN })).toEqual({ status: "invalid_price" });
-    expect(await setProductPrice({ productId: br660, priceCents: 1249, actor: ADMIN })).toMatchObject({ status: "unchanged" });
+    expect(
+      (await api("/products", { key: account.key })).json.products.find((p: any) => p.id === "SVCBR660").price,
+    ).toBe(12.49);
+    expect(await setProductPrice({ productId: br660, priceCents: 0, actor: ADMIN })).toEqual({
+      status: "invalid_price",
+    });
+    expect(await setProductPrice({ productId: br660, priceCents: 1249, actor: ADMIN })).toMatchObject({
+      status: "unchanged",
+    });
     expect(await sql(`SELECT actor, details FROM audit_log WHERE action = 'product.price' ORDER BY id`)).toEqual([
       { actor: ADMIN, details: { catalogId: "SVCBR660", fromCents: 999, toCents: 1249 } },
       { actor: ADMIN, details: { catalogId: "SVCBR660", fromCents: 1249, toCents: 1249 } },
@@ -212,15 +268,21 @@ describe("catalog changes the API obeys", () => {
       setProductPrice({ productId: br60, priceCents: 222, actor: "admin:b@example.com" }),
     ]);
     expect(prices.map((p) => p.status).sort()).toEqual(["updated", "updated"]);
-    const trail = await sql(`SELECT details FROM audit_log WHERE action = 'product.price' AND id > $1 ORDER BY id`, [auditFrom]);
+    const trail = await sql(`SELECT details FROM audit_log WHERE action = 'product.price' AND id > $1 ORDER BY id`, [
+      auditFrom,
+    ]);
     // A chain: the first replaced the starting price, the second replaced the first's.
     expect(trail[0].details.fromCents).toBe(start.price_cents);
     expect(trail[1].details.fromCents).toBe(trail[0].details.toCents);
-    expect((await sql(`SELECT price_cents FROM products WHERE id = $1`, [br60]))[0].price_cents).toBe(trail[1].details.toCents);
+    expect((await sql(`SELECT price_cents FROM products WHERE id = $1`, [br60]))[0].price_cents).toBe(
+      trail[1].details.toCents,
+    );
     const other = "admin:c@example.com";
     await setProductPrice({ productId: br60, priceCents: start.price_cents, actor: other });
 
-    const flips = await Promise.all([1, 2, 3].map(() => setProductActive({ productId: br60, active: false, actor: other })));
+    const flips = await Promise.all(
+      [1, 2, 3].map(() => setProductActive({ productId: br60, active: false, actor: other })),
+    );
     expect(flips.map((f) => f.status).sort()).toEqual(["unchanged", "unchanged", "updated"]);
     await setProductActive({ productId: br60, active: true, actor: other });
   });
@@ -228,24 +290,40 @@ describe("catalog changes the API obeys", () => {
   it("a disabled pack and a closed line refuse new orders, and come back", async () => {
     const account = await createAccount({ balanceCents: 10_000 });
     const mb86 = await productId("SVCMB86");
-    expect(await setProductActive({ productId: mb86, active: false, actor: ADMIN })).toEqual({ status: "updated", catalogId: "SVCMB86" });
+    expect(await setProductActive({ productId: mb86, active: false, actor: ADMIN })).toEqual({
+      status: "updated",
+      catalogId: "SVCMB86",
+    });
     const refused = await order(account.key, { pid: "SVCMB86", trxid: newTrxid(), userId: "8200001", zoneId: "1234" });
     expect(refused.json).toMatchObject({ success: false, code: "PRODUCT_DISABLED" });
-    expect((await api("/products", { key: account.key })).json.products.some((p: any) => p.id === "SVCMB86")).toBe(false);
+    expect((await api("/products", { key: account.key })).json.products.some((p: any) => p.id === "SVCMB86")).toBe(
+      false,
+    );
     await setProductActive({ productId: mb86, active: true, actor: ADMIN });
 
     const [moba] = await sql(`SELECT id FROM game_lines WHERE slug = 'moba'`);
-    expect(await setLineOrderable({ lineId: moba.id, orderable: false, actor: ADMIN })).toEqual({ status: "updated", slug: "moba" });
-    expect((await order(account.key, { pid: "SVCMB86", trxid: newTrxid(), userId: "8200002", zoneId: "1234" })).json.error).toBe("GAME DISABLED");
-    expect((await api("/services", { key: account.key })).json.services.find((s: any) => s.slug === "moba").status).toBe("disabled");
+    expect(await setLineOrderable({ lineId: moba.id, orderable: false, actor: ADMIN })).toEqual({
+      status: "updated",
+      slug: "moba",
+    });
+    expect(
+      (await order(account.key, { pid: "SVCMB86", trxid: newTrxid(), userId: "8200002", zoneId: "1234" })).json.error,
+    ).toBe("GAME DISABLED");
+    expect(
+      (await api("/services", { key: account.key })).json.services.find((s: any) => s.slug === "moba").status,
+    ).toBe("disabled");
     await setLineOrderable({ lineId: moba.id, orderable: true, actor: ADMIN });
-    expect((await order(account.key, { pid: "SVCMB86", trxid: newTrxid(), userId: "8200003", zoneId: "1234" })).status).toBe(200);
-    expect((await sql(`SELECT action FROM audit_log WHERE actor = $1 AND action IN ('product.enable', 'product.disable', 'line.open', 'line.close') ORDER BY id`, [ADMIN])).map((r) => r.action)).toEqual([
-      "product.disable",
-      "product.enable",
-      "line.close",
-      "line.open",
-    ]);
+    expect(
+      (await order(account.key, { pid: "SVCMB86", trxid: newTrxid(), userId: "8200003", zoneId: "1234" })).status,
+    ).toBe(200);
+    expect(
+      (
+        await sql(
+          `SELECT action FROM audit_log WHERE actor = $1 AND action IN ('product.enable', 'product.disable', 'line.open', 'line.close') ORDER BY id`,
+          [ADMIN],
+        )
+      ).map((r) => r.action),
+    ).toEqual(["product.disable", "product.enable", "line.close", "line.open"]);
   });
 });
 
@@ -260,10 +338,19 @@ describe("finding orders", () => {
       const res = await order(account.key, { pid: "SVCBR60", trxid, userId: "8300300" });
       placed.push({ publicId: res.json.orderId, trxid, id: (await orderRow(res.json.orderId)).id });
     }
-    const withKey = await order(account.key, { pid: "SVCBR60", trxid: "shared-trx", idempotencyKey: "idem-key-42", userId: "8300301" });
+    const withKey = await order(account.key, {
+      pid: "SVCBR60",
+      trxid: "shared-trx",
+      idempotencyKey: "idem-key-42",
+      userId: "8300301",
+    });
     placed.push({ publicId: withKey.json.orderId, trxid: "shared-trx", id: (await orderRow(withKey.json.orderId)).id });
     const dotted = await order(account.key, { pid: "SVCBR60", trxid: "ends-with-dot.", userId: "8300302" });
-    placed.push({ publicId: dotted.json.orderId, trxid: "ends-with-dot.", id: (await orderRow(dotted.json.orderId)).id });
+    placed.push({
+      publicId: dotted.json.orderId,
+      trxid: "ends-with-dot.",
+      id: (await orderRow(dotted.json.orderId)).id,
+    });
   });
 
   it("by public id (any case, pasted with quotes), numeric id, trxid, idempotency key and player id", async () => {
@@ -277,12 +364,22 @@ describe("finding orders", () => {
       ["idem-key-42", "idempotency key"],
     ] as const) {
       const result = await searchOrders(query);
-      expect(result.matches.map((m) => [m.publicId, m.matchedBy]), query).toEqual([[query === "idem-key-42" ? keyed.publicId : a.publicId, matchedBy]]);
+      expect(
+        result.matches.map((m) => [m.publicId, m.matchedBy]),
+        query,
+      ).toEqual([[query === "idem-key-42" ? keyed.publicId : a.publicId, matchedBy]]);
     }
     // Punctuation is trimmed from pastes, but a trxid that really ends in it is still found.
-    expect((await searchOrders("ends-with-dot.")).matches.map((m) => [m.publicId, m.matchedBy])).toEqual([[placed[4].publicId, "trxid"]]);
+    expect((await searchOrders("ends-with-dot.")).matches.map((m) => [m.publicId, m.matchedBy])).toEqual([
+      [placed[4].publicId, "trxid"],
+    ]);
     const byPlayer = await searchOrders("8300300");
-    expect(byPlayer.matches.map((m) => m.publicId)).toEqual(placed.slice(0, 3).map((p) => p.publicId).reverse());
+    expect(byPlayer.matches.map((m) => m.publicId)).toEqual(
+      placed
+        .slice(0, 3)
+        .map((p) => p.publicId)
+        .reverse(),
+    );
     expect(new Set(byPlayer.matches.map((m) => m.matchedBy))).toEqual(new Set(["player id"]));
   });
 
@@ -294,8 +391,18 @@ describe("finding orders", () => {
     const other = await createAccount({ balanceCents: 10_000, username: "ranker" });
     const target = placed[1];
     const text = String(target.id);
-    const byKey = await order(other.key, { pid: "SVCBR60", trxid: newTrxid("rank"), idempotencyKey: text, userId: "8300303" });
-    const byTrxid = await order(other.key, { pid: "SVCBR60", trxid: text, idempotencyKey: newTrxid("rank-key"), userId: "8300304" });
+    const byKey = await order(other.key, {
+      pid: "SVCBR60",
+      trxid: newTrxid("rank"),
+      idempotencyKey: text,
+      userId: "8300303",
+    });
+    const byTrxid = await order(other.key, {
+      pid: "SVCBR60",
+      trxid: text,
+      idempotencyKey: newTrxid("rank-key"),
+      userId: "8300304",
+    });
     expect([byKey.status, byTrxid.status]).toEqual([200, 200]);
     const fromApi = await api(`/orders/${text}`, { key: other.key });
     expect(fromApi.status).toBe(200);
@@ -310,7 +417,8 @@ describe("finding orders", () => {
 
   it("finds nothing for a forged public id, an empty query or nonsense", async () => {
     const forged = placed[0].publicId.replace(/-[0-9A-Z]{6}$/, "-AAAAAA");
-    for (const query of [forged, "", "   ", "no-such-thing", "0", "99999999999"]) expect((await searchOrders(query)).matches, query).toEqual([]);
+    for (const query of [forged, "", "   ", "no-such-thing", "0", "99999999999"])
+      expect((await searchOrders(query)).matches, query).toEqual([]);
   });
 
   it("pages the order table newest first without gaps or repeats, and filters", async () => {
@@ -349,26 +457,53 @@ describe("settling flagged orders", () => {
     const account = await createAccount({ balanceCents: 1_000 });
     const res = await order(account.key, { pid: "SVCBR60", trxid: newTrxid(), userId: "8400001" });
     const { id } = await orderRow(res.json.orderId);
-    expect(await settleFlaggedOrder({ orderId: id, outcome: "cancel_refund", reason: "", actor: ADMIN })).toEqual({ status: "not_flagged", orderStatus: "processing" });
-    expect(await settleFlaggedOrder({ orderId: 999_999, outcome: "complete", reason: "", actor: ADMIN })).toEqual({ status: "not_found" });
+    expect(await settleFlaggedOrder({ orderId: id, outcome: "cancel_refund", reason: "", actor: ADMIN })).toEqual({
+      status: "not_flagged",
+      orderStatus: "processing",
+    });
+    expect(await settleFlaggedOrder({ orderId: 999_999, outcome: "complete", reason: "", actor: ADMIN })).toEqual({
+      status: "not_found",
+    });
     expect((await orderRow(res.json.orderId)).status).toBe("processing");
   });
 
   it("marks a flagged order completed: no refund, an order event and an audit entry with the admin", async () => {
     const account = await createAccount({ balanceCents: 1_000 });
     const flagged = await flaggedOrder(account);
-    expect(await settleFlaggedOrder({ orderId: flagged.id, outcome: "complete", reason: "supplier confirmed", actor: ADMIN })).toEqual({
+    expect(
+      await settleFlaggedOrder({
+        orderId: flagged.id,
+        outcome: "complete",
+        reason: "supplier confirmed",
+        actor: ADMIN,
+      }),
+    ).toEqual({
       status: "settled",
       outcome: "complete",
       publicId: flagged.publicId,
       refundedCents: 0,
     });
-    expect(await orderRow(flagged.publicId)).toMatchObject({ status: "completed", needs_admin: false, refunded: false });
-    expect((await sql(`SELECT balance_cents FROM accounts WHERE id = $1`, [account.accountId]))[0].balance_cents).toBe(501);
+    expect(await orderRow(flagged.publicId)).toMatchObject({
+      status: "completed",
+      needs_admin: false,
+      refunded: false,
+    });
+    expect((await sql(`SELECT balance_cents FROM accounts WHERE id = $1`, [account.accountId]))[0].balance_cents).toBe(
+      501,
+    );
     const detail = (await readOrderDetail(flagged.id))!;
-    expect(detail.events.at(-1)).toMatchObject({ fromStatus: "processing", toStatus: "completed", reason: "completed by an admin: supplier confirmed", data: { actor: ADMIN } });
+    expect(detail.events.at(-1)).toMatchObject({
+      fromStatus: "processing",
+      toStatus: "completed",
+      reason: "completed by an admin: supplier confirmed",
+      data: { actor: ADMIN },
+    });
     expect(detail.audit.map((a) => [a.actor, a.action, a.details])).toEqual([
-      [ADMIN, "order.complete", { publicId: flagged.publicId, reason: "supplier confirmed", settled: true, refundedCents: 0 }],
+      [
+        ADMIN,
+        "order.complete",
+        { publicId: flagged.publicId, reason: "supplier confirmed", settled: true, refundedCents: 0 },
+      ],
     ]);
     expect(detail.ledger.map((l) => [l.kind, l.amountCents])).toEqual([["debit", -499]]);
     await expectBooksBalance();
@@ -379,16 +514,33 @@ describe("settling flagged orders", () => {
     const flagged = await flaggedOrder(account);
     const results = await Promise.all([
       settleFlaggedOrder({ orderId: flagged.id, outcome: "cancel_refund", reason: "a", actor: ADMIN }),
-      settleFlaggedOrder({ orderId: flagged.id, outcome: "cancel_refund", reason: "b", actor: "admin:second@example.com" }),
+      settleFlaggedOrder({
+        orderId: flagged.id,
+        outcome: "cancel_refund",
+        reason: "b",
+        actor: "admin:second@example.com",
+      }),
     ]);
-    expect(results.filter((r) => r.status === "settled")).toEqual([{ status: "settled", outcome: "cancel_refund", publicId: flagged.publicId, refundedCents: 499 }]);
+    expect(results.filter((r) => r.status === "settled")).toEqual([
+      { status: "settled", outcome: "cancel_refund", publicId: flagged.publicId, refundedCents: 499 },
+    ]);
     expect(results.filter((r) => r.status !== "settled")[0].status).toMatch(/^(already_settled|not_flagged)$/);
-    expect((await sql(`SELECT kind, amount_cents FROM ledger_entries WHERE order_id = $1 ORDER BY id`, [flagged.id])).map((r) => [r.kind, r.amount_cents])).toEqual([
+    expect(
+      (await sql(`SELECT kind, amount_cents FROM ledger_entries WHERE order_id = $1 ORDER BY id`, [flagged.id])).map(
+        (r) => [r.kind, r.amount_cents],
+      ),
+    ).toEqual([
       ["debit", -499],
       ["refund", 499],
     ]);
-    expect((await sql(`SELECT balance_cents FROM accounts WHERE id = $1`, [account.accountId]))[0].balance_cents).toBe(1_000);
-    expect((await api(`/orders/${flagged.publicId}`, { key: account.key })).json).toMatchObject({ status: "cancelled", error: "CANCELLED BY ADMIN", refunded: true });
+    expect((await sql(`SELECT balance_cents FROM accounts WHERE id = $1`, [account.accountId]))[0].balance_cents).toBe(
+      1_000,
+    );
+    expect((await api(`/orders/${flagged.publicId}`, { key: account.key })).json).toMatchObject({
+      status: "cancelled",
+      error: "CANCELLED BY ADMIN",
+      refunded: true,
+    });
     await expectBooksBalance();
   });
 });
@@ -426,11 +578,21 @@ describe("overview metrics", () => {
   beforeAll(async () => {
     const account = await createAccount({ balanceCents: 100_000 });
     for (const [index, [created, seconds, status, orderCreated]] of timeline.entries()) {
-      const res = await order(account.key, { pid: index % 2 ? "SVCBR60" : "SVCBR325", trxid: newTrxid("metrics"), userId: `85000${index}` });
+      const res = await order(account.key, {
+        pid: index % 2 ? "SVCBR60" : "SVCBR325",
+        trxid: newTrxid("metrics"),
+        userId: `85000${index}`,
+      });
       // Test data: the outcome and times are written directly, as the worker would have left them.
       await sql(
         `UPDATE orders SET created_at = $2, finished_at = $3, status = $4, order_created = $5 WHERE public_id = $1`,
-        [res.json.orderId, at(created), seconds === null ? null : new Date(at(created).getTime() + seconds * 1000), status, orderCreated],
+        [
+          res.json.orderId,
+          at(created),
+          seconds === null ? null : new Date(at(created).getTime() + seconds * 1000),
+          status,
+          orderCreated,
+        ],
       );
       orders.push({ created: at(created), seconds, status, orderCreated, amount: index % 2 ? 99 : 499 });
     }
@@ -465,15 +627,28 @@ describe("overview metrics", () => {
       expect(end.getTime() - start.getTime()).toBe(3_600_000);
       const { p50Seconds: p50, p95Seconds: p95, ...expectedCounts } = expectedFigures(start, end);
       expect(counts, start.toISOString()).toEqual(expectedCounts);
-      for (const [actual, expected] of [[p50Seconds, p50], [p95Seconds, p95]]) {
+      for (const [actual, expected] of [
+        [p50Seconds, p50],
+        [p95Seconds, p95],
+      ]) {
         if (expected === null) expect(actual, start.toISOString()).toBeNull();
         else expect(actual, start.toISOString()).toBeCloseTo(expected, 6);
       }
     }
     const current = metrics.buckets[23];
-    expect(current).toMatchObject({ total: 4, completed: 2, cancelled: 1, processing: 1, revenueCents: 499 + 99, successRate: 2 / 3 });
+    expect(current).toMatchObject({
+      total: 4,
+      completed: 2,
+      cancelled: 1,
+      processing: 1,
+      revenueCents: 499 + 99,
+      successRate: 2 / 3,
+    });
     expect(current.p50Seconds).toBeCloseTo(5, 6);
-    const { p50Seconds, p95Seconds, ...totals } = expectedFigures(at("2021-03-09T11:00:00Z"), at("2021-03-10T11:00:00Z"));
+    const { p50Seconds, p95Seconds, ...totals } = expectedFigures(
+      at("2021-03-09T11:00:00Z"),
+      at("2021-03-10T11:00:00Z"),
+    );
     expect(metrics.totals).toMatchObject(totals);
     expect(metrics.totals.total).toBe(7);
     expect(metrics.totals.p50Seconds).toBeCloseTo(p50Seconds!, 6);
@@ -483,7 +658,13 @@ describe("overview metrics", () => {
   it("per day over 7 days", async () => {
     const metrics = await readOrderMetrics("7d", now);
     expect(metrics.buckets.map((b) => b.start.toISOString().slice(0, 10))).toEqual([
-      "2021-03-04", "2021-03-05", "2021-03-06", "2021-03-07", "2021-03-08", "2021-03-09", "2021-03-10",
+      "2021-03-04",
+      "2021-03-05",
+      "2021-03-06",
+      "2021-03-07",
+      "2021-03-08",
+      "2021-03-09",
+      "2021-03-10",
     ]);
     for (const { start, end, ...figures } of metrics.buckets) {
       const expected = expectedFigures(start, end);
@@ -512,7 +693,8 @@ describe("overview metrics", () => {
 describe("accounts, ledgers and the audit log", () => {
   it("pages a ledger newest first with a continuous running balance", async () => {
     const account = await createAccount({ balanceCents: 2_000, username: "ledger_holder" });
-    for (let i = 0; i < 4; i++) await order(account.key, { pid: "SVCBR60", trxid: newTrxid("led"), userId: `86000${i}` });
+    for (let i = 0; i < 4; i++)
+      await order(account.key, { pid: "SVCBR60", trxid: newTrxid("led"), userId: `86000${i}` });
     const first = await listAccountLedger(account.accountId, { limit: 3 });
     const rest = await listAccountLedger(account.accountId, { limit: 3, olderThan: first.olderCursor });
     const entries = [...first.entries, ...rest.entries];
@@ -528,8 +710,15 @@ describe("accounts, ledgers and the audit log", () => {
     expect(entries[0].orderPublicId).toMatch(/^SVCAPI-BR-/);
 
     expect((await listAccounts({ query: "@ledger_holder" })).accounts.map((a) => a.id)).toEqual([account.accountId]);
-    expect((await listAccounts({ query: String(account.accountId) })).accounts.map((a) => a.id)).toContain(account.accountId);
-    expect((await listAccounts({ query: "ledger_h" })).accounts[0]).toMatchObject({ id: account.accountId, activeKeys: 1, orderCount: 4, balanceCents: 1_604 });
+    expect((await listAccounts({ query: String(account.accountId) })).accounts.map((a) => a.id)).toContain(
+      account.accountId,
+    );
+    expect((await listAccounts({ query: "ledger_h" })).accounts[0]).toMatchObject({
+      id: account.accountId,
+      activeKeys: 1,
+      orderCount: 4,
+      balanceCents: 1_604,
+    });
   });
 
   it("counts each listed account's active keys and orders exactly: revoked keys' orders and a deleted key's orders included", async () => {
@@ -538,10 +727,18 @@ describe("accounts, ledgers and the audit log", () => {
     const third = await issueTestKey(holder.accountId);
     // Covers two orders of 99 cents; its third is refused for balance, and is still an order.
     const other = await createAccount({ balanceCents: 198 });
-    for (const [key, n] of [[holder.key, 3], [second.key, 2], [third.key, 1], [other.key, 2]] as const) {
-      for (let i = 0; i < n; i++) expect((await order(key, { pid: "SVCBR60", trxid: newTrxid("count"), userId: "1" })).status).toBe(200);
+    for (const [key, n] of [
+      [holder.key, 3],
+      [second.key, 2],
+      [third.key, 1],
+      [other.key, 2],
+    ] as const) {
+      for (let i = 0; i < n; i++)
+        expect((await order(key, { pid: "SVCBR60", trxid: newTrxid("count"), userId: "1" })).status).toBe(200);
     }
-    expect((await order(other.key, { pid: "SVCBR60", trxid: newTrxid("count"), userId: "1" })).json.orderCreated).toBe(false);
+    expect((await order(other.key, { pid: "SVCBR60", trxid: newTrxid("count"), userId: "1" })).json.orderCreated).toBe(
+      false,
+    );
     await sql(`UPDATE api_keys SET revoked_at = now() WHERE id = $1`, [second.id]);
     await sql(`DELETE FROM api_keys WHERE id = $1`, [third.id]);
 
@@ -550,7 +747,10 @@ describe("accounts, ledgers and the audit log", () => {
       `SELECT account_id, count(*)::int AS n FROM orders WHERE account_id = ANY($1) GROUP BY account_id`,
       [[holder.accountId, other.accountId]],
     );
-    expect(Object.fromEntries(stored.map((row) => [row.account_id, row.n]))).toEqual({ [holder.accountId]: 6, [other.accountId]: 3 });
+    expect(Object.fromEntries(stored.map((row) => [row.account_id, row.n]))).toEqual({
+      [holder.accountId]: 6,
+      [other.accountId]: 3,
+    });
     expect(listed.map(({ id, activeKeys, orderCount }) => ({ id, activeKeys, orderCount }))).toEqual([
       { id: other.accountId, activeKeys: 1, orderCount: 3 },
       { id: holder.accountId, activeKeys: 1, orderCount: 6 },
@@ -558,15 +758,23 @@ describe("accounts, ledgers and the audit log", () => {
   });
 
   it("filters the audit log by actor, action prefix and target, treating wildcards literally", async () => {
-    await recordAuditEntry({ actor: "admin:100%_sure@example.com", action: "account.ban", targetType: "account", targetId: 7 });
+    await recordAuditEntry({
+      actor: "admin:100%_sure@example.com",
+      action: "account.ban",
+      targetType: "account",
+      targetId: 7,
+    });
     await recordAuditEntry({ actor: "telegram:555", action: "account.unban", targetType: "account", targetId: 7 });
     expect((await listAuditEntries({ actor: "100%_sure" })).entries.map((e) => e.action)).toEqual(["account.ban"]);
     expect((await listAuditEntries({ actor: "100%_x" })).entries).toEqual([]);
-    expect((await listAuditEntries({ action: "account.", targetType: "account", targetId: "7" })).entries.map((e) => e.actor)).toEqual([
-      "telegram:555",
-      "admin:100%_sure@example.com",
-    ]);
-    expect((await listAuditEntries({ action: "account." })).entries.every((e) => e.action.startsWith("account."))).toBe(true);
+    expect(
+      (await listAuditEntries({ action: "account.", targetType: "account", targetId: "7" })).entries.map(
+        (e) => e.actor,
+      ),
+    ).toEqual(["telegram:555", "admin:100%_sure@example.com"]);
+    expect((await listAuditEntries({ action: "account." })).entries.every((e) => e.action.startsWith("account."))).toBe(
+      true,
+    );
     const firstPage = await listAuditEntries({}, { limit: 2 });
     const second = await listAuditEntries({}, { limit: 2, olderThan: firstPage.olderCursor });
     expect(second.entries[0].id).toBeLessThan(firstPage.entries[1].id);

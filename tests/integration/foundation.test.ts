@@ -66,12 +66,18 @@ describe("demo seed", () => {
     expect(await snapshot()).toEqual(afterFirst);
 
     expect(afterFirst.lines).toBe(demoCatalog.length);
-    expect((await sql(`SELECT slug FROM game_lines ORDER BY slug`)).map((r) => r.slug)).toEqual(
-      ["br", "gacha", "giftcards", "keys", "moba"],
-    );
+    expect((await sql(`SELECT slug FROM game_lines ORDER BY slug`)).map((r) => r.slug)).toEqual([
+      "br",
+      "gacha",
+      "giftcards",
+      "keys",
+      "moba",
+    ]);
     const [account] = await sql(`SELECT balance_cents FROM accounts WHERE id = $1`, [first.accountId]);
     expect(account.balance_cents).toBe(DEMO_CREDIT_CENTS);
-    const ledger = await sql(`SELECT kind, amount_cents, actor, reason FROM ledger_entries WHERE account_id = $1`, [first.accountId]);
+    const ledger = await sql(`SELECT kind, amount_cents, actor, reason FROM ledger_entries WHERE account_id = $1`, [
+      first.accountId,
+    ]);
     expect(ledger).toEqual([{ kind: "credit", amount_cents: DEMO_CREDIT_CENTS, actor: "seed", reason: "demo credit" }]);
     const [key] = await sql(`SELECT key_hash, prefix FROM api_keys WHERE account_id = $1`, [first.accountId]);
     expect(key.key_hash).not.toContain(first.demoApiKey);
@@ -119,9 +125,10 @@ describe("database constraints guard the money rules", () => {
       ),
     ).rejects.toThrow(/ledger_entries_order_id_kind_key/);
     await expect(
-      sql(`INSERT INTO ledger_entries (account_id, kind, amount_cents, balance_after_cents, actor, account_seq) VALUES ($1, 'debit', 100, 0, 'test', 2)`, [
-        account.id,
-      ]),
+      sql(
+        `INSERT INTO ledger_entries (account_id, kind, amount_cents, balance_after_cents, actor, account_seq) VALUES ($1, 'debit', 100, 0, 'test', 2)`,
+        [account.id],
+      ),
     ).rejects.toThrow(/ledger_entries_amount_sign/);
   });
 });

@@ -63,7 +63,9 @@ describe("numbers under parallel placements", () => {
     expect(stockFailures.length).toBe(3 + 6);
     expect(phase1.filter((a) => a.status === 200 && a.json.orderCreated).length).toBe(35);
     // Phase 2: 20 more top-ups for a wallet that covers 7; the others are stored cancelled.
-    const phase2 = await Promise.all(keys.flatMap((k) => Array.from({ length: 10 }, () => place(k, { pid: "SVCBR325", userId: "77" }))));
+    const phase2 = await Promise.all(
+      keys.flatMap((k) => Array.from({ length: 10 }, () => place(k, { pid: "SVCBR325", userId: "77" }))),
+    );
     expect(phase2.every((a) => a.status === 200)).toBe(true);
     expect(phase2.filter((a) => a.json.orderCreated).length).toBe(7);
     expect(phase2.filter((a) => !a.json.orderCreated).every((a) => a.json.error === "INSUFFICIENT BALANCE")).toBe(true);
@@ -115,15 +117,20 @@ describe("lock order", () => {
       // 1 kB of a statement (track_activity_query_size): the placement's writing statement is
       // recognised by its first CTE, the account's key-share lock.
       await expect
-        .poll(async () => {
-          const [row] = await sql<{ n: number }>(
-            `SELECT count(*)::int AS n FROM pg_locks l JOIN pg_stat_activity a ON a.pid = l.pid
+        .poll(
+          async () => {
+            const [row] = await sql<{ n: number }>(
+              `SELECT count(*)::int AS n FROM pg_locks l JOIN pg_stat_activity a ON a.pid = l.pid
               WHERE NOT l.granted AND a.query LIKE '%FROM accounts WHERE id = $3 FOR KEY SHARE%'`,
-          );
-          return row.n;
-        }, { timeout: 10_000 })
+            );
+            return row.n;
+          },
+          { timeout: 10_000 },
+        )
         .toBeGreaterThan(0);
-      await command.query(`UPDATE api_keys SET require_ip_allowlist = require_ip_allowlist WHERE id = $1`, [account.keyId]);
+      await command.query(`UPDATE api_keys SET require_ip_allowlist = require_ip_allowlist WHERE id = $1`, [
+        account.keyId,
+      ]);
       await command.query("COMMIT");
       const placed = await placing;
       expect(placed.status, placed.text).toBe(200);
@@ -175,8 +182,18 @@ describe("deep pages equal the OFFSET over id order", () => {
         const res = await api(`/history?page=${page}&pageSize=${pageSize}`, { key: account.key });
         expect(res.status).toBe(200);
         const want = await expected(pageSize, (page - 1) * pageSize);
-        expect(res.json.orders.map((o: any) => o.orderId), `page ${page} of ${pageSize}`).toEqual(want);
-        expect(res.json).toMatchObject({ success: true, count: want.length, page, pageSize, total, hasMore: page * pageSize < total });
+        expect(
+          res.json.orders.map((o: any) => o.orderId),
+          `page ${page} of ${pageSize}`,
+        ).toEqual(want);
+        expect(res.json).toMatchObject({
+          success: true,
+          count: want.length,
+          page,
+          pageSize,
+          total,
+          hasMore: page * pageSize < total,
+        });
       }
     }
     const simple = await api("/history?limit=200", { key: account.key });
@@ -190,7 +207,11 @@ describe("deep pages equal the OFFSET over id order", () => {
 
   it("GET /ledger: pages of every size equal the OFFSET over id order, with the exact total", async () => {
     const account = await createAccount();
-    await insertLedgerHistory(account.accountId, { start: new Date("2026-10-01T00:00:00Z"), stepSeconds: 60, count: 1500 });
+    await insertLedgerHistory(account.accountId, {
+      start: new Date("2026-10-01T00:00:00Z"),
+      stepSeconds: 60,
+      count: 1500,
+    });
     const funded = await createAccount({ balanceCents: 5000 });
     await order(funded.key, { pid: "SVCBR60", trxid: newTrxid("other-account"), userId: "77" });
     const total = 1500;
@@ -199,12 +220,14 @@ describe("deep pages equal the OFFSET over id order", () => {
       for (const page of [1, 2, Math.floor(last / 2), last, last + 1]) {
         const res = await api(`/ledger?page=${page}&pageSize=${pageSize}`, { key: account.key });
         expect(res.status).toBe(200);
-        const want = await sql<{ id: number }>(`SELECT id FROM ledger_entries WHERE account_id = $1 ORDER BY id DESC LIMIT $2 OFFSET $3`, [
-          account.accountId,
-          pageSize,
-          (page - 1) * pageSize,
-        ]);
-        expect(res.json.entries.map((e: any) => e.id), `page ${page} of ${pageSize}`).toEqual(want.map((r) => r.id));
+        const want = await sql<{ id: number }>(
+          `SELECT id FROM ledger_entries WHERE account_id = $1 ORDER BY id DESC LIMIT $2 OFFSET $3`,
+          [account.accountId, pageSize, (page - 1) * pageSize],
+        );
+        expect(
+          res.json.entries.map((e: any) => e.id),
+          `page ${page} of ${pageSize}`,
+        ).toEqual(want.map((r) => r.id));
         expect(res.json).toMatchObject({ success: true, page, pageSize, total, hasMore: page * pageSize < total });
       }
     }
@@ -264,7 +287,10 @@ describe("a small key's page beside a big key's orders", () => {
          FROM rows, pack ORDER BY g`,
       [big.accountId, small.accountId, big.keyId, small.keyId],
     );
-    await sql(`UPDATE api_keys k SET order_count = (SELECT count(*) FROM orders o WHERE o.api_key_id = k.id) WHERE k.id IN ($1, $2)`, [big.keyId, small.keyId]);
+    await sql(
+      `UPDATE api_keys k SET order_count = (SELECT count(*) FROM orders o WHERE o.api_key_id = k.id) WHERE k.id IN ($1, $2)`,
+      [big.keyId, small.keyId],
+    );
     await sql(`ANALYZE orders`);
 
     const client = await getPool().connect();
@@ -272,7 +298,9 @@ describe("a small key's page beside a big key's orders", () => {
       await client.query("SET plan_cache_mode = force_custom_plan");
       await client.query(`PREPARE small_page AS ${HISTORY_PAGE}`);
       try {
-        const { rows } = await client.query(`EXPLAIN (ANALYZE, BUFFERS, COSTS OFF) EXECUTE small_page(${small.accountId}, ${small.keyId}, 20, 0)`);
+        const { rows } = await client.query(
+          `EXPLAIN (ANALYZE, BUFFERS, COSTS OFF) EXECUTE small_page(${small.accountId}, ${small.keyId}, 20, 0)`,
+        );
         const plan = rows.map((r) => r["QUERY PLAN"]).join("\n");
         expect(plan).toContain("orders_api_key_id_key_seq_key");
         expect(plan).not.toMatch(/orders_account_id|Seq Scan on orders/);
@@ -287,6 +315,8 @@ describe("a small key's page beside a big key's orders", () => {
     const page = await api("/history?page=1&pageSize=20", { key: small.key });
     expect(page.status).toBe(200);
     expect(page.json).toMatchObject({ total: 40, count: 20, hasMore: true });
-    expect(page.json.orders.map((o: { trxid: string }) => o.trxid)).toEqual(Array.from({ length: 20 }, (_, i) => `plan-${(40 - i) * 500}`));
+    expect(page.json.orders.map((o: { trxid: string }) => o.trxid)).toEqual(
+      Array.from({ length: 20 }, (_, i) => `plan-${(40 - i) * 500}`),
+    );
   });
 });

@@ -24,7 +24,11 @@ useCleanDatabase();
 beforeAll(async () => {
   // A pack of its own, so the codes reserved for the order can only be the ones uploaded here.
   const line = await getPrisma().gameLine.findUniqueOrThrow({ where: { slug: "giftcards" } });
-  productId = (await getPrisma().product.create({ data: { catalogId: "SVCGCCASE", lineId: line.id, packName: "Case test card", priceCents: 100 } })).id;
+  productId = (
+    await getPrisma().product.create({
+      data: { catalogId: "SVCGCCASE", lineId: line.id, packName: "Case test card", priceCents: 100 },
+    })
+  ).id;
   worker = await startWorker({ connectionString: inject("databaseUrl"), concurrency: 2, log: () => undefined });
 });
 afterAll(async () => {
@@ -33,7 +37,11 @@ afterAll(async () => {
 
 describe("inventory codes keep their case", () => {
   it("uploads mixed-case codes, and an order delivers them byte for byte", async () => {
-    const upload = await importInventoryCodes({ productId, sources: [{ label: "pasted list", text: CODES.join("\n") }], actor: ADMIN });
+    const upload = await importInventoryCodes({
+      productId,
+      sources: [{ label: "pasted list", text: CODES.join("\n") }],
+      actor: ADMIN,
+    });
     expect(upload).toMatchObject({ status: "imported", added: 3, alreadyStored: [], repeated: [], availableAfter: 3 });
 
     const account = await createAccount({ balanceCents: 1_000 });
@@ -46,14 +54,22 @@ describe("inventory codes keep their case", () => {
     expect(delivered).toEqual(CODES);
     expect(delivered.map((code) => Buffer.from(code, "utf8"))).toEqual(CODES.map((code) => Buffer.from(code, "utf8")));
     // The raw body too: nothing between the database and the wire changed a byte.
-    for (const code of CODES) expect(Buffer.from(done.text, "utf8").includes(Buffer.from(JSON.stringify(code).slice(1, -1), "utf8"))).toBe(true);
+    for (const code of CODES)
+      expect(Buffer.from(done.text, "utf8").includes(Buffer.from(JSON.stringify(code).slice(1, -1), "utf8"))).toBe(
+        true,
+      );
     await expectBooksBalance();
   });
 
   it("refuses an exact duplicate (even once delivered) and accepts a code that differs only in case", async () => {
     const result = await importInventoryCodes({
       productId,
-      sources: [{ label: "again.csv", text: `code\n${CODES[0]}\n${CODES[0].toUpperCase()}\n${CODES[2].toLowerCase()}\n${CODES[1]}` }],
+      sources: [
+        {
+          label: "again.csv",
+          text: `code\n${CODES[0]}\n${CODES[0].toUpperCase()}\n${CODES[2].toLowerCase()}\n${CODES[1]}`,
+        },
+      ],
       actor: ADMIN,
     });
     expect(result).toEqual({
@@ -64,6 +80,8 @@ describe("inventory codes keep their case", () => {
       repeated: [],
       availableAfter: 2,
     });
-    expect((await sql(`SELECT count(*)::int AS n FROM inventory_codes WHERE product_id = $1`, [productId]))[0].n).toBe(5);
+    expect((await sql(`SELECT count(*)::int AS n FROM inventory_codes WHERE product_id = $1`, [productId]))[0].n).toBe(
+      5,
+    );
   });
 });

@@ -34,7 +34,8 @@ const ENTRIES = 100_000;
 const LEAN_HEAP_MB = Number(process.env.STATEMENT_HEAP_MB ?? 96);
 const NEXT_HEAP_MB = Number(process.env.STATEMENT_NEXT_HEAP_MB ?? 160);
 const built = fs.existsSync(path.join(projectRoot, ".next", "BUILD_ID"));
-if (!built) console.log("[statement memory] the next start case is skipped: no Next build (.next); run without SKIP_BUILD");
+if (!built)
+  console.log("[statement memory] the next start case is skipped: no Next build (.next); run without SKIP_BUILD");
 const MONTH = "from=2026-10-01&to=2026-11-01";
 
 let server: { child: ChildProcess; baseUrl: string };
@@ -52,7 +53,12 @@ beforeAll(async () => {
   account = await createAccount();
   // 100,000 entries 26 s apart fill October 2026 (the last on 30 October at 02:13); a ~620-byte
   // reason makes each CSV row ~710 bytes and the file ~70 MB, far above the streaming overhead.
-  await insertLedgerHistory(account.accountId, { start: new Date("2026-10-01T00:00:00Z"), stepSeconds: 26, count: ENTRIES, reasonPadding: 600 });
+  await insertLedgerHistory(account.accountId, {
+    start: new Date("2026-10-01T00:00:00Z"),
+    stepSeconds: 26,
+    count: ENTRIES,
+    reasonPadding: 600,
+  });
   const env = (heapMb: number) => ({
     ...TEST_ENV,
     DATABASE_URL: inject("databaseUrl"),
@@ -67,7 +73,8 @@ beforeAll(async () => {
     // Retry-After (tests/e2e/next-start-first-request.test.ts). That is not what this file tests,
     // so the first request is a health check whose answer is printed, not asserted.
     const first = await fetch(`${nextServer.baseUrl}/healthz`);
-    if (first.status !== 200) console.log(`[statement memory] next start's first request answered ${first.status}: ${await first.text()}`);
+    if (first.status !== 200)
+      console.log(`[statement memory] next start's first request answered ${first.status}: ${await first.text()}`);
   }
 }, 300_000);
 afterAll(async () => {
@@ -96,7 +103,9 @@ async function openStatementTransactions(): Promise<number> {
 async function expectStreamedStatement(host: { child: ChildProcess; baseUrl: string }, heapMb: number) {
   const pid = host.child.pid!;
   // Warm up (modules, Prisma, the pool) so the peak below is the statement's own.
-  expect((await api(`/ledger?format=csv&from=2026-10-01&to=2026-10-02`, { key: account.key }, host.baseUrl)).status).toBe(200);
+  expect(
+    (await api(`/ledger?format=csv&from=2026-10-01&to=2026-10-02`, { key: account.key }, host.baseUrl)).status,
+  ).toBe(200);
   const before = memoryOf(pid);
 
   const res = await fetch(`${host.baseUrl}/ledger?format=csv&${MONTH}`, { headers: { "x-api-key": account.key } });
@@ -123,7 +132,9 @@ async function expectStreamedStatement(host: { child: ChildProcess; baseUrl: str
   expect(statement.entries).toHaveLength(ENTRIES);
   expect(statement.opening.cents).toBe(0);
   const sum = statement.entries.reduce((total, e) => total + e.amountCents, 0);
-  const [{ balance_cents }] = await sql<{ balance_cents: number }>(`SELECT balance_cents FROM accounts WHERE id = $1`, [account.accountId]);
+  const [{ balance_cents }] = await sql<{ balance_cents: number }>(`SELECT balance_cents FROM accounts WHERE id = $1`, [
+    account.accountId,
+  ]);
   expect(statement.opening.cents + sum).toBe(statement.closing.cents);
   expect(statement.closing.cents).toBe(balance_cents);
   // Had the server held the file, its peak RSS would have grown by at least the file's size.
@@ -133,16 +144,27 @@ async function expectStreamedStatement(host: { child: ChildProcess; baseUrl: str
 }
 
 describe("a month's statement of 100,000 entries", () => {
-  it("streams from the lean host in a capped heap, its rows summing from the opening to the closing balance", () => expectStreamedStatement(server, LEAN_HEAP_MB), 300_000);
+  it(
+    "streams from the lean host in a capped heap, its rows summing from the opening to the closing balance",
+    () => expectStreamedStatement(server, LEAN_HEAP_MB),
+    300_000,
+  );
 
-  it.skipIf(!built)("streams from next start in a capped heap, its rows summing from the opening to the closing balance", () => expectStreamedStatement(nextServer!, NEXT_HEAP_MB), 300_000);
+  it.skipIf(!built)(
+    "streams from next start in a capped heap, its rows summing from the opening to the closing balance",
+    () => expectStreamedStatement(nextServer!, NEXT_HEAP_MB),
+    300_000,
+  );
 
   it("answers a statement beyond the open-statement limit 503 with Retry-After, and frees the slots of abandoned downloads", async () => {
     // Two downloads that are never read hold their slots: 70 MB cannot fit in the sockets' buffers,
     // so backpressure keeps both transactions open.
     const held = [new AbortController(), new AbortController()];
     for (const controller of held) {
-      const res = await fetch(`${server.baseUrl}/ledger?format=csv&${MONTH}`, { headers: { "x-api-key": account.key }, signal: controller.signal });
+      const res = await fetch(`${server.baseUrl}/ledger?format=csv&${MONTH}`, {
+        headers: { "x-api-key": account.key },
+        signal: controller.signal,
+      });
       expect(res.status).toBe(200);
     }
     const refused = await api(`/ledger?format=csv&${MONTH}`, { key: account.key }, server.baseUrl);
@@ -150,12 +172,16 @@ describe("a month's statement of 100,000 entries", () => {
     expect(refused.json).toMatchObject({ success: false, code: "SERVICE_UNAVAILABLE" });
     expect(refused.headers.get("retry-after")).toBe("5");
     // JSON pages do not use the slots.
-    expect((await api("/ledger", { key: account.key }, server.baseUrl)).json).toMatchObject({ success: true, total: ENTRIES });
+    expect((await api("/ledger", { key: account.key }, server.baseUrl)).json).toMatchObject({
+      success: true,
+      total: ENTRIES,
+    });
 
     for (const controller of held) controller.abort();
     // The server ends each transaction when it sees the connection close.
     const deadline = Date.now() + 60_000;
-    while ((await openStatementTransactions()) > 0 && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 200));
+    while ((await openStatementTransactions()) > 0 && Date.now() < deadline)
+      await new Promise((resolve) => setTimeout(resolve, 200));
     expect(await openStatementTransactions()).toBe(0);
     const again = await api(`/ledger?format=csv&from=2026-10-01&to=2026-10-02`, { key: account.key }, server.baseUrl);
     expect(again.status).toBe(200);

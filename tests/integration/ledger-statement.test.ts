@@ -79,11 +79,16 @@ describe("GET /ledger?format=csv&from=&to=", () => {
 
   it("reads a bare date as 00:00 UTC and an instant with its offset, and chains months without gap or overlap", async () => {
     const byDate = await api("/ledger?format=csv&from=2026-02-01&to=2026-03-01", { key: main.key });
-    const byInstant = await api(`/ledger?format=csv&from=${encodeURIComponent("2026-02-01T07:00:00+07:00")}&to=2026-03-01T00:00:00.000Z`, { key: main.key });
+    const byInstant = await api(
+      `/ledger?format=csv&from=${encodeURIComponent("2026-02-01T07:00:00+07:00")}&to=2026-03-01T00:00:00.000Z`,
+      { key: main.key },
+    );
     expect(byInstant.status).toBe(200);
     expect(byInstant.text).toBe(byDate.text);
 
-    const january = parseStatementCsv((await api("/ledger?format=csv&from=2026-01-01&to=2026-02-01", { key: main.key })).text);
+    const january = parseStatementCsv(
+      (await api("/ledger?format=csv&from=2026-01-01&to=2026-02-01", { key: main.key })).text,
+    );
     const february = parseStatementCsv(byDate.text);
     expect(january.opening.cents).toBe(0);
     expect(january.closing.cents).toBe(february.opening.cents);
@@ -99,17 +104,24 @@ describe("GET /ledger?format=csv&from=&to=", () => {
     expect(new Set(statement.entries.map((e) => e.id)).size).toBe(HISTORY.count);
     expect(statement.opening.cents).toBe(0);
     const balance = await api("/balance", { key: main.key });
-    const [{ balance_cents }] = await sql<{ balance_cents: number }>(`SELECT balance_cents FROM accounts WHERE id = $1`, [main.accountId]);
+    const [{ balance_cents }] = await sql<{ balance_cents: number }>(
+      `SELECT balance_cents FROM accounts WHERE id = $1`,
+      [main.accountId],
+    );
     expect(statement.closing.cents).toBe(balance_cents);
     expect(balance.status).toBe(200);
     expect(statement.entries.reduce((total, e) => total + e.amountCents, 0)).toBe(balance_cents);
   });
 
   it("answers an empty range as an opening and a closing line of the same balance", async () => {
-    const before = parseStatementCsv((await api("/ledger?format=csv&from=2025-06-01&to=2025-07-01", { key: main.key })).text);
+    const before = parseStatementCsv(
+      (await api("/ledger?format=csv&from=2025-06-01&to=2025-07-01", { key: main.key })).text,
+    );
     expect(before).toMatchObject({ opening: { cents: 0 }, closing: { cents: 0 }, entries: [] });
     const after = await api("/ledger?format=csv&from=2027-01-01T00:00:00Z&to=2027-01-01T00:00:01Z", { key: main.key });
-    expect(after.headers.get("content-disposition")).toBe('attachment; filename="ledger-2027-01-01-to-2027-01-01T000001Z.csv"');
+    expect(after.headers.get("content-disposition")).toBe(
+      'attachment; filename="ledger-2027-01-01-to-2027-01-01T000001Z.csv"',
+    );
     const lines = after.text.split("\r\n");
     expect(lines).toHaveLength(4);
     const statement = parseStatementCsv(after.text);
@@ -122,7 +134,11 @@ describe("GET /ledger?format=csv&from=&to=", () => {
     const mine = await api("/ledger?format=csv&from=2026-01-01&to=2027-01-01", { key: main.key });
     const theirs = await api("/ledger?format=csv&from=2026-01-01&to=2027-01-01", { key: other.key });
     expect(mine.text).not.toContain("OTHER ACCOUNT");
-    const otherIds = new Set((await sql<{ id: number }>(`SELECT id FROM ledger_entries WHERE account_id = $1`, [other.accountId])).map((r) => r.id));
+    const otherIds = new Set(
+      (await sql<{ id: number }>(`SELECT id FROM ledger_entries WHERE account_id = $1`, [other.accountId])).map(
+        (r) => r.id,
+      ),
+    );
     expect(parseStatementCsv(mine.text).entries.filter((e) => otherIds.has(e.id))).toEqual([]);
     const theirStatement = parseStatementCsv(theirs.text);
     expect(theirStatement.entries).toHaveLength(HISTORY.count);
@@ -131,8 +147,18 @@ describe("GET /ledger?format=csv&from=&to=", () => {
 
   it("neutralises formula text in a statement like in every CSV", async () => {
     const account = await createAccount();
-    await creditWallet({ accountId: account.accountId, amountCents: 500, actor: "telegram:1", reason: '=HYPERLINK("http://evil.example","pay")' });
-    await creditWallet({ accountId: account.accountId, amountCents: 100, actor: "telegram:1", reason: "-2+3+cmd|' /C calc'!A0" });
+    await creditWallet({
+      accountId: account.accountId,
+      amountCents: 500,
+      actor: "telegram:1",
+      reason: '=HYPERLINK("http://evil.example","pay")',
+    });
+    await creditWallet({
+      accountId: account.accountId,
+      amountCents: 100,
+      actor: "telegram:1",
+      reason: "-2+3+cmd|' /C calc'!A0",
+    });
     const from = new Date(Date.now() - 3600_000).toISOString();
     const to = new Date(Date.now() + 3600_000).toISOString();
     const res = await api(`/ledger?format=csv&from=${from}&to=${to}`, { key: account.key });
@@ -144,7 +170,8 @@ describe("GET /ledger?format=csv&from=&to=", () => {
     expect(lines[3]).toContain(`"credit","1.00","6.00","","'-2+3+cmd|' /C calc'!A0"`);
     expect(lines[4]).toBe(`"","closing_balance","","6.00","","","${to}"`);
     for (const line of lines.slice(1)) {
-      for (const cell of line.match(/"(?:[^"]|"")*"/g)!) expect(cell, line).toMatch(/^"(?:$|"|[0-9A-Za-z'"]|-\d+\.\d\d")/);
+      for (const cell of line.match(/"(?:[^"]|"")*"/g)!)
+        expect(cell, line).toMatch(/^"(?:$|"|[0-9A-Za-z'"]|-\d+\.\d\d")/);
     }
   });
 
@@ -166,7 +193,9 @@ describe("GET /ledger?format=csv&from=&to=", () => {
       const res = await api(`/ledger?${query}`, { key: main.key });
       expect(res.status, query).toBe(400);
       expect(res.json, query).toMatchObject({ success: false, error: "INVALID REQUEST", code: "INVALID_REQUEST" });
-      expect(res.json.details, query).toEqual(expect.arrayContaining([expect.objectContaining({ field, message: expect.stringMatching(message) })]));
+      expect(res.json.details, query).toEqual(
+        expect.arrayContaining([expect.objectContaining({ field, message: expect.stringMatching(message) })]),
+      );
     }
     // A 366-day range (2028 is a leap year) is accepted.
     expect((await api("/ledger?format=csv&from=2028-01-01&to=2029-01-01", { key: main.key })).status).toBe(200);
@@ -181,13 +210,19 @@ describe("GET /ledger?format=csv&from=&to=", () => {
   it("gives its database connection back when a download is abandoned or only its headers are asked for", async () => {
     for (let i = 0; i < 4; i++) {
       const controller = new AbortController();
-      const res = await fetch(`${baseUrl()}/ledger?format=csv&from=2026-01-01&to=2027-01-01`, { headers: { "x-api-key": main.key }, signal: controller.signal });
+      const res = await fetch(`${baseUrl()}/ledger?format=csv&from=2026-01-01&to=2027-01-01`, {
+        headers: { "x-api-key": main.key },
+        signal: controller.signal,
+      });
       expect(res.status).toBe(200);
       const reader = res.body!.getReader();
       expect((await reader.read()).done).toBe(false);
       controller.abort();
       await reader.closed.catch(() => undefined);
-      const head = await fetch(`${baseUrl()}/ledger?format=csv&from=2026-01-01&to=2027-01-01`, { method: "HEAD", headers: { "x-api-key": main.key } });
+      const head = await fetch(`${baseUrl()}/ledger?format=csv&from=2026-01-01&to=2027-01-01`, {
+        method: "HEAD",
+        headers: { "x-api-key": main.key },
+      });
       expect(head.status).toBe(200);
       expect(head.headers.get("content-type")).toBe("text/csv; charset=utf-8");
     }
@@ -202,12 +237,17 @@ describe("the OpenAPI document", () => {
   it("documents the statement: from, to, the text/csv answer and its 503", async () => {
     const document = (await api("/openapi.json")).json;
     const operation = document.paths["/ledger"].get;
-    const parameters = Object.fromEntries(operation.parameters.map((p: { name: string; in: string; description: string }) => [p.name, p]));
+    const parameters = Object.fromEntries(
+      operation.parameters.map((p: { name: string; in: string; description: string }) => [p.name, p]),
+    );
     expect(parameters.from).toMatchObject({ in: "query", description: expect.stringContaining("inclusive") });
     expect(parameters.to).toMatchObject({ in: "query", description: expect.stringContaining("exclusive") });
     const content = operation.responses["200"].content;
     expect(Object.keys(content).sort()).toEqual(["application/json", "text/csv"]);
-    expect(content["text/csv"].schema).toMatchObject({ type: "string", description: expect.stringContaining("closing_balance") });
+    expect(content["text/csv"].schema).toMatchObject({
+      type: "string",
+      description: expect.stringContaining("closing_balance"),
+    });
     expect(operation.responses["200"].headers["Content-Disposition"]).toBeDefined();
     expect(operation["x-error-codes"]).toEqual(expect.arrayContaining(["INVALID_REQUEST", "SERVICE_UNAVAILABLE"]));
   });
@@ -226,8 +266,19 @@ describe("postings that race for the wallet", () => {
       began = (await late.query<{ began: Date }>("SELECT now() AS began")).rows[0].began;
       // Dates are kept to the millisecond: let the clock move well past the late one's start.
       await new Promise((resolve) => setTimeout(resolve, 20));
-      await creditWallet({ accountId: account.accountId, amountCents: 300, actor: "test", reason: "reached the wallet first" });
-      await postLedgerEntry(late, { accountId: account.accountId, kind: "adjustment", amountCents: -200, actor: "test", reason: "began first" });
+      await creditWallet({
+        accountId: account.accountId,
+        amountCents: 300,
+        actor: "test",
+        reason: "reached the wallet first",
+      });
+      await postLedgerEntry(late, {
+        accountId: account.accountId,
+        kind: "adjustment",
+        amountCents: -200,
+        actor: "test",
+        reason: "began first",
+      });
       await late.query("COMMIT");
     } finally {
       late.release();
@@ -242,7 +293,10 @@ describe("postings that race for the wallet", () => {
 
     const from = rows[1].created_at;
     const to = new Date(from.getTime() + 86_400_000);
-    const res = await api(`/ledger?format=csv&from=${encodeURIComponent(from.toISOString())}&to=${encodeURIComponent(to.toISOString())}`, { key: account.key });
+    const res = await api(
+      `/ledger?format=csv&from=${encodeURIComponent(from.toISOString())}&to=${encodeURIComponent(to.toISOString())}`,
+      { key: account.key },
+    );
     expect(res.status).toBe(200);
     const statement = parseStatementCsv(res.text);
     expect(statement.opening.cents).toBe(10_000);
@@ -251,7 +305,11 @@ describe("postings that race for the wallet", () => {
       ["began first", -200],
     ]);
     expect(statement.closing.cents).toBe(10_100);
-    expect(await ledgerTruth(account.accountId, from.toISOString(), to.toISOString())).toEqual({ opening: 10_000, closing: 10_100, entries: 2 });
+    expect(await ledgerTruth(account.accountId, from.toISOString(), to.toISOString())).toEqual({
+      opening: 10_000,
+      closing: 10_100,
+      entries: 2,
+    });
     await expectBooksBalance();
   });
 });
@@ -264,7 +322,15 @@ describe("GET /ledger JSON pages and the page CSV", () => {
     expect(page.json.entries).toHaveLength(50);
     const ids = page.json.entries.map((e: { id: number }) => e.id);
     expect(ids).toEqual([...ids].sort((a: number, b: number) => b - a));
-    expect(Object.keys(page.json.entries[0]).sort()).toEqual(["amountUsd", "balanceAfterUsd", "createdAt", "id", "orderId", "reason", "type"]);
+    expect(Object.keys(page.json.entries[0]).sort()).toEqual([
+      "amountUsd",
+      "balanceAfterUsd",
+      "createdAt",
+      "id",
+      "orderId",
+      "reason",
+      "type",
+    ]);
     const csv = await api("/ledger?format=csv", { key: main.key });
     expect(csv.headers.get("content-disposition")).toBe('attachment; filename="ledger-page-1.csv"');
     const lines = csv.text.trim().split("\r\n");

@@ -32,10 +32,10 @@ async function placeOrder(key: string) {
 }
 
 function waiterHolds(orderId: number) {
-  return sql(`SELECT count(*)::int AS n FROM pg_locks WHERE locktype = 'advisory' AND classid = $1 AND objid = $2 AND objsubid = 2 AND granted`, [
-    ORDER_WAITER_LOCK_NAMESPACE,
-    orderId,
-  ]).then((rows) => rows[0].n);
+  return sql(
+    `SELECT count(*)::int AS n FROM pg_locks WHERE locktype = 'advisory' AND classid = $1 AND objid = $2 AND objsubid = 2 AND granted`,
+    [ORDER_WAITER_LOCK_NAMESPACE, orderId],
+  ).then((rows) => rows[0].n);
 }
 
 describe("GET /orders/:id?wait and the settlement's notification", () => {
@@ -69,7 +69,14 @@ describe("GET /orders/:id?wait and the settlement's notification", () => {
     await settling.connect();
     try {
       await settling.query("BEGIN");
-      expect((await settling.query(`SELECT pg_try_advisory_xact_lock($1, $2) AS got`, [ORDER_WAITER_LOCK_NAMESPACE, placed.id])).rows[0].got).toBe(true);
+      expect(
+        (
+          await settling.query(`SELECT pg_try_advisory_xact_lock($1, $2) AS got`, [
+            ORDER_WAITER_LOCK_NAMESPACE,
+            placed.id,
+          ])
+        ).rows[0].got,
+      ).toBe(true);
       await settling.query(`UPDATE orders SET status = 'completed', finished_at = now() WHERE id = $1`, [placed.id]);
       const started = Date.now();
       const waiting = api(`/orders/${placed.publicId}?wait=30`, { key: account.key });
@@ -78,10 +85,10 @@ describe("GET /orders/:id?wait and the settlement's notification", () => {
         .poll(
           async () =>
             (
-              await sql(`SELECT count(*)::int AS n FROM pg_locks WHERE locktype = 'advisory' AND classid = $1 AND objid = $2 AND NOT granted`, [
-                ORDER_WAITER_LOCK_NAMESPACE,
-                placed.id,
-              ])
+              await sql(
+                `SELECT count(*)::int AS n FROM pg_locks WHERE locktype = 'advisory' AND classid = $1 AND objid = $2 AND NOT granted`,
+                [ORDER_WAITER_LOCK_NAMESPACE, placed.id],
+              )
             )[0].n,
           { timeout: 20_000, interval: 50 },
         )

@@ -14,7 +14,12 @@ let worker: RunningWorker;
 
 useCleanDatabase({ checkBooks: true });
 beforeAll(async () => {
-  Object.assign(process.env, { SUPPLIER_POLL_MS: "100", SUPPLIER_POLL_MAX_MS: "300", SUPPLIER_DEADLINE_MS: "2500", SANDBOX_SLOW_MS: "400" });
+  Object.assign(process.env, {
+    SUPPLIER_POLL_MS: "100",
+    SUPPLIER_POLL_MAX_MS: "300",
+    SUPPLIER_DEADLINE_MS: "2500",
+    SANDBOX_SLOW_MS: "400",
+  });
   worker = await startWorker({ connectionString: inject("databaseUrl"), concurrency: 4, log: () => undefined });
 });
 afterAll(async () => {
@@ -35,13 +40,17 @@ async function terminalEvents(publicId: string) {
   );
 }
 
-
 describe("top-ups through the sandbox supplier", () => {
   it("completes a normal order; ?wait answers as soon as it finishes, with durationSec", async () => {
     const account = await createAccount({ balanceCents: 1000 });
     const placed = await order(account.key, { pid: "SVCBR60", trxid: newTrxid(), userId: "5120001" });
     const done = await waitTerminal(account.key, placed.json.orderId);
-    expect(done).toMatchObject({ success: true, status: "completed", orderCreated: true, orderId: placed.json.orderId });
+    expect(done).toMatchObject({
+      success: true,
+      status: "completed",
+      orderCreated: true,
+      orderId: placed.json.orderId,
+    });
     expect(done.durationSec).toBeGreaterThanOrEqual(0);
     expect(done.error).toBeUndefined();
     expect((await terminalEvents(placed.json.orderId)).map((e) => e.to_status)).toEqual(["processing", "completed"]);
@@ -57,7 +66,9 @@ describe("top-ups through the sandbox supplier", () => {
     const done = await waitTerminal(account.key, placed.json.orderId);
     expect(done).toMatchObject({ status: "cancelled", error, refunded: true });
     expect(await storedSupplierRef(placed.json.orderId)).toBe(`SANDBOX-${placed.json.orderId}`);
-    const ledger = await sql(`SELECT kind, amount_cents FROM ledger_entries WHERE account_id = $1 ORDER BY id`, [account.accountId]);
+    const ledger = await sql(`SELECT kind, amount_cents FROM ledger_entries WHERE account_id = $1 ORDER BY id`, [
+      account.accountId,
+    ]);
     expect(ledger.map((l) => [l.kind, l.amount_cents])).toEqual([
       ["credit", 1000],
       ["debit", -499],
@@ -75,14 +86,23 @@ describe("top-ups through the sandbox supplier", () => {
     const account = await createAccount({ balanceCents: 1000 });
     const placed = await order(account.key, { pid: "SVCBR60", trxid: newTrxid(), userId: "5120999" });
     expect((await waitTerminal(account.key, placed.json.orderId)).status).toBe("completed");
-    expect((await terminalEvents(placed.json.orderId)).map((e) => e.to_status)).toEqual(["processing", "pending", "processing", "completed"]);
+    expect((await terminalEvents(placed.json.orderId)).map((e) => e.to_status)).toEqual([
+      "processing",
+      "pending",
+      "processing",
+      "completed",
+    ]);
   });
 
   it("an outcome that never settles is flagged for an admin, who settles it once", async () => {
     const account = await createAccount({ balanceCents: 1000 });
     const placed = await order(account.key, { pid: "SVCBR60", trxid: newTrxid(), userId: "5120777" });
     await expect
-      .poll(async () => (await sql(`SELECT needs_admin, status FROM orders WHERE public_id = $1`, [placed.json.orderId]))[0], { timeout: 10_000, interval: 200 })
+      .poll(
+        async () =>
+          (await sql(`SELECT needs_admin, status FROM orders WHERE public_id = $1`, [placed.json.orderId]))[0],
+        { timeout: 10_000, interval: 200 },
+      )
       .toEqual({ needs_admin: true, status: "processing" });
     // Pending answers carried the supplier's reference: it is kept while the order waits.
     expect(await storedSupplierRef(placed.json.orderId)).toBe(`SANDBOX-${placed.json.orderId}`);
@@ -111,7 +131,10 @@ describe("game keys and gift cards", () => {
     expect(done.status).toBe("completed");
     expect(done.codes).toHaveLength(2);
     for (const code of done.codes) expect(code).toMatch(/^DEMO-GC10-\d{4}$/);
-    const stored = await sql(`SELECT c.status, c.ciphertext FROM inventory_codes c JOIN orders o ON o.id = c.order_id WHERE o.public_id = $1`, [placed.json.orderId]);
+    const stored = await sql(
+      `SELECT c.status, c.ciphertext FROM inventory_codes c JOIN orders o ON o.id = c.order_id WHERE o.public_id = $1`,
+      [placed.json.orderId],
+    );
     expect(stored.map((c) => c.status)).toEqual(["delivered", "delivered"]);
     for (const row of stored) for (const code of done.codes) expect(row.ciphertext).not.toContain(code);
 
@@ -159,16 +182,27 @@ describe("reading orders", () => {
     const other = await createAccount({ balanceCents: 10_000 });
     await order(other.key, { pid: "SVCBR60", trxid: newTrxid(), userId: "1" });
     const ids: string[] = [];
-    for (let i = 0; i < 5; i++) ids.push((await order(account.key, { pid: "SVCBR60", trxid: newTrxid(), userId: String(i) })).json.orderId);
+    for (let i = 0; i < 5; i++)
+      ids.push((await order(account.key, { pid: "SVCBR60", trxid: newTrxid(), userId: String(i) })).json.orderId);
     const simple = await api("/history", { key: account.key });
     expect(simple.json).toMatchObject({ success: true, count: 5 });
     expect(simple.json.orders.map((o: any) => o.orderId)).toEqual([...ids].reverse());
-    expect((await api("/history?limit=2", { key: account.key })).json.orders.map((o: any) => o.orderId)).toEqual([ids[4], ids[3]]);
+    expect((await api("/history?limit=2", { key: account.key })).json.orders.map((o: any) => o.orderId)).toEqual([
+      ids[4],
+      ids[3],
+    ]);
     const page2 = await api("/history?page=2&pageSize=2", { key: account.key });
     expect(page2.json).toMatchObject({ success: true, count: 2, page: 2, pageSize: 2, total: 5, hasMore: true });
     expect(page2.json.orders.map((o: any) => o.orderId)).toEqual([ids[2], ids[1]]);
-    expect((await api("/history?page=3&pageSize=2", { key: account.key })).json).toMatchObject({ count: 1, hasMore: false });
-    expect((await api("/history?page=1", { key: account.key })).json).toMatchObject({ pageSize: 20, total: 5, hasMore: false });
+    expect((await api("/history?page=3&pageSize=2", { key: account.key })).json).toMatchObject({
+      count: 1,
+      hasMore: false,
+    });
+    expect((await api("/history?page=1", { key: account.key })).json).toMatchObject({
+      pageSize: 20,
+      total: 5,
+      hasMore: false,
+    });
     for (const bad of ["limit=0", "limit=201", "limit=abc", "pageSize=51&page=1", "page=0", "limit=1.5", "limit=-1"]) {
       const res = await api(`/history?${bad}`, { key: account.key });
       expect(res.status, bad).toBe(400);
@@ -202,9 +236,16 @@ describe("several workers", () => {
     try {
       const account = await createAccount({ balanceCents: 100_000 });
       const placed = await Promise.all(
-        Array.from({ length: 30 }, (_, i) => order(account.key, { pid: "SVCBR60", trxid: newTrxid(`w${i}`), userId: i % 5 === 0 ? `61${i}404` : `61${i}` })),
+        Array.from({ length: 30 }, (_, i) =>
+          order(account.key, {
+            pid: "SVCBR60",
+            trxid: newTrxid(`w${i}`),
+            userId: i % 5 === 0 ? `61${i}404` : `61${i}`,
+          }),
+        ),
       );
-      for (const p of placed) expect((await waitTerminal(account.key, p.json.orderId)).status).toMatch(/completed|cancelled/);
+      for (const p of placed)
+        expect((await waitTerminal(account.key, p.json.orderId)).status).toMatch(/completed|cancelled/);
       const finals = await sql(
         `SELECT o.id, count(*) FILTER (WHERE e.to_status IN ('completed', 'cancelled'))::int AS finals
            FROM orders o JOIN order_events e ON e.order_id = o.id WHERE o.account_id = $1 GROUP BY o.id`,

@@ -46,7 +46,6 @@ async function placeAndWait(userId: string) {
   return { invoice: done.json, events: events.map((e) => e.to_status), reference: placed.json.orderId as string };
 }
 
-
 describe("fulfilment through the h2h supplier", () => {
   it("a known player is delivered once, with our public order id as the supplier's reference", async () => {
     supplier.addPlayer("h2h-1", "Ace");
@@ -70,16 +69,19 @@ describe("fulfilment through the h2h supplier", () => {
     ["a hang past the timeout", { kind: "hang" }, 1],
     ["429", { kind: "status", httpStatus: 429 }, 1],
   ];
-  it.each(faults)("%s on placement: the outcome is asked for, never guessed, and delivered once", async (_name, fault, times) => {
-    const player = `h2h-${Math.random().toString(36).slice(2, 8)}`;
-    supplier.addPlayer(player, "Bee");
-    supplier.failNext("place", fault, times);
-    const { invoice, events, reference } = await placeAndWait(player);
-    expect(invoice.status).toBe("completed");
-    expect(events).toContain("pending");
-    expect(events.at(-1)).toBe("completed");
-    expect(supplier.deliveries(reference)).toBe(1);
-  });
+  it.each(faults)(
+    "%s on placement: the outcome is asked for, never guessed, and delivered once",
+    async (_name, fault, times) => {
+      const player = `h2h-${Math.random().toString(36).slice(2, 8)}`;
+      supplier.addPlayer(player, "Bee");
+      supplier.failNext("place", fault, times);
+      const { invoice, events, reference } = await placeAndWait(player);
+      expect(invoice.status).toBe("completed");
+      expect(events).toContain("pending");
+      expect(events.at(-1)).toBe("completed");
+      expect(supplier.deliveries(reference)).toBe(1);
+    },
+  );
 
   it("a supplier that answers pending settles after status inquiries", async () => {
     supplier.addPlayer("h2h-slow", "Cee");
@@ -101,13 +103,17 @@ describe("fulfilment through the h2h supplier", () => {
     expect(placed.json).toMatchObject({ orderCreated: true, userId: " h2h-gacha ", serverId: "NA" });
     const done = await api(`/orders/${placed.json.orderId}?wait=20`, { key });
     expect(done.json).toMatchObject({ status: "completed", userId: " h2h-gacha ", serverId: "NA" });
-    const sent = supplier.requests.filter((r) => r.route === "place" && r.body.includes(placed.json.orderId)).map((r) => JSON.parse(r.body));
+    const sent = supplier.requests
+      .filter((r) => r.route === "place" && r.body.includes(placed.json.orderId))
+      .map((r) => JSON.parse(r.body));
     expect(sent.length).toBeGreaterThan(0);
     for (const body of sent) expect(body).toMatchObject({ userId: "h2h-gacha", serverId: "america" });
   });
 
   it("the supplier delivered exactly once per completed order, never more", async () => {
-    const [{ completed }] = await sql(`SELECT count(*)::int AS completed FROM orders WHERE supplier = 'h2h' AND status = 'completed'`);
+    const [{ completed }] = await sql(
+      `SELECT count(*)::int AS completed FROM orders WHERE supplier = 'h2h' AND status = 'completed'`,
+    );
     expect(completed).toBeGreaterThan(0);
     expect(supplier.totalDeliveries()).toBe(completed);
   });

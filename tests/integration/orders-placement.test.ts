@@ -40,9 +40,14 @@ describe("a successful placement", () => {
       createdAt: expect.any(String),
     });
     expect(await balanceCents(account.accountId)).toBe(1000 - 99);
-    const [row] = await sql(`SELECT unit_price_cents, catalog_id, pack_name FROM orders WHERE public_id = $1`, [res.json.orderId]);
+    const [row] = await sql(`SELECT unit_price_cents, catalog_id, pack_name FROM orders WHERE public_id = $1`, [
+      res.json.orderId,
+    ]);
     expect(row).toEqual({ unit_price_cents: 99, catalog_id: "SVCBR60", pack_name: "60 UC" });
-    const events = await sql(`SELECT from_status, to_status FROM order_events e JOIN orders o ON o.id = e.order_id WHERE o.public_id = $1`, [res.json.orderId]);
+    const events = await sql(
+      `SELECT from_status, to_status FROM order_events e JOIN orders o ON o.id = e.order_id WHERE o.public_id = $1`,
+      [res.json.orderId],
+    );
     expect(events).toEqual([{ from_status: null, to_status: "processing" }]);
     // One fulfilment job, keyed by the new order's id (lib/fulfilment/enqueue-fulfilment.ts).
     const [{ id }] = await sql(`SELECT id FROM orders WHERE public_id = $1`, [res.json.orderId]);
@@ -57,7 +62,11 @@ describe("a successful placement", () => {
   // lib/orders/place-order.ts: the lookup, validation in Node, then every write in one statement.
   it("takes two round trips and no BEGIN or COMMIT: the lookup, then one writing statement (charged, refused for balance, key line)", async () => {
     const account = await createAccount({ balanceCents: 600 });
-    const [caller] = (await getPool().query<ApiCaller>(`SELECT ${API_CALLER_COLUMNS} FROM ${API_CALLER_TABLES} WHERE k.id = $1`, [account.keyId])).rows;
+    const [caller] = (
+      await getPool().query<ApiCaller>(`SELECT ${API_CALLER_COLUMNS} FROM ${API_CALLER_TABLES} WHERE k.id = $1`, [
+        account.keyId,
+      ])
+    ).rows;
     const query = vi.spyOn(pg.Client.prototype, "query");
     try {
       for (const body of [
@@ -68,7 +77,9 @@ describe("a successful placement", () => {
         query.mockClear();
         const placed = await placeOrder(caller, body);
         expect(placed.invoice.status).toBe(body.pid === "SVCBR325" ? "cancelled" : "processing");
-        const sent = query.mock.calls.map(([statement]) => (typeof statement === "string" ? statement : (statement as { name?: string }).name));
+        const sent = query.mock.calls.map(([statement]) =>
+          typeof statement === "string" ? statement : (statement as { name?: string }).name,
+        );
         expect(sent).toEqual(["place-open", "place-order"]);
       }
     } finally {
@@ -80,17 +91,26 @@ describe("a successful placement", () => {
     const account = await createAccount({ balanceCents: 600 });
     const body = { pid: "SVCBR60", trxid: newTrxid("ride"), userId: "5123456" };
     const query = vi.spyOn(pg.Client.prototype, "query");
-    const sent = () => query.mock.calls.map(([statement]) => (typeof statement === "string" ? statement : (statement as { name?: string }).name));
+    const sent = () =>
+      query.mock.calls.map(([statement]) =>
+        typeof statement === "string" ? statement : (statement as { name?: string }).name,
+      );
     try {
       // As the wrapper does it (lib/http/public-route.ts, withKeyLookup).
       const first = await authenticateApiKey(account.key, placementKeyLookup(body));
       expect(first.caller).toMatchObject({ keyId: account.keyId, accountId: account.accountId });
-      expect(first.extra).toMatchObject({ existing: false, nextId: expect.any(Number), entry: expect.objectContaining({ catalogId: "SVCBR60" }) });
+      expect(first.extra).toMatchObject({
+        existing: false,
+        nextId: expect.any(Number),
+        entry: expect.objectContaining({ catalogId: "SVCBR60" }),
+      });
       const placed = await placeOrder(first.caller, body, first.extra as PlacementPrefetch);
       expect(placed.invoice).toMatchObject({ orderCreated: true, status: "processing" });
       expect(sent()).toEqual(["auth-key-lookup+place-open", "place-order"]);
       // The order takes the id the key's lookup reserved.
-      expect(placed.invoice.orderId).toContain(`-${(first.extra as PlacementPrefetch).nextId.toString(36).toUpperCase()}-`);
+      expect(placed.invoice.orderId).toContain(
+        `-${(first.extra as PlacementPrefetch).nextId.toString(36).toUpperCase()}-`,
+      );
 
       // A repeat: the key's lookup sees the order, and the placement reads it to answer the replay.
       query.mockClear();
@@ -131,12 +151,17 @@ describe("a successful placement", () => {
     try {
       // The lock a placement of this key holds while its statement runs (lib/orders/place-order.ts).
       await holder.query("BEGIN");
-      await holder.query(`SELECT pg_advisory_xact_lock(hashtextextended($1::int || ':' || $2::text, 0))`, [account.accountId, body.trxid]);
+      await holder.query(`SELECT pg_advisory_xact_lock(hashtextextended($1::int || ':' || $2::text, 0))`, [
+        account.accountId,
+        body.trxid,
+      ]);
       const refused = await order(account.key, body);
       expect(refused.status).toBe(429);
       expect(refused.json).toEqual({ success: false, error: "DUPLICATE_IN_FLIGHT", code: "DUPLICATE_IN_FLIGHT" });
       expect(await sql(`SELECT id FROM orders WHERE account_id = $1`, [account.accountId])).toEqual([]);
-      expect(await sql(`SELECT order_count FROM api_keys WHERE id = $1`, [account.keyId])).toEqual([{ order_count: 0 }]);
+      expect(await sql(`SELECT order_count FROM api_keys WHERE id = $1`, [account.keyId])).toEqual([
+        { order_count: 0 },
+      ]);
       expect(await balanceCents(account.accountId)).toBe(600);
     } finally {
       await holder.query("ROLLBACK");
@@ -149,12 +174,19 @@ describe("a successful placement", () => {
 
   it("an order with the same key committed between the lookup and the writing statement is answered as its replay", async () => {
     const account = await createAccount({ balanceCents: 600 });
-    const [caller] = (await getPool().query<ApiCaller>(`SELECT ${API_CALLER_COLUMNS} FROM ${API_CALLER_TABLES} WHERE k.id = $1`, [account.keyId])).rows;
+    const [caller] = (
+      await getPool().query<ApiCaller>(`SELECT ${API_CALLER_COLUMNS} FROM ${API_CALLER_TABLES} WHERE k.id = $1`, [
+        account.keyId,
+      ])
+    ).rows;
     const body = { pid: "SVCBR60", trxid: newTrxid("meanwhile"), userId: "5123456" };
     const send = pg.Client.prototype.query;
     let original: Awaited<ReturnType<typeof order>> | undefined;
     // Just before this placement's writing statement goes out, the server places the same order.
-    const query = vi.spyOn(pg.Client.prototype, "query").mockImplementation(async function (this: pg.Client, ...args: unknown[]) {
+    const query = vi.spyOn(pg.Client.prototype, "query").mockImplementation(async function (
+      this: pg.Client,
+      ...args: unknown[]
+    ) {
       if (!original && (args[0] as { name?: string }).name === "place-order") original = await order(account.key, body);
       return (send as (...a: unknown[]) => unknown).apply(this, args);
     } as typeof send);
@@ -169,7 +201,9 @@ describe("a successful placement", () => {
     } finally {
       query.mockRestore();
     }
-    expect(await sql(`SELECT key_seq FROM orders WHERE account_id = $1`, [account.accountId])).toEqual([{ key_seq: 1 }]);
+    expect(await sql(`SELECT key_seq FROM orders WHERE account_id = $1`, [account.accountId])).toEqual([
+      { key_seq: 1 },
+    ]);
     expect(await sql(`SELECT order_count FROM api_keys WHERE id = $1`, [account.keyId])).toEqual([{ order_count: 1 }]);
     expect(await balanceCents(account.accountId)).toBe(600 - 99);
   });
@@ -181,7 +215,10 @@ describe("a successful placement", () => {
     const later = new Date(Date.now() + 3_600_000);
     await enqueueFulfilment(getPool(), id, new Date(Date.now() + 60_000));
     await enqueueFulfilment(getPool(), id, later);
-    const jobs = await sql(`SELECT key, run_at FROM graphile_worker._private_jobs WHERE (payload->>'orderId')::int = $1 ORDER BY key`, [id]);
+    const jobs = await sql(
+      `SELECT key, run_at FROM graphile_worker._private_jobs WHERE (payload->>'orderId')::int = $1 ORDER BY key`,
+      [id],
+    );
     // One re-poll, due at the later time, and the placement's own job, untouched.
     expect(jobs).toEqual([
       { key: `order:${id}`, run_at: later },
@@ -196,15 +233,22 @@ describe("a successful placement", () => {
     // The placement's key lookup takes the next id of the sequence: hold that id's job key.
     const [{ last }] = await sql(`SELECT nextval(pg_get_serial_sequence('orders', 'id'))::int AS last`);
     const heldKey = `place:${last + 1}`;
-    await sql(`SELECT graphile_worker.add_job('fulfil_order', json_build_object('orderId', 0), job_key := $1, run_at := now() + interval '1 day')`, [heldKey]);
+    await sql(
+      `SELECT graphile_worker.add_job('fulfil_order', json_build_object('orderId', 0), job_key := $1, run_at := now() + interval '1 day')`,
+      [heldKey],
+    );
     const refused = await order(account.key, body);
     expect(refused.status).toBe(500);
     expect(refused.json).toMatchObject({ success: false, code: "INTERNAL_ERROR" });
-    expect(await sql(`SELECT count(*)::int AS n FROM orders WHERE account_id = $1`, [account.accountId])).toEqual([{ n: 0 }]);
+    expect(await sql(`SELECT count(*)::int AS n FROM orders WHERE account_id = $1`, [account.accountId])).toEqual([
+      { n: 0 },
+    ]);
     expect(await sql(`SELECT order_count FROM api_keys WHERE id = $1`, [account.keyId])).toEqual([{ order_count: 0 }]);
     expect(await balanceCents(account.accountId)).toBe(1000);
     // The held job is as it was: the failed statement's bump of its revision was rolled back.
-    expect(await sql(`SELECT revision, payload FROM graphile_worker._private_jobs WHERE key = $1`, [heldKey])).toEqual([{ revision: 0, payload: { orderId: 0 } }]);
+    expect(await sql(`SELECT revision, payload FROM graphile_worker._private_jobs WHERE key = $1`, [heldKey])).toEqual([
+      { revision: 0, payload: { orderId: 0 } },
+    ]);
 
     await sql(`SELECT graphile_worker.remove_job($1)`, [heldKey]);
     const placed = await order(account.key, body);
@@ -215,7 +259,13 @@ describe("a successful placement", () => {
 
   it("accepts every alias of the spec, numbers for identifier fields, and ignores unknown fields", async () => {
     const account = await createAccount({ balanceCents: 1000 });
-    const res = await order(account.key, { PID: "SVCMB86", idTrx: newTrxid(), userID: 778899, zoneId: 2001, extra: { nested: [1] } });
+    const res = await order(account.key, {
+      PID: "SVCMB86",
+      idTrx: newTrxid(),
+      userID: 778899,
+      zoneId: 2001,
+      extra: { nested: [1] },
+    });
     expect(res.status).toBe(200);
     expect(res.json).toMatchObject({ orderCreated: true, game: "moba", userId: "778899", zoneId: "2001" });
     for (const alias of ["trxId", "idtrx"]) {
@@ -224,12 +274,19 @@ describe("a successful placement", () => {
     }
     const withKey = await order(account.key, { pid: "SVCBR60", trxid: newTrxid(), idempotency: "idem-1", userId: "1" });
     expect(withKey.status).toBe(200);
-    expect((await sql(`SELECT idempotency_key FROM orders WHERE public_id = $1`, [withKey.json.orderId]))[0].idempotency_key).toBe("idem-1");
+    expect(
+      (await sql(`SELECT idempotency_key FROM orders WHERE public_id = $1`, [withKey.json.orderId]))[0].idempotency_key,
+    ).toBe("idem-1");
   });
 
   it("resolves serverId labels and aliases to their values for the supplier, and echoes what was sent", async () => {
     const account = await createAccount({ balanceCents: 1000 });
-    for (const [sent, stored] of [["Asia", "asia"], ["NA", "america"], ["europe", "europe"], ["TW_HK_MO", "tw_hk_mo"]]) {
+    for (const [sent, stored] of [
+      ["Asia", "asia"],
+      ["NA", "america"],
+      ["europe", "europe"],
+      ["TW_HK_MO", "tw_hk_mo"],
+    ]) {
       const res = await order(account.key, { pid: "SVCGA60", trxid: newTrxid(), userId: "8001", serverId: sent });
       expect(res.status, sent).toBe(200);
       expect(res.json.serverId).toBe(sent);
@@ -242,9 +299,18 @@ describe("a successful placement", () => {
     const account = await createAccount({ balanceCents: 10_000 });
     const res = await order(account.key, { pid: "SVCGC10", quantity: 2, trxid: newTrxid() });
     expect(res.status).toBe(200);
-    expect(res.json).toMatchObject({ orderCreated: true, game: "giftcards", quantity: 2, amountUsd: 20, status: "processing" });
+    expect(res.json).toMatchObject({
+      orderCreated: true,
+      game: "giftcards",
+      quantity: 2,
+      amountUsd: 20,
+      status: "processing",
+    });
     expect(res.json.codes).toBeUndefined();
-    const held = await sql(`SELECT c.status FROM inventory_codes c JOIN orders o ON o.id = c.order_id WHERE o.public_id = $1`, [res.json.orderId]);
+    const held = await sql(
+      `SELECT c.status FROM inventory_codes c JOIN orders o ON o.id = c.order_id WHERE o.public_id = $1`,
+      [res.json.orderId],
+    );
     expect(held).toEqual([{ status: "reserved" }, { status: "reserved" }]);
     expect(await balanceCents(account.accountId)).toBe(10_000 - 2000);
   });
@@ -266,10 +332,25 @@ describe("placement failures (README: The API, errors)", () => {
     ["ad-hoc pack name as pid", { pid: "60 UC", trxid: "x3", userId: "1" }, 400, { error: "UNKNOWN PID" }],
     ["userId missing on br", { pid: "SVCBR60", trxid: "x4" }, 400, { error: "INVALID REQUEST" }],
     ["zoneId missing on moba", { pid: "SVCMB86", trxid: "x5", userId: "1" }, 400, { error: "INVALID REQUEST" }],
-    ["zoneId not numeric", { pid: "SVCMB86", trxid: "x6", userId: "1", zoneId: "abc" }, 400, { error: "INVALID REQUEST" }],
+    [
+      "zoneId not numeric",
+      { pid: "SVCMB86", trxid: "x6", userId: "1", zoneId: "abc" },
+      400,
+      { error: "INVALID REQUEST" },
+    ],
     ["serverId missing on gacha", { pid: "SVCGA60", trxid: "x7", userId: "1" }, 400, { error: "INVALID REQUEST" }],
-    ["serverId outside serverIdOptions", { pid: "SVCGA60", trxid: "x8", userId: "1", serverId: "mars" }, 400, { error: "INVALID REQUEST" }],
-    ["quantity on a top-up line", { pid: "SVCBR60", trxid: "x9", userId: "1", quantity: 1 }, 400, { error: "QUANTITY ONLY FOR GAMEKEY OR GIFTCARD" }],
+    [
+      "serverId outside serverIdOptions",
+      { pid: "SVCGA60", trxid: "x8", userId: "1", serverId: "mars" },
+      400,
+      { error: "INVALID REQUEST" },
+    ],
+    [
+      "quantity on a top-up line",
+      { pid: "SVCBR60", trxid: "x9", userId: "1", quantity: 1 },
+      400,
+      { error: "QUANTITY ONLY FOR GAMEKEY OR GIFTCARD" },
+    ],
     ["quantity above 10", { pid: "SVCGC10", trxid: "x10", quantity: 11 }, 400, { error: "INVALID BODY" }],
     ["quantity zero", { pid: "SVCGC10", trxid: "x11", quantity: 0 }, 400, { error: "INVALID BODY" }],
     ["quantity negative", { pid: "SVCGC10", trxid: "x12", quantity: -1 }, 400, { error: "INVALID BODY" }],
@@ -278,8 +359,18 @@ describe("placement failures (README: The API, errors)", () => {
     ["pid of the wrong type", { pid: 60, trxid: "x15", userId: "1" }, 400, { error: "INVALID BODY" }],
     ["userId as an object", { pid: "SVCBR60", trxid: "x16", userId: { id: 1 } }, 400, { error: "INVALID BODY" }],
     ["a NUL byte in userId", { pid: "SVCBR60", trxid: "x18", userId: "a\u0000b" }, 400, { error: "INVALID BODY" }],
-    ["a control character in idempotencyKey", { pid: "SVCBR60", trxid: "x19", userId: "1", idempotencyKey: "k\u0007" }, 400, { error: "INVALID BODY" }],
-    ["more codes than in stock", { pid: "SVCGKAAA", trxid: "x17", quantity: 4 }, 400, { error: "INSUFFICIENT STOCK", code: "INSUFFICIENT_STOCK" }],
+    [
+      "a control character in idempotencyKey",
+      { pid: "SVCBR60", trxid: "x19", userId: "1", idempotencyKey: "k\u0007" },
+      400,
+      { error: "INVALID BODY" },
+    ],
+    [
+      "more codes than in stock",
+      { pid: "SVCGKAAA", trxid: "x17", quantity: 4 },
+      400,
+      { error: "INSUFFICIENT STOCK", code: "INSUFFICIENT_STOCK" },
+    ],
   ];
 
   it.each(cases)("%s", async (_name, body, status, expected) => {
@@ -289,7 +380,9 @@ describe("placement failures (README: The API, errors)", () => {
     expect(res.json).toMatchObject({ success: false, ...expected });
     expect(await balanceCents(accountId)).toBe(before);
     if (typeof body.trxid === "string") {
-      expect(await sql(`SELECT 1 FROM orders WHERE account_id = $1 AND trxid = $2`, [accountId, body.trxid])).toEqual([]);
+      expect(await sql(`SELECT 1 FROM orders WHERE account_id = $1 AND trxid = $2`, [accountId, body.trxid])).toEqual(
+        [],
+      );
     }
   });
 
@@ -297,7 +390,11 @@ describe("placement failures (README: The API, errors)", () => {
     await sql(`UPDATE game_lines SET orderable = false WHERE slug = 'br'`);
     await sql(`UPDATE products SET active = false WHERE catalog_id = 'SVCMB172'`);
     try {
-      expect((await order(key, { pid: "SVCBR60", trxid: newTrxid(), userId: "1" })).json).toEqual({ success: false, error: "GAME DISABLED", code: "GAME_DISABLED" });
+      expect((await order(key, { pid: "SVCBR60", trxid: newTrxid(), userId: "1" })).json).toEqual({
+        success: false,
+        error: "GAME DISABLED",
+        code: "GAME_DISABLED",
+      });
       const disabled = await order(key, { pid: "SVCMB172", trxid: newTrxid(), userId: "1", zoneId: "1" });
       expect(disabled.status).toBe(400);
       expect(disabled.json).toMatchObject({ success: false, code: "PRODUCT_DISABLED" });
@@ -319,10 +416,18 @@ describe("placement failures (README: The API, errors)", () => {
   });
 
   it("body rules: content type, malformed JSON, size, shape", async () => {
-    const noType = await api("/orders", { key, rawBody: JSON.stringify({ pid: "SVCBR60" }), headers: { "content-type": "text/plain" } });
+    const noType = await api("/orders", {
+      key,
+      rawBody: JSON.stringify({ pid: "SVCBR60" }),
+      headers: { "content-type": "text/plain" },
+    });
     expect(noType.status).toBe(415);
     expect(noType.json).toMatchObject({ success: false, code: "UNSUPPORTED_MEDIA_TYPE" });
-    const malformed = await api("/orders", { key, rawBody: '{"pid": "SVCBR60",', headers: { "content-type": "application/json" } });
+    const malformed = await api("/orders", {
+      key,
+      rawBody: '{"pid": "SVCBR60",',
+      headers: { "content-type": "application/json" },
+    });
     expect(malformed.status).toBe(401);
     expect(malformed.json).toEqual({ success: false, error: "INVALID JSON", code: "INVALID_JSON" });
     const huge = await api("/orders", { key, body: { pid: "SVCBR60", trxid: "big", userId: "x".repeat(20_000) } });
@@ -345,7 +450,13 @@ describe("insufficient balance (README: insufficient balance is a cancelled invo
     const trxid = newTrxid();
     const res = await order(account.key, { pid: "SVCBR60", trxid, userId: "1" });
     expect(res.status).toBe(200);
-    expect(res.json).toMatchObject({ success: true, orderCreated: false, status: "cancelled", error: "INSUFFICIENT BALANCE", refunded: false });
+    expect(res.json).toMatchObject({
+      success: true,
+      orderCreated: false,
+      status: "cancelled",
+      error: "INSUFFICIENT BALANCE",
+      refunded: false,
+    });
     expect(await balanceCents(account.accountId)).toBe(50);
     const replay = await order(account.key, { pid: "SVCBR60", trxid, userId: "1" });
     expect(replay.status).toBe(200);
@@ -380,10 +491,17 @@ describe("idempotency", () => {
     const account = await createAccount({ balanceCents: 10_000 });
     const trxid = newTrxid();
     await order(account.key, { pid: "SVCBR60", trxid, userId: "42" });
-    for (const changed of [{ pid: "SVCBR325", userId: "42" }, { pid: "SVCBR60", userId: "43" }]) {
+    for (const changed of [
+      { pid: "SVCBR325", userId: "42" },
+      { pid: "SVCBR60", userId: "43" },
+    ]) {
       const res = await order(account.key, { trxid, ...changed });
       expect(res.status).toBe(409);
-      expect(res.json).toEqual({ success: false, error: "TRXID REUSED WITH DIFFERENT REQUEST", code: "IDEMPOTENCY_MISMATCH" });
+      expect(res.json).toEqual({
+        success: false,
+        error: "TRXID REUSED WITH DIFFERENT REQUEST",
+        code: "IDEMPOTENCY_MISMATCH",
+      });
     }
     const codesTrx = newTrxid();
     await order(account.key, { pid: "SVCGKINDIE", trxid: codesTrx, quantity: 1 });
@@ -423,12 +541,15 @@ describe("concurrency", () => {
     const inFlight = answers.filter((a) => a.status === 429);
     expect(invoices.length + inFlight.length).toBe(50);
     expect(invoices.length).toBeGreaterThan(0);
-    for (const a of inFlight) expect(a.json).toEqual({ success: false, error: "DUPLICATE_IN_FLIGHT", code: "DUPLICATE_IN_FLIGHT" });
+    for (const a of inFlight)
+      expect(a.json).toEqual({ success: false, error: "DUPLICATE_IN_FLIGHT", code: "DUPLICATE_IN_FLIGHT" });
     const ids = new Set(invoices.map((a) => a.json.orderId));
     expect(ids.size).toBe(1);
     expect(invoices.filter((a) => a.headers.get("idempotent-replayed") !== "true").length).toBe(1);
     expect(await sql(`SELECT id FROM orders WHERE account_id = $1`, [account.accountId])).toHaveLength(1);
-    expect(await sql(`SELECT id FROM ledger_entries WHERE account_id = $1 AND kind = 'debit'`, [account.accountId])).toHaveLength(1);
+    expect(
+      await sql(`SELECT id FROM ledger_entries WHERE account_id = $1 AND kind = 'debit'`, [account.accountId]),
+    ).toHaveLength(1);
     expect(await balanceCents(account.accountId)).toBe(10_000 - 499);
   });
 
@@ -437,7 +558,9 @@ describe("concurrency", () => {
     const K = 13;
     const account = await createAccount({ balanceCents: 499 * K });
     const answers = await Promise.all(
-      Array.from({ length: M }, (_, i) => order(account.key, { pid: "SVCBR325", trxid: newTrxid(`m${i}`), userId: "9" })),
+      Array.from({ length: M }, (_, i) =>
+        order(account.key, { pid: "SVCBR325", trxid: newTrxid(`m${i}`), userId: "9" }),
+      ),
     );
     expect(answers.every((a) => a.status === 200)).toBe(true);
     expect(answers.filter((a) => a.json.orderCreated).length).toBe(K);
@@ -453,7 +576,9 @@ describe("concurrency", () => {
       `SELECT count(*)::int AS count FROM inventory_codes c JOIN products p ON p.id = c.product_id WHERE p.catalog_id = 'SVCGKINDIE' AND c.status = 'available'`,
     );
     const answers = await Promise.all(
-      Array.from({ length: count + 4 }, (_, i) => order(account.key, { pid: "SVCGKINDIE", trxid: newTrxid(`s${i}`), quantity: 1 })),
+      Array.from({ length: count + 4 }, (_, i) =>
+        order(account.key, { pid: "SVCGKINDIE", trxid: newTrxid(`s${i}`), quantity: 1 }),
+      ),
     );
     const created = answers.filter((a) => a.status === 200 && a.json.orderCreated);
     expect(created.length).toBeLessThanOrEqual(count);
@@ -471,19 +596,24 @@ describe("concurrency", () => {
 });
 
 describe("switches", () => {
-  it.each(["MAINTENANCE", "API_ORDER_DISABLED"] as const)("%s answers 503 before anything is written; GETs keep working", async (name) => {
-    const probe = await createAccount();
-    await setServerSwitch(name, probe.key);
-    try {
-      const account = await createAccount({ balanceCents: 1000 });
-      const refused = await order(account.key, { pid: "SVCBR60", trxid: newTrxid(), userId: "1" });
-      expect(refused.status).toBe(503);
-      expect(refused.json).toEqual({ success: false, error: name, code: name });
-      expect((await api("/balance", { key: account.key })).status).toBe(200);
-      expect(await sql(`SELECT 1 FROM orders WHERE account_id = $1`, [account.accountId])).toEqual([]);
-      expect((await sql(`SELECT balance_cents FROM accounts WHERE id = $1`, [account.accountId]))[0].balance_cents).toBe(1000);
-    } finally {
-      await setServerSwitch("none", probe.key);
-    }
-  });
+  it.each(["MAINTENANCE", "API_ORDER_DISABLED"] as const)(
+    "%s answers 503 before anything is written; GETs keep working",
+    async (name) => {
+      const probe = await createAccount();
+      await setServerSwitch(name, probe.key);
+      try {
+        const account = await createAccount({ balanceCents: 1000 });
+        const refused = await order(account.key, { pid: "SVCBR60", trxid: newTrxid(), userId: "1" });
+        expect(refused.status).toBe(503);
+        expect(refused.json).toEqual({ success: false, error: name, code: name });
+        expect((await api("/balance", { key: account.key })).status).toBe(200);
+        expect(await sql(`SELECT 1 FROM orders WHERE account_id = $1`, [account.accountId])).toEqual([]);
+        expect(
+          (await sql(`SELECT balance_cents FROM accounts WHERE id = $1`, [account.accountId]))[0].balance_cents,
+        ).toBe(1000);
+      } finally {
+        await setServerSwitch("none", probe.key);
+      }
+    },
+  );
 });

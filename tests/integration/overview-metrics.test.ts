@@ -49,7 +49,18 @@ const RANGES = { "24h": ["hour", 24, "1 hour"], "7d": ["day", 7, "1 day"] } as c
 /** The overview's figures as its former query computed them (times to 0.1 s), straight from the orders table. */
 async function reference(range: MetricsRange, now: Date) {
   const [unit, count, step] = RANGES[range];
-  return sql<{ start: Date | null; total: number; completed: number; cancelled: number; refused: number; processing: number; pending: number; revenue_cents: string; p50: number | null; p95: number | null }>(
+  return sql<{
+    start: Date | null;
+    total: number;
+    completed: number;
+    cancelled: number;
+    refused: number;
+    processing: number;
+    pending: number;
+    revenue_cents: string;
+    p50: number | null;
+    p95: number | null;
+  }>(
     `WITH bounds AS (
        SELECT date_trunc($1, $2::timestamptz AT TIME ZONE 'UTC') AT TIME ZONE 'UTC' AS last_start
      ), buckets AS (
@@ -88,11 +99,21 @@ async function expectMatchesReference(range: MetricsRange, now: Date): Promise<n
   const compare = (actual: OrderMetricsFigures, row: (typeof rows)[number], label: string) => {
     const finished = row.completed + row.cancelled;
     expect({ ...actual, p50Seconds: undefined, p95Seconds: undefined }, label).toEqual({
-      total: row.total, completed: row.completed, cancelled: row.cancelled, refused: row.refused, processing: row.processing,
-      pending: row.pending, revenueCents: Number(row.revenue_cents), successRate: finished === 0 ? null : row.completed / finished,
-      p50Seconds: undefined, p95Seconds: undefined,
+      total: row.total,
+      completed: row.completed,
+      cancelled: row.cancelled,
+      refused: row.refused,
+      processing: row.processing,
+      pending: row.pending,
+      revenueCents: Number(row.revenue_cents),
+      successRate: finished === 0 ? null : row.completed / finished,
+      p50Seconds: undefined,
+      p95Seconds: undefined,
     });
-    for (const [value, expected] of [[actual.p50Seconds, row.p50], [actual.p95Seconds, row.p95]]) {
+    for (const [value, expected] of [
+      [actual.p50Seconds, row.p50],
+      [actual.p95Seconds, row.p95],
+    ]) {
       if (expected === null) expect(value, label).toBeNull();
       else expect(value, label).toBeCloseTo(expected, 9);
     }
@@ -107,7 +128,12 @@ async function expectMatchesReference(range: MetricsRange, now: Date): Promise<n
 
 describe("overview metrics equal a direct computation over the orders", () => {
   // Mid-hour; the first instant of a day; the last instant of an hour; a window half past the orders.
-  const nows = ["2019-06-09T13:37:12.345Z", "2019-06-08T00:00:00.000Z", "2019-06-05T06:59:59.999Z", "2019-06-10T20:00:00.000Z"];
+  const nows = [
+    "2019-06-09T13:37:12.345Z",
+    "2019-06-08T00:00:00.000Z",
+    "2019-06-05T06:59:59.999Z",
+    "2019-06-10T20:00:00.000Z",
+  ];
 
   it("for 24 hours and 7 days at several moments, empty buckets included", async () => {
     for (const now of nows) {
@@ -117,7 +143,9 @@ describe("overview metrics equal a direct computation over the orders", () => {
       expect(week, now).toBeGreaterThan(day);
     }
     // Every status and an empty bucket were in play.
-    const statuses = await sql(`SELECT DISTINCT status::text, order_created FROM orders WHERE created_at >= $1`, [FIRST]);
+    const statuses = await sql(`SELECT DISTINCT status::text, order_created FROM orders WHERE created_at >= $1`, [
+      FIRST,
+    ]);
     expect(statuses).toHaveLength(5);
     const late = await readOrderMetrics("24h", new Date("2019-06-10T20:00:00.000Z"));
     expect(late.buckets.at(-1)!.total).toBe(0);

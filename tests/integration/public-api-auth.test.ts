@@ -24,8 +24,18 @@ const routes = publicRoutes.map((route) => ({
   checksIpAllowlist: route.spec.ipAllowlist !== false,
 }));
 
-function call(route: (typeof routes)[number], key: string | undefined, headers: Record<string, string> = {}, prefix = "") {
-  return api(prefix + route.path, { method: route.method, key, headers: { ...headers }, ...(route.method === "POST" ? { body: {} } : {}) });
+function call(
+  route: (typeof routes)[number],
+  key: string | undefined,
+  headers: Record<string, string> = {},
+  prefix = "",
+) {
+  return api(prefix + route.path, {
+    method: route.method,
+    key,
+    headers: { ...headers },
+    ...(route.method === "POST" ? { body: {} } : {}),
+  });
 }
 
 async function accountWith(update: string, params: unknown[] = []) {
@@ -46,14 +56,17 @@ describe.each(routes)("$name", (route) => {
     expect(res.json.code).toBe("MISSING_API_KEY");
   });
 
-  it.each(["short", "svc_" + "a".repeat(39), "svc_" + "a".repeat(41), "key_" + "a".repeat(40), "svc_" + "!".repeat(40)])(
-    "answers 401 INVALID_API_KEY_FORMAT for %j",
-    async (bad) => {
-      const res = await call(route, bad);
-      expect(res.status).toBe(401);
-      expect(res.json).toMatchObject({ success: false, code: "INVALID_API_KEY_FORMAT" });
-    },
-  );
+  it.each([
+    "short",
+    "svc_" + "a".repeat(39),
+    "svc_" + "a".repeat(41),
+    "key_" + "a".repeat(40),
+    "svc_" + "!".repeat(40),
+  ])("answers 401 INVALID_API_KEY_FORMAT for %j", async (bad) => {
+    const res = await call(route, bad);
+    expect(res.status).toBe(401);
+    expect(res.json).toMatchObject({ success: false, code: "INVALID_API_KEY_FORMAT" });
+  });
 
   it("answers 401 INVALID_API_KEY for a well-formed unknown key, and for a revoked key", async () => {
     const unknown = await call(route, "svc_" + "Z".repeat(40));
@@ -84,7 +97,10 @@ describe.each(routes)("$name", (route) => {
   });
 
   it("answers 403 ACCOUNT_BANNED for a banned account, before any other state", async () => {
-    const res = await call(route, (await accountWith("banned_at = now(), api_enabled = false, api_disabled_by_admin = true")).key);
+    const res = await call(
+      route,
+      (await accountWith("banned_at = now(), api_enabled = false, api_disabled_by_admin = true")).key,
+    );
     expect(res.status).toBe(403);
     expect(res.json).toMatchObject({ success: false, code: "ACCOUNT_BANNED" });
   });
@@ -93,7 +109,11 @@ describe.each(routes)("$name", (route) => {
     const until = new Date(Date.now() + 3_600_000);
     const res = await call(route, (await accountWith("restricted_until = $2", [until])).key);
     expect(res.status).toBe(403);
-    expect(res.json).toMatchObject({ success: false, code: "ACCOUNT_RESTRICTED", restrictedUntil: until.toISOString() });
+    expect(res.json).toMatchObject({
+      success: false,
+      code: "ACCOUNT_RESTRICTED",
+      restrictedUntil: until.toISOString(),
+    });
     expect(res.json.error).toContain(until.toISOString());
     const expired = await call(route, (await accountWith("restricted_until = now() - interval '1 minute'")).key);
     expect(expired.json.code).not.toBe("ACCOUNT_RESTRICTED");
@@ -140,13 +160,17 @@ describe("API_NOT_ELIGIBLE", () => {
     await sql(`INSERT INTO settings (key, value) VALUES ('API_ELIGIBILITY', $1)`, [
       JSON.stringify({ enabled: true, minTotalCreditedCents: 1000 }),
     ]);
-    await expect.poll(async () => (await api("/balance", { key: poor.key })).json, { timeout: 5000 }).toMatchObject({
-      success: false,
-      code: "API_NOT_ELIGIBLE",
-    });
+    await expect
+      .poll(async () => (await api("/balance", { key: poor.key })).json, { timeout: 5000 })
+      .toMatchObject({
+        success: false,
+        code: "API_NOT_ELIGIBLE",
+      });
     expect((await api("/balance", { key: poor.key })).status).toBe(403);
     expect((await api("/balance", { key: rich.key })).status).toBe(200);
-    await sql(`UPDATE settings SET value = $1 WHERE key = 'API_ELIGIBILITY'`, [JSON.stringify({ enabled: false, minTotalCreditedCents: 1000 })]);
+    await sql(`UPDATE settings SET value = $1 WHERE key = 'API_ELIGIBILITY'`, [
+      JSON.stringify({ enabled: false, minTotalCreditedCents: 1000 }),
+    ]);
     await expect.poll(async () => (await api("/balance", { key: poor.key })).status, { timeout: 5000 }).toBe(200);
   });
 });
@@ -160,15 +184,16 @@ describe("last_used_at", () => {
     // Before the batched stamp is written, the used key's row is replaced by another key with the
     // same id (as the suite's RESTART IDENTITY between files does): the stamp must not land on it.
     const [old] = await sql(`DELETE FROM api_keys WHERE id = $1 RETURNING account_id, created_at`, [replaced.keyId]);
-    await sql(`INSERT INTO api_keys (id, account_id, key_hash, prefix, created_at) VALUES ($1, $2, $3, 'svc_newkey00', $4::timestamptz + interval '1 second')`, [
-      replaced.keyId,
-      old.account_id,
-      "f".repeat(64),
-      old.created_at,
-    ]);
+    await sql(
+      `INSERT INTO api_keys (id, account_id, key_hash, prefix, created_at) VALUES ($1, $2, $3, 'svc_newkey00', $4::timestamptz + interval '1 second')`,
+      [replaced.keyId, old.account_id, "f".repeat(64), old.created_at],
+    );
     // The same flush stamps the key still in place: once it has, the replacement must be untouched.
     await expect
-      .poll(async () => (await sql(`SELECT last_used_at FROM api_keys WHERE id = $1`, [watched.keyId]))[0].last_used_at, { timeout: 30_000, interval: 200 })
+      .poll(
+        async () => (await sql(`SELECT last_used_at FROM api_keys WHERE id = $1`, [watched.keyId]))[0].last_used_at,
+        { timeout: 30_000, interval: 200 },
+      )
       .not.toBeNull();
     expect((await sql(`SELECT last_used_at FROM api_keys WHERE id = $1`, [replaced.keyId]))[0].last_used_at).toBeNull();
   });

@@ -24,8 +24,10 @@ describe("GET /history lists the calling key's orders only", () => {
     const second = await issueTestKey(account.accountId);
     const mine: string[] = [];
     const theirs: string[] = [];
-    for (let i = 0; i < 3; i++) mine.push((await order(account.key, { pid: "SVCBR60", trxid: newTrxid("a"), userId: "1" })).json.orderId);
-    for (let i = 0; i < 2; i++) theirs.push((await order(second.key, { pid: "SVCBR60", trxid: newTrxid("b"), userId: "2" })).json.orderId);
+    for (let i = 0; i < 3; i++)
+      mine.push((await order(account.key, { pid: "SVCBR60", trxid: newTrxid("a"), userId: "1" })).json.orderId);
+    for (let i = 0; i < 2; i++)
+      theirs.push((await order(second.key, { pid: "SVCBR60", trxid: newTrxid("b"), userId: "2" })).json.orderId);
 
     const simpleA = await api("/history", { key: account.key });
     expect(simpleA.status).toBe(200);
@@ -64,8 +66,14 @@ describe("the invoice echoes userId, zoneId and serverId as sent", () => {
     const repeat = await order(account.key, { ...gacha, userId: "8001", serverId: "america" });
     expect(repeat.headers.get("idempotent-replayed")).toBe("true");
     expect(repeat.text).toBe(placed.text);
-    expect((await api(`/orders/${placed.json.orderId}`, { key: account.key })).json).toMatchObject({ userId: " 8001 ", serverId: "NA" });
-    expect((await api("/history", { key: account.key })).json.orders[0]).toMatchObject({ userId: " 8001 ", serverId: "NA" });
+    expect((await api(`/orders/${placed.json.orderId}`, { key: account.key })).json).toMatchObject({
+      userId: " 8001 ",
+      serverId: "NA",
+    });
+    expect((await api("/history", { key: account.key })).json.orders[0]).toMatchObject({
+      userId: " 8001 ",
+      serverId: "NA",
+    });
 
     const moba = await order(account.key, { pid: "SVCMB86", trxid: newTrxid(), userId: 778899, zoneId: "02001" });
     expect(moba.json).toMatchObject({ userId: "778899", zoneId: "02001" });
@@ -107,7 +115,10 @@ describe("a replay always answers", () => {
       expectFailure(await order(account.key, { ...body, userId: "4243" }), "IDEMPOTENCY_MISMATCH");
       // Bodies that cannot be a repeat are refused by the switch.
       expectFailure(await order(account.key, { pid: "SVCBR325", userId: "4242" }), "MAINTENANCE");
-      expectFailure(await api("/orders", { key: account.key, rawBody: "{oops", headers: { "content-type": "application/json" } }), "MAINTENANCE");
+      expectFailure(
+        await api("/orders", { key: account.key, rawBody: "{oops", headers: { "content-type": "application/json" } }),
+        "MAINTENANCE",
+      );
 
       await setServerSwitch("none", account.key);
       // With the switch off, the disabled, repriced pack still replays its order.
@@ -118,8 +129,12 @@ describe("a replay always answers", () => {
       await sql(`UPDATE products SET active = true, price_cents = 499 WHERE catalog_id = 'SVCBR325'`);
       await sql(`UPDATE game_lines SET orderable = true WHERE slug = 'br'`);
     }
-    expect(await sql(`SELECT count(*)::int AS n FROM orders WHERE account_id = $1`, [account.accountId])).toEqual([{ n: 1 }]);
-    expect((await sql(`SELECT balance_cents FROM accounts WHERE id = $1`, [account.accountId]))[0].balance_cents).toBe(10_000 - 499);
+    expect(await sql(`SELECT count(*)::int AS n FROM orders WHERE account_id = $1`, [account.accountId])).toEqual([
+      { n: 1 },
+    ]);
+    expect((await sql(`SELECT balance_cents FROM accounts WHERE id = $1`, [account.accountId]))[0].balance_cents).toBe(
+      10_000 - 499,
+    );
   });
 
   it("during API_ORDER_DISABLED, and after the stock ran out, a game-key order replays; another key of the account is FORBIDDEN", async () => {
@@ -135,7 +150,10 @@ describe("a replay always answers", () => {
     );
     const drained = await order(account.key, { pid: "SVCGKINDIE", trxid: newTrxid(), quantity: stock });
     expect(drained.json.orderCreated).toBe(true);
-    expectFailure(await order(account.key, { pid: "SVCGKINDIE", trxid: newTrxid(), quantity: 1 }), "INSUFFICIENT_STOCK");
+    expectFailure(
+      await order(account.key, { pid: "SVCGKINDIE", trxid: newTrxid(), quantity: 1 }),
+      "INSUFFICIENT_STOCK",
+    );
     const outOfStock = await order(account.key, body);
     expect(outOfStock.text).toBe(stored);
 
@@ -239,13 +257,19 @@ describe("every failure carries a code", () => {
       ["INVALID_REQUEST", () => order(key, { pid: "SVCBR60", userId: "1" })],
       ["INVALID_REQUEST", () => api("/history?limit=0", { key })],
       ["UNKNOWN_PID", () => order(key, { pid: "SVCBR61", trxid: "c2", userId: "1" })],
-      ["QUANTITY_ONLY_FOR_GAMEKEY_OR_GIFTCARD", () => order(key, { pid: "SVCBR60", trxid: "c3", userId: "1", quantity: 1 })],
+      [
+        "QUANTITY_ONLY_FOR_GAMEKEY_OR_GIFTCARD",
+        () => order(key, { pid: "SVCBR60", trxid: "c3", userId: "1", quantity: 1 }),
+      ],
       ["INVALID_JSON", () => api("/orders", { key, rawBody: "{", headers: { "content-type": "application/json" } })],
       ["ORDER_NOT_FOUND", () => api("/orders/SVCAPI-BR-1-000000", { key })],
       ["NOT_IMPLEMENTED", () => api("/balance", { key, method: "POST" })],
       ["NOT_FOUND", () => api("/nope", { key })],
       ["METHOD_NOT_ALLOWED", () => api("/services", { key, method: "DELETE" })],
-      ["UNSUPPORTED_MEDIA_TYPE", () => api("/orders", { key, rawBody: "{}", headers: { "content-type": "text/plain" } })],
+      [
+        "UNSUPPORTED_MEDIA_TYPE",
+        () => api("/orders", { key, rawBody: "{}", headers: { "content-type": "text/plain" } }),
+      ],
       ["INVALID_CODE", () => api("/rdmbr", { key, body: { playerId: "5551234", code: "nope" } })],
       ["CODE_USED", () => api("/rdmbr", { key, body: { playerId: "5551234", code: "USED-1234" } })],
       ["PLAYER_NOT_FOUND", () => api("/brvvfy", { key, body: { playerId: "5550404" } })],
@@ -263,7 +287,12 @@ describe("order references: one ranking, documented, deterministic", () => {
     const account = await createAccount({ balanceCents: 10_000 });
     const byId = await order(account.key, { pid: "SVCBR60", trxid: newTrxid("first"), userId: "1" });
     const [{ id }] = await sql(`SELECT id FROM orders WHERE public_id = $1`, [byId.json.orderId]);
-    const byTrxid = await order(account.key, { pid: "SVCBR325", trxid: String(id), userId: "2", idempotencyKey: `idem-${id}` });
+    const byTrxid = await order(account.key, {
+      pid: "SVCBR325",
+      trxid: String(id),
+      userId: "2",
+      idempotencyKey: `idem-${id}`,
+    });
     expect(byTrxid.json.orderId).not.toBe(byId.json.orderId);
 
     for (let i = 0; i < 3; i++) {
@@ -288,7 +317,12 @@ describe("order references: one ranking, documented, deterministic", () => {
     expectFailure(await api(`/orders/${id}?by=name`, { key: account.key }), "INVALID_REQUEST");
 
     // A trxid wins over an idempotency key that another order uses as the same text.
-    const trxOwner = await order(account.key, { pid: "SVCBR60", trxid: "shared-ref", userId: "3", idempotencyKey: "k-shared-1" });
+    const trxOwner = await order(account.key, {
+      pid: "SVCBR60",
+      trxid: "shared-ref",
+      userId: "3",
+      idempotencyKey: "k-shared-1",
+    });
     await order(account.key, { pid: "SVCBR60", trxid: "other-ref", userId: "4", idempotencyKey: "shared-ref" });
     const shared = await api("/orders/shared-ref", { key: account.key });
     expect(shared.json.orderId).toBe(trxOwner.json.orderId);
@@ -307,7 +341,12 @@ describe("order references: one ranking, documented, deterministic", () => {
     const document = (await api("/openapi.json")).json;
     const operation = document.paths["/orders/{orderId}"].get;
     expect(operation.description).toContain("publicId, trxid (the newest order with it), idempotencyKey, numeric id");
-    expect(operation.parameters.find((p: any) => p.name === "by").schema.enum).toEqual(["publicId", "trxid", "idempotencyKey", "id"]);
+    expect(operation.parameters.find((p: any) => p.name === "by").schema.enum).toEqual([
+      "publicId",
+      "trxid",
+      "idempotencyKey",
+      "id",
+    ]);
     expect(operation.responses["200"].headers["Order-Matched-By"]).toBeDefined();
   });
 });

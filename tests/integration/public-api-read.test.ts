@@ -31,7 +31,9 @@ describe("GET /services", () => {
       status: "active",
     });
     const gacha = res.json.services.find((s: any) => s.slug === "gacha");
-    expect(gacha.serverIdOptions.map((o: any) => o.value)).toEqual(demoLine("gacha").serverIdOptions!.map((o) => o.value));
+    expect(gacha.serverIdOptions.map((o: any) => o.value)).toEqual(
+      demoLine("gacha").serverIdOptions!.map((o) => o.value),
+    );
     expect(res.json.services.find((s: any) => s.slug === "br").serverIdOptions).toBeUndefined();
   });
 
@@ -114,23 +116,40 @@ describe("key use", () => {
     expect((await sql(`SELECT last_used_at FROM api_keys WHERE id = $1`, [account.keyId]))[0].last_used_at).toBeNull();
     expect((await api("/balance", { key: account.key })).status).toBe(200);
     await expect
-      .poll(async () => (await sql(`SELECT last_used_at FROM api_keys WHERE id = $1`, [account.keyId]))[0].last_used_at, { timeout: 10_000, interval: 250 })
+      .poll(
+        async () => (await sql(`SELECT last_used_at FROM api_keys WHERE id = $1`, [account.keyId]))[0].last_used_at,
+        { timeout: 10_000, interval: 250 },
+      )
       .toBeInstanceOf(Date);
   });
 });
 
 describe("every route answers identically at its root path and under /api", () => {
-  it.each(publicRoutes.map((r) => [r.spec.method, r.spec.path.replace(":orderId", "1")]))("%s %s", async (method, path) => {
-    const root = await api(path, { key, method });
-    const prefixed = await api(`/api${path}`, { key, method });
-    expect(prefixed.status).toBe(root.status);
-    expect(prefixed.json).toEqual(root.json);
-    expect(prefixed.headers.get("content-type")).toBe(root.headers.get("content-type"));
-  });
+  it.each(publicRoutes.map((r) => [r.spec.method, r.spec.path.replace(":orderId", "1")]))(
+    "%s %s",
+    async (method, path) => {
+      const root = await api(path, { key, method });
+      const prefixed = await api(`/api${path}`, { key, method });
+      expect(prefixed.status).toBe(root.status);
+      expect(prefixed.json).toEqual(root.json);
+      expect(prefixed.headers.get("content-type")).toBe(root.headers.get("content-type"));
+    },
+  );
 });
 
 describe("unknown paths and wrong methods", () => {
-  const badPaths = ["/", "/nope", "/api", "/api/nope", "/orders/1/extra", "/services/x", "/.env", "/%2e%2e/etc/passwd", "/index.html", "/wp-login.php"];
+  const badPaths = [
+    "/",
+    "/nope",
+    "/api",
+    "/api/nope",
+    "/orders/1/extra",
+    "/services/x",
+    "/.env",
+    "/%2e%2e/etc/passwd",
+    "/index.html",
+    "/wp-login.php",
+  ];
   it("GET /favicon.ico answers an icon, not the JSON 404", async () => {
     const res = await fetch(`${baseUrl()}/favicon.ico`);
     expect(res.status).toBe(200);
@@ -166,7 +185,12 @@ describe("unknown paths and wrong methods", () => {
   it("never answers HTML or a stack trace", async () => {
     for (const path of [...badPaths, "/services", "/balance"]) {
       for (const method of ["GET", "POST", "PUT", "DELETE"]) {
-        const res = await api(path, { key, method, rawBody: method === "GET" ? undefined : "{not json", headers: { "content-type": "application/json" } });
+        const res = await api(path, {
+          key,
+          method,
+          rawBody: method === "GET" ? undefined : "{not json",
+          headers: { "content-type": "application/json" },
+        });
         expect(res.headers.get("content-type"), `${method} ${path}`).toContain("application/json");
         expect(res.text).not.toMatch(/<html|<!DOCTYPE|at .*\.ts:\d+/i);
         expect(res.status, `${method} ${path}`).not.toBe(500);
@@ -186,7 +210,11 @@ describe("the OpenAPI document and the docs page", () => {
       const path = route.spec.path.replace(/:([A-Za-z]+)/g, "{$1}");
       expect(document.paths[path]?.[route.spec.method.toLowerCase()], `${route.spec.method} ${path}`).toBeDefined();
     }
-    expect(document.components.securitySchemes.ApiKeyHeader).toMatchObject({ type: "apiKey", in: "header", name: "X-API-Key" });
+    expect(document.components.securitySchemes.ApiKeyHeader).toMatchObject({
+      type: "apiKey",
+      in: "header",
+      name: "X-API-Key",
+    });
     expect(document.components.securitySchemes.BearerAuth).toMatchObject({ type: "http", scheme: "bearer" });
     expect(document.paths["/balance"].get.responses["403"].description).toContain("IP_NOT_ALLOWED");
     expect(document.paths["/balance"].post.responses["501"].description).toContain("NOT_IMPLEMENTED");

@@ -13,7 +13,8 @@ import { findClosedPort, startBlackHole, startTcpProxy } from "../helpers/tcp-pr
 import { startUpstashRestServer, type UpstashRestServer } from "../helpers/upstash-rest-server";
 
 const redisUrl = process.env.REDIS_URL;
-if (!redisUrl) console.warn("SKIPPED: rate-limit recovery tests (TCP proxy in front of Redis), because REDIS_URL is not set");
+if (!redisUrl)
+  console.warn("SKIPPED: rate-limit recovery tests (TCP proxy in front of Redis), because REDIS_URL is not set");
 
 const BOUND_MS = 1500; // RATE_LIMIT_TIMEOUT_MS is 300; the bound leaves room for a slow CI machine
 const prefix = `rltest:${process.pid}:${Date.now()}:availability`;
@@ -23,7 +24,8 @@ const stores = [
   { name: "Redis over TCP", backend: (host: string, port: number) => createTcpRedisBackend(`redis://${host}:${port}`) },
   {
     name: "Upstash REST",
-    backend: (host: string, port: number) => createUpstashBackend({ url: `http://${host}:${port}`, token: "test-upstash-token", timeoutMs: 300 }),
+    backend: (host: string, port: number) =>
+      createUpstashBackend({ url: `http://${host}:${port}`, token: "test-upstash-token", timeoutMs: 300 }),
   },
 ];
 
@@ -73,7 +75,8 @@ for (const store of stores) {
       const hole = await startBlackHole();
       try {
         const limiter = limiterOn(store.backend("127.0.0.1", hole.port));
-        for (let attempt = 0; attempt < 3; attempt++) await expectUnavailableFast(() => limiter.checkKeyRateLimit("key"));
+        for (let attempt = 0; attempt < 3; attempt++)
+          await expectUnavailableFast(() => limiter.checkKeyRateLimit("key"));
         await expectUnavailableFast(() => limiter.recordAuthFailure("203.0.113.1"));
       } finally {
         await hole.close();

@@ -42,7 +42,9 @@ const pacedGap = fc.oneof(
   { weight: 1, arbitrary: fc.integer({ min: 0, max: 3000 }) },
 );
 const gaps = (maxLength: number) =>
-  fc.boolean().chain((paced) => fc.array(paced ? pacedGap : burstyGap, { minLength: paced ? 120 : 1, maxLength, size: "max" }));
+  fc
+    .boolean()
+    .chain((paced) => fc.array(paced ? pacedGap : burstyGap, { minLength: paced ? 120 : 1, maxLength, size: "max" }));
 const steps = (maxLength: number) =>
   fc.boolean().chain((paced) =>
     fc.array(
@@ -71,7 +73,13 @@ for (const [index, store] of stores.entries()) {
       await Promise.all(created.map((limiter) => limiter.close()));
     });
     function limiter(options: Partial<RateLimiterOptions> = {}): RateLimiter {
-      const instance = createRateLimiter({ backend: store.backend(), prefix: storePrefix, timeoutMs: STORE_TIMEOUT_MS, clock: () => now, ...options });
+      const instance = createRateLimiter({
+        backend: store.backend(),
+        prefix: storePrefix,
+        timeoutMs: STORE_TIMEOUT_MS,
+        clock: () => now,
+        ...options,
+      });
       created.push(instance);
       return instance;
     }
@@ -98,7 +106,11 @@ for (const [index, store] of stores.entries()) {
         expect(decision.allowed, context).toBe(expected.allowed);
         expect(decision.retryAfterMs, context).toBe(expected.retryAfterMs);
         expect(decision.headers.RateLimit, context).toBe(expected.rateLimitHeader);
-        if ("retry" in step) expect(decision.allowed, `${context}, after waiting Retry-After ${step.retry === "early" ? "minus 1 ms" : "exactly"}`).toBe(step.retry === "exact");
+        if ("retry" in step)
+          expect(
+            decision.allowed,
+            `${context}, after waiting Retry-After ${step.retry === "early" ? "minus 1 ms" : "exactly"}`,
+          ).toBe(step.retry === "exact");
         if (decision.allowed) expect(decision.headers["Retry-After"]).toBeUndefined();
         else expect(decision.headers["Retry-After"]).toBe(String(Math.ceil(expected.retryAfterMs / 1000)));
         // The 11th call within a rolling second is refused, whatever came before.
@@ -146,7 +158,12 @@ for (const [index, store] of stores.entries()) {
 
     it("keeps to other quotas exactly too (small windows, both refusing in turn)", async () => {
       const quotas = fc
-        .record({ burstTokens: fc.integer({ min: 1, max: 4 }), burstSeconds: fc.integer({ min: 1, max: 2 }), extraTokens: fc.integer({ min: 0, max: 6 }), factor: fc.integer({ min: 2, max: 4 }) })
+        .record({
+          burstTokens: fc.integer({ min: 1, max: 4 }),
+          burstSeconds: fc.integer({ min: 1, max: 2 }),
+          extraTokens: fc.integer({ min: 0, max: 6 }),
+          factor: fc.integer({ min: 2, max: 4 }),
+        })
         .map(({ burstTokens, burstSeconds, extraTokens, factor }) => ({
           burst: { tokens: burstTokens, windowSeconds: burstSeconds },
           minute: { tokens: burstTokens + extraTokens, windowSeconds: burstSeconds * factor },
@@ -155,23 +172,33 @@ for (const [index, store] of stores.entries()) {
         fc.asyncProperty(quotas, steps(60), async (quota, timeline) => {
           now += 120_000;
           const rl = limiter({ ...quota, prefix: `${storePrefix}:q${identifiers}` });
-          await play(rl, [
-            { name: "burst", tokens: quota.burst.tokens, windowMs: quota.burst.windowSeconds * 1000 },
-            { name: "minute", tokens: quota.minute.tokens, windowMs: quota.minute.windowSeconds * 1000 },
-          ], timeline);
+          await play(
+            rl,
+            [
+              { name: "burst", tokens: quota.burst.tokens, windowMs: quota.burst.windowSeconds * 1000 },
+              { name: "minute", tokens: quota.minute.tokens, windowMs: quota.minute.windowSeconds * 1000 },
+            ],
+            timeline,
+          );
         }),
         { numRuns: 25 },
       );
     }, 240_000);
 
-    it("checks and records atomically: 25 calls at one instant admit exactly 10" + (store.shared ? ", across two instances" : ""), async () => {
-      now += 120_000;
-      const other = store.shared ? limiter() : contract;
-      const key = `key-${++identifiers}`;
-      const decisions = await Promise.all(Array.from({ length: 25 }, (_, i) => (i % 2 ? other : contract).checkKeyRateLimit(key)));
-      expect(decisions.filter((decision) => decision.allowed)).toHaveLength(10);
-      for (const decision of decisions.filter((d) => !d.allowed)) expect(decision.retryAfterMs).toBe(1000);
-    });
+    it(
+      "checks and records atomically: 25 calls at one instant admit exactly 10" +
+        (store.shared ? ", across two instances" : ""),
+      async () => {
+        now += 120_000;
+        const other = store.shared ? limiter() : contract;
+        const key = `key-${++identifiers}`;
+        const decisions = await Promise.all(
+          Array.from({ length: 25 }, (_, i) => (i % 2 ? other : contract).checkKeyRateLimit(key)),
+        );
+        expect(decisions.filter((decision) => decision.allowed)).toHaveLength(10);
+        for (const decision of decisions.filter((d) => !d.allowed)) expect(decision.retryAfterMs).toBe(1000);
+      },
+    );
 
     it("forgets a retracted call (a key that turned out unknown leaves no count)", async () => {
       now += 120_000;

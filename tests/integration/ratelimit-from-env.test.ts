@@ -6,7 +6,8 @@ import { afterAll, expect, it } from "vitest";
 import { authBlockedFor, checkKeyRateLimit, closeRateLimiter, recordAuthFailure } from "@/lib/ratelimit";
 
 const redisUrl = process.env.REDIS_URL;
-if (!redisUrl) console.warn("NOTE: REDIS_URL is not set, so this file checks the in-process store chosen in its absence");
+if (!redisUrl)
+  console.warn("NOTE: REDIS_URL is not set, so this file checks the in-process store chosen in its absence");
 
 const prefix = `rltest:${process.pid}:${Date.now()}:env`;
 Object.assign(process.env, {

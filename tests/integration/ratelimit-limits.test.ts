@@ -28,7 +28,10 @@ function parseRateLimit(header: string): Record<string, Record<string, number>> 
   return Object.fromEntries(
     header.split(", ").map((item) => {
       const [name, ...params] = item.split(";");
-      return [JSON.parse(name), Object.fromEntries(params.map((param) => [param.split("=")[0], Number(param.split("=")[1])]))];
+      return [
+        JSON.parse(name),
+        Object.fromEntries(params.map((param) => [param.split("=")[0], Number(param.split("=")[1])])),
+      ];
     }),
   );
 }
@@ -41,7 +44,12 @@ for (const store of stores) {
     });
     /** A limiter as one app instance builds it; pass the same prefix to get a second instance. */
     function limiter(options: Partial<RateLimiterOptions> = {}): RateLimiter {
-      const instance = createRateLimiter({ backend: store.backend(), prefix: `${runPrefix}:${++prefixes}`, timeoutMs: STORE_TIMEOUT_MS, ...options });
+      const instance = createRateLimiter({
+        backend: store.backend(),
+        prefix: `${runPrefix}:${++prefixes}`,
+        timeoutMs: STORE_TIMEOUT_MS,
+        ...options,
+      });
       created.push(instance);
       return instance;
     }
@@ -64,7 +72,10 @@ for (const store of stores) {
         expect(decision.allowed).toBe(true);
         expect(decision.retryAfterSeconds).toBe(0);
         expect(decision.headers["Retry-After"]).toBeUndefined();
-        expect(parseRateLimit(decision.headers.RateLimit)).toEqual({ burst: { r: 10 - call, t: 1 }, minute: { r: 80 - call, t: 60 } });
+        expect(parseRateLimit(decision.headers.RateLimit)).toEqual({
+          burst: { r: 10 - call, t: 1 },
+          minute: { r: 80 - call, t: 60 },
+        });
         now += 50;
       }
       now = first + 500;
@@ -90,7 +101,8 @@ for (const store of stores) {
       const key = freshKey();
       for (let round = 0; round < 4; round++) {
         for (let batch = 0; batch < 2; batch++) {
-          for (let call = 0; call < 7; call++) expect((await rl.checkKeyRateLimit(key)).allowed, `round ${round}, batch ${batch}`).toBe(true);
+          for (let call = 0; call < 7; call++)
+            expect((await rl.checkKeyRateLimit(key)).allowed, `round ${round}, batch ${batch}`).toBe(true);
           now += 1100;
         }
       }
@@ -132,7 +144,8 @@ for (const store of stores) {
       for (let call = 1; call <= 10; call++) await rl.checkKeyRateLimit("key-r");
       const refused = await rl.checkKeyRateLimit("key-r");
       // On a busy machine ten calls may take more than a second; then the 11th is rightly admitted.
-      if (refused.allowed) return console.warn("NOTE: ten calls took over a second here; the Retry-After wait was not exercised");
+      if (refused.allowed)
+        return console.warn("NOTE: ten calls took over a second here; the Retry-After wait was not exercised");
       await sleep(refused.retryAfterSeconds * 1000);
       expect((await rl.checkKeyRateLimit("key-r")).allowed).toBe(true);
     });

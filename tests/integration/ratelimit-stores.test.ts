@@ -5,12 +5,19 @@
 import { createHash } from "node:crypto";
 import { Redis } from "ioredis";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createRateLimiter, createTcpRedisBackend, createUpstashBackend, RateLimitUnavailableError, type RateLimiter } from "@/lib/ratelimit";
+import {
+  createRateLimiter,
+  createTcpRedisBackend,
+  createUpstashBackend,
+  RateLimitUnavailableError,
+  type RateLimiter,
+} from "@/lib/ratelimit";
 import { createIoredisClient, IoredisScriptAdapter } from "@/lib/ratelimit/ioredis-adapter";
 import { startUpstashRestServer, type UpstashRestServer } from "../helpers/upstash-rest-server";
 
 const redisUrl = process.env.REDIS_URL;
-if (!redisUrl) console.warn("SKIPPED: rate-limit store tests (TCP Redis adapter, Upstash REST), because REDIS_URL is not set");
+if (!redisUrl)
+  console.warn("SKIPPED: rate-limit store tests (TCP Redis adapter, Upstash REST), because REDIS_URL is not set");
 
 const prefix = `rltest:${process.pid}:${Date.now()}:stores`;
 
@@ -49,7 +56,11 @@ describe.skipIf(!redisUrl)("rate-limit stores on the wire", () => {
 
   it("TCP: one sorted set per key under the prefix, bounded to the largest quota and expiring after the longest window", async () => {
     let now = 1_900_000_000_000;
-    const limiter = createRateLimiter({ backend: createTcpRedisBackend(redisUrl!), prefix: `${prefix}:tcp`, clock: () => now });
+    const limiter = createRateLimiter({
+      backend: createTcpRedisBackend(redisUrl!),
+      prefix: `${prefix}:tcp`,
+      clock: () => now,
+    });
     created.push(limiter);
     expect((await limiter.checkKeyRateLimit("key-1")).allowed).toBe(true);
     expect(await redis.keys(`${prefix}:tcp:*`)).toEqual([`${prefix}:tcp:key:key-1`]);
@@ -73,7 +84,8 @@ describe.skipIf(!redisUrl)("rate-limit stores on the wire", () => {
     const seen: string[] = [];
     const inScript: string[] = [];
     monitor.on("monitor", (_time: string, args: string[], source: string) => {
-      if (!String(args[1] ?? "").startsWith(`${prefix}:wire`) && !String(args[3] ?? "").startsWith(`${prefix}:wire`)) return;
+      if (!String(args[1] ?? "").startsWith(`${prefix}:wire`) && !String(args[3] ?? "").startsWith(`${prefix}:wire`))
+        return;
       // MONITOR also shows the commands the script runs inside Redis ("lua"): no round trips.
       (source === "lua" ? inScript : seen).push(String(args[0]).toLowerCase());
     });
@@ -118,4 +130,3 @@ describe.skipIf(!redisUrl)("rate-limit stores on the wire", () => {
     await expect(limiter.checkKeyRateLimit("key-x")).rejects.toBeInstanceOf(RateLimitUnavailableError);
   });
 });
-

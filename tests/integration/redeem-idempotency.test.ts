@@ -58,7 +58,9 @@ function freshPlayerAndCode() {
 }
 
 function redeemCallsFor(playerId: string) {
-  return supplier.requests.filter((request) => request.route === "redeem" && JSON.parse(request.body).playerId === playerId);
+  return supplier.requests.filter(
+    (request) => request.route === "redeem" && JSON.parse(request.body).playerId === playerId,
+  );
 }
 
 function redeem(key: string, body: Record<string, unknown>): Promise<ApiResult> {
@@ -91,7 +93,11 @@ describe("POST /rdmbr with a trxid", () => {
     ["PLAYER_NOT_FOUND", 404, "no player"],
   ] as const)("a final refusal (%s) is answered again, not re-asked", async (errorCode, status, setup) => {
     const { playerId, code, trxid } = freshPlayerAndCode();
-    const body = { playerId: setup === "no player" ? `${playerId}0` : playerId, code: setup === "unknown" ? `${code}-XX` : code, trxid };
+    const body = {
+      playerId: setup === "no player" ? `${playerId}0` : playerId,
+      code: setup === "unknown" ? `${code}-XX` : code,
+      trxid,
+    };
     if (setup === "used") supplier.addCode(code, "used");
     const first = await redeem(account.key, body);
     expect(first.status).toBe(status);
@@ -112,11 +118,17 @@ describe("POST /rdmbr with a trxid", () => {
     expect((await redeem(account.key, { playerId, code, trxid })).status).toBe(200);
     const otherCode = await redeem(account.key, { playerId, code: "OTHER-CODE-1234", trxid });
     expect(otherCode.status).toBe(409);
-    expect(otherCode.json).toEqual({ success: false, error: "TRXID REUSED WITH DIFFERENT REQUEST", code: "IDEMPOTENCY_MISMATCH" });
+    expect(otherCode.json).toEqual({
+      success: false,
+      error: "TRXID REUSED WITH DIFFERENT REQUEST",
+      code: "IDEMPOTENCY_MISMATCH",
+    });
     const otherPlayer = await redeem(account.key, { playerId: `${playerId}1`, code, trxid });
     expect(otherPlayer.status).toBe(409);
     expect(otherPlayer.json.code).toBe("IDEMPOTENCY_MISMATCH");
-    expect(supplier.requests.filter((request) => request.route === "redeem" && request.body.includes("OTHER-CODE"))).toEqual([]);
+    expect(
+      supplier.requests.filter((request) => request.route === "redeem" && request.body.includes("OTHER-CODE")),
+    ).toEqual([]);
   });
 
   it("is scoped per account: another key of the account is 403, another account is a redemption of its own", async () => {
@@ -175,9 +187,9 @@ describe("POST /rdmbr with a trxid", () => {
 
     const after = await redeem(account.key, { playerId, code, trxid });
     expect(after.text).toBe(redeemed[0].text);
-    expect(await sql(`SELECT outcome FROM redemptions WHERE account_id = $1 AND trxid = $2`, [account.accountId, trxid])).toEqual([
-      { outcome: "redeemed" },
-    ]);
+    expect(
+      await sql(`SELECT outcome FROM redemptions WHERE account_id = $1 AND trxid = $2`, [account.accountId, trxid]),
+    ).toEqual([{ outcome: "redeemed" }]);
   });
 
   it("an attempt pending past its lease is taken over under the same reference; the code is redeemed once", async () => {
@@ -185,7 +197,9 @@ describe("POST /rdmbr with a trxid", () => {
     supplier.failNext("redeem", { kind: "delay", ms: 3000 });
     const first = redeem(account.key, { playerId, code, trxid });
     await expect
-      .poll(async () => (await sql(`SELECT outcome FROM redemptions WHERE trxid = $1`, [trxid]))[0]?.outcome, { timeout: 10_000 })
+      .poll(async () => (await sql(`SELECT outcome FROM redemptions WHERE trxid = $1`, [trxid]))[0]?.outcome, {
+        timeout: 10_000,
+      })
       .toBe("pending");
     expect((await redeem(account.key, { playerId, code, trxid })).json.code).toBe("DUPLICATE_IN_FLIGHT");
     // As if the process that made the attempt had died a minute ago.
@@ -219,6 +233,8 @@ describe("without a trxid, and verify calls", () => {
     expect(after.status).toBe(200);
     expect(after.json).toMatchObject({ valid: true, nickname: "Newcomer" });
     expect(after.headers.get("idempotent-replayed")).toBeNull();
-    expect(supplier.requests.filter((request) => request.route === "verify" && request.body.includes(playerId))).toHaveLength(2);
+    expect(
+      supplier.requests.filter((request) => request.route === "verify" && request.body.includes(playerId)),
+    ).toHaveLength(2);
   });
 });

@@ -6,7 +6,13 @@ import pg from "pg";
 import { afterAll, beforeAll, expect, inject, it } from "vitest";
 import { projectRoot } from "@/lib/config/env";
 
-const MIGRATION = path.join(projectRoot, "prisma", "migrations", "20261123092830_redemption_code_fingerprint", "migration.sql");
+const MIGRATION = path.join(
+  projectRoot,
+  "prisma",
+  "migrations",
+  "20261123092830_redemption_code_fingerprint",
+  "migration.sql",
+);
 const SCHEMA = `migration_test_${process.pid}`;
 let client: pg.Client;
 
@@ -22,7 +28,9 @@ afterAll(async () => {
 });
 
 it("keeps the visible last 4 characters, drops the masked code, and leaves old rows without a fingerprint", async () => {
-  await client.query(`CREATE TABLE redemptions (id SERIAL PRIMARY KEY, account_id INTEGER NOT NULL, kind TEXT NOT NULL, code_mask TEXT, trxid TEXT)`);
+  await client.query(
+    `CREATE TABLE redemptions (id SERIAL PRIMARY KEY, account_id INTEGER NOT NULL, kind TEXT NOT NULL, code_mask TEXT, trxid TEXT)`,
+  );
   await client.query(
     `INSERT INTO redemptions (account_id, kind, code_mask, trxid) VALUES
        (1, 'redeem-br', 'ABCD-****-1234', 't1'), (1, 'redeem-br', 'ABCD-****-1234', 't1'),

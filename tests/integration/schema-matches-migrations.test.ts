@@ -28,8 +28,8 @@ describe("prisma/migrations build exactly what schema.prisma describes", () => {
   it("reports an index, a type change and a nullability change that the migrations lack", async () => {
     const drifted = schemaText
       .replace("  @@index([telegramUsername])\n", "  @@index([telegramUsername])\n  @@index([displayName])\n")
-      .replace('  name               String?\n  /// When true', '  name               String\n  /// When true')
-      .replace('  attempts           Int         @default(0)', '  attempts           BigInt      @default(0)');
+      .replace("  name               String?\n  /// When true", "  name               String\n  /// When true")
+      .replace("  attempts           Int         @default(0)", "  attempts           BigInt      @default(0)");
     const problems = await diffSchemaAgainstDatabase(drifted, (text) => sql(text));
     expect(problems).toContain("index accounts(display_name) is in the schema but not in the database");
     expect(problems).toContain("column api_keys.name: database allows NULL, schema requires a value");

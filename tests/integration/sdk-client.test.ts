@@ -38,7 +38,10 @@ async function caught(promise: Promise<unknown>): Promise<TopupApiError> {
 
 async function ordersAndDebits(accountId: number) {
   const [orders] = await sql<{ n: number }>(`SELECT count(*)::int AS n FROM orders WHERE account_id = $1`, [accountId]);
-  const [debits] = await sql<{ n: number }>(`SELECT count(*)::int AS n FROM ledger_entries WHERE account_id = $1 AND kind = 'debit'`, [accountId]);
+  const [debits] = await sql<{ n: number }>(
+    `SELECT count(*)::int AS n FROM ledger_entries WHERE account_id = $1 AND kind = 'debit'`,
+    [accountId],
+  );
   return { orders: orders.n, debits: debits.n };
 }
 
@@ -68,7 +71,13 @@ describe("the order flow through the client only", () => {
     const trxid = newTrxid("sdk");
     const placed = await client.placeOrder({ pid: pack!.id, trxid, userId: "5550001" });
     expect(placed.replayed).toBe(false);
-    expect(placed.invoice).toMatchObject({ orderCreated: true, trxid, game: "br", amountUsd: pack!.price, userId: "5550001" });
+    expect(placed.invoice).toMatchObject({
+      orderCreated: true,
+      trxid,
+      game: "br",
+      amountUsd: pack!.price,
+      userId: "5550001",
+    });
 
     const replay = await client.placeOrder({ pid: pack!.id, trxid, userId: "5550001" });
     expect(replay.replayed).toBe(true);
@@ -99,12 +108,20 @@ describe("the order flow through the client only", () => {
   it("an insufficient balance, an unknown pid and a bad key come back as typed errors with their codes", async () => {
     const poor = await createAccount({ balanceCents: 50 });
     const poorClient = createClient({ baseUrl: baseUrl(), apiKey: poor.key });
-    const insufficient = await caught(poorClient.placeOrder({ pid: "SVCBR60", trxid: newTrxid("poor"), userId: "5550002" }));
+    const insufficient = await caught(
+      poorClient.placeOrder({ pid: "SVCBR60", trxid: newTrxid("poor"), userId: "5550002" }),
+    );
     expect(insufficient).toMatchObject({ code: "INSUFFICIENT_BALANCE", status: 200, retryable: false });
-    expect(insufficient.body).toMatchObject({ orderCreated: false, status: "cancelled", error: "INSUFFICIENT BALANCE" });
+    expect(insufficient.body).toMatchObject({
+      orderCreated: false,
+      status: "cancelled",
+      error: "INSUFFICIENT BALANCE",
+    });
     expect((await poorClient.getBalance()).balanceUsd).toBe(0.5);
 
-    const unknown = await caught(client.placeOrder({ pid: "NO-SUCH-PACK", trxid: newTrxid("unknown"), userId: "5550003" }));
+    const unknown = await caught(
+      client.placeOrder({ pid: "NO-SUCH-PACK", trxid: newTrxid("unknown"), userId: "5550003" }),
+    );
     expect(unknown).toMatchObject({ code: "UNKNOWN_PID", status: 400, retryable: false, message: "UNKNOWN PID" });
 
     const invalid = await caught(client.placeOrder({ pid: "SVCBR60", trxid: newTrxid("invalid") }));
@@ -112,7 +129,11 @@ describe("the order flow through the client only", () => {
     expect(invalid.details?.length).toBeGreaterThan(0);
 
     const stranger = createClient({ baseUrl: baseUrl(), apiKey: `svc_${"A".repeat(40)}` });
-    expect(await caught(stranger.getBalance())).toMatchObject({ code: "INVALID_API_KEY", status: 401, retryable: false });
+    expect(await caught(stranger.getBalance())).toMatchObject({
+      code: "INVALID_API_KEY",
+      status: 401,
+      retryable: false,
+    });
 
     const missing = await caught(client.getOrder("no-such-order"));
     expect(missing).toMatchObject({ code: "ORDER_NOT_FOUND", status: 404 });
@@ -152,12 +173,17 @@ describe("the per-key rate limit, on a server with the real limits (10 a second,
   it("a retrying client waits out the burst window and every call succeeds", async () => {
     const account = await createAccount({ balanceCents: 100 });
     const retries: number[] = [];
-    const client = createClient({ baseUrl: limited.baseUrl, apiKey: account.key, onRetry: ({ delayMs }) => retries.push(delayMs) });
+    const client = createClient({
+      baseUrl: limited.baseUrl,
+      apiKey: account.key,
+      onRetry: ({ delayMs }) => retries.push(delayMs),
+    });
     const answers = await Promise.all(Array.from({ length: 15 }, () => client.getBalance()));
     expect(answers.every((a) => a.balanceUsd === 1)).toBe(true);
     // 15 calls at once pass 10 a second only by waiting; on a machine slow enough to spread them
     // over more than a second none is refused, and there is nothing to wait for.
-    if (retries.length === 0) console.warn("NOTE: 15 calls took over a second here; no 429 came, so no retry was needed");
+    if (retries.length === 0)
+      console.warn("NOTE: 15 calls took over a second here; no 429 came, so no retry was needed");
     for (const delayMs of retries) expect(delayMs).toBeGreaterThanOrEqual(1000);
   });
 
@@ -201,7 +227,13 @@ describe("a lost answer and a 503 between the client and the service", () => {
           return;
         }
         const forward = http.request(
-          { host: upstream().hostname, port: upstream().port, method: req.method, path: req.url, headers: { ...req.headers, host: upstream().host } },
+          {
+            host: upstream().hostname,
+            port: upstream().port,
+            method: req.method,
+            path: req.url,
+            headers: { ...req.headers, host: upstream().host },
+          },
           (answer) => {
             const parts: Buffer[] = [];
             answer.on("data", (part: Buffer) => parts.push(part));
@@ -230,7 +262,11 @@ describe("a lost answer and a 503 between the client and the service", () => {
     const account = await createAccount({ balanceCents: 500 });
     const port = (proxy.address() as AddressInfo).port;
     const reasons: string[] = [];
-    const client = createClient({ baseUrl: `http://127.0.0.1:${port}`, apiKey: account.key, onRetry: ({ reason }) => reasons.push(reason) });
+    const client = createClient({
+      baseUrl: `http://127.0.0.1:${port}`,
+      apiKey: account.key,
+      onRetry: ({ reason }) => reasons.push(reason),
+    });
 
     // No trxid given: the client makes one, and every retry carries that same one.
     const placed = await client.placeOrder({ pid: "SVCBR60", userId: "5550010" });

@@ -41,22 +41,34 @@ async function demoOrder(trxid: string) {
 const env = (trxid: string) => ({ ...process.env, TOPUP_API_URL: baseUrl(), TOPUP_API_KEY: demo.key, TRXID: trxid });
 
 describe("the quickstart", () => {
-  it("with the client: sdk/examples/quickstart.ts reaches a completed order and reads the ledger", { timeout: 120_000 }, async () => {
-    const trxid = `qs-ts-${Date.now()}`;
-    const { stdout } = await run(process.execPath, ["--import", "tsx", path.join(projectRoot, "sdk/examples/quickstart.ts")], {
-      cwd: projectRoot,
-      env: env(trxid),
-      timeout: 110_000,
-    });
-    const order = await demoOrder(trxid);
-    expect(order).toMatchObject({ status: "completed", debits: 1 });
-    const lines = stdout.trim().split("\n");
-    expect(lines[0]).toBe("balance: 100.00 USD");
-    expect(lines[1]).toBe("pack: SVCBR60 (Battle Royale, 60 UC) 0.99 USD");
-    expect(lines[2]).toBe(`placed: ${order.public_id} processing (trxid ${trxid})`);
-    expect(lines[3]).toMatch(new RegExp(`^finished: ${order.public_id} completed in [\\d.]+ s$`));
-    expect(lines.slice(4)).toEqual(["ledger (newest first):", `  debit -0.99 -> 99.01 ${order.public_id}`, "  credit 100.00 -> 100.00"]);
-  });
+  it(
+    "with the client: sdk/examples/quickstart.ts reaches a completed order and reads the ledger",
+    { timeout: 120_000 },
+    async () => {
+      const trxid = `qs-ts-${Date.now()}`;
+      const { stdout } = await run(
+        process.execPath,
+        ["--import", "tsx", path.join(projectRoot, "sdk/examples/quickstart.ts")],
+        {
+          cwd: projectRoot,
+          env: env(trxid),
+          timeout: 110_000,
+        },
+      );
+      const order = await demoOrder(trxid);
+      expect(order).toMatchObject({ status: "completed", debits: 1 });
+      const lines = stdout.trim().split("\n");
+      expect(lines[0]).toBe("balance: 100.00 USD");
+      expect(lines[1]).toBe("pack: SVCBR60 (Battle Royale, 60 UC) 0.99 USD");
+      expect(lines[2]).toBe(`placed: ${order.public_id} processing (trxid ${trxid})`);
+      expect(lines[3]).toMatch(new RegExp(`^finished: ${order.public_id} completed in [\\d.]+ s$`));
+      expect(lines.slice(4)).toEqual([
+        "ledger (newest first):",
+        `  debit -0.99 -> 99.01 ${order.public_id}`,
+        "  credit 100.00 -> 100.00",
+      ]);
+    },
+  );
 
   it("with curl: sdk/examples/quickstart.sh does the same", { timeout: 120_000 }, async (context) => {
     const curl = await run("curl", ["--version"]).catch(() => undefined);
@@ -65,7 +77,11 @@ describe("the quickstart", () => {
       return context.skip();
     }
     const trxid = `qs-curl-${Date.now()}`;
-    const { stdout } = await run("sh", [path.join(projectRoot, "sdk/examples/quickstart.sh")], { cwd: projectRoot, env: env(trxid), timeout: 110_000 });
+    const { stdout } = await run("sh", [path.join(projectRoot, "sdk/examples/quickstart.sh")], {
+      cwd: projectRoot,
+      env: env(trxid),
+      timeout: 110_000,
+    });
     const order = await demoOrder(trxid);
     expect(order).toMatchObject({ status: "completed", debits: 1 });
     const answers = stdout
@@ -77,6 +93,11 @@ describe("the quickstart", () => {
     expect(products.products.map((p: { id: string }) => p.id)).toContain("SVCBR60");
     expect(placed).toMatchObject({ orderId: order.public_id, status: "processing", trxid });
     expect(finished).toMatchObject({ orderId: order.public_id, status: "completed" });
-    expect(ledger.entries[0]).toMatchObject({ type: "debit", amountUsd: -0.99, balanceAfterUsd: (Math.round(balance.balanceUsd * 100) - 99) / 100, orderId: order.public_id });
+    expect(ledger.entries[0]).toMatchObject({
+      type: "debit",
+      amountUsd: -0.99,
+      balanceAfterUsd: (Math.round(balance.balanceUsd * 100) - 99) / 100,
+      orderId: order.public_id,
+    });
   });
 });

@@ -33,12 +33,25 @@ describe("setSwitch and readSwitchStates", () => {
     expect((await getRuntimeSettings()).maintenance).toBe(false); // now cached here
 
     const change = await setSwitch("MAINTENANCE", true, "admin:ops@example.com");
-    expect(change).toEqual({ value: true, previous: null, updatedBy: "admin:ops@example.com", updatedAt: expect.any(Date) });
+    expect(change).toEqual({
+      value: true,
+      previous: null,
+      updatedBy: "admin:ops@example.com",
+      updatedAt: expect.any(Date),
+    });
 
     const states = await readSwitchStates();
-    expect(states.MAINTENANCE).toEqual({ value: true, updatedBy: "admin:ops@example.com", updatedAt: change.updatedAt });
+    expect(states.MAINTENANCE).toEqual({
+      value: true,
+      updatedBy: "admin:ops@example.com",
+      updatedAt: change.updatedAt,
+    });
     expect(states.API_ORDER_DISABLED.value).toBe(false);
-    expect(await getRuntimeSettings()).toEqual({ maintenance: true, apiOrderDisabled: false, eligibility: { enabled: false } });
+    expect(await getRuntimeSettings()).toEqual({
+      maintenance: true,
+      apiOrderDisabled: false,
+      eligibility: { enabled: false },
+    });
   });
 
   it("writes one setting.set audit row per change, with the actor and from/to", async () => {
@@ -46,7 +59,13 @@ describe("setSwitch and readSwitchStates", () => {
     const off = await setSwitch("API_ORDER_DISABLED", false, "admin:ops@example.com");
     expect(off.previous).toBe(true);
     expect(await sql(`SELECT actor, action, target_type, target_id, details FROM audit_log ORDER BY id`)).toEqual([
-      { actor: "telegram:4242", action: "setting.set", target_type: "setting", target_id: "API_ORDER_DISABLED", details: { from: null, to: true } },
+      {
+        actor: "telegram:4242",
+        action: "setting.set",
+        target_type: "setting",
+        target_id: "API_ORDER_DISABLED",
+        details: { from: null, to: true },
+      },
       {
         actor: "admin:ops@example.com",
         action: "setting.set",
@@ -104,7 +123,10 @@ describe("getRuntimeSettings across instances", () => {
 
   it("keeps serving the last value while the database fails, but not beyond the staleness limit", async () => {
     const healthy = new pg.Pool({ connectionString: inject("databaseUrl"), max: 1 });
-    const broken = new pg.Pool({ connectionString: "postgresql://postgres@127.0.0.1:1/none", connectionTimeoutMillis: 500 });
+    const broken = new pg.Pool({
+      connectionString: "postgresql://postgres@127.0.0.1:1/none",
+      connectionTimeoutMillis: 500,
+    });
     readers.push(healthy, broken);
     let pool = healthy;
     const reader = createSettingsReader({ pool: () => pool, cacheMs: 50, maxStaleMs: 400 });
@@ -127,7 +149,11 @@ describe("API_ELIGIBILITY", () => {
     const change = await setEligibilityRule(rule, "admin:ops@example.com");
     expect(change).toMatchObject({ value: rule, previous: null, updatedBy: "admin:ops@example.com" });
     expect((await createSettingsReader().getRuntimeSettings()).eligibility).toEqual(rule);
-    expect(await readEligibilityRuleState()).toEqual({ value: rule, updatedBy: "admin:ops@example.com", updatedAt: change.updatedAt });
+    expect(await readEligibilityRuleState()).toEqual({
+      value: rule,
+      updatedBy: "admin:ops@example.com",
+      updatedAt: change.updatedAt,
+    });
     const [audit] = await sql(`SELECT target_id, details FROM audit_log`);
     expect(audit).toEqual({ target_id: "API_ELIGIBILITY", details: { from: null, to: rule } });
   });
@@ -159,12 +185,20 @@ describe("isAccountEligible", () => {
 
   it("admits everyone when the rule is absent or disabled", () => {
     expect(isAccountEligible(undefined, { createdAt: new Date(now), totalCreditedCents: 0 }, now)).toBe(true);
-    expect(isAccountEligible({ enabled: false, minTotalCreditedCents: 1 }, { createdAt: new Date(now), totalCreditedCents: 0 }, now)).toBe(true);
+    expect(
+      isAccountEligible(
+        { enabled: false, minTotalCreditedCents: 1 },
+        { createdAt: new Date(now), totalCreditedCents: 0 },
+        now,
+      ),
+    ).toBe(true);
   });
 
   it("requires every stated minimum when enabled", () => {
     expect(isAccountEligible({ enabled: true }, account, now)).toBe(true);
-    expect(isAccountEligible({ enabled: true, minTotalCreditedCents: 10_000, minAccountAgeHours: 48 }, account, now)).toBe(true);
+    expect(
+      isAccountEligible({ enabled: true, minTotalCreditedCents: 10_000, minAccountAgeHours: 48 }, account, now),
+    ).toBe(true);
     expect(isAccountEligible({ enabled: true, minTotalCreditedCents: 10_001 }, account, now)).toBe(false);
     expect(isAccountEligible({ enabled: true, minAccountAgeHours: 48.5 }, account, now)).toBe(false);
   });

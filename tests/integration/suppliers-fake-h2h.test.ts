@@ -33,7 +33,11 @@ async function send(request: Signed): Promise<number> {
     .digest("hex");
   const response = await fetch(fake.origin + path, {
     method,
-    headers: { "x-partner-id": request.partnerId ?? fake.partnerId, "x-timestamp": timestamp, "x-signature": signature },
+    headers: {
+      "x-partner-id": request.partnerId ?? fake.partnerId,
+      "x-timestamp": timestamp,
+      "x-signature": signature,
+    },
     body: method === "GET" ? undefined : body,
   });
   await response.arrayBuffer();

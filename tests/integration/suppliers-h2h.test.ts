@@ -29,7 +29,10 @@ afterEach(async () => {
   await fake.close();
 });
 
-function clientFor(target: FakeH2hSupplier, overrides: Partial<{ baseUrl: string; partnerId: string; secret: string }> = {}) {
+function clientFor(
+  target: FakeH2hSupplier,
+  overrides: Partial<{ baseUrl: string; partnerId: string; secret: string }> = {},
+) {
   return createH2hSupplier({
     baseUrl: target.baseUrl,
     partnerId: target.partnerId,
@@ -58,7 +61,10 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 describe("h2h placeTopup: answers", () => {
   it("success: delivered once, with the supplier's reference, and the documented body", async () => {
-    expect(await h2h.placeTopup({ ...topup("ord-1"), zoneId: "2001" })).toEqual({ status: "success", supplierRef: "FAKE-1" });
+    expect(await h2h.placeTopup({ ...topup("ord-1"), zoneId: "2001" })).toEqual({
+      status: "success",
+      supplierRef: "FAKE-1",
+    });
     expect(fake.deliveries("ord-1")).toBe(1);
     expect(fake.requests).toHaveLength(1);
     expect(fake.requests[0]).toMatchObject({ method: "POST", path: "/v1/topups", route: "place" });
@@ -116,7 +122,10 @@ describe("h2h placeTopup: faults are unknown, never guessed", () => {
 
   it.each([500, 502, 503, 429])("HTTP %i: unknown, after exactly one request (no hidden retry)", async (httpStatus) => {
     fake.failNext("place", { kind: "status", httpStatus, body: { status: "failed", message: "do not trust me" } });
-    expect(await h2h.placeTopup(topup("err-1"))).toEqual({ status: "unknown", reason: `supplier answered HTTP ${httpStatus}` });
+    expect(await h2h.placeTopup(topup("err-1"))).toEqual({
+      status: "unknown",
+      reason: `supplier answered HTTP ${httpStatus}`,
+    });
     expect(fake.requests).toHaveLength(1);
     expect(fake.totalDeliveries()).toBe(0);
   });
@@ -224,7 +233,10 @@ describe("h2h checkTopup", () => {
 
 describe("h2h verifyPlayer", () => {
   it("found with the nickname, or not_found; zoneId is sent only when given", async () => {
-    expect(await h2h.verifyPlayer({ game: "br", playerId: "12345" })).toEqual({ status: "found", nickname: "NightOwl" });
+    expect(await h2h.verifyPlayer({ game: "br", playerId: "12345" })).toEqual({
+      status: "found",
+      nickname: "NightOwl",
+    });
     expect(JSON.parse(fake.requests[0].body)).toEqual({ game: "br", playerId: "12345" });
     expect(await h2h.verifyPlayer({ game: "moba", playerId: "777", zoneId: "2001" })).toEqual({ status: "not_found" });
     expect(JSON.parse(fake.requests[1].body)).toEqual({ game: "moba", playerId: "777", zoneId: "2001" });
@@ -256,7 +268,8 @@ describe("h2h redeemCode", () => {
   });
 
   it("maps every answer: redeemed with nickname, code_used, invalid_code, player_not_found", async () => {
-    const redeem = (reference: string, code: string, playerId = "12345") => h2h.redeemCode({ reference, playerId, code });
+    const redeem = (reference: string, code: string, playerId = "12345") =>
+      h2h.redeemCode({ reference, playerId, code });
     expect(await redeem("rd-1", "AAAA-BBBB-CCCC")).toEqual({ status: "redeemed", nickname: "NightOwl" });
     expect(JSON.parse(fake.requests[0].body)).toEqual({ reference: "rd-1", playerId: "12345", code: "AAAA-BBBB-CCCC" });
     expect(await redeem("rd-1", "AAAA-BBBB-CCCC")).toEqual({ status: "redeemed", nickname: "NightOwl" });
@@ -280,8 +293,14 @@ describe("h2h redeemCode", () => {
 
 describe("h2h signing", () => {
   it("the fake rejects a client with the wrong secret or partner id: nothing is delivered", async () => {
-    for (const wrong of [clientFor(fake, { secret: "not-the-secret" }), clientFor(fake, { partnerId: "someone-else" })]) {
-      expect(await wrong.placeTopup(topup("sig-1"))).toEqual({ status: "unknown", reason: "supplier answered HTTP 401" });
+    for (const wrong of [
+      clientFor(fake, { secret: "not-the-secret" }),
+      clientFor(fake, { partnerId: "someone-else" }),
+    ]) {
+      expect(await wrong.placeTopup(topup("sig-1"))).toEqual({
+        status: "unknown",
+        reason: "supplier answered HTTP 401",
+      });
       expect(await wrong.verifyPlayer({ game: "br", playerId: "12345" })).toMatchObject({ status: "unavailable" });
     }
     expect(fake.requests.map((request) => request.signatureValid)).toEqual([false, false, false, false]);

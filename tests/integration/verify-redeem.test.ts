@@ -24,7 +24,13 @@ describe("POST /brvvfy", () => {
   it.each(["playerId", "playerID", "userId", "userID"])("finds a player sent as %s, with a nickname", async (field) => {
     const res = await api("/brvvfy", { key, body: { [field]: "5551234", trxid: "v1" } });
     expect(res.status).toBe(200);
-    expect(res.json).toEqual({ success: true, valid: true, game: "br", playerId: "5551234", nickname: expect.any(String) });
+    expect(res.json).toEqual({
+      success: true,
+      valid: true,
+      game: "br",
+      playerId: "5551234",
+      nickname: expect.any(String),
+    });
   });
 
   it("answers 404 PLAYER_NOT_FOUND and 503 SUPPLIER_UNAVAILABLE with Retry-After", async () => {
@@ -40,7 +46,11 @@ describe("POST /brvvfy", () => {
   it("rejects a missing player id as INVALID BODY", async () => {
     const res = await api("/brvvfy", { key, body: { trxid: "v2" } });
     expect(res.status).toBe(400);
-    expect(res.json).toMatchObject({ success: false, error: "INVALID BODY", details: [expect.objectContaining({ field: "playerId" })] });
+    expect(res.json).toMatchObject({
+      success: false,
+      error: "INVALID BODY",
+      details: [expect.objectContaining({ field: "playerId" })],
+    });
   });
 });
 
@@ -49,7 +59,9 @@ describe("POST /mobavfy", () => {
     const ok = await api("/mobavfy", { key, body: { userID: "8812345", zoneId: 2101 } });
     expect(ok.status).toBe(200);
     expect(ok.json).toMatchObject({ success: true, valid: true, game: "moba", playerId: "8812345", zoneId: "2101" });
-    expect((await api("/mobavfy", { key, body: { userId: "8812345", zoneId: "north" } })).json.error).toBe("INVALID BODY");
+    expect((await api("/mobavfy", { key, body: { userId: "8812345", zoneId: "north" } })).json.error).toBe(
+      "INVALID BODY",
+    );
     expect((await api("/mobavfy", { key, body: { userId: "8812345" } })).json.error).toBe("INVALID BODY");
     expect((await api("/mobavfy", { key, body: { userId: "8810404", zoneId: "1" } })).status).toBe(404);
   });
@@ -59,8 +71,16 @@ describe("POST /rdmbr", () => {
   it("redeems a well-formed code and records only its keyed fingerprint and last 4 characters", async () => {
     const res = await api("/rdmbr", { key, body: { playerId: "5551234", code: "abcd-efgh-1234", trxid: "r1" } });
     expect(res.status).toBe(200);
-    expect(res.json).toMatchObject({ success: true, redeemed: true, playerId: "5551234", redemptionId: expect.any(Number) });
-    const [row] = await sql(`SELECT kind, code_fingerprint, code_last4, outcome, trxid FROM redemptions WHERE id = $1`, [res.json.redemptionId]);
+    expect(res.json).toMatchObject({
+      success: true,
+      redeemed: true,
+      playerId: "5551234",
+      redemptionId: expect.any(Number),
+    });
+    const [row] = await sql(
+      `SELECT kind, code_fingerprint, code_last4, outcome, trxid FROM redemptions WHERE id = $1`,
+      [res.json.redemptionId],
+    );
     expect(row).toEqual({
       kind: "redeem-br",
       code_fingerprint: createHmac("sha256", TEST_ENV.APP_SECRET).update("redeem-code:ABCD-EFGH-1234").digest("hex"),
@@ -76,7 +96,9 @@ describe("POST /rdmbr", () => {
   it("keeps the last 4 letters or digits, hyphens not counted, and no fingerprint an unkeyed hash would give", async () => {
     const res = await api("/rdmbr", { key, body: { playerId: "5551234", code: "WXYZ-AB-C9" } });
     expect(res.status).toBe(200);
-    const [row] = await sql(`SELECT code_fingerprint, code_last4 FROM redemptions WHERE id = $1`, [res.json.redemptionId]);
+    const [row] = await sql(`SELECT code_fingerprint, code_last4 FROM redemptions WHERE id = $1`, [
+      res.json.redemptionId,
+    ]);
     expect(row.code_last4).toBe("ABC9");
     expect(row.code_fingerprint).not.toBe(createHash("sha256").update("WXYZ-AB-C9").digest("hex"));
     expect(row.code_fingerprint).not.toBe(createHash("sha256").update("redeem-code:WXYZ-AB-C9").digest("hex"));
@@ -93,7 +115,16 @@ describe("POST /rdmbr", () => {
 
   it("answers a code that is not groups separated by hyphens 400 INVALID_CODE, as the README says, without asking the supplier", async () => {
     const before = await sql(`SELECT count(*)::int AS n FROM redemptions WHERE account_id = $1`, [accountId]);
-    for (const code of ["ABCDEFGH", "ABCD--EFGH", "-ABCD-EFGH", "AB CD-EFGH", "ABCD-EFGH-", "ÄBCD-EFGH", "A-BCDE", ""]) {
+    for (const code of [
+      "ABCDEFGH",
+      "ABCD--EFGH",
+      "-ABCD-EFGH",
+      "AB CD-EFGH",
+      "ABCD-EFGH-",
+      "ÄBCD-EFGH",
+      "A-BCDE",
+      "",
+    ]) {
       const res = await api("/rdmbr", { key, body: { playerId: "5551234", code } });
       expect(res.status, code).toBe(400);
       expect(res.json, code).toMatchObject({ success: false, error: "INVALID CODE", code: "INVALID_CODE" });
@@ -102,10 +133,19 @@ describe("POST /rdmbr", () => {
   });
 
   it("answers a missing code, a code that is not a string, or a bad player id with a bad code 400 INVALID BODY", async () => {
-    for (const body of [{ playerId: "5551234" }, { playerId: "5551234", code: 1234 }, { playerId: "5551234", code: null }, { code: "ABCDEFGH" }]) {
+    for (const body of [
+      { playerId: "5551234" },
+      { playerId: "5551234", code: 1234 },
+      { playerId: "5551234", code: null },
+      { code: "ABCDEFGH" },
+    ]) {
       const res = await api("/rdmbr", { key, body });
       expect(res.status, JSON.stringify(body)).toBe(400);
-      expect(res.json, JSON.stringify(body)).toMatchObject({ success: false, error: "INVALID BODY", code: "INVALID_BODY" });
+      expect(res.json, JSON.stringify(body)).toMatchObject({
+        success: false,
+        error: "INVALID BODY",
+        code: "INVALID_BODY",
+      });
     }
   });
 

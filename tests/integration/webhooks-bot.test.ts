@@ -33,7 +33,10 @@ beforeAll(async () => {
 });
 
 async function deliverPending(endpointId: number) {
-  const pending = await sql(`SELECT id FROM webhook_deliveries WHERE endpoint_id = $1 AND status = 'pending' ORDER BY id`, [endpointId]);
+  const pending = await sql(
+    `SELECT id FROM webhook_deliveries WHERE endpoint_id = $1 AND status = 'pending' ORDER BY id`,
+    [endpointId],
+  );
   for (const delivery of pending) await deliverWebhook(delivery.id, { policy: DEV_POLICY });
 }
 
@@ -48,19 +51,33 @@ describe("/webhook", () => {
     endpointId = Number(id![1]);
     expect(reply).toContain("Events: order.completed, order.cancelled");
     secret = /whsec_[A-Za-z0-9+/=]+/.exec(reply)![0];
-    const [row] = await sql(`SELECT account_id, url, event_types, secret FROM webhook_endpoints WHERE id = $1`, [endpointId]);
-    expect(row).toMatchObject({ account_id: await accountId(HANA), url: receiver.url, event_types: ["order.completed", "order.cancelled"] });
+    const [row] = await sql(`SELECT account_id, url, event_types, secret FROM webhook_endpoints WHERE id = $1`, [
+      endpointId,
+    ]);
+    expect(row).toMatchObject({
+      account_id: await accountId(HANA),
+      url: receiver.url,
+      event_types: ["order.completed", "order.cancelled"],
+    });
     // Stored encrypted, never as the secret itself.
     expect(row.secret).not.toContain(secret.slice(6));
-    expect(await sql(`SELECT action FROM audit_log WHERE action = 'webhook.endpoint_add' AND target_id = $1`, [String(endpointId)])).toHaveLength(1);
+    expect(
+      await sql(`SELECT action FROM audit_log WHERE action = 'webhook.endpoint_add' AND target_id = $1`, [
+        String(endpointId),
+      ]),
+    ).toHaveLength(1);
   });
 
   it("add: refuses bad URLs and unknown event types", async () => {
     expect(await say(HANA, "/webhook add https://169.254.169.254/latest")).toBe(
       "That URL cannot receive webhooks: 169.254.169.254 is a cloud metadata address.",
     );
-    expect(await say(HANA, "/webhook add ftp://example.com/")).toBe("That URL cannot receive webhooks: the URL must be http or https.");
-    expect(await say(HANA, `/webhook add ${receiver.url} order.shipped`)).toContain("Unknown event type: order.shipped");
+    expect(await say(HANA, "/webhook add ftp://example.com/")).toBe(
+      "That URL cannot receive webhooks: the URL must be http or https.",
+    );
+    expect(await say(HANA, `/webhook add ${receiver.url} order.shipped`)).toContain(
+      "Unknown event type: order.shipped",
+    );
   });
 
   it("list: shows the endpoint without its secret; another holder sees none of it", async () => {
@@ -69,8 +86,12 @@ describe("/webhook", () => {
     expect(list).toContain("events: order.completed, order.cancelled");
     expect(list).not.toContain("whsec_");
     expect(await say(IVO, "/webhook list")).toBe("You have no webhook endpoints. /webhook add <https-url> adds one.");
-    expect(await say(IVO, `/webhook test ${endpointId}`)).toBe(`You have no endpoint #${endpointId}. /webhook list shows yours.`);
-    expect(await say(IVO, `/webhook remove ${endpointId}`)).toBe(`You have no endpoint #${endpointId}. /webhook list shows yours.`);
+    expect(await say(IVO, `/webhook test ${endpointId}`)).toBe(
+      `You have no endpoint #${endpointId}. /webhook list shows yours.`,
+    );
+    expect(await say(IVO, `/webhook remove ${endpointId}`)).toBe(
+      `You have no endpoint #${endpointId}. /webhook list shows yours.`,
+    );
   });
 
   it("test: queues an endpoint.test event that the receiver verifies with the secret", async () => {
@@ -78,7 +99,10 @@ describe("/webhook", () => {
     expect(reply).toMatch(new RegExp(`^Test event evt_\\S+ \\(sequence 1\\) queued for endpoint #${endpointId}\\.$`));
     await deliverPending(endpointId);
     const request = receiver.received.at(-1)!;
-    expect(new Webhook(secret).verify(request.body, request.headers)).toMatchObject({ type: "endpoint.test", data: { endpointId } });
+    expect(new Webhook(secret).verify(request.body, request.headers)).toMatchObject({
+      type: "endpoint.test",
+      data: { endpointId },
+    });
   });
 
   it("secret: rotates, shows the new one once; deliveries then verify with either for a day", async () => {
@@ -89,12 +113,15 @@ describe("/webhook", () => {
     await say(HANA, `/webhook test ${endpointId}`);
     await deliverPending(endpointId);
     const request = receiver.received.at(-1)!;
-    for (const key of [rotated, secret]) expect(new Webhook(key).verify(request.body, request.headers)).toMatchObject({ type: "endpoint.test" });
+    for (const key of [rotated, secret])
+      expect(new Webhook(key).verify(request.body, request.headers)).toMatchObject({ type: "endpoint.test" });
   });
 
   it("refuses a sixth enabled endpoint", async () => {
     for (let i = 2; i <= 5; i++) expect(await say(HANA, `/webhook add ${receiver.url}/${i}`)).toContain("added");
-    expect(await say(HANA, `/webhook add ${receiver.url}/6`)).toBe("You already have 5 endpoints: remove one first (/webhook list).");
+    expect(await say(HANA, `/webhook add ${receiver.url}/6`)).toBe(
+      "You already have 5 endpoints: remove one first (/webhook list).",
+    );
   });
 
   it("remove: deletes the endpoint", async () => {
@@ -106,12 +133,18 @@ describe("/webhook", () => {
 
 describe("/lowbalance", () => {
   it("sets, shows and clears the threshold", async () => {
-    expect(await say(IVO, "/lowbalance 12.50")).toBe("A balance.low webhook event is sent when your balance falls below $12.50.");
-    expect(await sql(`SELECT low_balance_threshold_cents FROM accounts WHERE telegram_id = $1`, [IVO.id])).toEqual([{ low_balance_threshold_cents: 1250 }]);
+    expect(await say(IVO, "/lowbalance 12.50")).toBe(
+      "A balance.low webhook event is sent when your balance falls below $12.50.",
+    );
+    expect(await sql(`SELECT low_balance_threshold_cents FROM accounts WHERE telegram_id = $1`, [IVO.id])).toEqual([
+      { low_balance_threshold_cents: 1250 },
+    ]);
     expect(await say(IVO, "/lowbalance")).toBe("Usage: /lowbalance <usd> or /lowbalance off\nNow: $12.50");
     expect(await say(IVO, "/lowbalance -3")).toContain("Amount must be a positive number");
     expect(await say(IVO, "/lowbalance off")).toBe("Low-balance alerts are off.");
-    expect(await sql(`SELECT low_balance_threshold_cents FROM accounts WHERE telegram_id = $1`, [IVO.id])).toEqual([{ low_balance_threshold_cents: null }]);
+    expect(await sql(`SELECT low_balance_threshold_cents FROM accounts WHERE telegram_id = $1`, [IVO.id])).toEqual([
+      { low_balance_threshold_cents: null },
+    ]);
   });
 
   it("is listed in /help", async () => {

@@ -25,7 +25,12 @@ beforeAll(async () => {
   // The development switch: the receiver listens on 127.0.0.1 over http.
   process.env.WEBHOOKS_ALLOW_PRIVATE = "1";
   receiver = await WebhookReceiver.start();
-  worker = await startWorker({ connectionString: inject("databaseUrl"), concurrency: 4, webhookConcurrency: 3, log: () => undefined });
+  worker = await startWorker({
+    connectionString: inject("databaseUrl"),
+    concurrency: 4,
+    webhookConcurrency: 3,
+    log: () => undefined,
+  });
 });
 afterAll(async () => {
   // The receiver first: it lets go of held requests, so the worker's stop need not wait them out.
@@ -34,7 +39,9 @@ afterAll(async () => {
 });
 
 async function waitForRequests(predicate: (r: ReceivedWebhook) => boolean, count: number) {
-  await expect.poll(() => receiver.received.filter(predicate).length, { timeout: 20_000, interval: 50 }).toBeGreaterThanOrEqual(count);
+  await expect
+    .poll(() => receiver.received.filter(predicate).length, { timeout: 20_000, interval: 50 })
+    .toBeGreaterThanOrEqual(count);
   return receiver.received.filter(predicate);
 }
 
@@ -60,7 +67,10 @@ describe("order events", () => {
     expect(invoice.status).toBe("completed");
 
     const [delivered] = await waitForRequests(forUrl(url), 1);
-    const events = await sql(`SELECT public_id, sequence, type FROM webhook_events WHERE account_id = $1 ORDER BY sequence`, [account.accountId]);
+    const events = await sql(
+      `SELECT public_id, sequence, type FROM webhook_events WHERE account_id = $1 ORDER BY sequence`,
+      [account.accountId],
+    );
     expect(events.filter((e) => e.type === "order.completed")).toHaveLength(1);
     expect(delivered.headers["webhook-id"]).toBe(events.find((e) => e.type === "order.completed")!.public_id);
 
@@ -82,9 +92,19 @@ describe("order events", () => {
     };
     expect(() => webhook.verify(delivered.body, replayedHeaders)).toThrow("Message timestamp too old");
     // Another endpoint's secret does not verify it.
-    expect(() => new Webhook(`whsec_${Buffer.alloc(24, 7).toString("base64")}`).verify(delivered.body, delivered.headers)).toThrow(WebhookVerificationError);
+    expect(() =>
+      new Webhook(`whsec_${Buffer.alloc(24, 7).toString("base64")}`).verify(delivered.body, delivered.headers),
+    ).toThrow(WebhookVerificationError);
 
-    await expect.poll(async () => (await sql(`SELECT status FROM webhook_deliveries WHERE endpoint_id = $1`, [endpoint.endpointId])).map((d) => d.status), { timeout: 10_000 }).toEqual(["delivered"]);
+    await expect
+      .poll(
+        async () =>
+          (await sql(`SELECT status FROM webhook_deliveries WHERE endpoint_id = $1`, [endpoint.endpointId])).map(
+            (d) => d.status,
+          ),
+        { timeout: 10_000 },
+      )
+      .toEqual(["delivered"]);
     await expectBooksBalance();
   });
 
@@ -101,9 +121,16 @@ describe("order events", () => {
     const [delivered] = await waitForRequests(forUrl(cancelledUrl), 1);
     const payload = new Webhook(endpoint.secret).verify(delivered.body, delivered.headers) as any;
     expect(payload.type).toBe("order.cancelled");
-    expect(payload.data).toMatchObject({ orderId: refused.json.orderId, status: "cancelled", refunded: true, error: "PLAYER NOT FOUND" });
+    expect(payload.data).toMatchObject({
+      orderId: refused.json.orderId,
+      status: "cancelled",
+      refunded: true,
+      error: "PLAYER NOT FOUND",
+    });
     // Both events exist (GET /events), but the completed one was not sent to this endpoint.
-    const types = (await sql(`SELECT type FROM webhook_events WHERE account_id = $1 ORDER BY sequence`, [account.accountId])).map((e) => e.type);
+    const types = (
+      await sql(`SELECT type FROM webhook_events WHERE account_id = $1 ORDER BY sequence`, [account.accountId])
+    ).map((e) => e.type);
     expect(types.sort()).toEqual(["order.cancelled", "order.completed"]);
     await new Promise((resolve) => setTimeout(resolve, 500));
     expect(receiver.received.filter(forUrl(cancelledUrl))).toHaveLength(1);
@@ -114,7 +141,8 @@ describe("order events", () => {
     const account = await createAccount({ balanceCents: 10_000 });
     const url = `${receiver.url}/keys`;
     const endpoint = await addEndpoint(account.accountId, url);
-    const products = await sql(`SELECT p.catalog_id FROM products p JOIN game_lines l ON l.id = p.line_id JOIN inventory_codes c ON c.product_id = p.id
+    const products =
+      await sql(`SELECT p.catalog_id FROM products p JOIN game_lines l ON l.id = p.line_id JOIN inventory_codes c ON c.product_id = p.id
       WHERE l.kind = 'gamekey' AND c.status = 'available' GROUP BY p.catalog_id LIMIT 1`);
     expect(products).toHaveLength(1);
     const placed = await order(account.key, { pid: products[0].catalog_id, trxid: newTrxid() });
@@ -133,14 +161,30 @@ describe("wallet, balance and endpoint events", () => {
     const account = await createAccount({ balanceCents: 1_000 });
     const url = `${receiver.url}/wallet`;
     const endpoint = await addEndpoint(account.accountId, url, ["wallet.credited", "wallet.debited"]);
-    for (const [kind, cents, note] of [["credit", 2_500, "top-up"], ["debit", 500, "correction"]] as const) {
-      const requested = await requestWalletAdjustment({ kind, accountId: account.accountId, amountCents: cents, note, adminTelegramId: 1, actor: "telegram:1" });
+    for (const [kind, cents, note] of [
+      ["credit", 2_500, "top-up"],
+      ["debit", 500, "correction"],
+    ] as const) {
+      const requested = await requestWalletAdjustment({
+        kind,
+        accountId: account.accountId,
+        amountCents: cents,
+        note,
+        adminTelegramId: 1,
+        actor: "telegram:1",
+      });
       expect(requested.status).toBe("requested");
-      const confirmed = await confirmWalletAdjustment({ token: (requested as { request: { token: string } }).request.token, adminTelegramId: 1, actor: "telegram:1" });
+      const confirmed = await confirmWalletAdjustment({
+        token: (requested as { request: { token: string } }).request.token,
+        adminTelegramId: 1,
+        actor: "telegram:1",
+      });
       expect(confirmed.status).toBe("confirmed");
     }
     const delivered = await waitForRequests(forUrl(url), 2);
-    const payloads = delivered.map((d) => new Webhook(endpoint.secret).verify(d.body, d.headers) as any).sort((a, b) => a.type.localeCompare(b.type));
+    const payloads = delivered
+      .map((d) => new Webhook(endpoint.secret).verify(d.body, d.headers) as any)
+      .sort((a, b) => a.type.localeCompare(b.type));
     expect(payloads.map((p) => [p.type, p.data])).toEqual([
       ["wallet.credited", { amountUsd: 25, balanceUsd: 35, currency: "USD", note: "top-up" }],
       ["wallet.debited", { amountUsd: 5, balanceUsd: 30, currency: "USD", note: "correction" }],
@@ -168,14 +212,22 @@ describe("wallet, balance and endpoint events", () => {
     const payload = new Webhook(endpoint.secret).verify(delivered.body, delivered.headers) as any;
     expect(payload).toMatchObject({ type: "balance.low", data: { currency: "USD", thresholdUsd: 3 } });
     expect(payload.data.balanceUsd).toBeLessThan(3);
-    expect(await sql(`SELECT count(*)::int AS n FROM webhook_events WHERE account_id = $1 AND type = 'balance.low'`, [account.accountId])).toEqual([{ n: 1 }]);
+    expect(
+      await sql(`SELECT count(*)::int AS n FROM webhook_events WHERE account_id = $1 AND type = 'balance.low'`, [
+        account.accountId,
+      ]),
+    ).toEqual([{ n: 1 }]);
   });
 
   it("endpoint.test goes to the one endpoint asked; after a rotation both the new and the old secret verify", async () => {
     const account = await createAccount();
     const a = await addEndpoint(account.accountId, `${receiver.url}/test-a`, ["order.completed"]);
     await addEndpoint(account.accountId, `${receiver.url}/test-b`);
-    const rotated = await rotateWebhookSecret({ accountId: account.accountId, endpointId: a.endpointId, actor: "test" });
+    const rotated = await rotateWebhookSecret({
+      accountId: account.accountId,
+      endpointId: a.endpointId,
+      actor: "test",
+    });
     expect(rotated.status).toBe("rotated");
     const newSecret = (rotated as { secret: string }).secret;
     expect(newSecret).not.toBe(a.secret);
@@ -185,7 +237,10 @@ describe("wallet, balance and endpoint events", () => {
     const [delivered] = await waitForRequests(forUrl(`${receiver.url}/test-a`), 1);
     expect(delivered.headers["webhook-signature"].split(" ")).toHaveLength(2);
     for (const secret of [newSecret, a.secret]) {
-      expect(new Webhook(secret).verify(delivered.body, delivered.headers)).toMatchObject({ type: "endpoint.test", data: { endpointId: a.endpointId } });
+      expect(new Webhook(secret).verify(delivered.body, delivered.headers)).toMatchObject({
+        type: "endpoint.test",
+        data: { endpointId: a.endpointId },
+      });
     }
     await new Promise((resolve) => setTimeout(resolve, 300));
     expect(receiver.received.filter(forUrl(`${receiver.url}/test-b`))).toHaveLength(0);
@@ -195,8 +250,17 @@ describe("wallet, balance and endpoint events", () => {
     const account = await createAccount({ balanceCents: 1_000 });
     const placed = await order(account.key, { pid: "SVCBR60", trxid: newTrxid(), userId: "5150004" });
     await waitTerminal(account.key, placed.json.orderId);
-    await expect.poll(async () => (await sql(`SELECT type FROM webhook_events WHERE account_id = $1`, [account.accountId])).map((e) => e.type)).toEqual(["order.completed"]);
-    expect(await sql(`SELECT count(*)::int AS n FROM webhook_deliveries d JOIN webhook_events e ON e.id = d.event_id WHERE e.account_id = $1`, [account.accountId])).toEqual([{ n: 0 }]);
+    await expect
+      .poll(async () =>
+        (await sql(`SELECT type FROM webhook_events WHERE account_id = $1`, [account.accountId])).map((e) => e.type),
+      )
+      .toEqual(["order.completed"]);
+    expect(
+      await sql(
+        `SELECT count(*)::int AS n FROM webhook_deliveries d JOIN webhook_events e ON e.id = d.event_id WHERE e.account_id = $1`,
+        [account.accountId],
+      ),
+    ).toEqual([{ n: 0 }]);
   });
 });
 

@@ -4,7 +4,13 @@
 // waiting for a poll. The settling transaction itself queues no graphile-worker job per delivery.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { getPool, withTransaction } from "@/lib/db/pool";
-import { claimDueDeliveries, groupDeliveredRecords, releaseDeadClaims, startWebhookDispatcher, listClaimingDispatchers } from "@/lib/webhooks/dispatch-webhooks";
+import {
+  claimDueDeliveries,
+  groupDeliveredRecords,
+  releaseDeadClaims,
+  startWebhookDispatcher,
+  listClaimingDispatchers,
+} from "@/lib/webhooks/dispatch-webhooks";
 import { recordWebhookEvent } from "@/lib/webhooks/record-webhook-event";
 import { sql } from "../helpers/db";
 import { createAccount } from "../helpers/fixtures";
@@ -26,12 +32,15 @@ async function pendingEvents(count: number) {
   const account = await createAccount();
   const endpoint = await addEndpoint(account.accountId, receiver.url);
   const events = [];
-  for (let i = 0; i < count; i++) events.push(await recordEvent(account.accountId, "endpoint.test", { i }, endpoint.endpointId));
+  for (let i = 0; i < count; i++)
+    events.push(await recordEvent(account.accountId, "endpoint.test", { i }, endpoint.endpointId));
   return { account, endpoint, events };
 }
 
 async function clearQueue() {
-  await sql(`UPDATE webhook_deliveries SET status = 'failed', next_attempt_at = NULL, claimed_by = NULL, claimed_until = NULL WHERE status = 'pending'`);
+  await sql(
+    `UPDATE webhook_deliveries SET status = 'failed', next_attempt_at = NULL, claimed_by = NULL, claimed_until = NULL WHERE status = 'pending'`,
+  );
 }
 
 describe("claiming due deliveries", () => {
@@ -47,17 +56,30 @@ describe("claiming due deliveries", () => {
     expect(new Set([...claimed, ...rest]).size).toBe(events.length);
     expect(await claimDueDeliveries(getPool(), "dispatcher-3", 100)).toEqual([]);
     // Each claimed row carries its event and endpoint.
-    expect(batches.flat()[0]).toMatchObject({ status: "pending", attempts: 0, eventType: "endpoint.test", url: receiver.url });
+    expect(batches.flat()[0]).toMatchObject({
+      status: "pending",
+      attempts: 0,
+      eventType: "endpoint.test",
+      url: receiver.url,
+    });
   });
 
   it("takes only what is due: not a retry scheduled later, not a delivered one, not a live claim; an expired claim is free again", async () => {
     await clearQueue();
     const { events } = await pendingEvents(4);
-    const ids = (await sql(`SELECT id FROM webhook_deliveries WHERE status = 'pending' ORDER BY id`)).map((r) => Number(r.id));
+    const ids = (await sql(`SELECT id FROM webhook_deliveries WHERE status = 'pending' ORDER BY id`)).map((r) =>
+      Number(r.id),
+    );
     await sql(`UPDATE webhook_deliveries SET next_attempt_at = now() + interval '5 minutes' WHERE id = $1`, [ids[0]]);
     await sql(`UPDATE webhook_deliveries SET status = 'delivered' WHERE id = $1`, [ids[1]]);
-    await sql(`UPDATE webhook_deliveries SET claimed_by = 'someone', claimed_until = now() + interval '1 minute' WHERE id = $1`, [ids[2]]);
-    await sql(`UPDATE webhook_deliveries SET claimed_by = 'gone', claimed_until = now() - interval '1 second' WHERE id = $1`, [ids[3]]);
+    await sql(
+      `UPDATE webhook_deliveries SET claimed_by = 'someone', claimed_until = now() + interval '1 minute' WHERE id = $1`,
+      [ids[2]],
+    );
+    await sql(
+      `UPDATE webhook_deliveries SET claimed_by = 'gone', claimed_until = now() - interval '1 second' WHERE id = $1`,
+      [ids[3]],
+    );
     expect(events).toHaveLength(4);
     const claimed = await claimDueDeliveries(getPool(), "me", 10);
     expect(claimed.map((row) => row.id)).toEqual([ids[3]]);
@@ -72,7 +94,9 @@ describe("claiming due deliveries", () => {
     expect(await listClaimingDispatchers(getPool())).toContain("crashed");
     expect(await claimDueDeliveries(getPool(), "survivor", 10)).toEqual([]);
     expect(await releaseDeadClaims(getPool(), ["crashed"])).toBe(3);
-    expect((await claimDueDeliveries(getPool(), "survivor", 10)).map((row) => row.id).sort()).toEqual(claimed.map((row) => row.id).sort());
+    expect((await claimDueDeliveries(getPool(), "survivor", 10)).map((row) => row.id).sort()).toEqual(
+      claimed.map((row) => row.id).sort(),
+    );
   });
 
   it("an event written in a transaction adds delivery rows and no graphile-worker job", async () => {
@@ -93,24 +117,41 @@ describe("recording delivered attempts in groups", () => {
     // The pool, counting the statements sent through it.
     let statements = 0;
     const counting = new Proxy(getPool(), {
-      get: (pool, name) => (name === "query" ? (...args: unknown[]) => (statements++, (pool.query as (...a: unknown[]) => unknown)(...args)) : Reflect.get(pool, name)),
+      get: (pool, name) =>
+        name === "query"
+          ? (...args: unknown[]) => (statements++, (pool.query as (...a: unknown[]) => unknown)(...args))
+          : Reflect.get(pool, name),
     });
     const record = groupDeliveredRecords(counting);
-    const attempt = (id: number, n = 1) => ({ deliveryId: id, attempt: n, at: new Date(), httpStatus: 204, responseBody: "", durationMs: 3 });
+    const attempt = (id: number, n = 1) => ({
+      deliveryId: id,
+      attempt: n,
+      at: new Date(),
+      httpStatus: 204,
+      responseBody: "",
+      durationMs: 3,
+    });
     const results = await Promise.all(claimed.map((row) => record(attempt(row.id))));
     expect(results.every(Boolean)).toBe(true);
     expect(statements).toBe(2);
     // The same attempt again is not recorded twice; the next attempt of a delivered one neither.
-    expect(await Promise.all([record(attempt(claimed[0].id)), record(attempt(claimed[1].id, 2))])).toEqual([false, false]);
+    expect(await Promise.all([record(attempt(claimed[0].id)), record(attempt(claimed[1].id, 2))])).toEqual([
+      false,
+      false,
+    ]);
     const rows = await sql(
       `SELECT d.status, d.attempts, d.claimed_by, count(a.id)::int AS recorded FROM webhook_deliveries d LEFT JOIN webhook_attempts a ON a.delivery_id = d.id
         WHERE d.endpoint_id = $1 GROUP BY d.id`,
       [endpoint.endpointId],
     );
     expect(rows).toHaveLength(12);
-    expect(rows.every((r) => r.status === "delivered" && r.attempts === 1 && r.recorded === 1 && r.claimed_by === null)).toBe(true);
+    expect(
+      rows.every((r) => r.status === "delivered" && r.attempts === 1 && r.recorded === 1 && r.claimed_by === null),
+    ).toBe(true);
     // The endpoint's failing streak ended with the first delivery.
-    expect((await sql(`SELECT failing_since FROM webhook_endpoints WHERE id = $1`, [endpoint.endpointId]))[0].failing_since).toBeNull();
+    expect(
+      (await sql(`SELECT failing_since FROM webhook_endpoints WHERE id = $1`, [endpoint.endpointId]))[0].failing_since,
+    ).toBeNull();
     // Twelve attempts offered at once took two statements (the first alone, the rest together while
     // it ran), and the two repeats offered at once two more at most.
     expect(statements).toBeLessThanOrEqual(4);
@@ -121,13 +162,28 @@ describe("a running dispatcher", () => {
   it("delivers every due event once, each recorded as one attempt, and frees its claims", async () => {
     await clearQueue();
     const { endpoint, events } = await pendingEvents(30);
-    const dispatcher = startWebhookDispatcher({ db: getPool(), concurrency: 4, pollIntervalMs: 50, delivery: { policy: DEV_POLICY }, log: () => undefined });
+    const dispatcher = startWebhookDispatcher({
+      db: getPool(),
+      concurrency: 4,
+      pollIntervalMs: 50,
+      delivery: { policy: DEV_POLICY },
+      log: () => undefined,
+    });
     try {
       await expect
-        .poll(async () => (await sql(`SELECT count(*)::int AS n FROM webhook_deliveries WHERE endpoint_id = $1 AND status = 'delivered'`, [endpoint.endpointId]))[0].n, {
-          timeout: 30_000,
-          interval: 100,
-        })
+        .poll(
+          async () =>
+            (
+              await sql(
+                `SELECT count(*)::int AS n FROM webhook_deliveries WHERE endpoint_id = $1 AND status = 'delivered'`,
+                [endpoint.endpointId],
+              )
+            )[0].n,
+          {
+            timeout: 30_000,
+            interval: 100,
+          },
+        )
         .toBe(30);
     } finally {
       await dispatcher.stop();
@@ -148,12 +204,30 @@ describe("a running dispatcher", () => {
     const account = await createAccount();
     const endpoint = await addEndpoint(account.accountId, receiver.url);
     // A poll an hour away: only the wake can start this delivery within the test.
-    const dispatcher = startWebhookDispatcher({ db: getPool(), concurrency: 2, pollIntervalMs: 3_600_000, delivery: { policy: DEV_POLICY }, log: () => undefined });
+    const dispatcher = startWebhookDispatcher({
+      db: getPool(),
+      concurrency: 2,
+      pollIntervalMs: 3_600_000,
+      delivery: { policy: DEV_POLICY },
+      log: () => undefined,
+    });
     try {
       // The dispatcher's first look finds nothing due; it goes to sleep until the poll or a wake.
       await new Promise((resolve) => setTimeout(resolve, 200));
-      const event = await withTransaction((client) => recordWebhookEvent(client, { accountId: account.accountId, type: "endpoint.test", data: {}, endpointId: endpoint.endpointId }));
-      await expect.poll(() => receiver.received.some((r) => r.headers["webhook-id"] === event.id), { timeout: 30_000, interval: 50 }).toBe(true);
+      const event = await withTransaction((client) =>
+        recordWebhookEvent(client, {
+          accountId: account.accountId,
+          type: "endpoint.test",
+          data: {},
+          endpointId: endpoint.endpointId,
+        }),
+      );
+      await expect
+        .poll(() => receiver.received.some((r) => r.headers["webhook-id"] === event.id), {
+          timeout: 30_000,
+          interval: 50,
+        })
+        .toBe(true);
     } finally {
       await dispatcher.stop();
     }
@@ -163,18 +237,36 @@ describe("a running dispatcher", () => {
     await clearQueue();
     const account = await createAccount();
     const endpoint = await addEndpoint(account.accountId, receiver.url);
-    const dispatcher = startWebhookDispatcher({ db: getPool(), concurrency: 2, pollIntervalMs: 50, delivery: { policy: DEV_POLICY }, log: () => undefined });
+    const dispatcher = startWebhookDispatcher({
+      db: getPool(),
+      concurrency: 2,
+      pollIntervalMs: 50,
+      delivery: { policy: DEV_POLICY },
+      log: () => undefined,
+    });
     let eventId = "";
     try {
       await expect(
         withTransaction(async (client) => {
-          eventId = (await recordWebhookEvent(client, { accountId: account.accountId, type: "endpoint.test", data: {}, endpointId: endpoint.endpointId })).id;
+          eventId = (
+            await recordWebhookEvent(client, {
+              accountId: account.accountId,
+              type: "endpoint.test",
+              data: {},
+              endpointId: endpoint.endpointId,
+            })
+          ).id;
           throw new Error("the state change failed");
         }),
       ).rejects.toThrow("the state change failed");
       // A later event of the same account is delivered; the rolled-back one never was.
       const later = await recordEvent(account.accountId, "endpoint.test", {}, endpoint.endpointId);
-      await expect.poll(() => receiver.received.some((r) => r.headers["webhook-id"] === later.id), { timeout: 30_000, interval: 50 }).toBe(true);
+      await expect
+        .poll(() => receiver.received.some((r) => r.headers["webhook-id"] === later.id), {
+          timeout: 30_000,
+          interval: 50,
+        })
+        .toBe(true);
     } finally {
       await dispatcher.stop();
     }

@@ -42,17 +42,25 @@ describe("GET /events after a receiver was down for the whole schedule", () => {
     // Orders placed over the API (no worker runs in this file), settled concurrently by the same
     // functions the worker and the dashboard use.
     const placed = await Promise.all(
-      Array.from({ length: 16 }, (_, i) => order(account.key, { pid: "SVCBR60", trxid: newTrxid(`ev${i}`), userId: `52${i}00` })),
+      Array.from({ length: 16 }, (_, i) =>
+        order(account.key, { pid: "SVCBR60", trxid: newTrxid(`ev${i}`), userId: `52${i}00` }),
+      ),
     );
     expect(placed.every((p) => p.json.orderCreated)).toBe(true);
-    const ids = (await sql(`SELECT id, public_id FROM orders WHERE account_id = $1 ORDER BY id`, [account.accountId])) as { id: number; public_id: string }[];
-    await Promise.all(ids.map((o, i) => (i % 4 === 0 ? cancelAndRefundOrder(o.id, "SUPPLIER REJECTED") : completeOrder(o.id, "test"))));
+    const ids = (await sql(`SELECT id, public_id FROM orders WHERE account_id = $1 ORDER BY id`, [
+      account.accountId,
+    ])) as { id: number; public_id: string }[];
+    await Promise.all(
+      ids.map((o, i) => (i % 4 === 0 ? cancelAndRefundOrder(o.id, "SUPPLIER REJECTED") : completeOrder(o.id, "test"))),
+    );
     // A settlement attempted twice settles once: no second event.
     await completeOrder(ids[1].id, "again");
     await expectBooksBalance();
 
     // Every delivery fails through the whole schedule.
-    const deliveries = await sql(`SELECT d.id FROM webhook_deliveries d WHERE d.endpoint_id = $1 ORDER BY d.id`, [endpoint.endpointId]);
+    const deliveries = await sql(`SELECT d.id FROM webhook_deliveries d WHERE d.endpoint_id = $1 ORDER BY d.id`, [
+      endpoint.endpointId,
+    ]);
     expect(deliveries).toHaveLength(16);
     for (const delivery of deliveries) {
       let now = new Date();
@@ -66,9 +74,11 @@ describe("GET /events after a receiver was down for the whole schedule", () => {
         now = result.nextAttemptAt;
       }
     }
-    expect(await sql(`SELECT status, count(*)::int AS n FROM webhook_deliveries WHERE endpoint_id = $1 GROUP BY status`, [endpoint.endpointId])).toEqual([
-      { status: "failed", n: 16 },
-    ]);
+    expect(
+      await sql(`SELECT status, count(*)::int AS n FROM webhook_deliveries WHERE endpoint_id = $1 GROUP BY status`, [
+        endpoint.endpointId,
+      ]),
+    ).toEqual([{ status: "failed", n: 16 }]);
 
     const events = await allEvents(account.key);
     expect(events.map((e) => e.sequence)).toEqual(Array.from({ length: 16 }, (_, i) => i + 1));
@@ -81,7 +91,12 @@ describe("GET /events after a receiver was down for the whole schedule", () => {
       const { success, ...expected } = invoice.json;
       expect(event.data).toEqual(expected);
     }
-    expect((await api(`/events?after=16`, { key: account.key })).json).toEqual({ success: true, events: [], hasMore: false, nextAfter: 16 });
+    expect((await api(`/events?after=16`, { key: account.key })).json).toEqual({
+      success: true,
+      events: [],
+      hasMore: false,
+      nextAfter: 16,
+    });
 
     // Another account sees none of them.
     const other = await createAccount();
@@ -91,21 +106,39 @@ describe("GET /events after a receiver was down for the whole schedule", () => {
     const back = await WebhookReceiver.start();
     try {
       const fresh = await addEndpoint(account.accountId, back.url);
-      const replay = await api(`/webhooks/replay`, { key: account.key, body: { after: 4, through: 10, endpointId: fresh.endpointId } });
+      const replay = await api(`/webhooks/replay`, {
+        key: account.key,
+        body: { after: 4, through: 10, endpointId: fresh.endpointId },
+      });
       expect(replay.json).toEqual({ success: true, events: 6, deliveries: 6 });
-      const queued = await sql(`SELECT id FROM webhook_deliveries WHERE endpoint_id = $1 ORDER BY id`, [fresh.endpointId]);
-      for (const delivery of queued) expect(await deliverWebhook(delivery.id, { policy: DEV_POLICY })).toMatchObject({ outcome: "delivered" });
+      const queued = await sql(`SELECT id FROM webhook_deliveries WHERE endpoint_id = $1 ORDER BY id`, [
+        fresh.endpointId,
+      ]);
+      for (const delivery of queued)
+        expect(await deliverWebhook(delivery.id, { policy: DEV_POLICY })).toMatchObject({ outcome: "delivered" });
       expect(back.received.map((r) => r.headers["webhook-id"])).toEqual(events.slice(4, 10).map((e) => e.id));
-      for (const request of back.received) expect(new Webhook(fresh.secret).verify(request.body, request.headers)).toMatchObject({ type: expect.stringMatching(/^order\./) });
+      for (const request of back.received)
+        expect(new Webhook(fresh.secret).verify(request.body, request.headers)).toMatchObject({
+          type: expect.stringMatching(/^order\./),
+        });
 
       // By id, to every enabled endpoint (the old one is failing but not disabled: two deliveries);
       // an unknown endpoint is 404; a body without a range is 400.
-      const byId = await api(`/webhooks/replay`, { key: account.key, body: { eventIds: [events[0].id, "evt_unknown"] } });
+      const byId = await api(`/webhooks/replay`, {
+        key: account.key,
+        body: { eventIds: [events[0].id, "evt_unknown"] },
+      });
       expect(byId.json).toEqual({ success: true, events: 1, deliveries: 2 });
-      expect((await api(`/webhooks/replay`, { key: account.key, body: { after: 0, endpointId: 999_999 } })).status).toBe(404);
+      expect(
+        (await api(`/webhooks/replay`, { key: account.key, body: { after: 0, endpointId: 999_999 } })).status,
+      ).toBe(404);
       expect((await api(`/webhooks/replay`, { key: account.key, body: {} })).status).toBe(400);
       // Another account cannot replay this account's events to anything.
-      expect((await api(`/webhooks/replay`, { key: other.key, body: { eventIds: [events[0].id] } })).json).toEqual({ success: true, events: 0, deliveries: 0 });
+      expect((await api(`/webhooks/replay`, { key: other.key, body: { eventIds: [events[0].id] } })).json).toEqual({
+        success: true,
+        events: 0,
+        deliveries: 0,
+      });
     } finally {
       await back.close();
     }

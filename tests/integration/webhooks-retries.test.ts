@@ -68,15 +68,22 @@ describe("retries", () => {
 
     const [after] = await deliveriesOf(event.id);
     expect(after).toMatchObject({ status: "delivered", attempts: 4 });
-    const attempts = await sql(`SELECT http_status, response_body FROM webhook_attempts WHERE delivery_id = $1 ORDER BY id`, [delivery.id]);
+    const attempts = await sql(
+      `SELECT http_status, response_body FROM webhook_attempts WHERE delivery_id = $1 ORDER BY id`,
+      [delivery.id],
+    );
     expect(attempts.map((a) => a.http_status)).toEqual([500, 500, 500, 200]);
     expect(attempts[0].response_body).toBe("boom");
 
     // Each retry was stored as due at the time it was then made; once delivered, nothing is due.
-    expect(results.slice(0, -1).map((r) => r.nextAttemptAt?.getTime())).toEqual(results.slice(1).map((r) => r.now.getTime()));
+    expect(results.slice(0, -1).map((r) => r.nextAttemptAt?.getTime())).toEqual(
+      results.slice(1).map((r) => r.now.getTime()),
+    );
     expect(results.at(-1)!.nextAttemptAt).toBeNull();
     // The endpoint recovered: it is no longer failing.
-    expect((await sql(`SELECT failing_since FROM webhook_endpoints WHERE id = $1`, [endpoint.endpointId]))[0].failing_since).toBeNull();
+    expect(
+      (await sql(`SELECT failing_since FROM webhook_endpoints WHERE id = $1`, [endpoint.endpointId]))[0].failing_since,
+    ).toBeNull();
   });
 
   it("an attempt already recorded is not made again (a second dispatcher took over a claim)", async () => {
@@ -86,7 +93,10 @@ describe("retries", () => {
     const [delivery] = await deliveriesOf(event.id);
     receiver.answerNext({ status: 502 });
     expect((await deliverWebhook(delivery.id, { attempt: 1, policy: DEV_POLICY })).outcome).toBe("retrying");
-    expect(await deliverWebhook(delivery.id, { attempt: 1, policy: DEV_POLICY })).toEqual({ outcome: "skipped", why: "attempt 1 already made" });
+    expect(await deliverWebhook(delivery.id, { attempt: 1, policy: DEV_POLICY })).toEqual({
+      outcome: "skipped",
+      why: "attempt 1 already made",
+    });
     expect(requestsFor(event.id)).toHaveLength(1);
   });
 
@@ -95,13 +105,24 @@ describe("retries", () => {
     const endpoint = await addEndpoint(account.accountId, receiver.url);
     const event = await recordEvent(account.accountId, "endpoint.test", {}, endpoint.endpointId);
     const [delivery] = await deliveriesOf(event.id);
-    receiver.answerNext({ status: 503, headers: { "retry-after": "3600" } }, { status: 429, headers: { "retry-after": "120" } });
+    receiver.answerNext(
+      { status: 503, headers: { "retry-after": "3600" } },
+      { status: 429, headers: { "retry-after": "120" } },
+    );
     const now = new Date();
     const first = await deliverWebhook(delivery.id, { now, policy: DEV_POLICY });
-    expect(first.outcome === "retrying" && first.nextAttemptAt.getTime() - now.getTime()).toBeGreaterThanOrEqual(3_600_000);
-    const second = await deliverWebhook(delivery.id, { now: first.outcome === "retrying" ? first.nextAttemptAt : now, policy: DEV_POLICY });
+    expect(first.outcome === "retrying" && first.nextAttemptAt.getTime() - now.getTime()).toBeGreaterThanOrEqual(
+      3_600_000,
+    );
+    const second = await deliverWebhook(delivery.id, {
+      now: first.outcome === "retrying" ? first.nextAttemptAt : now,
+      policy: DEV_POLICY,
+    });
     // 120 s is less than the schedule's 5 min for the third attempt: the schedule wins.
-    expect(second.outcome === "retrying" && second.nextAttemptAt.getTime() - (first as { nextAttemptAt: Date }).nextAttemptAt.getTime()).toBeGreaterThanOrEqual(270_000);
+    expect(
+      second.outcome === "retrying" &&
+        second.nextAttemptAt.getTime() - (first as { nextAttemptAt: Date }).nextAttemptAt.getTime(),
+    ).toBeGreaterThanOrEqual(270_000);
   });
 
   it("gives up after the whole schedule (about two days) of failures", async () => {
@@ -113,7 +134,11 @@ describe("retries", () => {
     const start = new Date();
     const results = await walk(delivery.id, start);
     expect(results).toHaveLength(MAX_ATTEMPTS);
-    expect(results.at(-1)!.result).toMatchObject({ outcome: "failed", reason: `gave up after ${MAX_ATTEMPTS} attempts`, endpointDisabled: false });
+    expect(results.at(-1)!.result).toMatchObject({
+      outcome: "failed",
+      reason: `gave up after ${MAX_ATTEMPTS} attempts`,
+      endpointDisabled: false,
+    });
     const span = results.at(-1)!.now.getTime() - start.getTime();
     const planned = RETRY_SCHEDULE_MS.reduce((a, b) => a + b, 0);
     expect(span).toBeGreaterThanOrEqual(planned * 0.9);
@@ -133,11 +158,16 @@ describe("retries", () => {
       const second = await recordEvent(account.accountId, "endpoint.test", {}, endpoint.endpointId);
       const [d2] = await deliveriesOf(second.id);
       const late = new Date(start.getTime() + DISABLE_AFTER_FAILING_MS + 60_000);
-      expect(await deliverWebhook(d2.id, { now: late, policy: DEV_POLICY })).toMatchObject({ outcome: "failed", endpointDisabled: true });
+      expect(await deliverWebhook(d2.id, { now: late, policy: DEV_POLICY })).toMatchObject({
+        outcome: "failed",
+        endpointDisabled: true,
+      });
     } finally {
       receiver.defaultAnswer = { status: 200, body: "ok" };
     }
-    const [row] = await sql(`SELECT disabled_at, disabled_reason FROM webhook_endpoints WHERE id = $1`, [endpoint.endpointId]);
+    const [row] = await sql(`SELECT disabled_at, disabled_reason FROM webhook_endpoints WHERE id = $1`, [
+      endpoint.endpointId,
+    ]);
     expect(row.disabled_at).not.toBeNull();
     expect(row.disabled_reason).toMatch(/^every attempt failed since /);
 
@@ -145,7 +175,9 @@ describe("retries", () => {
     try {
       const jobs = await queuedJobs("notify_webhook_endpoint_disabled");
       expect(jobs.map((j) => j.payload.endpointId)).toContain(endpoint.endpointId);
-      expect(await notifyEndpointDisabled(endpoint.endpointId, new Telegram(fake.token, { apiRoot: fake.apiRoot }))).toBe("sent");
+      expect(
+        await notifyEndpointDisabled(endpoint.endpointId, new Telegram(fake.token, { apiRoot: fake.apiRoot })),
+      ).toBe("sent");
       const sent = fake.calls.filter((c) => c.method === "sendMessage");
       expect(sent).toHaveLength(1);
       expect(Number(sent[0].payload.chat_id)).toBe(Number(account.telegramId));
@@ -163,13 +195,22 @@ describe("retries", () => {
     const second = await recordEvent(account.accountId, "endpoint.test", {}, endpoint.endpointId);
     receiver.answerNext({ status: 410 });
     const [d1] = await deliveriesOf(first.id);
-    expect(await deliverWebhook(d1.id, { policy: DEV_POLICY })).toMatchObject({ outcome: "failed", endpointDisabled: true, attempt: 1 });
-    const [endpointRow] = await sql(`SELECT disabled_at, disabled_reason FROM webhook_endpoints WHERE id = $1`, [endpoint.endpointId]);
+    expect(await deliverWebhook(d1.id, { policy: DEV_POLICY })).toMatchObject({
+      outcome: "failed",
+      endpointDisabled: true,
+      attempt: 1,
+    });
+    const [endpointRow] = await sql(`SELECT disabled_at, disabled_reason FROM webhook_endpoints WHERE id = $1`, [
+      endpoint.endpointId,
+    ]);
     expect(endpointRow.disabled_at).not.toBeNull();
     expect(endpointRow.disabled_reason).toBe("it answered 410 Gone");
 
     const [d2] = await deliveriesOf(second.id);
-    expect(await deliverWebhook(d2.id, { policy: DEV_POLICY })).toMatchObject({ outcome: "failed", reason: "endpoint disabled" });
+    expect(await deliverWebhook(d2.id, { policy: DEV_POLICY })).toMatchObject({
+      outcome: "failed",
+      reason: "endpoint disabled",
+    });
     expect(requestsFor(second.id)).toHaveLength(0);
     // New events are still recorded (GET /events), but no longer delivered to it.
     const third = await recordEvent(account.accountId, "order.completed", {});
@@ -186,7 +227,9 @@ describe("retries", () => {
     const result = await deliverWebhook(delivery.id, { policy: DEV_POLICY, timeoutMs: 500 });
     expect(result).toMatchObject({ outcome: "retrying", error: "no answer within 0.5 s" });
     expect(requestsFor(event.id)).toHaveLength(1);
-    const [attempt] = await sql(`SELECT http_status, error FROM webhook_attempts WHERE delivery_id = $1`, [delivery.id]);
+    const [attempt] = await sql(`SELECT http_status, error FROM webhook_attempts WHERE delivery_id = $1`, [
+      delivery.id,
+    ]);
     expect(attempt).toEqual({ http_status: null, error: "no answer within 0.5 s" });
   });
 
@@ -195,11 +238,23 @@ describe("retries", () => {
     const endpoint = await addEndpoint(account.accountId, receiver.url);
     const event = await recordEvent(account.accountId, "endpoint.test", {}, endpoint.endpointId);
     const [delivery] = await deliveriesOf(event.id);
-    receiver.answerNext({ status: 302, headers: { location: `${receiver.url}/elsewhere` } }, { status: 500, body: "x".repeat(50_000) });
-    expect(await deliverWebhook(delivery.id, { policy: DEV_POLICY })).toMatchObject({ outcome: "retrying", httpStatus: 302 });
+    receiver.answerNext(
+      { status: 302, headers: { location: `${receiver.url}/elsewhere` } },
+      { status: 500, body: "x".repeat(50_000) },
+    );
+    expect(await deliverWebhook(delivery.id, { policy: DEV_POLICY })).toMatchObject({
+      outcome: "retrying",
+      httpStatus: 302,
+    });
     expect(receiver.received.filter((r) => r.path.endsWith("/elsewhere"))).toHaveLength(0);
-    expect(await deliverWebhook(delivery.id, { policy: DEV_POLICY })).toMatchObject({ outcome: "retrying", httpStatus: 500 });
-    const attempts = await sql(`SELECT http_status, length(response_body)::int AS n FROM webhook_attempts WHERE delivery_id = $1 ORDER BY id`, [delivery.id]);
+    expect(await deliverWebhook(delivery.id, { policy: DEV_POLICY })).toMatchObject({
+      outcome: "retrying",
+      httpStatus: 500,
+    });
+    const attempts = await sql(
+      `SELECT http_status, length(response_body)::int AS n FROM webhook_attempts WHERE delivery_id = $1 ORDER BY id`,
+      [delivery.id],
+    );
     expect(attempts).toEqual([
       { http_status: 302, n: 0 },
       { http_status: 500, n: MAX_RESPONSE_BYTES },

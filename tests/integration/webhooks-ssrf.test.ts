@@ -4,7 +4,12 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { addWebhookEndpoint } from "@/lib/webhooks/add-webhook-endpoint";
 import { deliverWebhook } from "@/lib/webhooks/deliver-webhook";
-import { refusalOfAddress, webhookPolicyFromEnv, type DestinationPolicy, type Resolver } from "@/lib/webhooks/check-destination";
+import {
+  refusalOfAddress,
+  webhookPolicyFromEnv,
+  type DestinationPolicy,
+  type Resolver,
+} from "@/lib/webhooks/check-destination";
 import { assertProductionSecrets, loadEnv } from "@/lib/config/env";
 import { sql } from "../helpers/db";
 import { createAccount } from "../helpers/fixtures";
@@ -79,21 +84,38 @@ describe("in production mode", () => {
   });
 
   it("accepts an https URL whose host resolves to public addresses only", async () => {
-    const result = await addWebhookEndpoint({ accountId, url: "https://hooks.example/hook", actor: "test", policy: production });
+    const result = await addWebhookEndpoint({
+      accountId,
+      url: "https://hooks.example/hook",
+      actor: "test",
+      policy: production,
+    });
     expect(result.status).toBe("added");
     await sql(`DELETE FROM webhook_endpoints WHERE account_id = $1`, [accountId]);
   });
 
   it("refuses at delivery time too: a name that turned private since registration gets no request", async () => {
     const url = "https://rebind.example/hook";
-    const added = await addWebhookEndpoint({ accountId, url, actor: "test", policy: { allowPrivate: false, resolve: resolverOf({ "rebind.example": ["93.184.216.34"] }) } });
+    const added = await addWebhookEndpoint({
+      accountId,
+      url,
+      actor: "test",
+      policy: { allowPrivate: false, resolve: resolverOf({ "rebind.example": ["93.184.216.34"] }) },
+    });
     expect(added.status).toBe("added");
     const endpointId = (added as { endpointId: number }).endpointId;
     const event = await recordEvent(accountId, "endpoint.test", {}, endpointId);
     const [delivery] = await deliveriesOf(event.id);
-    const result = await deliverWebhook(delivery.id, { policy: { allowPrivate: false, resolve: resolverOf({ "rebind.example": ["127.0.0.1"] }) } });
-    expect(result).toMatchObject({ outcome: "retrying", error: "destination refused: rebind.example resolves to 127.0.0.1, which is a loopback address" });
-    const [attempt] = await sql(`SELECT http_status, error FROM webhook_attempts WHERE delivery_id = $1`, [delivery.id]);
+    const result = await deliverWebhook(delivery.id, {
+      policy: { allowPrivate: false, resolve: resolverOf({ "rebind.example": ["127.0.0.1"] }) },
+    });
+    expect(result).toMatchObject({
+      outcome: "retrying",
+      error: "destination refused: rebind.example resolves to 127.0.0.1, which is a loopback address",
+    });
+    const [attempt] = await sql(`SELECT http_status, error FROM webhook_attempts WHERE delivery_id = $1`, [
+      delivery.id,
+    ]);
     expect(attempt.http_status).toBeNull();
     expect(receiver.received).toHaveLength(0);
     await sql(`DELETE FROM webhook_endpoints WHERE account_id = $1`, [accountId]);
@@ -104,7 +126,9 @@ describe("in production mode", () => {
     try {
       Object.assign(process.env, { NODE_ENV: "production", WEBHOOKS_ALLOW_PRIVATE: "1" });
       expect(() => webhookPolicyFromEnv()).toThrow("refused in production");
-      expect(() => assertProductionSecrets({ ...loadEnv(), nodeEnv: "production" })).toThrow("WEBHOOKS_ALLOW_PRIVATE=1");
+      expect(() => assertProductionSecrets({ ...loadEnv(), nodeEnv: "production" })).toThrow(
+        "WEBHOOKS_ALLOW_PRIVATE=1",
+      );
       process.env.WEBHOOKS_ALLOW_PRIVATE = "0";
       expect(webhookPolicyFromEnv().allowPrivate).toBe(false);
     } finally {
@@ -121,7 +145,9 @@ describe("with the development switch", () => {
     expect(refusalOfAddress("10.0.0.1", true)).toBeUndefined();
     expect(refusalOfAddress("169.254.169.254", true)).toBe("169.254.169.254 is a cloud metadata address");
     expect(refusalOfAddress("fd00:ec2::254", true)).toBe("fd00:ec2::254 is a cloud metadata address");
-    expect(await refusal("http://metadata.example/", development)).toBe("metadata.example resolves to 169.254.169.254, which is a cloud metadata address");
+    expect(await refusal("http://metadata.example/", development)).toBe(
+      "metadata.example resolves to 169.254.169.254, which is a cloud metadata address",
+    );
   });
 
   it("connects to the address it checked, not to whatever DNS says at connect time", async () => {
@@ -136,7 +162,10 @@ describe("with the development switch", () => {
     const event = await recordEvent(accountId, "endpoint.test", {}, endpointId);
     const [delivery] = await deliveriesOf(event.id);
     calls.length = 0;
-    expect(await deliverWebhook(delivery.id, { policy: { allowPrivate: true, resolve } })).toMatchObject({ outcome: "delivered", httpStatus: 200 });
+    expect(await deliverWebhook(delivery.id, { policy: { allowPrivate: true, resolve } })).toMatchObject({
+      outcome: "delivered",
+      httpStatus: 200,
+    });
     expect(calls).toEqual(["only-in-test.invalid"]);
     const request = receiver.received.at(-1)!;
     expect(request.headers["webhook-id"]).toBe(event.id);

@@ -12,7 +12,8 @@ import { useCleanDatabase } from "../helpers/clean-database";
 
 // Cases per generated property ("endpoint"); `npm test` keeps the quick default.
 const RUNS = Number(process.env.FUZZ_CASES_PER_ENDPOINT || 150);
-if (!Number.isSafeInteger(RUNS) || RUNS < 1) throw new Error(`FUZZ_CASES_PER_ENDPOINT must be a positive integer, got ${process.env.FUZZ_CASES_PER_ENDPOINT}`);
+if (!Number.isSafeInteger(RUNS) || RUNS < 1)
+  throw new Error(`FUZZ_CASES_PER_ENDPOINT must be a positive integer, got ${process.env.FUZZ_CASES_PER_ENDPOINT}`);
 // Sized to the count: each case is one request (plus one count query), so a long run is not cut at
 // the suite's 30 s default; a hung request still fails the test.
 const TIMEOUT_MS = 60_000 + RUNS * 250;
@@ -82,8 +83,12 @@ beforeAll(async () => {
   lastCounts = await countWrites();
 });
 afterAll(async () => {
-  console.log(`[hostile-input] ${RUNS} cases per endpoint; ${casesRun} requests sent, ${refusedCases} refused ones checked for writes (${supplierOutcomes} of them supplier outcomes, allowed their one redemptions row); rows at the end: ${JSON.stringify(await countWrites())}`);
-  console.log(`[hostile-input] answers: ${JSON.stringify(Object.fromEntries([...answers].sort((a, b) => b[1] - a[1])))}`);
+  console.log(
+    `[hostile-input] ${RUNS} cases per endpoint; ${casesRun} requests sent, ${refusedCases} refused ones checked for writes (${supplierOutcomes} of them supplier outcomes, allowed their one redemptions row); rows at the end: ${JSON.stringify(await countWrites())}`,
+  );
+  console.log(
+    `[hostile-input] answers: ${JSON.stringify(Object.fromEntries([...answers].sort((a, b) => b[1] - a[1])))}`,
+  );
 });
 
 const answers = new Map<string, number>();
@@ -117,7 +122,19 @@ const nasty = fc.oneof(
   fc.string(),
   fc.string({ unit: "grapheme" }),
   fc.string({ unit: "binary" }),
-  fc.constantFrom("' OR 1=1 --", "\"; DROP TABLE orders; --", "${jndi:ldap://x}", "<script>alert(1)</script>", "../../etc/passwd", "\u0000", "\u202e", "%00", "SVCBR60\u0000", "🙂".repeat(50), "a".repeat(5000)),
+  fc.constantFrom(
+    "' OR 1=1 --",
+    '"; DROP TABLE orders; --',
+    "${jndi:ldap://x}",
+    "<script>alert(1)</script>",
+    "../../etc/passwd",
+    "\u0000",
+    "\u202e",
+    "%00",
+    "SVCBR60\u0000",
+    "🙂".repeat(50),
+    "a".repeat(5000),
+  ),
   fc.integer(),
   fc.double(),
   fc.constantFrom(Number.MAX_SAFE_INTEGER, -1, 0, 1e308, -0, 2 ** 53 + 1),
@@ -149,72 +166,149 @@ const orderishBody = fc.record(
 const deepNesting = fc.integer({ min: 1, max: 3000 }).map((depth) => "[".repeat(depth) + "]".repeat(depth));
 
 describe("POST bodies", () => {
-  it.each(["/orders", "/brvvfy", "/mobavfy", "/rdmbr", "/api/orders"])("%s", async (path) => {
-    await fc.assert(
-      fc.asyncProperty(orderishBody, async (body) => {
-        await send(path, { key, body }, `${path} ${JSON.stringify(body).slice(0, 200)}`);
-      }),
-      { numRuns: RUNS },
-    );
-  }, TIMEOUT_MS);
+  it.each(["/orders", "/brvvfy", "/mobavfy", "/rdmbr", "/api/orders"])(
+    "%s",
+    async (path) => {
+      await fc.assert(
+        fc.asyncProperty(orderishBody, async (body) => {
+          await send(path, { key, body }, `${path} ${JSON.stringify(body).slice(0, 200)}`);
+        }),
+        { numRuns: RUNS },
+      );
+    },
+    TIMEOUT_MS,
+  );
 
-  it("raw bytes, deep nesting, huge numbers and wrong content types", async () => {
-    await fc.assert(
-      fc.asyncProperty(
-        fc.oneof(fc.string({ unit: "binary", maxLength: 300 }), deepNesting, fc.constantFrom("1e999999", "-0", "{\"quantity\": 1e400}", "{\"a\":" + "9".repeat(5000) + "}", "", " ", "\uFEFF{}")),
-        fc.constantFrom("application/json", "text/plain", "application/x-www-form-urlencoded", "application/json; charset=utf-16", ""),
-        async (raw, contentType) => {
-          const headers: Record<string, string> = contentType ? { "content-type": contentType } : {};
-          await send("/orders", { key, rawBody: raw, headers }, `${contentType} ${raw.slice(0, 80)}`);
-        },
-      ),
-      { numRuns: RUNS },
-    );
-  }, TIMEOUT_MS);
+  it(
+    "raw bytes, deep nesting, huge numbers and wrong content types",
+    async () => {
+      await fc.assert(
+        fc.asyncProperty(
+          fc.oneof(
+            fc.string({ unit: "binary", maxLength: 300 }),
+            deepNesting,
+            fc.constantFrom(
+              "1e999999",
+              "-0",
+              '{"quantity": 1e400}',
+              '{"a":' + "9".repeat(5000) + "}",
+              "",
+              " ",
+              "\uFEFF{}",
+            ),
+          ),
+          fc.constantFrom(
+            "application/json",
+            "text/plain",
+            "application/x-www-form-urlencoded",
+            "application/json; charset=utf-16",
+            "",
+          ),
+          async (raw, contentType) => {
+            const headers: Record<string, string> = contentType ? { "content-type": contentType } : {};
+            await send("/orders", { key, rawBody: raw, headers }, `${contentType} ${raw.slice(0, 80)}`);
+          },
+        ),
+        { numRuns: RUNS },
+      );
+    },
+    TIMEOUT_MS,
+  );
 
   it("oversized bodies are a JSON 413", async () => {
     for (const size of [16 * 1024 + 1, 200_000, 2_000_000]) {
-      const res = await send("/orders", { key, rawBody: "{" + '"a":"' + "x".repeat(size) + '"}', headers: { "content-type": "application/json" } }, `size ${size}`);
+      const res = await send(
+        "/orders",
+        { key, rawBody: "{" + '"a":"' + "x".repeat(size) + '"}', headers: { "content-type": "application/json" } },
+        `size ${size}`,
+      );
       expect(res.status).toBe(413);
     }
   });
 });
 
 describe("queries, paths and headers", () => {
-  it("GET /history with any query string", async () => {
-    await expectNoWritesDuring(() => fc.assert(
-      fc.asyncProperty(fc.dictionary(fc.constantFrom("limit", "page", "pageSize", "x"), fc.oneof(fc.string(), fc.integer().map(String), fc.double().map(String))), async (query) => {
-        const qs = new URLSearchParams(query).toString();
-        expectWellFormed(await api(`/history?${qs}`, { key }), qs);
-      }),
-      { numRuns: RUNS },
-    ));
-  }, TIMEOUT_MS);
+  it(
+    "GET /history with any query string",
+    async () => {
+      await expectNoWritesDuring(() =>
+        fc.assert(
+          fc.asyncProperty(
+            fc.dictionary(
+              fc.constantFrom("limit", "page", "pageSize", "x"),
+              fc.oneof(fc.string(), fc.integer().map(String), fc.double().map(String)),
+            ),
+            async (query) => {
+              const qs = new URLSearchParams(query).toString();
+              expectWellFormed(await api(`/history?${qs}`, { key }), qs);
+            },
+          ),
+          { numRuns: RUNS },
+        ),
+      );
+    },
+    TIMEOUT_MS,
+  );
 
-  it("GET /orders/:orderId with any id", async () => {
-    await expectNoWritesDuring(() => fc.assert(
-      fc.asyncProperty(fc.oneof(fc.string({ minLength: 1 }), fc.string({ unit: "binary", minLength: 1 }), fc.constantFrom("SVCAPI-BR-1-AAAAAA", "0", "-1", "99999999999999999999", "1e5", "SVCAPI-" + "Z".repeat(300))), async (id) => {
-        expectWellFormed(await api(`/orders/${encodeURIComponent(id)}?wait=0`, { key }), id);
-      }),
-      { numRuns: RUNS },
-    ));
-  }, TIMEOUT_MS);
+  it(
+    "GET /orders/:orderId with any id",
+    async () => {
+      await expectNoWritesDuring(() =>
+        fc.assert(
+          fc.asyncProperty(
+            fc.oneof(
+              fc.string({ minLength: 1 }),
+              fc.string({ unit: "binary", minLength: 1 }),
+              fc.constantFrom(
+                "SVCAPI-BR-1-AAAAAA",
+                "0",
+                "-1",
+                "99999999999999999999",
+                "1e5",
+                "SVCAPI-" + "Z".repeat(300),
+              ),
+            ),
+            async (id) => {
+              expectWellFormed(await api(`/orders/${encodeURIComponent(id)}?wait=0`, { key }), id);
+            },
+          ),
+          { numRuns: RUNS },
+        ),
+      );
+    },
+    TIMEOUT_MS,
+  );
 
-  it("any X-API-Key or Authorization header", async () => {
-    await expectNoWritesDuring(() => fc.assert(
-      fc.asyncProperty(
-        fc.oneof(fc.string(), fc.constantFrom("svc_" + "A".repeat(40), "Bearer", "svc_", " ".repeat(10)), fc.string({ unit: "grapheme-ascii" })),
-        fc.boolean(),
-        async (value, asBearer) => {
-          // Header values must be ByteStrings: what a real client can send at all.
-          const header = value.replace(/[^\x20-\x7e]/g, "");
-          const headers: Record<string, string> = asBearer ? { authorization: `Bearer ${header}` } : { "x-api-key": header };
-          expectWellFormed(await api("/balance", { headers }), `${asBearer ? "bearer" : "x-api-key"} ${header.slice(0, 60)}`);
-        },
-      ),
-      { numRuns: RUNS },
-    ));
-  }, TIMEOUT_MS);
+  it(
+    "any X-API-Key or Authorization header",
+    async () => {
+      await expectNoWritesDuring(() =>
+        fc.assert(
+          fc.asyncProperty(
+            fc.oneof(
+              fc.string(),
+              fc.constantFrom("svc_" + "A".repeat(40), "Bearer", "svc_", " ".repeat(10)),
+              fc.string({ unit: "grapheme-ascii" }),
+            ),
+            fc.boolean(),
+            async (value, asBearer) => {
+              // Header values must be ByteStrings: what a real client can send at all.
+              const header = value.replace(/[^\x20-\x7e]/g, "");
+              const headers: Record<string, string> = asBearer
+                ? { authorization: `Bearer ${header}` }
+                : { "x-api-key": header };
+              expectWellFormed(
+                await api("/balance", { headers }),
+                `${asBearer ? "bearer" : "x-api-key"} ${header.slice(0, 60)}`,
+              );
+            },
+          ),
+          { numRuns: RUNS },
+        ),
+      );
+    },
+    TIMEOUT_MS,
+  );
 
   it("the books still balance after all of it", async () => {
     expect(await checkLedger()).toEqual([]);

@@ -29,7 +29,12 @@ afterAll(async () => {
 // database is down; 40 placements on one wallet queue behind its lock and the pool, which on a
 // starved machine took longer than 1 s and answered 503, so the kill test waits as production does.
 async function serverOn(databaseUrl: string, pgConnectTimeoutMs = 1000) {
-  const started = await startServer({ ...TEST_ENV, DATABASE_URL: databaseUrl, SERVE_DASHBOARD: "0", PG_CONNECT_TIMEOUT_MS: String(pgConnectTimeoutMs) });
+  const started = await startServer({
+    ...TEST_ENV,
+    DATABASE_URL: databaseUrl,
+    SERVE_DASHBOARD: "0",
+    PG_CONNECT_TIMEOUT_MS: String(pgConnectTimeoutMs),
+  });
   children.push(started.child);
   return started;
 }
@@ -38,8 +43,14 @@ describe("the web server killed mid-placement", () => {
   it("a client retrying with the same trxids gets exactly one order each", async () => {
     const account = await createAccount({ balanceCents: 1_000_000 });
     const first = await serverOn(inject("databaseUrl"), 15_000);
-    const bodies = Array.from({ length: 40 }, (_, i) => ({ pid: "SVCBR60", trxid: newTrxid(`kill${i}`), userId: "5123" }));
-    const inFlight = bodies.map((body) => api("/orders", { key: account.key, body }, first.baseUrl).catch(() => undefined));
+    const bodies = Array.from({ length: 40 }, (_, i) => ({
+      pid: "SVCBR60",
+      trxid: newTrxid(`kill${i}`),
+      userId: "5123",
+    }));
+    const inFlight = bodies.map((body) =>
+      api("/orders", { key: account.key, body }, first.baseUrl).catch(() => undefined),
+    );
     // Kill as soon as the first placement has answered: some are done, others are mid-transaction.
     await Promise.race(inFlight);
     first.child.kill("SIGKILL");
@@ -55,10 +66,14 @@ describe("the web server killed mid-placement", () => {
     expect(new Set(retried.map((a) => a.json.orderId)).size).toBe(40);
     const rows = await sql(`SELECT count(*)::int AS n FROM orders WHERE account_id = $1`, [account.accountId]);
     expect(rows[0].n).toBe(40);
-    const debits = await sql(`SELECT count(*)::int AS n FROM ledger_entries WHERE account_id = $1 AND kind = 'debit'`, [account.accountId]);
+    const debits = await sql(`SELECT count(*)::int AS n FROM ledger_entries WHERE account_id = $1 AND kind = 'debit'`, [
+      account.accountId,
+    ]);
     expect(debits[0].n).toBe(40);
     await expectBooksBalance();
-    console.log(`[process-faults] server killed with ${lost} of 40 placements unanswered; all 40 retries answered one order each`);
+    console.log(
+      `[process-faults] server killed with ${lost} of 40 placements unanswered; all 40 retries answered one order each`,
+    );
   }, 60_000);
 });
 
@@ -79,11 +94,25 @@ describe("PostgreSQL restarted under load", () => {
           `INSERT INTO game_lines (slug, code, game_name, product_name, kind, required_fields) VALUES ('br', 'BR', 'BR', 'BR', 'topup', '[{"field":"userId","label":"Player ID"}]') RETURNING id`,
         )
       ).rows;
-      await admin.query(`INSERT INTO products (catalog_id, line_id, pack_name, price_cents, supplier_sku) VALUES ('SVCBR60', $1, '60 UC', 99, 'br-60')`, [lineId]);
-      const [{ id: accountId }] = (await admin.query(`INSERT INTO accounts (telegram_id, api_enabled, balance_cents, ledger_count) VALUES (777001, true, 100000, 1) RETURNING id`)).rows;
-      await admin.query(`INSERT INTO ledger_entries (account_id, kind, amount_cents, balance_after_cents, actor, account_seq) VALUES ($1, 'credit', 100000, 100000, 'test', 1)`, [accountId]);
+      await admin.query(
+        `INSERT INTO products (catalog_id, line_id, pack_name, price_cents, supplier_sku) VALUES ('SVCBR60', $1, '60 UC', 99, 'br-60')`,
+        [lineId],
+      );
+      const [{ id: accountId }] = (
+        await admin.query(
+          `INSERT INTO accounts (telegram_id, api_enabled, balance_cents, ledger_count) VALUES (777001, true, 100000, 1) RETURNING id`,
+        )
+      ).rows;
+      await admin.query(
+        `INSERT INTO ledger_entries (account_id, kind, amount_cents, balance_after_cents, actor, account_seq) VALUES ($1, 'credit', 100000, 100000, 'test', 1)`,
+        [accountId],
+      );
       const { key, hash, prefix } = generateApiKey();
-      await admin.query(`INSERT INTO api_keys (account_id, key_hash, prefix) VALUES ($1, $2, $3)`, [accountId, hash, prefix]);
+      await admin.query(`INSERT INTO api_keys (account_id, key_hash, prefix) VALUES ($1, $2, $3)`, [
+        accountId,
+        hash,
+        prefix,
+      ]);
       await admin.end();
 
       const server = await serverOn(database.url);
@@ -92,7 +121,11 @@ describe("PostgreSQL restarted under load", () => {
       let stop = false;
       const load = (async () => {
         for (let i = 0; !stop; i++) {
-          const res = await api(i % 2 ? "/balance" : "/orders", i % 2 ? { key } : { key, body: { pid: "SVCBR60", trxid: `pgr-${i}`, userId: "1" } }, server.baseUrl).catch(() => undefined);
+          const res = await api(
+            i % 2 ? "/balance" : "/orders",
+            i % 2 ? { key } : { key, body: { pid: "SVCBR60", trxid: `pgr-${i}`, userId: "1" } },
+            server.baseUrl,
+          ).catch(() => undefined);
           if (res) {
             statuses.push(res.status);
             bodies.push(res.headers.get("content-type") ?? "");
@@ -105,7 +138,9 @@ describe("PostgreSQL restarted under load", () => {
       await new Promise((resolve) => setTimeout(resolve, 1500));
       const duringOutage = statuses.length;
       database = await startEmbeddedPostgres({ dataDir, port, database: "restart" });
-      await expect.poll(async () => (await api("/balance", { key }, server.baseUrl)).status, { timeout: 15_000, interval: 200 }).toBe(200);
+      await expect
+        .poll(async () => (await api("/balance", { key }, server.baseUrl)).status, { timeout: 15_000, interval: 200 })
+        .toBe(200);
       await new Promise((resolve) => setTimeout(resolve, 500));
       stop = true;
       await load;
@@ -117,13 +152,20 @@ describe("PostgreSQL restarted under load", () => {
       const check = new pg.Client({ connectionString: database.url });
       await check.connect();
       const [{ balance, sum }] = (
-        await check.query(`SELECT (SELECT balance_cents FROM accounts WHERE id = $1)::int AS balance, (SELECT sum(amount_cents) FROM ledger_entries WHERE account_id = $1)::int AS sum`, [accountId])
+        await check.query(
+          `SELECT (SELECT balance_cents FROM accounts WHERE id = $1)::int AS balance, (SELECT sum(amount_cents) FROM ledger_entries WHERE account_id = $1)::int AS sum`,
+          [accountId],
+        )
       ).rows;
-      const [{ orders }] = (await check.query(`SELECT count(*)::int AS orders FROM orders WHERE account_id = $1`, [accountId])).rows;
+      const [{ orders }] = (
+        await check.query(`SELECT count(*)::int AS orders FROM orders WHERE account_id = $1`, [accountId])
+      ).rows;
       await check.end();
       expect(balance).toBe(sum);
       expect(balance).toBe(100000 - orders * 99);
-      console.log(`[process-faults] PostgreSQL restart: ${statuses.filter((s) => s === 503).length} JSON 503s during the outage (${duringOutage} answers by then), ${orders} orders, books balance`);
+      console.log(
+        `[process-faults] PostgreSQL restart: ${statuses.filter((s) => s === 503).length} JSON 503s during the outage (${duringOutage} answers by then), ${orders} orders, books balance`,
+      );
     } finally {
       await database.stop().catch(() => undefined);
       fs.rmSync(dataDir, { recursive: true, force: true });

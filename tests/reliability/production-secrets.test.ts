@@ -7,7 +7,13 @@ import os from "node:os";
 import path from "node:path";
 import { afterAll, describe, expect, inject, it } from "vitest";
 import { projectRoot } from "@/lib/config/env";
-import { MIN_PRODUCTION_SECRET_LENGTH, SECRET_NAMES, SECRETS_FILE_NAME, loadOrCreateSecretsFile, resolveSecrets } from "@/lib/config/secrets";
+import {
+  MIN_PRODUCTION_SECRET_LENGTH,
+  SECRET_NAMES,
+  SECRETS_FILE_NAME,
+  loadOrCreateSecretsFile,
+  resolveSecrets,
+} from "@/lib/config/secrets";
 
 const tempDirs: string[] = [];
 function tempDir(): string {
@@ -43,19 +49,27 @@ function startIn(env: Record<string, string | undefined>, script: string) {
 const strong = (letter: string) => letter.repeat(MIN_PRODUCTION_SECRET_LENGTH);
 
 describe("production secrets", () => {
-  it.each(["serve.ts", "worker.ts"])("%s refuses to start in production without secrets, even with a data directory", (script) => {
-    const dataDir = tempDir();
-    loadOrCreateSecretsFile(dataDir); // generated secrets are for development only
-    const result = startIn({ NODE_ENV: "production", DATA_DIR: dataDir }, script);
-    expect(result.status).not.toBe(0);
-    const output = result.stderr + result.stdout;
-    expect(output).toContain("Refusing to start in production");
-    expect(output).toMatch(/APP_SECRET \(unset\).*CODES_ENCRYPTION_KEY \(unset\).*NEXTAUTH_SECRET \(unset\)/);
-  });
+  it.each(["serve.ts", "worker.ts"])(
+    "%s refuses to start in production without secrets, even with a data directory",
+    (script) => {
+      const dataDir = tempDir();
+      loadOrCreateSecretsFile(dataDir); // generated secrets are for development only
+      const result = startIn({ NODE_ENV: "production", DATA_DIR: dataDir }, script);
+      expect(result.status).not.toBe(0);
+      const output = result.stderr + result.stdout;
+      expect(output).toContain("Refusing to start in production");
+      expect(output).toMatch(/APP_SECRET \(unset\).*CODES_ENCRYPTION_KEY \(unset\).*NEXTAUTH_SECRET \(unset\)/);
+    },
+  );
 
   it("refuses a secret shorter than 32 characters, naming only that one", () => {
     const result = startIn(
-      { NODE_ENV: "production", APP_SECRET: "a".repeat(MIN_PRODUCTION_SECRET_LENGTH - 1), CODES_ENCRYPTION_KEY: strong("k"), NEXTAUTH_SECRET: strong("n") },
+      {
+        NODE_ENV: "production",
+        APP_SECRET: "a".repeat(MIN_PRODUCTION_SECRET_LENGTH - 1),
+        CODES_ENCRYPTION_KEY: strong("k"),
+        NEXTAUTH_SECRET: strong("n"),
+      },
       "serve.ts",
     );
     expect(result.status).not.toBe(0);
@@ -67,7 +81,12 @@ describe("production secrets", () => {
 
   it("starts in production with three secrets of 32 characters (the refusal is not unconditional)", async () => {
     const child = spawn(process.execPath, ["--import", "tsx", path.join(projectRoot, "scripts", "serve.ts")], {
-      env: childEnv({ NODE_ENV: "production", APP_SECRET: strong("a"), CODES_ENCRYPTION_KEY: strong("k"), NEXTAUTH_SECRET: strong("n") }),
+      env: childEnv({
+        NODE_ENV: "production",
+        APP_SECRET: strong("a"),
+        CODES_ENCRYPTION_KEY: strong("k"),
+        NEXTAUTH_SECRET: strong("n"),
+      }),
       stdio: ["ignore", "pipe", "pipe", "ipc"],
     });
     let output = "";
@@ -101,7 +120,11 @@ describe("development secrets", () => {
       expect(first[key].length).toBeGreaterThanOrEqual(MIN_PRODUCTION_SECRET_LENGTH);
       expect(other[key]).not.toBe(first[key]);
     }
-    const overridden = resolveSecrets({ environment: { APP_SECRET: "from-the-environment" }, production: false, dataDir });
+    const overridden = resolveSecrets({
+      environment: { APP_SECRET: "from-the-environment" },
+      production: false,
+      dataDir,
+    });
     expect(overridden).toEqual({ ...first, appSecret: "from-the-environment" });
   });
 
@@ -110,13 +133,17 @@ describe("development secrets", () => {
     const script = `import { loadOrCreateSecretsFile } from ${JSON.stringify(path.join(projectRoot, "lib/config/secrets.ts"))};
       process.stdout.write(JSON.stringify(loadOrCreateSecretsFile(process.argv[1])));`;
     const runs = await Promise.all(
-      Array.from({ length: 6 }, () =>
-        new Promise<string>((resolve, reject) => {
-          const child = spawn(process.execPath, ["--import", "tsx", "--input-type=module", "-e", script, dataDir], { stdio: ["ignore", "pipe", "inherit"] });
-          let out = "";
-          child.stdout.on("data", (chunk) => (out += chunk));
-          child.once("exit", (code) => (code === 0 ? resolve(out) : reject(new Error(`exit ${code}`))));
-        }),
+      Array.from(
+        { length: 6 },
+        () =>
+          new Promise<string>((resolve, reject) => {
+            const child = spawn(process.execPath, ["--import", "tsx", "--input-type=module", "-e", script, dataDir], {
+              stdio: ["ignore", "pipe", "inherit"],
+            });
+            let out = "";
+            child.stdout.on("data", (chunk) => (out += chunk));
+            child.once("exit", (code) => (code === 0 ? resolve(out) : reject(new Error(`exit ${code}`))));
+          }),
       ),
     );
     expect(new Set(runs).size).toBe(1);

@@ -17,9 +17,22 @@ const ADMIN = 4242;
 useCleanDatabase();
 
 async function adminAdjust(kind: "credit" | "debit", accountId: number, amountCents: number) {
-  const requested = await requestWalletAdjustment({ kind, accountId, amountCents, note: `race ${kind}`, adminTelegramId: ADMIN, actor: `telegram:${ADMIN}` });
+  const requested = await requestWalletAdjustment({
+    kind,
+    accountId,
+    amountCents,
+    note: `race ${kind}`,
+    adminTelegramId: ADMIN,
+    actor: `telegram:${ADMIN}`,
+  });
   if (requested.status !== "requested") return requested.status;
-  return (await confirmWalletAdjustment({ token: requested.request.token, adminTelegramId: ADMIN, actor: `telegram:${ADMIN}` })).status;
+  return (
+    await confirmWalletAdjustment({
+      token: requested.request.token,
+      adminTelegramId: ADMIN,
+      actor: `telegram:${ADMIN}`,
+    })
+  ).status;
 }
 
 const byNumber = (a: number, b: number) => a - b;
@@ -27,7 +40,11 @@ const byNumber = (a: number, b: number) => a - b;
 describe("one wallet, many hands at once", () => {
   it("orders from three keys with mixed lines and quantities, racing admin credits and debits", async () => {
     const account = await createAccount({ balanceCents: 6000 });
-    const keys = [account.key, (await issueTestKey(account.accountId)).key, (await issueTestKey(account.accountId)).key];
+    const keys = [
+      account.key,
+      (await issueTestKey(account.accountId)).key,
+      (await issueTestKey(account.accountId)).key,
+    ];
     const bodies = Array.from({ length: 36 }, (_, i) => {
       const trxid = newTrxid(`race${i}`);
       if (i % 3 === 0) return { pid: "SVCBR60", trxid, userId: "5123" };
@@ -49,14 +66,19 @@ describe("one wallet, many hands at once", () => {
     for (const outcome of adjustments) expect(["confirmed", "insufficient_balance"]).toContain(outcome);
 
     const [{ balance_cents }] = await sql(`SELECT balance_cents FROM accounts WHERE id = $1`, [account.accountId]);
-    const charged = await sql(`SELECT coalesce(sum(amount_cents), 0)::int AS total FROM orders WHERE account_id = $1 AND order_created`, [account.accountId]);
+    const charged = await sql(
+      `SELECT coalesce(sum(amount_cents), 0)::int AS total FROM orders WHERE account_id = $1 AND order_created`,
+      [account.accountId],
+    );
     const adjusted = await sql(
       `SELECT coalesce(sum(amount_cents), 0)::int AS total FROM ledger_entries WHERE account_id = $1 AND kind IN ('credit', 'adjustment') AND actor = $2`,
       [account.accountId, `telegram:${ADMIN}`],
     );
     expect(balance_cents).toBeGreaterThanOrEqual(0);
     expect(balance_cents).toBe(6000 - charged[0].total + adjusted[0].total);
-    const minimum = await sql(`SELECT min(balance_after_cents)::int AS low FROM ledger_entries WHERE account_id = $1`, [account.accountId]);
+    const minimum = await sql(`SELECT min(balance_after_cents)::int AS low FROM ledger_entries WHERE account_id = $1`, [
+      account.accountId,
+    ]);
     expect(minimum[0].low).toBeGreaterThanOrEqual(0);
     await expectBooksBalance();
   });
@@ -66,7 +88,9 @@ describe("one wallet, many hands at once", () => {
     // behind the pool's ten connections; waiting for a connection is queueing, not an outage.
     const account = await createAccount({ balanceCents: 50 * 99 });
     const answers = await Promise.all(
-      Array.from({ length: 50 }, (_, i) => order(account.key, { pid: "SVCBR60", trxid: newTrxid(`burst${i}`), userId: "5123" })),
+      Array.from({ length: 50 }, (_, i) =>
+        order(account.key, { pid: "SVCBR60", trxid: newTrxid(`burst${i}`), userId: "5123" }),
+      ),
     );
     for (const answer of answers) {
       expect(answer.status, JSON.stringify(answer.json)).toBe(200);
@@ -82,7 +106,12 @@ describe("one wallet, many hands at once", () => {
     const other = (await issueTestKey(account.accountId)).key;
     for (let round = 0; round < 10; round++) {
       const body = { pid: "SVCBR60", trxid: newTrxid(`dup${round}`), userId: "5123" };
-      const answers = await Promise.all([order(account.key, body), order(other, body), order(account.key, body), order(other, body)]);
+      const answers = await Promise.all([
+        order(account.key, body),
+        order(other, body),
+        order(account.key, body),
+        order(other, body),
+      ]);
       for (const answer of answers) {
         if (answer.status === 200) expect(answer.json.orderCreated).toBe(true);
         else expect(["FORBIDDEN", "DUPLICATE_IN_FLIGHT"]).toContain(answer.json.code);
@@ -110,7 +139,11 @@ describe("one wallet, many hands at once", () => {
     const STOCK = 4;
     for (let i = 0; i < STOCK; i++) {
       const code = `ONE-STATEMENT-${Date.now()}-${i}`;
-      await sql(`INSERT INTO inventory_codes (product_id, ciphertext, code_hash) VALUES ($1, $2, $3)`, [productId, encryptCode(code), fingerprintCode(code)]);
+      await sql(`INSERT INTO inventory_codes (product_id, ciphertext, code_hash) VALUES ($1, $2, $3)`, [
+        productId,
+        encryptCode(code),
+        fingerprintCode(code),
+      ]);
     }
 
     const keys = [
@@ -118,14 +151,18 @@ describe("one wallet, many hands at once", () => {
       { key: second.key, keyId: second.id },
     ];
     const bodies = Array.from({ length: 40 }, (_, i) =>
-      i % 4 === 3 ? { pid: "SVCGKINDIE", trxid: newTrxid(`scarce${i}`), quantity: 1 } : { pid: "SVCBR60", trxid: newTrxid(`afford${i}`), userId: "5123" },
+      i % 4 === 3
+        ? { pid: "SVCGKINDIE", trxid: newTrxid(`scarce${i}`), quantity: 1 }
+        : { pid: "SVCBR60", trxid: newTrxid(`afford${i}`), userId: "5123" },
     );
     const [answers, adjustments] = await Promise.all([
       Promise.all(bodies.map((body, i) => order(keys[i % 2].key, body))),
       Promise.all(Array.from({ length: 4 }, () => adminAdjust("debit", account.accountId, 300))),
     ]);
 
-    const [{ balance_cents: balance }] = await sql(`SELECT balance_cents FROM accounts WHERE id = $1`, [account.accountId]);
+    const [{ balance_cents: balance }] = await sql(`SELECT balance_cents FROM accounts WHERE id = $1`, [
+      account.accountId,
+    ]);
     expect(balance).toBeGreaterThanOrEqual(0);
     const stored = await sql(
       `SELECT id, public_id, trxid, api_key_id, status, order_created, error, finished_at, amount_cents, line_kind FROM orders WHERE account_id = $1`,
@@ -170,34 +207,52 @@ describe("one wallet, many hands at once", () => {
     expect(balance).toBe(B - charged - adjusted);
 
     // Each charged order's debit as postLedgerEntry writes it.
-    const debits = await sql(`SELECT order_id, amount_cents, actor, reason FROM ledger_entries WHERE account_id = $1 AND kind = 'debit'`, [account.accountId]);
+    const debits = await sql(
+      `SELECT order_id, amount_cents, actor, reason FROM ledger_entries WHERE account_id = $1 AND kind = 'debit'`,
+      [account.accountId],
+    );
     const created = stored.filter((o) => o.order_created);
     expect(debits).toHaveLength(created.length);
     for (const o of created) {
       expect(debits.filter((d) => d.order_id === o.id)).toEqual([
-        { order_id: o.id, amount_cents: -o.amount_cents, actor: `api-key:${o.api_key_id}`, reason: `order ${o.public_id}` },
+        {
+          order_id: o.id,
+          amount_cents: -o.amount_cents,
+          actor: `api-key:${o.api_key_id}`,
+          reason: `order ${o.public_id}`,
+        },
       ]);
     }
 
     // Codes: one per charged key order, never more than the stock; a stock refusal means none is left.
-    const codes = await sql(`SELECT status, order_id FROM inventory_codes WHERE product_id = $1 AND (status = 'available' OR order_id = ANY($2))`, [
-      productId,
-      stored.map((o) => o.id),
-    ]);
+    const codes = await sql(
+      `SELECT status, order_id FROM inventory_codes WHERE product_id = $1 AND (status = 'available' OR order_id = ANY($2))`,
+      [productId, stored.map((o) => o.id)],
+    );
     const keyOrders = created.filter((o) => o.line_kind !== "topup");
-    expect(codes.filter((c) => c.status === "reserved").map((c) => c.order_id).sort(byNumber)).toEqual(keyOrders.map((o) => o.id).sort(byNumber));
+    expect(
+      codes
+        .filter((c) => c.status === "reserved")
+        .map((c) => c.order_id)
+        .sort(byNumber),
+    ).toEqual(keyOrders.map((o) => o.id).sort(byNumber));
     expect(codes).toHaveLength(STOCK);
     if (stockRefused > 0) expect(keyOrders).toHaveLength(STOCK);
 
     // One event per order; one job per charged order, none for a cancelled one.
-    const events = await sql(`SELECT order_id, from_status, to_status, reason FROM order_events WHERE order_id = ANY($1)`, [stored.map((o) => o.id)]);
+    const events = await sql(
+      `SELECT order_id, from_status, to_status, reason FROM order_events WHERE order_id = ANY($1)`,
+      [stored.map((o) => o.id)],
+    );
     expect(events).toHaveLength(stored.length);
     for (const o of stored) {
       expect(events.find((e) => e.order_id === o.id)).toEqual({
         order_id: o.id,
         from_status: null,
         to_status: o.status,
-        reason: o.order_created ? "placed: wallet debited, queued for fulfilment" : "INSUFFICIENT BALANCE: nothing charged",
+        reason: o.order_created
+          ? "placed: wallet debited, queued for fulfilment"
+          : "INSUFFICIENT BALANCE: nothing charged",
       });
     }
     const ids = new Set(stored.map((o) => o.id));
@@ -205,16 +260,29 @@ describe("one wallet, many hands at once", () => {
     expect(jobs.sort(byNumber)).toEqual(created.map((o) => o.id).sort(byNumber));
 
     // balance.low: one event per crossing of the ledger (here exactly one), with the balance it crossed to.
-    const ledger = await sql(`SELECT amount_cents, balance_after_cents FROM ledger_entries WHERE account_id = $1 ORDER BY account_seq`, [account.accountId]);
-    const crossings = ledger.filter((l) => l.balance_after_cents - l.amount_cents >= THRESHOLD && l.balance_after_cents < THRESHOLD);
+    const ledger = await sql(
+      `SELECT amount_cents, balance_after_cents FROM ledger_entries WHERE account_id = $1 ORDER BY account_seq`,
+      [account.accountId],
+    );
+    const crossings = ledger.filter(
+      (l) => l.balance_after_cents - l.amount_cents >= THRESHOLD && l.balance_after_cents < THRESHOLD,
+    );
     expect(crossings).toHaveLength(1);
     const low = await sql(
       `SELECT e.data, (SELECT count(*)::int FROM webhook_deliveries d WHERE d.event_id = e.id) AS deliveries
          FROM webhook_events e WHERE e.account_id = $1 AND e.type = 'balance.low'`,
       [account.accountId],
     );
-    expect(low).toEqual([{ data: { balanceUsd: crossings[0].balance_after_cents / 100, currency: "USD", thresholdUsd: THRESHOLD / 100 }, deliveries: 1 }]);
-    const sequences = await sql(`SELECT sequence::int AS sequence FROM webhook_events WHERE account_id = $1 ORDER BY sequence`, [account.accountId]);
+    expect(low).toEqual([
+      {
+        data: { balanceUsd: crossings[0].balance_after_cents / 100, currency: "USD", thresholdUsd: THRESHOLD / 100 },
+        deliveries: 1,
+      },
+    ]);
+    const sequences = await sql(
+      `SELECT sequence::int AS sequence FROM webhook_events WHERE account_id = $1 ORDER BY sequence`,
+      [account.accountId],
+    );
     expect(sequences.map((e) => e.sequence)).toEqual(sequences.map((_, i) => i + 1));
     await expectBooksBalance();
   });

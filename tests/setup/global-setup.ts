@@ -14,8 +14,9 @@ import { TEST_ENV } from "./test-env";
 let embedded: Awaited<ReturnType<typeof startEmbeddedPostgresProcess>> | undefined;
 let server: ChildProcess | undefined;
 
-
-export async function startServer(env: Record<string, string | undefined>): Promise<{ child: ChildProcess; baseUrl: string }> {
+export async function startServer(
+  env: Record<string, string | undefined>,
+): Promise<{ child: ChildProcess; baseUrl: string }> {
   const child = fork(path.join(projectRoot, "scripts", "serve.ts"), [], {
     env: { ...process.env, ...env, PORT: "0", HOST: "127.0.0.1" },
     execArgv: ["--import", "tsx"],
@@ -33,7 +34,9 @@ export async function startServer(env: Record<string, string | undefined>): Prom
 export default async function setup(project: TestProject) {
   let databaseUrl = process.env.DATABASE_URL;
   if (databaseUrl) {
-    console.log(`[tests] using DATABASE_URL (${databaseUrl.replace(/\/\/[^@]*@/, "//***@")}); its public schema is reset`);
+    console.log(
+      `[tests] using DATABASE_URL (${databaseUrl.replace(/\/\/[^@]*@/, "//***@")}); its public schema is reset`,
+    );
   } else {
     console.log("[tests] DATABASE_URL is not set: using an embedded PostgreSQL under .data/test");
     embedded = await startEmbeddedPostgresProcess({

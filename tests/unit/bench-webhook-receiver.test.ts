@@ -17,7 +17,12 @@ async function post(url: string, id: string, body: string, secret: string, tampe
   const signature = new Webhook(secret).sign(id, now, body);
   const response = await fetch(url, {
     method: "POST",
-    headers: { "content-type": "application/json", "webhook-id": id, "webhook-timestamp": String(Math.floor(now.getTime() / 1000)), "webhook-signature": signature },
+    headers: {
+      "content-type": "application/json",
+      "webhook-id": id,
+      "webhook-timestamp": String(Math.floor(now.getTime() / 1000)),
+      "webhook-signature": signature,
+    },
     body: tamper ? body.replace("completed", "cancelled") : body,
   });
   await response.text();
@@ -32,7 +37,11 @@ describe("the bench's webhook receiver", () => {
     const secretB = `whsec_${randomBytes(24).toString("base64")}`;
     receiver.setSecret(1, secretA);
     receiver.setSecret(2, secretB);
-    const body = JSON.stringify({ type: "order.completed", timestamp: new Date().toISOString(), data: { status: "completed" } });
+    const body = JSON.stringify({
+      type: "order.completed",
+      timestamp: new Date().toISOString(),
+      data: { status: "completed" },
+    });
 
     expect(await post(receiver.urlFor(1), "evt_a", body, secretA)).toBe(200);
     expect(await post(receiver.urlFor(1), "evt_a", body, secretA)).toBe(200); // a redelivery: same id

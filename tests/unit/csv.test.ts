@@ -3,7 +3,7 @@ import { csvCell, csvNumber, toCsv } from "@/lib/csv/to-csv";
 
 describe("csvCell", () => {
   it.each([
-    ["=HYPERLINK(\"http://x\",\"y\")", `"'=HYPERLINK(""http://x"",""y"")"`],
+    ['=HYPERLINK("http://x","y")', `"'=HYPERLINK(""http://x"",""y"")"`],
     ["+1+1", `"'+1+1"`],
     ["-1+1", `"'-1+1"`],
     ["-2+3+cmd|' /C calc'!A0", `"'-2+3+cmd|' /C calc'!A0"`],
@@ -17,7 +17,7 @@ describe("csvCell", () => {
 
   it.each([
     ["PLAYER NOT FOUND", `"PLAYER NOT FOUND"`],
-    ["a, \"quoted\"\nline", `"a, ""quoted""\nline"`],
+    ['a, "quoted"\nline', `"a, ""quoted""\nline"`],
     ["a=b", `"a=b"`],
     ["", `""`],
   ])("quotes ordinary text %j unchanged", (input, expected) => expect(csvCell(input)).toBe(expected));
@@ -43,9 +43,15 @@ describe("csvCell", () => {
 
 describe("toCsv", () => {
   it("writes a header, quoted rows and CRLF line ends", () => {
-    expect(toCsv(["id", "amount_usd", "note"], [[1, csvNumber(-0.99, 2), "=1+1"], [2, csvNumber(10, 2), null]])).toBe(
-      `id,amount_usd,note\r\n"1","-0.99","'=1+1"\r\n"2","10.00",""\r\n`,
-    );
+    expect(
+      toCsv(
+        ["id", "amount_usd", "note"],
+        [
+          [1, csvNumber(-0.99, 2), "=1+1"],
+          [2, csvNumber(10, 2), null],
+        ],
+      ),
+    ).toBe(`id,amount_usd,note\r\n"1","-0.99","'=1+1"\r\n"2","10.00",""\r\n`);
   });
 
   it("escapes a header name that is not a plain identifier", () => {

@@ -21,7 +21,8 @@ function readRawSqlList(readme: string): string[] {
 function sourceFiles(directory: string, relative = ""): string[] {
   return fs.readdirSync(directory, { withFileTypes: true }).flatMap((entry) => {
     const rel = relative ? `${relative}/${entry.name}` : entry.name;
-    if (entry.isDirectory()) return SKIPPED_DIRECTORIES.has(entry.name) ? [] : sourceFiles(path.join(directory, entry.name), rel);
+    if (entry.isDirectory())
+      return SKIPPED_DIRECTORIES.has(entry.name) ? [] : sourceFiles(path.join(directory, entry.name), rel);
     return /\.tsx?$/.test(entry.name) && !entry.name.endsWith(".d.ts") ? [rel] : [];
   });
 }
@@ -34,8 +35,13 @@ function directPgUses(source: string): string[] {
     if (typeOnly) continue;
     if (from === "pg" || from.startsWith("pg/")) uses.push(`imports ${from}`);
     if (/(^|\/)db\/pool$/.test(from)) {
-      const names = clause.replace(/[{}]/g, "").split(",").map((name) => name.trim()).filter((name) => !name.startsWith("type "));
-      for (const name of names) if (/^(getPool|withTransaction)\b/.test(name)) uses.push(`takes ${name.split(/\s/)[0]} from ${from}`);
+      const names = clause
+        .replace(/[{}]/g, "")
+        .split(",")
+        .map((name) => name.trim())
+        .filter((name) => !name.startsWith("type "));
+      for (const name of names)
+        if (/^(getPool|withTransaction)\b/.test(name)) uses.push(`takes ${name.split(/\s/)[0]} from ${from}`);
       if (clause.includes("*")) uses.push(`imports all of ${from}`);
     }
   }
@@ -45,7 +51,8 @@ function directPgUses(source: string): string[] {
 
 const readme = fs.readFileSync(path.join(projectRoot, "README.md"), "utf8");
 const allowed = readRawSqlList(readme);
-const covered = (file: string) => allowed.some((entry) => (entry.endsWith("/") ? file.startsWith(entry) : file === entry));
+const covered = (file: string) =>
+  allowed.some((entry) => (entry.endsWith("/") ? file.startsWith(entry) : file === entry));
 
 describe("data access", () => {
   it("the README's raw-SQL list names modules that exist", () => {
@@ -55,16 +62,30 @@ describe("data access", () => {
 
   it("recognises direct pg use and ignores type-only imports", () => {
     expect(directPgUses(`import pg from "pg";`)).toEqual(["imports pg"]);
-    expect(directPgUses(`import { getPool, withTransaction } from "../db/pool";`)).toEqual(["takes getPool from ../db/pool", "takes withTransaction from ../db/pool"]);
-    expect(directPgUses(`import {\n  closePool,\n  getPool,\n} from "@/lib/db/pool";`)).toEqual(["takes getPool from @/lib/db/pool"]);
+    expect(directPgUses(`import { getPool, withTransaction } from "../db/pool";`)).toEqual([
+      "takes getPool from ../db/pool",
+      "takes withTransaction from ../db/pool",
+    ]);
+    expect(directPgUses(`import {\n  closePool,\n  getPool,\n} from "@/lib/db/pool";`)).toEqual([
+      "takes getPool from @/lib/db/pool",
+    ]);
     expect(directPgUses(`const pg = await import("pg");`)).toEqual(["loads pg dynamically"]);
-    expect(directPgUses(`import type pg from "pg";\nimport { type PoolClient } from "../db/pool";\nimport { getPrisma } from "../db/prisma";`)).toEqual([]);
+    expect(
+      directPgUses(
+        `import type pg from "pg";\nimport { type PoolClient } from "../db/pool";\nimport { getPrisma } from "../db/prisma";`,
+      ),
+    ).toEqual([]);
   });
 
   it("no module outside that list uses pg directly", () => {
     const offenders = sourceFiles(projectRoot)
       .filter((file) => !EXEMPT.some((prefix) => file.startsWith(prefix)) && !covered(file))
-      .flatMap((file) => directPgUses(fs.readFileSync(path.join(projectRoot, file), "utf8")).map((use) => `${file} ${use}`));
-    expect(offenders, "use Prisma Client (lib/db/prisma.ts), or add the module to the README's raw-SQL list with the reason").toEqual([]);
+      .flatMap((file) =>
+        directPgUses(fs.readFileSync(path.join(projectRoot, file), "utf8")).map((use) => `${file} ${use}`),
+      );
+    expect(
+      offenders,
+      "use Prisma Client (lib/db/prisma.ts), or add the module to the README's raw-SQL list with the reason",
+    ).toEqual([]);
   });
 });

@@ -57,7 +57,13 @@ describe.each(catalogue)("%s", (code, entry) => {
   });
 
   it("has its entry in the OpenAPI document", () => {
-    expect(document["x-error-codes"][code]).toEqual({ status: entry.status, error: entry.error, when: entry.when, retryable: entry.retryable, action: entry.action });
+    expect(document["x-error-codes"][code]).toEqual({
+      status: entry.status,
+      error: entry.error,
+      when: entry.when,
+      retryable: entry.retryable,
+      action: entry.action,
+    });
     expect(document.components.schemas.Error.properties.code.enum).toContain(code);
   });
 });
@@ -72,13 +78,19 @@ describe("the generated references", () => {
     const readmeCodes = [...readmeSection().matchAll(/^\| \d{3} \| `([A-Z0-9_]+)` \|/gm)].map((m) => m[1]);
     expect(readmeCodes.sort()).toEqual([...codes].sort());
     expect(Object.keys(document["x-error-codes"]).sort()).toEqual([...codes].sort());
-    expect(listErrorCodes().map((e) => e.code).sort()).toEqual([...codes].sort());
+    expect(
+      listErrorCodes()
+        .map((e) => e.code)
+        .sort(),
+    ).toEqual([...codes].sort());
     for (const [path, item] of Object.entries<any>(document.paths)) {
       for (const [method, operation] of Object.entries<any>(item)) {
         for (const code of operation["x-error-codes"]) expect(codes.has(code), `${method} ${path}: ${code}`).toBe(true);
         for (const [status, response] of Object.entries<any>(operation.responses)) {
           if (status === "200") continue;
-          const listed = operation["x-error-codes"].filter((c: string) => String(errorCatalogue[c as keyof typeof errorCatalogue].status) === status);
+          const listed = operation["x-error-codes"].filter(
+            (c: string) => String(errorCatalogue[c as keyof typeof errorCatalogue].status) === status,
+          );
           expect(listed.length, `${method} ${path} ${status}`).toBeGreaterThan(0);
           for (const c of listed) expect(response.description).toContain(`\`${c}\``);
         }

@@ -1,5 +1,12 @@
 import { describe, expect, it } from "vitest";
-import { ipInAnyRange, normaliseCidr, normaliseIp, parseForwardedHop, parseTrustedProxies, resolveClientIp } from "@/lib/net/ip";
+import {
+  ipInAnyRange,
+  normaliseCidr,
+  normaliseIp,
+  parseForwardedHop,
+  parseTrustedProxies,
+  resolveClientIp,
+} from "@/lib/net/ip";
 
 describe("normaliseCidr", () => {
   it.each([
@@ -60,10 +67,16 @@ describe("X-Forwarded-For entries with ports", () => {
     [" 203.0.113.9 ", "203.0.113.9"],
   ])("%j is %s", (entry, expected) => expect(parseForwardedHop(entry)).toBe(expected));
 
-  it.each(["203.0.113.9:", "203.0.113.9:99999x", "[203.0.113.9]:80", "[2001:db8::1]:", "2001:db8::1]:443", "host:80", "unknown", ""])(
-    "refuses %j",
-    (entry) => expect(parseForwardedHop(entry)).toBeUndefined(),
-  );
+  it.each([
+    "203.0.113.9:",
+    "203.0.113.9:99999x",
+    "[203.0.113.9]:80",
+    "[2001:db8::1]:",
+    "2001:db8::1]:443",
+    "host:80",
+    "unknown",
+    "",
+  ])("refuses %j", (entry) => expect(parseForwardedHop(entry)).toBeUndefined());
 
   it("resolves the client behind trusted proxies whatever the entries carry", () => {
     const trusted = ["10.0.0.0/8", "2001:db8:ffff::/48"];
@@ -79,10 +92,19 @@ describe("X-Forwarded-For entries with ports", () => {
 
 describe("parseTrustedProxies", () => {
   it("normalises valid entries", () => {
-    expect(parseTrustedProxies(["10.0.0.5", "10.1.2.3/8", "2001:DB8::/32"])).toEqual(["10.0.0.5/32", "10.0.0.0/8", "2001:db8::/32"]);
+    expect(parseTrustedProxies(["10.0.0.5", "10.1.2.3/8", "2001:DB8::/32"])).toEqual([
+      "10.0.0.5/32",
+      "10.0.0.0/8",
+      "2001:db8::/32",
+    ]);
   });
 
-  it.each(["10.0.0.1:8080", "10.0.0.0/33", "proxy.internal", "[2001:db8::1]:443"])("names the bad entry %j", (entry) => {
-    expect(() => parseTrustedProxies(["10.0.0.0/8", entry])).toThrow(`TRUSTED_PROXIES: "${entry}" is not an IP address or CIDR range`);
-  });
+  it.each(["10.0.0.1:8080", "10.0.0.0/33", "proxy.internal", "[2001:db8::1]:443"])(
+    "names the bad entry %j",
+    (entry) => {
+      expect(() => parseTrustedProxies(["10.0.0.0/8", entry])).toThrow(
+        `TRUSTED_PROXIES: "${entry}" is not an IP address or CIDR range`,
+      );
+    },
+  );
 });

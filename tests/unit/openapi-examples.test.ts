@@ -20,7 +20,10 @@ const operations = publicRoutes.map(({ spec }) => {
 
 function examplesOf(content: any): unknown[] {
   const media = content?.["application/json"];
-  return [...(media?.example !== undefined ? [media.example] : []), ...Object.values(media?.examples ?? {}).map((e: any) => e.value)];
+  return [
+    ...(media?.example !== undefined ? [media.example] : []),
+    ...Object.values(media?.examples ?? {}).map((e: any) => e.value),
+  ];
 }
 
 function expectParses(schema: z.ZodType, value: unknown, what: string) {
@@ -38,9 +41,16 @@ describe.each(operations)("$key", ({ key, spec, path, operation }) => {
     for (const parameter of parameters.filter((p) => p.in === "path")) {
       expect(parameter.example, `path parameter ${parameter.name}`).toBeDefined();
     }
-    if (spec.params) expectParses(spec.params, Object.fromEntries(parameters.filter((p) => p.in === "path").map((p) => [p.name, p.example])), "params");
+    if (spec.params)
+      expectParses(
+        spec.params,
+        Object.fromEntries(parameters.filter((p) => p.in === "path").map((p) => [p.name, p.example])),
+        "params",
+      );
     if (spec.query) {
-      const query = Object.fromEntries(parameters.filter((p) => p.in === "query" && p.example !== undefined).map((p) => [p.name, p.example]));
+      const query = Object.fromEntries(
+        parameters.filter((p) => p.in === "query" && p.example !== undefined).map((p) => [p.name, p.example]),
+      );
       expect(Object.keys(query).length, "at least one query parameter has an example").toBeGreaterThan(0);
       expectParses(spec.query, query, "query");
     }
@@ -77,14 +87,20 @@ describe.each(operations)("$key", ({ key, spec, path, operation }) => {
     const curl = samples.find((s) => s.label === "curl");
     const typescript = samples.find((s) => s.label === "TypeScript client");
     expect(curl?.lang).toBe("Shell");
-    expect(curl!.source).toMatch(new RegExp(`^curl -sS${spec.method === "GET" ? "" : ` -X ${spec.method}`} "\\$BASE_URL${path.replace(/\{\w+\}/g, "[^\"?]+")}`));
+    expect(curl!.source).toMatch(
+      new RegExp(
+        `^curl -sS${spec.method === "GET" ? "" : ` -X ${spec.method}`} "\\$BASE_URL${path.replace(/\{\w+\}/g, '[^"?]+')}`,
+      ),
+    );
     expect(curl!.source).toContain(`-H "X-API-Key: $API_KEY"`);
     const sent = /-d '(.*)'$/m.exec(curl!.source);
     if (spec.body) expect(JSON.parse(sent![1])).toEqual(examplesOf(operation.requestBody.content)[0]);
     else expect(sent).toBeNull();
     expect(typescript?.lang).toBe("TypeScript");
     expect(typescript!.source).toContain(`import { createClient } from "${CLIENT_PACKAGE}";`);
-    expect(typescript!.source).toContain("createClient({ baseUrl: process.env.BASE_URL!, apiKey: process.env.API_KEY! })");
+    expect(typescript!.source).toContain(
+      "createClient({ baseUrl: process.env.BASE_URL!, apiKey: process.env.API_KEY! })",
+    );
     expect(typescript!.source).toMatch(/await client\.\w+\(/);
   });
 });
@@ -99,7 +115,9 @@ describe("the examples and the document", () => {
     expect(description).toContain("## Errors");
     for (const [code, entry] of Object.entries(errorCatalogue)) {
       const item = description.split("\n").find((line) => line.startsWith(`- **\`${code}\`** (`));
-      expect(item, code).toContain(`(${entry.status}, \`error\`: ${entry.error}; a retry can succeed: ${entry.retryable ? "yes" : "no"})`);
+      expect(item, code).toContain(
+        `(${entry.status}, \`error\`: ${entry.error}; a retry can succeed: ${entry.retryable ? "yes" : "no"})`,
+      );
       expect(item).toContain(entry.action);
     }
   });

@@ -34,7 +34,9 @@ describe("wholeSeconds", () => {
 
 describe("buildDecision", () => {
   it("allows with both windows in the headers and no Retry-After", () => {
-    expect(buildDecision(true, windows({ remaining: 5, resetInMs: 750 }, { remaining: 50, resetInMs: 39_750 }))).toEqual({
+    expect(
+      buildDecision(true, windows({ remaining: 5, resetInMs: 750 }, { remaining: 50, resetInMs: 39_750 })),
+    ).toEqual({
       allowed: true,
       retryAfterSeconds: 0,
       retryAfterMs: 0,
@@ -50,14 +52,26 @@ describe("buildDecision", () => {
 
   it("describes the window with fewer calls left in X-RateLimit-*, on a tie the one that frees later", () => {
     const fewer = buildDecision(true, windows({ remaining: 9, resetInMs: 900 }, { remaining: 3, resetInMs: 39_750 }));
-    expect([fewer.headers["X-RateLimit-Limit"], fewer.headers["X-RateLimit-Remaining"], fewer.headers["X-RateLimit-Reset"]]).toEqual(["80", "3", "40"]);
+    expect([
+      fewer.headers["X-RateLimit-Limit"],
+      fewer.headers["X-RateLimit-Remaining"],
+      fewer.headers["X-RateLimit-Reset"],
+    ]).toEqual(["80", "3", "40"]);
     const tie = buildDecision(false, windows({ remaining: 0, resetInMs: 300 }, { remaining: 0, resetInMs: 20_000 }));
     expect(tie.headers["X-RateLimit-Limit"]).toBe("80");
   });
 
   it("when refused, waits exactly until every full window has a slot again", () => {
-    const burstOnly = buildDecision(false, windows({ remaining: 0, resetInMs: 310 }, { remaining: 40, resetInMs: 59_000 }));
-    expect([burstOnly.allowed, burstOnly.retryAfterMs, burstOnly.retryAfterSeconds, burstOnly.headers["Retry-After"]]).toEqual([false, 310, 1, "1"]);
+    const burstOnly = buildDecision(
+      false,
+      windows({ remaining: 0, resetInMs: 310 }, { remaining: 40, resetInMs: 59_000 }),
+    );
+    expect([
+      burstOnly.allowed,
+      burstOnly.retryAfterMs,
+      burstOnly.retryAfterSeconds,
+      burstOnly.headers["Retry-After"],
+    ]).toEqual([false, 310, 1, "1"]);
     const both = buildDecision(false, windows({ remaining: 0, resetInMs: 310 }, { remaining: 0, resetInMs: 39_001 }));
     expect([both.retryAfterMs, both.headers["Retry-After"]]).toEqual([39_001, "40"]);
   });
@@ -68,7 +82,13 @@ describe("recordCall (the in-process twin of the Lua script)", () => {
     const log: number[] = [];
     for (let i = 0; i < 10; i++) expect(recordCall(log, 1000 + i * 10, CONTRACT, 80).allowed).toBe(true);
     const refused = recordCall(log, 1100, CONTRACT, 80);
-    expect(refused).toEqual({ allowed: false, windows: [{ remaining: 0, resetInMs: 910 }, { remaining: 69, resetInMs: 59_900 }] });
+    expect(refused).toEqual({
+      allowed: false,
+      windows: [
+        { remaining: 0, resetInMs: 910 },
+        { remaining: 69, resetInMs: 59_900 },
+      ],
+    });
     // 11 calls in the log now; the 10th most recent (at 1010) leaves at 2010, so 2009 is refused ...
     expect(recordCall(log, 2009, CONTRACT, 80).allowed).toBe(false);
     // ... and counted too: (1015, 2015] holds 1020..1100 and 2009, ten calls.
@@ -150,7 +170,12 @@ describe("authFailureScope", () => {
 describe("failed-auth memory of a limiter", () => {
   it("blocks a /64 as one client, and remembers at most maxRememberedBlocks networks", async () => {
     let now = 960_000; // the start of a fixed minute
-    const limiter = createRateLimiter({ backend: createMemoryBackend(), authFailures: { tokens: 2, windowSeconds: 60 }, clock: () => now, maxRememberedBlocks: 50 });
+    const limiter = createRateLimiter({
+      backend: createMemoryBackend(),
+      authFailures: { tokens: 2, windowSeconds: 60 },
+      clock: () => now,
+      maxRememberedBlocks: 50,
+    });
     expect((await limiter.recordAuthFailure("2001:db8:1:2::a")).blocked).toBe(false);
     expect(await limiter.recordAuthFailure("2001:db8:1:2::b")).toEqual({ blocked: true, retryAfterSeconds: 60 });
     expect(limiter.authBlockedFor("2001:db8:1:2::ffff")).toBe(60);

@@ -15,7 +15,15 @@ import { WEBHOOK_DELIVERY_RECORD_COLUMNS, WEBHOOK_EVENT_RECORD_COLUMNS } from "@
 
 /** Each model's columns by field (a field without @map is its own column); relation fields have none. */
 function readModels(schema: string): Map<string, Map<string, string>> {
-  const columnTypes = new Set(["Int", "BigInt", "String", "Boolean", "DateTime", "Json", ...[...schema.matchAll(/^enum (\w+)/gm)].map((m) => m[1])]);
+  const columnTypes = new Set([
+    "Int",
+    "BigInt",
+    "String",
+    "Boolean",
+    "DateTime",
+    "Json",
+    ...[...schema.matchAll(/^enum (\w+)/gm)].map((m) => m[1]),
+  ]);
   const models = new Map<string, Map<string, string>>();
   for (const [, name, body] of schema.matchAll(/^model (\w+) \{\n([\s\S]*?)^\}/gm)) {
     const fields = new Map<string, string>();
@@ -31,7 +39,11 @@ const models = readModels(fs.readFileSync(path.join(projectRoot, "prisma/schema.
 
 /** `[alias, column, field]` of every plain column of a select list (expressions are skipped). */
 function aliasedColumns(list: string): [string, string, string][] {
-  return [...list.matchAll(/(?:(\w+)\.)?(\w+) AS "(\w+)"/g)].map(([, alias, column, field]) => [alias ?? "", column, field]);
+  return [...list.matchAll(/(?:(\w+)\.)?(\w+) AS "(\w+)"/g)].map(([, alias, column, field]) => [
+    alias ?? "",
+    column,
+    field,
+  ]);
 }
 
 /** Same for a json_build_object: `'field', alias.column`. */
@@ -77,6 +89,10 @@ describe("the hot path's record column lists match schema.prisma", () => {
 
   it("webhooks", () => {
     check(aliasedColumns(WEBHOOK_EVENT_RECORD_COLUMNS), { "": "WebhookEvent" });
-    check(aliasedColumns(WEBHOOK_DELIVERY_RECORD_COLUMNS), { d: "WebhookDelivery", ev: "WebhookEvent", e: "WebhookEndpoint" });
+    check(aliasedColumns(WEBHOOK_DELIVERY_RECORD_COLUMNS), {
+      d: "WebhookDelivery",
+      ev: "WebhookEvent",
+      e: "WebhookEndpoint",
+    });
   });
 });

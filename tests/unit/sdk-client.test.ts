@@ -37,15 +37,26 @@ function scripted(answers: (() => Response)[]) {
 }
 
 const order = () =>
-  new Request("http://api.test/orders", { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ pid: "SVCBR60", trxid: "t-1" }) });
+  new Request("http://api.test/orders", {
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify({ pid: "SVCBR60", trxid: "t-1" }),
+  });
 const lost = () => {
   throw new TypeError("fetch failed", { cause: Object.assign(new Error("socket hang up"), { code: "ECONNRESET" }) });
 };
-const status = (code: number, headers: Record<string, string> = {}) => () => new Response(JSON.stringify({ success: false }), { status: code, headers });
+const status =
+  (code: number, headers: Record<string, string> = {}) =>
+  () =>
+    new Response(JSON.stringify({ success: false }), { status: code, headers });
 
 describe("retries", () => {
   it("resends POST /orders byte for byte after a lost answer and a 503, honouring Retry-After", async () => {
-    const { seen, delays, retrying } = scripted([lost, status(503, { "retry-after": "2" }), () => new Response("{}", { status: 200 })]);
+    const { seen, delays, retrying } = scripted([
+      lost,
+      status(503, { "retry-after": "2" }),
+      () => new Response("{}", { status: 200 }),
+    ]);
     const response = await retrying()(order());
     expect(response.status).toBe(200);
     expect(seen).toHaveLength(3);
@@ -54,13 +65,19 @@ describe("retries", () => {
   });
 
   it("waits for the exhausted RateLimit window on a 429 without Retry-After", async () => {
-    const { delays, retrying } = scripted([status(429, { ratelimit: '"burst";r=0;t=1, "minute";r=0;t=7' }), () => new Response("{}")]);
+    const { delays, retrying } = scripted([
+      status(429, { ratelimit: '"burst";r=0;t=1, "minute";r=0;t=7' }),
+      () => new Response("{}"),
+    ]);
     await retrying()(new Request("http://api.test/balance"));
     expect(delays).toEqual([7000]);
   });
 
   it("does not resend a request that is not safe to repeat after a lost answer", async () => {
-    const replay = new Request("http://api.test/webhooks/replay", { method: "POST", body: JSON.stringify({ after: 0 }) });
+    const replay = new Request("http://api.test/webhooks/replay", {
+      method: "POST",
+      body: JSON.stringify({ after: 0 }),
+    });
     const { seen, retrying } = scripted([lost, () => new Response("{}")]);
     const error = await retrying()(replay).catch((e) => e);
     expect(error).toBeInstanceOf(TopupApiError);
@@ -80,7 +97,9 @@ describe("retries", () => {
 
   it("stops after maxAttempts", async () => {
     const { seen, retrying } = scripted([lost, lost, lost]);
-    await expect(retrying({ maxAttempts: 3 })(new Request("http://api.test/products"))).rejects.toMatchObject({ code: "NETWORK_ERROR" });
+    await expect(retrying({ maxAttempts: 3 })(new Request("http://api.test/products"))).rejects.toMatchObject({
+      code: "NETWORK_ERROR",
+    });
     expect(seen).toHaveLength(3);
   });
 
@@ -109,16 +128,33 @@ describe("retries", () => {
 
 describe("errors", () => {
   it("carries the API's code, status and retryability from the error reference", () => {
-    const error = errorFromResponse(
-      new Response(null, { status: 429, headers: { "retry-after": "3" } }),
-      { success: false, error: "TOO MANY REQUESTS", code: "RATE_LIMIT" },
-    );
-    expect(error).toMatchObject({ code: "RATE_LIMIT", status: 429, retryable: true, retryAfterMs: 3000, message: "TOO MANY REQUESTS" });
-    expect(errorFromResponse(new Response(null, { status: 400 }), { success: false, error: "UNKNOWN PID", code: "UNKNOWN_PID" }).retryable).toBe(false);
+    const error = errorFromResponse(new Response(null, { status: 429, headers: { "retry-after": "3" } }), {
+      success: false,
+      error: "TOO MANY REQUESTS",
+      code: "RATE_LIMIT",
+    });
+    expect(error).toMatchObject({
+      code: "RATE_LIMIT",
+      status: 429,
+      retryable: true,
+      retryAfterMs: 3000,
+      message: "TOO MANY REQUESTS",
+    });
+    expect(
+      errorFromResponse(new Response(null, { status: 400 }), {
+        success: false,
+        error: "UNKNOWN PID",
+        code: "UNKNOWN_PID",
+      }).retryable,
+    ).toBe(false);
   });
 
   it("calls an answer without an API error body UNEXPECTED_RESPONSE", () => {
-    expect(errorFromResponse(new Response(null, { status: 502 }), "<html>bad gateway</html>")).toMatchObject({ code: "UNEXPECTED_RESPONSE", status: 502, retryable: true });
+    expect(errorFromResponse(new Response(null, { status: 502 }), "<html>bad gateway</html>")).toMatchObject({
+      code: "UNEXPECTED_RESPONSE",
+      status: 502,
+      retryable: true,
+    });
   });
 
   it("types code as the catalogue's codes plus the client's own, so a switch can be exhaustive", () => {
@@ -132,11 +168,19 @@ describe("errors", () => {
 
 describe("verifyWebhook", () => {
   const secret = `whsec_${Buffer.from("a-test-secret-of-32-bytes-length").toString("base64")}`;
-  const body = JSON.stringify({ type: "endpoint.test", timestamp: new Date().toISOString(), data: { endpointId: 1, url: "https://x.test", message: "hi" } });
+  const body = JSON.stringify({
+    type: "endpoint.test",
+    timestamp: new Date().toISOString(),
+    data: { endpointId: 1, url: "https://x.test", message: "hi" },
+  });
   const sign = (timestamp: Date) => {
     const id = "evt_test1";
     const signature = new Webhook(secret).sign(id, timestamp, body);
-    return { "webhook-id": id, "webhook-timestamp": String(Math.floor(timestamp.getTime() / 1000)), "webhook-signature": signature };
+    return {
+      "webhook-id": id,
+      "webhook-timestamp": String(Math.floor(timestamp.getTime() / 1000)),
+      "webhook-signature": signature,
+    };
   };
 
   it("returns the typed event for a good signature, from a plain record or Headers", () => {
@@ -147,8 +191,12 @@ describe("verifyWebhook", () => {
 
   it("throws WEBHOOK_VERIFICATION_FAILED for a changed body or a stale timestamp", () => {
     const headers = sign(new Date());
-    expect(() => verifyWebhook(body.replace("hi", "ho"), headers, secret)).toThrow(expect.objectContaining({ code: "WEBHOOK_VERIFICATION_FAILED" }));
-    expect(() => verifyWebhook(body, sign(new Date(Date.now() - 10 * 60_000)), secret)).toThrow(expect.objectContaining({ code: "WEBHOOK_VERIFICATION_FAILED" }));
+    expect(() => verifyWebhook(body.replace("hi", "ho"), headers, secret)).toThrow(
+      expect.objectContaining({ code: "WEBHOOK_VERIFICATION_FAILED" }),
+    );
+    expect(() => verifyWebhook(body, sign(new Date(Date.now() - 10 * 60_000)), secret)).toThrow(
+      expect.objectContaining({ code: "WEBHOOK_VERIFICATION_FAILED" }),
+    );
   });
 });
 
@@ -158,14 +206,19 @@ describe("the package", () => {
     const path = await import("node:path");
     const sdk = path.resolve(import.meta.dirname, "../../sdk");
     const declared = Object.keys(JSON.parse(fs.readFileSync(path.join(sdk, "package.json"), "utf8")).dependencies);
-    const sources = fs.readdirSync(path.join(sdk, "src"), { recursive: true, encoding: "utf8" }).filter((f) => f.endsWith(".ts"));
+    const sources = fs
+      .readdirSync(path.join(sdk, "src"), { recursive: true, encoding: "utf8" })
+      .filter((f) => f.endsWith(".ts"));
     for (const file of sources) {
       const text = fs.readFileSync(path.join(sdk, "src", file), "utf8");
       for (const [, specifier] of text.matchAll(/from "([^"]+)"/g)) {
         if (specifier.startsWith(".")) {
           // NodeNext ESM: relative imports name the emitted .js file, inside src/.
           expect(specifier, `${file}`).toMatch(/\.js$/);
-          expect(path.resolve(path.dirname(path.join(sdk, "src", file)), specifier).startsWith(path.join(sdk, "src")), `${file}: ${specifier}`).toBe(true);
+          expect(
+            path.resolve(path.dirname(path.join(sdk, "src", file)), specifier).startsWith(path.join(sdk, "src")),
+            `${file}: ${specifier}`,
+          ).toBe(true);
         } else {
           expect(declared, `${file} imports ${specifier}`).toContain(specifier);
         }
@@ -175,6 +228,7 @@ describe("the package", () => {
     // The repository runs the sdk on the root's node_modules: the same pinned versions.
     const root = JSON.parse(fs.readFileSync(path.join(sdk, "..", "package.json"), "utf8"));
     const sdkDependencies = JSON.parse(fs.readFileSync(path.join(sdk, "package.json"), "utf8")).dependencies;
-    for (const name of declared) expect(root.dependencies[name] ?? root.devDependencies[name], name).toBe(sdkDependencies[name]);
+    for (const name of declared)
+      expect(root.dependencies[name] ?? root.devDependencies[name], name).toBe(sdkDependencies[name]);
   });
 });

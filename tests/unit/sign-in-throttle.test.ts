@@ -1,5 +1,10 @@
 import { describe, expect, it } from "vitest";
-import { SignInThrottle, SIGN_IN_POLICIES, type ThrottlePolicy, type ThrottleScope } from "@/lib/admin-sign-in/sign-in-throttle";
+import {
+  SignInThrottle,
+  SIGN_IN_POLICIES,
+  type ThrottlePolicy,
+  type ThrottleScope,
+} from "@/lib/admin-sign-in/sign-in-throttle";
 import { createBoundedQueue, QueueFullError } from "@/lib/admin-sign-in/bounded-queue";
 
 function clock(start = 1_000_000) {
@@ -19,16 +24,31 @@ describe("SignInThrottle", () => {
     expect(throttle.attempt("203.0.113.1", "a@x.io")).toEqual({ allowed: true });
     expect(throttle.attempt("203.0.113.1", "a@x.io")).toEqual({ allowed: true });
     // Third attempt: 1 s after the last one.
-    expect(throttle.attempt("203.0.113.1", "a@x.io")).toMatchObject({ allowed: false, reason: "throttled", scope: "email", retryAfterMs: 1_000 });
+    expect(throttle.attempt("203.0.113.1", "a@x.io")).toMatchObject({
+      allowed: false,
+      reason: "throttled",
+      scope: "email",
+      retryAfterMs: 1_000,
+    });
     // A refusal counts towards the lockout but does not lengthen the wait.
     time.advance(1_000);
     expect(throttle.attempt("203.0.113.1", "a@x.io")).toEqual({ allowed: true });
     // Three checked: the wait doubles to 2 s.
-    expect(throttle.attempt("203.0.113.1", "a@x.io")).toMatchObject({ allowed: false, reason: "throttled", retryAfterMs: 2_000 });
+    expect(throttle.attempt("203.0.113.1", "a@x.io")).toMatchObject({
+      allowed: false,
+      reason: "throttled",
+      retryAfterMs: 2_000,
+    });
     // Five counted (3 checked, 2 refused): the next attempt starts the lockout and reports it,
     // later ones only refuse.
     const locking = throttle.attempt("203.0.113.1", "a@x.io");
-    expect(locking).toMatchObject({ allowed: false, reason: "locked", scope: "email", retryAfterMs: 60_000, newLockout: { scope: "email", subject: "a@x.io", failures: 5 } });
+    expect(locking).toMatchObject({
+      allowed: false,
+      reason: "locked",
+      scope: "email",
+      retryAfterMs: 60_000,
+      newLockout: { scope: "email", subject: "a@x.io", failures: 5 },
+    });
     time.advance(30_000);
     const still = throttle.attempt("203.0.113.1", "a@x.io");
     expect(still).toMatchObject({ allowed: false, reason: "locked", retryAfterMs: 30_000 });
@@ -44,9 +64,19 @@ describe("SignInThrottle", () => {
     const throttle = new SignInThrottle(small, time.now);
     for (let i = 0; i < 4; i++) expect(throttle.attempt("198.51.100.7", `u${i}@x.io`).allowed).toBe(true);
     const refusals = Array.from({ length: 5 }, (_, i) => throttle.attempt("198.51.100.7", `v${i}@x.io`));
-    expect(refusals.map((r) => (r.allowed ? "allowed" : r.reason))).toEqual(["throttled", "throttled", "throttled", "throttled", "locked"]);
+    expect(refusals.map((r) => (r.allowed ? "allowed" : r.reason))).toEqual([
+      "throttled",
+      "throttled",
+      "throttled",
+      "throttled",
+      "locked",
+    ]);
     expect(refusals[4]).toMatchObject({ scope: "ip", newLockout: { scope: "ip", subject: "198.51.100.7" } });
-    expect(throttle.attempt("198.51.100.7", "fresh@x.io")).toMatchObject({ allowed: false, reason: "locked", scope: "ip" });
+    expect(throttle.attempt("198.51.100.7", "fresh@x.io")).toMatchObject({
+      allowed: false,
+      reason: "locked",
+      scope: "ip",
+    });
     expect(throttle.attempt("198.51.100.8", "fresh@x.io")).toEqual({ allowed: true });
   });
 
@@ -58,8 +88,16 @@ describe("SignInThrottle", () => {
     expect(throttle.checkIp("203.0.113.9")).toEqual({ allowed: true });
     throttle.countRefused("203.0.113.9");
     // Eight counted: the IP locks at its next attempt, whatever the email.
-    expect(throttle.checkIp("203.0.113.9")).toMatchObject({ allowed: false, reason: "locked", newLockout: { scope: "ip", failures: 8 } });
-    expect(throttle.attempt("203.0.113.9", "anyone@x.io")).toMatchObject({ allowed: false, reason: "locked", scope: "ip" });
+    expect(throttle.checkIp("203.0.113.9")).toMatchObject({
+      allowed: false,
+      reason: "locked",
+      newLockout: { scope: "ip", failures: 8 },
+    });
+    expect(throttle.attempt("203.0.113.9", "anyone@x.io")).toMatchObject({
+      allowed: false,
+      reason: "locked",
+      scope: "ip",
+    });
   });
 
   it("a right password gives the email its attempts back", () => {

@@ -20,7 +20,13 @@ async function until<T>(probe: () => T | undefined | false, timeoutMs = 20_000):
 describe("superviseProcess", () => {
   it("restarts a child killed with SIGKILL, logs it, and stop() ends it for good", async () => {
     const lines: string[] = [];
-    const supervisor = superviseProcess({ name: "worker", start: forever, log: (line) => lines.push(line), onGiveUp: (reason) => lines.push(`gave up: ${reason}`), initialBackoffMs: 20 });
+    const supervisor = superviseProcess({
+      name: "worker",
+      start: forever,
+      log: (line) => lines.push(line),
+      onGiveUp: (reason) => lines.push(`gave up: ${reason}`),
+      initialBackoffMs: 20,
+    });
     const first = await until(() => supervisor.current()?.pid);
     process.kill(first, "SIGKILL");
     const second = await until(() => supervisor.current()?.pid !== first && supervisor.current()?.pid);
@@ -39,7 +45,15 @@ describe("superviseProcess", () => {
   it("gives up on a child that crashes again and again, saying which and how", async () => {
     const lines: string[] = [];
     let gaveUp = "";
-    superviseProcess({ name: "bot", start: crashing, log: (line) => lines.push(line), onGiveUp: (reason) => (gaveUp = reason), initialBackoffMs: 10, maxCrashes: 3, windowMs: 60_000 });
+    superviseProcess({
+      name: "bot",
+      start: crashing,
+      log: (line) => lines.push(line),
+      onGiveUp: (reason) => (gaveUp = reason),
+      initialBackoffMs: 10,
+      maxCrashes: 3,
+      windowMs: 60_000,
+    });
     await until(() => gaveUp);
     expect(gaveUp).toBe("bot crashed 3 times within 60 s (last: exit code 3); not restarting it");
     expect(lines).toHaveLength(2); // two restarts, each logged with its growing backoff

@@ -49,7 +49,10 @@ describe("h2hConfigFromEnv", () => {
   });
 
   it("never puts the secret in an error message", () => {
-    for (const broken of [{ ...validEnv, H2H_TIMEOUT_MS: "x" }, { ...validEnv, H2H_BASE_URL: "ftp://x" }]) {
+    for (const broken of [
+      { ...validEnv, H2H_TIMEOUT_MS: "x" },
+      { ...validEnv, H2H_BASE_URL: "ftp://x" },
+    ]) {
       let message = "";
       try {
         createH2hSupplier(h2hConfigFromEnv(broken));
@@ -64,7 +67,12 @@ describe("h2hConfigFromEnv", () => {
 
 describe("createH2hSupplier", () => {
   it("refuses a base URL it could not sign requests for", () => {
-    for (const baseUrl of ["not a url", "ftp://supplier.example", "https://supplier.example/?token=1", "https://s.example/#x"]) {
+    for (const baseUrl of [
+      "not a url",
+      "ftp://supplier.example",
+      "https://supplier.example/?token=1",
+      "https://s.example/#x",
+    ]) {
       expect(() => createH2hSupplier({ ...h2hConfigFromEnv(validEnv), baseUrl })).toThrow(SupplierConfigError);
     }
   });

@@ -30,7 +30,10 @@ describe("sandbox supplier: players", () => {
   it("any other id succeeds, and verify names the player after the last 4 characters", async () => {
     expect(await sandbox.placeTopup(topup("12345"))).toEqual({ status: "success", supplierRef: "SANDBOX-ref-12345" });
     expect(await sandbox.checkTopup("ref-12345")).toEqual({ status: "success", supplierRef: "SANDBOX-ref-12345" });
-    expect(await sandbox.verifyPlayer({ game: "br", playerId: "12345" })).toEqual({ status: "found", nickname: "Player-2345" });
+    expect(await sandbox.verifyPlayer({ game: "br", playerId: "12345" })).toEqual({
+      status: "found",
+      nickname: "Player-2345",
+    });
     expect(await sandbox.verifyPlayer({ game: "moba", playerId: "88881234", zoneId: "2001" })).toEqual({
       status: "found",
       nickname: "Player-1234",
@@ -82,7 +85,10 @@ describe("sandbox supplier: *999, the first answer is lost but the supplier deli
     const sandbox = createSandboxSupplier();
     expect(await sandbox.placeTopup(topup("1999", "lost-1"))).toMatchObject({ status: "unknown" });
     expect(await sandbox.checkTopup("lost-1")).toEqual({ status: "success", supplierRef: "SANDBOX-lost-1" });
-    expect(await sandbox.placeTopup(topup("1999", "lost-1"))).toEqual({ status: "success", supplierRef: "SANDBOX-lost-1" });
+    expect(await sandbox.placeTopup(topup("1999", "lost-1"))).toEqual({
+      status: "success",
+      supplierRef: "SANDBOX-lost-1",
+    });
   });
 
   it("after a restart: not_found, then one more unknown placement, then success: it cannot loop", async () => {
@@ -98,7 +104,10 @@ describe("sandbox supplier: *999, the first answer is lost but the supplier deli
 
   it("two concurrent placements of one reference: one lost answer, one 'already delivered'", async () => {
     const sandbox = createSandboxSupplier({ latencyMs: 5 });
-    const answers = await Promise.all([sandbox.placeTopup(topup("3999", "lost-3")), sandbox.placeTopup(topup("3999", "lost-3"))]);
+    const answers = await Promise.all([
+      sandbox.placeTopup(topup("3999", "lost-3")),
+      sandbox.placeTopup(topup("3999", "lost-3")),
+    ]);
     expect(answers.map((answer) => answer.status).sort()).toEqual(["success", "unknown"]);
   });
 });
@@ -153,7 +162,10 @@ describe("sandbox supplier: time", () => {
 
   it("reads SANDBOX_LATENCY_MS and SANDBOX_SLOW_MS, with defaults 0 and 3000, and refuses nonsense", () => {
     expect(sandboxOptionsFromEnv({})).toEqual({ latencyMs: 0, slowMs: 3000 });
-    expect(sandboxOptionsFromEnv({ SANDBOX_LATENCY_MS: "25", SANDBOX_SLOW_MS: "400" })).toEqual({ latencyMs: 25, slowMs: 400 });
+    expect(sandboxOptionsFromEnv({ SANDBOX_LATENCY_MS: "25", SANDBOX_SLOW_MS: "400" })).toEqual({
+      latencyMs: 25,
+      slowMs: 400,
+    });
     expect(() => sandboxOptionsFromEnv({ SANDBOX_SLOW_MS: "-1" })).toThrow(SupplierConfigError);
     expect(() => sandboxOptionsFromEnv({ SANDBOX_LATENCY_MS: "fast" })).toThrow(/SANDBOX_LATENCY_MS/);
   });
@@ -195,7 +207,8 @@ describe("sandbox behaviour table", () => {
   it("the header comment of sandbox-supplier.ts lists the same suffixes and code prefixes", () => {
     const source = readFileSync(path.resolve(import.meta.dirname, "../../lib/suppliers/sandbox-supplier.ts"), "utf8");
     const header = source.slice(0, source.indexOf("import "));
-    for (const entry of sandboxBehaviours) if (entry.suffix) expect(header).toMatch(new RegExp(`^// \\| ${entry.suffix}\\s`, "m"));
+    for (const entry of sandboxBehaviours)
+      if (entry.suffix) expect(header).toMatch(new RegExp(`^// \\| ${entry.suffix}\\s`, "m"));
     for (const rule of sandboxCodeRules) if (rule.prefix) expect(header).toContain(`"${rule.prefix}"`);
   });
 });

@@ -3,7 +3,9 @@ import { delayBeforeAttempt, MAX_ATTEMPTS, MAX_RETRY_AFTER_MS, RETRY_SCHEDULE_MS
 
 describe("the retry schedule", () => {
   it("is at once, 5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 10 h, 24 h", () => {
-    const s = 1000, min = 60 * s, h = 60 * min;
+    const s = 1000,
+      min = 60 * s,
+      h = 60 * min;
     expect(RETRY_SCHEDULE_MS).toEqual([0, 5 * s, 5 * min, 30 * min, 2 * h, 5 * h, 10 * h, 10 * h, 24 * h]);
     expect(MAX_ATTEMPTS).toBe(9);
   });

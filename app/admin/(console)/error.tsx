@@ -11,8 +11,8 @@ export default function DashboardError({ error, reset }: { error: Error & { dige
     <section className="panel" role="alert">
       <h1>Something went wrong</h1>
       <p>
-        The page could not be loaded or the action could not finish. Retrying is safe: every dashboard action sets a state
-        rather than toggling one, codes already stored are refused, and an order is settled only once.
+        The page could not be loaded or the action could not finish. Retrying is safe: every dashboard action sets a
+        state rather than toggling one, codes already stored are refused, and an order is settled only once.
       </p>
       {error.digest ? (
         <p className="muted">

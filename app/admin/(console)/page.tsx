@@ -51,7 +51,14 @@ function MetricsSection({ metrics, heading }: { metrics: OrderMetrics; heading: 
     <section aria-label={heading} style={{ marginBottom: 24 }}>
       <h2>{heading}</h2>
       <div className="grid-2">
-        <BarChart title="Orders by status" series={STATUS_SERIES} columns={columns} formatValue={count} labelEvery={labelEvery} integer />
+        <BarChart
+          title="Orders by status"
+          series={STATUS_SERIES}
+          columns={columns}
+          formatValue={count}
+          labelEvery={labelEvery}
+          integer
+        />
         <BarChart
           title="Revenue (completed orders)"
           series={[{ key: "revenue", label: "revenue", color: "#1f5fbf" }]}
@@ -98,36 +105,47 @@ function MetricsSection({ metrics, heading }: { metrics: OrderMetrics; heading: 
               </tr>
             </thead>
             <tbody>
-              {[...metrics.buckets.map((bucket) => ({ key: bucket.start.toISOString(), start: bucket.start, figures: bucket })), { key: "total", start: undefined, figures: metrics.totals }].map(
-                ({ key, start, figures }) => (
-                  <tr
-                    key={key}
-                    data-bucket={start ? start.toISOString() : "total"}
-                    data-total={figures.total}
-                    data-completed={figures.completed}
-                    data-cancelled={figures.cancelled}
-                    data-refused={figures.refused}
-                    data-processing={figures.processing}
-                    data-pending={figures.pending}
-                    data-revenue-cents={figures.revenueCents}
-                    data-success-rate={figures.successRate ?? ""}
-                    data-p50-seconds={figures.p50Seconds ?? ""}
-                    data-p95-seconds={figures.p95Seconds ?? ""}
-                  >
-                    <td>{start ? formatTime(start).replace(":00 UTC", "").replace(" 00:00", "") : <strong>Whole range</strong>}</td>
-                    <td className="num">{figures.total}</td>
-                    <td className="num">{figures.completed}</td>
-                    <td className="num">{figures.cancelled}</td>
-                    <td className="num">{figures.refused}</td>
-                    <td className="num">{figures.processing}</td>
-                    <td className="num">{figures.pending}</td>
-                    <td className="num">{formatUsd(figures.revenueCents)}</td>
-                    <td className="num">{formatPercent(figures.successRate)}</td>
-                    <td className="num">{formatSeconds(figures.p50Seconds)}</td>
-                    <td className="num">{formatSeconds(figures.p95Seconds)}</td>
-                  </tr>
-                ),
-              )}
+              {[
+                ...metrics.buckets.map((bucket) => ({
+                  key: bucket.start.toISOString(),
+                  start: bucket.start,
+                  figures: bucket,
+                })),
+                { key: "total", start: undefined, figures: metrics.totals },
+              ].map(({ key, start, figures }) => (
+                <tr
+                  key={key}
+                  data-bucket={start ? start.toISOString() : "total"}
+                  data-total={figures.total}
+                  data-completed={figures.completed}
+                  data-cancelled={figures.cancelled}
+                  data-refused={figures.refused}
+                  data-processing={figures.processing}
+                  data-pending={figures.pending}
+                  data-revenue-cents={figures.revenueCents}
+                  data-success-rate={figures.successRate ?? ""}
+                  data-p50-seconds={figures.p50Seconds ?? ""}
+                  data-p95-seconds={figures.p95Seconds ?? ""}
+                >
+                  <td>
+                    {start ? (
+                      formatTime(start).replace(":00 UTC", "").replace(" 00:00", "")
+                    ) : (
+                      <strong>Whole range</strong>
+                    )}
+                  </td>
+                  <td className="num">{figures.total}</td>
+                  <td className="num">{figures.completed}</td>
+                  <td className="num">{figures.cancelled}</td>
+                  <td className="num">{figures.refused}</td>
+                  <td className="num">{figures.processing}</td>
+                  <td className="num">{figures.pending}</td>
+                  <td className="num">{formatUsd(figures.revenueCents)}</td>
+                  <td className="num">{formatPercent(figures.successRate)}</td>
+                  <td className="num">{formatSeconds(figures.p50Seconds)}</td>
+                  <td className="num">{formatSeconds(figures.p95Seconds)}</td>
+                </tr>
+              ))}
             </tbody>
           </table>
         </div>
@@ -139,13 +157,21 @@ function MetricsSection({ metrics, heading }: { metrics: OrderMetrics; heading: 
 export default async function OverviewPage() {
   await requireAdminPage();
   const now = new Date();
-  const [day, week, backlog] = await Promise.all([readOrderMetrics("24h", now), readOrderMetrics("7d", now), readOrderBacklog()]);
+  const [day, week, backlog] = await Promise.all([
+    readOrderMetrics("24h", now),
+    readOrderMetrics("7d", now),
+    readOrderBacklog(),
+  ]);
   const totals = day.totals;
   return (
     <>
       <h1>Overview</h1>
       <div className="cards">
-        <Link href="/admin/orders?status=needs_admin" className={`card${backlog.awaitingAdmin > 0 ? " alert" : ""}`} data-testid="awaiting-admin">
+        <Link
+          href="/admin/orders?status=needs_admin"
+          className={`card${backlog.awaitingAdmin > 0 ? " alert" : ""}`}
+          data-testid="awaiting-admin"
+        >
           <div className="label">Waiting for an admin</div>
           <div className="value">{backlog.awaitingAdmin}</div>
         </Link>
@@ -183,9 +209,10 @@ export default async function OverviewPage() {
       <MetricsSection metrics={day} heading="Last 24 hours, per hour (UTC)" />
       <MetricsSection metrics={week} heading="Last 7 days, per day (UTC)" />
       <p className="muted" style={{ fontSize: 12 }}>
-        Orders are counted in the hour or day they were placed, by their status now. Refused: cancelled at placement because the
-        wallet could not cover it (nothing charged). Success rate: completed ÷ (completed + cancelled) among placed orders that
-        finished. Fulfilment time: placement to completion, percentiles interpolated. Rendered {formatTime(now)}.
+        Orders are counted in the hour or day they were placed, by their status now. Refused: cancelled at placement
+        because the wallet could not cover it (nothing charged). Success rate: completed ÷ (completed + cancelled) among
+        placed orders that finished. Fulfilment time: placement to completion, percentiles interpolated. Rendered{" "}
+        {formatTime(now)}.
       </p>
     </>
   );

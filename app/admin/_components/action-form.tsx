@@ -21,7 +21,16 @@ export interface ActionFormProps {
   resetOnSuccess?: boolean;
 }
 
-export function ActionForm({ action, submitLabel, confirm, tone = "plain", children, layout = "inline", label, resetOnSuccess }: ActionFormProps) {
+export function ActionForm({
+  action,
+  submitLabel,
+  confirm,
+  tone = "plain",
+  children,
+  layout = "inline",
+  label,
+  resetOnSuccess,
+}: ActionFormProps) {
   const [state, formAction, pending] = useActionState(action, null);
   const [confirming, setConfirming] = useState(false);
   const [formKey, setFormKey] = useState(0);

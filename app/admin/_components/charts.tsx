@@ -51,7 +51,17 @@ function scaleTop(value: number, integer: boolean): number {
   return 40 * magnitude;
 }
 
-function Axes({ top, formatValue, columns, labelEvery }: { top: number; formatValue: (v: number) => string; columns: ChartColumn[]; labelEvery: number }) {
+function Axes({
+  top,
+  formatValue,
+  columns,
+  labelEvery,
+}: {
+  top: number;
+  formatValue: (v: number) => string;
+  columns: ChartColumn[];
+  labelEvery: number;
+}) {
   const ticks = [0, 0.25, 0.5, 0.75, 1];
   const step = PLOT_W / Math.max(columns.length, 1);
   return (
@@ -79,7 +89,10 @@ function Axes({ top, formatValue, columns, labelEvery }: { top: number; formatVa
 }
 
 function tooltip(column: ChartColumn, series: ChartSeries[], formatValue: (v: number) => string): string {
-  return [column.title, ...series.map((s) => `${s.label}: ${column.values[s.key] === null ? "—" : formatValue(column.values[s.key]!)}`)].join("\n");
+  return [
+    column.title,
+    ...series.map((s) => `${s.label}: ${column.values[s.key] === null ? "—" : formatValue(column.values[s.key]!)}`),
+  ].join("\n");
 }
 
 function Legend({ series }: { series: ChartSeries[] }) {
@@ -165,7 +178,9 @@ export function LineChart({ title, series, columns, formatValue, labelEvery = 1,
             <rect x={MARGIN.left + step * index} y={MARGIN.top} width={step} height={PLOT_H} fill="transparent" />
             {series.map((s) => {
               const value = column.values[s.key];
-              return value === null || value === undefined ? null : <circle key={s.key} cx={x(index)} cy={y(value)} r={3} fill={s.color} />;
+              return value === null || value === undefined ? null : (
+                <circle key={s.key} cx={x(index)} cy={y(value)} r={3} fill={s.color} />
+              );
             })}
           </g>
         ))}

@@ -18,7 +18,10 @@ export function NavLinks() {
   return (
     <>
       {SECTIONS.map((section) => {
-        const current = section.href === "/admin" ? pathname === "/admin" : pathname === section.href || pathname.startsWith(section.href + "/");
+        const current =
+          section.href === "/admin"
+            ? pathname === "/admin"
+            : pathname === section.href || pathname.startsWith(section.href + "/");
         return (
           <Link key={section.href} href={section.href} aria-current={current ? "page" : undefined} prefetch={false}>
             {section.label}

@@ -18,9 +18,20 @@ const COLUMNS: Column[] = [
   { label: "Took", num: true },
 ];
 
-export function OrderTable({ orders, extra }: { orders: (OrderListItem & { matchedBy?: string })[]; extra?: "matchedBy" }) {
+export function OrderTable({
+  orders,
+  extra,
+}: {
+  orders: (OrderListItem & { matchedBy?: string })[];
+  extra?: "matchedBy";
+}) {
   return (
-    <DataTable label="Orders" columns={extra === "matchedBy" ? [...COLUMNS, "Matched by"] : COLUMNS} rows={orders} empty="No orders.">
+    <DataTable
+      label="Orders"
+      columns={extra === "matchedBy" ? [...COLUMNS, "Matched by"] : COLUMNS}
+      rows={orders}
+      empty="No orders."
+    >
       {(order) => (
         <tr key={order.id} data-order-id={order.id}>
           <td className="num">{order.id}</td>

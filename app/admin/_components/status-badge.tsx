@@ -1,6 +1,14 @@
 // An order's state in one badge: its status, "refused" for a placement the wallet could not cover,
 // and a red flag when it waits for an admin.
-export function OrderStatusBadge({ status, orderCreated, needsAdmin }: { status: string; orderCreated: boolean; needsAdmin: boolean }) {
+export function OrderStatusBadge({
+  status,
+  orderCreated,
+  needsAdmin,
+}: {
+  status: string;
+  orderCreated: boolean;
+  needsAdmin: boolean;
+}) {
   const refused = status === "cancelled" && !orderCreated;
   return (
     <>

@@ -1,7 +1,10 @@
 // What a dashboard server action answers to its form (shown under the form by ActionForm).
 export type ActionState = { ok: boolean; message: string } | null;
 
-export const NOT_SIGNED_IN: ActionState = { ok: false, message: "Not signed in (or the session ended): sign in again. Nothing was changed." };
+export const NOT_SIGNED_IN: ActionState = {
+  ok: false,
+  message: "Not signed in (or the session ended): sign in again. Nothing was changed.",
+};
 
 /** Dangerous forms send confirmed=yes only from their confirmation step (ActionForm). */
 export const NOT_CONFIRMED: ActionState = { ok: false, message: "Not confirmed: nothing was changed." };

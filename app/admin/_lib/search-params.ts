@@ -17,7 +17,8 @@ export function cursorParam(params: Record<string, string | string[] | undefined
 /** The query string for a link, without empty values. */
 export function queryString(values: Record<string, string | number | undefined>): string {
   const search = new URLSearchParams();
-  for (const [name, value] of Object.entries(values)) if (value !== undefined && value !== "") search.set(name, String(value));
+  for (const [name, value] of Object.entries(values))
+    if (value !== undefined && value !== "") search.set(name, String(value));
   const text = search.toString();
   return text ? `?${text}` : "";
 }

@@ -26,7 +26,12 @@ export const getProducts = publicRoute({
   ...productsSpec,
   path: "/products",
   summary: "The catalog: one row per active pack",
-  description: "Each `id` is a catalog id usable as `pid` on POST /orders. `stock` is present on game-key and gift-card packs.",
+  description:
+    "Each `id` is a catalog id usable as `pid` on POST /orders. `stock` is present on game-key and gift-card packs.",
 });
 
-export const getCatalog = publicRoute({ ...productsSpec, path: "/catalog", summary: "Alias of GET /products (same payload)" });
+export const getCatalog = publicRoute({
+  ...productsSpec,
+  path: "/catalog",
+  summary: "Alias of GET /products (same payload)",
+});

@@ -13,7 +13,13 @@ import {
   OrderWaitQuery,
   orderBodyAliases,
 } from "@/lib/api-schemas/order-schemas";
-import { findOrderReplay, placeOrder, placementKeyLookup, type PlacementPrefetch, type PlacementResult } from "@/lib/orders/place-order";
+import {
+  findOrderReplay,
+  placeOrder,
+  placementKeyLookup,
+  type PlacementPrefetch,
+  type PlacementResult,
+} from "@/lib/orders/place-order";
 import { findOwnOrder } from "@/lib/orders/read-order";
 import { orderIdReference, parseOrderReference } from "@/lib/orders/parse-order-reference";
 import { buildInvoice, buildInvoices } from "@/lib/orders/build-invoice";
@@ -33,15 +39,17 @@ export const postOrder = publicRoute({
     "with the header `Idempotent-Replayed: true`; a duplicate while the original is still executing answers 429 " +
     "DUPLICATE_IN_FLIGHT; the same trxid from another key of your account answers 403 FORBIDDEN; the same trxid with a " +
     "different pid, identifiers or quantity answers 409 IDEMPOTENCY_MISMATCH. A wallet that cannot cover the price answers " +
-    "200 with a cancelled invoice (`orderCreated: false`, `error: \"INSUFFICIENT BALANCE\"`); a new charge needs a new trxid. " +
-    "A fresh order answers `status: \"processing\"`; poll GET /orders/{orderId} until completed or cancelled. " +
+    '200 with a cancelled invoice (`orderCreated: false`, `error: "INSUFFICIENT BALANCE"`); a new charge needs a new trxid. ' +
+    'A fresh order answers `status: "processing"`; poll GET /orders/{orderId} until completed or cancelled. ' +
     "The invoice echoes `userId`, `zoneId` and `serverId` exactly as sent (a serverId label such as `NA` stays `NA`; " +
     "the supplier gets the resolved value). While MAINTENANCE or API_ORDER_DISABLED stops new orders, a repeat of an " +
     "order that exists still answers its invoice (`Idempotent-Replayed: true`), whatever has changed in the catalog since.",
   body: OrderBody,
   aliases: orderBodyAliases,
   response: InvoiceResponse,
-  responseHeaders: { "Idempotent-Replayed": "`true` when the invoice is that of an earlier request with the same idempotency key" },
+  responseHeaders: {
+    "Idempotent-Replayed": "`true` when the invoice is that of an earlier request with the same idempotency key",
+  },
   errors: [
     "INVALID_REQUEST",
     "UNKNOWN_PID",
@@ -59,7 +67,8 @@ export const postOrder = publicRoute({
     return earlier && invoiceResponse(earlier);
   },
   withKeyLookup: placementKeyLookup,
-  handle: async ({ caller, body, keyLookupExtra }) => invoiceResponse(await placeOrder(caller, body, keyLookupExtra as PlacementPrefetch | undefined)),
+  handle: async ({ caller, body, keyLookupExtra }) =>
+    invoiceResponse(await placeOrder(caller, body, keyLookupExtra as PlacementPrefetch | undefined)),
 });
 
 function invoiceResponse({ invoice, replayed }: PlacementResult): Response {
@@ -73,7 +82,7 @@ export const getOrder = publicRoute({
   summary: "One of your orders",
   description:
     "Accepts the public id, your trxid, your idempotency key, or the numeric id. When the reference matches more than one " +
-    "of your orders (\"123\" can be both an order id and a trxid), the first kind that matches wins, always in this order: " +
+    'of your orders ("123" can be both an order id and a trxid), the first kind that matches wins, always in this order: ' +
     "publicId, trxid (the newest order with it), idempotencyKey, numeric id. The header `Order-Matched-By` names the kind " +
     "that matched; `?by=` restricts the lookup to one kind (`?by=id` for the numeric id). Another account's order, by any " +
     "form, is 404 ORDER NOT FOUND. With `?wait=N` the answer is held up to N seconds (max 30) until the order is completed " +
@@ -81,7 +90,9 @@ export const getOrder = publicRoute({
   params: OrderIdParams,
   query: OrderWaitQuery,
   response: InvoiceResponse,
-  responseHeaders: { "Order-Matched-By": "The kind of reference `orderId` matched: publicId, trxid, idempotencyKey or id" },
+  responseHeaders: {
+    "Order-Matched-By": "The kind of reference `orderId` matched: publicId, trxid, idempotencyKey or id",
+  },
   errors: ["ORDER_NOT_FOUND"],
   handle: async ({ caller, params, query }) => {
     const found = await findOwnOrder(caller.accountId, parseOrderReference(params.orderId, query.by));
@@ -95,7 +106,9 @@ export const getOrder = publicRoute({
       await waitForOrderFinish(order.id, query.wait * 1000, reread);
       await reread();
     }
-    return jsonResponse({ success: true, ...(await buildInvoice(order)) }, 200, { "order-matched-by": found.matchedBy });
+    return jsonResponse({ success: true, ...(await buildInvoice(order)) }, 200, {
+      "order-matched-by": found.matchedBy,
+    });
   },
 });
 
@@ -120,7 +133,15 @@ export const getHistory = publicRoute({
     const pageSize = query.pageSize ?? 20;
     const { total, orders: rows } = await listKeyOrders(scope, pageSize, (query.page - 1) * pageSize);
     const orders = await buildInvoices(rows);
-    return { success: true, count: orders.length, orders, page: query.page, pageSize, total, hasMore: query.page * pageSize < total };
+    return {
+      success: true,
+      count: orders.length,
+      orders,
+      page: query.page,
+      pageSize,
+      total,
+      hasMore: query.page * pageSize < total,
+    };
   },
 });
 
@@ -139,16 +160,23 @@ export const getLedger = publicRoute({
   query: LedgerQuery,
   response: LedgerResponse,
   alternateContent: { "text/csv": LedgerStatementCsv },
-  responseHeaders: { "Content-Disposition": "With format=csv: `attachment` with a file name (`ledger-<from>-to-<to>.csv` for a statement)" },
+  responseHeaders: {
+    "Content-Disposition":
+      "With format=csv: `attachment` with a file name (`ledger-<from>-to-<to>.csv` for a statement)",
+  },
   errors: ["SERVICE_UNAVAILABLE"],
   handle: async ({ request, caller, query }) => {
-    if (query.from && query.to) return ledgerStatementResponse(request, caller.accountId, { from: query.from, to: query.to });
+    if (query.from && query.to)
+      return ledgerStatementResponse(request, caller.accountId, { from: query.from, to: query.to });
     const page = query.page ?? 1;
     const pageSize = query.pageSize ?? 50;
     const { total, entries } = await listLedgerEntries(caller.accountId, pageSize, (page - 1) * pageSize);
     if (query.format === "csv") {
       return new Response(ledgerToCsv(entries), {
-        headers: { "content-type": "text/csv; charset=utf-8", "content-disposition": `attachment; filename="ledger-page-${page}.csv"` },
+        headers: {
+          "content-type": "text/csv; charset=utf-8",
+          "content-disposition": `attachment; filename="ledger-page-${page}.csv"`,
+        },
       });
     }
     return { success: true, page, pageSize, total, hasMore: page * pageSize < total, entries };
@@ -166,7 +194,8 @@ async function ledgerStatementResponse(request: Request, accountId: number, rang
   try {
     statement = await openLedgerStatement(accountId, range);
   } catch (error) {
-    if (error instanceof StatementsBusyError) throw new ApiError("SERVICE_UNAVAILABLE", { headers: { "retry-after": "5" } });
+    if (error instanceof StatementsBusyError)
+      throw new ApiError("SERVICE_UNAVAILABLE", { headers: { "retry-after": "5" } });
     throw error;
   }
   const headers = {

@@ -25,7 +25,8 @@ export const postBrVerify = publicRoute({
   aliases: brVerifyAliases,
   response: VerifyResponse,
   errors: ["PLAYER_NOT_FOUND", "SUPPLIER_UNAVAILABLE"],
-  handle: ({ caller, body }) => verifyPlayer(caller, getSupplier(), { game: "br", playerId: body.playerId, trxid: body.trxid }),
+  handle: ({ caller, body }) =>
+    verifyPlayer(caller, getSupplier(), { game: "br", playerId: body.playerId, trxid: body.trxid }),
 });
 
 export const postMobaVerify = publicRoute({
@@ -33,13 +34,19 @@ export const postMobaVerify = publicRoute({
   path: "/mobavfy",
   tag: "Verify and redeem",
   summary: "Verify a MOBA user and zone (region / profile check)",
-  description: "200 with the nickname when the user exists in that zone; 404 PLAYER_NOT_FOUND when not; 503 SUPPLIER_UNAVAILABLE (retry).",
+  description:
+    "200 with the nickname when the user exists in that zone; 404 PLAYER_NOT_FOUND when not; 503 SUPPLIER_UNAVAILABLE (retry).",
   body: MobaVerifyBody,
   aliases: mobaVerifyAliases,
   response: VerifyResponse,
   errors: ["PLAYER_NOT_FOUND", "SUPPLIER_UNAVAILABLE"],
   handle: ({ caller, body }) =>
-    verifyPlayer(caller, getSupplier(), { game: "moba", playerId: body.userId, zoneId: body.zoneId, trxid: body.trxid }),
+    verifyPlayer(caller, getSupplier(), {
+      game: "moba",
+      playerId: body.userId,
+      zoneId: body.zoneId,
+      trxid: body.trxid,
+    }),
 });
 
 export const postRedeem = publicRoute({
@@ -59,7 +66,15 @@ export const postRedeem = publicRoute({
   body: RedeemBody,
   aliases: brVerifyAliases,
   response: RedeemResponse,
-  errors: ["PLAYER_NOT_FOUND", "INVALID_CODE", "CODE_USED", "SUPPLIER_UNAVAILABLE", "IDEMPOTENCY_MISMATCH", "DUPLICATE_IN_FLIGHT", "FORBIDDEN"],
+  errors: [
+    "PLAYER_NOT_FOUND",
+    "INVALID_CODE",
+    "CODE_USED",
+    "SUPPLIER_UNAVAILABLE",
+    "IDEMPOTENCY_MISMATCH",
+    "DUPLICATE_IN_FLIGHT",
+    "FORBIDDEN",
+  ],
   handle: async ({ caller, body }) => {
     const { body: answer, replayed } = await redeemCode(caller, getSupplier(), body);
     return jsonResponse(answer, 200, replayed ? { "idempotent-replayed": "true" } : undefined);

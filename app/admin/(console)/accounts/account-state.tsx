@@ -6,7 +6,11 @@ export function AccountStateBadges({ account, now = new Date() }: { account: Acc
   const badges: { text: string; tone: string; title?: string }[] = [];
   if (account.bannedAt) badges.push({ text: "banned", tone: "bad", title: account.banReason ?? undefined });
   if (account.restrictedUntil && account.restrictedUntil > now) {
-    badges.push({ text: `restricted until ${formatTime(account.restrictedUntil)}`, tone: "warn", title: account.restrictReason ?? undefined });
+    badges.push({
+      text: `restricted until ${formatTime(account.restrictedUntil)}`,
+      tone: "warn",
+      title: account.restrictReason ?? undefined,
+    });
   }
   if (account.apiDisabledByAdmin) badges.push({ text: "API blocked by admin", tone: "bad" });
   if (!account.apiEnabled) badges.push({ text: "API off (holder)", tone: "" });

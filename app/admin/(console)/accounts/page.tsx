@@ -23,12 +23,23 @@ export default async function AccountsPage({ searchParams }: { searchParams: Pag
           Find an account
           <input type="search" name="q" defaultValue={query} placeholder="id, Telegram id, @username or name" />
         </label>
-        <button type="submit" className="primary">Find</button>
+        <button type="submit" className="primary">
+          Find
+        </button>
         {query ? <Link href="/admin/accounts">Clear</Link> : null}
       </form>
       <DataTable
         label="Accounts"
-        columns={[{ label: "#", num: true }, "Holder", "Telegram id", "State", { label: "Balance", num: true }, { label: "Keys", num: true }, { label: "Orders", num: true }, "Registered"]}
+        columns={[
+          { label: "#", num: true },
+          "Holder",
+          "Telegram id",
+          "State",
+          { label: "Balance", num: true },
+          { label: "Keys", num: true },
+          { label: "Orders", num: true },
+          "Registered",
+        ]}
         rows={page.accounts}
         empty="No accounts."
       >
@@ -42,7 +53,9 @@ export default async function AccountsPage({ searchParams }: { searchParams: Pag
               {account.displayName ? <span className="muted"> {account.displayName}</span> : null}
             </td>
             <td className="mono">{account.telegramId ?? "—"}</td>
-            <td><AccountStateBadges account={account} now={now} /></td>
+            <td>
+              <AccountStateBadges account={account} now={now} />
+            </td>
             <td className="num">{formatUsd(account.balanceCents)}</td>
             <td className="num">{account.activeKeys}</td>
             <td className="num">{account.orderCount}</td>
@@ -51,8 +64,12 @@ export default async function AccountsPage({ searchParams }: { searchParams: Pag
         )}
       </DataTable>
       <nav className="pager" aria-label="Pages">
-        {cursorParam(params, "older") !== undefined ? <Link href={`/admin/accounts${queryString({ q: query })}`}>← Newest</Link> : null}
-        {page.olderCursor !== undefined ? <Link href={`/admin/accounts${queryString({ q: query, older: page.olderCursor })}`}>Older →</Link> : null}
+        {cursorParam(params, "older") !== undefined ? (
+          <Link href={`/admin/accounts${queryString({ q: query })}`}>← Newest</Link>
+        ) : null}
+        {page.olderCursor !== undefined ? (
+          <Link href={`/admin/accounts${queryString({ q: query, older: page.olderCursor })}`}>Older →</Link>
+        ) : null}
       </nav>
     </>
   );

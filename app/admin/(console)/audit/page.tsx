@@ -8,7 +8,17 @@ import { DataTable } from "../../_components/data-table";
 
 export const metadata = { title: "Audit log · Top-up operations" };
 
-const QUICK_FILTERS = ["order.", "account.", "api_key.", "wallet.", "setting.", "product.", "line.", "inventory.", "admin_user."];
+const QUICK_FILTERS = [
+  "order.",
+  "account.",
+  "api_key.",
+  "wallet.",
+  "setting.",
+  "product.",
+  "line.",
+  "inventory.",
+  "admin_user.",
+];
 
 /** Where an entry's target lives in the dashboard, when it has a page. */
 function targetHref(type: string | null, id: string | null): string | undefined {
@@ -31,7 +41,12 @@ export default async function AuditPage({ searchParams }: { searchParams: PageSe
   };
   const olderThan = cursorParam(params, "older");
   const page = await listAuditEntries(filters, { olderThan });
-  const kept = { actor: filters.actor, action: filters.action, targetType: filters.targetType, targetId: filters.targetId };
+  const kept = {
+    actor: filters.actor,
+    action: filters.action,
+    targetType: filters.targetType,
+    targetId: filters.targetId,
+  };
   return (
     <>
       <h1>Audit log</h1>
@@ -88,7 +103,9 @@ export default async function AuditPage({ searchParams }: { searchParams: PageSe
       </DataTable>
       <nav className="pager" aria-label="Pages">
         {olderThan !== undefined ? <Link href={`/admin/audit${queryString(kept)}`}>← Newest</Link> : null}
-        {page.olderCursor !== undefined ? <Link href={`/admin/audit${queryString({ ...kept, older: page.olderCursor })}`}>Older →</Link> : null}
+        {page.olderCursor !== undefined ? (
+          <Link href={`/admin/audit${queryString({ ...kept, older: page.olderCursor })}`}>Older →</Link>
+        ) : null}
       </nav>
     </>
   );

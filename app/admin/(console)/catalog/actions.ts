@@ -11,7 +11,14 @@ import { importInventoryCodes } from "@/lib/catalog/import-inventory-codes";
 import type { CodeSource } from "@/lib/catalog/parse-code-list";
 import { parseUsd } from "@/lib/money/parse-usd";
 import { formatUsd } from "../../_lib/format";
-import { idField, isConfirmed, NOT_CONFIRMED, NOT_SIGNED_IN, textField, type ActionState } from "../../_lib/action-state";
+import {
+  idField,
+  isConfirmed,
+  NOT_CONFIRMED,
+  NOT_SIGNED_IN,
+  textField,
+  type ActionState,
+} from "../../_lib/action-state";
 import { requireAdminForAction } from "../../_lib/session";
 
 const CATALOG = "/admin/catalog";
@@ -26,7 +33,10 @@ export async function setLineOrderableAction(_state: ActionState, formData: Form
   const result = await setLineOrderable({ lineId, orderable, actor: admin.actor });
   revalidatePath(CATALOG);
   if (result.status === "not_found") return { ok: false, message: "No such line." };
-  return { ok: true, message: `${result.slug} ${orderable ? "takes orders again" : "is closed: new orders answer GAME DISABLED"}.` };
+  return {
+    ok: true,
+    message: `${result.slug} ${orderable ? "takes orders again" : "is closed: new orders answer GAME DISABLED"}.`,
+  };
 }
 
 export async function setProductActiveAction(_state: ActionState, formData: FormData): Promise<ActionState> {
@@ -54,8 +64,12 @@ export async function setProductPriceAction(_state: ActionState, formData: FormD
   revalidatePath(CATALOG);
   if (result.status === "not_found") return { ok: false, message: "No such product." };
   if (result.status === "invalid_price") return { ok: false, message: "That price is not allowed." };
-  if (result.status === "unchanged") return { ok: true, message: `${result.catalogId} already costs ${formatUsd(result.toCents)}.` };
-  return { ok: true, message: `${result.catalogId}: ${formatUsd(result.fromCents)} → ${formatUsd(result.toCents)} for new orders.` };
+  if (result.status === "unchanged")
+    return { ok: true, message: `${result.catalogId} already costs ${formatUsd(result.toCents)}.` };
+  return {
+    ok: true,
+    message: `${result.catalogId}: ${formatUsd(result.fromCents)} → ${formatUsd(result.toCents)} for new orders.`,
+  };
 }
 
 /** Codes from a pasted list and/or an uploaded CSV or text file, in that order. */
@@ -68,14 +82,17 @@ export async function importInventoryCodesAction(_state: ActionState, formData: 
   const pasted = formData.get("codes");
   if (typeof pasted === "string" && pasted.trim() !== "") sources.push({ label: "pasted list", text: pasted });
   for (const file of formData.getAll("file")) {
-    if (file instanceof File && file.size > 0) sources.push({ label: (file.name || "file").slice(0, 80), text: await file.text() });
+    if (file instanceof File && file.size > 0)
+      sources.push({ label: (file.name || "file").slice(0, 80), text: await file.text() });
   }
   const result = await importInventoryCodes({ productId, sources, actor: admin.actor });
   revalidatePath(CATALOG);
   switch (result.status) {
     case "imported": {
       const refused = [
-        result.alreadyStored.length ? `${result.alreadyStored.length} already stored (${placeList(result.alreadyStored)})` : "",
+        result.alreadyStored.length
+          ? `${result.alreadyStored.length} already stored (${placeList(result.alreadyStored)})`
+          : "",
         result.repeated.length ? `${result.repeated.length} repeated in the list (${placeList(result.repeated)})` : "",
       ].filter(Boolean);
       return {
@@ -84,7 +101,13 @@ export async function importInventoryCodesAction(_state: ActionState, formData: 
       };
     }
     case "invalid_lines":
-      return { ok: false, message: `Nothing stored: unusable lines: ${result.invalid.slice(0, 10).map((entry) => `${entry.where} (${entry.reason})`).join(", ")}${result.invalid.length > 10 ? " …" : ""}.` };
+      return {
+        ok: false,
+        message: `Nothing stored: unusable lines: ${result.invalid
+          .slice(0, 10)
+          .map((entry) => `${entry.where} (${entry.reason})`)
+          .join(", ")}${result.invalid.length > 10 ? " …" : ""}.`,
+      };
     case "empty":
       return { ok: false, message: "No codes given: paste one per line or choose a CSV file." };
     case "too_many":

@@ -4,7 +4,12 @@ import { listCatalogWithStock, isStockKind } from "@/lib/catalog/list-catalog-wi
 import { requireAdminPage } from "../../_lib/session";
 import { formatUsd } from "../../_lib/format";
 import { ActionForm } from "../../_components/action-form";
-import { importInventoryCodesAction, setLineOrderableAction, setProductActiveAction, setProductPriceAction } from "./actions";
+import {
+  importInventoryCodesAction,
+  setLineOrderableAction,
+  setProductActiveAction,
+  setProductPriceAction,
+} from "./actions";
 
 export const metadata = { title: "Catalog · Top-up operations" };
 
@@ -15,30 +20,46 @@ function usd(cents: number): string {
 export default async function CatalogPage() {
   await requireAdminPage();
   const lines = await listCatalogWithStock();
-  const stockProducts = lines.filter((line) => isStockKind(line.kind)).flatMap((line) => line.products.map((product) => ({ line, product })));
+  const stockProducts = lines
+    .filter((line) => isStockKind(line.kind))
+    .flatMap((line) => line.products.map((product) => ({ line, product })));
 
   return (
     <>
       <h1>Catalog</h1>
-      {lines.length === 0 ? <p className="muted">No game lines yet: run <code>npm run db:seed</code> for the demo catalog.</p> : null}
+      {lines.length === 0 ? (
+        <p className="muted">
+          No game lines yet: run <code>npm run db:seed</code> for the demo catalog.
+        </p>
+      ) : null}
       {lines.map((line) => (
         <section key={line.id} className="panel" aria-label={`Line ${line.slug}`}>
           <div style={{ display: "flex", justifyContent: "space-between", alignItems: "flex-start", gap: 16 }}>
             <div>
               <h2 style={{ marginBottom: 2 }}>
-                {line.gameName} <span className="mono muted">({line.slug}, {line.code})</span>{" "}
-                <span className={`badge ${line.orderable ? "good" : "bad"}`}>{line.orderable ? "taking orders" : "closed"}</span>
+                {line.gameName}{" "}
+                <span className="mono muted">
+                  ({line.slug}, {line.code})
+                </span>{" "}
+                <span className={`badge ${line.orderable ? "good" : "bad"}`}>
+                  {line.orderable ? "taking orders" : "closed"}
+                </span>
                 {!line.available ? <span className="badge"> not listed</span> : null}
               </h2>
               <p className="muted" style={{ margin: 0 }}>
-                {line.productName} · {line.kind} · {isStockKind(line.kind) ? "delivered from code stock" : `supplier ${line.supplier}`}
+                {line.productName} · {line.kind} ·{" "}
+                {isStockKind(line.kind) ? "delivered from code stock" : `supplier ${line.supplier}`}
               </p>
             </div>
             <ActionForm
               action={setLineOrderableAction}
               submitLabel={line.orderable ? "Close line" : "Open line"}
               tone={line.orderable ? "danger" : "primary"}
-              confirm={line.orderable ? `Close ${line.slug}? New orders answer GAME DISABLED; orders in flight finish.` : `Open ${line.slug} for new orders?`}
+              confirm={
+                line.orderable
+                  ? `Close ${line.slug}? New orders answer GAME DISABLED; orders in flight finish.`
+                  : `Open ${line.slug} for new orders?`
+              }
               label={`${line.orderable ? "Close" : "Open"} line ${line.slug}`}
             >
               <input type="hidden" name="lineId" value={line.id} />
@@ -63,14 +84,24 @@ export default async function CatalogPage() {
                 <tr key={product.id} data-catalog-id={product.catalogId}>
                   <td className="mono">{product.catalogId}</td>
                   <td>{product.packName}</td>
-                  <td><span className={`badge ${product.active ? "good" : "bad"}`}>{product.active ? "enabled" : "disabled"}</span></td>
-                  <td className="num" data-testid="price">{formatUsd(product.priceCents)}</td>
+                  <td>
+                    <span className={`badge ${product.active ? "good" : "bad"}`}>
+                      {product.active ? "enabled" : "disabled"}
+                    </span>
+                  </td>
+                  <td className="num" data-testid="price">
+                    {formatUsd(product.priceCents)}
+                  </td>
                   {product.stock ? (
                     <td className="num" data-testid="stock-available">
                       <strong>{product.stock.available}</strong>
                     </td>
                   ) : null}
-                  {product.stock ? <td className="num">{product.stock.reserved} / {product.stock.delivered}</td> : null}
+                  {product.stock ? (
+                    <td className="num">
+                      {product.stock.reserved} / {product.stock.delivered}
+                    </td>
+                  ) : null}
                   <td>
                     <ActionForm
                       action={setProductPriceAction}
@@ -79,14 +110,24 @@ export default async function CatalogPage() {
                       label={`Price of ${product.catalogId}`}
                     >
                       <input type="hidden" name="productId" value={product.id} />
-                      <input name="price" defaultValue={usd(product.priceCents)} inputMode="decimal" size={8} aria-label={`New price of ${product.catalogId} in USD`} />
+                      <input
+                        name="price"
+                        defaultValue={usd(product.priceCents)}
+                        inputMode="decimal"
+                        size={8}
+                        aria-label={`New price of ${product.catalogId} in USD`}
+                      />
                     </ActionForm>
                   </td>
                   <td>
                     <ActionForm
                       action={setProductActiveAction}
                       submitLabel={product.active ? "Disable" : "Enable"}
-                      confirm={product.active ? `Disable ${product.catalogId}? It leaves the catalog and new orders for it are refused.` : `Enable ${product.catalogId}?`}
+                      confirm={
+                        product.active
+                          ? `Disable ${product.catalogId}? It leaves the catalog and new orders for it are refused.`
+                          : `Enable ${product.catalogId}?`
+                      }
                       label={`${product.active ? "Disable" : "Enable"} ${product.catalogId}`}
                     >
                       <input type="hidden" name="productId" value={product.id} />
@@ -104,11 +145,18 @@ export default async function CatalogPage() {
         <section className="panel" aria-label="Add codes">
           <h2>Add game-key and gift-card codes</h2>
           <p className="muted">
-            One code per line, or a CSV file whose first column is the code (a header row is skipped). Codes already stored, or
-            repeated in the list, are refused; codes are stored encrypted and never shown again. Up to 10,000 codes and 1 MB per
-            upload.
+            One code per line, or a CSV file whose first column is the code (a header row is skipped). Codes already
+            stored, or repeated in the list, are refused; codes are stored encrypted and never shown again. Up to 10,000
+            codes and 1 MB per upload.
           </p>
-          <ActionForm action={importInventoryCodesAction} submitLabel="Add codes" tone="primary" layout="stacked" label="Add codes" resetOnSuccess>
+          <ActionForm
+            action={importInventoryCodesAction}
+            submitLabel="Add codes"
+            tone="primary"
+            layout="stacked"
+            label="Add codes"
+            resetOnSuccess
+          >
             <div className="row">
               <label>
                 Product{" "}
@@ -118,7 +166,8 @@ export default async function CatalogPage() {
                   </option>
                   {stockProducts.map(({ line, product }) => (
                     <option key={product.id} value={product.id}>
-                      {product.catalogId} · {line.gameName} · {product.packName} ({product.stock?.available ?? 0} in stock)
+                      {product.catalogId} · {line.gameName} · {product.packName} ({product.stock?.available ?? 0} in
+                      stock)
                     </option>
                   ))}
                 </select>

@@ -3,7 +3,12 @@ import Link from "next/link";
 import { redirect } from "next/navigation";
 import { findAccount } from "@/lib/accounts/find-account";
 import { listGameLineSlugs } from "@/lib/dashboard/list-game-line-slugs";
-import { listOrders, ORDER_STATUS_FILTERS, type OrderFilters, type OrderStatusFilter } from "@/lib/dashboard/list-orders";
+import {
+  listOrders,
+  ORDER_STATUS_FILTERS,
+  type OrderFilters,
+  type OrderStatusFilter,
+} from "@/lib/dashboard/list-orders";
 import { searchOrders } from "@/lib/dashboard/search-orders";
 import { requireAdminPage } from "../../_lib/session";
 import { cursorParam, queryString, single, type PageSearchParams } from "../../_lib/search-params";
@@ -133,8 +138,12 @@ export default async function OrdersPage({ searchParams }: { searchParams: PageS
       ))}
       <OrderTable orders={page.orders} />
       <nav className="pager" aria-label="Pages">
-        {page.newerCursor !== undefined ? <Link href={`/admin/orders${queryString({ ...kept, newer: page.newerCursor })}`}>← Newer</Link> : null}
-        {page.olderCursor !== undefined ? <Link href={`/admin/orders${queryString({ ...kept, older: page.olderCursor })}`}>Older →</Link> : null}
+        {page.newerCursor !== undefined ? (
+          <Link href={`/admin/orders${queryString({ ...kept, newer: page.newerCursor })}`}>← Newer</Link>
+        ) : null}
+        {page.olderCursor !== undefined ? (
+          <Link href={`/admin/orders${queryString({ ...kept, older: page.olderCursor })}`}>Older →</Link>
+        ) : null}
       </nav>
     </>
   );

@@ -22,7 +22,10 @@ export async function setSwitchAction(_state: ActionState, formData: FormData): 
   const on = textField(formData, "on") === "true";
   const change = await setSwitch(name as SwitchName, on, admin.actor);
   revalidatePath("/admin/settings");
-  return { ok: true, message: `${name} is ${change.value ? "ON" : "OFF"}${change.previous === change.value ? " (it already was)" : ""}.` };
+  return {
+    ok: true,
+    message: `${name} is ${change.value ? "ON" : "OFF"}${change.previous === change.value ? " (it already was)" : ""}.`,
+  };
 }
 
 export async function setEligibilityRuleAction(_state: ActionState, formData: FormData): Promise<ActionState> {
@@ -39,10 +42,16 @@ export async function setEligibilityRuleAction(_state: ActionState, formData: Fo
   const ageText = textField(formData, "minAccountAgeHours");
   if (ageText !== "" && ageText !== "0") {
     const hours = Number(ageText);
-    if (!/^\d+(\.\d+)?$/.test(ageText) || hours > 100 * 365 * 24) return { ok: false, message: "Minimum account age must be a number of hours." };
+    if (!/^\d+(\.\d+)?$/.test(ageText) || hours > 100 * 365 * 24)
+      return { ok: false, message: "Minimum account age must be a number of hours." };
     rule.minAccountAgeHours = hours;
   }
   await setEligibilityRule(rule, admin.actor);
   revalidatePath("/admin/settings");
-  return { ok: true, message: rule.enabled ? "Eligibility rule saved and enforced." : "Eligibility rule saved (disabled: every account may use the API)." };
+  return {
+    ok: true,
+    message: rule.enabled
+      ? "Eligibility rule saved and enforced."
+      : "Eligibility rule saved (disabled: every account may use the API).",
+  };
 }

@@ -28,19 +28,26 @@ export default async function SettingsPage() {
           return (
             <div key={name} className="switch-row" data-switch={name} data-on={String(state.value)}>
               <div>
-                <strong className="mono">{name}</strong> <span className={`badge ${state.value ? "bad" : "good"}`}>{state.value ? "ON" : "off"}</span>
+                <strong className="mono">{name}</strong>{" "}
+                <span className={`badge ${state.value ? "bad" : "good"}`}>{state.value ? "ON" : "off"}</span>
                 <br />
                 <span className="muted">{SWITCH_EFFECT[name]}</span>
                 <br />
                 <span className="muted" style={{ fontSize: 12 }} data-testid="changed-by">
-                  {state.updatedBy ? `Last changed by ${state.updatedBy} at ${formatTime(state.updatedAt)}` : "Never changed (off by default)"}
+                  {state.updatedBy
+                    ? `Last changed by ${state.updatedBy} at ${formatTime(state.updatedAt)}`
+                    : "Never changed (off by default)"}
                 </span>
               </div>
               <ActionForm
                 action={setSwitchAction}
                 submitLabel={state.value ? `Turn ${name} off` : `Turn ${name} on`}
                 tone={state.value ? "primary" : "danger"}
-                confirm={state.value ? `Turn ${name} off? New orders are accepted again.` : `Turn ${name} on? ${SWITCH_EFFECT[name]}`}
+                confirm={
+                  state.value
+                    ? `Turn ${name} off? New orders are accepted again.`
+                    : `Turn ${name} on? ${SWITCH_EFFECT[name]}`
+                }
                 label={`Switch ${name}`}
               >
                 <input type="hidden" name="name" value={name} />
@@ -56,21 +63,46 @@ export default async function SettingsPage() {
         <p className="muted">
           When enabled, an account may use the API only once it meets every minimum set here; otherwise calls answer 403
           API_NOT_ELIGIBLE. Currently: <strong>{rule.enabled ? "enabled" : "disabled"}</strong>
-          {rule.enabled && rule.minTotalCreditedCents !== undefined ? `, credited at least ${formatUsd(rule.minTotalCreditedCents)}` : ""}
-          {rule.enabled && rule.minAccountAgeHours !== undefined ? `, account at least ${rule.minAccountAgeHours} h old` : ""}.{" "}
-          {eligibility.updatedBy ? `Last changed by ${eligibility.updatedBy} at ${formatTime(eligibility.updatedAt)}.` : "Never changed."}
+          {rule.enabled && rule.minTotalCreditedCents !== undefined
+            ? `, credited at least ${formatUsd(rule.minTotalCreditedCents)}`
+            : ""}
+          {rule.enabled && rule.minAccountAgeHours !== undefined
+            ? `, account at least ${rule.minAccountAgeHours} h old`
+            : ""}
+          .{" "}
+          {eligibility.updatedBy
+            ? `Last changed by ${eligibility.updatedBy} at ${formatTime(eligibility.updatedAt)}.`
+            : "Never changed."}
         </p>
-        <ActionForm action={setEligibilityRuleAction} submitLabel="Save rule" confirm="Save this eligibility rule? It applies to every API call within seconds." label="Eligibility rule">
+        <ActionForm
+          action={setEligibilityRuleAction}
+          submitLabel="Save rule"
+          confirm="Save this eligibility rule? It applies to every API call within seconds."
+          label="Eligibility rule"
+        >
           <label>
             <input type="checkbox" name="enabled" defaultChecked={rule.enabled} /> enabled
           </label>
           <label>
             credited at least $
-            <input name="minTotalCreditedUsd" defaultValue={rule.minTotalCreditedCents !== undefined ? (rule.minTotalCreditedCents / 100).toFixed(2) : ""} size={8} inputMode="decimal" />
+            <input
+              name="minTotalCreditedUsd"
+              defaultValue={
+                rule.minTotalCreditedCents !== undefined ? (rule.minTotalCreditedCents / 100).toFixed(2) : ""
+              }
+              size={8}
+              inputMode="decimal"
+            />
           </label>
           <label>
             account age at least
-            <input name="minAccountAgeHours" defaultValue={rule.minAccountAgeHours ?? ""} size={5} inputMode="decimal" /> hours
+            <input
+              name="minAccountAgeHours"
+              defaultValue={rule.minAccountAgeHours ?? ""}
+              size={5}
+              inputMode="decimal"
+            />{" "}
+            hours
           </label>
         </ActionForm>
       </section>

@@ -4,7 +4,14 @@
 import { revalidatePath } from "next/cache";
 import { redeliverWebhook } from "@/lib/webhooks/redeliver-webhook";
 import { replayWebhookEvents } from "@/lib/webhooks/replay-webhook-events";
-import { idField, isConfirmed, NOT_CONFIRMED, NOT_SIGNED_IN, textField, type ActionState } from "../../_lib/action-state";
+import {
+  idField,
+  isConfirmed,
+  NOT_CONFIRMED,
+  NOT_SIGNED_IN,
+  textField,
+  type ActionState,
+} from "../../_lib/action-state";
 import { requireAdminForAction } from "../../_lib/session";
 
 export async function redeliverWebhookAction(_state: ActionState, formData: FormData): Promise<ActionState> {
@@ -16,7 +23,8 @@ export async function redeliverWebhookAction(_state: ActionState, formData: Form
   const result = await redeliverWebhook({ deliveryId, actor: admin.actor });
   revalidatePath("/admin/webhooks");
   if (result.status === "not_found") return { ok: false, message: "No such delivery." };
-  if (result.status === "endpoint_disabled") return { ok: false, message: "Its endpoint is disabled: nothing was queued." };
+  if (result.status === "endpoint_disabled")
+    return { ok: false, message: "Its endpoint is disabled: nothing was queued." };
   return { ok: true, message: `Queued as delivery #${result.deliveryId}.` };
 }
 

@@ -55,7 +55,15 @@ export default async function WebhooksPage({ searchParams }: { searchParams: Pag
       <h2>Endpoints</h2>
       <DataTable
         label="Webhook endpoints"
-        columns={[{ label: "#", num: true }, "Account", "URL", "Events", "State", { label: "Waiting", num: true }, "Last attempt"]}
+        columns={[
+          { label: "#", num: true },
+          "Account",
+          "URL",
+          "Events",
+          "State",
+          { label: "Waiting", num: true },
+          "Last attempt",
+        ]}
         rows={endpoints}
         empty="No endpoints."
       >
@@ -83,7 +91,11 @@ export default async function WebhooksPage({ searchParams }: { searchParams: Pag
               )}
             </td>
             <td className="num">{e.pendingDeliveries}</td>
-            <td>{e.lastAttemptAt ? `${e.lastHttpStatus ?? e.lastError ?? "no answer"} at ${formatTime(e.lastAttemptAt)}` : "—"}</td>
+            <td>
+              {e.lastAttemptAt
+                ? `${e.lastHttpStatus ?? e.lastError ?? "no answer"} at ${formatTime(e.lastAttemptAt)}`
+                : "—"}
+            </td>
           </tr>
         )}
       </DataTable>
@@ -108,7 +120,9 @@ export default async function WebhooksPage({ searchParams }: { searchParams: Pag
             </td>
             <td>
               <span className={`badge ${BADGE[d.status]}`}>{d.status}</span>
-              {d.status === "pending" && d.nextAttemptAt ? <div className="muted">next {formatTime(d.nextAttemptAt)}</div> : null}
+              {d.status === "pending" && d.nextAttemptAt ? (
+                <div className="muted">next {formatTime(d.nextAttemptAt)}</div>
+              ) : null}
               {d.failReason ? <div className="muted">{d.failReason}</div> : null}
             </td>
             <td>

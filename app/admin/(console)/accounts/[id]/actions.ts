@@ -9,14 +9,23 @@ import { unbanAccount } from "@/lib/accounts/unban-account";
 import { MAX_RESTRICT_MINUTES, restrictAccount } from "@/lib/accounts/restrict-account";
 import { setAdminApiBlock } from "@/lib/accounts/set-admin-api-block";
 import { formatTime } from "../../../_lib/format";
-import { idField, isConfirmed, NOT_CONFIRMED, NOT_SIGNED_IN, textField, type ActionState } from "../../../_lib/action-state";
+import {
+  idField,
+  isConfirmed,
+  NOT_CONFIRMED,
+  NOT_SIGNED_IN,
+  textField,
+  type ActionState,
+} from "../../../_lib/action-state";
 import { requireAdminForAction, type SignedInAdmin } from "../../../_lib/session";
 
 const MAX_REASON_LENGTH = 200;
 const NO_ACCOUNT: ActionState = { ok: false, message: "No such account." };
 
 /** The signed-in admin and the confirmed account id, or the answer refusing the request. */
-async function authorise(formData: FormData): Promise<{ admin: SignedInAdmin; accountId: number } | { refusal: ActionState }> {
+async function authorise(
+  formData: FormData,
+): Promise<{ admin: SignedInAdmin; accountId: number } | { refusal: ActionState }> {
   const admin = await requireAdminForAction();
   if (!admin) return { refusal: NOT_SIGNED_IN };
   if (!isConfirmed(formData)) return { refusal: NOT_CONFIRMED };
@@ -32,7 +41,13 @@ export async function banAccountAction(_state: ActionState, formData: FormData):
   const result = await banAccount({ accountId: checked.accountId, actor: checked.admin.actor, reason });
   revalidatePath(`/admin/accounts/${checked.accountId}`);
   if (result.status === "not_found") return NO_ACCOUNT;
-  return { ok: true, message: result.status === "banned" ? "Banned: every API call now answers ACCOUNT_BANNED." : "Was already banned (reason updated)." };
+  return {
+    ok: true,
+    message:
+      result.status === "banned"
+        ? "Banned: every API call now answers ACCOUNT_BANNED."
+        : "Was already banned (reason updated).",
+  };
 }
 
 export async function unbanAccountAction(_state: ActionState, formData: FormData): Promise<ActionState> {
@@ -59,7 +74,10 @@ export async function restrictAccountAction(_state: ActionState, formData: FormD
   if (result.status === "not_found") return NO_ACCOUNT;
   return {
     ok: true,
-    message: result.status === "lifted" ? "Restriction lifted." : `Restricted until ${formatTime(result.account.restrictedUntil)}: API calls answer ACCOUNT_RESTRICTED.`,
+    message:
+      result.status === "lifted"
+        ? "Restriction lifted."
+        : `Restricted until ${formatTime(result.account.restrictedUntil)}: API calls answer ACCOUNT_RESTRICTED.`,
   };
 }
 
@@ -77,7 +95,13 @@ export async function blockApiAction(_state: ActionState, formData: FormData): P
   const result = await setAdminApiBlock({ accountId: checked.accountId, blocked: true, actor: checked.admin.actor });
   revalidatePath(`/admin/accounts/${checked.accountId}`);
   if (result.status === "not_found") return NO_ACCOUNT;
-  return { ok: true, message: result.status === "updated" ? "API access blocked: calls answer API_DISABLED_BY_ADMIN." : "API access was already blocked." };
+  return {
+    ok: true,
+    message:
+      result.status === "updated"
+        ? "API access blocked: calls answer API_DISABLED_BY_ADMIN."
+        : "API access was already blocked.",
+  };
 }
 
 export async function unblockApiAction(_state: ActionState, formData: FormData): Promise<ActionState> {

@@ -23,7 +23,13 @@ import {
 
 export const metadata = { title: "Account · Top-up operations" };
 
-export default async function AccountPage({ params, searchParams }: { params: Promise<{ id: string }>; searchParams: PageSearchParams }) {
+export default async function AccountPage({
+  params,
+  searchParams,
+}: {
+  params: Promise<{ id: string }>;
+  searchParams: PageSearchParams;
+}) {
   const { id } = await params;
   await requireAdminPage();
   const accountId = /^\d{1,10}$/.test(id) && Number(id) <= 2_147_483_647 ? Number(id) : undefined;
@@ -46,12 +52,15 @@ export default async function AccountPage({ params, searchParams }: { params: Pr
         <Link href="/admin/accounts">Accounts</Link> / {account.id}
       </p>
       <h1>
-        Account #{account.id} {account.telegramUsername ? `@${account.telegramUsername}` : ""} <AccountStateBadges account={account} now={now} />
+        Account #{account.id} {account.telegramUsername ? `@${account.telegramUsername}` : ""}{" "}
+        <AccountStateBadges account={account} now={now} />
       </h1>
       <div className="cards">
         <div className="card">
           <div className="label">Balance</div>
-          <div className="value" data-testid="balance">{formatUsd(account.balanceCents)}</div>
+          <div className="value" data-testid="balance">
+            {formatUsd(account.balanceCents)}
+          </div>
         </div>
         <div className="card">
           <div className="label">Credited in total</div>
@@ -63,7 +72,9 @@ export default async function AccountPage({ params, searchParams }: { params: Pr
         </div>
         <div className="card">
           <div className="label">Registered</div>
-          <div className="value" style={{ fontSize: 14 }}>{formatTime(account.createdAt)}</div>
+          <div className="value" style={{ fontSize: 14 }}>
+            {formatTime(account.createdAt)}
+          </div>
         </div>
       </div>
 
@@ -72,45 +83,113 @@ export default async function AccountPage({ params, searchParams }: { params: Pr
           <h2>State</h2>
           <table className="kv">
             <tbody>
-              <tr><th>Telegram</th><td className="mono">{account.telegramId ?? "—"} {account.displayName ? `(${account.displayName})` : ""}</td></tr>
-              <tr><th>Banned</th><td>{account.bannedAt ? `since ${formatTime(account.bannedAt)}${account.banReason ? `: ${account.banReason}` : ""}` : "no"}</td></tr>
-              <tr><th>Restricted</th><td>{restricted ? `until ${formatTime(account.restrictedUntil)}${account.restrictReason ? `: ${account.restrictReason}` : ""}` : "no"}</td></tr>
-              <tr><th>API access (holder)</th><td>{account.apiEnabled ? "on" : "off"}</td></tr>
-              <tr><th>API blocked by admin</th><td>{account.apiDisabledByAdmin ? "yes" : "no"}</td></tr>
+              <tr>
+                <th>Telegram</th>
+                <td className="mono">
+                  {account.telegramId ?? "—"} {account.displayName ? `(${account.displayName})` : ""}
+                </td>
+              </tr>
+              <tr>
+                <th>Banned</th>
+                <td>
+                  {account.bannedAt
+                    ? `since ${formatTime(account.bannedAt)}${account.banReason ? `: ${account.banReason}` : ""}`
+                    : "no"}
+                </td>
+              </tr>
+              <tr>
+                <th>Restricted</th>
+                <td>
+                  {restricted
+                    ? `until ${formatTime(account.restrictedUntil)}${account.restrictReason ? `: ${account.restrictReason}` : ""}`
+                    : "no"}
+                </td>
+              </tr>
+              <tr>
+                <th>API access (holder)</th>
+                <td>{account.apiEnabled ? "on" : "off"}</td>
+              </tr>
+              <tr>
+                <th>API blocked by admin</th>
+                <td>{account.apiDisabledByAdmin ? "yes" : "no"}</td>
+              </tr>
             </tbody>
           </table>
-          <p className="muted" style={{ fontSize: 12 }}>To add or remove money, use the bot&apos;s wallet commands: the dashboard cannot move money.</p>
+          <p className="muted" style={{ fontSize: 12 }}>
+            To add or remove money, use the bot&apos;s wallet commands: the dashboard cannot move money.
+          </p>
         </section>
 
         <section className="panel" aria-label="Access actions">
           <h2>Access</h2>
           {account.bannedAt ? (
-            <ActionForm action={unbanAccountAction} submitLabel="Unban" confirm={`Lift the ban on ${name}? Its API keys work again.`} label="Unban">
+            <ActionForm
+              action={unbanAccountAction}
+              submitLabel="Unban"
+              confirm={`Lift the ban on ${name}? Its API keys work again.`}
+              label="Unban"
+            >
               <input type="hidden" name="accountId" value={account.id} />
             </ActionForm>
           ) : (
-            <ActionForm action={banAccountAction} submitLabel="Ban" tone="danger" confirm={`Ban ${name}? Every API call answers ACCOUNT_BANNED until unbanned.`} label="Ban">
+            <ActionForm
+              action={banAccountAction}
+              submitLabel="Ban"
+              tone="danger"
+              confirm={`Ban ${name}? Every API call answers ACCOUNT_BANNED until unbanned.`}
+              label="Ban"
+            >
               <input type="hidden" name="accountId" value={account.id} />
               <input name="reason" placeholder="Reason (kept in the log)" maxLength={200} />
             </ActionForm>
           )}
-          <ActionForm action={restrictAccountAction} submitLabel="Restrict" confirm={`Restrict ${name}? API calls answer ACCOUNT_RESTRICTED until the time ends.`} label="Restrict">
+          <ActionForm
+            action={restrictAccountAction}
+            submitLabel="Restrict"
+            confirm={`Restrict ${name}? API calls answer ACCOUNT_RESTRICTED until the time ends.`}
+            label="Restrict"
+          >
             <input type="hidden" name="accountId" value={account.id} />
-            <input name="hours" type="number" min="0.25" max="720" step="0.25" defaultValue="24" aria-label="Hours" style={{ width: 80 }} />
+            <input
+              name="hours"
+              type="number"
+              min="0.25"
+              max="720"
+              step="0.25"
+              defaultValue="24"
+              aria-label="Hours"
+              style={{ width: 80 }}
+            />
             <span className="muted">hours</span>
             <input name="reason" placeholder="Reason" maxLength={200} />
           </ActionForm>
           {restricted ? (
-            <ActionForm action={liftRestrictionAction} submitLabel="Lift restriction" confirm={`Lift the restriction on ${name} now?`} label="Lift restriction">
+            <ActionForm
+              action={liftRestrictionAction}
+              submitLabel="Lift restriction"
+              confirm={`Lift the restriction on ${name} now?`}
+              label="Lift restriction"
+            >
               <input type="hidden" name="accountId" value={account.id} />
             </ActionForm>
           ) : null}
           {account.apiDisabledByAdmin ? (
-            <ActionForm action={unblockApiAction} submitLabel="Unblock API access" confirm={`Unblock API access for ${name}?`} label="Unblock API access">
+            <ActionForm
+              action={unblockApiAction}
+              submitLabel="Unblock API access"
+              confirm={`Unblock API access for ${name}?`}
+              label="Unblock API access"
+            >
               <input type="hidden" name="accountId" value={account.id} />
             </ActionForm>
           ) : (
-            <ActionForm action={blockApiAction} submitLabel="Block API access" tone="danger" confirm={`Block API access for ${name}? Calls answer API_DISABLED_BY_ADMIN; the holder cannot undo it.`} label="Block API access">
+            <ActionForm
+              action={blockApiAction}
+              submitLabel="Block API access"
+              tone="danger"
+              confirm={`Block API access for ${name}? Calls answer API_DISABLED_BY_ADMIN; the holder cannot undo it.`}
+              label="Block API access"
+            >
               <input type="hidden" name="accountId" value={account.id} />
             </ActionForm>
           )}
@@ -124,7 +203,13 @@ export default async function AccountPage({ params, searchParams }: { params: Pr
         ) : (
           <table className="data">
             <thead>
-              <tr><th>Prefix</th><th>Name</th><th>Created</th><th>Last used</th><th>IP allowlist</th></tr>
+              <tr>
+                <th>Prefix</th>
+                <th>Name</th>
+                <th>Created</th>
+                <th>Last used</th>
+                <th>IP allowlist</th>
+              </tr>
             </thead>
             <tbody>
               {keys.map((key) => (
@@ -134,7 +219,11 @@ export default async function AccountPage({ params, searchParams }: { params: Pr
                   <td>{formatTime(key.createdAt)}</td>
                   <td>{formatTime(key.lastUsedAt)}</td>
                   <td className="mono wrap">
-                    {key.cidrs.length ? key.cidrs.join(", ") : key.requireIpAllowlist ? "required, empty (calls refused)" : "any address"}
+                    {key.cidrs.length
+                      ? key.cidrs.join(", ")
+                      : key.requireIpAllowlist
+                        ? "required, empty (calls refused)"
+                        : "any address"}
                   </td>
                 </tr>
               ))}
@@ -146,7 +235,11 @@ export default async function AccountPage({ params, searchParams }: { params: Pr
       <section className="panel" aria-label="Recent orders">
         <h2>Recent orders</h2>
         <OrderTable orders={orders.orders} />
-        {orderCount > orders.orders.length ? <p><Link href={`/admin/orders${queryString({ account: String(account.id) })}`}>All {orderCount} orders →</Link></p> : null}
+        {orderCount > orders.orders.length ? (
+          <p>
+            <Link href={`/admin/orders${queryString({ account: String(account.id) })}`}>All {orderCount} orders →</Link>
+          </p>
+        ) : null}
       </section>
 
       <section className="panel" aria-label="Ledger">
@@ -161,7 +254,16 @@ export default async function AccountPage({ params, searchParams }: { params: Pr
         ) : (
           <table className="data">
             <thead>
-              <tr><th className="num">#</th><th>Kind</th><th className="num">Amount</th><th className="num">Balance after</th><th>Order</th><th>By</th><th>Reason</th><th>When</th></tr>
+              <tr>
+                <th className="num">#</th>
+                <th>Kind</th>
+                <th className="num">Amount</th>
+                <th className="num">Balance after</th>
+                <th>Order</th>
+                <th>By</th>
+                <th>Reason</th>
+                <th>When</th>
+              </tr>
             </thead>
             <tbody>
               {ledger.entries.map((entry) => (
@@ -171,9 +273,22 @@ export default async function AccountPage({ params, searchParams }: { params: Pr
                   <td className="num">{formatSignedUsd(entry.amountCents)}</td>
                   <td className="num">
                     {formatUsd(entry.balanceAfterCents)}
-                    {entry.continuous ? null : <span className="badge bad" title="previous balance + amount differs"> gap</span>}
+                    {entry.continuous ? null : (
+                      <span className="badge bad" title="previous balance + amount differs">
+                        {" "}
+                        gap
+                      </span>
+                    )}
                   </td>
-                  <td>{entry.orderId ? <Link href={`/admin/orders/${entry.orderId}`} className="mono">{entry.orderPublicId}</Link> : "—"}</td>
+                  <td>
+                    {entry.orderId ? (
+                      <Link href={`/admin/orders/${entry.orderId}`} className="mono">
+                        {entry.orderPublicId}
+                      </Link>
+                    ) : (
+                      "—"
+                    )}
+                  </td>
                   <td className="mono">{entry.actor}</td>
                   <td className="wrap">{entry.reason ?? ""}</td>
                   <td>{formatTime(entry.createdAt)}</td>
@@ -184,7 +299,9 @@ export default async function AccountPage({ params, searchParams }: { params: Pr
         )}
         <nav className="pager" aria-label="Ledger pages">
           {olderThan !== undefined ? <Link href={`/admin/accounts/${account.id}`}>← Newest</Link> : null}
-          {ledger.olderCursor !== undefined ? <Link href={`/admin/accounts/${account.id}${queryString({ older: ledger.olderCursor })}`}>Older →</Link> : null}
+          {ledger.olderCursor !== undefined ? (
+            <Link href={`/admin/accounts/${account.id}${queryString({ older: ledger.olderCursor })}`}>Older →</Link>
+          ) : null}
         </nav>
       </section>
     </>

@@ -6,7 +6,14 @@
 import { revalidatePath } from "next/cache";
 import { settleFlaggedOrder, type FlaggedOrderOutcome } from "@/lib/dashboard/settle-flagged-order";
 import { formatUsd } from "../../../_lib/format";
-import { idField, isConfirmed, NOT_CONFIRMED, NOT_SIGNED_IN, textField, type ActionState } from "../../../_lib/action-state";
+import {
+  idField,
+  isConfirmed,
+  NOT_CONFIRMED,
+  NOT_SIGNED_IN,
+  textField,
+  type ActionState,
+} from "../../../_lib/action-state";
 import { requireAdminForAction } from "../../../_lib/session";
 
 async function settle(outcome: FlaggedOrderOutcome, formData: FormData): Promise<ActionState> {
@@ -15,7 +22,12 @@ async function settle(outcome: FlaggedOrderOutcome, formData: FormData): Promise
   if (!isConfirmed(formData)) return NOT_CONFIRMED;
   const orderId = idField(formData, "orderId");
   if (orderId === undefined) return { ok: false, message: "No order given." };
-  const result = await settleFlaggedOrder({ orderId, outcome, reason: textField(formData, "reason"), actor: admin.actor });
+  const result = await settleFlaggedOrder({
+    orderId,
+    outcome,
+    reason: textField(formData, "reason"),
+    actor: admin.actor,
+  });
   revalidatePath(`/admin/orders/${orderId}`);
   switch (result.status) {
     case "settled":
@@ -29,9 +41,15 @@ async function settle(outcome: FlaggedOrderOutcome, formData: FormData): Promise
     case "not_found":
       return { ok: false, message: "No such order." };
     case "not_flagged":
-      return { ok: false, message: `This order is ${result.orderStatus} and not waiting for an admin: nothing was changed.` };
+      return {
+        ok: false,
+        message: `This order is ${result.orderStatus} and not waiting for an admin: nothing was changed.`,
+      };
     case "already_settled":
-      return { ok: false, message: `Already settled by someone else (now ${result.orderStatus}): nothing was changed.` };
+      return {
+        ok: false,
+        message: `Already settled by someone else (now ${result.orderStatus}): nothing was changed.`,
+      };
   }
 }
 

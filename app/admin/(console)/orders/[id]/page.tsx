@@ -26,15 +26,16 @@ export default async function OrderPage({ params }: { params: Promise<{ id: stri
         <Link href="/admin/orders">Orders</Link> / {order.id}
       </p>
       <h1>
-        <span className="mono">{order.publicId}</span> <OrderStatusBadge status={order.status} orderCreated={order.orderCreated} needsAdmin={order.needsAdmin} />
+        <span className="mono">{order.publicId}</span>{" "}
+        <OrderStatusBadge status={order.status} orderCreated={order.orderCreated} needsAdmin={order.needsAdmin} />
       </h1>
 
       {order.needsAdmin && open ? (
         <section className="panel" aria-label="Settle this order" style={{ borderColor: "#f1b4ae" }}>
           <h2>Waiting for an admin</h2>
           <p>
-            The supplier&apos;s outcome could not be settled automatically. Check with the supplier whether {order.packName} reached
-            player <code>{order.userId ?? "—"}</code>, then settle it once:
+            The supplier&apos;s outcome could not be settled automatically. Check with the supplier whether{" "}
+            {order.packName} reached player <code>{order.userId ?? "—"}</code>, then settle it once:
           </p>
           <div className="grid-2">
             <ActionForm
@@ -68,27 +69,94 @@ export default async function OrderPage({ params }: { params: Promise<{ id: stri
           <h2>Order</h2>
           <table className="kv">
             <tbody>
-              <tr><th>Order id</th><td>{order.id}</td></tr>
-              <tr><th>Public id</th><td className="mono">{order.publicId}</td></tr>
-              <tr><th>trxid</th><td className="mono">{order.trxid}</td></tr>
-              <tr><th>Idempotency key</th><td className="mono">{order.idempotencyKey}</td></tr>
-              <tr><th>Account</th><td><Link href={`/admin/accounts/${account.id}`}>{accountName}</Link> (balance {formatUsd(account.balanceCents)})</td></tr>
-              <tr><th>API key</th><td className="mono">{detail.apiKeyPrefix ?? "—"}</td></tr>
-              <tr><th>Product</th><td>{order.lineSlug} · {order.packName} <span className="mono muted">({order.catalogId})</span></td></tr>
-              <tr><th>Price</th><td>{formatUsd(order.unitPriceCents)} × {order.quantity} = <strong>{formatUsd(order.amountCents)}</strong> <span className="muted">(price when placed)</span></td></tr>
-              <tr><th>Player / zone / server</th><td className="mono">{order.userId ?? "—"} / {order.zoneId ?? "—"} / {order.serverId ?? "—"}</td></tr>
-              <tr><th>Error</th><td>{order.error ?? "—"}</td></tr>
-              <tr><th>Refunded</th><td>{order.refunded ? "yes" : "no"}</td></tr>
-              <tr><th>Supplier</th><td>{order.supplier ?? "—"} {order.supplierRef ? <span className="mono">({order.supplierRef})</span> : null} · attempts {order.attempts}</td></tr>
-              {order.lineKind !== "topup" ? <tr><th>Codes</th><td>{codes.reserved} reserved, {codes.delivered} delivered (not shown here)</td></tr> : null}
-              <tr><th>Created</th><td>{formatTime(order.createdAt)}</td></tr>
-              <tr><th>Finished</th><td>{formatTime(order.finishedAt)} ({formatDuration(order.createdAt, order.finishedAt)})</td></tr>
+              <tr>
+                <th>Order id</th>
+                <td>{order.id}</td>
+              </tr>
+              <tr>
+                <th>Public id</th>
+                <td className="mono">{order.publicId}</td>
+              </tr>
+              <tr>
+                <th>trxid</th>
+                <td className="mono">{order.trxid}</td>
+              </tr>
+              <tr>
+                <th>Idempotency key</th>
+                <td className="mono">{order.idempotencyKey}</td>
+              </tr>
+              <tr>
+                <th>Account</th>
+                <td>
+                  <Link href={`/admin/accounts/${account.id}`}>{accountName}</Link> (balance{" "}
+                  {formatUsd(account.balanceCents)})
+                </td>
+              </tr>
+              <tr>
+                <th>API key</th>
+                <td className="mono">{detail.apiKeyPrefix ?? "—"}</td>
+              </tr>
+              <tr>
+                <th>Product</th>
+                <td>
+                  {order.lineSlug} · {order.packName} <span className="mono muted">({order.catalogId})</span>
+                </td>
+              </tr>
+              <tr>
+                <th>Price</th>
+                <td>
+                  {formatUsd(order.unitPriceCents)} × {order.quantity} = <strong>{formatUsd(order.amountCents)}</strong>{" "}
+                  <span className="muted">(price when placed)</span>
+                </td>
+              </tr>
+              <tr>
+                <th>Player / zone / server</th>
+                <td className="mono">
+                  {order.userId ?? "—"} / {order.zoneId ?? "—"} / {order.serverId ?? "—"}
+                </td>
+              </tr>
+              <tr>
+                <th>Error</th>
+                <td>{order.error ?? "—"}</td>
+              </tr>
+              <tr>
+                <th>Refunded</th>
+                <td>{order.refunded ? "yes" : "no"}</td>
+              </tr>
+              <tr>
+                <th>Supplier</th>
+                <td>
+                  {order.supplier ?? "—"}{" "}
+                  {order.supplierRef ? <span className="mono">({order.supplierRef})</span> : null} · attempts{" "}
+                  {order.attempts}
+                </td>
+              </tr>
+              {order.lineKind !== "topup" ? (
+                <tr>
+                  <th>Codes</th>
+                  <td>
+                    {codes.reserved} reserved, {codes.delivered} delivered (not shown here)
+                  </td>
+                </tr>
+              ) : null}
+              <tr>
+                <th>Created</th>
+                <td>{formatTime(order.createdAt)}</td>
+              </tr>
+              <tr>
+                <th>Finished</th>
+                <td>
+                  {formatTime(order.finishedAt)} ({formatDuration(order.createdAt, order.finishedAt)})
+                </td>
+              </tr>
             </tbody>
           </table>
         </section>
         <section className="panel" aria-label="Invoice">
           <h2>Invoice as the client sees it</h2>
-          <pre className="json" data-testid="invoice">{JSON.stringify(detail.invoice, null, 2)}</pre>
+          <pre className="json" data-testid="invoice">
+            {JSON.stringify(detail.invoice, null, 2)}
+          </pre>
         </section>
       </div>
 
@@ -101,7 +169,8 @@ export default async function OrderPage({ params }: { params: Promise<{ id: stri
             <ol className="timeline">
               {events.map((event) => (
                 <li key={event.id} className={event.reason.startsWith("flagged") ? "flag" : event.toStatus}>
-                  <strong>{event.fromStatus ? `${event.fromStatus} → ${event.toStatus}` : event.toStatus}</strong> · {formatTime(event.createdAt)}
+                  <strong>{event.fromStatus ? `${event.fromStatus} → ${event.toStatus}` : event.toStatus}</strong> ·{" "}
+                  {formatTime(event.createdAt)}
                   <br />
                   <span>{event.reason}</span>
                   {event.data ? <span className="mono muted"> {JSON.stringify(event.data)}</span> : null}
@@ -117,7 +186,14 @@ export default async function OrderPage({ params }: { params: Promise<{ id: stri
           ) : (
             <table className="data">
               <thead>
-                <tr><th>#</th><th>Kind</th><th className="num">Amount</th><th className="num">Balance after</th><th>By</th><th>When</th></tr>
+                <tr>
+                  <th>#</th>
+                  <th>Kind</th>
+                  <th className="num">Amount</th>
+                  <th className="num">Balance after</th>
+                  <th>By</th>
+                  <th>When</th>
+                </tr>
               </thead>
               <tbody>
                 {ledger.map((entry) => (

@@ -6,7 +6,8 @@ import { requireAdminForAction } from "../../../../_lib/session";
 export const dynamic = "force-dynamic";
 
 export async function GET(_request: Request, { params }: { params: Promise<{ id: string }> }): Promise<Response> {
-  if (!(await requireAdminForAction())) return new Response(null, { status: 307, headers: { location: "/admin/login" } });
+  if (!(await requireAdminForAction()))
+    return new Response(null, { status: 307, headers: { location: "/admin/login" } });
   const { id } = await params;
   const accountId = /^\d{1,10}$/.test(id) && Number(id) <= 2_147_483_647 ? Number(id) : undefined;
   const csv = accountId === undefined ? undefined : await exportAccountLedger(accountId);
