@@ -15,11 +15,9 @@ export const orderBodyAliases = {
 };
 
 export const OrderBody = z.object({
-  pid: z
-    .preprocess(blankAsMissing, plainText(64).optional())
-    .meta({
-      description: "Catalog id from GET /products (alias PID). Required: missing, null or empty is INVALID REQUEST",
-    }),
+  pid: z.preprocess(blankAsMissing, plainText(64).optional()).meta({
+    description: "Catalog id from GET /products (alias PID). Required: missing, null or empty is INVALID REQUEST",
+  }),
   trxid: z.preprocess(blankAsMissing, identifier("").optional()).meta({
     description:
       "Your id for this purchase (aliases trxId, idtrx, idTrx). Required: missing, null or empty is INVALID REQUEST. A new purchase needs a new trxid",
@@ -39,12 +37,10 @@ export const OrderBody = z.object({
     .max(MAX_QUANTITY)
     .optional()
     .meta({ description: `Game-key and gift-card lines only: 1 to ${MAX_QUANTITY} codes (default 1)` }),
-  idempotencyKey: z
-    .preprocess(blankAsMissing, plainText(128).optional())
-    .meta({
-      description:
-        "Alias idempotency. When omitted (or null or empty), trxid is the idempotency key. Scoped to your account, kept forever",
-    }),
+  idempotencyKey: z.preprocess(blankAsMissing, plainText(128).optional()).meta({
+    description:
+      "Alias idempotency. When omitted (or null or empty), trxid is the idempotency key. Scoped to your account, kept forever",
+  }),
 });
 export type OrderBody = z.output<typeof OrderBody>;
 
@@ -67,13 +63,10 @@ export const Invoice = z
       .optional()
       .meta({ description: "As sent in the order (a label such as NA stays NA), on lines that take it" }),
     error: z.string().optional().meta({ description: "Present on cancelled orders: why" }),
-    refunded: z
-      .boolean()
-      .optional()
-      .meta({
-        description:
-          "Present on cancelled orders: true when the charge was returned to the wallet, false when nothing was charged",
-      }),
+    refunded: z.boolean().optional().meta({
+      description:
+        "Present on cancelled orders: true when the charge was returned to the wallet, false when nothing was charged",
+    }),
     codes: z
       .array(z.string())
       .optional()

@@ -74,12 +74,10 @@ export const WEBHOOK_EVENT_DOCS = {
 
 export const WebhookEventView = z
   .object({
-    id: z
-      .string()
-      .meta({
-        description: "The event id: the webhook-id header of every delivery of it",
-        example: "evt_x4Zq8tW0Yb2cD5eF7gH9iJ",
-      }),
+    id: z.string().meta({
+      description: "The event id: the webhook-id header of every delivery of it",
+      example: "evt_x4Zq8tW0Yb2cD5eF7gH9iJ",
+    }),
     sequence: z.number().int().meta({ description: "Per account, from 1, without gaps" }),
     type: z.enum(Object.keys(WEBHOOK_EVENT_DOCS) as [keyof typeof WEBHOOK_EVENT_DOCS]),
     timestamp: z.string().meta({ description: "When the event happened (ISO 8601)" }),

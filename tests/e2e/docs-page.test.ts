@@ -113,14 +113,12 @@ describe.skipIf(!chromiumPath)("the API reference at /docs in Chromium", () => {
 
         // Every operation of the document has its entry in the sidebar, under its summary.
         await openSidebarGroups(page);
-        const listed = await page
-          .locator("li[data-sidebar-id]")
-          .evaluateAll((items) =>
-            items.map((item) => ({
-              id: item.getAttribute("data-sidebar-id")!,
-              label: item.querySelector("a")?.textContent ?? "",
-            })),
-          );
+        const listed = await page.locator("li[data-sidebar-id]").evaluateAll((items) =>
+          items.map((item) => ({
+            id: item.getAttribute("data-sidebar-id")!,
+            label: item.querySelector("a")?.textContent ?? "",
+          })),
+        );
         for (const { method, path, summary } of operations) {
           const entry = listed.find(({ id }) => id.endsWith(`/${method}${path}`));
           expect(entry, `${method} ${path} in the sidebar`).toBeDefined();
