@@ -1,11 +1,9 @@
 import type { NextConfig } from "next";
 import { NEXT_BODY_LIMIT_BYTES } from "./lib/http/body-limits";
-import { installPeerAddressStamp } from "./lib/http/peer-address-stamp.mjs";
+import { installPeerAddressStamp } from "./lib/http/peer-address";
 
-// The peer-address stamp (lib/http/peer-address.ts), installed as early as `next start` runs our
-// code: the config loads before instrumentation.ts. Requests whose headers Node read even earlier
-// (it reads the Host header of a request that arrives while the server starts) carry no valid stamp
-// and are answered 503 with Retry-After, never served with a client address we do not know.
+// The only place the peer-address stamp is installed (lib/http/peer-address.ts): `next start` and
+// `next dev` load this file in the serving process before they read any request of ours.
 installPeerAddressStamp();
 
 // Paths Next serves itself; every other path is the JSON API's (README: The API).

@@ -5,7 +5,6 @@
 // Ctrl-C stops everything it started, the database last.
 import { fork, spawn, type ChildProcess } from "node:child_process";
 import path from "node:path";
-import { pathToFileURL } from "node:url";
 import { env, projectRoot } from "@/lib/config/env";
 import { applyMigrations } from "@/lib/db/migrate";
 import { closePool } from "@/lib/db/pool";
@@ -65,13 +64,11 @@ await closePool();
 
 const childEnv: NodeJS.ProcessEnv = { ...process.env, DATABASE_URL: database.url, NEXT_TELEMETRY_DISABLED: "1" };
 const nextBin = path.join(projectRoot, "node_modules", "next", "dist", "bin", "next");
-// The API's client IP under Next needs the peer-address stamp before the first request is read.
-const preload = pathToFileURL(path.join(projectRoot, "scripts", "preload-peer-address.mjs")).href;
 const web = watch(
   "next dev",
   spawn(process.execPath, [nextBin, "dev", "-H", config.host, "-p", String(config.port)], {
     cwd: projectRoot,
-    env: { ...childEnv, NODE_OPTIONS: `${process.env.NODE_OPTIONS ?? ""} --import=${preload}`.trim() },
+    env: childEnv,
     stdio: ["ignore", "pipe", "inherit"],
   }),
 );
@@ -98,6 +95,9 @@ watch("worker", tsxScript("worker.ts"));
 if (config.telegramBotToken) watch("bot", tsxScript("bot.ts"));
 
 const base = `http://localhost:${port}`;
+// The dev server loads next.config.ts (which installs the peer-address stamp) on its first request,
+// after reading that request's headers: this one goes first, so no caller of the API meets a 503.
+await fetch(`${base}/healthz`).catch(() => undefined);
 console.log("");
 console.log(`  Dev server: ${base}   (API, docs: ${base}/docs; pages and route files reload on save)`);
 console.log(`  Dashboard:  ${base}/admin`);

@@ -1,25 +1,35 @@
-// The public API's routes, in the order the docs list them.
+// The public API: each route file's handler, in the order the docs list them. Both hosts serve this
+// list (at the root and under /api) and the OpenAPI document is built from it.
 import type { PublicRoute } from "@/lib/http/public-route";
-import { getCatalog, getProducts, getServices } from "./handlers/catalog";
-import { getBalance, getMyIp, postBalance } from "./handlers/account";
-import { getHistory, getLedger, getOrder, postOrder } from "./handlers/orders";
-import { postBrVerify, postMobaVerify, postRedeem } from "./handlers/verify";
-import { getEvents, postWebhookReplay } from "./handlers/events";
+import * as services from "./services/route";
+import * as products from "./products/route";
+import * as catalog from "./catalog/route";
+import * as myIp from "./my-ip/route";
+import * as balance from "./balance/route";
+import * as orders from "./orders/route";
+import * as order from "./orders/[orderId]/route";
+import * as history from "./history/route";
+import * as ledger from "./ledger/route";
+import * as brvvfy from "./brvvfy/route";
+import * as mobavfy from "./mobavfy/route";
+import * as rdmbr from "./rdmbr/route";
+import * as events from "./events/route";
+import * as webhooksReplay from "./webhooks/replay/route";
 
 export const publicRoutes: PublicRoute[] = [
-  getServices,
-  getProducts,
-  getCatalog,
-  getMyIp,
-  getBalance,
-  postBalance,
-  postOrder,
-  getOrder,
-  getHistory,
-  getLedger,
-  postBrVerify,
-  postMobaVerify,
-  postRedeem,
-  getEvents,
-  postWebhookReplay,
+  services.GET,
+  products.GET,
+  catalog.GET,
+  myIp.GET,
+  balance.GET,
+  balance.POST,
+  orders.POST,
+  order.GET,
+  history.GET,
+  ledger.GET,
+  brvvfy.POST,
+  mobavfy.POST,
+  rdmbr.POST,
+  events.GET,
+  webhooksReplay.POST,
 ];

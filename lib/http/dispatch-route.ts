@@ -1,6 +1,5 @@
-// One answer for a matched request, whichever host received it (the lean host or a Next.js route
-// handler): the table's handler, or the catalogue's JSON 404 / 405 with Allow, and a JSON 500 for
-// anything a handler throws.
+// The lean host's answer for a matched request: the route's handler, or the catalogue's JSON 404 /
+// 405 with Allow, and a JSON 500 for anything a handler throws.
 import { errorResponse } from "./errors";
 import type { RouteMatch } from "./router";
 
@@ -15,7 +14,7 @@ export async function dispatchRoute(
     if (match.kind === "method-not-allowed") {
       return errorResponse("METHOD_NOT_ALLOWED", { headers: { allow: match.allow.join(", ") } });
     }
-    return await match.handler(request, { params: match.params, peerIp });
+    return await match.handler(request, { params: Promise.resolve(match.params), peerIp });
   } catch (error) {
     onError(error);
     return errorResponse("INTERNAL_ERROR");

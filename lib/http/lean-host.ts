@@ -1,8 +1,7 @@
 // The process's HTTP server. Paths of the route table go straight to their Web-standard handlers
-// through @hono/node-server's request listener (no Next routing on the hot path); every other path
-// goes to Next's request handler in the same process (dashboard, docs, next-auth, any route file a
-// maintainer adds), which answers the table's JSON 404 for the rest (app/api/[[...path]]). Without
-// Next, the JSON 404 is answered here. Bodies handed to Next are bounded here too.
+// through @hono/node-server's request listener; every other path goes to Next's request handler in
+// the same process (dashboard, docs, next-auth), with its body bounded here. Without Next, the
+// table's JSON 404 is answered here.
 import http from "node:http";
 import { getRequestListener, type HttpBindings } from "@hono/node-server";
 import { errorBody, errorResponse } from "./errors";

@@ -17,7 +17,8 @@ import {
 } from "../auth/authenticate-api-key";
 import { ApiError, errorCatalogue, errorResponse, jsonResponse, type ErrorKey } from "./errors";
 import { readJsonBody } from "./read-json-body";
-import type { HttpMethod, RequestContext, RouteHandler } from "./router";
+import type { HttpMethod, RouteContext, RouteHandler } from "./router";
+import { PeerAddressUnknownError, readPeerAddress } from "./peer-address";
 import { authenticateCaller, readApiSettings, type ApiSettings } from "./access-policies";
 
 /** Which runtime switch closes a route: "order" (MAINTENANCE, API_ORDER_DISABLED) or "redeem" (MAINTENANCE). */
@@ -78,10 +79,8 @@ export interface PublicRouteSpec<B extends z.ZodType | undefined, Q extends z.Zo
   ): Promise<unknown>;
 }
 
-export interface PublicRoute {
-  spec: PublicRouteSpec<z.ZodType | undefined, z.ZodType | undefined>;
-  handler: RouteHandler;
-}
+/** A route file's handler for one method, carrying its spec for the route table and the OpenAPI document. */
+export type PublicRoute = RouteHandler & { spec: PublicRouteSpec<z.ZodType | undefined, z.ZodType | undefined> };
 
 let trustedProxies: string[] | undefined;
 
@@ -144,6 +143,9 @@ function closingSwitch(
 
 function toResponse(error: unknown): Response {
   if (error instanceof ApiError) return errorResponse(error.key, error.options);
+  // Only a request that reached `next start` while it was starting: a retry a moment later is served.
+  if (error instanceof PeerAddressUnknownError)
+    return errorResponse("SERVICE_UNAVAILABLE", { headers: { "retry-after": "1" } });
   if (isDatabaseUnavailable(error)) return errorResponse("SERVICE_UNAVAILABLE", { headers: { "retry-after": "2" } });
   console.error("[api] unexpected error:", error);
   return errorResponse("INTERNAL_ERROR");
@@ -159,11 +161,13 @@ export function publicRoute<B extends z.ZodType | undefined = undefined, Q exten
 ): PublicRoute {
   const maxBodyBytes = env().maxBodyBytes;
 
-  const handler: RouteHandler = async (request: Request, context: RequestContext) => {
+  const handler: RouteHandler = async (request: Request, context: RouteContext) => {
     let limitHeaders: Record<string, string> | undefined;
     try {
       trustedProxies ??= parseTrustedProxies(env().trustedProxies);
-      const clientIp = resolveClientIp(context.peerIp, request.headers.get("x-forwarded-for"), trustedProxies);
+      const peerIp = context.peerIp ?? readPeerAddress(request);
+      const clientIp = resolveClientIp(peerIp, request.headers.get("x-forwarded-for"), trustedProxies);
+      const params = (await context.params) as Record<string, string>;
 
       const earlyBody =
         spec.body && spec.withKeyLookup ? await readBody(request, spec.body, spec.aliases, maxBodyBytes) : undefined;
@@ -199,7 +203,7 @@ export function publicRoute<B extends z.ZodType | undefined = undefined, Q exten
           clientIp,
           body: body as never,
           query: undefined as never,
-          params: context.params,
+          params,
           settings,
         };
         const earlier = await spec.replay!(input);
@@ -220,7 +224,7 @@ export function publicRoute<B extends z.ZodType | undefined = undefined, Q exten
         clientIp,
         body: body as never,
         query: query as never,
-        params: context.params,
+        params,
         settings,
         keyLookupExtra,
       });
@@ -230,5 +234,5 @@ export function publicRoute<B extends z.ZodType | undefined = undefined, Q exten
     }
   };
 
-  return { spec: spec as unknown as PublicRoute["spec"], handler };
+  return Object.assign(handler, { spec: spec as unknown as PublicRoute["spec"] });
 }

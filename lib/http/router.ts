@@ -1,15 +1,15 @@
-// A small path router for the public API: static paths by map lookup, ":param" segments by a
-// linear scan of the few patterns that have them. Next's router costs ~7x more per request
-// (bench/RESULTS.md), so the API does not go through it.
+// The lean host's path router over the route table: static paths by map lookup, ":param" segments by
+// a scan of the few patterns that have them. Under `next start`, Next's own router does this job.
 export type HttpMethod = "GET" | "POST" | "PUT" | "PATCH" | "DELETE" | "HEAD" | "OPTIONS";
 
-export interface RequestContext {
-  params: Record<string, string>;
-  /** The TCP peer's address as the socket reports it. */
-  peerIp: string;
+/** What a handler gets beside the request: Next.js passes `params` alone; the lean host adds the peer. */
+export interface RouteContext {
+  params: Promise<Record<string, string | string[] | undefined>>;
+  /** The TCP peer's address; absent under Next.js, which hands a route handler no socket. */
+  peerIp?: string;
 }
 
-export type RouteHandler = (request: Request, context: RequestContext) => Promise<Response> | Response;
+export type RouteHandler = (request: Request, context: RouteContext) => Promise<Response> | Response;
 
 export interface RouteDefinition {
   path: string;
@@ -69,9 +69,6 @@ export function createRouter(routes: RouteDefinition[], prefixes: string[] = [""
   }
 
   return {
-    has(path: string): boolean {
-      return routes.some((route) => route.path === path);
-    },
     match(method: string, pathname: string): RouteMatch {
       const found = find(pathname);
       if (!found) return { kind: "not-found" };

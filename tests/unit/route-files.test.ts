@@ -1,7 +1,6 @@
-// Every path of the route table has its Next.js route file, so `next start` serves what the lean
-// host serves: app/api/<path>/route.ts, with ":param" segments as "[param]" folders, for the public
-// API; app/<path>/route.ts for the operational routes.
-import fs from "node:fs";
+// Every route of the table is its route file's own export, so `next start` serves exactly what the
+// lean host serves: app/api/<path>/route.ts (":param" segments as "[param]" folders) for the public
+// API, app/<path>/route.ts for the operational routes.
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { publicRoutes } from "@/app/api/public-routes";
@@ -9,19 +8,40 @@ import { operationalRoutes } from "@/app/api/routes";
 
 const root = path.resolve(import.meta.dirname, "..", "..");
 
+async function routeFile(...segments: string[]): Promise<Record<string, unknown>> {
+  return import(path.join(root, "app", ...segments, "route.ts"));
+}
+
+function folders(routePath: string): string[] {
+  return routePath
+    .replace(/:([A-Za-z]+)/g, "[$1]")
+    .split("/")
+    .filter(Boolean);
+}
+
 describe("route files", () => {
-  const paths = [...new Set(publicRoutes.map((route) => route.spec.path))];
+  it.each(publicRoutes.map((route) => [`${route.spec.method} ${route.spec.path}`, route] as const))(
+    "%s is exported by app/api/.../route.ts",
+    async (_, route) => {
+      const file = await routeFile("api", ...folders(route.spec.path));
+      expect(file[route.spec.method]).toBe(route);
+    },
+  );
 
-  it.each(paths)("%s has app/api/.../route.ts taking its handlers from the table", (routePath) => {
-    const folder = routePath.replace(/:([A-Za-z]+)/g, "[$1]");
-    const file = path.join(root, "app", "api", ...folder.split("/").filter(Boolean), "route.ts");
-    expect(fs.existsSync(file), `${file} is missing`).toBe(true);
-    expect(fs.readFileSync(file, "utf8")).toContain(`routeHandlers("${routePath}")`);
-  });
+  it.each(operationalRoutes.map((route) => [route.path, route] as const))(
+    "%s is exported by app/.../route.ts",
+    async (_, route) => {
+      const file = await routeFile(...folders(route.path));
+      for (const [method, handler] of Object.entries(route.handlers)) expect(file[method]).toBe(handler);
+    },
+  );
 
-  // Operational routes are served at their own path only: app/<path>/route.ts.
-  it.each(operationalRoutes.map((route) => route.path))("%s has app/.../route.ts", (routePath) => {
-    const file = path.join(root, "app", ...routePath.split("/").filter(Boolean), "route.ts");
-    expect(fs.existsSync(file), `${file} is missing`).toBe(true);
+  it("every route file answers every method (JSON 405 or 404 rather than Next's own)", async () => {
+    for (const route of publicRoutes) {
+      const file = await routeFile("api", ...folders(route.spec.path));
+      for (const method of ["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"]) {
+        expect(typeof file[method], `${route.spec.path} ${method}`).toBe("function");
+      }
+    }
   });
 });

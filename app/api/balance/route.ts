@@ -1,6 +1,36 @@
-// /api/balance under Next.js (/balance too, by the rewrite in next.config.ts). The handler,
-// its schemas and docs are in the route table (app/api/routes.ts).
-import { routeHandlers } from "@/app/api/routes";
+import { publicRoute } from "@/lib/http/public-route";
+import { ApiError } from "@/lib/http/errors";
+import { readBalanceCents } from "@/lib/wallet/read-balance";
+import { centsToUsd } from "@/lib/money/cents-to-usd";
+import { BalanceResponse } from "@/lib/api-schemas/read-schemas";
+import { otherMethods } from "@/lib/http/route-methods";
 
 export const dynamic = "force-dynamic";
-export const { GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS } = routeHandlers("/balance");
+
+export const GET = publicRoute({
+  method: "GET",
+  path: "/balance",
+  tag: "Account",
+  summary: "Wallet balance in USD",
+  response: BalanceResponse,
+  errors: [],
+  handle: async ({ caller }) => ({
+    success: true,
+    balanceUsd: centsToUsd(await readBalanceCents(caller.accountId)),
+    currency: "USD",
+  }),
+});
+
+export const POST = publicRoute({
+  method: "POST",
+  path: "/balance",
+  tag: "Account",
+  summary: "Not available: wallets are funded only through the bot",
+  response: BalanceResponse,
+  errors: ["NOT_IMPLEMENTED"],
+  handle: async () => {
+    throw new ApiError("NOT_IMPLEMENTED");
+  },
+});
+
+export const { HEAD, PUT, PATCH, DELETE, OPTIONS } = otherMethods({ GET, POST });

@@ -1,6 +1,25 @@
-// /api/brvvfy under Next.js (/brvvfy too, by the rewrite in next.config.ts). The handler,
-// its schemas and docs are in the route table (app/api/routes.ts).
-import { routeHandlers } from "@/app/api/routes";
+import { publicRoute } from "@/lib/http/public-route";
+import { verifyPlayer } from "@/lib/redemptions/verify-player";
+import { getSupplier } from "@/lib/suppliers/get-supplier";
+import { BrVerifyBody, VerifyResponse, brVerifyAliases } from "@/lib/api-schemas/verify-schemas";
+import { otherMethods } from "@/lib/http/route-methods";
 
 export const dynamic = "force-dynamic";
-export const { GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS } = routeHandlers("/brvvfy");
+
+export const POST = publicRoute({
+  method: "POST",
+  path: "/brvvfy",
+  tag: "Verify and redeem",
+  summary: "Verify a battle-royale player id (in-game name check) without ordering",
+  description:
+    "200 with the nickname when the player exists; 404 PLAYER_NOT_FOUND when not; 503 SUPPLIER_UNAVAILABLE (retry) when the check cannot be made now. " +
+    "A `trxid` is recorded as your reference only: a check changes nothing, so repeating it (with any trxid) asks again and answers the current state.",
+  body: BrVerifyBody,
+  aliases: brVerifyAliases,
+  response: VerifyResponse,
+  errors: ["PLAYER_NOT_FOUND", "SUPPLIER_UNAVAILABLE"],
+  handle: ({ caller, body }) =>
+    verifyPlayer(caller, getSupplier(), { game: "br", playerId: body.playerId, trxid: body.trxid }),
+});
+
+export const { GET, HEAD, PUT, PATCH, DELETE, OPTIONS } = otherMethods({ POST });

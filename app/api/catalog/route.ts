@@ -1,6 +1,14 @@
-// /api/catalog under Next.js (/catalog too, by the rewrite in next.config.ts). The handler,
-// its schemas and docs are in the route table (app/api/routes.ts).
-import { routeHandlers } from "@/app/api/routes";
+import { publicRoute } from "@/lib/http/public-route";
+import { otherMethods } from "@/lib/http/route-methods";
+import { GET as getProducts } from "../products/route";
 
 export const dynamic = "force-dynamic";
-export const { GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS } = routeHandlers("/catalog");
+
+export const GET = publicRoute({
+  ...getProducts.spec,
+  path: "/catalog",
+  summary: "Alias of GET /products (same payload)",
+  description: undefined,
+});
+
+export const { HEAD, POST, PUT, PATCH, DELETE, OPTIONS } = otherMethods({ GET });

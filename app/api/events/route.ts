@@ -1,6 +1,26 @@
-// /api/events under Next.js (/events too, by the rewrite in next.config.ts). The handler,
-// its schemas and docs are in the route table (app/api/routes.ts).
-import { routeHandlers } from "@/app/api/routes";
+import { publicRoute } from "@/lib/http/public-route";
+import { EventsQuery, EventsResponse } from "@/lib/api-schemas/webhook-schemas";
+import { listWebhookEvents } from "@/lib/webhooks/list-webhook-events";
+import { otherMethods } from "@/lib/http/route-methods";
 
 export const dynamic = "force-dynamic";
-export const { GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS } = routeHandlers("/events");
+
+export const GET = publicRoute({
+  method: "GET",
+  path: "/events",
+  tag: "Webhooks",
+  summary: "Your webhook events after a sequence number, oldest first",
+  description:
+    "Every event of your account, whether or not it has webhook endpoints and whether or not they answered. Sequence " +
+    "numbers start at 1 and have no gaps: keep the last one you processed and ask for `?after=` it to catch up.",
+  query: EventsQuery,
+  response: EventsResponse,
+  errors: [],
+  handle: async ({ caller, query }) => {
+    const after = query.after ?? 0;
+    const { events, hasMore } = await listWebhookEvents(caller.accountId, after, query.limit ?? 100);
+    return { success: true, events, hasMore, nextAfter: events.length ? events[events.length - 1].sequence : after };
+  },
+});
+
+export const { HEAD, POST, PUT, PATCH, DELETE, OPTIONS } = otherMethods({ GET });

@@ -1,6 +1,42 @@
-// /api/history under Next.js (/history too, by the rewrite in next.config.ts). The handler,
-// its schemas and docs are in the route table (app/api/routes.ts).
-import { routeHandlers } from "@/app/api/routes";
+import { publicRoute } from "@/lib/http/public-route";
+import { HistoryQuery, HistoryResponse } from "@/lib/api-schemas/order-schemas";
+import { buildInvoices } from "@/lib/orders/build-invoice";
+import { listKeyOrders } from "@/lib/orders/list-orders";
+import { otherMethods } from "@/lib/http/route-methods";
 
 export const dynamic = "force-dynamic";
-export const { GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS } = routeHandlers("/history");
+
+export const GET = publicRoute({
+  method: "GET",
+  path: "/history",
+  tag: "Orders",
+  summary: "The calling key's orders, newest first",
+  description:
+    "Only orders placed with the key of this request (another key of the same account sees its own). Simple mode: `limit` " +
+    "(1-200, default 30). Paged mode, when `page` is passed: `pageSize` (1-50, default 20), with `total` and `hasMore` " +
+    "(counted over this key's orders). Values outside those ranges, or not whole numbers, answer 400 INVALID REQUEST with details.",
+  query: HistoryQuery,
+  response: HistoryResponse,
+  errors: [],
+  handle: async ({ caller, query }) => {
+    const scope = { accountId: caller.accountId, keyId: caller.keyId };
+    if (query.page === undefined) {
+      const orders = await buildInvoices((await listKeyOrders(scope, query.limit ?? 30)).orders);
+      return { success: true, count: orders.length, orders };
+    }
+    const pageSize = query.pageSize ?? 20;
+    const { total, orders: rows } = await listKeyOrders(scope, pageSize, (query.page - 1) * pageSize);
+    const orders = await buildInvoices(rows);
+    return {
+      success: true,
+      count: orders.length,
+      orders,
+      page: query.page,
+      pageSize,
+      total,
+      hasMore: query.page * pageSize < total,
+    };
+  },
+});
+
+export const { HEAD, POST, PUT, PATCH, DELETE, OPTIONS } = otherMethods({ GET });

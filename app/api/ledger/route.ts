@@ -1,6 +1,75 @@
-// /api/ledger under Next.js (/ledger too, by the rewrite in next.config.ts). The handler,
-// its schemas and docs are in the route table (app/api/routes.ts).
-import { routeHandlers } from "@/app/api/routes";
+import { publicRoute } from "@/lib/http/public-route";
+import { ApiError } from "@/lib/http/errors";
+import { LedgerQuery, LedgerResponse, LedgerStatementCsv, MAX_STATEMENT_DAYS } from "@/lib/api-schemas/order-schemas";
+import { ledgerToCsv, listLedgerEntries } from "@/lib/wallet/list-ledger-entries";
+import { openLedgerStatement, StatementsBusyError, type StatementRange } from "@/lib/wallet/stream-ledger-statement";
+import { otherMethods } from "@/lib/http/route-methods";
 
 export const dynamic = "force-dynamic";
-export const { GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS } = routeHandlers("/ledger");
+
+export const GET = publicRoute({
+  method: "GET",
+  path: "/ledger",
+  tag: "Account",
+  summary: "Your wallet statement (beyond the spec), newest first",
+  description:
+    "Every credit, debit, refund and adjustment with the balance after it, in pages, newest first. `?format=csv` answers the page " +
+    "as CSV. `?format=csv&from=...&to=...` streams every entry with `from <= createdAt < to` (oldest first, not paged) between " +
+    "an opening and a closing balance line, for reconciling a period in one download: `from` and `to` are ISO-8601 instants " +
+    `with an offset or bare dates (00:00 UTC), at most ${MAX_STATEMENT_DAYS} days apart; a month is \`from=2026-10-01&to=2026-11-01\`. ` +
+    "The opening balance plus the entries' amounts equals the closing balance. While the service already streams its " +
+    "most statements at once, a statement answers 503 SERVICE UNAVAILABLE with Retry-After.",
+  query: LedgerQuery,
+  response: LedgerResponse,
+  alternateContent: { "text/csv": LedgerStatementCsv },
+  responseHeaders: {
+    "Content-Disposition":
+      "With format=csv: `attachment` with a file name (`ledger-<from>-to-<to>.csv` for a statement)",
+  },
+  errors: ["SERVICE_UNAVAILABLE"],
+  handle: async ({ request, caller, query }) => {
+    if (query.from && query.to)
+      return ledgerStatementResponse(request, caller.accountId, { from: query.from, to: query.to });
+    const page = query.page ?? 1;
+    const pageSize = query.pageSize ?? 50;
+    const { total, entries } = await listLedgerEntries(caller.accountId, pageSize, (page - 1) * pageSize);
+    if (query.format === "csv") {
+      return new Response(ledgerToCsv(entries), {
+        headers: {
+          "content-type": "text/csv; charset=utf-8",
+          "content-disposition": `attachment; filename="ledger-page-${page}.csv"`,
+        },
+      });
+    }
+    return { success: true, page, pageSize, total, hasMore: page * pageSize < total, entries };
+  },
+});
+
+/** A bound as a file-name part: the date at midnight UTC, else the instant without colons. */
+function fileNameBound(at: Date): string {
+  const iso = at.toISOString();
+  return iso.endsWith("T00:00:00.000Z") ? iso.slice(0, 10) : iso.replace(/:/g, "").replace(".000Z", "Z");
+}
+
+async function ledgerStatementResponse(request: Request, accountId: number, range: StatementRange): Promise<Response> {
+  let statement;
+  try {
+    statement = await openLedgerStatement(accountId, range);
+  } catch (error) {
+    if (error instanceof StatementsBusyError)
+      throw new ApiError("SERVICE_UNAVAILABLE", { headers: { "retry-after": "5" } });
+    throw error;
+  }
+  const headers = {
+    "content-type": "text/csv; charset=utf-8",
+    "content-disposition": `attachment; filename="ledger-${fileNameBound(range.from)}-to-${fileNameBound(range.to)}.csv"`,
+    "cache-control": "no-store",
+  };
+  if (request.method === "HEAD") {
+    await statement.body.cancel();
+    return new Response(null, { headers });
+  }
+  return new Response(statement.body, { headers });
+}
+
+export const { HEAD, POST, PUT, PATCH, DELETE, OPTIONS } = otherMethods({ GET });

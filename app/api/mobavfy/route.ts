@@ -1,6 +1,29 @@
-// /api/mobavfy under Next.js (/mobavfy too, by the rewrite in next.config.ts). The handler,
-// its schemas and docs are in the route table (app/api/routes.ts).
-import { routeHandlers } from "@/app/api/routes";
+import { publicRoute } from "@/lib/http/public-route";
+import { verifyPlayer } from "@/lib/redemptions/verify-player";
+import { getSupplier } from "@/lib/suppliers/get-supplier";
+import { MobaVerifyBody, VerifyResponse, mobaVerifyAliases } from "@/lib/api-schemas/verify-schemas";
+import { otherMethods } from "@/lib/http/route-methods";
 
 export const dynamic = "force-dynamic";
-export const { GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS } = routeHandlers("/mobavfy");
+
+export const POST = publicRoute({
+  method: "POST",
+  path: "/mobavfy",
+  tag: "Verify and redeem",
+  summary: "Verify a MOBA user and zone (region / profile check)",
+  description:
+    "200 with the nickname when the user exists in that zone; 404 PLAYER_NOT_FOUND when not; 503 SUPPLIER_UNAVAILABLE (retry).",
+  body: MobaVerifyBody,
+  aliases: mobaVerifyAliases,
+  response: VerifyResponse,
+  errors: ["PLAYER_NOT_FOUND", "SUPPLIER_UNAVAILABLE"],
+  handle: ({ caller, body }) =>
+    verifyPlayer(caller, getSupplier(), {
+      game: "moba",
+      playerId: body.userId,
+      zoneId: body.zoneId,
+      trxid: body.trxid,
+    }),
+});
+
+export const { GET, HEAD, PUT, PATCH, DELETE, OPTIONS } = otherMethods({ POST });

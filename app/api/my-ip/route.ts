@@ -1,6 +1,21 @@
-// /api/my-ip under Next.js (/my-ip too, by the rewrite in next.config.ts). The handler,
-// its schemas and docs are in the route table (app/api/routes.ts).
-import { routeHandlers } from "@/app/api/routes";
+import { publicRoute } from "@/lib/http/public-route";
+import { MyIpResponse } from "@/lib/api-schemas/read-schemas";
+import { otherMethods } from "@/lib/http/route-methods";
 
 export const dynamic = "force-dynamic";
-export const { GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS } = routeHandlers("/my-ip");
+
+export const GET = publicRoute({
+  method: "GET",
+  path: "/my-ip",
+  tag: "Account",
+  summary: "Your public IP as the service sees it (the address IP allowlists are checked against)",
+  description:
+    "Answers even where the key's IP allowlist would refuse the caller (IP_NOT_ALLOWED, IP_ALLOWLIST_REQUIRED), so a client " +
+    "can learn which address to add. The key, the account state and the rate limit still apply.",
+  ipAllowlist: false,
+  response: MyIpResponse,
+  errors: [],
+  handle: async ({ clientIp }) => ({ success: true, ip: clientIp }),
+});
+
+export const { HEAD, POST, PUT, PATCH, DELETE, OPTIONS } = otherMethods({ GET });

@@ -1,6 +1,62 @@
-// /api/orders under Next.js (/orders too, by the rewrite in next.config.ts). The handler,
-// its schemas and docs are in the route table (app/api/routes.ts).
-import { routeHandlers } from "@/app/api/routes";
+import { publicRoute } from "@/lib/http/public-route";
+import { jsonResponse } from "@/lib/http/errors";
+import { InvoiceResponse, OrderBody, orderBodyAliases } from "@/lib/api-schemas/order-schemas";
+import {
+  findOrderReplay,
+  placeOrder,
+  placementKeyLookup,
+  type PlacementPrefetch,
+  type PlacementResult,
+} from "@/lib/orders/place-order";
+import { otherMethods } from "@/lib/http/route-methods";
 
 export const dynamic = "force-dynamic";
-export const { GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS } = routeHandlers("/orders");
+
+export const POST = publicRoute({
+  method: "POST",
+  path: "/orders",
+  tag: "Orders",
+  action: "order",
+  summary: "Place an order for one pack",
+  description:
+    "Idempotent per account on `idempotencyKey ?? trxid`, forever. A duplicate of a finished request answers the same invoice " +
+    "with the header `Idempotent-Replayed: true`; a duplicate while the original is still executing answers 429 " +
+    "DUPLICATE_IN_FLIGHT; the same trxid from another key of your account answers 403 FORBIDDEN; the same trxid with a " +
+    "different pid, identifiers or quantity answers 409 IDEMPOTENCY_MISMATCH. A wallet that cannot cover the price answers " +
+    '200 with a cancelled invoice (`orderCreated: false`, `error: "INSUFFICIENT BALANCE"`); a new charge needs a new trxid. ' +
+    'A fresh order answers `status: "processing"`; poll GET /orders/{orderId} until completed or cancelled. ' +
+    "The invoice echoes `userId`, `zoneId` and `serverId` exactly as sent (a serverId label such as `NA` stays `NA`; " +
+    "the supplier gets the resolved value). While MAINTENANCE or API_ORDER_DISABLED stops new orders, a repeat of an " +
+    "order that exists still answers its invoice (`Idempotent-Replayed: true`), whatever has changed in the catalog since.",
+  body: OrderBody,
+  aliases: orderBodyAliases,
+  response: InvoiceResponse,
+  responseHeaders: {
+    "Idempotent-Replayed": "`true` when the invoice is that of an earlier request with the same idempotency key",
+  },
+  errors: [
+    "INVALID_REQUEST",
+    "UNKNOWN_PID",
+    "GAME_DISABLED",
+    "INVALID_PRODUCT",
+    "PRODUCT_DISABLED",
+    "QUANTITY_ONLY_FOR_GAMEKEY_OR_GIFTCARD",
+    "INSUFFICIENT_STOCK",
+    "FORBIDDEN",
+    "IDEMPOTENCY_MISMATCH",
+    "DUPLICATE_IN_FLIGHT",
+  ],
+  replay: async ({ caller, body }) => {
+    const earlier = await findOrderReplay(caller, body);
+    return earlier && invoiceResponse(earlier);
+  },
+  withKeyLookup: placementKeyLookup,
+  handle: async ({ caller, body, keyLookupExtra }) =>
+    invoiceResponse(await placeOrder(caller, body, keyLookupExtra as PlacementPrefetch | undefined)),
+});
+
+function invoiceResponse({ invoice, replayed }: PlacementResult): Response {
+  return jsonResponse({ success: true, ...invoice }, 200, replayed ? { "idempotent-replayed": "true" } : undefined);
+}
+
+export const { GET, HEAD, PUT, PATCH, DELETE, OPTIONS } = otherMethods({ POST });

@@ -1,6 +1,19 @@
-// /api/services under Next.js (/services too, by the rewrite in next.config.ts). The handler,
-// its schemas and docs are in the route table (app/api/routes.ts).
-import { routeHandlers } from "@/app/api/routes";
+import { publicRoute } from "@/lib/http/public-route";
+import { listServices } from "@/lib/catalog/list-services";
+import { ServicesResponse } from "@/lib/api-schemas/read-schemas";
+import { otherMethods } from "@/lib/http/route-methods";
 
 export const dynamic = "force-dynamic";
-export const { GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS } = routeHandlers("/services");
+
+export const GET = publicRoute({
+  method: "GET",
+  path: "/services",
+  tag: "Catalog",
+  summary: "Game lines and the fields their orders require",
+  description: "Only available lines are listed. `required` names the order-body fields each line needs.",
+  response: ServicesResponse,
+  errors: [],
+  handle: async () => ({ success: true, services: await listServices() }),
+});
+
+export const { HEAD, POST, PUT, PATCH, DELETE, OPTIONS } = otherMethods({ GET });

@@ -1,6 +1,49 @@
-// /api/orders/:orderId under Next.js (/orders/:orderId too, by the rewrite in next.config.ts). The handler,
-// its schemas and docs are in the route table (app/api/routes.ts).
-import { routeHandlers } from "@/app/api/routes";
+import { publicRoute } from "@/lib/http/public-route";
+import { jsonResponse } from "@/lib/http/errors";
+import { InvoiceResponse, OrderIdParams, OrderWaitQuery } from "@/lib/api-schemas/order-schemas";
+import { findOwnOrder } from "@/lib/orders/read-order";
+import { orderIdReference, parseOrderReference } from "@/lib/orders/parse-order-reference";
+import { buildInvoice } from "@/lib/orders/build-invoice";
+import { waitForOrderFinish } from "@/lib/orders/wait-for-order";
+import { otherMethods } from "@/lib/http/route-methods";
 
 export const dynamic = "force-dynamic";
-export const { GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS } = routeHandlers("/orders/:orderId");
+
+export const GET = publicRoute({
+  method: "GET",
+  path: "/orders/:orderId",
+  tag: "Orders",
+  summary: "One of your orders",
+  description:
+    "Accepts the public id, your trxid, your idempotency key, or the numeric id. When the reference matches more than one " +
+    'of your orders ("123" can be both an order id and a trxid), the first kind that matches wins, always in this order: ' +
+    "publicId, trxid (the newest order with it), idempotencyKey, numeric id. The header `Order-Matched-By` names the kind " +
+    "that matched; `?by=` restricts the lookup to one kind (`?by=id` for the numeric id). Another account's order, by any " +
+    "form, is 404 ORDER NOT FOUND. With `?wait=N` the answer is held up to N seconds (max 30) until the order is completed " +
+    "or cancelled.",
+  params: OrderIdParams,
+  query: OrderWaitQuery,
+  response: InvoiceResponse,
+  responseHeaders: {
+    "Order-Matched-By": "The kind of reference `orderId` matched: publicId, trxid, idempotencyKey or id",
+  },
+  errors: ["ORDER_NOT_FOUND"],
+  handle: async ({ caller, params, query }) => {
+    const found = await findOwnOrder(caller.accountId, parseOrderReference(params.orderId, query.by));
+    let order = found.order;
+    const terminal = () => order.status === "completed" || order.status === "cancelled";
+    if (query.wait && !terminal()) {
+      const reread = async () => {
+        order = (await findOwnOrder(caller.accountId, orderIdReference(order.id))).order;
+        return terminal();
+      };
+      await waitForOrderFinish(order.id, query.wait * 1000, reread);
+      await reread();
+    }
+    return jsonResponse({ success: true, ...(await buildInvoice(order)) }, 200, {
+      "order-matched-by": found.matchedBy,
+    });
+  },
+});
+
+export const { HEAD, POST, PUT, PATCH, DELETE, OPTIONS } = otherMethods({ GET });

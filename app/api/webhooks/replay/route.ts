@@ -1,6 +1,27 @@
-// /api/webhooks/replay under Next.js (/webhooks/replay too, by the rewrite in next.config.ts). The handler,
-// its schemas and docs are in the route table (app/api/routes.ts).
-import { routeHandlers } from "@/app/api/routes";
+import { publicRoute } from "@/lib/http/public-route";
+import { ApiError } from "@/lib/http/errors";
+import { ReplayBody, ReplayResponse } from "@/lib/api-schemas/webhook-schemas";
+import { replayWebhookEvents } from "@/lib/webhooks/replay-webhook-events";
+import { otherMethods } from "@/lib/http/route-methods";
 
 export const dynamic = "force-dynamic";
-export const { GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS } = routeHandlers("/webhooks/replay");
+
+export const POST = publicRoute({
+  method: "POST",
+  path: "/webhooks/replay",
+  tag: "Webhooks",
+  summary: "Re-send events to your webhook endpoints",
+  description:
+    "A sequence range (`after` < sequence <= `through`) or a list of `eventIds`, at most 1000 events per call, to every " +
+    "enabled endpoint subscribed to each event's type, or to `endpointId` only. Each event keeps its id as `webhook-id`.",
+  body: ReplayBody,
+  response: ReplayResponse,
+  errors: ["NOT_FOUND"],
+  handle: async ({ caller, body }) => {
+    const result = await replayWebhookEvents({ accountId: caller.accountId, ...body });
+    if (result.status === "endpoint_not_found") throw new ApiError("NOT_FOUND");
+    return { success: true, events: result.events, deliveries: result.deliveries };
+  },
+});
+
+export const { GET, HEAD, PUT, PATCH, DELETE, OPTIONS } = otherMethods({ POST });
