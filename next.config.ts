@@ -21,7 +21,7 @@ const nextConfig: NextConfig = {
     return {
       beforeFiles: [],
       afterFiles: [],
-      // The spec's root paths (/orders, /balance, /orders/:orderId ...) are the route handlers
+      // The API's root paths (/orders, /balance, /orders/:orderId ...) are the route handlers
       // under /api. As a fallback, a page or route file at the root still wins, and a path the
       // table lacks reaches the /api catch-all's JSON 404 rather than an HTML page.
       fallback: [{ source: `/:path((?!(?:${NEXT_OWN_PATHS})(?:/|$)).*)`, destination: "/api/:path" }],

@@ -11,7 +11,7 @@ export const GET = publicRoute({
   method: "GET",
   path: "/ledger",
   tag: "Account",
-  summary: "Your wallet statement (beyond the spec), newest first",
+  summary: "Your wallet statement, newest first",
   description:
     "Every credit, debit, refund and adjustment with the balance after it, in pages, newest first. `?format=csv` answers the page " +
     "as CSV. `?format=csv&from=...&to=...` streams every entry with `from <= createdAt < to` (oldest first, not paged) between " +
