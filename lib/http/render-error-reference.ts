@@ -1,9 +1,11 @@
-// The error reference, rendered from the catalogue for the README (`npm run docs:errors` writes it
+// The error reference, rendered from the catalogue for docs/errors.md (`npm run docs:errors` writes it
 // between the markers below) and for the OpenAPI document (`x-error-codes`). A test compares both
 // with the catalogue, so neither can drift from what the API answers.
 import { errorCatalogue, type ErrorKey, type ErrorReference } from "./errors";
 
-export const README_MARKERS = { start: "<!-- error-reference:start -->", end: "<!-- error-reference:end -->" };
+/** The file that holds the rendered table, relative to the project root. */
+export const ERROR_REFERENCE_FILE = "docs/errors.md";
+export const ERROR_REFERENCE_MARKERS = { start: "<!-- error-reference:start -->", end: "<!-- error-reference:end -->" };
 
 export interface ErrorCodeEntry extends ErrorReference {
   code: ErrorKey;
@@ -46,17 +48,19 @@ export function renderErrorReferenceList(): string {
     .join("\n");
 }
 
-/** The README with its error-reference section replaced by the current rendering. */
-export function withErrorReference(readme: string): string {
-  const start = readme.indexOf(README_MARKERS.start);
-  const end = readme.indexOf(README_MARKERS.end);
+/** The document with its error-reference section replaced by the current rendering. */
+export function withErrorReference(document: string): string {
+  const start = document.indexOf(ERROR_REFERENCE_MARKERS.start);
+  const end = document.indexOf(ERROR_REFERENCE_MARKERS.end);
   if (start < 0 || end < start)
-    throw new Error(`README has no ${README_MARKERS.start} ... ${README_MARKERS.end} section`);
+    throw new Error(
+      `${ERROR_REFERENCE_FILE} has no ${ERROR_REFERENCE_MARKERS.start} ... ${ERROR_REFERENCE_MARKERS.end} section`,
+    );
   return (
-    readme.slice(0, start + README_MARKERS.start.length) +
+    document.slice(0, start + ERROR_REFERENCE_MARKERS.start.length) +
     "\n" +
     renderErrorReferenceMarkdown() +
     "\n" +
-    readme.slice(end)
+    document.slice(end)
   );
 }

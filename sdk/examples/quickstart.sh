@@ -1,5 +1,5 @@
 #!/bin/sh
-# The quickstart with curl (README: Quickstart for integrators): from the demo key to a completed
+# The quickstart with curl (README: Quickstart): from the demo key to a completed
 # order and a read of the ledger.
 #
 #   TOPUP_API_URL=http://localhost:3000 TOPUP_API_KEY=<the demo key npm start printed> sh sdk/examples/quickstart.sh

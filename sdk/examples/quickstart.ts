@@ -1,4 +1,4 @@
-// The quickstart with the TypeScript client (README: Quickstart for integrators): from the demo key
+// The quickstart with the TypeScript client (README: Quickstart): from the demo key
 // to a completed order and a read of the ledger.
 //
 //   TOPUP_API_URL=http://localhost:3000 TOPUP_API_KEY=<the demo key npm start printed> npx tsx sdk/examples/quickstart.ts
@@ -46,7 +46,7 @@ try {
   }
 } catch (error) {
   if (!(error instanceof TopupApiError)) throw error;
-  // Every failure has a code from the error reference (README: Error reference) or the client's own.
+  // Every failure has a code from the error reference (docs/errors.md) or the client's own.
   switch (error.code) {
     case "INSUFFICIENT_BALANCE":
       console.error("The wallet cannot cover this pack: fund it in the bot. Nothing was charged.");

@@ -1,4 +1,4 @@
-// The Top-up API's TypeScript client. Start with createClient (README: Quickstart for integrators).
+// The Top-up API's TypeScript client. Start with createClient (README: Quickstart).
 export { createClient } from "./client.js";
 export type {
   Balance,

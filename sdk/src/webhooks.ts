@@ -1,5 +1,5 @@
 // Webhook signature checks on top of the `standardwebhooks` package (the scheme the service signs
-// with: README, Webhooks). Verify the raw body, exactly as received, before parsing it.
+// with: docs/webhooks.md). Verify the raw body, exactly as received, before parsing it.
 import { Webhook } from "standardwebhooks";
 import { TopupApiError } from "./errors.js";
 import type { webhooks } from "./generated/openapi.js";

@@ -1,4 +1,4 @@
-// Every request body is bounded, not only the JSON API's (README: Configuration, MAX_BODY_BYTES):
+// Every request body is bounded, not only the JSON API's (docs/operations.md: Request body limits):
 // next-auth's endpoints take at most MAX_BODY_BYTES on both hosts (the route file reads the body
 // within the limit before next-auth sees it), and the lean host refuses any body over 1 MiB that it
 // would hand to Next (dashboard pages, server actions, any route file), counting chunked bodies as

@@ -1,5 +1,5 @@
-// The per-key limits and the switches (README: Rate limits and switches), over real HTTP against two app processes sharing one Redis (as
-// several instances behind a load balancer do), with the spec's limits: 10 per rolling second and
+// The per-key limits and the switches (docs/api.md: Rate limits, Switches), over real HTTP against two app processes sharing one Redis (as
+// several instances behind a load balancer do), with the documented limits: 10 per rolling second and
 // 80 per rolling minute per key. Redis sits behind a TCP proxy so a test can take it away.
 import type { ChildProcess } from "node:child_process";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";

@@ -1,4 +1,4 @@
-// The README's order rules ("The API", "Order lifecycle") on placing orders, and the idempotency rules, over real HTTP.
+// The order rules of docs/api.md ("Orders", "Order lifecycle") on placing orders, and the idempotency rules, over real HTTP.
 import { afterEach, beforeAll, describe, expect, it, vi } from "vitest";
 import pg from "pg";
 import { getPool } from "@/lib/db/pool";
@@ -316,7 +316,7 @@ describe("a successful placement", () => {
   });
 });
 
-describe("placement failures (README: The API, errors)", () => {
+describe("placement failures (docs/api.md: Requests and failures; docs/errors.md)", () => {
   let key: string;
   let accountId: number;
   beforeAll(async () => {
@@ -444,7 +444,7 @@ describe("placement failures (README: The API, errors)", () => {
   });
 });
 
-describe("insufficient balance (README: insufficient balance is a cancelled invoice)", () => {
+describe("insufficient balance (docs/api.md: insufficient balance is a cancelled invoice)", () => {
   it("answers 200 with a stored cancelled invoice that a replay returns again, and charges nothing", async () => {
     const account = await createAccount({ balanceCents: 50 });
     const trxid = newTrxid();

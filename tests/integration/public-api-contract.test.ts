@@ -1,4 +1,4 @@
-// The README's API rules where a client most easily trips, over real HTTP: history per key, the
+// The API's rules (docs/api.md) where a client most easily trips, over real HTTP: history per key, the
 // invoice's echo of identifiers, replays that answer through the switches and catalog changes,
 // GET /my-ip past the allowlist, missing pid/trxid, a code on every failure, and the ranking of
 // order references.
@@ -337,7 +337,7 @@ describe("order references: one ranking, documented, deterministic", () => {
     expect((await api(`/orders/${id}`, { key: account.key })).json.orderId).toBe(byTrxid.json.orderId);
   });
 
-  it("README and OpenAPI document the ranking", async () => {
+  it("the OpenAPI document states the ranking that docs/api.md gives", async () => {
     const document = (await api("/openapi.json")).json;
     const operation = document.paths["/orders/{orderId}"].get;
     expect(operation.description).toContain("publicId, trxid (the newest order with it), idempotencyKey, numeric id");

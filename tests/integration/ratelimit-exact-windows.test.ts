@@ -1,4 +1,4 @@
-// The per-key limits count exactly (README: Rate limits and switches), proven with generated request
+// The per-key limits count exactly (docs/api.md: Rate limits), proven with generated request
 // timelines on every store: the in-process one, Redis over TCP (REDIS_URL) and Upstash REST (a local
 // server speaking Upstash's protocol in front of the same Redis). The limiter runs on a clock the
 // test drives, so a timeline of minutes takes milliseconds; every answer is compared with a naive

@@ -1,4 +1,4 @@
-// The per-key limits (README: Rate limits and switches) on every store: the same behaviour tests run on the in-process store, on Redis
+// The per-key limits (docs/api.md: Rate limits) on every store: the same behaviour tests run on the in-process store, on Redis
 // over TCP (REDIS_URL) and on the Upstash REST protocol (a local Upstash-compatible server in front
 // of the same Redis). Keys live under a prefix unique to this run. The per-key windows run on a clock
 // the tests drive, so every figure is exact; tests/integration/ratelimit-exact-windows.test.ts adds

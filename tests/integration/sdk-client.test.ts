@@ -1,5 +1,4 @@
-// The TypeScript client (sdk/) against the real service over real HTTP (README: Quickstart for
-// integrators): the whole order flow through the client only, API failures as typed errors, the
+// The TypeScript client (sdk/) against the real service over real HTTP (docs/client.md): the whole order flow through the client only, API failures as typed errors, the
 // per-key rate limit on a server with the real limits, and a lost answer plus a 503 between the
 // client and the service that still end in exactly one order and one debit.
 import http from "node:http";
@@ -144,7 +143,7 @@ describe("waitForOrder", () => {
   it("gives up with TIMEOUT, carrying the last invoice, when the order does not finish in time", async () => {
     const account = await createAccount({ balanceCents: 500 });
     const client = createClient({ baseUrl: baseUrl(), apiKey: account.key });
-    // The sandbox never settles a top-up for a player id ending 777 (README: Suppliers).
+    // The sandbox never settles a top-up for a player id ending 777 (docs/api.md: The sandbox supplier).
     const { invoice } = await client.placeOrder({ pid: "SVCBR60", trxid: newTrxid("slow"), userId: "5550777" });
     const timeout = await caught(client.waitForOrder(invoice.orderId, { timeoutMs: 2_500 }));
     expect(timeout).toMatchObject({ code: "TIMEOUT", retryable: true });

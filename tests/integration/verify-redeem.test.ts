@@ -113,7 +113,7 @@ describe("POST /rdmbr", () => {
     expect(res.json).toMatchObject({ success: false, code: errorCode });
   });
 
-  it("answers a code that is not groups separated by hyphens 400 INVALID_CODE, as the README says, without asking the supplier", async () => {
+  it("answers a code that is not groups separated by hyphens 400 INVALID_CODE, as docs/api.md says, without asking the supplier", async () => {
     const before = await sql(`SELECT count(*)::int AS n FROM redemptions WHERE account_id = $1`, [accountId]);
     for (const code of [
       "ABCDEFGH",
@@ -149,9 +149,11 @@ describe("POST /rdmbr", () => {
     }
   });
 
-  it("the README's verify-and-redeem section says what the handler answers for a malformed code", async () => {
-    const readme = fs.readFileSync(path.join(projectRoot, "README.md"), "utf8");
-    const section = readme.slice(readme.indexOf("- **Verify and redeem**"), readme.indexOf("### Error reference"));
+  it("the verify-and-redeem section of docs/api.md says what the handler answers for a malformed code", async () => {
+    const rules = fs.readFileSync(path.join(projectRoot, "docs/api.md"), "utf8");
+    const start = rules.indexOf("## Verify and redeem");
+    expect(start, "docs/api.md has its Verify and redeem section").toBeGreaterThan(-1);
+    const section = rules.slice(start, rules.indexOf("\n## ", start + 1));
     expect(section).toMatch(/any other form is 400 `INVALID_CODE`/);
     expect(section).toMatch(/missing `code`, or one that is not a string, is 400 `INVALID BODY`/);
     const res = await api("/rdmbr", { key, body: { playerId: "5551234", code: "NOT A CODE" } });

@@ -39,7 +39,7 @@ async function countWrites(): Promise<WriteCounts> {
 // between two answers was written by the request in between.
 let lastCounts: WriteCounts;
 // Answers that are a supplier's word, not a refusal: "every call that reaches the supplier is
-// recorded for the account" (README: Verify and redeem), so these may add that one `redemptions`
+// recorded for the account" (docs/api.md: Verify and redeem), so these may add that one `redemptions`
 // row (none when a malformed code is refused before the supplier is asked) and nothing else.
 const SUPPLIER_OUTCOMES = new Set(["PLAYER_NOT_FOUND", "INVALID_CODE", "CODE_USED"]);
 const SUPPLIER_CALLS = new Set(["/brvvfy", "/mobavfy", "/rdmbr"]);

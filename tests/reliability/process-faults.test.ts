@@ -25,7 +25,7 @@ afterAll(async () => {
 });
 
 // PG_CONNECT_TIMEOUT_MS is also how long a request waits for one of the pool's connections
-// (docs/RELIABILITY.md: "Where a 503 comes from"). The outage test wants a quick 503 while the
+// (docs/operations.md: "When the API answers 503"). The outage test wants a quick 503 while the
 // database is down; 40 placements on one wallet queue behind its lock and the pool, which on a
 // starved machine took longer than 1 s and answered 503, so the kill test waits as production does.
 async function serverOn(databaseUrl: string, pgConnectTimeoutMs = 1000) {

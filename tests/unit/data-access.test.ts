@@ -1,4 +1,4 @@
-// Acceptance: outside the raw-SQL modules the README names (its "Architecture: where SQL is raw, and
+// Acceptance: outside the raw-SQL modules docs/data-layer.md names (its "Where SQL is raw, and
 // why" list, read from between its markers), no module uses pg directly. A module does when it
 // imports the pg package for its values or takes getPool/withTransaction from lib/db/pool; a
 // type-only import cannot run a query. tests/, bench/, scripts/ and lib/db/ itself are outside the
@@ -14,7 +14,7 @@ const SKIPPED_DIRECTORIES = new Set(["node_modules", ".next", ".git", ".data", "
 function readRawSqlList(readme: string): string[] {
   const start = readme.indexOf("<!-- raw-sql-modules:start -->");
   const end = readme.indexOf("<!-- raw-sql-modules:end -->");
-  if (start < 0 || end < start) throw new Error("README.md has no raw-sql-modules markers");
+  if (start < 0 || end < start) throw new Error("docs/data-layer.md has no raw-sql-modules markers");
   return [...readme.slice(start, end).matchAll(/`((?:lib|app|bot|components)\/[^`\s]+)`/g)].map((match) => match[1]);
 }
 
@@ -49,13 +49,13 @@ function directPgUses(source: string): string[] {
   return uses;
 }
 
-const readme = fs.readFileSync(path.join(projectRoot, "README.md"), "utf8");
+const readme = fs.readFileSync(path.join(projectRoot, "docs/data-layer.md"), "utf8");
 const allowed = readRawSqlList(readme);
 const covered = (file: string) =>
   allowed.some((entry) => (entry.endsWith("/") ? file.startsWith(entry) : file === entry));
 
 describe("data access", () => {
-  it("the README's raw-SQL list names modules that exist", () => {
+  it("the raw-SQL list of docs/data-layer.md names modules that exist", () => {
     expect(allowed.length).toBeGreaterThan(5);
     for (const entry of allowed) expect(fs.existsSync(path.join(projectRoot, entry)), entry).toBe(true);
   });
@@ -85,7 +85,7 @@ describe("data access", () => {
       );
     expect(
       offenders,
-      "use Prisma Client (lib/db/prisma.ts), or add the module to the README's raw-SQL list with the reason",
+      "use Prisma Client (lib/db/prisma.ts), or add the module to the raw-SQL list of docs/data-layer.md with the reason",
     ).toEqual([]);
   });
 });

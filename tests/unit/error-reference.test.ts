@@ -1,17 +1,22 @@
 // The error reference is complete and generated: every code of the catalogue has its entry (status,
-// when, retryable, what to do), the README's table is exactly the catalogue's rendering, and the
+// when, retryable, what to do), the table in docs/errors.md is exactly the catalogue's rendering, and the
 // OpenAPI document carries every code in `x-error-codes` and in the Error schema.
 import fs from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { projectRoot } from "@/lib/config/env";
 import { errorBody, errorCatalogue, type ErrorReference } from "@/lib/http/errors";
-import { listErrorCodes, README_MARKERS, renderErrorReferenceMarkdown } from "@/lib/http/render-error-reference";
+import {
+  ERROR_REFERENCE_FILE,
+  ERROR_REFERENCE_MARKERS,
+  listErrorCodes,
+  renderErrorReferenceMarkdown,
+} from "@/lib/http/render-error-reference";
 import { buildOpenApiDocument } from "@/lib/openapi/build-openapi-document";
 import { publicRoutes } from "@/app/api/public-routes";
 
 const catalogue = Object.entries(errorCatalogue) as [string, ErrorReference][];
-const readme = fs.readFileSync(path.join(projectRoot, "README.md"), "utf8");
+const reference = fs.readFileSync(path.join(projectRoot, ERROR_REFERENCE_FILE), "utf8");
 const document = buildOpenApiDocument(publicRoutes) as any;
 
 // Codes whose name is not the documented string with underscores, and why.
@@ -21,11 +26,11 @@ const NAMED_OTHERWISE: Record<string, string> = {
   CODE_USED: "our own code; the error string explains it",
 };
 
-function readmeSection(): string {
-  const start = readme.indexOf(README_MARKERS.start);
-  const end = readme.indexOf(README_MARKERS.end);
-  expect(start, "README has the error-reference markers").toBeGreaterThan(-1);
-  return readme.slice(start + README_MARKERS.start.length, end).trim();
+function referenceSection(): string {
+  const start = reference.indexOf(ERROR_REFERENCE_MARKERS.start);
+  const end = reference.indexOf(ERROR_REFERENCE_MARKERS.end);
+  expect(start, `${ERROR_REFERENCE_FILE} has the error-reference markers`).toBeGreaterThan(-1);
+  return reference.slice(start + ERROR_REFERENCE_MARKERS.start.length, end).trim();
 }
 
 describe.each(catalogue)("%s", (code, entry) => {
@@ -47,11 +52,11 @@ describe.each(catalogue)("%s", (code, entry) => {
     expect(errorBody(code as keyof typeof errorCatalogue)).toEqual({ success: false, error: entry.error, code });
   });
 
-  it("has its row in the README's error reference", () => {
-    const row = readmeSection()
+  it("has its row in the error reference (docs/errors.md)", () => {
+    const row = referenceSection()
       .split("\n")
       .find((line) => line.includes(`| \`${code}\` |`));
-    expect(row, `README row for ${code} (run npm run docs:errors)`).toBeDefined();
+    expect(row, `docs/errors.md row for ${code} (run npm run docs:errors)`).toBeDefined();
     expect(row).toContain(`| ${entry.status} |`);
     expect(row).toContain(`| ${entry.retryable ? "yes" : "no"} |`);
   });
@@ -69,14 +74,14 @@ describe.each(catalogue)("%s", (code, entry) => {
 });
 
 describe("the generated references", () => {
-  it("the README's table is exactly the catalogue's rendering (regenerate with npm run docs:errors)", () => {
-    expect(readmeSection()).toBe(renderErrorReferenceMarkdown());
+  it("the table in docs/errors.md is exactly the catalogue's rendering (regenerate with npm run docs:errors)", () => {
+    expect(referenceSection()).toBe(renderErrorReferenceMarkdown());
   });
 
-  it("lists no code the catalogue does not have, in the README or the OpenAPI document", () => {
+  it("lists no code the catalogue does not have, in docs/errors.md or the OpenAPI document", () => {
     const codes = new Set(catalogue.map(([code]) => code));
-    const readmeCodes = [...readmeSection().matchAll(/^\| \d{3} \| `([A-Z0-9_]+)` \|/gm)].map((m) => m[1]);
-    expect(readmeCodes.sort()).toEqual([...codes].sort());
+    const documentedCodes = [...referenceSection().matchAll(/^\| \d{3} \| `([A-Z0-9_]+)` \|/gm)].map((m) => m[1]);
+    expect(documentedCodes.sort()).toEqual([...codes].sort());
     expect(Object.keys(document["x-error-codes"]).sort()).toEqual([...codes].sort());
     expect(
       listErrorCodes()
