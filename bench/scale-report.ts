@@ -64,7 +64,8 @@ function oneLine(text: string, max = 140): string {
   return flat.length > max ? `${flat.slice(0, max)}…` : flat;
 }
 
-export function renderScaleReport(report: ScaleReport): string {
+/** The committed summary (scale-results.md) and every statement's text and plans (scale-plans.md, not committed). */
+export function renderScaleReport(report: ScaleReport): { summary: string; plans: string } {
   const [small, big] = report.phases;
   const out: string[] = [];
   out.push(`# Scale bench (${report.date})`, "");
@@ -145,8 +146,14 @@ export function renderScaleReport(report: ScaleReport): string {
       `| ${s.operation} | \`${oneLine(s.text, 110).replace(/\|/g, "\\|")}\`${s.name ? ` (${s.name})` : ""} | ${planSummary(a?.custom)} | ${planSummary(b?.custom)} | ${planSummary(b?.generic)} | ${growth} |`,
     );
   }
-  out.push("");
+  out.push(
+    "",
+    "Every statement's text, values and plans: `bench/scale-plans.md`, written by the same run (not committed).",
+  );
+  const summary = out.join("\n");
 
+  out.length = 0;
+  out.push(`# Scale bench plans (${report.date})`, "");
   for (const phase of report.phases) {
     out.push(`## Plans at ${phase.phase}`, "");
     for (const s of phase.explains) {
@@ -161,5 +168,5 @@ export function renderScaleReport(report: ScaleReport): string {
       }
     }
   }
-  return out.join("\n");
+  return { summary, plans: out.join("\n") };
 }
