@@ -617,9 +617,10 @@ It uses a database of its own, \`BENCH_DATABASE\` (default \`bench\`) on the \`D
 whose schemas it drops and re-migrates (without \`DATABASE_URL\`: embedded PostgreSQL under
 \`.data/bench\`). About 7-8 minutes with the defaults on 2 cores: 5 endpoints × 3 servers × 21 s of
 load, then the worker, webhook and queue-depth phases. A quick check that it works (about a minute,
-figures meaningless): \`BENCH_SLICES=1 BENCH_SLICE_S=1 BENCH_KEYS=400 BENCH_ACCOUNTS=20
-BENCH_ORDERS_PER_ACCOUNT=5 BENCH_PROBE_REQUESTS=30 BENCH_WORKER_STEADY_S=2 BENCH_WEBHOOK_CYCLES=1
-BENCH_WEBHOOK_ORDERS=100 BENCH_QUEUE_DEPTH=500 BENCH_QUEUE_SLICES=1 BENCH_RESULTS=/tmp/bench.md\`.
+figures meaningless): \`BENCH_SLICES=1 BENCH_SLICE_S=1 BENCH_CONNECTIONS=10 BENCH_KEYS=4000
+BENCH_ACCOUNTS=20 BENCH_ORDERS_PER_ACCOUNT=5 BENCH_PROBE_REQUESTS=30 BENCH_WORKER_STEADY_S=2
+BENCH_WEBHOOK_CYCLES=1 BENCH_WEBHOOK_ORDERS=100 BENCH_QUEUE_DEPTH=500 BENCH_QUEUE_SLICES=1
+BENCH_RESULTS=/tmp/bench.md\`.
 
 | variable | default | meaning |
 |---|---|---|
