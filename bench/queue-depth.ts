@@ -14,7 +14,7 @@
 import os from "node:os";
 import type pg from "pg";
 import { diffCpu, snapshotCpu } from "./cpu-usage";
-import { percentile, runLoad, type KeyCursor, type KeyRegion, type RequestFactory } from "./load";
+import { median, percentile, runLoad, type KeyCursor, type KeyRegion, type RequestFactory } from "./load";
 
 export interface QueueDepthServer {
   label: string;
@@ -40,12 +40,6 @@ export interface QueueDepthResult {
   sliceSeconds: number;
   figures: QueueDepthFigures[];
   loadAverages: number[];
-}
-
-function median(values: number[]): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  const mid = Math.floor(sorted.length / 2);
-  return sorted.length % 2 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
 }
 
 /** BENCH_QUEUE_DEPTH=0 skips the phase; BENCH_QUEUE_SLICES rounds (default 6). */

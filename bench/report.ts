@@ -3,7 +3,7 @@
 // only and earlier runs live in git history.
 import fs from "node:fs";
 import type { CpuBreakdown } from "./cpu-usage";
-import { ENDPOINTS, percentile, type EndpointName, type ProbeResult } from "./load";
+import { ENDPOINTS, median, percentile, type EndpointName, type ProbeResult } from "./load";
 import { MODE_LABEL, type WebhookFigures, type WebhookMode, type WebhookRound } from "./webhook-phase";
 import type { SteadyFigures, WorkerFigures } from "./worker-phase";
 
@@ -72,13 +72,6 @@ export const VARIANT_LABEL: Record<Variant, string> = {
 };
 
 const ALL_VARIANTS = Object.keys(VARIANT_LABEL) as Variant[];
-
-function median(values: number[]): number {
-  const sorted = values.filter((v) => Number.isFinite(v)).sort((a, b) => a - b);
-  if (sorted.length === 0) return NaN;
-  const mid = Math.floor(sorted.length / 2);
-  return sorted.length % 2 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
-}
 
 const fmt = (value: number, digits = 0) => (Number.isFinite(value) ? value.toFixed(digits) : "n/a");
 const mb = (kib: number) => `${fmt(kib / 1024)} MB`;

@@ -21,7 +21,16 @@ import { checkLedger } from "@/lib/wallet/check-ledger";
 import { readBenchConfig } from "./config";
 import { closeBench, openBenchDatabase, resetAndMigrate, seedBench } from "./database";
 import { diffCpu, snapshotCpu, type CpuBreakdown } from "./cpu-usage";
-import { ENDPOINTS, RequestFactory, percentile, probeLatency, probeRateLimit, runLoad, type KeyCursor } from "./load";
+import {
+  ENDPOINTS,
+  RequestFactory,
+  median,
+  percentile,
+  probeLatency,
+  probeRateLimit,
+  runLoad,
+  type KeyCursor,
+} from "./load";
 import { runBench, startProcess, stopAll, type BenchProcess } from "./processes";
 import {
   renderReport,
@@ -59,12 +68,6 @@ function addCpu(total: CpuBreakdown, more: CpuBreakdown): void {
   total.redisMs += more.redisMs;
   total.loadGeneratorMs += more.loadGeneratorMs;
   total.otherMs += more.otherMs;
-}
-
-function median(values: number[]): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  const mid = Math.floor(sorted.length / 2);
-  return sorted.length % 2 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
 }
 
 async function main(): Promise<void> {

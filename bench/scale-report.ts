@@ -1,6 +1,7 @@
 // The scale bench's report: the API table (10k vs 1M, one connection and 50), the dashboard's
 // functions, and every captured statement's EXPLAIN (ANALYZE, BUFFERS), flagged where a big table
 // is read whole or a statement touches many more buffers at 1M than at 10k.
+import { median } from "./load";
 import type { LatencyFigures } from "./scale-load";
 import type { ExplainedStatement, PlanRecord } from "./scale-explain";
 
@@ -33,10 +34,6 @@ export const RATIO_TARGET = 1.5;
 export const DASHBOARD_TARGET_MS = 500;
 
 const ms = (n: number) => (Number.isFinite(n) ? (n < 10 ? n.toFixed(2) : n.toFixed(0)) : "n/a");
-const median = (values: number[]) => {
-  const s = [...values].sort((a, b) => a - b);
-  return s.length ? (s.length % 2 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2) : NaN;
-};
 
 function cell(f: LatencyFigures | undefined): string {
   if (!f) return "–";
