@@ -9,8 +9,8 @@
 // order, which a busy neighbour on a shared machine disturbs less.
 //
 // Why: graphile_worker.add_job with a job_key first clears that key from locked jobs, and that
-// UPDATE can run on a cached generic plan that scans the whole queue (bench/RESULTS.md, finding 3),
-// so placement slowed down as the queue grew. Target (issue 17): within 10% at 20,000 jobs.
+// UPDATE can run on a cached generic plan that scans the whole queue, so placement slowed down as
+// the queue grew. Target: within 10% at 20,000 jobs.
 import os from "node:os";
 import type pg from "pg";
 import { diffCpu, snapshotCpu } from "./cpu-usage";

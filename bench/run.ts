@@ -231,8 +231,8 @@ async function main(): Promise<void> {
     // No worker runs during the series, so the fulfilment jobs of POST /orders would pile up in the
     // queue, which a production worker keeps short. A long queue is not harmless: add_job's key
     // clearing UPDATE can run on a cached generic plan that scans the whole queue, so placement
-    // would get slower with every slice, by how much depending on each server's plan-cache history
-    // (RESULTS.md). So the queue is emptied after every POST run; the orders stay "processing".
+    // would get slower with every slice, by how much depending on each server's plan-cache history.
+    // So the queue is emptied after every POST run; the orders stay "processing".
     const emptyQueue = async (endpoint: string) => {
       if (endpoint === "place") await pool.query("TRUNCATE graphile_worker._private_jobs");
     };

@@ -50,9 +50,8 @@ import { BIG_ORDERS, checkScaleInvariants, growScale, seedScaleBase, type ScaleI
 
 const log = (line: string) => console.log(`[scale] ${new Date().toISOString().slice(11, 19)} ${line}`);
 
-// p99 at one connection is the 10th slowest of 1,000 answers. Of 200 it was the 2nd slowest, which
-// one pause of the machine decides: two runs of 2026-11-25 missed 1.5x on different rows each time,
-// with the same p50 and the same buffers read at 10k and 1M.
+// p99 at one connection is the 10th slowest of 1,000 answers; of 200 it would be the 2nd slowest,
+// which one pause of the machine decides.
 const ONE_CONN_REQUESTS = Number(process.env.SCALE_ONE_CONN_REQUESTS ?? 1000);
 const ONE_CONN_SECONDS = Number(process.env.SCALE_ONE_CONN_S ?? 6);
 const FIFTY_SECONDS = Number(process.env.SCALE_FIFTY_S ?? 5);
