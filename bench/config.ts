@@ -45,13 +45,6 @@ export interface BenchConfig {
   webhooks: { enabled: boolean; cycles: number; ordersPerRound: number };
   /** Names of endpoints to run (default all), e.g. BENCH_ENDPOINTS=balance,place. */
   endpoints?: string[];
-  /**
-   * Servers to measure (BENCH_VARIANTS): service, noauth, floor by default. For experiments:
-   * "nolimit" (the service with only rate limiting off, to split the auth+RL cost) and
-   * "floorold" (the floor as it was until 2026-11-23: the order transaction statement by statement,
-   * unnamed) and "floorprepared" (the same stepwise transaction as named prepared statements).
-   */
-  variants: string[];
   /** Secrets for NODE_ENV=production: fresh each run, never the development defaults. */
   secrets: { APP_SECRET: string; CODES_ENCRYPTION_KEY: string; NEXTAUTH_SECRET: string };
   /** Rate-limit keys in Redis get this prefix, so the bench shares no window with anyone else. */
@@ -82,10 +75,6 @@ export function readBenchConfig(): BenchConfig {
       ordersPerRound: positiveInt("BENCH_WEBHOOK_ORDERS", 2000),
     },
     endpoints: endpoints?.length ? endpoints : undefined,
-    variants: (process.env.BENCH_VARIANTS ?? "service,noauth,floor")
-      .split(",")
-      .map((name) => name.trim())
-      .filter(Boolean),
     secrets: { APP_SECRET: secret(), CODES_ENCRYPTION_KEY: secret(), NEXTAUTH_SECRET: secret() },
     rateLimitPrefix: `bench-${Date.now().toString(36)}`,
   };

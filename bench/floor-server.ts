@@ -1,26 +1,26 @@
 // The floor: the least a Node server can do to answer the bench's requests. Bare node:http and one
-// pg Pool (PG_POOL_MAX, default 10, like the service), the same reads and writes the service does
-// for the same requests, every statement named (parsed and planned once per connection), and JSON
-// bodies of the same shape. No framework, no Request/Response objects, no zod, no settings or
-// rate-limit look-ups: what the service costs beyond this is its own. A placement is the key
-// look-up plus one statement that does the whole order transaction (floor-sql.ts PLACE_ORDER).
-//
-// The statements are in floor-sql.ts (keep them in step when lib/ changes).
+// pg Pool (PG_POOL_MAX, default 10, like the service), every statement named (parsed and planned
+// once per connection), the service's invoice shape. Its statements, and where and why they differ
+// from the service's, are in floor-statements.ts.
 import crypto from "node:crypto";
 import http from "node:http";
 import pg from "pg";
+import type { ApiCaller } from "@/lib/auth/api-caller-record";
+import { hashApiKey, isWellFormedApiKey } from "@/lib/auth/api-key-format";
+import type { ListedProductRecord } from "@/lib/catalog/catalog-record";
+import { centsToUsd } from "@/lib/money/cents-to-usd";
+import { toInvoice } from "@/lib/orders/build-invoice";
+import type { OrderRecord } from "@/lib/orders/order-record";
+import { formatPublicOrderId, parsePublicOrderId } from "@/lib/orders/public-order-id";
 import {
-  ADD_JOB,
-  DEBIT,
-  INSERT_EVENT,
-  INSERT_LEDGER,
-  INSERT_ORDER,
+  HISTORY_PAGE,
+  KEY_LOOKUP,
   LIST_PRODUCTS,
-  LOOKUP,
-  OPEN_PLACEMENT,
+  ORDER_BY_ID,
   PLACE_ORDER,
+  READ_BALANCE,
   RESERVE_ORDER_IDS,
-} from "./floor-sql";
+} from "./floor-statements";
 
 pg.types.setTypeParser(pg.types.builtins.INT8, (value) => Number(value));
 
@@ -31,34 +31,6 @@ const pool = new pg.Pool({
   idleTimeoutMillis: 30_000,
 });
 pool.on("error", (error) => console.error("[floor] idle client error:", error.message));
-
-const APP_SECRET = process.env.APP_SECRET ?? "";
-
-/**
- * How the floor places an order. "lean" (the default): one named statement (PLACE_ORDER in
- * floor-sql.ts) after the key look-up, two round trips in all, the least we know how to send for
- * the same writes. "stepwise": the transaction the floor sent until 2026-11-23, statement by
- * statement like lib/orders (BEGIN, open, insert, debit, ledger, event, add_job with job_key,
- * COMMIT), unnamed; "stepwise-named" (or FLOOR_PREPARED=1): the same as named prepared statements.
- * The stepwise ones are kept to measure the old floor beside the new one in one run.
- */
-const TRANSACTION = process.env.FLOOR_TRANSACTION ?? (process.env.FLOOR_PREPARED === "1" ? "stepwise-named" : "lean");
-if (!["lean", "stepwise", "stepwise-named"].includes(TRANSACTION))
-  throw new Error(`FLOOR_TRANSACTION must be lean, stepwise or stepwise-named, got ${TRANSACTION}`);
-const PREPARED = TRANSACTION === "stepwise-named";
-function statement(name: string, text: string, values: unknown[]): pg.QueryConfig {
-  return PREPARED ? { name: `floor-${name}`, text, values } : { text, values };
-}
-const KEY_PATTERN = /^svc_[A-Za-z0-9]{40}$/;
-const PUBLIC_ID_PATTERN = /^SVCAPI-([A-Z]{2})-([0-9A-Z]{1,13})-([0-9A-Z]{6})$/;
-
-interface Caller {
-  keyId: number;
-  accountId: number;
-  apiEnabled: boolean;
-  apiDisabledByAdmin: boolean;
-  bannedAt: Date | null;
-}
 
 type Row = Record<string, any>;
 
@@ -80,44 +52,20 @@ function send(res: http.ServerResponse, status: number, body: unknown): void {
   res.end(text);
 }
 
-async function authenticate(req: http.IncomingMessage): Promise<Caller> {
+async function authenticate(req: http.IncomingMessage): Promise<ApiCaller> {
   const key = req.headers["x-api-key"];
-  if (typeof key !== "string" || !KEY_PATTERN.test(key))
+  if (typeof key !== "string" || !isWellFormedApiKey(key))
     throw new HttpError(401, { success: false, error: "INVALID_API_KEY", code: "INVALID_API_KEY" });
-  const hash = crypto.createHash("sha256").update(key).digest("hex");
-  const { rows } = await pool.query<Caller>({ name: "auth-key-lookup", text: LOOKUP, values: [hash] });
+  const { rows } = await pool.query<ApiCaller>({
+    name: "auth-key-lookup",
+    text: KEY_LOOKUP,
+    values: [hashApiKey(key)],
+  });
   const caller = rows[0];
   if (!caller) throw new HttpError(401, { success: false, error: "INVALID_API_KEY", code: "INVALID_API_KEY" });
   if (caller.bannedAt || caller.apiDisabledByAdmin || !caller.apiEnabled)
     throw new HttpError(403, { success: false, error: "API_DISABLED", code: "API_DISABLED" });
   return caller;
-}
-
-function orderHash(id: number): string {
-  const digest = crypto.createHmac("sha256", APP_SECRET).update(`order:${id}`).digest();
-  return (digest.readUIntBE(0, 6) % 36 ** 6).toString(36).toUpperCase().padStart(6, "0");
-}
-
-function toInvoice(order: Row) {
-  const createdAt = new Date(order.created_at);
-  const finishedAt = order.finished_at ? new Date(order.finished_at) : null;
-  const finished = finishedAt && (order.status === "completed" || order.status === "cancelled");
-  return {
-    orderCreated: order.order_created,
-    orderId: order.public_id,
-    trxid: order.trxid,
-    status: order.status,
-    game: order.line_slug,
-    packName: order.pack_name,
-    amountUsd: Math.round(order.amount_cents) / 100,
-    quantity: order.quantity,
-    ...(order.user_id !== null ? { userId: order.user_id } : {}),
-    ...(order.zone_id !== null ? { zoneId: order.zone_id } : {}),
-    ...(order.server_id !== null ? { serverId: order.server_id } : {}),
-    ...(order.status === "cancelled" ? { error: order.error ?? "CANCELLED", refunded: order.refunded } : {}),
-    ...(finished ? { durationSec: Math.round((finishedAt.getTime() - createdAt.getTime()) / 100) / 10 } : {}),
-    createdAt: createdAt.toISOString(),
-  };
 }
 
 async function readBody(req: http.IncomingMessage): Promise<Row> {
@@ -134,7 +82,7 @@ async function readBody(req: http.IncomingMessage): Promise<Row> {
 
 const invalidRequest = () => new HttpError(400, { success: false, error: "INVALID REQUEST" });
 
-// Order ids for the lean placement, reserved in blocks; an id whose statement wrote no order goes back.
+// Order ids reserved in blocks; an id whose statement wrote no order goes back.
 const freeIds: number[] = [];
 let refilling: Promise<void> | undefined;
 async function takeOrderId(): Promise<number> {
@@ -148,13 +96,14 @@ async function takeOrderId(): Promise<number> {
   return freeIds.pop()!;
 }
 
-async function placeLean(
-  caller: Caller,
-  pid: string,
-  trxid: string,
-  idempotencyKey: string,
-  userId: unknown,
-): Promise<unknown> {
+const invoice = (order: OrderRecord) => ({ success: true, ...toInvoice(order) });
+
+async function placeOrder(caller: ApiCaller, body: Row): Promise<unknown> {
+  const pid = body.pid ?? body.PID;
+  const trxid = body.trxid ?? body.trxId ?? body.idtrx ?? body.idTrx;
+  const userId = body.userId ?? body.userID;
+  if (typeof pid !== "string" || typeof trxid !== "string") throw invalidRequest();
+  const idempotencyKey = typeof body.idempotencyKey === "string" ? body.idempotencyKey : trxid;
   // The service answers a missing userId after finding the key unused and the entry orderable; the
   // floor checks it first (the bench always sends one).
   if (typeof userId !== "string") throw invalidRequest();
@@ -175,7 +124,7 @@ async function placeLean(
             idempotencyKey,
             pid,
             id,
-            `${id.toString(36).toUpperCase()}-${orderHash(id)}`,
+            formatPublicOrderId("", id).slice("SVCAPI--".length),
             caller.keyId,
             trxid,
             fingerprint,
@@ -191,142 +140,31 @@ async function placeLean(
       if ((error as { code?: string }).code === "23505" && attempt === 1) continue;
       throw error;
     }
-    if (!row.inserted) freeIds.push(id);
-    if (!row.locked)
+    const { locked, existing, known, orderable, jobs: _, deliveries: __, ...order } = row;
+    if (existing || order.id === null) freeIds.push(id);
+    if (!locked)
       throw new HttpError(429, { success: false, error: "DUPLICATE_IN_FLIGHT", code: "DUPLICATE_IN_FLIGHT" });
-    if (row.existing) return { success: true, ...toInvoice(row.existing) };
-    if (!row.known) throw new HttpError(400, { success: false, error: "UNKNOWN PID" });
-    if (!row.orderable) throw new HttpError(400, { success: false, error: "GAME DISABLED" });
-    return { success: true, ...toInvoice(row.inserted) };
+    if (order.id !== null) return invoice(order as OrderRecord);
+    if (!known) throw new HttpError(400, { success: false, error: "UNKNOWN PID" });
+    if (!orderable) throw new HttpError(400, { success: false, error: "GAME DISABLED" });
+    throw new Error(`no order placed for key ${caller.keyId} and trxid ${trxid}`);
   }
 }
 
-async function placeOrder(caller: Caller, body: Row): Promise<unknown> {
-  const pid = body.pid ?? body.PID;
-  const trxid = body.trxid ?? body.trxId ?? body.idtrx ?? body.idTrx;
-  const userId = body.userId ?? body.userID;
-  if (typeof pid !== "string" || typeof trxid !== "string") throw invalidRequest();
-  const idempotencyKey = typeof body.idempotencyKey === "string" ? body.idempotencyKey : trxid;
-  if (TRANSACTION === "lean") return placeLean(caller, pid, trxid, idempotencyKey, userId);
-
-  const client = await pool.connect();
-  try {
-    await client.query("BEGIN");
-    const opened = (await client.query(statement("open", OPEN_PLACEMENT, [caller.accountId, idempotencyKey, pid])))
-      .rows[0] as Row;
-    if (!opened.locked)
-      throw new HttpError(429, { success: false, error: "DUPLICATE_IN_FLIGHT", code: "DUPLICATE_IN_FLIGHT" });
-    if (opened.existing) {
-      await client.query("COMMIT");
-      return { success: true, ...toInvoice(opened.existing) };
-    }
-    const entry = opened.entry as Row | null;
-    if (!entry) throw new HttpError(400, { success: false, error: "UNKNOWN PID" });
-    if (
-      !entry.lineAvailable ||
-      !entry.lineOrderable ||
-      !entry.productActive ||
-      entry.lineKind !== "topup" ||
-      !entry.supplierSku
-    ) {
-      throw new HttpError(400, { success: false, error: "GAME DISABLED" });
-    }
-    if (typeof userId !== "string") throw invalidRequest();
-
-    const id = opened.next_id as number;
-    const publicId = `SVCAPI-${entry.lineCode}-${id.toString(36).toUpperCase()}-${orderHash(id)}`;
-    const fingerprint = crypto
-      .createHash("sha256")
-      .update(JSON.stringify([entry.catalogId, userId, null, null, 1]))
-      .digest("hex");
-    const amountCents = entry.priceCents as number;
-    const inserted = (
-      await client.query(
-        statement("insert-order", INSERT_ORDER, [
-          id,
-          publicId,
-          caller.accountId,
-          caller.keyId,
-          trxid,
-          idempotencyKey,
-          fingerprint,
-          entry.productId,
-          entry.catalogId,
-          entry.lineSlug,
-          entry.lineKind,
-          entry.packName,
-          entry.priceCents,
-          1,
-          amountCents,
-          userId,
-          null,
-          null,
-          entry.supplier,
-        ]),
-      )
-    ).rows[0] as Row;
-
-    const debited = await client.query<{ balance_cents: number; ledger_count: number }>(
-      statement("debit", DEBIT, [caller.accountId, -amountCents, 0]),
-    );
-    if (debited.rowCount === 0) {
-      const cancelled = await client.query(
-        `UPDATE orders SET status = 'cancelled', order_created = false, error = 'INSUFFICIENT BALANCE', finished_at = now(), updated_at = now()
-          WHERE id = $1 RETURNING *`,
-        [id],
-      );
-      await client.query(INSERT_EVENT, [id, null, "cancelled", "INSUFFICIENT BALANCE: nothing charged"]);
-      await client.query("COMMIT");
-      return { success: true, ...toInvoice(cancelled.rows[0]) };
-    }
-    await client.query(
-      statement("ledger", INSERT_LEDGER, [
-        caller.accountId,
-        "debit",
-        -amountCents,
-        debited.rows[0].balance_cents,
-        id,
-        `api-key:${caller.keyId}`,
-        `order ${publicId}`,
-        null,
-        debited.rows[0].ledger_count,
-      ]),
-    );
-    await client.query(
-      statement("event", INSERT_EVENT, [id, null, "processing", "placed: wallet debited, queued for fulfilment"]),
-    );
-    await client.query(statement("add-job", ADD_JOB, ["fulfil_order", id, `order:${id}`, null]));
-    await client.query("COMMIT");
-    return { success: true, ...toInvoice(inserted) };
-  } catch (error) {
-    await client.query("ROLLBACK").catch(() => undefined);
-    throw error;
-  } finally {
-    client.release();
-  }
-}
-
-async function readOrder(caller: Caller, reference: string): Promise<unknown> {
-  let id: number | undefined;
-  const match = PUBLIC_ID_PATTERN.exec(reference.toUpperCase());
-  if (match) {
-    const parsed = parseInt(match[2], 36);
-    if (orderHash(parsed) === match[3]) id = parsed;
-  } else if (/^\d{1,9}$/.test(reference)) {
-    id = Number(reference);
-  }
+async function readOrder(caller: ApiCaller, reference: string): Promise<unknown> {
+  const id = parsePublicOrderId(reference) ?? (/^\d{1,9}$/.test(reference) ? Number(reference) : undefined);
   const rows =
     id === undefined
       ? []
       : (
-          await pool.query({
-            name: "order-by-id",
-            text: `SELECT * FROM orders WHERE id = $1 AND account_id = $2`,
+          await pool.query<OrderRecord>({
+            name: "order-by-public-id",
+            text: ORDER_BY_ID,
             values: [id, caller.accountId],
           })
         ).rows;
   if (rows.length === 0) throw new HttpError(404, { success: false, error: "ORDER NOT FOUND" });
-  return { success: true, ...toInvoice(rows[0]) };
+  return invoice(rows[0]);
 }
 
 async function handle(req: http.IncomingMessage, res: http.ServerResponse): Promise<void> {
@@ -336,28 +174,24 @@ async function handle(req: http.IncomingMessage, res: http.ServerResponse): Prom
   try {
     if (req.method === "GET" && pathname === "/balance") {
       const caller = await authenticate(req);
-      const { rows } = await pool.query({
+      const { rows } = await pool.query<{ balance_cents: number }>({
         name: "read-balance",
-        text: `SELECT balance_cents FROM accounts WHERE id = $1`,
+        text: READ_BALANCE,
         values: [caller.accountId],
       });
-      return send(res, 200, {
-        success: true,
-        balanceUsd: Math.round(rows[0]?.balance_cents ?? 0) / 100,
-        currency: "USD",
-      });
+      return send(res, 200, { success: true, balanceUsd: centsToUsd(rows[0]?.balance_cents ?? 0), currency: "USD" });
     }
     if (req.method === "GET" && (pathname === "/products" || pathname === "/catalog")) {
       await authenticate(req);
-      const { rows } = await pool.query({ name: "list-products", text: LIST_PRODUCTS });
+      const { rows } = await pool.query<ListedProductRecord>({ name: "list-products", text: LIST_PRODUCTS });
       const products = rows.map((row) => ({
-        id: row.catalog_id,
+        id: row.catalogId,
         slug: row.slug,
-        gameName: row.game_name,
-        serviceName: row.product_name,
-        packName: row.pack_name,
+        gameName: row.gameName,
+        serviceName: row.productName,
+        packName: row.packName,
         kind: row.kind,
-        price: Math.round(row.price_cents) / 100,
+        price: centsToUsd(row.priceCents),
         currency: "USD",
         orderable: row.orderable,
         ...(row.stock === null ? {} : { stock: row.stock }),
@@ -368,13 +202,12 @@ async function handle(req: http.IncomingMessage, res: http.ServerResponse): Prom
       const caller = await authenticate(req);
       const limit = Number(new URLSearchParams(queryAt === -1 ? "" : url.slice(queryAt + 1)).get("limit") ?? 30);
       if (!Number.isInteger(limit) || limit < 1 || limit > 200) throw invalidRequest();
-      // The calling key's orders, as the service lists them (the key's own numbers, newest first).
-      const { rows } = await pool.query({
+      const { rows } = await pool.query<OrderRecord & { keyOrderCount: number }>({
         name: "history-page",
-        text: `SELECT * FROM orders WHERE account_id = $1 AND api_key_id = $2 ORDER BY key_seq DESC LIMIT $3`,
-        values: [caller.accountId, caller.keyId, limit],
+        text: HISTORY_PAGE,
+        values: [caller.accountId, caller.keyId, limit, 0],
       });
-      const orders = rows.map(toInvoice);
+      const orders = rows.filter((row) => row.id !== null).map((row) => toInvoice(row));
       return send(res, 200, { success: true, count: orders.length, orders });
     }
     if (req.method === "GET" && pathname.startsWith("/orders/")) {

@@ -163,6 +163,14 @@ export async function runLoad(options: LoadOptions): Promise<LoadResult> {
   };
 }
 
+/** The median of finite values; NaN when there are none. */
+export function median(values: number[]): number {
+  const sorted = values.filter((v) => Number.isFinite(v)).sort((a, b) => a - b);
+  if (sorted.length === 0) return NaN;
+  const mid = Math.floor(sorted.length / 2);
+  return sorted.length % 2 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
+}
+
 export function percentile(sorted: number[], p: number): number {
   if (sorted.length === 0) return NaN;
   return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))];
@@ -205,7 +213,8 @@ export async function probeLatency(
   return non2xx;
 }
 
-function send(port: number, spec: RequestSpec, agent: http.Agent): Promise<number> {
+/** One request to 127.0.0.1:port, its body read and dropped; resolves to the status. */
+export function send(port: number, spec: RequestSpec, agent: http.Agent): Promise<number> {
   return new Promise<number>((resolve, reject) => {
     const req = http.request(
       { host: "127.0.0.1", port, method: spec.method, path: spec.path, headers: spec.headers, agent },

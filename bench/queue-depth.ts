@@ -9,12 +9,12 @@
 // order, which a busy neighbour on a shared machine disturbs less.
 //
 // Why: graphile_worker.add_job with a job_key first clears that key from locked jobs, and that
-// UPDATE can run on a cached generic plan that scans the whole queue (bench/RESULTS.md, finding 3),
-// so placement slowed down as the queue grew. Target (issue 17): within 10% at 20,000 jobs.
+// UPDATE can run on a cached generic plan that scans the whole queue, so placement slowed down as
+// the queue grew. Target: within 10% at 20,000 jobs.
 import os from "node:os";
 import type pg from "pg";
 import { diffCpu, snapshotCpu } from "./cpu-usage";
-import { percentile, runLoad, type KeyCursor, type KeyRegion, type RequestFactory } from "./load";
+import { median, percentile, runLoad, type KeyCursor, type KeyRegion, type RequestFactory } from "./load";
 
 export interface QueueDepthServer {
   label: string;
@@ -40,12 +40,6 @@ export interface QueueDepthResult {
   sliceSeconds: number;
   figures: QueueDepthFigures[];
   loadAverages: number[];
-}
-
-function median(values: number[]): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  const mid = Math.floor(sorted.length / 2);
-  return sorted.length % 2 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
 }
 
 /** BENCH_QUEUE_DEPTH=0 skips the phase; BENCH_QUEUE_SLICES rounds (default 6). */

@@ -1,13 +1,13 @@
-// Turns the bench's records into the results tables: printed to stdout and written into
-// bench/RESULTS.md between the "generated" markers (text outside them, such as the analysis of a
-// missed target, is kept from run to run).
+// Turns the bench's records into the results tables: printed to stdout and written as the whole of
+// bench/RESULTS.md (a fixed header, then the latest run), so the file holds the current picture
+// only and earlier runs live in git history.
 import fs from "node:fs";
 import type { CpuBreakdown } from "./cpu-usage";
-import { ENDPOINTS, percentile, type EndpointName, type ProbeResult } from "./load";
+import { ENDPOINTS, median, percentile, type EndpointName, type ProbeResult } from "./load";
 import { MODE_LABEL, type WebhookFigures, type WebhookMode, type WebhookRound } from "./webhook-phase";
 import type { SteadyFigures, WorkerFigures } from "./worker-phase";
 
-export type Variant = "service" | "noauth" | "nolimit" | "floor" | "floorprepared" | "floorold";
+export type Variant = "service" | "noauth" | "floor";
 
 /** One server's measured slices for one endpoint. */
 export interface SeriesRecord {
@@ -68,20 +68,10 @@ export interface BenchReport {
 export const VARIANT_LABEL: Record<Variant, string> = {
   service: "service",
   noauth: "service, auth + rate limit off",
-  nolimit: "service, rate limit off",
   floor: "floor",
-  floorprepared: "floor, stepwise, prepared statements",
-  floorold: "floor until 2026-11-23 (stepwise)",
 };
 
 const ALL_VARIANTS = Object.keys(VARIANT_LABEL) as Variant[];
-
-function median(values: number[]): number {
-  const sorted = values.filter((v) => Number.isFinite(v)).sort((a, b) => a - b);
-  if (sorted.length === 0) return NaN;
-  const mid = Math.floor(sorted.length / 2);
-  return sorted.length % 2 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
-}
 
 const fmt = (value: number, digits = 0) => (Number.isFinite(value) ? value.toFixed(digits) : "n/a");
 const mb = (kib: number) => `${fmt(kib / 1024)} MB`;
@@ -162,7 +152,7 @@ interface TargetLine {
   text: string;
 }
 
-// The targets this round works to (bench/RESULTS.md, "Targets"): ratios to the floor measured in the same run.
+// The targets: ratios to the floor measured in the same run, and absolute limits.
 const FLOOR_RATIO_TARGET = 0.8;
 const ADDED_P50_TARGET_MS = 0.5;
 const WORKER_TARGET_PER_SECOND = 1000;
@@ -232,11 +222,7 @@ function evaluateTargets(report: BenchReport): TargetLine[] {
       text: `placement to completion at a trickle, p99 under ${TRICKLE_P99_TARGET_MS} ms: ${fmt(w.low.p99Ms)} ms`,
     });
   }
-  const serviceRss = Math.max(
-    report.peakRssKiB.service ?? 0,
-    report.peakRssKiB.noauth ?? 0,
-    report.peakRssKiB.nolimit ?? 0,
-  );
+  const serviceRss = Math.max(report.peakRssKiB.service ?? 0, report.peakRssKiB.noauth ?? 0);
   lines.push({ met: serviceRss < 400 * 1024, text: `server memory under 400 MB RSS: peak ${mb(serviceRss)}` });
   const serviceSeries = report.series.filter((r) => r.variant !== "floor");
   const unexpected = sum(serviceSeries.map((r) => r.non2xx + r.errors));
@@ -305,61 +291,26 @@ export function renderReport(report: BenchReport): string {
   const c = settings.connections;
   const present = ALL_VARIANTS.filter((v) => report.series.some((r) => r.variant === v));
 
-  out.push(`Run of ${report.date}, ${fmt(report.totalSeconds)} s in all.`);
-  out.push("");
-  out.push("### Machine and setup");
+  out.push(`## Latest run: ${report.date}, ${fmt(report.totalSeconds)} s in all`);
   out.push("");
   out.push(
-    `- ${report.machine.nproc} cores (\`nproc\`), ${report.machine.cpuModel}; node ${report.machine.node}; ${report.machine.postgres}`,
-  );
-  out.push("- `free -h`:");
-  out.push("");
-  out.push("```");
-  out.push(report.machine.memory.trimEnd());
-  out.push("```");
-  out.push("");
-  out.push(
-    `- Load average when the run started: ${report.machine.loadAtStart} (the machine may be shared: see "other CPU" below).`,
+    `- ${report.machine.nproc} cores (\`nproc\`), ${report.machine.cpuModel}; node ${report.machine.node}; ${report.machine.postgres}; ` +
+      `memory: ${report.machine.memory.split("\n")[1]?.trim().split(/\s+/)[1] ?? "n/a"}; load average at the start ${report.machine.loadAtStart}.`,
   );
   out.push(`- Command: \`${report.commandLine}\``);
   out.push(`- Database: ${report.database}. Redis: ${report.redis}.`);
   out.push(
-    `- Per-key rate limiter in the service: ${report.rateLimiter.active ? "**active**" : "**not active**"} ` +
-      `(15 back-to-back requests with one key: service ${JSON.stringify(report.rateLimiter.service)}, ` +
-      `auth-off service ${JSON.stringify(report.rateLimiter.noauth)}).`,
+    `- ${c} connections; per endpoint ${settings.warmupSeconds} s warm-up, ${settings.slices} slices of ${settings.sliceSeconds} s per server, ` +
+      `${settings.probeRequests} one-connection requests; PG_POOL_MAX=${settings.pgPoolMax}. ` +
+      `${report.seed.accounts} accounts, ${report.seed.keys} keys, ${report.seed.preplacedOrders} orders placed beforehand.`,
   );
-  const limited = report.series.filter((r) => r.variant === "service" || r.variant === "nolimit");
-  const perKeyPerSecond = Math.max(
-    0,
-    ...limited.map((r) => (r.ok + r.non2xx) / r.keys / Math.max(1, r.seconds * present.length)),
-  );
+  const limited = report.series.filter((r) => r.variant === "service");
   const usesPerKey = limited.map((r) => (r.ok + r.non2xx) / r.keys);
   out.push(
-    `- ${report.seed.accounts} funded accounts and ${report.seed.keys} API keys (key i belongs to account i mod ${report.seed.accounts}). ` +
-      `For each endpoint the service draws a block of keys not used in the minute before, sized from its warm-up rate ` +
-      `(blocks of ${Math.min(...limited.map((r) => r.keys))}–${Math.max(...limited.map((r) => r.keys))} keys; each key used ` +
-      `${fmt(Math.min(...usesPerKey))}–${fmt(Math.max(...usesPerKey))} times over the endpoint's slices, at most ` +
-      `~${fmt(perKeyPerSecond, 2)} requests/s per key, against limits of 10/s and 80/min), as for resellers each sending a ` +
-      `few dozen requests a minute. The auth-off service and the ` +
-      `floor (no limits) use the other quarter of the keys. Seeding took ${fmt(report.seed.seconds)} s; ` +
-      `${report.seed.preplacedOrders} orders were placed beforehand (read by GET /orders/:id and /history).`,
-  );
-  out.push(
-    `- Load: autocannon, ${c} connections. Per endpoint: ${settings.warmupSeconds} s warm-up of each server, then ` +
-      `${settings.slices} measured slices of ${settings.sliceSeconds} s per server, the servers taking turns slice by slice ` +
-      `(rotating who goes first), so a neighbour's burst of work lands on all of them alike. req/s is the median slice; ` +
-      `p50/p99 pool every answer of the slices (timed per response, not autocannon's whole-ms histogram). ` +
-      `One-connection probe: ${settings.probeRequests} sequential requests. ` +
-      `POST /orders: \`{ pid: "SVCBR60", trxid: <fresh>, userId: "1234567" }\` (sandbox, no added latency).`,
-  );
-  out.push(
-    "- Servers: `service` = `node --import tsx scripts/serve.ts` (NODE_ENV=production, SERVE_DASHBOARD=0); " +
-      "`auth + rate limit off` = the same with `--import ./bench/no-auth/register.ts` (key look-up from an in-memory table " +
-      "read once, no last_used_at stamping, no rate limit; settings, access checks and everything else unchanged); " +
-      "`floor` = `bench/floor-server.ts` (node:http + pg: the same reads and writes, every statement named, a placement in one statement). All with PG_POOL_MAX=" +
-      `${settings.pgPoolMax}. The worker runs only in its own phase (below), so its work does not land on one server's slices; ` +
-      "instead the job queue is emptied after every POST /orders run, as a worker that keeps up would keep it short " +
-      "(the orders stay processing).",
+    `- Per-key rate limiter in the service: ${report.rateLimiter.active ? "**active**" : "**not active**"} ` +
+      `(15 back-to-back requests with one key: service ${JSON.stringify(report.rateLimiter.service)}, ` +
+      `auth off ${JSON.stringify(report.rateLimiter.noauth)}); each of the service's keys used ` +
+      `${fmt(Math.min(...usesPerKey))}–${fmt(Math.max(...usesPerKey))} times per endpoint (limits 10/s, 80/min).`,
   );
   out.push("");
 
@@ -566,18 +517,8 @@ function renderWebhooks(w: WebhookFigures): string[] {
   const c = webhookComparison(w);
   const out = [`### Webhooks: one endpoint per account against none (${w.rounds.length} rounds)`, ""];
   out.push(
-    `- Each round: ${w.ordersPerRound} orders placed through the service at ${w.connections} connections with no worker running ` +
-      `(placed/s: first to last created_at), then a worker drains them (completed/s, first to last finished_at). Endpoints: none; or one per account, ` +
-      `delivered by the same worker process's webhook dispatcher (WEBHOOK_CONCURRENCY ${w.webhookConcurrency}) while it fulfils; or ` +
-      `the same endpoints with a draining worker that delivers nothing (WEBHOOK_CONCURRENCY=0), so its ` +
-      `figures carry only the outbox write in the settling transaction, and a normal worker delivering afterwards. ` +
-      `deliveries/s = events that arrived / (last arrival − the delivering worker ready). Modes take turns mirrored ` +
-      `(none, while, after, after, while, none, ...) so table growth weighs on all alike. Endpoints are added and removed with ` +
-      `the bot's functions; the receiver (bench/webhook-receiver.ts, 127.0.0.1) answers 200 and a sample of deliveries is ` +
-      `verified with standardwebhooks and the endpoint's secret. Every round's worker runs with NODE_ENV=development and ` +
-      `WEBHOOKS_ALLOW_PRIVATE=1, the only way to deliver to loopback (nothing else in lib/ reads NODE_ENV). The outbox row ` +
-      `(webhook_events) is written with or without endpoints; an endpoint adds a delivery row to the settling ` +
-      `transaction (same statement), which the worker's dispatcher then claims, and the delivery itself.`,
+    `- ${w.ordersPerRound} orders per round, placed at ${w.connections} connections with no worker running, then drained; ` +
+      `WEBHOOK_CONCURRENCY ${w.webhookConcurrency}. How the rounds run: the header's "What it measures".`,
   );
   out.push("");
   const rows = w.rounds.map((r, i) => {
@@ -632,23 +573,70 @@ function renderWebhooks(w: WebhookFigures): string[] {
   return out;
 }
 
-const START = "<!-- bench:generated:start -->";
-const END = "<!-- bench:generated:end -->";
-
-/** Replaces the generated block of RESULTS.md (or creates the file); hand-written text stays. */
+/** Replaces bench/RESULTS.md (or another file) with the fixed header and this run's tables. */
 export function writeResultsFile(file: string, generated: string): void {
-  const block = `${START}\n${generated}\n${END}`;
-  let text: string;
-  if (fs.existsSync(file)) {
-    const current = fs.readFileSync(file, "utf8");
-    const start = current.indexOf(START);
-    const end = current.indexOf(END);
-    text =
-      start !== -1 && end > start
-        ? current.slice(0, start) + block + current.slice(end + END.length)
-        : `${current.trimEnd()}\n\n${block}\n`;
-  } else {
-    text = `# Benchmark results\n\n\`npm run bench\` rewrites the part between the markers; the rest is written by hand.\n\n${block}\n`;
-  }
-  fs.writeFileSync(file, text);
+  fs.writeFileSync(file, `${RESULTS_HEADER}\n${generated.trimEnd()}\n`);
 }
+
+// The part of RESULTS.md that does not change from run to run: what is measured, how to run it,
+// and what limits each endpoint (update it when a change moves a limit).
+const RESULTS_HEADER = `# Benchmark results
+
+\`npm run bench\` rewrites this whole file with its latest run; earlier runs are in git history.
+
+## What it measures
+
+- \`POST /orders\` and four GETs at 50 connections on three servers, each a process of its own:
+  \`service\` (\`scripts/serve.ts\` as production runs it), \`auth + rate limit off\`
+  (\`bench/serve-auth-off.ts\`: the same service with keys read from memory and no rate limiting,
+  through the wrapper's bench switch, which production refuses), and \`floor\`
+  (\`bench/floor-server.ts\`: bare \`node:http\` + \`pg\`, the statements of \`bench/floor-statements.ts\`,
+  which says where and why they differ from the service's). The servers take turns slice by slice,
+  so a neighbour's burst lands on all alike; req/s is the median slice, p50/p99 pool every answer.
+  The job queue is emptied after every \`POST /orders\` slice (no worker runs then).
+- The worker (\`scripts/worker.ts\`): a backlog drained (completions/s), then placement to completion
+  at a trickle and at half capacity. Placement with 20,000 jobs queued against none.
+- Webhooks: rounds with no endpoints, one endpoint per account delivering while the worker fulfils,
+  and the same delivered after the drain, to a local receiver that verifies a sample of signatures.
+- Peak memory of every process; the ledger check after every phase and at the end.
+
+## How to run it
+
+\`\`\`sh
+DATABASE_URL=postgresql://postgres@127.0.0.1:5432/postgres REDIS_URL=redis://127.0.0.1:6379 npm run bench
+\`\`\`
+
+It uses a database of its own, \`BENCH_DATABASE\` (default \`bench\`) on the \`DATABASE_URL\` server,
+whose schemas it drops and re-migrates (without \`DATABASE_URL\`: embedded PostgreSQL under
+\`.data/bench\`). About 7-8 minutes with the defaults on 2 cores: 5 endpoints × 3 servers × 21 s of
+load, then the worker, webhook and queue-depth phases. A quick check that it works (about a minute,
+figures meaningless): \`BENCH_SLICES=1 BENCH_SLICE_S=1 BENCH_CONNECTIONS=10 BENCH_KEYS=4000
+BENCH_ACCOUNTS=20 BENCH_ORDERS_PER_ACCOUNT=5 BENCH_PROBE_REQUESTS=30 BENCH_WORKER_STEADY_S=2
+BENCH_WEBHOOK_CYCLES=1 BENCH_WEBHOOK_ORDERS=100 BENCH_QUEUE_DEPTH=500 BENCH_QUEUE_SLICES=1
+BENCH_RESULTS=/tmp/bench.md\`.
+
+| variable | default | meaning |
+|---|---|---|
+| \`BENCH_SLICES\` / \`BENCH_SLICE_S\` / \`BENCH_WARMUP_S\` | 10 / 2 / 1 | slices per endpoint and server, their length, warm-up |
+| \`BENCH_CONNECTIONS\` / \`PG_POOL_MAX\` | 50 / 10 | load connections; pool size of the service and the floor |
+| \`BENCH_ACCOUNTS\` / \`BENCH_KEYS\` / \`BENCH_ORDERS_PER_ACCOUNT\` | 200 / 12000 / 30 | funded accounts, API keys, orders placed beforehand |
+| \`BENCH_ENDPOINTS\` | all | e.g. \`balance,place\` (balance, products, order, history, place) |
+| \`BENCH_WORKER=0\`, \`BENCH_WEBHOOKS=0\`, \`BENCH_QUEUE_DEPTH=0\` | on | skip the worker, webhook or queue-depth phase |
+| \`BENCH_CPU_PROF=1\` | off | \`--cpu-prof\` of the service and the webhook rounds' workers into \`bench/profiles/\` |
+| \`BENCH_RESULTS\` | \`bench/RESULTS.md\` | where a partial or experimental run writes |
+
+## What limits each endpoint
+
+- GETs: the floor sends the same statement after the same key lookup. The service adds the rate
+  limiter's Redis round trip (one script call per request, started beside the key lookup) and the
+  wrapper's work (settings, checks, Request and Response objects); the "auth + rate limit off"
+  columns below show how much of the gap is the first.
+- \`POST /orders\`: PostgreSQL CPU. The writing statement (order, debit, ledger entry, event, job)
+  is most of each order's cost on every server; the service also validates the body in Node and
+  its statement reserves codes and checks stock, where the floor's one statement checks the catalog
+  itself.
+- Worker: per order a claim, the supplier call (sandbox, no added latency) and the settling
+  statement, 10 at a time; delivering webhooks in the same process shares its cores.
+- Placement with jobs queued: the fulfilment job is added through add_job's \`unsafe_dedupe\` path
+  (one insert on graphile's key index), so the queue's depth should not show.
+`;

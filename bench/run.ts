@@ -2,7 +2,7 @@
 //
 //   1. the bench's own database (see database.ts): reset, migrated, demo catalog, funded accounts, keys
 //   2. the servers as separate processes: the service as production runs it, the same service with
-//      auth and rate limiting stubbed out (bench/no-auth), and the floor (floor-server.ts)
+//      key lookup and rate limiting replaced (serve-auth-off.ts), and the floor (floor-server.ts)
 //   3. the worker phase: a backlog placed through the service, drained by `scripts/worker.ts`, then a
 //      steady placement rate for placement-to-completion times (worker-phase.ts)
 //   4. the webhook comparison: rounds without and with one endpoint per account (delivering while
@@ -21,7 +21,16 @@ import { checkLedger } from "@/lib/wallet/check-ledger";
 import { readBenchConfig } from "./config";
 import { closeBench, openBenchDatabase, resetAndMigrate, seedBench } from "./database";
 import { diffCpu, snapshotCpu, type CpuBreakdown } from "./cpu-usage";
-import { ENDPOINTS, RequestFactory, percentile, probeLatency, probeRateLimit, runLoad, type KeyCursor } from "./load";
+import {
+  ENDPOINTS,
+  RequestFactory,
+  median,
+  percentile,
+  probeLatency,
+  probeRateLimit,
+  runLoad,
+  type KeyCursor,
+} from "./load";
 import { runBench, startProcess, stopAll, type BenchProcess } from "./processes";
 import {
   renderReport,
@@ -59,12 +68,6 @@ function addCpu(total: CpuBreakdown, more: CpuBreakdown): void {
   total.redisMs += more.redisMs;
   total.loadGeneratorMs += more.loadGeneratorMs;
   total.otherMs += more.otherMs;
-}
-
-function median(values: number[]): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  const mid = Math.floor(sorted.length / 2);
-  return sorted.length % 2 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
 }
 
 async function main(): Promise<void> {
@@ -120,23 +123,17 @@ async function main(): Promise<void> {
       SANDBOX_LATENCY_MS: "0",
     };
     const profileDir = path.join(projectRoot, "bench", "profiles");
-    const stubbed = ["--import", "./bench/no-auth/register.ts"];
-    // Every server the bench knows; BENCH_VARIANTS picks (service, noauth and floor are always started:
-    // the rate-limit probe and the report's comparisons need them).
+    // The three servers the report compares. The auth-off switch is refused in production, so that
+    // server alone runs with NODE_ENV=development (which changes nothing on the API's path).
     const definitions: Record<Variant, { entry: string; env?: Record<string, string>; nodeArgs?: string[] }> = {
       service: {
         entry: "scripts/serve.ts",
         nodeArgs: config.cpuProfile ? ["--cpu-prof", "--cpu-prof-dir", profileDir] : [],
       },
-      noauth: { entry: "scripts/serve.ts", env: { BENCH_STUBS: "auth,ratelimit" }, nodeArgs: stubbed },
-      nolimit: { entry: "scripts/serve.ts", env: { BENCH_STUBS: "ratelimit" }, nodeArgs: stubbed },
+      noauth: { entry: "bench/serve-auth-off.ts", env: { NODE_ENV: "development" } },
       floor: { entry: "bench/floor-server.ts" },
-      floorprepared: { entry: "bench/floor-server.ts", env: { FLOOR_PREPARED: "1" } },
-      floorold: { entry: "bench/floor-server.ts", env: { FLOOR_TRANSACTION: "stepwise" } },
     };
-    const wanted = (Object.keys(definitions) as Variant[]).filter(
-      (v) => v === "service" || v === "noauth" || v === "floor" || config.variants.includes(v),
-    );
+    const wanted = Object.keys(definitions) as Variant[];
     const started = await Promise.all(
       wanted.map((variant) =>
         startProcess({
@@ -163,7 +160,7 @@ async function main(): Promise<void> {
     );
     if ((noauthLimits[429] ?? 0) > 0) {
       notes.push(
-        "the auth-off service still answered 429 to a burst: bench/no-auth no longer stubs the limiter the wrapper uses; its figures include rate limiting",
+        "the auth-off service still answered 429 to a burst: its figures include rate limiting (bench/serve-auth-off.ts)",
       );
     }
     if (!limiterActive)
@@ -227,15 +224,15 @@ async function main(): Promise<void> {
 
     const series: SeriesRecord[] = [];
     const endpoints = ENDPOINTS.filter((e) => !config.endpoints || config.endpoints.includes(e.name));
-    const variants = (Object.keys(definitions) as Variant[]).filter((v) => config.variants.includes(v) && servers[v]);
-    // Servers that enforce the per-key limits draw keys from the limited region.
-    const regionOf = (variant: Variant) => (variant === "service" || variant === "nolimit" ? "limited" : "open");
+    const variants = wanted;
+    // The server that enforces the per-key limits draws keys from the limited region.
+    const regionOf = (variant: Variant) => (variant === "service" ? "limited" : "open");
     const measuredSeconds = config.slices * config.sliceSeconds;
     // No worker runs during the series, so the fulfilment jobs of POST /orders would pile up in the
     // queue, which a production worker keeps short. A long queue is not harmless: add_job's key
     // clearing UPDATE can run on a cached generic plan that scans the whole queue, so placement
-    // would get slower with every slice, by how much depending on each server's plan-cache history
-    // (RESULTS.md). So the queue is emptied after every POST run; the orders stay "processing".
+    // would get slower with every slice, by how much depending on each server's plan-cache history.
+    // So the queue is emptied after every POST run; the orders stay "processing".
     const emptyQueue = async (endpoint: string) => {
       if (endpoint === "place") await pool.query("TRUNCATE graphile_worker._private_jobs");
     };
@@ -423,7 +420,7 @@ async function main(): Promise<void> {
       ledgerProblems,
       notes,
     };
-    const text = renderReport(report) + renderQueueDepth(queueDepth);
+    const text = [renderReport(report), renderQueueDepth(queueDepth)].filter(Boolean).join("\n");
     console.log(`\n${text}\n`);
     // BENCH_RESULTS: somewhere else for partial runs (one endpoint, profiling), so RESULTS.md keeps the full run.
     const resultsFile = path.resolve(process.env.BENCH_RESULTS ?? path.join(projectRoot, "bench", "RESULTS.md"));
@@ -431,7 +428,7 @@ async function main(): Promise<void> {
     log(`written to ${path.relative(process.cwd(), resultsFile)}`);
     if (config.cpuProfile)
       log(
-        `service (and webhook rounds' worker) CPU profiles in ${path.relative(process.cwd(), profileDir)} (summarise: node --import tsx bench/profile-summary.ts <file>)`,
+        `service (and webhook rounds' worker) CPU profiles in ${path.relative(process.cwd(), profileDir)} (open in Chrome DevTools)`,
       );
   } finally {
     await closeBench(db);

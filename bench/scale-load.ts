@@ -5,7 +5,7 @@
 // all of them (summarise()).
 import http from "node:http";
 import autocannon, { type AutocannonRequest } from "autocannon";
-import { percentile } from "./load";
+import { percentile, send as sendRequest } from "./load";
 
 export interface ScaleRequest {
   method: "GET" | "POST";
@@ -58,19 +58,9 @@ export function summarise(runs: LatencyRun[]): LatencyFigures {
 }
 
 function send(port: number, key: string, spec: ScaleRequest, agent: http.Agent): Promise<number> {
-  return new Promise<number>((resolve, reject) => {
-    const headers: Record<string, string> = { "x-api-key": key };
-    if (spec.body !== undefined) headers["content-type"] = "application/json";
-    const req = http.request(
-      { host: "127.0.0.1", port, method: spec.method, path: spec.path, headers, agent },
-      (res) => {
-        res.resume();
-        res.on("end", () => resolve(res.statusCode ?? 0));
-      },
-    );
-    req.on("error", reject);
-    req.end(spec.body);
-  });
+  const headers: Record<string, string> = { "x-api-key": key };
+  if (spec.body !== undefined) headers["content-type"] = "application/json";
+  return sendRequest(port, { ...spec, headers }, agent);
 }
 
 /** Sends one request (for capturing its SQL); returns the status. */

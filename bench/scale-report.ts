@@ -1,6 +1,7 @@
 // The scale bench's report: the API table (10k vs 1M, one connection and 50), the dashboard's
 // functions, and every captured statement's EXPLAIN (ANALYZE, BUFFERS), flagged where a big table
 // is read whole or a statement touches many more buffers at 1M than at 10k.
+import { median } from "./load";
 import type { LatencyFigures } from "./scale-load";
 import type { ExplainedStatement, PlanRecord } from "./scale-explain";
 
@@ -33,10 +34,6 @@ export const RATIO_TARGET = 1.5;
 export const DASHBOARD_TARGET_MS = 500;
 
 const ms = (n: number) => (Number.isFinite(n) ? (n < 10 ? n.toFixed(2) : n.toFixed(0)) : "n/a");
-const median = (values: number[]) => {
-  const s = [...values].sort((a, b) => a - b);
-  return s.length ? (s.length % 2 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2) : NaN;
-};
 
 function cell(f: LatencyFigures | undefined): string {
   if (!f) return "–";
@@ -64,7 +61,8 @@ function oneLine(text: string, max = 140): string {
   return flat.length > max ? `${flat.slice(0, max)}…` : flat;
 }
 
-export function renderScaleReport(report: ScaleReport): string {
+/** The committed summary (scale-results.md) and every statement's text and plans (scale-plans.md, not committed). */
+export function renderScaleReport(report: ScaleReport): { summary: string; plans: string } {
   const [small, big] = report.phases;
   const out: string[] = [];
   out.push(`# Scale bench (${report.date})`, "");
@@ -145,8 +143,14 @@ export function renderScaleReport(report: ScaleReport): string {
       `| ${s.operation} | \`${oneLine(s.text, 110).replace(/\|/g, "\\|")}\`${s.name ? ` (${s.name})` : ""} | ${planSummary(a?.custom)} | ${planSummary(b?.custom)} | ${planSummary(b?.generic)} | ${growth} |`,
     );
   }
-  out.push("");
+  out.push(
+    "",
+    "Every statement's text, values and plans: `bench/scale-plans.md`, written by the same run (not committed).",
+  );
+  const summary = out.join("\n");
 
+  out.length = 0;
+  out.push(`# Scale bench plans (${report.date})`, "");
   for (const phase of report.phases) {
     out.push(`## Plans at ${phase.phase}`, "");
     for (const s of phase.explains) {
@@ -161,5 +165,5 @@ export function renderScaleReport(report: ScaleReport): string {
       }
     }
   }
-  return out.join("\n");
+  return { summary, plans: out.join("\n") };
 }

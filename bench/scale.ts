@@ -50,9 +50,8 @@ import { BIG_ORDERS, checkScaleInvariants, growScale, seedScaleBase, type ScaleI
 
 const log = (line: string) => console.log(`[scale] ${new Date().toISOString().slice(11, 19)} ${line}`);
 
-// p99 at one connection is the 10th slowest of 1,000 answers. Of 200 it was the 2nd slowest, which
-// one pause of the machine decides: two runs of 2026-11-25 missed 1.5x on different rows each time,
-// with the same p50 and the same buffers read at 10k and 1M (bench/RESULTS.md).
+// p99 at one connection is the 10th slowest of 1,000 answers; of 200 it would be the 2nd slowest,
+// which one pause of the machine decides.
 const ONE_CONN_REQUESTS = Number(process.env.SCALE_ONE_CONN_REQUESTS ?? 1000);
 const ONE_CONN_SECONDS = Number(process.env.SCALE_ONE_CONN_S ?? 6);
 const FIFTY_SECONDS = Number(process.env.SCALE_FIFTY_S ?? 5);
@@ -562,7 +561,9 @@ async function main(): Promise<void> {
       });
 
     const file = path.resolve(process.env.SCALE_RESULTS ?? path.join(projectRoot, "bench", "scale-results.md"));
-    const jsonFile = file.replace(/\.md$/, ".json");
+    // The summary is committed; the plans and the raw figures of the latest run stay beside it, ignored by git.
+    const plansFile = path.join(path.dirname(file), "scale-plans.md");
+    const jsonFile = path.join(path.dirname(file), "scale-results.json");
     const sides = [
       await openSide("10k", smallUrl, await startService("service-10k", smallUrl), smallIds),
       await openSide(bigLabel, db.url, await startService(`service-${bigLabel}`, db.url), bigIds),
@@ -587,11 +588,14 @@ async function main(): Promise<void> {
       phases: [small, big],
       totalSeconds: (Date.now() - began) / 1000,
     };
-    const text = renderScaleReport(report);
-    fs.writeFileSync(file, `${text}\n`);
+    const { summary, plans } = renderScaleReport(report);
+    fs.writeFileSync(file, `${summary}\n`);
+    fs.writeFileSync(plansFile, `${plans}\n`);
     fs.writeFileSync(jsonFile, JSON.stringify(report, null, 1));
-    console.log(text.split("\n## Plans at")[0]);
-    log(`written to ${path.relative(process.cwd(), file)} (and .json)`);
+    console.log(summary);
+    log(
+      `written to ${path.relative(process.cwd(), file)} (plans: ${path.basename(plansFile)}, figures: ${path.basename(jsonFile)})`,
+    );
   } finally {
     await closeBench(db);
   }

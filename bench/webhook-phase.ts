@@ -1,4 +1,4 @@
-// What one webhook endpoint per account costs (issue 15, acceptance 6). Rounds of the same size in
+// What one webhook endpoint per account costs. Rounds of the same size in
 // three modes, mirrored (none, concurrent, deferred, deferred, concurrent, none, ...) so the
 // tables' steady growth weighs on every mode alike. Each round:
 //

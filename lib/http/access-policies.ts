@@ -11,6 +11,7 @@ import {
 } from "../ratelimit";
 import { keyLimitIdentifier } from "../ratelimit/key-limit-identifier";
 import { ApiError } from "./errors";
+import { env } from "../config/env";
 
 export type ApiSettings = RuntimeSettings;
 
@@ -58,6 +59,7 @@ export async function authenticateCaller(
   clientIp: string,
   extra?: KeyLookupExtra,
 ): Promise<AuthenticatedCall> {
+  if (benchReplacement) return benchReplacement(headers, clientIp, extra);
   const presented = extractApiKey(headers);
   const blockedFor = authBlockedFor(clientIp);
   // A network that is sending bad keys gets no concurrent store write per guess: its check starts
@@ -92,4 +94,16 @@ export async function authenticateCaller(
   const limit = mapUnavailable(check.decision);
   limit.catch(() => undefined); // awaited by the caller, after the account checks
   return { caller, limit, extra: extraValue };
+}
+
+let benchReplacement: typeof authenticateCaller | undefined;
+
+/**
+ * The bench's auth-off server (bench/serve-auth-off.ts) replaces the key lookup and the limits with
+ * its own, to measure what they cost. Refused in production, so that no deployed process runs
+ * without them; everything else in the wrapper (account and IP checks, settings) still runs.
+ */
+export function replaceCallerAuthenticationForBench(authenticate: typeof authenticateCaller): void {
+  if (env().nodeEnv === "production") throw new Error("Refusing to replace API-key authentication in production");
+  benchReplacement = authenticate;
 }

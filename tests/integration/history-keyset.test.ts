@@ -267,7 +267,7 @@ describe("the page statements' generic plans", () => {
 });
 
 describe("a small key's page beside a big key's orders", () => {
-  // Reseller B's 200 orders beside A's million (bench/RESULTS.md, "2026-11-25, 11:20"): a custom plan
+  // Reseller B's 200 orders beside A's million (the scale bench's reseller B rows): a custom plan
   // must read the small key's page through the (key, key_seq) index, not all of its account's
   // orders through an account index, one heap page each once they lie scattered among the big
   // key's, and sort them.

@@ -1,0 +1,35 @@
+// The service as scripts/serve.ts runs it, but with API-key lookup and rate limiting replaced through
+// the wrapper's bench switch (replaceCallerAuthenticationForBench, refused in production): the bench
+// compares it with the service to show what those two cost. Callers come from an in-memory table of
+// every key, read once; nothing is limited. A route's extra read (POST /orders' placement lookup)
+// still runs with the key's own lookup, as one statement, as it does in the service.
+import { API_CALLER_COLUMNS, API_CALLER_TABLES } from "@/lib/auth/api-caller-record";
+import { hashApiKey } from "@/lib/auth/api-key-format";
+import { authenticateApiKey, extractApiKey, type ApiCaller } from "@/lib/auth/authenticate-api-key";
+import { getPool } from "@/lib/db/pool";
+import { ApiError } from "@/lib/http/errors";
+import { replaceCallerAuthenticationForBench } from "@/lib/http/access-policies";
+
+const ALL_KEYS = `SELECT k.key_hash AS "keyHash", ${API_CALLER_COLUMNS} FROM ${API_CALLER_TABLES} WHERE k.revoked_at IS NULL`;
+const allowed = { allowed: true, retryAfterSeconds: 0, retryAfterMs: 0, headers: {} as Record<string, string> };
+
+let callers: Promise<Map<string, ApiCaller>> | undefined;
+async function loadCallers(): Promise<Map<string, ApiCaller>> {
+  const { rows } = await getPool().query<ApiCaller & { keyHash: string }>(ALL_KEYS);
+  return new Map(rows.map(({ keyHash, ...caller }) => [keyHash, caller]));
+}
+
+replaceCallerAuthenticationForBench(async (headers, _clientIp, extra) => {
+  const presented = extractApiKey(headers);
+  if (extra) {
+    const found = await authenticateApiKey(presented, extra);
+    return { caller: found.caller, limit: Promise.resolve(allowed), extra: found.extra };
+  }
+  if (presented === undefined) throw new ApiError("MISSING_API_KEY");
+  callers ??= loadCallers();
+  const caller = (await callers).get(hashApiKey(presented));
+  if (!caller) throw new ApiError("INVALID_API_KEY");
+  return { caller, limit: Promise.resolve(allowed) };
+});
+
+await import("../scripts/serve");
