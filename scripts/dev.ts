@@ -6,7 +6,7 @@
 import { fork, spawn, type ChildProcess } from "node:child_process";
 import path from "node:path";
 import { pathToFileURL } from "node:url";
-import { env, projectRoot } from "@/lib/config/env";
+import { childEnvironment, env, projectRoot, useDatabaseUrl } from "@/lib/config/env";
 import { applyMigrations } from "@/lib/db/migrate";
 import { closePool } from "@/lib/db/pool";
 import { isDatabaseEmpty, readRememberedDemoKey, seedDemoData } from "@/lib/seed/seed-demo-data";
@@ -56,14 +56,14 @@ process.on("SIGTERM", () => void shutdown(0));
 
 const database = await resolveDatabase();
 if (database.embedded) stopDatabase = database.embedded.stop;
-process.env.DATABASE_URL = database.url;
+useDatabaseUrl(database.url);
 await applyMigrations(database.url, { log: (line) => console.log(`[migrate] ${line}`) });
 const demoApiKey = (await isDatabaseEmpty())
   ? (await seedDemoData({ dataDir: config.dataDir, demoApiKey: config.demoApiKey })).demoApiKey
   : await readRememberedDemoKey(config.dataDir);
 await closePool();
 
-const childEnv: NodeJS.ProcessEnv = { ...process.env, DATABASE_URL: database.url, NEXT_TELEMETRY_DISABLED: "1" };
+const childEnv = childEnvironment({ DATABASE_URL: database.url, NEXT_TELEMETRY_DISABLED: "1" });
 const nextBin = path.join(projectRoot, "node_modules", "next", "dist", "bin", "next");
 // The API's client IP under Next needs the peer-address stamp before the first request is read.
 const preload = pathToFileURL(path.join(projectRoot, "scripts", "preload-peer-address.mjs")).href;
@@ -71,7 +71,7 @@ const web = watch(
   "next dev",
   spawn(process.execPath, [nextBin, "dev", "-H", config.host, "-p", String(config.port)], {
     cwd: projectRoot,
-    env: { ...childEnv, NODE_OPTIONS: `${process.env.NODE_OPTIONS ?? ""} --import=${preload}`.trim() },
+    env: { ...childEnv, NODE_OPTIONS: `${childEnv.NODE_OPTIONS ?? ""} --import=${preload}`.trim() },
     stdio: ["ignore", "pipe", "inherit"],
   }),
 );

@@ -38,7 +38,6 @@ import {
   sandboxNickname,
   type SandboxBehaviourName,
 } from "./sandbox-behaviours";
-import { readMilliseconds } from "./supplier-config";
 import type {
   RedeemOutcome,
   RedeemRequest,
@@ -63,13 +62,6 @@ export interface SandboxOptions {
 }
 
 export const SANDBOX_DEFAULTS = { latencyMs: 0, slowMs: 3000, maxRememberedTopups: 10_000 } as const;
-
-export function sandboxOptionsFromEnv(source: Record<string, string | undefined> = process.env): SandboxOptions {
-  return {
-    latencyMs: readMilliseconds(source, "SANDBOX_LATENCY_MS", SANDBOX_DEFAULTS.latencyMs),
-    slowMs: readMilliseconds(source, "SANDBOX_SLOW_MS", SANDBOX_DEFAULTS.slowMs),
-  };
-}
 
 interface RememberedTopup {
   userId: string;

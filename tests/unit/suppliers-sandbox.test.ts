@@ -6,9 +6,8 @@ import {
   sandboxBehaviourFor,
   sandboxBehaviours,
   sandboxCodeRules,
-  sandboxOptionsFromEnv,
 } from "@/lib/suppliers/sandbox-supplier";
-import { SupplierConfigError } from "@/lib/suppliers/supplier-config";
+import { ConfigError, loadEnv } from "@/lib/config/env";
 import type { TopupRequest } from "@/lib/suppliers/types";
 
 const topup = (userId: string | undefined, reference = `ref-${userId}`): TopupRequest => ({
@@ -161,13 +160,13 @@ describe("sandbox supplier: time", () => {
   });
 
   it("reads SANDBOX_LATENCY_MS and SANDBOX_SLOW_MS, with defaults 0 and 3000, and refuses nonsense", () => {
-    expect(sandboxOptionsFromEnv({})).toEqual({ latencyMs: 0, slowMs: 3000 });
-    expect(sandboxOptionsFromEnv({ SANDBOX_LATENCY_MS: "25", SANDBOX_SLOW_MS: "400" })).toEqual({
+    expect(loadEnv({}).sandbox).toEqual({ latencyMs: 0, slowMs: 3000 });
+    expect(loadEnv({ SANDBOX_LATENCY_MS: "25", SANDBOX_SLOW_MS: "400" }).sandbox).toEqual({
       latencyMs: 25,
       slowMs: 400,
     });
-    expect(() => sandboxOptionsFromEnv({ SANDBOX_SLOW_MS: "-1" })).toThrow(SupplierConfigError);
-    expect(() => sandboxOptionsFromEnv({ SANDBOX_LATENCY_MS: "fast" })).toThrow(/SANDBOX_LATENCY_MS/);
+    expect(() => loadEnv({ SANDBOX_SLOW_MS: "-1" })).toThrow(ConfigError);
+    expect(() => loadEnv({ SANDBOX_LATENCY_MS: "fast" })).toThrow(/SANDBOX_LATENCY_MS/);
   });
 });
 
