@@ -20,6 +20,7 @@ import { getSupplier } from "../suppliers/get-supplier";
 import { fulfilOrder } from "./fulfil-order";
 import { FULFIL_ORDER_TASK } from "./enqueue-fulfilment";
 import { webhookTasks } from "../webhooks/webhook-tasks";
+import { webhookPolicyFromEnv } from "../webhooks/check-destination";
 import {
   listClaimingDispatchers,
   releaseDeadClaims,
@@ -158,11 +159,8 @@ export async function startWorker(options: {
   const runner: Runner = await run({
     ...shared,
     concurrency,
-    // Batching (graphile-worker's own): the pool locks up to twice its slots of due jobs in one
-    // query and hands them out locally, and completions made in the same tick are recorded in one
-    // query, instead of a get_job and a complete_job round trip (each its own commit) per order.
-    // A job this process holds is locked under its pool's id, which the liveness lock covers too
-    // (pool:create below); a job run again after a crash is safe (fulfilOrder is idempotent).
+    // graphile-worker's batching: jobs are locked and completed many per query, not one commit each.
+    // They are locked under the pool's id, which the liveness lock covers too (pool:create above).
     preset: { worker: { localQueue: { size: concurrency * 2 }, completeJobBatchDelay: 0 } },
     taskList: {
       [FULFIL_ORDER_TASK]: async (payload) => {
@@ -198,6 +196,7 @@ export async function startWorker(options: {
       id: dispatcherId,
       concurrency: webhookConcurrency,
       pollIntervalMs: options.webhookPollIntervalMs ?? configured.webhookPollIntervalMs,
+      delivery: { policy: webhookPolicyFromEnv(undefined, config) },
       log: (line) => log(`webhooks: ${line}`),
     });
   }
