@@ -24,31 +24,19 @@ const blank = (value: unknown) => (typeof value === "string" && value.trim() ===
 
 const text = () => z.preprocess(blank, z.string().trim().optional());
 
-const int = (min: number, fallback: number, max = Number.MAX_SAFE_INTEGER) =>
+const wholeNumber = (min: number, max = Number.MAX_SAFE_INTEGER) =>
   z
-    .preprocess(
-      blank,
-      z
-        .string()
-        .trim()
-        .regex(/^-?\d+$/, "must be a whole number")
-        .transform(Number)
-        .pipe(z.number().min(min, `must be at least ${min}`).max(max, `must be at most ${max}`))
-        .optional(),
-    )
-    .transform((value) => value ?? fallback);
+    .string()
+    .trim()
+    .regex(/^-?\d+$/, "must be a whole number")
+    .transform(Number)
+    .pipe(z.number().min(min, `must be at least ${min}`).max(max, `must be at most ${max}`));
 
-const optionalInt = (min: number) =>
-  z.preprocess(
-    blank,
-    z
-      .string()
-      .trim()
-      .regex(/^\d+$/, "must be a whole number")
-      .transform(Number)
-      .pipe(z.number().min(min, `must be at least ${min}`))
-      .optional(),
-  );
+const int = (min: number, fallback: number, max?: number) =>
+  z.preprocess(blank, wholeNumber(min, max).optional()).transform((value) => value ?? fallback);
+
+/** Unset leaves the choice to the code that uses it. */
+const optionalInt = (min: number) => z.preprocess(blank, wholeNumber(min).optional());
 
 /** "0" or "1"; anything else is a typo worth stopping for. */
 const flag = (fallback: boolean) =>

@@ -51,7 +51,9 @@ export function h2hConfigFromEnv(settings: Env["h2h"] = env().h2h): H2hConfig {
       ["H2H_PARTNER_ID", partnerId],
       ["H2H_SECRET", secret],
     ].flatMap(([name, value]) => (value ? [] : [name]));
-    throw new SupplierConfigError(`The "h2h" supplier needs ${missing.join(", ")} in the environment (missing or empty).`);
+    throw new SupplierConfigError(
+      `The "h2h" supplier needs ${missing.join(", ")} in the environment (missing or empty).`,
+    );
   }
   return { baseUrl, partnerId, secret, timeoutMs };
 }
