@@ -48,8 +48,7 @@ function sourceFiles(entry: string): string[] {
 const isProcess = (node: ts.Node) => ts.isIdentifier(node) && node.text === "process";
 
 /** Lines that reach process.env: `process.env`, `process["env"]`, `const { env } = process`, `import { env } from "process"`. */
-function environmentReads(file: string): number[] {
-  const text = fs.readFileSync(path.join(root, file), "utf8");
+function environmentReads(file: string, text = fs.readFileSync(path.join(root, file), "utf8")): number[] {
   const source = ts.createSourceFile(file, text, ts.ScriptTarget.Latest, true);
   const lines: number[] = [];
   const hit = (node: ts.Node) => lines.push(source.getLineAndCharacterOfPosition(node.getStart()).line + 1);
@@ -97,22 +96,14 @@ describe("configuration", () => {
   });
 
   it("catches each form of read", () => {
-    const probe = path.join(root, "tests", "unit", ".config-probe.tmp.ts");
-    fs.writeFileSync(
-      probe,
-      [
-        'import { env as e } from "node:process";',
-        "const a = process.env.X;",
-        'const b = process["env"];',
-        "const { env } = process;",
-        'const c = "process.env.IN_A_STRING"; // process.env in a comment',
-      ].join("\n"),
-    );
-    try {
-      expect(environmentReads(path.relative(root, probe))).toEqual([1, 2, 3, 4]);
-    } finally {
-      fs.rmSync(probe);
-    }
+    const probe = [
+      'import { env as e } from "node:process";',
+      "const a = process.env.X;",
+      'const b = process["env"];',
+      "const { env } = process;",
+      'const c = "process.env.IN_A_STRING"; // process.env in a comment',
+    ].join("\n");
+    expect(environmentReads("probe.ts", probe)).toEqual([1, 2, 3, 4]);
   });
 
   it("applies the defaults, and refuses a bad value naming the variable (and never a secret)", () => {
