@@ -126,7 +126,7 @@ const schema = z
   });
 
 // Values that may hold credentials are never echoed in an error.
-const SENSITIVE = /SECRET|TOKEN|KEY|_URL$|PARTNER/;
+const SENSITIVE = /SECRET|TOKEN|API_KEY|_URL$|PARTNER/;
 
 export class ConfigError extends Error {
   constructor(message: string) {
