@@ -5,5 +5,6 @@ import { defineConfig } from "prisma/config";
 export default defineConfig({
   schema: "prisma/schema.prisma",
   migrations: { path: "prisma/migrations" },
+  // Read by the Prisma CLI, not the service, so not through lib/config.
   datasource: { url: process.env.DATABASE_URL ?? "postgresql://localhost/unused" },
 });

@@ -6,6 +6,7 @@ import { NextResponse, type NextRequest } from "next/server";
 import { createCspNonce, docsContentSecurityPolicy } from "./lib/http/docs-content-security-policy";
 
 export function proxy(request: NextRequest) {
+  // Not lib/config: Next compiles NODE_ENV into the proxy bundle (tests/unit/config-only-reader.test.ts).
   const policy = docsContentSecurityPolicy(createCspNonce(), { development: process.env.NODE_ENV === "development" });
   const headers = new Headers(request.headers);
   headers.set("content-security-policy", policy);

@@ -15,7 +15,7 @@
 import { execFileSync } from "node:child_process";
 import os from "node:os";
 import path from "node:path";
-import { projectRoot } from "@/lib/config/env";
+import { projectRoot, useDatabaseUrl } from "@/lib/config/env";
 import { getPool } from "@/lib/db/pool";
 import { checkLedger } from "@/lib/wallet/check-ledger";
 import { readBenchConfig } from "./config";
@@ -97,7 +97,7 @@ async function main(): Promise<void> {
     Math.max(config.accounts, Math.ceil((ratePerSecond * seconds) / USES_PER_KEY));
 
   const db = await openBenchDatabase();
-  process.env.DATABASE_URL = db.url;
+  useDatabaseUrl(db.url);
   const databaseName = new URL(db.url).pathname.slice(1);
   const notes: string[] = [];
   try {

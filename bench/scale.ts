@@ -20,7 +20,7 @@ import crypto from "node:crypto";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { projectRoot } from "@/lib/config/env";
+import { projectRoot, useDatabaseUrl } from "@/lib/config/env";
 import { getPool } from "@/lib/db/pool";
 import { readOrderMetrics } from "@/lib/dashboard/read-order-metrics";
 import { readOrderBacklog } from "@/lib/dashboard/read-order-backlog";
@@ -316,7 +316,7 @@ async function useDatabase(url: string): Promise<void> {
   if (process.env.DATABASE_URL === url) return;
   await disconnectPrisma().catch(() => undefined);
   await closePool().catch(() => undefined);
-  process.env.DATABASE_URL = url;
+  useDatabaseUrl(url);
 }
 
 /** One size under measurement: its database, its service, its reseller identities and what it measured. */

@@ -1,12 +1,6 @@
-// Webhook mode: Telegram POSTs each update to TELEGRAM_WEBHOOK_PATH on the web server, with the
-// secret given to setWebhook in the X-Telegram-Bot-Api-Secret-Token header. One Web-standard
-// handler serves it on both hosts (the lean host's route table and the Next route handler). The
-// bot is the same one long polling runs (createBot), so every middleware applies, the dedupe of
-// update ids included: a redelivered update is handled once, whichever mode delivered it.
-//
-// TELEGRAM_WEBHOOK_SECRET selects the mode: set, the web process takes updates by webhook and no
-// process polls (polling would delete the webhook: getUpdates and a webhook exclude each other);
-// unset, the webhook path is a 404 and `npm run bot` polls (the default).
+// Webhook mode (TELEGRAM_WEBHOOK_SECRET set): the web process takes Telegram's POSTs, checked by
+// their secret header, and nothing polls, since getUpdates and a webhook exclude each other. It is
+// the same bot as long polling runs (createBot), so every middleware, update dedupe included, applies.
 import crypto from "node:crypto";
 import type { Telegraf, Telegram } from "telegraf";
 import type { Update } from "telegraf/types";

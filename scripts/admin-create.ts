@@ -3,6 +3,7 @@
 import crypto from "node:crypto";
 import readline from "node:readline";
 import { withDatabase } from "./database";
+import { useDatabaseUrl } from "@/lib/config/env";
 import { applyMigrations } from "@/lib/db/migrate";
 import { closePool } from "@/lib/db/pool";
 import { disconnectPrisma } from "@/lib/db/prisma";
@@ -76,7 +77,7 @@ try {
   const { password, generated } = await choosePassword();
   await withDatabase(async (url) => {
     await applyMigrations(url);
-    process.env.DATABASE_URL = url;
+    useDatabaseUrl(url);
     try {
       const result = await createAdminUser({ email, password, actor: "cli:admin-create" });
       switch (result.status) {

@@ -2,6 +2,8 @@
 // Entry point of `npm start`, `npm run dev`, `npm test`, `npm run fuzz`, `npm run build`, `npm run bench`: plain JavaScript with no dependencies, so
 // it runs on a fresh clone. It installs packages when missing, generates the Prisma client
 // offline, builds Next when sources changed, then hands over to the TypeScript command.
+// It runs before packages exist, so it reads its few switches (SKIP_BUILD, FUZZ_CASES_PER_ENDPOINT,
+// PRISMA_SCHEMA_ENGINE_BINARY) itself rather than through lib/config, and passes its environment on.
 import { spawnSync, spawn } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";

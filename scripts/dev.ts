@@ -5,7 +5,7 @@
 // Ctrl-C stops everything it started, the database last.
 import { fork, spawn, type ChildProcess } from "node:child_process";
 import path from "node:path";
-import { env, projectRoot } from "@/lib/config/env";
+import { childEnvironment, env, projectRoot, useDatabaseUrl } from "@/lib/config/env";
 import { applyMigrations } from "@/lib/db/migrate";
 import { closePool } from "@/lib/db/pool";
 import { isDatabaseEmpty, readRememberedDemoKey, seedDemoData } from "@/lib/seed/seed-demo-data";
@@ -55,14 +55,14 @@ process.on("SIGTERM", () => void shutdown(0));
 
 const database = await resolveDatabase();
 if (database.embedded) stopDatabase = database.embedded.stop;
-process.env.DATABASE_URL = database.url;
+useDatabaseUrl(database.url);
 await applyMigrations(database.url, { log: (line) => console.log(`[migrate] ${line}`) });
 const demoApiKey = (await isDatabaseEmpty())
   ? (await seedDemoData({ dataDir: config.dataDir, demoApiKey: config.demoApiKey })).demoApiKey
   : await readRememberedDemoKey(config.dataDir);
 await closePool();
 
-const childEnv: NodeJS.ProcessEnv = { ...process.env, DATABASE_URL: database.url, NEXT_TELEMETRY_DISABLED: "1" };
+const childEnv = childEnvironment({ DATABASE_URL: database.url, NEXT_TELEMETRY_DISABLED: "1" });
 const nextBin = path.join(projectRoot, "node_modules", "next", "dist", "bin", "next");
 const web = watch(
   "next dev",

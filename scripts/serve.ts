@@ -9,7 +9,7 @@ import { createApiRouter } from "@/app/api/routes";
 import { parseTrustedProxies } from "@/lib/net/ip";
 
 async function loadNext(): Promise<NodeHandler | undefined> {
-  if (process.env.SERVE_DASHBOARD === "0") return undefined;
+  if (!env().serveDashboard) return undefined;
   if (!fs.existsSync(path.join(projectRoot, ".next", "BUILD_ID"))) {
     console.warn("[web] no Next build found (.next): dashboard and docs are off; run `npm run build`");
     return undefined;

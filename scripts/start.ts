@@ -10,7 +10,7 @@
 import { fork, type ChildProcess } from "node:child_process";
 import path from "node:path";
 import fs from "node:fs";
-import { assertProductionSecrets, env, projectRoot } from "@/lib/config/env";
+import { assertProductionSecrets, childEnvironment, env, projectRoot, useDatabaseUrl } from "@/lib/config/env";
 import { applyMigrations } from "@/lib/db/migrate";
 import { closePool } from "@/lib/db/pool";
 import { startEmbeddedPostgresProcess, type EmbeddedPostgresProcess } from "@/lib/db/embedded-process";
@@ -88,7 +88,7 @@ async function main(): Promise<void> {
     });
     databaseUrl = database.url;
   }
-  process.env.DATABASE_URL = databaseUrl;
+  useDatabaseUrl(databaseUrl);
 
   await applyMigrations(databaseUrl, { log: (line) => console.log(`[migrate] ${line}`) });
   let demoApiKey: string | undefined;
@@ -101,7 +101,7 @@ async function main(): Promise<void> {
   await closePool();
   if (shuttingDown) return;
 
-  const childEnv = { ...process.env, DATABASE_URL: databaseUrl };
+  const childEnv = childEnvironment({ DATABASE_URL: databaseUrl });
   // A restarted web process takes the port the first one got (PORT=0 picks a free one once).
   let webPort: number | undefined;
   const port = await new Promise<number>((resolve) => {

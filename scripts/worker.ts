@@ -5,10 +5,7 @@ import { databaseUrl, closePool } from "@/lib/db/pool";
 import { startWorker } from "@/lib/fulfilment/run-worker";
 
 assertProductionSecrets();
-const worker = await startWorker({
-  connectionString: databaseUrl(),
-  sweepIntervalMs: process.env.WORKER_SWEEP_MS ? Number(process.env.WORKER_SWEEP_MS) : undefined,
-});
+const worker = await startWorker({ connectionString: databaseUrl() });
 console.log("[worker] fulfilling orders");
 let stopping = false;
 const stop = async () => {

@@ -1,10 +1,6 @@
-// The host's gate in front of Next for sign-in POSTs. Even a refused sign-in costs Next and
-// next-auth some milliseconds of the one event loop the API shares; a flood of them in parallel
-// stalled the loop long enough for API calls to time out (the sign-in flood test saw /balance
-// answer 503 before this gate existed). So a throttled or locked client IP is answered here
-// without Next, Next sees at most a few sign-ins at a time with a few more waiting, and the rest
-// are refused at once (and counted against their IP). Answers use next-auth's own JSON shape, so
-// the sign-in form shows the reason.
+// The host's gate in front of Next for sign-in POSTs: a flood of sign-ins would stall the event loop
+// the API shares. Throttled or locked IPs are answered here, Next sees a few at a time, the rest are
+// refused at once (and counted against their IP), in next-auth's JSON shape so the form shows why.
 import type http from "node:http";
 import { createBoundedQueue, QueueFullError } from "./bounded-queue";
 import { SIGN_IN_ERROR_CODES } from "./sign-in-admin";

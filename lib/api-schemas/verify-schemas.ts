@@ -1,4 +1,4 @@
-// POST /brvvfy, /mobavfy, /rdmbr. The spec names their fields but not their answers; these are ours.
+// POST /brvvfy, /mobavfy, /rdmbr: request fields and answers as the OpenAPI document describes them.
 import { z } from "zod";
 import { failsAs, identifier } from "./fields";
 

@@ -1,43 +1,181 @@
-// Every environment variable the service reads, parsed once. Secrets come only from here, through
-// secrets() (lib/config/secrets.ts): the environment, or in development the data directory's
-// generated ones; never a default written in the code.
+// Every environment variable the service reads, parsed and validated here and nowhere else
+// (README: Configuration). Secrets resolve through secrets() (lib/config/secrets.ts), never from a
+// default written in the code.
 import path from "node:path";
+import { z } from "zod";
+import {
+  AUTH_FAILURE_QUOTA,
+  DEFAULT_PREFIX,
+  DEFAULT_TIMEOUT_MS,
+  KEY_BURST_QUOTA,
+  KEY_MINUTE_QUOTA,
+} from "../ratelimit/config";
+import { SANDBOX_DEFAULTS } from "../suppliers/sandbox-supplier";
 import { processSecrets, type Secrets } from "./secrets";
 
-function readInt(name: string, fallback: number): number {
-  const raw = process.env[name];
-  if (raw === undefined || raw === "") return fallback;
-  const value = Number(raw);
-  if (!Number.isInteger(value)) throw new Error(`${name} must be an integer, got "${raw}"`);
-  return value;
-}
+export type EnvSource = Record<string, string | undefined>;
 
-function readList(name: string): string[] {
-  return (process.env[name] ?? "")
-    .split(",")
-    .map((item) => item.trim())
-    .filter(Boolean);
+/** The supplier names SUPPLIER may take (lib/suppliers/get-supplier.ts builds one of each). */
+export const SUPPLIER_NAMES = ["sandbox", "h2h"] as const;
+export type SupplierName = (typeof SUPPLIER_NAMES)[number];
+
+// Unset and empty mean the same: the default.
+const blank = (value: unknown) => (typeof value === "string" && value.trim() === "" ? undefined : value);
+
+const text = () => z.preprocess(blank, z.string().trim().optional());
+
+const wholeNumber = (min: number, max = Number.MAX_SAFE_INTEGER) =>
+  z
+    .string()
+    .trim()
+    .regex(/^-?\d+$/, "must be a whole number")
+    .transform(Number)
+    .pipe(z.number().min(min, `must be at least ${min}`).max(max, `must be at most ${max}`));
+
+const int = (min: number, fallback: number, max?: number) =>
+  z.preprocess(blank, wholeNumber(min, max).optional()).transform((value) => value ?? fallback);
+
+/** Unset leaves the choice to the code that uses it. */
+const optionalInt = (min: number) => z.preprocess(blank, wholeNumber(min).optional());
+
+/** "0" or "1"; anything else is a typo worth stopping for. */
+const flag = (fallback: boolean) =>
+  z
+    .preprocess(blank, z.enum(["0", "1"], "must be 0 or 1").optional())
+    .transform((value) => (value === undefined ? fallback : value === "1"));
+
+const list = () =>
+  z.preprocess(
+    blank,
+    z
+      .string()
+      .optional()
+      .transform((value) =>
+        (value ?? "")
+          .split(",")
+          .map((item) => item.trim())
+          .filter(Boolean),
+      ),
+  );
+
+const httpUrl = () =>
+  z.preprocess(
+    blank,
+    z
+      .string()
+      .trim()
+      .refine((value) => URL.canParse(value) && /^https?:$/.test(new URL(value).protocol), "must be an http(s) URL")
+      .optional(),
+  );
+
+const schema = z
+  .object({
+    NODE_ENV: z.preprocess(blank, z.enum(["development", "production", "test"]).default("development")),
+    PORT: int(0, 3000, 65_535),
+    HOST: z.preprocess(blank, z.string().trim().default("0.0.0.0")),
+    DATA_DIR: z.preprocess(blank, z.string().default(".data")),
+    DATABASE_URL: text(),
+    EMBEDDED_PG_PORT: int(1, 54_329, 65_535),
+    PG_POOL_MAX: int(1, 10),
+    PG_CONNECT_TIMEOUT_MS: int(1, 5000),
+    REDIS_URL: text(),
+    UPSTASH_REDIS_REST_URL: httpUrl(),
+    UPSTASH_REDIS_REST_TOKEN: text(),
+    TRUSTED_PROXIES: list(),
+    MAX_BODY_BYTES: int(1, 16 * 1024),
+    SERVE_DASHBOARD: flag(true),
+    DEMO_API_KEY: text(),
+    TELEGRAM_BOT_TOKEN: text(),
+    TELEGRAM_API_ROOT: httpUrl(),
+    TELEGRAM_WEBHOOK_SECRET: text(),
+    ADMIN_TELEGRAM_IDS: list(),
+    SETTINGS_CACHE_MS: int(0, 1000),
+    WEBHOOKS_ALLOW_PRIVATE: flag(false),
+    WORKER_CONCURRENCY: int(1, 10),
+    WORKER_SWEEP_MS: int(1, 5000),
+    WEBHOOK_CONCURRENCY: int(0, 10),
+    // Unset: the dispatcher's own default (lib/webhooks/dispatch-webhooks.ts, 250 ms).
+    WEBHOOK_POLL_MS: optionalInt(1),
+    SUPPLIER: z.preprocess(
+      (value) => (typeof blank(value) === "string" ? (value as string).trim().toLowerCase() : undefined),
+      z.enum(SUPPLIER_NAMES, `must be one of ${SUPPLIER_NAMES.join(", ")}`).default("sandbox"),
+    ),
+    SUPPLIER_POLL_MS: int(1, 2000),
+    SUPPLIER_POLL_MAX_MS: int(1, 60_000),
+    SUPPLIER_DEADLINE_MS: int(1, 10 * 60_000),
+    SANDBOX_LATENCY_MS: int(0, SANDBOX_DEFAULTS.latencyMs),
+    SANDBOX_SLOW_MS: int(0, SANDBOX_DEFAULTS.slowMs),
+    H2H_BASE_URL: httpUrl(),
+    H2H_PARTNER_ID: text(),
+    H2H_SECRET: text(),
+    H2H_TIMEOUT_MS: int(1, 5000),
+    RATE_LIMIT_PREFIX: z.preprocess(blank, z.string().default(DEFAULT_PREFIX)),
+    RATE_LIMIT_TIMEOUT_MS: int(1, DEFAULT_TIMEOUT_MS),
+    RATE_LIMIT_KEY_BURST: int(1, KEY_BURST_QUOTA.tokens),
+    RATE_LIMIT_KEY_PER_MINUTE: int(1, KEY_MINUTE_QUOTA.tokens),
+    RATE_LIMIT_AUTH_FAILURES: int(1, AUTH_FAILURE_QUOTA.tokens),
+    RATE_LIMIT_AUTH_WINDOW_SECONDS: int(1, AUTH_FAILURE_QUOTA.windowSeconds),
+  })
+  .superRefine((vars, context) => {
+    if (Boolean(vars.UPSTASH_REDIS_REST_URL) !== Boolean(vars.UPSTASH_REDIS_REST_TOKEN))
+      context.addIssue({
+        code: "custom",
+        path: ["UPSTASH_REDIS_REST_URL"],
+        message: "set it and UPSTASH_REDIS_REST_TOKEN, or neither",
+      });
+  });
+
+// Values that may hold credentials are never echoed in an error.
+const SENSITIVE = /SECRET|TOKEN|API_KEY|_URL$|PARTNER/;
+
+export class ConfigError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = "ConfigError";
+  }
 }
 
 // Under tsx this file knows where it is; inside Next's server bundle it does not, and Next runs
 // from the project root, so the working directory is the answer there.
 export const projectRoot = import.meta.dirname ? path.resolve(import.meta.dirname, "../..") : process.cwd();
 
-export function loadEnv() {
-  const dataDir = path.resolve(projectRoot, process.env.DATA_DIR ?? ".data");
+/**
+ * Parses `source` (this process's environment unless given). Throws ConfigError naming every bad
+ * variable at once, so a misconfigured process stops at start.
+ */
+export function loadEnv(source?: EnvSource) {
+  // NODE_ENV by name: inside Next's bundle that reads the value compiled in at build time.
+  const parsed = schema.safeParse(source ?? { ...process.env, NODE_ENV: process.env.NODE_ENV });
+  if (!parsed.success) {
+    const input = source ?? process.env;
+    const lines = parsed.error.issues.map((issue) => {
+      const name = String(issue.path[0] ?? "environment");
+      const raw = input[name];
+      const shown = raw === undefined || SENSITIVE.test(name) ? "" : ` (got "${raw}")`;
+      return `  ${name}: ${issue.message}${shown}`;
+    });
+    throw new ConfigError(`Invalid configuration (README: Configuration):\n${lines.join("\n")}`);
+  }
+  const vars = parsed.data;
+  const dataDir = path.resolve(projectRoot, vars.DATA_DIR);
   return {
-    nodeEnv: process.env.NODE_ENV ?? "development",
-    port: readInt("PORT", 3000),
-    host: process.env.HOST ?? "0.0.0.0",
-    databaseUrl: process.env.DATABASE_URL || undefined,
+    nodeEnv: vars.NODE_ENV,
+    port: vars.PORT,
+    host: vars.HOST,
+    databaseUrl: vars.DATABASE_URL,
     dataDir,
-    embeddedPgPort: readInt("EMBEDDED_PG_PORT", 54329),
-    redisUrl: process.env.REDIS_URL || undefined,
-    upstashUrl: process.env.UPSTASH_REDIS_REST_URL || undefined,
-    upstashToken: process.env.UPSTASH_REDIS_REST_TOKEN || undefined,
-    trustedProxies: readList("TRUSTED_PROXIES"),
-    // Getters: a secret is resolved when first used, so `next build` (which loads these modules
-    // with NODE_ENV=production and no secrets) never asks for one.
+    embeddedPgPort: vars.EMBEDDED_PG_PORT,
+    pgPoolMax: vars.PG_POOL_MAX,
+    pgConnectTimeoutMs: vars.PG_CONNECT_TIMEOUT_MS,
+    redisUrl: vars.REDIS_URL,
+    upstashUrl: vars.UPSTASH_REDIS_REST_URL,
+    upstashToken: vars.UPSTASH_REDIS_REST_TOKEN,
+    trustedProxies: vars.TRUSTED_PROXIES,
+    maxBodyBytes: vars.MAX_BODY_BYTES,
+    serveDashboard: vars.SERVE_DASHBOARD,
+    demoApiKey: vars.DEMO_API_KEY,
+    // Getters: a secret is resolved when first used, so `next build` (NODE_ENV=production, no
+    // secrets) never asks for one.
     get appSecret() {
       return processSecrets(dataDir).appSecret;
     },
@@ -47,21 +185,63 @@ export function loadEnv() {
     get nextAuthSecret() {
       return processSecrets(dataDir).nextAuthSecret;
     },
-    telegramBotToken: process.env.TELEGRAM_BOT_TOKEN || undefined,
-    telegramApiRoot: process.env.TELEGRAM_API_ROOT || undefined,
-    telegramWebhookSecret: process.env.TELEGRAM_WEBHOOK_SECRET || undefined,
-    adminTelegramIds: readList("ADMIN_TELEGRAM_IDS"),
-    demoApiKey: process.env.DEMO_API_KEY || undefined,
-    maxBodyBytes: readInt("MAX_BODY_BYTES", 16 * 1024),
+    telegramBotToken: vars.TELEGRAM_BOT_TOKEN,
+    telegramApiRoot: vars.TELEGRAM_API_ROOT,
+    telegramWebhookSecret: vars.TELEGRAM_WEBHOOK_SECRET,
+    adminTelegramIds: vars.ADMIN_TELEGRAM_IDS,
+    settingsCacheMs: vars.SETTINGS_CACHE_MS,
+    webhooksAllowPrivate: vars.WEBHOOKS_ALLOW_PRIVATE,
+    worker: {
+      concurrency: vars.WORKER_CONCURRENCY,
+      sweepIntervalMs: vars.WORKER_SWEEP_MS,
+      webhookConcurrency: vars.WEBHOOK_CONCURRENCY,
+      webhookPollIntervalMs: vars.WEBHOOK_POLL_MS,
+    },
+    supplier: vars.SUPPLIER,
+    fulfilment: {
+      pollBaseMs: vars.SUPPLIER_POLL_MS,
+      pollMaxMs: vars.SUPPLIER_POLL_MAX_MS,
+      deadlineMs: vars.SUPPLIER_DEADLINE_MS,
+    },
+    sandbox: { latencyMs: vars.SANDBOX_LATENCY_MS, slowMs: vars.SANDBOX_SLOW_MS },
+    h2h: {
+      baseUrl: vars.H2H_BASE_URL,
+      partnerId: vars.H2H_PARTNER_ID,
+      secret: vars.H2H_SECRET,
+      timeoutMs: vars.H2H_TIMEOUT_MS,
+    },
+    rateLimit: {
+      prefix: vars.RATE_LIMIT_PREFIX,
+      timeoutMs: vars.RATE_LIMIT_TIMEOUT_MS,
+      burst: { tokens: vars.RATE_LIMIT_KEY_BURST, windowSeconds: KEY_BURST_QUOTA.windowSeconds },
+      minute: { tokens: vars.RATE_LIMIT_KEY_PER_MINUTE, windowSeconds: KEY_MINUTE_QUOTA.windowSeconds },
+      authFailures: { tokens: vars.RATE_LIMIT_AUTH_FAILURES, windowSeconds: vars.RATE_LIMIT_AUTH_WINDOW_SECONDS },
+    },
   };
 }
 
 export type Env = ReturnType<typeof loadEnv>;
 
 let cached: Env | undefined;
+
+/** This process's configuration, parsed on first use. */
 export function env(): Env {
   cached ??= loadEnv();
   return cached;
+}
+
+/**
+ * Points this process, and the processes it starts, at a database found at run time (the embedded
+ * PostgreSQL that `npm start` runs when DATABASE_URL is unset).
+ */
+export function useDatabaseUrl(url: string): void {
+  process.env.DATABASE_URL = url;
+  cached = undefined;
+}
+
+/** The environment for a child process: this one's, plus `extra`. */
+export function childEnvironment(extra: EnvSource = {}): NodeJS.ProcessEnv {
+  return { ...process.env, ...extra };
 }
 
 /** This process's secrets (lib/config/secrets.ts). */
@@ -70,12 +250,12 @@ export function secrets(): Secrets {
 }
 
 /**
- * Resolves the secrets now, at a process's start, so a missing or short production secret stops
- * the start with a clear message instead of failing the first request that needs it. Production
- * also refuses the webhooks' development switch.
+ * Resolves the secrets at a process's start, so a missing or short production secret stops the
+ * start instead of failing the first request that needs it. Production also refuses the webhooks'
+ * development switch.
  */
 export function assertProductionSecrets(current: Env = env()): void {
-  if (current.nodeEnv === "production" && process.env.WEBHOOKS_ALLOW_PRIVATE === "1") {
+  if (current.nodeEnv === "production" && current.webhooksAllowPrivate) {
     throw new Error(
       "Refusing to start in production with WEBHOOKS_ALLOW_PRIVATE=1: it lets webhooks reach private addresses.",
     );

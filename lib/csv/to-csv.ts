@@ -1,12 +1,6 @@
-// The one CSV writer for every export (the API's GET /ledger?format=csv, and any dashboard export).
-// Spreadsheets run a cell that begins with =, +, -, @, a tab or a carriage return as a formula
-// (CSV injection), and a text cell can carry anything: an admin's note, a supplier's error message,
-// a client's trxid. So every text cell starting with one of those gets a leading apostrophe, which
-// spreadsheets show as text and never evaluate. Numbers are not text: a money column is written
-// from a JS number through csvNumber, can only be digits with an optional leading minus and one
-// point, and stays a plain number ("-5.00") that sums in a spreadsheet. A string that merely looks
-// like a number ("-5.00" typed as a note) is text and is escaped like any other.
-// Every cell is quoted (RFC 4180), so commas, quotes and line breaks inside text are safe too.
+// The one CSV writer for every export. Spreadsheets run a cell starting with = + - @ tab or CR as a
+// formula (CSV injection), so such text cells get a leading apostrophe; only numbers made by
+// csvNumber stay plain (and sum). Every cell is quoted (RFC 4180).
 
 /** A numeric cell made by csvNumber: the only way to write a cell that starts with "-" unescaped. */
 export interface CsvNumber {

@@ -37,11 +37,8 @@ export async function listAccounts(
   const rows = await prisma.account.findMany({ where: { AND: where }, orderBy: { id: "desc" }, take: limit + 1 });
   const page = rows.slice(0, limit);
   const ids = page.map((account) => account.id);
-  // Counted from the page's own keys, not by Prisma's relation count: that groups every order of
-  // every account before it joins the page (a scan of the whole orders index, 105 ms at a million
-  // orders; bench/RESULTS.md, scale). A key's order_count is its orders' number, kept by the
-  // placement in the order's own statement (the total GET /history answers); an order whose key
-  // was deleted (its api_key_id set to null) is counted on its own, through the key index.
+  // Counted from the page's keys (order_count, kept by placement), not Prisma's relation count,
+  // which groups every order of every account first; orders of deleted keys are counted apart.
   const [keys, keyless] = await Promise.all([
     prisma.apiKey.findMany({
       where: { accountId: { in: ids } },

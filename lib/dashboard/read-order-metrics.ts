@@ -1,17 +1,6 @@
-// The numbers behind the overview charts, per hour over the last 24 hours or per day over the last
-// 7 days (UTC), in one query. Every order is counted in the bucket of its created_at, by its
-// status now:
-//   completed / cancelled / processing / pending  as stored; cancelled means placed, then refunded
-//   refused      cancelled at placement (orderCreated false: insufficient balance), nothing charged
-//   revenueCents sum of amount_cents of completed orders (what was charged and kept)
-//   successRate  completed / (completed + cancelled): of the placed orders that finished, the share
-//                delivered; null when none finished. Refusals are wallet shortfalls, not failures.
-//   p50/p95      fulfilment time (finished_at - created_at, seconds, rounded to 0.1 s as invoices
-//                report durationSec) of completed orders, interpolated percentiles
-//                (percentile_cont); null when none completed. The rounding keeps the number of
-//                distinct times per bucket small whatever the volume (the columns hold
-//                milliseconds, which rarely repeat), so the percentiles come from a histogram
-//                rather than a sort of every order in the window.
+// The overview charts' numbers, per hour (24 h) or per day (7 days, UTC), in one query; each order
+// counts in the bucket of its created_at by its status now. Refusals (orderCreated false) are wallet
+// shortfalls, so successRate is completed / (completed + cancelled) of placed orders.
 import { getPrisma } from "../db/prisma";
 import { numberFromDb } from "../db/number-from-db";
 
@@ -20,12 +9,17 @@ export type MetricsRange = "24h" | "7d";
 export interface OrderMetricsFigures {
   total: number;
   completed: number;
+  /** Placed, then refunded. */
   cancelled: number;
+  /** Cancelled at placement (insufficient balance): nothing charged. */
   refused: number;
   processing: number;
   pending: number;
+  /** Charged and kept: amount_cents of completed orders. */
   revenueCents: number;
+  /** Null when no placed order finished. */
   successRate: number | null;
+  /** Fulfilment time of completed orders (to 0.1 s, as invoices' durationSec); null when none. */
   p50Seconds: number | null;
   p95Seconds: number | null;
 }
@@ -98,19 +92,9 @@ export async function readOrderMetrics(range: MetricsRange, now: Date = new Date
   const lastStart = Math.floor(now.getTime() / stepMs) * stepMs;
   const from = new Date(lastStart - (count - 1) * stepMs);
   const to = new Date(lastStart + stepMs);
-  // The window's orders are read from the covering index on (created_at, status, order_created,
-  // amount_cents, finished_at) alone (an index-only scan: their wide heap rows stay unread) and
-  // grouped by hash on bucket, status, refusal and fulfilment time to 0.1 s (rounded half up;
-  // "grouped": no sort of the window's rows, and a few hundred groups per bucket where exact
-  // milliseconds made nearly one per order and cost as much as the sort). The figures come from
-  // those groups, the percentiles too: "times" is each bucket's (and the whole range's) histogram
-  // of fulfilment times, "ranked" its running counts, and a percentile is what percentile_cont
-  // computes from the rows: the values at ranks floor and ceil of fraction × (n - 1), linearly
-  // interpolated, in the same float8 arithmetic. date_bin from a UTC midnight is date_trunc in UTC.
-  // The bounds are parameters the planner sees, so it estimates the window's size; buckets
-  // without orders are filled in below.
-  // JIT off for this statement: its estimate (one group per order) crosses jit_above_cost on a large
-  // window, and compiling took longer (~50 ms) than it saved on a query that ends in ~1,000 groups.
+  // Reads the covering index alone and groups by bucket, status and time to 0.1 s, so no row is
+  // sorted; the percentiles are percentile_cont's interpolation computed from those groups.
+  // JIT off: the estimate (one group per order) would compile a query that ends in few groups.
   const prisma = getPrisma();
   const [, rows] = await prisma.$transaction([
     prisma.$executeRaw`SET LOCAL jit = off`,

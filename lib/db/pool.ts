@@ -2,6 +2,7 @@
 // and the worker query it directly; Prisma Client (lib/db/prisma.ts) uses it through
 // @prisma/adapter-pg, so both draw on the same PG_POOL_MAX connections.
 import pg from "pg";
+import { env } from "../config/env";
 
 // int8 (BIGINT) columns hold cents and Telegram ids, far below 2^53: raw pg queries read them as
 // numbers. Prisma keeps its own parsing (bigint); lib/db/number-from-db.ts converts those.
@@ -10,7 +11,7 @@ pg.types.setTypeParser(pg.types.builtins.INT8, (value) => Number(value));
 let pool: pg.Pool | undefined;
 
 export function databaseUrl(): string {
-  const url = process.env.DATABASE_URL;
+  const url = env().databaseUrl;
   if (!url) throw new Error("DATABASE_URL is not set (npm start and npm test set it for you)");
   return url;
 }
@@ -19,8 +20,8 @@ export function getPool(): pg.Pool {
   if (!pool) {
     pool = new pg.Pool({
       connectionString: databaseUrl(),
-      max: Number(process.env.PG_POOL_MAX ?? 10),
-      connectionTimeoutMillis: Number(process.env.PG_CONNECT_TIMEOUT_MS ?? 5000),
+      max: env().pgPoolMax,
+      connectionTimeoutMillis: env().pgConnectTimeoutMs,
       idleTimeoutMillis: 30_000,
     });
     // A dropped idle connection (database restarted) must not crash the process.

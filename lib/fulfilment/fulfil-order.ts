@@ -1,6 +1,7 @@
 // Takes one order toward a terminal state. Safe to run twice, concurrently, or after a crash at
 // any line: every change is a guarded transition (settle-order.ts), and the attempt is counted
 // before the supplier is called, so a retry asks the supplier what happened instead of guessing.
+import { env } from "../config/env";
 import { getPool } from "../db/pool";
 import { getSupplier } from "../suppliers/get-supplier";
 import type { Supplier, TopupStatus } from "../suppliers/types";
@@ -17,12 +18,9 @@ export interface FulfilmentTiming {
   deadlineMs: number;
 }
 
+/** SUPPLIER_POLL_MS, SUPPLIER_POLL_MAX_MS and SUPPLIER_DEADLINE_MS. */
 export function fulfilmentTiming(): FulfilmentTiming {
-  return {
-    pollBaseMs: Number(process.env.SUPPLIER_POLL_MS ?? 2000),
-    pollMaxMs: Number(process.env.SUPPLIER_POLL_MAX_MS ?? 60_000),
-    deadlineMs: Number(process.env.SUPPLIER_DEADLINE_MS ?? 10 * 60_000),
-  };
+  return env().fulfilment;
 }
 
 type FulfilmentRow = OrderRecord & Pick<Product, "supplierSku"> & { countedAttempts: number | null };

@@ -1,11 +1,7 @@
-// The fulfilment worker: graphile-worker runs the jobs; this file adds crash recovery.
-//
-// graphile-worker leaves a killed worker's jobs locked for 4 hours. Each worker process here holds
-// a session advisory lock per graphile worker id on a dedicated connection; PostgreSQL releases
-// those locks the moment the process dies. Every worker sweeps regularly: a job locked by a worker
-// whose advisory lock can be taken belongs to a dead worker and is unlocked (forceUnlockWorkers),
-// so another worker finishes it within seconds. The webhook dispatcher's id is held the same way,
-// and the same sweep frees the delivery claims of a dispatcher that died.
+// The fulfilment worker: graphile-worker runs the jobs; this file adds crash recovery. graphile-worker
+// leaves a killed worker's jobs locked for 4 hours, so each process holds a session advisory lock per
+// worker id (released by PostgreSQL when the process dies), and every worker regularly unlocks the
+// jobs and webhook claims of ids whose lock is free (forceUnlockWorkers), so others finish them.
 import { randomUUID } from "node:crypto";
 import { EventEmitter } from "node:events";
 import pg from "pg";
@@ -19,9 +15,12 @@ import {
   type WorkerEvents,
   type WorkerUtils,
 } from "graphile-worker";
+import { env, type Env } from "../config/env";
+import { getSupplier } from "../suppliers/get-supplier";
 import { fulfilOrder } from "./fulfil-order";
 import { FULFIL_ORDER_TASK } from "./enqueue-fulfilment";
 import { webhookTasks } from "../webhooks/webhook-tasks";
+import { webhookPolicyFromEnv } from "../webhooks/check-destination";
 import {
   listClaimingDispatchers,
   releaseDeadClaims,
@@ -61,8 +60,9 @@ async function findDeadHolders(pool: pg.Pool, candidates: string[]): Promise<str
 }
 
 async function sweepDeadWorkers(pool: pg.Pool, utils: WorkerUtils): Promise<string[]> {
+  // graphile_worker.jobs is the library's stable, public view of its jobs (its tables are private).
   const { rows } = await pool.query<{ locked_by: string }>(
-    `SELECT DISTINCT locked_by FROM graphile_worker._private_jobs
+    `SELECT DISTINCT locked_by FROM graphile_worker.jobs
       WHERE locked_by IS NOT NULL AND locked_at < now() - interval '${SWEEP_GRACE}'`,
   );
   const deadWorkers = await findDeadHolders(
@@ -78,15 +78,21 @@ async function sweepDeadWorkers(pool: pg.Pool, utils: WorkerUtils): Promise<stri
 
 export async function startWorker(options: {
   connectionString: string;
+  /** Orders at once (WORKER_CONCURRENCY). */
   concurrency?: number;
-  /** Webhook deliveries at once (WEBHOOK_CONCURRENCY, default 10), apart from the orders' slots; 0 delivers none. */
+  /** Webhook deliveries at once (WEBHOOK_CONCURRENCY), apart from the orders' slots; 0 delivers none. */
   webhookConcurrency?: number;
-  /** How often an idle webhook dispatcher looks for deliveries (WEBHOOK_POLL_MS, default 250). */
+  /** How often an idle webhook dispatcher looks for deliveries (WEBHOOK_POLL_MS). */
   webhookPollIntervalMs?: number;
+  /** How often dead workers' jobs are looked for (WORKER_SWEEP_MS). */
   sweepIntervalMs?: number;
   log?: (line: string) => void;
+  /** The configuration to run with: this process's unless given. */
+  config?: Env;
 }): Promise<RunningWorker> {
   const log = options.log ?? ((line) => console.log(`[worker] ${line}`));
+  const config = options.config ?? env();
+  const configured = config.worker;
   const pool = new pg.Pool({ connectionString: options.connectionString, max: 2 });
   // Idle and checked-out clients both get a handler: a dropped connection must not crash the
   // process (graphile-worker checks for both and warns without them).
@@ -149,19 +155,17 @@ export async function startWorker(options: {
         log(`${level}: ${message}${scope.taskIdentifier ? ` (${scope.taskIdentifier}, job ${scope.jobId})` : ""}`);
     }),
   };
-  const concurrency = options.concurrency ?? Number(process.env.WORKER_CONCURRENCY ?? 10);
+  const concurrency = options.concurrency ?? configured.concurrency;
   const runner: Runner = await run({
     ...shared,
     concurrency,
-    // Batching (graphile-worker's own): the pool locks up to twice its slots of due jobs in one
-    // query and hands them out locally, and completions made in the same tick are recorded in one
-    // query, instead of a get_job and a complete_job round trip (each its own commit) per order.
-    // A job this process holds is locked under its pool's id, which the liveness lock covers too
-    // (pool:create below); a job run again after a crash is safe (fulfilOrder is idempotent).
+    // graphile-worker's batching: jobs are locked and completed many per query, not one commit each.
+    // They are locked under the pool's id, which the liveness lock covers too (pool:create above).
     preset: { worker: { localQueue: { size: concurrency * 2 }, completeJobBatchDelay: 0 } },
     taskList: {
       [FULFIL_ORDER_TASK]: async (payload) => {
-        await fulfilOrder((payload as { orderId: number }).orderId);
+        const { orderId } = payload as { orderId: number };
+        await fulfilOrder(orderId, config.fulfilment, (name) => getSupplier(name, config));
       },
     },
   });
@@ -171,7 +175,7 @@ export async function startWorker(options: {
   // Deliveries get slots of their own, so a receiver that holds a request for its 15 s does not
   // take a slot an order is waiting for, and a pool of their own with synchronous_commit off
   // (dispatch-webhooks.ts says why that is safe).
-  const webhookConcurrency = options.webhookConcurrency ?? Number(process.env.WEBHOOK_CONCURRENCY ?? 10);
+  const webhookConcurrency = options.webhookConcurrency ?? configured.webhookConcurrency;
   let dispatcher: WebhookDispatcher | undefined;
   let dispatchPool: pg.Pool | undefined;
   if (webhookConcurrency > 0) {
@@ -191,9 +195,8 @@ export async function startWorker(options: {
       db: dispatchPool,
       id: dispatcherId,
       concurrency: webhookConcurrency,
-      pollIntervalMs:
-        options.webhookPollIntervalMs ??
-        (process.env.WEBHOOK_POLL_MS ? Number(process.env.WEBHOOK_POLL_MS) : undefined),
+      pollIntervalMs: options.webhookPollIntervalMs ?? configured.webhookPollIntervalMs,
+      delivery: { policy: webhookPolicyFromEnv(undefined, config) },
       log: (line) => log(`webhooks: ${line}`),
     });
   }
@@ -209,7 +212,7 @@ export async function startWorker(options: {
     }
   };
   await sweep();
-  const timer = setInterval(() => void sweep(), options.sweepIntervalMs ?? 5000);
+  const timer = setInterval(() => void sweep(), options.sweepIntervalMs ?? configured.sweepIntervalMs);
 
   return {
     sweep,

@@ -37,7 +37,7 @@ export interface RecordedCall {
 export interface RollingLogResult {
   /** Every window had room before this call. The call is recorded either way. */
   allowed: boolean;
-  /** In the order of the spec's windows. */
+  /** In the order of the request's windows. */
   windows: RollingWindowState[];
   call: RecordedCall;
 }

@@ -1,13 +1,7 @@
-// The process's rate limiter, built on first use from the environment:
-//   UPSTASH_REDIS_REST_URL + UPSTASH_REDIS_REST_TOKEN -> Upstash REST (shared by all instances)
-//   REDIS_URL                                         -> any Redis over TCP (shared by all instances)
-//   neither                                           -> in-process counts (one instance only; warns)
-// RATE_LIMIT_PREFIX (default "rl"), RATE_LIMIT_TIMEOUT_MS (default 300), RATE_LIMIT_KEY_BURST (calls
-// per second, default 10), RATE_LIMIT_KEY_PER_MINUTE (default 80), RATE_LIMIT_AUTH_FAILURES (default
-// 20) per RATE_LIMIT_AUTH_WINDOW_SECONDS (default 60) tune it.
+// The process's rate limiter, built on first use from the configuration: Upstash REST when
+// UPSTASH_REDIS_REST_* are set, else Redis over TCP (REDIS_URL), else in-process counts (one instance only).
 import { env } from "../config/env";
 import type { RateLimitBackend } from "./backend";
-import { readRateLimitEnv } from "./config";
 import {
   createRateLimiter,
   type AuthFailureOutcome,
@@ -28,9 +22,6 @@ export { createTcpRedisBackend, createUpstashBackend } from "./redis-backends";
 
 export function createBackendFromEnv(timeoutMs: number): RateLimitBackend {
   const { upstashUrl, upstashToken, redisUrl } = env();
-  if (Boolean(upstashUrl) !== Boolean(upstashToken)) {
-    throw new Error("Set both UPSTASH_REDIS_REST_URL and UPSTASH_REDIS_REST_TOKEN, or neither");
-  }
   if (upstashUrl && upstashToken) return createUpstashBackend({ url: upstashUrl, token: upstashToken, timeoutMs });
   if (redisUrl) return createTcpRedisBackend(redisUrl);
   return createMemoryBackend();
@@ -40,7 +31,7 @@ let shared: RateLimiter | undefined;
 
 export function getRateLimiter(): RateLimiter {
   if (!shared) {
-    const config = readRateLimitEnv();
+    const config = env().rateLimit;
     shared = createRateLimiter({ ...config, backend: createBackendFromEnv(config.timeoutMs) });
   }
   return shared;

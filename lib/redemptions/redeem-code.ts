@@ -1,17 +1,7 @@
-// POST /rdmbr: redeems a code to a player through the supplier. The redemption is recorded before
-// the supplier is asked (its id is our reference there, which the supplier deduplicates on) and
-// updated with the outcome. The code itself is never stored (fingerprint-redeem-code.ts).
-//
-// With a trxid the call is idempotent per account (README: Verify and redeem):
-// - a final outcome (redeemed, INVALID_CODE, CODE_USED, PLAYER_NOT_FOUND) is stored and a retry
-//   answers it again, with `Idempotent-Replayed: true`, instead of asking the supplier anew (which
-//   would now say CODE_USED for a code this very request redeemed);
-// - SUPPLIER_UNAVAILABLE is not final: a retry asks the supplier again, under the same reference,
-//   so an attempt whose answer was lost is found rather than repeated;
-// - a retry while the first attempt is still with the supplier is 429 DUPLICATE_IN_FLIGHT, as for
-//   orders; an attempt pending longer than the lease is presumed dead and may be taken over;
-// - the same trxid with another player or code is 409 IDEMPOTENCY_MISMATCH, from another key of the
-//   account 403 FORBIDDEN.
+// POST /rdmbr: the redemption is recorded before the supplier is asked (its id is our reference
+// there, deduplicated by the supplier) and the code itself never stored. With a trxid it is
+// idempotent per account (README: The API): a final outcome is replayed rather than asked again
+// (the supplier would now say CODE_USED); SUPPLIER_UNAVAILABLE is retried under the same reference.
 import { getPool } from "../db/pool";
 import { ApiError } from "../http/errors";
 import type { ApiCaller } from "../auth/authenticate-api-key";

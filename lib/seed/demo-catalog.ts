@@ -1,4 +1,4 @@
-// The demo catalog loaded by `npm run db:seed`: the spec's three top-up lines plus one game-key and
+// The demo catalog loaded by `npm run db:seed`: three top-up lines plus one game-key and
 // one gift-card line with codes in stock. Catalog ids are "SVC" + line code + pack token.
 import type { LineKind } from "../generated/prisma/enums";
 

@@ -4,6 +4,7 @@
 // read, the last value is served (logged once per outage) for at most MAX_STALE_MS, then the error
 // surfaces: a switch must not stay silently frozen.
 import type pg from "pg";
+import { env } from "../config/env";
 import { getPool } from "../db/pool";
 import type { Setting } from "../generated/prisma/client";
 import {
@@ -37,14 +38,6 @@ export interface SettingsReader {
 const KEYS = [...SWITCH_NAMES, ELIGIBILITY_KEY];
 export const MAX_STALE_MS = 60_000;
 
-function readCacheMs(): number {
-  const raw = process.env.SETTINGS_CACHE_MS;
-  if (raw === undefined || raw === "") return 1000;
-  const value = Number(raw);
-  if (!Number.isInteger(value) || value < 0)
-    throw new Error(`SETTINGS_CACHE_MS must be a whole number of ms, got "${raw}"`);
-  return value;
-}
 /** A switch's row as the reader selects it: Prisma's Setting, key and value (both column names already). */
 type SettingRecord = Pick<Setting, "key" | "value">;
 
@@ -66,7 +59,7 @@ function parseSettings(rows: SettingRecord[]): RuntimeSettings {
 }
 
 export function createSettingsReader(options: SettingsReaderOptions = {}): SettingsReader {
-  const cacheMs = options.cacheMs ?? readCacheMs();
+  const cacheMs = options.cacheMs ?? env().settingsCacheMs;
   const maxStaleMs = options.maxStaleMs ?? MAX_STALE_MS;
   const pool = options.pool ?? getPool;
   let cached: { value: RuntimeSettings; readAt: number } | undefined;

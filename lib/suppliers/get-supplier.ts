@@ -1,26 +1,24 @@
-// Which supplier answers a call. Top-ups go to the supplier named by the game line's `supplier`
-// column: getSupplier(line.supplier). Verify and redeem are not tied to a line: getSupplier() asks
-// the one named by env SUPPLIER (default "sandbox").
-//
-// One instance per name per process: the sandbox's memory of references (see sandbox-supplier.ts)
-// must be shared by every caller, and the H2H client reads its environment once. A name whose
-// configuration is missing throws SupplierConfigError on every call until it is fixed, rather than
-// answering "unavailable": that is an operator's mistake, and it should be loud.
-import { createH2hSupplierFromEnv } from "./h2h-supplier";
-import { createSandboxSupplier, sandboxOptionsFromEnv } from "./sandbox-supplier";
+// Which supplier answers a call: a top-up goes to its game line's `supplier`; verify and redeem,
+// tied to no line, go to SUPPLIER. One instance per name per process, because the sandbox's memory
+// of references must be shared by every caller. A name whose configuration is missing throws
+// SupplierConfigError on every call rather than answering "unavailable": an operator's mistake is loud.
+import { env, SUPPLIER_NAMES, type Env, type SupplierName } from "../config/env";
+import { createH2hSupplier, h2hConfigFromEnv } from "./h2h-supplier";
+import { createSandboxSupplier } from "./sandbox-supplier";
 import { SupplierConfigError } from "./supplier-config";
 import type { Supplier } from "./types";
 
 export { SupplierConfigError } from "./supplier-config";
 
-const factories = {
-  sandbox: () => createSandboxSupplier(sandboxOptionsFromEnv()),
-  h2h: () => createH2hSupplierFromEnv(),
-} as const satisfies Record<string, () => Supplier>;
+type SupplierSettings = Pick<Env, "sandbox" | "h2h">;
 
-export type SupplierName = keyof typeof factories;
-export const supplierNames = Object.keys(factories) as SupplierName[];
-export const DEFAULT_SUPPLIER: SupplierName = "sandbox";
+const factories: Record<SupplierName, (settings: SupplierSettings) => Supplier> = {
+  sandbox: (settings) => createSandboxSupplier(settings.sandbox),
+  h2h: (settings) => createH2hSupplier(h2hConfigFromEnv(settings.h2h)),
+};
+
+export type { SupplierName } from "../config/env";
+export const supplierNames: readonly SupplierName[] = SUPPLIER_NAMES;
 
 const instances = new Map<SupplierName, Supplier>();
 
@@ -28,19 +26,15 @@ export function isSupplierName(name: string): name is SupplierName {
   return Object.hasOwn(factories, name);
 }
 
-/** The supplier for verify and redeem: env SUPPLIER, else "sandbox". */
-export function defaultSupplierName(): string {
-  return process.env.SUPPLIER?.trim() || DEFAULT_SUPPLIER;
-}
-
-export function getSupplier(name: string = defaultSupplierName()): Supplier {
+/** The supplier named `name` (SUPPLIER, for verify and redeem, when not given). */
+export function getSupplier(name: string = env().supplier, settings: SupplierSettings = env()): Supplier {
   const normalised = name.trim().toLowerCase();
   if (!isSupplierName(normalised)) {
     throw new SupplierConfigError(`Unknown supplier "${name}": expected one of ${supplierNames.join(", ")}.`);
   }
   let supplier = instances.get(normalised);
   if (!supplier) {
-    supplier = factories[normalised]();
+    supplier = factories[normalised](settings);
     instances.set(normalised, supplier);
   }
   return supplier;

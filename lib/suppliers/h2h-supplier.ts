@@ -1,7 +1,7 @@
 // A generic host-to-host (H2H) JSON supplier over HTTP.
 //
-// Environment (all read by h2hConfigFromEnv; the first three are required when a game line or
-// SUPPLIER names "h2h"):
+// Configuration (lib/config/env.ts; the first three are required when a game line or SUPPLIER
+// names "h2h"):
 //   H2H_BASE_URL    the supplier's base URL, http(s); a path prefix is allowed
 //                   (https://supplier.example/api -> https://supplier.example/api/v1/topups)
 //   H2H_PARTNER_ID  our partner id at the supplier, sent as X-Partner-Id
@@ -36,25 +36,26 @@
 //   checkTopup answered 404 -> not_found (safe to place again: the supplier deduplicates)
 import { exchangeWithH2h, type H2hConnection, type H2hExchange } from "./h2h-exchange";
 import { H2H_PATHS, h2hRedeemAnswer, h2hTopupAnswer, h2hVerifyAnswer } from "./h2h-protocol";
-import { readMilliseconds, readRequired, SupplierConfigError } from "./supplier-config";
+import { env, type Env } from "../config/env";
+import { SupplierConfigError } from "./supplier-config";
 import type { RedeemOutcome, Supplier, TopupOutcome, VerifyOutcome } from "./types";
 
 export type H2hConfig = H2hConnection;
 
-export const H2H_DEFAULT_TIMEOUT_MS = 5000;
-
-export function h2hConfigFromEnv(source: Record<string, string | undefined> = process.env): H2hConfig {
-  const required = readRequired(source, ["H2H_BASE_URL", "H2H_PARTNER_ID", "H2H_SECRET"], 'The "h2h" supplier');
-  return {
-    baseUrl: required.H2H_BASE_URL,
-    partnerId: required.H2H_PARTNER_ID,
-    secret: required.H2H_SECRET,
-    timeoutMs: readMilliseconds(source, "H2H_TIMEOUT_MS", H2H_DEFAULT_TIMEOUT_MS, 1),
-  };
-}
-
-export function createH2hSupplierFromEnv(source: Record<string, string | undefined> = process.env): Supplier {
-  return createH2hSupplier(h2hConfigFromEnv(source));
+/** The configured H2H_* values; throws once, naming every required one that is missing. */
+export function h2hConfigFromEnv(settings: Env["h2h"] = env().h2h): H2hConfig {
+  const { baseUrl, partnerId, secret, timeoutMs } = settings;
+  if (!baseUrl || !partnerId || !secret) {
+    const missing = [
+      ["H2H_BASE_URL", baseUrl],
+      ["H2H_PARTNER_ID", partnerId],
+      ["H2H_SECRET", secret],
+    ].flatMap(([name, value]) => (value ? [] : [name]));
+    throw new SupplierConfigError(
+      `The "h2h" supplier needs ${missing.join(", ")} in the environment (missing or empty).`,
+    );
+  }
+  return { baseUrl, partnerId, secret, timeoutMs };
 }
 
 export function createH2hSupplier(config: H2hConfig): Supplier {

@@ -1,36 +1,7 @@
-// The default supplier: in-process, no network, deterministic by player id, like a payment
-// provider's test cards. Top-ups look at userId; verify and redeem at playerId. Only the last
-// characters matter, so any digits may come before them. The same rules are exported as data in
-// sandbox-behaviours.ts (sandboxBehaviours, sandboxCodeRules) for the README and the API docs.
-//
-// | player id ends with | placeTopup / checkTopup                          | verifyPlayer | redeemCode        |
-// | ------------------- | ------------------------------------------------ | ------------ | ----------------- |
-// | 404                 | failed "PLAYER NOT FOUND"                        | not_found    | player_not_found  |
-// | 500                 | failed "SUPPLIER REJECTED"                       | unavailable  | unavailable       |
-// | 408                 | success, after SANDBOX_SLOW_MS (default 3000)    | found, late  | by the code, late |
-// | 999                 | place: unknown the first time a reference is     | found        | by the code       |
-// |                     | seen in this process, success after; check:      |              |                   |
-// |                     | success (the supplier did deliver)               |              |                   |
-// | 777                 | pending, forever (place and check)               | found        | by the code       |
-// | anything else       | success                                          | found        | by the code       |
-//
-// Found players are called "Player-" + the last 4 characters of their id.
-// Redeem codes (once the player is fine), case-insensitive: starting "USED" -> code_used,
-// starting "BAD" -> invalid_code, anything else -> redeemed. Codes are never used up.
-// Every call first waits SANDBOX_LATENCY_MS (default 0).
-//
-// State. Like a real supplier it deduplicates top-ups by reference: placeTopup remembers
-// reference -> settled state in a bounded in-process Map, a second placement of a known reference
-// answers that state without delivering again, and checkTopup answers from the Map, or not_found for
-// a reference it never saw (or forgot: after a restart, or once evicted), which tells the worker it
-// is safe to place it again.
-// The 999 case, step by step: the first placement records "delivered" and answers unknown (the
-// answer was lost); checkTopup then answers success. If the worker restarts between the two calls,
-// checkTopup answers not_found, the worker places again, this process sees the reference for the
-// first time and answers unknown once more, and the following checkTopup answers success: one lost
-// answer per process, so restarts cannot make it loop.
-//
-// Never throws: every call answers one of the outcomes in types.ts.
+// The default supplier: in-process, no network, deterministic by the player id's ending (README:
+// Suppliers; the rules as data in sandbox-behaviours.ts). Like a real supplier it deduplicates
+// top-ups by reference in a bounded Map, so "999" (answer lost) costs one lost answer per process
+// and a restart cannot make it loop. Never throws: every call answers an outcome of types.ts.
 import { setTimeout as sleep } from "node:timers/promises";
 import {
   sandboxBehaviourFor,
@@ -38,7 +9,6 @@ import {
   sandboxNickname,
   type SandboxBehaviourName,
 } from "./sandbox-behaviours";
-import { readMilliseconds } from "./supplier-config";
 import type {
   RedeemOutcome,
   RedeemRequest,
@@ -63,13 +33,6 @@ export interface SandboxOptions {
 }
 
 export const SANDBOX_DEFAULTS = { latencyMs: 0, slowMs: 3000, maxRememberedTopups: 10_000 } as const;
-
-export function sandboxOptionsFromEnv(source: Record<string, string | undefined> = process.env): SandboxOptions {
-  return {
-    latencyMs: readMilliseconds(source, "SANDBOX_LATENCY_MS", SANDBOX_DEFAULTS.latencyMs),
-    slowMs: readMilliseconds(source, "SANDBOX_SLOW_MS", SANDBOX_DEFAULTS.slowMs),
-  };
-}
 
 interface RememberedTopup {
   userId: string;

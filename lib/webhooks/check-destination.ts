@@ -8,6 +8,7 @@
 // in production, and cloud metadata addresses stay refused even with it.
 import dns from "node:dns/promises";
 import ipaddr from "ipaddr.js";
+import { env, type Env } from "../config/env";
 
 export type ResolvedAddress = { address: string; family: 4 | 6 };
 export type Resolver = (hostname: string) => Promise<ResolvedAddress[]>;
@@ -36,12 +37,14 @@ export const systemResolver: Resolver = async (hostname) =>
     family: entry.family === 6 ? 6 : 4,
   }));
 
-export function webhookPolicyFromEnv(resolve: Resolver = systemResolver): DestinationPolicy {
-  const requested = process.env.WEBHOOKS_ALLOW_PRIVATE === "1";
-  if (requested && process.env.NODE_ENV === "production") {
+export function webhookPolicyFromEnv(
+  resolve: Resolver = systemResolver,
+  config: Pick<Env, "nodeEnv" | "webhooksAllowPrivate"> = env(),
+): DestinationPolicy {
+  if (config.webhooksAllowPrivate && config.nodeEnv === "production") {
     throw new Error("WEBHOOKS_ALLOW_PRIVATE=1 is a development switch and is refused in production");
   }
-  return { allowPrivate: requested, resolve };
+  return { allowPrivate: config.webhooksAllowPrivate, resolve };
 }
 
 /** Why an address may not receive webhooks, or undefined when it may. */

@@ -1,13 +1,6 @@
-// One attempt of one delivery, recorded, and the next attempt scheduled (the delivery's
-// next_attempt_at, which the dispatcher in dispatch-webhooks.ts claims when it is due).
-//
-// Every attempt has its number. Recording is guarded on it: an attempt already recorded (a second
-// dispatcher took over a claim that had not lapsed after all) is not recorded twice, and a worker
-// killed mid-request leaves the attempt unrecorded, so it is made again: every event reaches its
-// endpoint at least once, always under the same webhook-id (the event's id), and the receiver
-// dedupes on it.
-//
-// Time is a parameter (`now`) so tests can walk the two-day schedule without waiting for it.
+// One attempt of one delivery, recorded, and the next one scheduled (next_attempt_at, claimed by
+// dispatch-webhooks.ts when due). Recording is guarded on the attempt's number, so an attempt is
+// never recorded twice; one cut off by a crash is made again under the same webhook-id (at least once).
 import { Webhook } from "standardwebhooks";
 import type { WebhookEndpoint } from "../generated/prisma/client";
 import type pg from "pg";
@@ -30,8 +23,9 @@ export const DELIVERY_TIMEOUT_MS = 15_000;
 export const DISABLE_AFTER_FAILING_MS = 3 * 24 * 60 * 60 * 1000;
 
 export interface DeliveryOptions {
+  /** A parameter so tests can walk the two-day schedule without waiting for it. */
   now?: Date;
-  /** The attempt this run makes; the job's payload says, a direct call takes the next one. */
+  /** The attempt to make; by default the next one after those recorded on the delivery row. */
   attempt?: number;
   timeoutMs?: number;
   policy?: DestinationPolicy;

@@ -1,24 +1,9 @@
-// The worker's webhook dispatcher: it claims due deliveries straight from the outbox
-// (webhook_deliveries, status pending, next_attempt_at passed) in batches and makes their attempts,
-// up to `concurrency` requests at once.
-//
-// Why not a graphile-worker job per delivery: the settling transaction then paid for an add_job
-// (plpgsql planning and a NOTIFY) per delivery, and each delivery cost three more commits (job
-// taken, attempt recorded, job done); delivering cost about as much as fulfilling the order
-// (bench/RESULTS.md, webhooks). Here a claim of a whole batch is one statement, and the delivered
-// attempts that finish while one is being recorded are recorded together by the next statement,
-// both on connections with synchronous_commit off: a commit lost in a crash only means the attempt
-// is made again, under the same webhook-id, which at-least-once delivery allows and receivers
-// dedupe. A failed attempt (rare, and it schedules the retry) is recorded on its own.
-//
-// A claim names its dispatcher and lasts DELIVERY_TIMEOUT_MS plus a margin. The dispatcher's id
-// is held as a session advisory lock by the worker process (run-worker.ts), so the worker's sweep
-// releases the claims of a dispatcher that died at once (releaseDeadClaims); an expired claim is
-// free to take in any case.
-//
-// A settling transaction in the same process wakes the dispatcher after it commits
-// (wakeWebhookDispatchers, through afterCommit); events written elsewhere (the bot, the dashboard)
-// are found by the next poll.
+// The worker's webhook dispatcher: claims due deliveries from the outbox (webhook_deliveries) in
+// batches, not a graphile-worker job each, which would add an add_job to every settling transaction
+// and three commits to every delivery. Claims and delivered attempts are written with
+// synchronous_commit off: a commit lost in a crash only repeats an attempt under the same webhook-id.
+// A claim lapses after DELIVERY_TIMEOUT_MS plus a margin, or at once when the worker's sweep finds
+// its dispatcher dead (run-worker.ts). Settlements in this process wake it; others are found by polling.
 import { randomUUID } from "node:crypto";
 import type pg from "pg";
 import {

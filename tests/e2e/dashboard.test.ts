@@ -8,7 +8,7 @@ import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { inject } from "vitest";
 import type { Browser, BrowserContext, Page } from "playwright";
-import { projectRoot } from "@/lib/config/env";
+import { loadEnv, projectRoot } from "@/lib/config/env";
 import { closePool } from "@/lib/db/pool";
 import { seedDemoCatalog } from "@/lib/seed/seed-demo-data";
 import { startWorker, type RunningWorker } from "@/lib/fulfilment/run-worker";
@@ -114,13 +114,22 @@ describe.skipIf(!chromiumPath)("admin dashboard in Chromium", () => {
   let flagged: { publicId: string; id: number; amountCents: number };
 
   beforeAll(async () => {
-    Object.assign(process.env, { SUPPLIER_POLL_MS: "100", SUPPLIER_POLL_MAX_MS: "300", SUPPLIER_DEADLINE_MS: "1500" });
     await resetDatabase();
     await seedDemoCatalog();
     expect((await createAdminUser({ email: ADMIN_EMAIL, password: ADMIN_PASSWORD, actor: "test" })).status).toBe(
       "created",
     );
-    worker = await startWorker({ connectionString: inject("databaseUrl"), concurrency: 4, log: () => undefined });
+    worker = await startWorker({
+      connectionString: inject("databaseUrl"),
+      concurrency: 4,
+      log: () => undefined,
+      config: loadEnv({
+        ...process.env,
+        SUPPLIER_POLL_MS: "100",
+        SUPPLIER_POLL_MAX_MS: "300",
+        SUPPLIER_DEADLINE_MS: "1500",
+      }),
+    });
 
     // Orders of every kind, placed through the public API and fulfilled by the real worker.
     customer = await createAccount({ balanceCents: 5_000, username: "reseller_one" });

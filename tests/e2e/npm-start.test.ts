@@ -10,7 +10,7 @@ import path from "node:path";
 import pg from "pg";
 import { encode } from "next-auth/jwt";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { projectRoot } from "@/lib/config/env";
+import { projectRoot, useDatabaseUrl } from "@/lib/config/env";
 import { SECRET_NAMES, SECRETS_FILE_NAME } from "@/lib/config/secrets";
 import { closePool } from "@/lib/db/pool";
 import { checkLedger } from "@/lib/wallet/check-ledger";
@@ -236,13 +236,14 @@ describe("npm start", () => {
       expect(invoice.json.codes).toEqual([expect.stringMatching(/^DEMO-GKINDIE-/)]);
     }
 
-    const suiteDatabase = process.env.DATABASE_URL;
-    process.env.DATABASE_URL = await embeddedUrl();
+    const suiteDatabase = process.env.DATABASE_URL!;
+    await closePool();
+    useDatabaseUrl(await embeddedUrl());
     try {
       expect(await checkLedger()).toEqual([]);
     } finally {
       await closePool();
-      process.env.DATABASE_URL = suiteDatabase;
+      useDatabaseUrl(suiteDatabase);
     }
   }, 180_000);
 

@@ -36,7 +36,7 @@ describe.skipIf(!redisUrl)("rate limits and switches across two app processes on
       DATABASE_URL: inject("databaseUrl"),
       REDIS_URL: `redis://127.0.0.1:${proxy.port}`,
       RATE_LIMIT_PREFIX: prefix,
-      // The spec's limits, not the roomy ones the shared test server uses.
+      // The documented limits, not the roomy ones the shared test server uses.
       RATE_LIMIT_KEY_BURST: "",
       RATE_LIMIT_KEY_PER_MINUTE: "",
       RATE_LIMIT_AUTH_FAILURES: "",
@@ -53,7 +53,7 @@ describe.skipIf(!redisUrl)("rate limits and switches across two app processes on
     await closeSql();
   });
 
-  it("the 11th call within a second is refused with the spec's body and honest headers; other keys are unaffected", async () => {
+  it("the 11th call within a second is refused with the documented body and honest headers; other keys are unaffected", async () => {
     const account = await createAccount();
     const other = await createAccount();
     // Eleven calls at once, alternating the two instances: the limit is shared, not per process.

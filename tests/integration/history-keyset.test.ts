@@ -267,10 +267,8 @@ describe("the page statements' generic plans", () => {
 });
 
 describe("a small key's page beside a big key's orders", () => {
-  // Reseller B's 200 orders beside A's million (the scale bench's reseller B rows): a custom plan
-  // must read the small key's page through the (key, key_seq) index, not all of its account's
-  // orders through an account index, one heap page each once they lie scattered among the big
-  // key's, and sort them.
+  // A custom plan must read the small key's page through the (key, key_seq) index, not all of its
+  // account's orders (scattered among the big key's) through an account index and sort them.
   it("reads the keyset range with the request's values too, and answers the newest orders of the small key only", async () => {
     const big = await createAccount();
     const small = await createAccount();

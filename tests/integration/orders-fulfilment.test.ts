@@ -1,6 +1,7 @@
 // The worker takes every order to a terminal state exactly once, for each sandbox behaviour, and
 // the read side (GET /orders/:id, ?wait, /history, /ledger) shows it to the owner only.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { loadEnv } from "@/lib/config/env";
 import { startWorker, type RunningWorker } from "@/lib/fulfilment/run-worker";
 import { cancelAndRefundOrder, completeOrder } from "@/lib/fulfilment/settle-order";
 import { inject } from "vitest";
@@ -11,16 +12,18 @@ import { newTrxid, order, storedSupplierRef } from "../helpers/orders";
 import { useCleanDatabase } from "../helpers/clean-database";
 
 let worker: RunningWorker;
+// Short supplier backoff and deadline, so the slow and lost cases settle within a test.
+const config = loadEnv({
+  ...process.env,
+  SUPPLIER_POLL_MS: "100",
+  SUPPLIER_POLL_MAX_MS: "300",
+  SUPPLIER_DEADLINE_MS: "2500",
+  SANDBOX_SLOW_MS: "400",
+});
 
 useCleanDatabase({ checkBooks: true });
 beforeAll(async () => {
-  Object.assign(process.env, {
-    SUPPLIER_POLL_MS: "100",
-    SUPPLIER_POLL_MAX_MS: "300",
-    SUPPLIER_DEADLINE_MS: "2500",
-    SANDBOX_SLOW_MS: "400",
-  });
-  worker = await startWorker({ connectionString: inject("databaseUrl"), concurrency: 4, log: () => undefined });
+  worker = await startWorker({ connectionString: inject("databaseUrl"), concurrency: 4, log: () => undefined, config });
 });
 afterAll(async () => {
   await worker.stop();
@@ -232,7 +235,12 @@ describe("reading orders", () => {
 
 describe("several workers", () => {
   it("two workers racing on the same queue finish every order exactly once", async () => {
-    const second = await startWorker({ connectionString: inject("databaseUrl"), concurrency: 4, log: () => undefined });
+    const second = await startWorker({
+      connectionString: inject("databaseUrl"),
+      concurrency: 4,
+      log: () => undefined,
+      config,
+    });
     try {
       const account = await createAccount({ balanceCents: 100_000 });
       const placed = await Promise.all(

@@ -2,6 +2,7 @@
 // real h2h client against a local server that speaks the protocol and misbehaves on request.
 // Every order ends terminal with exactly one delivery at the supplier.
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import { loadEnv } from "@/lib/config/env";
 import { startWorker, type RunningWorker } from "@/lib/fulfilment/run-worker";
 import { api } from "../helpers/api";
 import { sql } from "../helpers/db";
@@ -17,7 +18,8 @@ let key: string;
 useCleanDatabase({ checkBooks: true });
 beforeAll(async () => {
   supplier = await startFakeH2hSupplier({ partnerId: "p-1", secret: "s-1" });
-  Object.assign(process.env, {
+  const config = loadEnv({
+    ...process.env,
     H2H_BASE_URL: supplier.baseUrl,
     H2H_PARTNER_ID: "p-1",
     H2H_SECRET: "s-1",
@@ -28,7 +30,7 @@ beforeAll(async () => {
   });
   await sql(`UPDATE game_lines SET supplier = 'h2h' WHERE slug = 'br'`);
   key = (await createAccount({ balanceCents: 100_000 })).key;
-  worker = await startWorker({ connectionString: inject("databaseUrl"), concurrency: 4, log: () => undefined });
+  worker = await startWorker({ connectionString: inject("databaseUrl"), concurrency: 4, log: () => undefined, config });
 });
 afterAll(async () => {
   await worker.stop();

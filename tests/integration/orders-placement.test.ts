@@ -257,7 +257,7 @@ describe("a successful placement", () => {
     expect(await balanceCents(account.accountId)).toBe(1000 - 99);
   });
 
-  it("accepts every alias of the spec, numbers for identifier fields, and ignores unknown fields", async () => {
+  it("accepts every documented alias, numbers for identifier fields, and ignores unknown fields", async () => {
     const account = await createAccount({ balanceCents: 1000 });
     const res = await order(account.key, {
       PID: "SVCMB86",

@@ -1,4 +1,4 @@
-// Section 5 of the spec, for every public route: each authentication and access failure is caused
+// For every public route: each authentication and access failure is caused
 // by the request that causes it, and answers the catalogue's status, error and code.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { publicRoutes } from "@/app/api/public-routes";
@@ -15,7 +15,7 @@ beforeAll(async () => {
   healthy = await createAccount({ balanceCents: 500 });
 });
 
-/** Every route of the spec with a request that would otherwise be valid enough to reach its handler. */
+/** Every public route with a request that would otherwise be valid enough to reach its handler. */
 const routes = publicRoutes.map((route) => ({
   method: route.spec.method,
   path: route.spec.path.replace(":orderId", "1"),

@@ -14,9 +14,11 @@ const IVO: FakeUser = { id: 4_500_000_002, first_name: "Ivo", username: "ivo_hoo
 
 let receiver: WebhookReceiver;
 
+// The development switch: the receiver is on 127.0.0.1 over http. Set before anything reads the
+// configuration (lib/config reads it once), so the bot's endpoint checks allow it.
+process.env.WEBHOOKS_ALLOW_PRIVATE = "1";
+
 beforeAll(async () => {
-  // The development switch: the receiver is on 127.0.0.1 over http.
-  process.env.WEBHOOKS_ALLOW_PRIVATE = "1";
   receiver = await WebhookReceiver.start();
 });
 afterAll(async () => {

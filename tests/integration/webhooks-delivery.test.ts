@@ -3,6 +3,7 @@
 // standardwebhooks package, the library a receiver would use.
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { Webhook, WebhookVerificationError } from "standardwebhooks";
+import { loadEnv } from "@/lib/config/env";
 import { startWorker, type RunningWorker } from "@/lib/fulfilment/run-worker";
 import { rotateWebhookSecret } from "@/lib/webhooks/rotate-webhook-secret";
 import { sendTestEvent } from "@/lib/webhooks/send-test-event";
@@ -22,14 +23,14 @@ let receiver: WebhookReceiver;
 
 useCleanDatabase();
 beforeAll(async () => {
-  // The development switch: the receiver listens on 127.0.0.1 over http.
-  process.env.WEBHOOKS_ALLOW_PRIVATE = "1";
   receiver = await WebhookReceiver.start();
   worker = await startWorker({
     connectionString: inject("databaseUrl"),
     concurrency: 4,
     webhookConcurrency: 3,
     log: () => undefined,
+    // The development switch: the receiver listens on 127.0.0.1 over http.
+    config: loadEnv({ ...process.env, WEBHOOKS_ALLOW_PRIVATE: "1" }),
   });
 });
 afterAll(async () => {

@@ -122,18 +122,11 @@ describe("in production mode", () => {
   });
 
   it("WEBHOOKS_ALLOW_PRIVATE=1 is refused in production", () => {
-    const saved = { ...process.env };
-    try {
-      Object.assign(process.env, { NODE_ENV: "production", WEBHOOKS_ALLOW_PRIVATE: "1" });
-      expect(() => webhookPolicyFromEnv()).toThrow("refused in production");
-      expect(() => assertProductionSecrets({ ...loadEnv(), nodeEnv: "production" })).toThrow(
-        "WEBHOOKS_ALLOW_PRIVATE=1",
-      );
-      process.env.WEBHOOKS_ALLOW_PRIVATE = "0";
-      expect(webhookPolicyFromEnv().allowPrivate).toBe(false);
-    } finally {
-      process.env = saved;
-    }
+    const production = loadEnv({ ...process.env, NODE_ENV: "production", WEBHOOKS_ALLOW_PRIVATE: "1" });
+    expect(() => webhookPolicyFromEnv(undefined, production)).toThrow("refused in production");
+    expect(() => assertProductionSecrets(production)).toThrow("WEBHOOKS_ALLOW_PRIVATE=1");
+    const switchedOff = loadEnv({ ...process.env, NODE_ENV: "production", WEBHOOKS_ALLOW_PRIVATE: "0" });
+    expect(webhookPolicyFromEnv(undefined, switchedOff).allowPrivate).toBe(false);
   });
 });
 

@@ -2,6 +2,10 @@ import { describe, expect, it } from "vitest";
 import { signH2hRequest } from "@/lib/suppliers/h2h-protocol";
 import { createH2hSupplier, h2hConfigFromEnv } from "@/lib/suppliers/h2h-supplier";
 import { SupplierConfigError } from "@/lib/suppliers/supplier-config";
+import { loadEnv, type EnvSource } from "@/lib/config/env";
+
+/** The h2h settings as a process with `vars` as its environment would read them. */
+const h2hFrom = (vars: EnvSource) => h2hConfigFromEnv(loadEnv(vars).h2h);
 
 const validEnv = {
   H2H_BASE_URL: "https://supplier.example/api",
@@ -28,23 +32,23 @@ describe("signH2hRequest", () => {
 
 describe("h2hConfigFromEnv", () => {
   it("reads the three required variables and defaults the timeout to 5000 ms", () => {
-    expect(h2hConfigFromEnv(validEnv)).toEqual({
+    expect(h2hFrom(validEnv)).toEqual({
       baseUrl: "https://supplier.example/api",
       partnerId: "partner-7",
       secret: "super-secret-value",
       timeoutMs: 5000,
     });
-    expect(h2hConfigFromEnv({ ...validEnv, H2H_TIMEOUT_MS: "1500" }).timeoutMs).toBe(1500);
+    expect(h2hFrom({ ...validEnv, H2H_TIMEOUT_MS: "1500" }).timeoutMs).toBe(1500);
   });
 
   it("names every missing variable in one error", () => {
-    expect(() => h2hConfigFromEnv({ H2H_PARTNER_ID: "p" })).toThrow(SupplierConfigError);
-    expect(() => h2hConfigFromEnv({ H2H_PARTNER_ID: "p", H2H_SECRET: "  " })).toThrow(/H2H_BASE_URL, H2H_SECRET/);
+    expect(() => h2hFrom({ H2H_PARTNER_ID: "p" })).toThrow(SupplierConfigError);
+    expect(() => h2hFrom({ H2H_PARTNER_ID: "p", H2H_SECRET: "  " })).toThrow(/H2H_BASE_URL, H2H_SECRET/);
   });
 
   it("refuses a timeout that is not a positive whole number", () => {
     for (const timeout of ["0", "-5", "2.5", "soon"]) {
-      expect(() => h2hConfigFromEnv({ ...validEnv, H2H_TIMEOUT_MS: timeout })).toThrow(/H2H_TIMEOUT_MS/);
+      expect(() => h2hFrom({ ...validEnv, H2H_TIMEOUT_MS: timeout })).toThrow(/H2H_TIMEOUT_MS/);
     }
   });
 
@@ -55,7 +59,7 @@ describe("h2hConfigFromEnv", () => {
     ]) {
       let message = "";
       try {
-        createH2hSupplier(h2hConfigFromEnv(broken));
+        createH2hSupplier(h2hFrom(broken));
       } catch (error) {
         message = (error as Error).message;
       }
@@ -73,11 +77,11 @@ describe("createH2hSupplier", () => {
       "https://supplier.example/?token=1",
       "https://s.example/#x",
     ]) {
-      expect(() => createH2hSupplier({ ...h2hConfigFromEnv(validEnv), baseUrl })).toThrow(SupplierConfigError);
+      expect(() => createH2hSupplier({ ...h2hFrom(validEnv), baseUrl })).toThrow(SupplierConfigError);
     }
   });
 
   it("is named h2h", () => {
-    expect(createH2hSupplier(h2hConfigFromEnv(validEnv)).name).toBe("h2h");
+    expect(createH2hSupplier(h2hFrom(validEnv)).name).toBe("h2h");
   });
 });

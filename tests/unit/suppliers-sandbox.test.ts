@@ -1,4 +1,4 @@
-import { readFileSync } from "node:fs";
+import { readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import {
@@ -6,10 +6,14 @@ import {
   sandboxBehaviourFor,
   sandboxBehaviours,
   sandboxCodeRules,
-  sandboxOptionsFromEnv,
 } from "@/lib/suppliers/sandbox-supplier";
-import { SupplierConfigError } from "@/lib/suppliers/supplier-config";
+import { ConfigError, loadEnv } from "@/lib/config/env";
 import type { TopupRequest } from "@/lib/suppliers/types";
+
+const markdownUnder = (dir: string): string[] =>
+  readdirSync(dir, { withFileTypes: true, recursive: true })
+    .filter((entry) => entry.isFile() && entry.name.endsWith(".md"))
+    .map((entry) => path.join(entry.parentPath, entry.name));
 
 const topup = (userId: string | undefined, reference = `ref-${userId}`): TopupRequest => ({
   reference,
@@ -161,13 +165,13 @@ describe("sandbox supplier: time", () => {
   });
 
   it("reads SANDBOX_LATENCY_MS and SANDBOX_SLOW_MS, with defaults 0 and 3000, and refuses nonsense", () => {
-    expect(sandboxOptionsFromEnv({})).toEqual({ latencyMs: 0, slowMs: 3000 });
-    expect(sandboxOptionsFromEnv({ SANDBOX_LATENCY_MS: "25", SANDBOX_SLOW_MS: "400" })).toEqual({
+    expect(loadEnv({}).sandbox).toEqual({ latencyMs: 0, slowMs: 3000 });
+    expect(loadEnv({ SANDBOX_LATENCY_MS: "25", SANDBOX_SLOW_MS: "400" }).sandbox).toEqual({
       latencyMs: 25,
       slowMs: 400,
     });
-    expect(() => sandboxOptionsFromEnv({ SANDBOX_SLOW_MS: "-1" })).toThrow(SupplierConfigError);
-    expect(() => sandboxOptionsFromEnv({ SANDBOX_LATENCY_MS: "fast" })).toThrow(/SANDBOX_LATENCY_MS/);
+    expect(() => loadEnv({ SANDBOX_SLOW_MS: "-1" })).toThrow(ConfigError);
+    expect(() => loadEnv({ SANDBOX_LATENCY_MS: "fast" })).toThrow(/SANDBOX_LATENCY_MS/);
   });
 });
 
@@ -204,11 +208,14 @@ describe("sandbox behaviour table", () => {
     expect(sandboxCodeRules.map((rule) => rule.prefix)).toEqual(["USED", "BAD", null]);
   });
 
-  it("the header comment of sandbox-supplier.ts lists the same suffixes and code prefixes", () => {
-    const source = readFileSync(path.resolve(import.meta.dirname, "../../lib/suppliers/sandbox-supplier.ts"), "utf8");
-    const header = source.slice(0, source.indexOf("import "));
+  it("the documentation's sandbox table lists the same suffixes and code prefixes", () => {
+    // The README's table, or wherever under docs/ it has moved.
+    const root = path.resolve(import.meta.dirname, "../..");
+    const pages = [path.join(root, "README.md"), ...markdownUnder(path.join(root, "docs"))];
+    const table = pages.map((page) => readFileSync(page, "utf8")).find((text) => /^\| player id ends with/m.test(text));
+    expect(table, "a page with the sandbox table").toBeDefined();
     for (const entry of sandboxBehaviours)
-      if (entry.suffix) expect(header).toMatch(new RegExp(`^// \\| ${entry.suffix}\\s`, "m"));
-    for (const rule of sandboxCodeRules) if (rule.prefix) expect(header).toContain(`"${rule.prefix}"`);
+      if (entry.suffix) expect(table).toMatch(new RegExp(`^\\| \`${entry.suffix}\` \\|`, "m"));
+    for (const rule of sandboxCodeRules) if (rule.prefix) expect(table).toContain(`\`${rule.prefix}\``);
   });
 });
