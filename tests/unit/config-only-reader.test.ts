@@ -7,15 +7,7 @@ import { describe, expect, it } from "vitest";
 import { ConfigError, loadEnv } from "@/lib/config/env";
 
 const root = path.resolve(import.meta.dirname, "../..");
-const SCANNED = [
-  "lib",
-  "app",
-  "bot",
-  "scripts",
-  "proxy.ts",
-  "next.config.ts",
-  "prisma.config.ts",
-];
+const SCANNED = ["lib", "app", "bot", "scripts", "proxy.ts", "next.config.ts", "prisma.config.ts"];
 const SKIPPED = ["lib/config/", "lib/generated/"];
 
 /** Files that may read process.env, each with the reason it is not configuration. */
