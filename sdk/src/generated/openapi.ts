@@ -1118,7 +1118,7 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * Your wallet statement (beyond the spec), newest first
+         * Your wallet statement, newest first
          * @description Every credit, debit, refund and adjustment with the balance after it, in pages, newest first. `?format=csv` answers the page as CSV. `?format=csv&from=...&to=...` streams every entry with `from <= createdAt < to` (oldest first, not paged) between an opening and a closing balance line, for reconciling a period in one download: `from` and `to` are ISO-8601 instants with an offset or bare dates (00:00 UTC), at most 366 days apart; a month is `from=2026-10-01&to=2026-11-01`. The opening balance plus the entries' amounts equals the closing balance. While the service already streams its most statements at once, a statement answers 503 SERVICE UNAVAILABLE with Retry-After.
          */
         get: {
