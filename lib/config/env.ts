@@ -82,6 +82,15 @@ const schema = z
     UPSTASH_REDIS_REST_URL: httpUrl(),
     UPSTASH_REDIS_REST_TOKEN: text(),
     TRUSTED_PROXIES: list(),
+    CLIENT_IP_HEADER: z.preprocess(
+      blank,
+      z
+        .string()
+        .trim()
+        .toLowerCase()
+        .regex(/^[a-z0-9!#$%&'*+.^_`|~-]+$/, "must be an HTTP header name")
+        .optional(),
+    ),
     MAX_BODY_BYTES: int(1, 16 * 1024),
     SERVE_DASHBOARD: flag(true),
     DEMO_API_KEY: text(),
@@ -171,6 +180,7 @@ export function loadEnv(source?: EnvSource) {
     upstashUrl: vars.UPSTASH_REDIS_REST_URL,
     upstashToken: vars.UPSTASH_REDIS_REST_TOKEN,
     trustedProxies: vars.TRUSTED_PROXIES,
+    clientIpHeader: vars.CLIENT_IP_HEADER,
     maxBodyBytes: vars.MAX_BODY_BYTES,
     serveDashboard: vars.SERVE_DASHBOARD,
     demoApiKey: vars.DEMO_API_KEY,

@@ -8,11 +8,8 @@ import { errorBody, errorResponse } from "./errors";
 import { NEXT_BODY_LIMIT_BYTES } from "./body-limits";
 import { dispatchRoute } from "./dispatch-route";
 import type { RouteMatch } from "./router";
-import { env } from "../config/env";
-import { parseTrustedProxies, resolveClientIp } from "../net/ip";
+import { resolveRequestClientIp } from "./client-address";
 import { gateSignInRequests } from "../admin-sign-in/gate-sign-in-requests";
-
-let trustedProxies: string[] | undefined;
 
 export type NodeHandler = (req: http.IncomingMessage, res: http.ServerResponse) => void | Promise<void>;
 
@@ -121,13 +118,10 @@ export function createHttpServer(options: {
     if (match.kind === "not-found" && next) {
       // Next (next-auth's sign-in throttle) reads the client IP from X-Forwarded-For: it gets the
       // address the API would use, never a value the client wrote itself.
-      trustedProxies ??= parseTrustedProxies(env().trustedProxies);
-      const forwarded = req.headers["x-forwarded-for"];
-      req.headers["x-forwarded-for"] = resolveClientIp(
-        req.socket.remoteAddress ?? "",
-        Array.isArray(forwarded) ? forwarded.join(",") : (forwarded ?? null),
-        trustedProxies,
-      );
+      req.headers["x-forwarded-for"] = resolveRequestClientIp((name) => {
+        const value = req.headers[name];
+        return Array.isArray(value) ? value.join(",") : (value ?? null);
+      }, req.socket.remoteAddress ?? "");
       const bounded = limitRequestBody(req, res, NEXT_BODY_LIMIT_BYTES);
       if (bounded instanceof Promise) void bounded.then((request) => request && next(request, res));
       else if (bounded) void next(bounded, res);

@@ -62,10 +62,3 @@ export function peerAddressFromStamp(value: string | null | undefined): string |
   if (value == null || nonce === undefined || !value.startsWith(`${nonce} `)) return null;
   return value.slice(nonce.length + 1);
 }
-
-/** The stamped socket address; throws when the stamp is missing or not ours rather than trust the client. */
-export function readPeerAddress(request: Request): string {
-  const address = peerAddressFromStamp(request.headers.get(PEER_ADDRESS_HEADER));
-  if (address === null) throw new PeerAddressUnknownError();
-  return address;
-}

@@ -7,7 +7,6 @@
 import { z } from "zod";
 import { env } from "../config/env";
 import { isDatabaseUnavailable } from "../db/errors";
-import { parseTrustedProxies, resolveClientIp } from "../net/ip";
 import {
   checkAccountAccess,
   checkIpAccess,
@@ -18,7 +17,8 @@ import {
 import { ApiError, errorCatalogue, errorResponse, jsonResponse, type ErrorKey } from "./errors";
 import { readJsonBody } from "./read-json-body";
 import type { HttpMethod, RouteContext, RouteHandler } from "./router";
-import { PeerAddressUnknownError, readPeerAddress } from "./peer-address";
+import { PeerAddressUnknownError } from "./peer-address";
+import { resolveRequestClientIp } from "./client-address";
 import { authenticateCaller, readApiSettings, type ApiSettings } from "./access-policies";
 
 /** Which runtime switch closes a route: "order" (MAINTENANCE, API_ORDER_DISABLED) or "redeem" (MAINTENANCE). */
@@ -81,8 +81,6 @@ export interface PublicRouteSpec<B extends z.ZodType | undefined, Q extends z.Zo
 
 /** A route file's handler for one method, carrying its spec for the route table and the OpenAPI document. */
 export type PublicRoute = RouteHandler & { spec: PublicRouteSpec<z.ZodType | undefined, z.ZodType | undefined> };
-
-let trustedProxies: string[] | undefined;
 
 function applyAliases(body: unknown, aliases: Record<string, string[]> | undefined): unknown {
   if (!aliases || typeof body !== "object" || body === null || Array.isArray(body)) return body;
@@ -164,9 +162,7 @@ export function publicRoute<B extends z.ZodType | undefined = undefined, Q exten
   const handler: RouteHandler = async (request: Request, context: RouteContext) => {
     let limitHeaders: Record<string, string> | undefined;
     try {
-      trustedProxies ??= parseTrustedProxies(env().trustedProxies);
-      const peerIp = context.peerIp ?? readPeerAddress(request);
-      const clientIp = resolveClientIp(peerIp, request.headers.get("x-forwarded-for"), trustedProxies);
+      const clientIp = resolveRequestClientIp((name) => request.headers.get(name), context.peerIp);
       const params = (await context.params) as Record<string, string>;
 
       const earlyBody =

@@ -10,30 +10,23 @@
 import type { NextAuthOptions } from "next-auth";
 import CredentialsProvider from "next-auth/providers/credentials";
 import { env } from "@/lib/config/env";
-import { PEER_ADDRESS_HEADER, peerAddressFromStamp } from "@/lib/http/peer-address";
-import { parseTrustedProxies, resolveClientIp } from "@/lib/net/ip";
+import { resolveRequestClientIp } from "@/lib/http/client-address";
 import { SIGN_IN_ERROR_CODES, signInAdmin } from "@/lib/admin-sign-in/sign-in-admin";
 
-/**
- * The client IP, resolved as the API resolves it: the socket's address (stamped by
- * lib/http/peer-address.ts, so a client cannot write it), or X-Forwarded-For only from a
- * TRUSTED_PROXIES peer. Behind the lean host the peer is the lean host's own client and
- * X-Forwarded-For holds the address it resolved, so both hosts agree.
- */
+/** The client IP, resolved as the API resolves it (lib/http/client-address.ts). */
 function clientIpOf(headers: Record<string, unknown> | undefined): string {
   const text = (name: string) => {
     const value = headers?.[name];
     return Array.isArray(value) ? value.join(",") : typeof value === "string" ? value : null;
   };
-  const peer = peerAddressFromStamp(text(PEER_ADDRESS_HEADER));
-  // Without a valid stamp only the lean host can have handed the request over, and it wrote the
-  // resolved address as the last X-Forwarded-For entry.
-  if (peer === null) return text("x-forwarded-for")?.split(",").at(-1)?.trim() || "unknown";
-  trustedProxies ??= parseTrustedProxies(env().trustedProxies);
-  return resolveClientIp(peer, text("x-forwarded-for"), trustedProxies);
+  try {
+    return resolveRequestClientIp(text);
+  } catch {
+    // No stamp: only the lean host can have handed the request over, and it wrote the resolved
+    // address as the last X-Forwarded-For entry.
+    return text("x-forwarded-for")?.split(",").at(-1)?.trim() || "unknown";
+  }
 }
-
-let trustedProxies: string[] | undefined;
 
 /** An operator's working day; after it they sign in again. */
 const SESSION_MAX_AGE_SECONDS = 12 * 60 * 60;
