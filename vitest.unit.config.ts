@@ -8,5 +8,8 @@ export default defineConfig({
   test: {
     include: ["tests/unit/**/*.test.ts"],
     testTimeout: 30_000,
+    // The unit tests keep no state between files, so each worker imports the shared modules (zod
+    // schemas, the route table, the OpenAPI builder) once rather than once per file.
+    isolate: false,
   },
 });
