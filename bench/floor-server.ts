@@ -60,6 +60,7 @@ interface Caller {
   bannedAt: Date | null;
 }
 
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- pg rows and JSON bodies, read by field name
 type Row = Record<string, any>;
 
 class HttpError extends Error {

@@ -71,9 +71,9 @@ interface SampleOrder {
 
 async function captureRequest(service: BenchProcess, key: string, target: ScaleTarget): Promise<CapturedStatement[]> {
   const reply = (type: string) =>
-    new Promise<any>((resolve, reject) => {
+    new Promise<{ type?: string; statements?: unknown }>((resolve, reject) => {
       const timer = setTimeout(() => reject(new Error(`no ${type} from the service`)), 30_000);
-      const onMessage = (message: { type?: string }) => {
+      const onMessage = (message: { type?: string; statements?: unknown }) => {
         if (message?.type !== type) return;
         clearTimeout(timer);
         service.child.off("message", onMessage);

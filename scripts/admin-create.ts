@@ -1,7 +1,6 @@
 // npm run admin:create -- <email>: creates a dashboard admin. On a terminal it asks for the
 // password twice (not echoed); otherwise (a pipe, CI) it generates a strong one and prints it once.
 import crypto from "node:crypto";
-import readline from "node:readline";
 import { withDatabase } from "./database";
 import { applyMigrations } from "@/lib/db/migrate";
 import { closePool } from "@/lib/db/pool";

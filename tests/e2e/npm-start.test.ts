@@ -53,7 +53,11 @@ function childRunning(script: string): number | undefined {
   const ours = new Set([npm!.pid!]);
   for (let grew = true; grew;) {
     grew = false;
-    for (const row of table) if (ours.has(row.ppid) && !ours.has(row.pid)) (ours.add(row.pid), (grew = true));
+    for (const row of table)
+      if (ours.has(row.ppid) && !ours.has(row.pid)) {
+        ours.add(row.pid);
+        grew = true;
+      }
   }
   return table.find((row) => ours.has(row.pid) && row.args.includes(path.join("scripts", script)))?.pid;
 }

@@ -573,7 +573,7 @@ describe("overview metrics", () => {
     ["2021-03-03T23:59:59.999Z", 6, "completed", true], // outside both
     ["2021-03-08T12:00:00.000Z", null, "pending", true],
   ];
-  let orders: { created: Date; seconds: number | null; status: string; orderCreated: boolean; amount: number }[] = [];
+  const orders: { created: Date; seconds: number | null; status: string; orderCreated: boolean; amount: number }[] = [];
 
   beforeAll(async () => {
     const account = await createAccount({ balanceCents: 100_000 });

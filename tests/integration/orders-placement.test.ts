@@ -1,5 +1,5 @@
 // The README's order rules ("The API", "Order lifecycle") on placing orders, and the idempotency rules, over real HTTP.
-import { afterEach, beforeAll, describe, expect, it, vi } from "vitest";
+import { beforeAll, describe, expect, it, vi } from "vitest";
 import pg from "pg";
 import { getPool } from "@/lib/db/pool";
 import { API_CALLER_COLUMNS, API_CALLER_TABLES, type ApiCaller } from "@/lib/auth/api-caller-record";

@@ -14,7 +14,7 @@ import { assertProductionSecrets, loadEnv } from "@/lib/config/env";
 import { sql } from "../helpers/db";
 import { createAccount } from "../helpers/fixtures";
 import { WebhookReceiver } from "../helpers/webhook-receiver";
-import { addEndpoint, deliveriesOf, recordEvent } from "../helpers/webhooks";
+import { deliveriesOf, recordEvent } from "../helpers/webhooks";
 import { useCleanDatabase } from "../helpers/clean-database";
 
 let receiver: WebhookReceiver;
