@@ -285,12 +285,12 @@ async function placeOrder(caller: Caller, body: Row): Promise<unknown> {
         caller.accountId,
         "debit",
         -amountCents,
-        debited.rows[0].balance_cents,
+        debited.rows[0]!.balance_cents,
         id,
         `api-key:${caller.keyId}`,
         `order ${publicId}`,
         null,
-        debited.rows[0].ledger_count,
+        debited.rows[0]!.ledger_count,
       ]),
     );
     await client.query(
@@ -311,7 +311,7 @@ async function readOrder(caller: Caller, reference: string): Promise<unknown> {
   let id: number | undefined;
   const match = PUBLIC_ID_PATTERN.exec(reference.toUpperCase());
   if (match) {
-    const parsed = parseInt(match[2], 36);
+    const parsed = parseInt(match[2]!, 36);
     if (orderHash(parsed) === match[3]) id = parsed;
   } else if (/^\d{1,9}$/.test(reference)) {
     id = Number(reference);

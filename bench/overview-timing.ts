@@ -17,7 +17,7 @@ async function time(label: string, run: () => Promise<unknown>): Promise<void> {
   }
   ms.sort((a, b) => a - b);
   console.log(
-    `${label}: median ${ms[Math.floor(ms.length / 2)].toFixed(0)} ms, max ${ms[ms.length - 1].toFixed(0)} ms (${ms.map((m) => m.toFixed(0)).join(", ")})`,
+    `${label}: median ${ms[Math.floor(ms.length / 2)]!.toFixed(0)} ms, max ${ms[ms.length - 1]!.toFixed(0)} ms (${ms.map((m) => m.toFixed(0)).join(", ")})`,
   );
 }
 

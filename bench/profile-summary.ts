@@ -22,11 +22,11 @@ function areaOf(url: string, name: string): string {
   if (name === "(idle)" || name === "(program)" || name === "(root)") return name;
   if (!url) return "(native / V8 builtins)";
   const pkg = /node_modules\/((?:@[^/]+\/)?[^/]+)/.exec(url);
-  if (pkg) return pkg[1];
+  if (pkg?.[1]) return pkg[1];
   if (url.startsWith("node:")) return `node:${url.slice(5).split("/")[0]}`;
   const project =
     /\/work\/[^/]+\/(lib\/[^/]+|app|scripts|bench)/.exec(url) ?? /\/((?:lib\/[^/]+)|app|scripts|bench)\//.exec(url);
-  return project ? project[1] : url;
+  return project ? project[1]! : url;
 }
 
 function main(): void {
@@ -37,7 +37,7 @@ function main(): void {
   const byId = new Map(profile.nodes.map((node) => [node.id, node]));
   const selfUs = new Map<number, number>();
   for (let i = 0; i < profile.samples.length; i++) {
-    selfUs.set(profile.samples[i], (selfUs.get(profile.samples[i]) ?? 0) + (profile.timeDeltas[i] ?? 0));
+    selfUs.set(profile.samples[i]!, (selfUs.get(profile.samples[i]!) ?? 0) + (profile.timeDeltas[i] ?? 0));
   }
   const total = [...selfUs.values()].reduce((a, b) => a + b, 0);
   const idle = [...selfUs]

@@ -35,7 +35,7 @@ export const DASHBOARD_TARGET_MS = 500;
 const ms = (n: number) => (Number.isFinite(n) ? (n < 10 ? n.toFixed(2) : n.toFixed(0)) : "n/a");
 const median = (values: number[]) => {
   const s = [...values].sort((a, b) => a - b);
-  return s.length ? (s.length % 2 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2) : NaN;
+  return s.length ? (s.length % 2 ? s[(s.length - 1) / 2]! : (s[s.length / 2 - 1]! + s[s.length / 2]!) / 2) : NaN;
 };
 
 function cell(f: LatencyFigures | undefined): string {
@@ -66,6 +66,7 @@ function oneLine(text: string, max = 140): string {
 
 export function renderScaleReport(report: ScaleReport): string {
   const [small, big] = report.phases;
+  if (!small) throw new Error("a scale report needs at least one phase");
   const out: string[] = [];
   out.push(`# Scale bench (${report.date})`, "");
   out.push(

@@ -50,7 +50,7 @@ async function lane(
   await client.connect();
   try {
     for (let i = 0; i < count; i++) {
-      const key = keys[(lane * count + i) % keys.length];
+      const key = keys[(lane * count + i) % keys.length]!;
       const trxid = `timing-${Date.now().toString(36)}-${lane}-${i}`;
       await timed(times, "auth lookup", () =>
         client.query({ name: "auth-key-lookup", text: LOOKUP, values: [key.hash] }),
@@ -144,7 +144,7 @@ async function main() {
     const seconds = (Date.now() - started) / 1000;
 
     const quantile = (values: number[], q: number) =>
-      [...values].sort((a, b) => a - b)[Math.min(values.length - 1, Math.floor(q * values.length))];
+      [...values].sort((a, b) => a - b)[Math.min(values.length - 1, Math.floor(q * values.length))] ?? NaN;
     console.log(
       `${perLane * parallel} order transactions on ${parallel} connection(s), ${named ? "named prepared" : "unnamed (as lib/ sends them)"} statements: ` +
         `${((perLane * parallel) / seconds).toFixed(0)}/s\n`,
@@ -155,7 +155,7 @@ async function main() {
     STEPS.forEach((step, i) => {
       const values = times.get(step)!;
       console.log(
-        `${step.padEnd(16)} ${medians[i].toFixed(3).padStart(9)} ${quantile(values, 0.9).toFixed(3).padStart(8)}   ${((medians[i] / total) * 100).toFixed(0).padStart(3)}%`,
+        `${step.padEnd(16)} ${medians[i]!.toFixed(3).padStart(9)} ${quantile(values, 0.9).toFixed(3).padStart(8)}   ${((medians[i]! / total) * 100).toFixed(0).padStart(3)}%`,
       );
     });
     console.log(`${"sum of medians".padEnd(16)} ${total.toFixed(3).padStart(9)}`);

@@ -8,6 +8,7 @@
 // in production, and cloud metadata addresses stay refused even with it.
 import dns from "node:dns/promises";
 import ipaddr from "ipaddr.js";
+import { firstRow } from "../db/first-row";
 
 export type ResolvedAddress = { address: string; family: 4 | 6 };
 export type Resolver = (hostname: string) => Promise<ResolvedAddress[]>;
@@ -105,5 +106,5 @@ export async function resolveDestination(
           : `${host} resolves to ${refusal.replace(/^\S+ is/, candidate.address + ", which is")}`,
       );
   }
-  return { url, ...addresses[0] };
+  return { url, ...firstRow(addresses, "the resolver") };
 }

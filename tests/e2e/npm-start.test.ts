@@ -44,7 +44,7 @@ function processes(): { pid: number; ppid: number; args: string }[] {
     .split("\n")
     .map((line) => line.trim().match(/^(\d+)\s+(\d+)\s+(.*)$/))
     .filter((match): match is RegExpMatchArray => match !== null)
-    .map((match) => ({ pid: Number(match[1]), ppid: Number(match[2]), args: match[3] }));
+    .map((match) => ({ pid: Number(match[1]), ppid: Number(match[2]), args: match[3] ?? "" }));
 }
 
 /** Our process of `scripts/<script>`: a descendant of npm start (children live in groups of their own). */
@@ -108,7 +108,7 @@ beforeAll(async () => {
   // A first start may build the dashboard (next build) before it serves.
   await until("npm start to say it is ready", () => stdout.includes("Press Ctrl-C") || npm!.exitCode !== null, 540_000);
   expect(npm.exitCode, `npm start exited early\n${stdout}\n${stderr}`).toBeNull();
-  base = stdout.match(/API:\s+(http:\/\/localhost:\d+)/)![1].replace("localhost", "127.0.0.1");
+  base = stdout.match(/API:\s+(http:\/\/localhost:\d+)/)![1]!.replace("localhost", "127.0.0.1");
   demoKey = stdout.match(/Demo key:\s+(svc_[A-Za-z0-9]{40})/)?.[1] ?? "";
 }, 600_000);
 
@@ -190,7 +190,7 @@ describe("npm start", () => {
     await Promise.all(
       Array.from({ length: 8 }, async () => {
         while (next < candidates.length) {
-          const secret = candidates[next++];
+          const secret = candidates[next++]!;
           const answer = await present(secret);
           if (answer.status !== 307 || !answer.location?.includes("/admin/login"))
             admitted.push(`${answer.status} ${JSON.stringify(secret)}`);

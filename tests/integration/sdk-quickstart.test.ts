@@ -9,7 +9,7 @@ import { projectRoot } from "@/lib/config/env";
 import { seedDemoData } from "@/lib/seed/seed-demo-data";
 import { startWorker, type RunningWorker } from "@/lib/fulfilment/run-worker";
 import { baseUrl } from "../helpers/api";
-import { sql } from "../helpers/db";
+import { firstOf, sql } from "../helpers/db";
 import { useCleanDatabase } from "../helpers/clean-database";
 
 const run = promisify(execFile);
@@ -35,7 +35,7 @@ async function demoOrder(trxid: string) {
     [demo.accountId, trxid],
   );
   expect(rows).toHaveLength(1);
-  return rows[0];
+  return firstOf(rows);
 }
 
 const env = (trxid: string) => ({ ...process.env, TOPUP_API_URL: baseUrl(), TOPUP_API_KEY: demo.key, TRXID: trxid });
