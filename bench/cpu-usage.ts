@@ -33,8 +33,8 @@ export interface CpuSnapshot {
 
 function machineBusyTicks(): number {
   // cpu  user nice system idle iowait irq softirq steal ...: busy is all but idle and iowait.
-  const fields = fs.readFileSync("/proc/stat", "utf8").split("\n")[0].trim().split(/\s+/).slice(1).map(Number);
-  const [user, nice, system, , , irq, softirq, steal] = fields;
+  const fields = fs.readFileSync("/proc/stat", "utf8").split("\n")[0]!.trim().split(/\s+/).slice(1).map(Number);
+  const [user = 0, nice = 0, system = 0, , , irq = 0, softirq = 0, steal] = fields;
   return user + nice + system + irq + softirq + (steal ?? 0);
 }
 

@@ -125,7 +125,7 @@ export async function forEachLimited<T>(
   const lanes = Array.from({ length: Math.min(parallel, items.length) }, async () => {
     while (next < items.length) {
       const index = next++;
-      await work(items[index], index);
+      await work(items[index]!, index);
     }
   });
   await Promise.all(lanes);
@@ -149,7 +149,7 @@ export async function seedBench(options: { accounts: number; keys: number }): Pr
 
   const keys = new Array<string>(options.keys);
   await forEachLimited(keys, 8, async (_, i) => {
-    keys[i] = await issueBenchKey(accountIds[i % accountIds.length], `bench-${i}`);
+    keys[i] = await issueBenchKey(accountIds[i % accountIds.length]!, `bench-${i}`);
   });
 
   const probeAccount = await prisma.account.create({ data: { telegramUsername: "bench-probe", apiEnabled: true } });

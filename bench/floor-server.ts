@@ -32,6 +32,7 @@ const pool = new pg.Pool({
 });
 pool.on("error", (error) => console.error("[floor] idle client error:", error.message));
 
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- pg rows and JSON bodies, read by field name
 type Row = Record<string, any>;
 
 class HttpError extends Error {
@@ -163,8 +164,9 @@ async function readOrder(caller: ApiCaller, reference: string): Promise<unknown>
             values: [id, caller.accountId],
           })
         ).rows;
-  if (rows.length === 0) throw new HttpError(404, { success: false, error: "ORDER NOT FOUND" });
-  return invoice(rows[0]);
+  const [row] = rows;
+  if (!row) throw new HttpError(404, { success: false, error: "ORDER NOT FOUND" });
+  return invoice(row);
 }
 
 async function handle(req: http.IncomingMessage, res: http.ServerResponse): Promise<void> {

@@ -24,7 +24,7 @@ async function time(label: string, call: (i: number) => Promise<unknown>): Promi
     samples.push(Number(process.hrtime.bigint() - start) / 1e6);
   }
   samples.sort((a, b) => a - b);
-  const at = (q: number) => samples[Math.min(samples.length - 1, Math.floor(q * samples.length))].toFixed(3);
+  const at = (q: number) => samples[Math.min(samples.length - 1, Math.floor(q * samples.length))]!.toFixed(3);
   console.log(`| ${label} | ${at(0.5)} | ${at(0.99)} |`);
 }
 

@@ -79,7 +79,7 @@ export class RequestFactory {
 
   request(endpoint: EndpointName, trxPrefix: string, cursor: KeyCursor): RequestSpec {
     const keyIndex = cursor.next();
-    const headers: Record<string, string> = { "x-api-key": this.keys[keyIndex] };
+    const headers: Record<string, string> = { "x-api-key": this.keys[keyIndex]! };
     switch (endpoint) {
       case "balance":
         return { method: "GET", path: "/balance", headers };
@@ -90,8 +90,8 @@ export class RequestFactory {
       case "order": {
         // The key's own account (keys[k] belongs to account k % A), one of its orders in turn.
         const accounts = this.ordersByAccount.length;
-        const own = this.ordersByAccount[keyIndex % accounts];
-        const orderId = own[(Math.floor(keyIndex / accounts) + this.readSeq++) % own.length];
+        const own = this.ordersByAccount[keyIndex % accounts]!;
+        const orderId = own[(Math.floor(keyIndex / accounts) + this.readSeq++) % own.length]!;
         return { method: "GET", path: `/orders/${encodeURIComponent(orderId)}`, headers };
       }
       case "place":
@@ -168,12 +168,12 @@ export function median(values: number[]): number {
   const sorted = values.filter((v) => Number.isFinite(v)).sort((a, b) => a - b);
   if (sorted.length === 0) return NaN;
   const mid = Math.floor(sorted.length / 2);
-  return sorted.length % 2 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
+  return sorted.length % 2 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
 }
 
 export function percentile(sorted: number[], p: number): number {
   if (sorted.length === 0) return NaN;
-  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))];
+  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? NaN;
 }
 
 export interface ProbeResult {

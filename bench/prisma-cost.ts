@@ -21,7 +21,7 @@ async function time(label: string, call: (i: number) => Promise<unknown>): Promi
   }
   const used = process.cpuUsage(cpu);
   samples.sort((a, b) => a - b);
-  const at = (q: number) => samples[Math.min(samples.length - 1, Math.floor(q * samples.length))].toFixed(3);
+  const at = (q: number) => samples[Math.min(samples.length - 1, Math.floor(q * samples.length))]!.toFixed(3);
   console.log(`| ${label} | ${at(0.5)} | ${at(0.99)} | ${Math.round((used.user + used.system) / ITERATIONS)} |`);
 }
 

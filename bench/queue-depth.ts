@@ -91,12 +91,12 @@ export async function runQueueDepthPhase(options: {
     await pool.query("TRUNCATE graphile_worker._private_jobs");
     for (const d of depths) {
       if (d > 0) {
-        const filled = (await pool.query<{ n: number }>(FILL_QUEUE, [d])).rows[0].n;
+        const filled = (await pool.query<{ n: number }>(FILL_QUEUE, [d])).rows[0]!.n;
         if (filled !== d) throw new Error(`queue depth: queued ${filled} jobs, wanted ${d}`);
       }
       // Rotate who goes first.
-      for (const server of servers.map((_, i) => servers[(i + round) % servers.length])) {
-        loadAverages.push(os.loadavg()[0]);
+      for (const server of servers.map((_, i) => servers[(i + round) % servers.length]!)) {
+        loadAverages.push(os.loadavg()[0]!);
         const before = snapshotCpu();
         const result = await runLoad({
           port: server.port,

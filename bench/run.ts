@@ -15,7 +15,7 @@
 import { execFileSync } from "node:child_process";
 import os from "node:os";
 import path from "node:path";
-import { projectRoot, useDatabaseUrl } from "@/lib/config/env";
+import { projectRoot, pointAtDatabase } from "@/lib/config/env";
 import { getPool } from "@/lib/db/pool";
 import { checkLedger } from "@/lib/wallet/check-ledger";
 import { readBenchConfig } from "./config";
@@ -97,7 +97,7 @@ async function main(): Promise<void> {
     Math.max(config.accounts, Math.ceil((ratePerSecond * seconds) / USES_PER_KEY));
 
   const db = await openBenchDatabase();
-  useDatabaseUrl(db.url);
+  pointAtDatabase(db.url);
   const databaseName = new URL(db.url).pathname.slice(1);
   const notes: string[] = [];
   try {
@@ -108,7 +108,7 @@ async function main(): Promise<void> {
     const seedSeconds = (Date.now() - seedStarted) / 1000;
     log(`seeded ${config.accounts} accounts and ${config.keys} keys in ${seedSeconds.toFixed(1)} s`);
     const pool = getPool();
-    const version = (await pool.query<{ v: string }>("SELECT split_part(version(), ' on ', 1) AS v")).rows[0].v;
+    const version = (await pool.query<{ v: string }>("SELECT split_part(version(), ' on ', 1) AS v")).rows[0]!.v;
 
     const childEnv: Record<string, string | undefined> = {
       ...config.secrets,
@@ -217,7 +217,7 @@ async function main(): Promise<void> {
           connections: config.connections,
           database: databaseName,
           workerEnv: childEnv,
-          loadAverage: () => os.loadavg()[0],
+          loadAverage: () => os.loadavg()[0]!,
           profileDir: config.cpuProfile ? profileDir : undefined,
           log,
         });
@@ -282,11 +282,11 @@ async function main(): Promise<void> {
 
       for (let slice = 0; slice < config.slices; slice++) {
         // Take turns, and rotate who goes first, so drift and neighbours spread over all servers.
-        const order = variants.map((_, i) => variants[(i + slice) % variants.length]);
+        const order = variants.map((_, i) => variants[(i + slice) % variants.length]!);
         for (const variant of order) {
           const server = servers[variant]!;
           const record = records.get(variant)!;
-          record.loadAverages.push(os.loadavg()[0]);
+          record.loadAverages.push(os.loadavg()[0]!);
           const before = snapshotCpu();
           const result = await runLoad({
             port: server.port!,
@@ -320,7 +320,7 @@ async function main(): Promise<void> {
         variants.map((v) => [v, factory.cursor(regionOf(v), config.probeRequests + 30)]),
       );
       for (let chunk = 0; chunk < 3; chunk++) {
-        for (const variant of variants.map((_, i) => variants[(i + chunk) % variants.length])) {
+        for (const variant of variants.map((_, i) => variants[(i + chunk) % variants.length]!)) {
           const failed = await probeLatency(
             servers[variant]!.port!,
             endpoint,
@@ -344,7 +344,7 @@ async function main(): Promise<void> {
             await pool.query<{ n: number }>(`SELECT count(*)::int AS n FROM orders WHERE trxid LIKE $1`, [
               `${variant}-m-%`,
             ])
-          ).rows[0].n;
+          ).rows[0]!.n;
           record.placement = { answered2xx: record.ok, stored, sent: record.sent };
         }
         const sorted = record.latencies.sort((a, b) => a - b);
@@ -379,7 +379,7 @@ async function main(): Promise<void> {
 
     log("checking the ledger");
     const ledgerProblems = await checkLedger();
-    const ordersTotal = (await pool.query<{ n: number }>(`SELECT count(*)::int AS n FROM orders`)).rows[0].n;
+    const ordersTotal = (await pool.query<{ n: number }>(`SELECT count(*)::int AS n FROM orders`)).rows[0]!.n;
     await stopAll();
 
     const report: BenchReport = {

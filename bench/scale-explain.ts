@@ -50,7 +50,7 @@ function parsePlan(rows: { "QUERY PLAN": string }[]): Omit<PlanRecord, "error"> 
   const read = firstBuffers ? Number(/read=(\d+)/.exec(firstBuffers)?.[1] ?? 0) : 0;
   const scans = lines
     .map((line) => /(?:Parallel )?Seq Scan on (\w+)/.exec(line))
-    .filter((m): m is RegExpExecArray => m !== null && BIG_TABLES.includes(m[1]))
+    .filter((m): m is RegExpExecArray => m !== null && BIG_TABLES.includes(m[1]!))
     .map((m) => m[0]);
   return {
     planText,

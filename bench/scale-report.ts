@@ -64,6 +64,7 @@ function oneLine(text: string, max = 140): string {
 /** The committed summary (scale-results.md) and every statement's text and plans (scale-plans.md, not committed). */
 export function renderScaleReport(report: ScaleReport): { summary: string; plans: string } {
   const [small, big] = report.phases;
+  if (!small) throw new Error("a scale report needs at least one phase");
   const out: string[] = [];
   out.push(`# Scale bench (${report.date})`, "");
   out.push(

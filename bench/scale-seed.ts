@@ -144,14 +144,14 @@ async function insertResellerOrders(
     await client.query<{ n: string }>(
       `SELECT GREATEST((SELECT COALESCE(max(id), 0) FROM orders), (SELECT last_value FROM orders_id_seq)) AS n`,
     )
-  ).rows[0].n;
+  ).rows[0]!.n;
   // The key's numbers continue from its counter in id order, and the counter moves past them.
   const seqBase = (
     await client.query<{ n: number }>(`SELECT order_count AS n FROM api_keys WHERE id = $1 AND account_id = $2`, [
       o.keyId,
       o.accountId,
     ])
-  ).rows[0].n;
+  ).rows[0]!.n;
   await client.query(
     `INSERT INTO orders (id, public_id, account_id, api_key_id, trxid, idempotency_key, request_fingerprint, product_id, catalog_id,
                          line_slug, line_kind, pack_name, unit_price_cents, quantity, amount_cents, user_id, sent_user_id,
@@ -189,7 +189,7 @@ async function insertResellerOrders(
     await client.query<{ n: string }>(
       `SELECT GREATEST((SELECT COALESCE(max(id), 0) FROM ledger_entries), (SELECT last_value FROM ledger_entries_id_seq)) AS n`,
     )
-  ).rows[0].n;
+  ).rows[0]!.n;
   const inserted = await client.query(
     `WITH start AS (SELECT balance_cents, ledger_count FROM accounts WHERE id = $1),
           top AS (SELECT max(price_cents) * 100 AS credit FROM scale_products),
@@ -348,7 +348,7 @@ export async function growScale(
           await client.query<{ n: string }>(
             `SELECT GREATEST((SELECT max(id) FROM ledger_entries), (SELECT last_value FROM ledger_entries_id_seq)) AS n`,
           )
-        ).rows[0].n;
+        ).rows[0]!.n;
         const inserted = await client.query(
           `INSERT INTO ledger_entries (id, account_id, kind, amount_cents, balance_after_cents, actor, reason, created_at, account_seq)
          SELECT $1::bigint + row_number() OVER (ORDER BY a.id, m.k), a.id,
@@ -383,7 +383,7 @@ export async function growScale(
 export async function checkScaleInvariants(pool: pg.Pool): Promise<string[]> {
   const problems: string[] = [];
   const q = async (label: string, sql: string) => {
-    const n = Number((await pool.query<{ n: string }>(sql)).rows[0].n);
+    const n = Number((await pool.query<{ n: string }>(sql)).rows[0]!.n);
     if (n !== 0) problems.push(`${label}: ${n}`);
   };
   await q(

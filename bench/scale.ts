@@ -20,7 +20,7 @@ import crypto from "node:crypto";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { projectRoot, useDatabaseUrl } from "@/lib/config/env";
+import { projectRoot, pointAtDatabase } from "@/lib/config/env";
 import { getPool } from "@/lib/db/pool";
 import { readOrderMetrics } from "@/lib/dashboard/read-order-metrics";
 import { readOrderBacklog } from "@/lib/dashboard/read-order-backlog";
@@ -70,9 +70,9 @@ interface SampleOrder {
 
 async function captureRequest(service: BenchProcess, key: string, target: ScaleTarget): Promise<CapturedStatement[]> {
   const reply = (type: string) =>
-    new Promise<any>((resolve, reject) => {
+    new Promise<{ type?: string; statements?: unknown }>((resolve, reject) => {
       const timer = setTimeout(() => reject(new Error(`no ${type} from the service`)), 30_000);
-      const onMessage = (message: { type?: string }) => {
+      const onMessage = (message: { type?: string; statements?: unknown }) => {
         if (message?.type !== type) return;
         clearTimeout(timer);
         service.child.off("message", onMessage);
@@ -97,7 +97,7 @@ async function phaseTargets(
   phase: string,
 ): Promise<(ScaleTarget & { key: string })[]> {
   const count = async (sql: string, values: unknown[]) =>
-    Number((await pool.query<{ n: string }>(sql, values)).rows[0].n);
+    Number((await pool.query<{ n: string }>(sql, values)).rows[0]!.n);
   const historyTotal = await count(`SELECT count(*) AS n FROM orders WHERE account_id = $1 AND api_key_id = $2`, [
     ids.bigAccountId,
     ids.bigKeyId,
@@ -112,7 +112,7 @@ async function phaseTargets(
     )
   ).rows;
   if (sample.length < 50) throw new Error(`only ${sample.length} sample orders`);
-  const pick = (i: number) => sample[i % sample.length];
+  const pick = (i: number) => sample[i % sample.length]!;
   const A = ids.bigKey;
   const B = ids.smallKey;
   const lastHistoryPage = Math.ceil(historyTotal / 20);
@@ -206,7 +206,7 @@ async function timeDashboard(
       `SELECT id, public_id, trxid, idempotency_key, user_id FROM orders WHERE account_id = $1 ORDER BY id DESC LIMIT 1`,
       [ids.bigAccountId],
     )
-  ).rows[0];
+  ).rows[0]!;
   const operations: { name: string; label: string; run: () => Promise<unknown> }[] = [
     {
       name: "overview",
@@ -246,7 +246,7 @@ async function timeDashboard(
     await op.run();
     explains.push(...(await explainStatements(url, `dashboard ${op.name}`, stopCapture())));
     log(
-      `  ${op.label.padEnd(60)} median ${runsMs.sort((a, b) => a - b)[2].toFixed(1)} ms, max ${Math.max(...runsMs).toFixed(1)} ms`,
+      `  ${op.label.padEnd(60)} median ${runsMs.sort((a, b) => a - b)[2]!.toFixed(1)} ms, max ${Math.max(...runsMs).toFixed(1)} ms`,
     );
   }
   return { dashboard, explains };
@@ -264,7 +264,7 @@ async function drain(pool: pg.Pool): Promise<void> {
     const { rows } = await pool.query<{ n: number }>(
       `SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = current_database() AND state = 'active' AND pid <> pg_backend_pid() AND backend_type = 'client backend'`,
     );
-    idleSamples = rows[0].n === 0 ? idleSamples + 1 : 0;
+    idleSamples = rows[0]!.n === 0 ? idleSamples + 1 : 0;
     if (idleSamples >= 5) return;
     await new Promise((resolve) => setTimeout(resolve, 200));
   }
@@ -316,7 +316,7 @@ async function useDatabase(url: string): Promise<void> {
   if (process.env.DATABASE_URL === url) return;
   await disconnectPrisma().catch(() => undefined);
   await closePool().catch(() => undefined);
-  useDatabaseUrl(url);
+  pointAtDatabase(url);
 }
 
 /** One size under measurement: its database, its service, its reseller identities and what it measured. */
@@ -326,7 +326,7 @@ interface Side {
   pool: pg.Pool;
   service: BenchProcess;
   ids: ScaleIdentities;
-  counts: Record<string, number>;
+  counts: { orders: number; ledger: number; accounts: number; big_orders: number; big_ledger: number };
   loadAverage: string;
   targets: (ScaleTarget & { key: string })[];
   offset: number;
@@ -357,15 +357,15 @@ const operationName = (target: ScaleTarget) => target.label.replace(/ \(.*\)$/, 
 
 /** `work` on each side in turn, the side that goes first rotating with `round`. */
 async function takeTurns(sides: Side[], round: number, work: (side: Side) => Promise<void>): Promise<void> {
-  for (let i = 0; i < sides.length; i++) await work(sides[(round + i) % sides.length]);
+  for (let i = 0; i < sides.length; i++) await work(sides[(round + i) % sides.length]!);
 }
 
 /** Every request kind on both sizes, the two services taking turns run by run. */
 async function measureSides(sides: Side[]): Promise<void> {
-  for (let t = 0; t < sides[0].targets.length; t++) {
+  for (let t = 0; t < sides[0]!.targets.length; t++) {
     for (const side of sides) {
       await drain(side.pool);
-      const target = side.targets[t];
+      const target = side.targets[t]!;
       const statements = await captureRequest(side.service, target.key, target);
       side.explains.push(...(await explainStatements(side.url, operationName(target), statements)));
     }
@@ -373,7 +373,7 @@ async function measureSides(sides: Side[]): Promise<void> {
     for (let round = 0; round < ONE_CONN_ROUNDS; round++) {
       await takeTurns(sides, round, async (side) => {
         await drain(side.pool);
-        const target = side.targets[t];
+        const target = side.targets[t]!;
         const run = await probeOneConnection(
           side.service.port!,
           target.key,
@@ -394,7 +394,7 @@ async function measureSides(sides: Side[]): Promise<void> {
     const fifty = new Map<Side, LatencyRun[]>(sides.map((side) => [side, []]));
     for (let round = 0; round < FIFTY_ROUNDS; round++) {
       await takeTurns(sides, round, async (side) => {
-        const target = side.targets[t];
+        const target = side.targets[t]!;
         await drain(side.pool);
         fifty
           .get(side)!
@@ -417,7 +417,7 @@ async function measureSides(sides: Side[]): Promise<void> {
     }
     const line: string[] = [];
     for (const side of sides) {
-      const target = side.targets[t];
+      const target = side.targets[t]!;
       const figures = {
         name: target.name,
         label: target.label,
@@ -430,7 +430,7 @@ async function measureSides(sides: Side[]): Promise<void> {
           `${CONNECTIONS} conns ${figures.fifty.p50.toFixed(1)}/${figures.fifty.p99.toFixed(1)} ms ${figures.fifty.reqPerSecond.toFixed(0)}/s (non-2xx ${figures.fifty.non2xx}, errors ${figures.fifty.errors})`,
       );
     }
-    log(`  ${operationName(sides[0].targets[t])}: p50/p99 ${line.join("; ")}`);
+    log(`  ${operationName(sides[0]!.targets[t]!)}: p50/p99 ${line.join("; ")}`);
   }
 }
 
@@ -570,7 +570,7 @@ async function main(): Promise<void> {
     ];
     await measureSides(sides);
     for (const side of sides) await side.service.stop();
-    const [small, big] = [await closeSide(sides[0]), await closeSide(sides[1])];
+    const [small, big] = [await closeSide(sides[0]!), await closeSide(sides[1]!)];
 
     log("checking the books");
     const invariantProblems: string[] = [];
@@ -580,7 +580,7 @@ async function main(): Promise<void> {
     }
     const report: ScaleReport = {
       date: new Date().toISOString(),
-      machine: `${os.cpus().length} × ${os.cpus()[0]?.model ?? "CPU"}, Node ${process.version}, ${(await getPool().query<{ v: string }>("SELECT split_part(version(), ' on ', 1) AS v")).rows[0].v}, ${process.env.REDIS_URL ? "Redis over TCP" : "in-process rate-limit counters"}`,
+      machine: `${os.cpus().length} × ${os.cpus()[0]?.model ?? "CPU"}, Node ${process.version}, ${(await getPool().query<{ v: string }>("SELECT split_part(version(), ' on ', 1) AS v")).rows[0]!.v}, ${process.env.REDIS_URL ? "Redis over TCP" : "in-process rate-limit counters"}`,
       commandLine,
       seedSeconds: { base: baseSeconds, grow: growSeconds },
       invariantProblems,

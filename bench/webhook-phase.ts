@@ -92,7 +92,7 @@ async function waitUntilDelivered(pool: pg.Pool, afterEventId: number, timeoutMs
         WHERE ev.id > $1 AND d.status = 'pending'`,
       [afterEventId],
     );
-    if (rows[0].pending === 0 || Date.now() > deadline) return;
+    if (rows[0]!.pending === 0 || Date.now() > deadline) return;
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
 }
@@ -154,7 +154,7 @@ export async function runWebhookPhase(options: {
     // round's worker and counted in its figures: settled first, unmeasured.
     const open = (
       await pool.query<{ n: number }>(`SELECT count(*)::int AS n FROM orders WHERE status IN ('pending', 'processing')`)
-    ).rows[0].n;
+    ).rows[0]!.n;
     if (open > 0) {
       log(`webhooks: settling ${open} open orders first`);
       const worker = await startBenchWorker(workerEnv, log);
@@ -171,7 +171,7 @@ export async function runWebhookPhase(options: {
       const prefix = `wh${index}${mode.slice(0, 3)}`;
       const lastEventId = (
         await pool.query<{ id: number }>(`SELECT COALESCE(max(id), 0)::int AS id FROM webhook_events`)
-      ).rows[0].id;
+      ).rows[0]!.id;
       const loadAverage = options.loadAverage();
 
       const place = await runLoad({
@@ -189,7 +189,7 @@ export async function runWebhookPhase(options: {
           `SELECT count(*)::int AS n, extract(epoch FROM max(created_at) - min(created_at))::float8 AS seconds FROM orders WHERE trxid LIKE $1`,
           [`${prefix}-%`],
         )
-      ).rows[0];
+      ).rows[0]!;
 
       const profile = (name: string) =>
         options.profileDir ? ["--cpu-prof", "--cpu-prof-dir", `${options.profileDir}/worker-${index + 1}-${name}`] : [];
@@ -223,7 +223,7 @@ export async function runWebhookPhase(options: {
 
       const events = (
         await pool.query<{ n: number }>(`SELECT count(*)::int AS n FROM webhook_events WHERE id > $1`, [lastEventId])
-      ).rows[0].n;
+      ).rows[0]!.n;
       const tally = receiver.take(VERIFY_SAMPLE);
       let deliveries: WebhookRound["deliveries"];
       if (mode !== "off") {
@@ -241,7 +241,7 @@ export async function runWebhookPhase(options: {
                       WHERE ev.id > $1 AND d.status = 'delivered') t`,
             [lastEventId, `${prefix}-%`],
           )
-        ).rows[0];
+        ).rows[0]!;
         const seconds = tally.lastAt ? (tally.lastAt - deliveringSince) / 1000 : NaN;
         deliveries = {
           byStatus: Object.fromEntries(statuses.rows.map((r) => [r.status, r.n])),

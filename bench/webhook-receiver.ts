@@ -49,7 +49,7 @@ export class BenchWebhookReceiver {
     let verified = 0;
     const failures: string[] = [];
     for (let i = 0; i < received.length && sampled < sample; i += step) {
-      const { path, body, headers } = received[i];
+      const { path, body, headers } = received[i]!;
       sampled++;
       const verifier = this.verifiers.get(path);
       try {

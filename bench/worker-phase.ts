@@ -32,7 +32,7 @@ async function waitUntilFinished(pool: pg.Pool, trxLike: string, timeoutMs: numb
          FROM orders WHERE trxid LIKE $1`,
       [trxLike],
     );
-    if (rows[0].open === 0 || Date.now() > deadline) return rows[0].finished;
+    if (rows[0]!.open === 0 || Date.now() > deadline) return rows[0]!.finished;
     await new Promise((resolve) => setTimeout(resolve, 200));
   }
 }
@@ -81,7 +81,7 @@ export async function measureDrain(
       `SELECT extract(epoch FROM max(finished_at) - min(finished_at))::float8 AS seconds FROM orders WHERE trxid LIKE $1`,
       [trxLike],
     )
-  ).rows[0].seconds;
+  ).rows[0]!.seconds;
   return {
     drained,
     drainPerSecond: span > 0 ? drained / span : NaN,
@@ -151,7 +151,7 @@ async function placeSteadily(
                  FROM orders WHERE trxid LIKE $1) t`,
       [`${prefix}-%`],
     )
-  ).rows[0];
+  ).rows[0]!;
   return {
     rate: row.orders / seconds,
     seconds,
@@ -186,7 +186,7 @@ export async function runWorkerPhase(options: {
       `SELECT count(*)::int AS n FROM orders WHERE trxid LIKE $1 AND status IN ('pending', 'processing')`,
       [`${options.backlogPrefix}-%`],
     )
-  ).rows[0].n;
+  ).rows[0]!.n;
 
   let worker: BenchProcess | undefined;
   let figures: Omit<WorkerFigures, "peakRssKiB">;

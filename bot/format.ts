@@ -51,7 +51,7 @@ export async function replyHtml(ctx: BotContext, html: string, extra: Parameters
   const parts = splitMessage(html);
   const options = { parse_mode: "HTML" as const, link_preview_options: { is_disabled: true } };
   for (const part of parts.slice(0, -1)) await ctx.reply(part, options);
-  return ctx.reply(parts[parts.length - 1], { ...options, ...extra });
+  return ctx.reply(parts.at(-1) ?? "", { ...options, ...extra });
 }
 
 /** Splits a command's payload into whitespace-separated words; `rest(n)` is the text after the first n words, verbatim. */

@@ -1,9 +1,8 @@
 // npm run admin:create -- <email>: creates a dashboard admin. On a terminal it asks for the
 // password twice (not echoed); otherwise (a pipe, CI) it generates a strong one and prints it once.
 import crypto from "node:crypto";
-import readline from "node:readline";
 import { withDatabase } from "./database";
-import { useDatabaseUrl } from "@/lib/config/env";
+import { pointAtDatabase } from "@/lib/config/env";
 import { applyMigrations } from "@/lib/db/migrate";
 import { closePool } from "@/lib/db/pool";
 import { disconnectPrisma } from "@/lib/db/prisma";
@@ -77,7 +76,7 @@ try {
   const { password, generated } = await choosePassword();
   await withDatabase(async (url) => {
     await applyMigrations(url);
-    useDatabaseUrl(url);
+    pointAtDatabase(url);
     try {
       const result = await createAdminUser({ email, password, actor: "cli:admin-create" });
       switch (result.status) {

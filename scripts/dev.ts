@@ -5,7 +5,7 @@
 // Ctrl-C stops everything it started, the database last.
 import { fork, spawn, type ChildProcess } from "node:child_process";
 import path from "node:path";
-import { childEnvironment, env, projectRoot, useDatabaseUrl } from "@/lib/config/env";
+import { childEnvironment, env, projectRoot, pointAtDatabase } from "@/lib/config/env";
 import { applyMigrations } from "@/lib/db/migrate";
 import { closePool } from "@/lib/db/pool";
 import { isDatabaseEmpty, readRememberedDemoKey, seedDemoData } from "@/lib/seed/seed-demo-data";
@@ -55,7 +55,7 @@ process.on("SIGTERM", () => void shutdown(0));
 
 const database = await resolveDatabase();
 if (database.embedded) stopDatabase = database.embedded.stop;
-useDatabaseUrl(database.url);
+pointAtDatabase(database.url);
 await applyMigrations(database.url, { log: (line) => console.log(`[migrate] ${line}`) });
 const demoApiKey = (await isDatabaseEmpty())
   ? (await seedDemoData({ dataDir: config.dataDir, demoApiKey: config.demoApiKey })).demoApiKey

@@ -5,6 +5,7 @@
 import { startEmbeddedPostgres } from "@/lib/db/embedded";
 
 const [dataDir, port, database] = process.argv.slice(2);
+if (!dataDir || !database) throw new Error("usage: embedded-postgres.ts <data dir> <port> <database>");
 
 /** Hands PostgreSQL's reason to the parent (or prints it when run alone), then exits. */
 function fail(error: unknown): Promise<never> {

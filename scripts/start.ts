@@ -10,7 +10,7 @@
 import { fork, type ChildProcess } from "node:child_process";
 import path from "node:path";
 import fs from "node:fs";
-import { assertProductionSecrets, childEnvironment, env, projectRoot, useDatabaseUrl } from "@/lib/config/env";
+import { assertProductionSecrets, childEnvironment, env, projectRoot, pointAtDatabase } from "@/lib/config/env";
 import { applyMigrations } from "@/lib/db/migrate";
 import { closePool } from "@/lib/db/pool";
 import { startEmbeddedPostgresProcess, type EmbeddedPostgresProcess } from "@/lib/db/embedded-process";
@@ -88,7 +88,7 @@ async function main(): Promise<void> {
     });
     databaseUrl = database.url;
   }
-  useDatabaseUrl(databaseUrl);
+  pointAtDatabase(databaseUrl);
 
   await applyMigrations(databaseUrl, { log: (line) => console.log(`[migrate] ${line}`) });
   let demoApiKey: string | undefined;

@@ -36,6 +36,6 @@ function configuration() {
 }
 
 export default function ScalarReference() {
-  const config = useMemo(configuration, []);
+  const config = useMemo(() => configuration(), []);
   return <ApiReferenceReact configuration={config} />;
 }

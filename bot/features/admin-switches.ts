@@ -28,7 +28,7 @@ for (const entry of SWITCHES) {
   adminSwitches.command(entry.command, async (ctx) => {
     const sender = senderOf(ctx);
     const { words } = parseArgs(ctx.payload);
-    const choice = words.length === 1 ? words[0].toLowerCase() : undefined;
+    const choice = words.length === 1 ? words[0]?.toLowerCase() : undefined;
     if (choice !== "on" && choice !== "off") {
       const state = (await readSwitchStates())[entry.name];
       const since = state.updatedBy ? ` (set by ${escapeHtml(state.updatedBy)}, ${formatTime(state.updatedAt)})` : "";

@@ -106,7 +106,7 @@ async function accountName(accountId: number): Promise<string> {
 
 adminWallet.action(BUTTON_PATTERN, async (ctx) => {
   const sender = senderOf(ctx);
-  const [, choice, token] = ctx.match;
+  const [, choice, token = ""] = ctx.match;
   const input = { token, adminTelegramId: sender.telegramId, actor: sender.actor };
 
   if (choice === "no") {

@@ -13,7 +13,7 @@ apiAccess.command("api", requireAccount, async (ctx) => {
   const sender = senderOf(ctx);
   const account = sender.account!;
   const { words } = parseArgs(ctx.payload);
-  const choice = words.length === 1 ? words[0].toLowerCase() : undefined;
+  const choice = words.length === 1 ? words[0]?.toLowerCase() : undefined;
   if (choice !== "on" && choice !== "off") {
     await ctx.reply(`Usage: ${usageOf("api")}\nAPI access is ${account.apiEnabled ? "on" : "off"} now.`);
     return;

@@ -33,7 +33,7 @@ function keySelectionMessage(failure: KeySelectionFailure, example: string): str
     case "key_required":
       return [
         "You have more than one key: add the key prefix at the end, for example",
-        `<code>${escapeHtml(example)} ${escapeHtml(failure.prefixes[0])}</code>`,
+        `<code>${escapeHtml(example)} ${escapeHtml(failure.prefixes[0] ?? "")}</code>`,
         `Your keys: ${failure.prefixes.map((prefix) => `<code>${escapeHtml(prefix)}</code>`).join(", ")}`,
       ].join("\n");
   }
@@ -62,7 +62,7 @@ ipAllowlist.command("ip", requireAccount, async (ctx) => {
   }
 
   if ((sub === "add" || sub === "remove") && (words.length === 2 || words.length === 3)) {
-    const [, address, keyPrefix] = words;
+    const [, address = "", keyPrefix] = words;
     const input = { accountId, address, keyPrefix, actor: sender.actor };
     const result = sub === "add" ? await addAllowedIp(input) : await removeAllowedIp(input);
     switch (result.status) {
@@ -95,7 +95,7 @@ ipAllowlist.command("ip", requireAccount, async (ctx) => {
   }
 
   if (sub === "require" && (words.length === 2 || words.length === 3)) {
-    const choice = words[1].toLowerCase();
+    const choice = words[1]?.toLowerCase();
     if (choice === "on" || choice === "off") {
       const result = await setIpAllowlistRequired({
         accountId,

@@ -38,7 +38,7 @@ webhooks.command("webhook", requireAccount, async (ctx) => {
   const { words } = parseArgs(ctx.payload);
   const sub = words[0]?.toLowerCase();
 
-  if (sub === "add" && words.length >= 2) {
+  if (sub === "add" && words[1]) {
     const eventTypes = words
       .slice(2)
       .join(",")
@@ -146,12 +146,12 @@ webhooks.command("webhook", requireAccount, async (ctx) => {
 webhooks.command("lowbalance", requireAccount, async (ctx) => {
   const sender = senderOf(ctx);
   const { words } = parseArgs(ctx.payload);
-  if (words.length === 1 && words[0].toLowerCase() === "off") {
+  if (words.length === 1 && words[0]?.toLowerCase() === "off") {
     await setLowBalanceThreshold({ accountId: sender.account!.id, thresholdCents: null, actor: sender.actor });
     await ctx.reply("Low-balance alerts are off.");
     return;
   }
-  const amount = words.length === 1 ? parseUsd(words[0]) : undefined;
+  const amount = words.length === 1 ? parseUsd(words[0] ?? "") : undefined;
   if (!amount?.ok) {
     const current = await readLowBalanceThreshold(sender.account!.id);
     await replyHtml(

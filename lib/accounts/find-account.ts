@@ -35,7 +35,7 @@ export async function findAccount(reference: string, db: PrismaDb = getPrisma())
     return row ? { status: "found", account: toAccountRecord(row) } : { status: "not_found" };
   }
   const usernameMatch = /^@([A-Za-z0-9_]{1,64})$/.exec(text);
-  if (!usernameMatch) return { status: "invalid" };
+  if (!usernameMatch?.[1]) return { status: "invalid" };
   const ids = await accountIdsByUsername(usernameMatch[1], db);
   if (ids.length === 0) return { status: "not_found" };
   if (ids.length > 1) return { status: "ambiguous", accountIds: ids };

@@ -52,9 +52,10 @@ async function selectKey(
     const key = rows.find((row) => row.prefix === keyPrefix);
     return key ? { status: "selected", ...key } : { status: "key_not_found", prefix: keyPrefix };
   }
-  if (rows.length === 0) return { status: "no_keys" };
+  const [only] = rows;
+  if (!only) return { status: "no_keys" };
   if (rows.length > 1) return { status: "key_required", prefixes: rows.map((row) => row.prefix) };
-  return { status: "selected", ...rows[0] };
+  return { status: "selected", ...only };
 }
 
 async function keyCidrs(tx: PrismaTx, keyId: number): Promise<string[]> {

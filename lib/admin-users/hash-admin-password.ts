@@ -31,7 +31,7 @@ export async function hashAdminPassword(password: string): Promise<string> {
 export async function matchesPasswordHash(password: string, stored: string): Promise<boolean> {
   const parts = stored.split("$");
   if (parts.length !== 6 || parts[0] !== "scrypt") return false;
-  const [N, r, p] = parts.slice(1, 4).map(Number);
+  const [N = NaN, r = NaN, p = NaN] = parts.slice(1, 4).map(Number); // NaN fails the bounds below
   // Bounds keep a tampered row from asking for gigabytes of memory.
   if (
     ![N, r, p].every(Number.isSafeInteger) ||
@@ -44,8 +44,8 @@ export async function matchesPasswordHash(password: string, stored: string): Pro
     p > 16
   )
     return false;
-  const salt = Buffer.from(parts[4], "base64url");
-  const expected = Buffer.from(parts[5], "base64url");
+  const salt = Buffer.from(parts[4] ?? "", "base64url");
+  const expected = Buffer.from(parts[5] ?? "", "base64url");
   if (salt.length === 0 || expected.length === 0) return false;
   const actual = await scrypt(password.normalize("NFKC"), salt, expected.length, { N, r, p, maxmem: maxmemFor(N, r) });
   return crypto.timingSafeEqual(actual, expected);

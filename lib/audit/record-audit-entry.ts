@@ -5,6 +5,7 @@
 import type pg from "pg";
 import type { Prisma } from "../generated/prisma/client";
 import { getPrisma, type PrismaDb } from "../db/prisma";
+import { firstRow } from "../db/first-row";
 
 export interface AuditEntry {
   /** "admin:<email>" (dashboard), "telegram:<id>" (bot), "system" otherwise. */
@@ -32,7 +33,7 @@ export async function recordAuditEntry(entry: AuditEntry, db: AuditWriter = getP
         entry.details === undefined ? null : JSON.stringify(entry.details),
       ],
     );
-    return rows[0].id;
+    return firstRow(rows, "INSERT INTO audit_log").id;
   }
   const row = await db.auditLog.create({
     data: {

@@ -61,8 +61,9 @@ export async function authenticateApiKey(
       }
     : { name: "auth-key-lookup", text: LOOKUP, values: [hash] };
   const { rows } = await getPool().query<ApiCaller & { extra?: unknown }>(statement);
-  if (rows.length === 0) throw new ApiError("INVALID_API_KEY");
-  const { extra: value, ...caller } = rows[0];
+  const row = rows[0];
+  if (!row) throw new ApiError("INVALID_API_KEY");
+  const { extra: value, ...caller } = row;
   return { caller, extra: value };
 }
 

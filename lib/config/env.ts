@@ -244,7 +244,7 @@ export function env(): Env {
  * Points this process, and the processes it starts, at a database found at run time (the embedded
  * PostgreSQL that `npm start` runs when DATABASE_URL is unset).
  */
-export function useDatabaseUrl(url: string): void {
+export function pointAtDatabase(url: string): void {
   process.env.DATABASE_URL = url;
   cached = undefined;
 }

@@ -51,5 +51,5 @@ export async function listAccountLedger(
     const previousBalance = rows[index + 1]?.balanceAfterCents ?? 0;
     return { ...row, continuous: previousBalance + row.amountCents === row.balanceAfterCents };
   });
-  return { entries, olderCursor: rows.length > limit ? entries[entries.length - 1].id : undefined };
+  return { entries, olderCursor: rows.length > limit ? entries.at(-1)?.id : undefined };
 }

@@ -58,5 +58,5 @@ export async function listAccounts(
   }
   for (const group of keyless) counts.get(group.accountId)!.orderCount += group._count._all;
   const accounts = page.map((account) => ({ ...toAccountRecord(account), ...counts.get(account.id)! }));
-  return { accounts, olderCursor: rows.length > limit ? accounts[accounts.length - 1].id : undefined };
+  return { accounts, olderCursor: rows.length > limit ? accounts.at(-1)?.id : undefined };
 }

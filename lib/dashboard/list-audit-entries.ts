@@ -41,5 +41,5 @@ export async function listAuditEntries(
   };
   const entries = await getPrisma().auditLog.findMany({ where, orderBy: { id: "desc" }, take: limit + 1 });
   const page = entries.slice(0, limit);
-  return { entries: page, olderCursor: entries.length > limit ? page[page.length - 1].id : undefined };
+  return { entries: page, olderCursor: entries.length > limit ? page.at(-1)?.id : undefined };
 }

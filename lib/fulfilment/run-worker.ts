@@ -27,6 +27,7 @@ import {
   startWebhookDispatcher,
   type WebhookDispatcher,
 } from "../webhooks/dispatch-webhooks";
+import { firstRow } from "../db/first-row";
 
 const LIVENESS_NAMESPACE = 72_707_002;
 // A job locked this recently may belong to a worker whose liveness lock is still being taken.
@@ -48,7 +49,7 @@ async function findDeadHolders(pool: pg.Pool, candidates: string[]): Promise<str
         LIVENESS_NAMESPACE,
         id,
       ]);
-      if (probe.rows[0].free) {
+      if (firstRow(probe.rows, "pg_try_advisory_lock").free) {
         dead.push(id);
         await client.query(`SELECT pg_advisory_unlock($1, hashtext($2))`, [LIVENESS_NAMESPACE, id]);
       }

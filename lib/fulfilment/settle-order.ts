@@ -83,8 +83,9 @@ async function finish(
         supplierRef ?? null,
       ],
     });
-    if (rows.length === 0) return { settled: false };
-    const { fromStatus: _fromStatus, ...settled } = rows[0];
+    const [row] = rows;
+    if (!row) return { settled: false };
+    const { fromStatus: _fromStatus, ...settled } = row;
     const auditLogId = audit ? await recordAuditEntry(audit(settled), client) : undefined;
     const final = (await work(client, settled, { actor, auditLogId })) ?? settled;
     await recordOrderWebhookEvent(client, to === "completed" ? "order.completed" : "order.cancelled", final);
@@ -154,9 +155,10 @@ export async function flagOrderForAdmin(orderId: number, reason: string): Promis
         WHERE id = $1 AND status IN ('pending', 'processing') AND NOT needs_admin RETURNING ${ORDER_RECORD_COLUMNS}`,
       [orderId],
     );
-    if (rows.length === 0) return false;
-    await recordOrderEvent(client, orderId, rows[0].status, rows[0].status, `flagged for an admin: ${reason}`);
-    await recordOrderWebhookEvent(client, "order.flagged", rows[0]);
+    const [flagged] = rows;
+    if (!flagged) return false;
+    await recordOrderEvent(client, orderId, flagged.status, flagged.status, `flagged for an admin: ${reason}`);
+    await recordOrderWebhookEvent(client, "order.flagged", flagged);
     return true;
   });
 }
@@ -171,9 +173,10 @@ export async function moveOrder(orderId: number, to: "pending" | "processing", r
         RETURNING before.status AS "fromStatus", ${orderRecordColumns("o")}`,
       [orderId, to],
     );
-    if (rows.length) {
-      await recordOrderEvent(client, orderId, rows[0].fromStatus, to, reason);
-      if (to === "pending") await recordOrderWebhookEvent(client, "order.pending", rows[0]);
+    const [moved] = rows;
+    if (moved) {
+      await recordOrderEvent(client, orderId, moved.fromStatus, to, reason);
+      if (to === "pending") await recordOrderWebhookEvent(client, "order.pending", moved);
     }
   });
 }

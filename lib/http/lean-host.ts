@@ -113,7 +113,7 @@ export function createHttpServer(options: {
   );
 
   return http.createServer((req, res) => {
-    const pathname = (req.url ?? "/").split("?")[0];
+    const pathname = (req.url ?? "/").split("?")[0] ?? "/";
     const match = options.router.match(req.method ?? "GET", pathname);
     if (match.kind === "not-found" && next) {
       // Next (next-auth's sign-in throttle) reads the client IP from X-Forwarded-For: it gets the

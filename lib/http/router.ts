@@ -46,19 +46,19 @@ export function createRouter(routes: RouteDefinition[], prefixes: string[] = [""
       if (pattern.segments.length !== parts.length) continue;
       const params: Record<string, string> = {};
       let matched = true;
-      for (let i = 0; i < parts.length; i++) {
-        const segment = pattern.segments[i];
+      for (const [i, segment] of pattern.segments.entries()) {
+        const part = parts[i];
         if (segment.startsWith(":")) {
-          if (!parts[i]) {
+          if (!part) {
             matched = false;
             break;
           }
           try {
-            params[segment.slice(1)] = decodeURIComponent(parts[i]);
+            params[segment.slice(1)] = decodeURIComponent(part);
           } catch {
-            params[segment.slice(1)] = parts[i];
+            params[segment.slice(1)] = part;
           }
-        } else if (segment !== parts[i]) {
+        } else if (segment !== part) {
           matched = false;
           break;
         }

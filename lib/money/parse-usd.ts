@@ -19,7 +19,7 @@ export function parseUsd(input: string, maxCents: number = MAX_ADJUSTMENT_CENTS)
       error: "Amount must be a positive number of dollars with at most two decimals, e.g. 25 or 19.99",
     };
   }
-  const [, whole, fraction = ""] = match;
+  const [, whole = "", fraction = ""] = match;
   // "007" is refused rather than guessed at: a leading zero is allowed only as the single "0" of "0.50".
   if (whole.length > 1 && whole.startsWith("0")) {
     return { ok: false, error: "Amount must not have leading zeros" };

@@ -31,7 +31,7 @@ export function normaliseCidr(input: string): string | undefined {
     if (!address) return undefined;
     return `${address.toString()}/${address.kind() === "ipv4" ? 32 : 128}`;
   }
-  const [addressText, bitsText] = text.split("/");
+  const [addressText = "", bitsText] = text.split("/");
   if (!/^\d{1,3}$/.test(bitsText ?? "")) return undefined;
   const address = parseIp(addressText);
   if (!address) return undefined;
@@ -70,9 +70,9 @@ export function ipInAnyRange(ip: string, cidrs: readonly string[]): boolean {
 export function parseForwardedHop(entry: string): string | undefined {
   const text = entry.trim();
   const bracketed = /^\[([^\]]+)\](?::(\d{1,5}))?$/.exec(text);
-  if (bracketed) return bracketed[1].includes(":") ? normaliseIp(bracketed[1]) : undefined;
+  if (bracketed) return bracketed[1]?.includes(":") ? normaliseIp(bracketed[1]) : undefined;
   const v4WithPort = /^([0-9.]+):(\d{1,5})$/.exec(text);
-  if (v4WithPort) return normaliseIp(v4WithPort[1]);
+  if (v4WithPort?.[1]) return normaliseIp(v4WithPort[1]);
   return normaliseIp(text);
 }
 
@@ -92,12 +92,12 @@ export function resolveClientIp(
     .split(",")
     .map((hop) => hop.trim())
     .filter(Boolean);
-  for (let i = hops.length - 1; i >= 0; i--) {
-    const hop = parseForwardedHop(hops[i]);
+  for (const entry of hops.toReversed()) {
+    const hop = parseForwardedHop(entry);
     if (!hop) return peer; // garbage in the chain: trust nothing beyond the peer
     if (!ipInAnyRange(hop, trustedProxies)) return hop;
   }
-  return parseForwardedHop(hops[0]) ?? peer;
+  return (hops[0] && parseForwardedHop(hops[0])) ?? peer;
 }
 
 /**

@@ -47,5 +47,5 @@ export async function buildInvoices(orders: OrderRecord[], client: Pick<pg.PoolC
 }
 
 export async function buildInvoice(order: OrderRecord, client?: Pick<pg.PoolClient, "query">) {
-  return (await buildInvoices([order], client))[0];
+  return (await buildInvoices([order], client))[0]!; // one order in, one invoice out
 }

@@ -94,7 +94,9 @@ export function placementKeyLookup(body: OrderBody): KeyLookupExtra | undefined 
   };
 }
 
-function readLookup({ locked, entry, nextId, ...order }: LookupRow) {
+function readLookup(row: LookupRow | undefined) {
+  if (!row) throw new Error("the order lookup returned no row");
+  const { locked, entry, nextId, ...order } = row;
   return {
     locked,
     entry: entry ?? undefined,
@@ -247,7 +249,7 @@ async function attemptPlacement(
   const publicId = formatPublicOrderId(line.lineCode, id);
   const reserveCodes = line.lineKind === "topup" ? 0 : order.quantity;
   assertPostingAmount(-amountCents);
-  let placed: PlacedRow;
+  let placed: PlacedRow | undefined;
   try {
     placed = (
       await pool.query<PlacedRow>({
@@ -297,6 +299,7 @@ async function attemptPlacement(
     }
     throw error;
   }
+  if (!placed) throw new Error("place-order returned no row");
   const { locked, placedMeanwhile, deliveries, stockShort: _, jobTaken: __, ...columns } = placed;
   // The gate wrote nothing in these two cases. The original request holds the key's lock: it
   // has not answered yet.

@@ -17,7 +17,7 @@ export function formatPublicOrderId(lineCode: string, id: number): string {
 /** The numeric id inside a well-formed public id whose hash checks out; undefined otherwise. */
 export function parsePublicOrderId(publicId: string): number | undefined {
   const match = PATTERN.exec(publicId.toUpperCase());
-  if (!match) return undefined;
+  if (!match?.[2]) return undefined;
   const id = parseInt(match[2], 36);
   return Number.isSafeInteger(id) && hashFor(id) === match[3] ? id : undefined;
 }

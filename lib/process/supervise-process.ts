@@ -54,7 +54,7 @@ export function superviseProcess(options: SupervisorOptions): Supervisor {
       if (stopping) return;
       const now = Date.now();
       crashes.push(now);
-      while (crashes.length > 0 && crashes[0] < now - windowMs) crashes.shift();
+      while ((crashes[0] ?? now) < now - windowMs) crashes.shift();
       if (crashes.length >= maxCrashes) {
         options.onGiveUp(
           `${options.name} crashed ${crashes.length} times within ${Math.round(windowMs / 1000)} s (last: ${describeExit(code, signal)}); not restarting it`,

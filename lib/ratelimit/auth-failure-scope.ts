@@ -8,6 +8,7 @@ export function authFailureScope(clientIp: string): string {
   if (!address) return clientIp;
   if (address.kind() === "ipv4") return address.toString();
   const parts = address.toByteArray();
-  const hextets = [0, 2, 4, 6].map((i) => ((parts[i] << 8) | parts[i + 1]).toString(16));
+  // An IPv6 address is 16 bytes; the first 8 are its /64.
+  const hextets = [0, 2, 4, 6].map((i) => ((parts[i]! << 8) | parts[i + 1]!).toString(16));
   return `${hextets.join(":")}::/64`;
 }

@@ -124,9 +124,11 @@ export function createRateLimiter(options: RateLimiterOptions): RateLimiter {
       recorded = pending.then((result) => result.call);
       recorded.catch(() => undefined);
       const result = await pending;
+      const [burstState, minuteState] = result.windows;
+      if (!burstState || !minuteState) throw new Error("the rate-limit store answered fewer windows than asked");
       return buildDecision(result.allowed, [
-        { name: "burst", quota: burst, state: result.windows[0] },
-        { name: "minute", quota: minute, state: result.windows[1] },
+        { name: "burst", quota: burst, state: burstState },
+        { name: "minute", quota: minute, state: minuteState },
       ]);
     });
     // The caller may drop the check (the key lookup failed first); its failure is then nobody's error.

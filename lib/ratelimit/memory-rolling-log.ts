@@ -29,15 +29,16 @@ export function recordCall(
   });
 
   let position = log.length;
-  while (position > 0 && log[position - 1] > at) position--; // a clock that stepped back: keep the order
+  while (position > 0 && log[position - 1]! > at) position--; // a clock that stepped back: keep the order
   log.splice(position, 0, at);
   if (log.length > keep) log.splice(0, log.length - keep);
 
   const states = windows.map(({ tokens, windowMs }) => {
     let count = 0;
-    while (count < log.length && log[log.length - 1 - count] > at - windowMs) count++;
+    while (count < log.length && log[log.length - 1 - count]! > at - windowMs) count++;
     const k = Math.min(count, tokens);
-    return { remaining: Math.max(0, tokens - count), resetInMs: log[log.length - k] + windowMs - at };
+    // k >= 1: the call just logged is within every window.
+    return { remaining: Math.max(0, tokens - count), resetInMs: log[log.length - k]! + windowMs - at };
   });
   return { allowed, windows: states };
 }
@@ -54,8 +55,7 @@ export function createMemoryRollingLog(
   function sweep(now: number) {
     if (now - lastSweep < longest) return;
     lastSweep = now;
-    for (const [identifier, log] of logs)
-      if (log.length === 0 || log[log.length - 1] <= now - longest) logs.delete(identifier);
+    for (const [identifier, log] of logs) if ((log.at(-1) ?? -Infinity) <= now - longest) logs.delete(identifier);
   }
 
   return {

@@ -87,6 +87,7 @@ export type RollingLogResponse = Awaited<ReturnType<ReturnType<RegionAlgorithm>[
 export function rollingLogAlgorithm(spec: RollingLogSpec, nextMember: () => string): RegionAlgorithm {
   const args = scriptArgs(spec);
   const first = spec.windows[0];
+  if (!first) throw new Error("a rolling log needs at least one window");
   return () => ({
     async limit(ctx, key) {
       const call: RecordedCall = { at: spec.clock(), member: nextMember() };
@@ -99,8 +100,8 @@ export function rollingLogAlgorithm(spec: RollingLogSpec, nextMember: () => stri
       return {
         success: allowed,
         limit: first.tokens,
-        remaining: windows[0].remaining,
-        reset: call.at + windows[0].resetInMs,
+        remaining: windows[0]!.remaining, // windows has one state per spec window, and first exists
+        reset: call.at + windows[0]!.resetInMs,
         pending: Promise.resolve(),
         allowed,
         windows,

@@ -141,7 +141,8 @@ export async function postLedgerEntry(tx: LedgerTransaction, posting: LedgerPost
       newEventId(),
     ],
   );
-  if (rows.length === 0) throw new InsufficientBalanceError(posting.accountId);
-  wakeDispatchersAfterCommit(tx, rows[0].deliveries);
-  return { id: rows[0].id, balanceAfterCents: numberFromDb(rows[0].balance_cents) };
+  const [posted] = rows;
+  if (!posted) throw new InsufficientBalanceError(posting.accountId);
+  wakeDispatchersAfterCommit(tx, posted.deliveries);
+  return { id: posted.id, balanceAfterCents: numberFromDb(posted.balance_cents) };
 }

@@ -33,6 +33,7 @@ import {
   toStatementLine,
   type LedgerLineRow,
 } from "./list-ledger-entries";
+import { firstRow } from "../db/first-row";
 
 export const STATEMENT_BATCH_ROWS = 1000;
 const IDLE_TIMEOUT = "60s";
@@ -118,7 +119,7 @@ export async function openLedgerStatement(accountId: number, range: StatementRan
     client = await getPool().connect();
     await client.query("BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY");
     await client.query(`SET LOCAL idle_in_transaction_session_timeout = '${IDLE_TIMEOUT}'`);
-    summary = (await client.query<Summary>(SUMMARY, [accountId, range.from, range.to])).rows[0];
+    summary = firstRow((await client.query<Summary>(SUMMARY, [accountId, range.from, range.to])).rows, "the summary");
   } catch (error) {
     await end(error ?? new Error("statement failed"));
     throw error;
@@ -158,7 +159,7 @@ export async function openLedgerStatement(accountId: number, range: StatementRan
             text += csvRowLine(statementLineCells(toStatementLine(row)));
           }
           // An empty batch before last_id cannot happen in one snapshot; stop rather than loop.
-          afterId = rows.length > 0 ? rows[rows.length - 1].id : summary.last_id;
+          afterId = rows.at(-1)?.id ?? summary.last_id;
         }
         if (summary.last_id === null || afterId >= summary.last_id) {
           // The snapshot makes this hold; if it ever did not, a statement that does not add up

@@ -9,6 +9,7 @@
 import dns from "node:dns/promises";
 import ipaddr from "ipaddr.js";
 import { env, type Env } from "../config/env";
+import { firstRow } from "../db/first-row";
 
 export type ResolvedAddress = { address: string; family: 4 | 6 };
 export type Resolver = (hostname: string) => Promise<ResolvedAddress[]>;
@@ -108,5 +109,5 @@ export async function resolveDestination(
           : `${host} resolves to ${refusal.replace(/^\S+ is/, candidate.address + ", which is")}`,
       );
   }
-  return { url, ...addresses[0] };
+  return { url, ...firstRow(addresses, "the resolver") };
 }

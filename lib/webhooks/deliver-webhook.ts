@@ -16,6 +16,7 @@ import { delayBeforeAttempt, MAX_ATTEMPTS } from "./retry-schedule";
 import { openSecret } from "./endpoint-secret";
 import { NOTIFY_ENDPOINT_DISABLED_TASK } from "./event-types";
 import { WEBHOOK_DELIVERY_RECORD_COLUMNS, WEBHOOK_DELIVERY_TABLES, type WebhookDeliveryRecord } from "./webhook-record";
+import { firstRow } from "../db/first-row";
 
 /** Only a 2xx answer within this counts as delivered. */
 export const DELIVERY_TIMEOUT_MS = 15_000;
@@ -249,8 +250,9 @@ async function recordFailure(
     `UPDATE webhook_endpoints SET failing_since = COALESCE(failing_since, $2) WHERE id = $1 RETURNING failing_since AS "failingSince"`,
     [row.endpointId, now],
   );
-  if (now.getTime() - failing.rows[0].failingSince.getTime() >= DISABLE_AFTER_FAILING_MS) {
-    return disable(`every attempt failed since ${failing.rows[0].failingSince.toISOString()}`);
+  const { failingSince } = firstRow(failing.rows, "UPDATE webhook_endpoints");
+  if (now.getTime() - failingSince.getTime() >= DISABLE_AFTER_FAILING_MS) {
+    return disable(`every attempt failed since ${failingSince.toISOString()}`);
   }
   const retryAfter = status === 429 || status === 503 ? sent.retryAfterSeconds : undefined;
   const delay = delayBeforeAttempt(attempt + 1, retryAfter, random);

@@ -14,6 +14,7 @@ import { runSql, type SqlTransaction } from "../db/run-sql";
 import { afterCommit } from "../db/pool";
 import type { WebhookEventType } from "./event-types";
 import { wakeWebhookDispatchers } from "./dispatch-webhooks";
+import { firstRow } from "../db/first-row";
 
 export interface RecordedWebhookEvent {
   id: string;
@@ -99,6 +100,7 @@ export async function recordWebhookEvent(
     { name: "record-webhook-event", text: RECORD_EVENT },
     [event.accountId, id, event.type, JSON.stringify(event.data), event.endpointId ?? null],
   );
-  wakeDispatchersAfterCommit(client, rows[0].deliveries);
-  return { id, sequence: rows[0].sequence, deliveries: rows[0].deliveries };
+  const { sequence, deliveries } = firstRow(rows, "record-webhook-event");
+  wakeDispatchersAfterCommit(client, deliveries);
+  return { id, sequence, deliveries };
 }

@@ -4,6 +4,7 @@
 import { getPrisma } from "../db/prisma";
 import { runSql } from "../db/run-sql";
 import { recordAuditEntry } from "../audit/record-audit-entry";
+import { firstRow } from "../db/first-row";
 
 export const MAX_REPLAY_EVENTS = 1000;
 
@@ -26,7 +27,7 @@ export async function replayWebhookEvents(input: {
     }
     // One statement: picking and fanning out a thousand events is one round trip; the new delivery
     // rows are the queue the worker's dispatcher claims from.
-    const rows = await runSql<{ events: number; deliveries: number }>(
+    const counts = await runSql<{ events: number; deliveries: number }>(
       tx,
       `WITH picked AS (
          SELECT id, type FROM webhook_events
@@ -52,7 +53,7 @@ export async function replayWebhookEvents(input: {
         MAX_REPLAY_EVENTS,
         input.endpointId ?? null,
       ],
-    );
+    ).then((rows) => firstRow(rows, "the replay"));
     if (input.actor) {
       const { accountId, after, through, eventIds, endpointId } = input;
       await recordAuditEntry(
@@ -61,11 +62,11 @@ export async function replayWebhookEvents(input: {
           action: "webhook.replay",
           targetType: "account",
           targetId: accountId,
-          details: { after, through, eventIds, endpointId, ...rows[0] },
+          details: { after, through, eventIds, endpointId, ...counts },
         },
         tx,
       );
     }
-    return { status: "queued" as const, ...rows[0] };
+    return { status: "queued" as const, ...counts };
   });
 }

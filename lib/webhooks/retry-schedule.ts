@@ -18,8 +18,8 @@ export function delayBeforeAttempt(
   retryAfterSeconds?: number,
   random: () => number = Math.random,
 ): number | undefined {
-  if (nextAttempt > MAX_ATTEMPTS) return undefined;
   const base = RETRY_SCHEDULE_MS[nextAttempt - 1];
+  if (nextAttempt > MAX_ATTEMPTS || base === undefined) return undefined;
   const jittered = Math.round(base * (1 - JITTER + 2 * JITTER * random()));
   if (retryAfterSeconds === undefined) return jittered;
   return Math.max(jittered, Math.min(retryAfterSeconds * 1000, MAX_RETRY_AFTER_MS));

@@ -15,7 +15,7 @@ import { startWorker, type RunningWorker } from "@/lib/fulfilment/run-worker";
 import { createAdminUser } from "@/lib/admin-users/create-admin-user";
 import { decryptCode } from "@/lib/codes/code-crypto";
 import { api, baseUrl } from "../helpers/api";
-import { closeSql, resetDatabase, sql } from "../helpers/db";
+import { closeSql, resetDatabase, sql, sqlRow } from "../helpers/db";
 import { createAccount } from "../helpers/fixtures";
 import { newTrxid, order } from "../helpers/orders";
 import { findChromium, launchBrowser, newDashboardContext, screenshot, signIn } from "../helpers/browser";
@@ -58,7 +58,7 @@ function dashboardActions(ids: { orderId: number; accountId: number }): Manifest
   )
     .filter(([, entry]) => entry.filename.startsWith("app/admin/"))
     .map(([id, entry]) => {
-      const worker = Object.keys(entry.workers)[0];
+      const worker = Object.keys(entry.workers)[0]!;
       const pagePath = worker
         .replace(/^app/, "")
         .replace(/\/page$/, "")
@@ -101,7 +101,7 @@ async function waitUntil(condition: () => Promise<boolean>, timeoutMs: number): 
 }
 
 async function auditCount(): Promise<number> {
-  return (await sql(`SELECT count(*)::int AS n FROM audit_log`))[0].n;
+  return (await sqlRow(`SELECT count(*)::int AS n FROM audit_log`)).n;
 }
 
 describe.skipIf(!chromiumPath)("admin dashboard in Chromium", () => {
@@ -148,10 +148,10 @@ describe.skipIf(!chromiumPath)("admin dashboard in Chromium", () => {
     const stuck = await order(customer.key, { pid: "SVCBR325", trxid: newTrxid("stuck"), userId: "7100777" });
     await waitUntil(
       async () =>
-        (await sql(`SELECT needs_admin FROM orders WHERE public_id = $1`, [stuck.json.orderId]))[0].needs_admin,
+        (await sqlRow(`SELECT needs_admin FROM orders WHERE public_id = $1`, [stuck.json.orderId])).needs_admin,
       15_000,
     );
-    const [row] = await sql(`SELECT id, amount_cents FROM orders WHERE public_id = $1`, [stuck.json.orderId]);
+    const row = await sqlRow(`SELECT id, amount_cents FROM orders WHERE public_id = $1`, [stuck.json.orderId]);
     flagged = { publicId: stuck.json.orderId, id: row.id, amountCents: row.amount_cents };
 
     browser = await launchBrowser();
@@ -211,7 +211,7 @@ describe.skipIf(!chromiumPath)("admin dashboard in Chromium", () => {
       expect(body, action.name).toContain("Not signed in");
     }
     expect(await auditCount()).toBe(auditBefore);
-    expect((await sql(`SELECT count(*)::int AS n FROM settings`))[0].n).toBe(0);
+    expect((await sqlRow(`SELECT count(*)::int AS n FROM settings`)).n).toBe(0);
     expect((await sql(`SELECT needs_admin, status FROM orders WHERE id = $1`, [flagged.id]))[0]).toEqual({
       needs_admin: true,
       status: "processing",
@@ -232,7 +232,7 @@ describe.skipIf(!chromiumPath)("admin dashboard in Chromium", () => {
     await signIn(page, ADMIN_EMAIL.toUpperCase(), ADMIN_PASSWORD);
     expect(await page.getByTestId("signed-in-as").textContent()).toBe(ADMIN_EMAIL);
     expect(
-      (await sql(`SELECT last_login_at FROM admin_users WHERE email = $1`, [ADMIN_EMAIL]))[0].last_login_at,
+      (await sqlRow(`SELECT last_login_at FROM admin_users WHERE email = $1`, [ADMIN_EMAIL])).last_login_at,
     ).not.toBeNull();
   });
 
@@ -253,11 +253,11 @@ describe.skipIf(!chromiumPath)("admin dashboard in Chromium", () => {
     expect(crossSite.status).toBe(500);
     expect(await crossSite.text()).not.toContain("Not confirmed");
     expect(await auditCount()).toBe(auditBefore);
-    expect((await sql(`SELECT count(*)::int AS n FROM settings`))[0].n).toBe(0);
+    expect((await sqlRow(`SELECT count(*)::int AS n FROM settings`)).n).toBe(0);
   });
 
   it("finds an order from its trxid, and lists several orders of one player id", async () => {
-    const target = placed[1];
+    const target = placed[1]!;
     await page.goto("/admin/orders");
     await screenshot(page, "03-orders");
     await page.getByRole("searchbox", { name: /trxid/ }).fill(`  "${target.trxid}"  `);
@@ -277,8 +277,8 @@ describe.skipIf(!chromiumPath)("admin dashboard in Chromium", () => {
     expect(await page.getByRole("region", { name: "Ledger entries" }).textContent()).toContain("-$0.99");
 
     // Lower-case public id, as a customer might retype it.
-    await page.goto(`/admin/orders?q=${encodeURIComponent(placed[2].orderId.toLowerCase())}`);
-    expect(await page.getByRole("heading", { level: 1 }).textContent()).toContain(placed[2].orderId);
+    await page.goto(`/admin/orders?q=${encodeURIComponent(placed[2]!.orderId.toLowerCase())}`);
+    expect(await page.getByRole("heading", { level: 1 }).textContent()).toContain(placed[2]!.orderId);
 
     const again = await order(customer.key, { pid: "SVCBR60", trxid: newTrxid("again"), userId: target.userId });
     await waitTerminal(customer.key, again.json.orderId);
@@ -301,13 +301,13 @@ describe.skipIf(!chromiumPath)("admin dashboard in Chromium", () => {
       `SELECT count(*)::int AS n FROM orders WHERE status = 'completed' AND line_slug = 'br' AND account_id = $1`,
       [customer.accountId],
     );
-    expect(await rows.count()).toBe(expected[0].n);
+    expect(await rows.count()).toBe(expected[0]!.n);
     await page.goto(`/admin/orders?account=%40nobody_here`);
     expect(await page.getByRole("main").getByRole("alert").textContent()).toContain("No account @nobody_here");
   });
 
   it("settles a flagged order after a confirmation, once, and audits it", async () => {
-    const balanceBefore = (await sql(`SELECT balance_cents FROM accounts WHERE id = $1`, [customer.accountId]))[0]
+    const balanceBefore = (await sqlRow(`SELECT balance_cents FROM accounts WHERE id = $1`, [customer.accountId]))
       .balance_cents;
     await page.goto("/admin");
     expect(await page.getByTestId("awaiting-admin").textContent()).toContain("1");
@@ -320,7 +320,7 @@ describe.skipIf(!chromiumPath)("admin dashboard in Chromium", () => {
     await settle.getByRole("button", { name: "Cancel and refund…" }).click();
     // Nothing happens before the confirmation.
     expect(await settle.getByRole("alert").textContent()).toContain(`refund $4.99`);
-    expect((await sql(`SELECT status FROM orders WHERE id = $1`, [flagged.id]))[0].status).toBe("processing");
+    expect((await sqlRow(`SELECT status FROM orders WHERE id = $1`, [flagged.id])).status).toBe("processing");
     await screenshot(page, "04-order-flagged-confirm");
     await settle.getByRole("button", { name: "Confirm: Cancel and refund" }).click();
     // The page re-renders with the order settled: the actions are gone, the admin's action is listed.
@@ -328,14 +328,14 @@ describe.skipIf(!chromiumPath)("admin dashboard in Chromium", () => {
     expect(await page.getByRole("heading", { level: 1 }).textContent()).toContain("cancelled");
     expect(await page.getByRole("region", { name: "Ledger entries" }).textContent()).toContain(`order.cancel_refund`);
 
-    const [after] = await sql(`SELECT status, refunded, needs_admin, error FROM orders WHERE id = $1`, [flagged.id]);
+    const after = await sqlRow(`SELECT status, refunded, needs_admin, error FROM orders WHERE id = $1`, [flagged.id]);
     expect(after).toEqual({ status: "cancelled", refunded: true, needs_admin: false, error: "CANCELLED BY ADMIN" });
     const refunds = await sql(
       `SELECT amount_cents, actor FROM ledger_entries WHERE order_id = $1 AND kind = 'refund'`,
       [flagged.id],
     );
     expect(refunds).toEqual([{ amount_cents: flagged.amountCents, actor: `admin:${ADMIN_EMAIL}` }]);
-    expect((await sql(`SELECT balance_cents FROM accounts WHERE id = $1`, [customer.accountId]))[0].balance_cents).toBe(
+    expect((await sqlRow(`SELECT balance_cents FROM accounts WHERE id = $1`, [customer.accountId])).balance_cents).toBe(
       balanceBefore + flagged.amountCents,
     );
     const audit = await sql(
@@ -413,10 +413,10 @@ describe.skipIf(!chromiumPath)("admin dashboard in Chromium", () => {
     const before = Number(await productRow.getByTestId("stock-available").textContent());
     expect(before).toBe(
       (
-        await sql(
+        await sqlRow(
           `SELECT count(*)::int AS n FROM inventory_codes c JOIN products p ON p.id = c.product_id WHERE p.catalog_id = 'SVCGC10' AND c.status = 'available'`,
         )
-      )[0].n,
+      ).n,
     );
 
     const form = page.getByRole("form", { name: "Add codes" });
@@ -451,7 +451,7 @@ describe.skipIf(!chromiumPath)("admin dashboard in Chromium", () => {
       "e2e-gift-0002",
     ]);
     for (const row of stored) expect(row.ciphertext).not.toContain("E2E");
-    const [audit] = await sql(`SELECT actor, details FROM audit_log WHERE action = 'inventory.import'`);
+    const audit = await sqlRow(`SELECT actor, details FROM audit_log WHERE action = 'inventory.import'`);
     expect(audit).toEqual({
       actor: `admin:${ADMIN_EMAIL}`,
       details: { catalogId: "SVCGC10", added: 4, alreadyStored: 1, repeated: 1 },
@@ -516,8 +516,8 @@ describe.skipIf(!chromiumPath)("admin dashboard in Chromium", () => {
         "account.api_unblock",
       ].map((action) => [`admin:${ADMIN_EMAIL}`, action]),
     );
-    expect(audit[0].details).toMatchObject({ reason: "chargeback fraud" });
-    expect(audit[2].details).toMatchObject({ minutes: 24 * 60, reason: "too many retries" });
+    expect(audit[0]!.details).toMatchObject({ reason: "chargeback fraud" });
+    expect(audit[2]!.details).toMatchObject({ minutes: 24 * 60, reason: "too many retries" });
     // Nothing here moved money: the balance is the last ledger entry's running balance.
     const ledger = await sql(
       `SELECT balance_after_cents FROM ledger_entries WHERE account_id = $1 ORDER BY id DESC LIMIT 1`,
@@ -525,7 +525,7 @@ describe.skipIf(!chromiumPath)("admin dashboard in Chromium", () => {
     );
     await page.reload();
     expect(await page.getByTestId("balance").textContent()).toBe(
-      `$${(ledger[0].balance_after_cents / 100).toFixed(2)}`,
+      `$${(ledger[0]!.balance_after_cents / 100).toFixed(2)}`,
     );
     await page.goto("/admin/accounts");
     await screenshot(page, "09-accounts");
@@ -585,16 +585,16 @@ describe.skipIf(!chromiumPath)("admin dashboard in Chromium", () => {
     // Move two finished orders back in time so that more than one bucket holds data.
     await sql(
       `UPDATE orders SET created_at = created_at - interval '3 hours', finished_at = finished_at - interval '3 hours' WHERE public_id = $1`,
-      [placed[0].orderId],
+      [placed[0]!.orderId],
     );
     await sql(
       `UPDATE orders SET created_at = created_at - interval '2 days', finished_at = finished_at - interval '2 days' WHERE public_id = $1`,
-      [placed[3].orderId],
+      [placed[3]!.orderId],
     );
     // Nothing may change state between the page's reading and the test's.
     await expect
       .poll(
-        async () => (await sql(`SELECT count(*)::int AS n FROM orders WHERE status IN ('pending', 'processing')`))[0].n,
+        async () => (await sqlRow(`SELECT count(*)::int AS n FROM orders WHERE status IN ('pending', 'processing')`)).n,
         { timeout: 10_000 },
       )
       .toBe(0);
@@ -611,11 +611,11 @@ describe.skipIf(!chromiumPath)("admin dashboard in Chromium", () => {
       // An independent reading of the database: the same definitions (fulfilment times to 0.1 s),
       // computed per bucket in SQL over each bucket's exact bounds as the page printed them.
       for (const row of [...buckets, { ...rows.find((r) => r.bucket === "total")!, bucket: undefined }]) {
-        const from = row.bucket ? new Date(row.bucket) : new Date(buckets[0].bucket!);
+        const from = row.bucket ? new Date(row.bucket) : new Date(buckets[0]!.bucket!);
         const to = row.bucket
           ? new Date(from.getTime() + step)
-          : new Date(new Date(buckets[buckets.length - 1].bucket!).getTime() + step);
-        const [expected] = await sql(
+          : new Date(new Date(buckets[buckets.length - 1]!.bucket!).getTime() + step);
+        const expected = await sqlRow(
           `SELECT count(*)::int AS total,
                   count(*) FILTER (WHERE status = 'completed')::int AS completed,
                   count(*) FILTER (WHERE status = 'cancelled' AND order_created)::int AS cancelled,
@@ -646,7 +646,7 @@ describe.skipIf(!chromiumPath)("admin dashboard in Chromium", () => {
     }
 
     // The bars say the same as the table: the tooltip of the current hour's column.
-    const [current] = await sql(
+    const current = await sqlRow(
       `SELECT count(*) FILTER (WHERE status = 'completed')::int AS completed FROM orders WHERE created_at >= date_trunc('hour', now())`,
     );
     const chart = page
@@ -657,8 +657,10 @@ describe.skipIf(!chromiumPath)("admin dashboard in Chromium", () => {
     expect(await page.getByTestId("awaiting-admin").textContent()).toContain(
       String(
         (
-          await sql(`SELECT count(*)::int AS n FROM orders WHERE needs_admin AND status IN ('pending', 'processing')`)
-        )[0].n,
+          await sqlRow(
+            `SELECT count(*)::int AS n FROM orders WHERE needs_admin AND status IN ('pending', 'processing')`,
+          )
+        ).n,
       ),
     );
   });

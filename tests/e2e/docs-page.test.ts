@@ -86,7 +86,7 @@ describe.skipIf(!chromiumPath)("the API reference at /docs in Chromium", () => {
   it.each(Object.keys(hosts))(
     "%s: stays on its origin, lists every operation and the errors, and tries GET /balance",
     async (host) => {
-      const origin = new URL(hosts[host]()).origin;
+      const origin = new URL(hosts[host]!()).origin;
       const context = await browser.newContext({ baseURL: origin, viewport: { width: 1400, height: 900 } });
       context.setDefaultTimeout(30_000);
       const requests: string[] = [];

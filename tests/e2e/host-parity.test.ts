@@ -533,7 +533,7 @@ describe("the lean host and next start answer every request of the table alike",
         for (const host of hosts)
           answers.push(await send(limited ? host.limited : host.main, req, host.fixtures, limited));
         const label = `${req.method ?? (req.json !== undefined || req.raw !== undefined ? "POST" : "GET")} ${req.path}`;
-        expect(answers[0].status, `${label} on the lean host`).toBe(req.status);
+        expect(answers[0]!.status, `${label} on the lean host`).toBe(req.status);
         expect(answers[1], `${label}: next start differs from the lean host`).toEqual(answers[0]);
       }
     } finally {
@@ -547,7 +547,7 @@ describe("the lean host and next start answer every request of the table alike",
 
 describe("every route of the table is in the parity table", () => {
   it("has a request for each path and method of the OpenAPI document and the operational routes", async () => {
-    const document = (await (await fetch(hosts[0].main + "/openapi.json")).json()) as {
+    const document = (await (await fetch(hosts[0]!.main + "/openapi.json")).json()) as {
       paths: Record<string, Record<string, unknown>>;
     };
     const covered = new Set(
@@ -556,7 +556,7 @@ describe("every route of the table is in the parity table", () => {
           (r) =>
             `${r.method ?? (r.json !== undefined || r.raw !== undefined ? "POST" : "GET")} ${
               r.path
-                .split("?")[0]
+                .split("?")[0]!
                 .replace(/^\/api\//, "/")
                 .replace(/\/$/, "") || "/"
             }`,

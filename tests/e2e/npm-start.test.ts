@@ -10,7 +10,7 @@ import path from "node:path";
 import pg from "pg";
 import { encode } from "next-auth/jwt";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { projectRoot, useDatabaseUrl } from "@/lib/config/env";
+import { projectRoot, pointAtDatabase } from "@/lib/config/env";
 import { SECRET_NAMES, SECRETS_FILE_NAME } from "@/lib/config/secrets";
 import { closePool } from "@/lib/db/pool";
 import { checkLedger } from "@/lib/wallet/check-ledger";
@@ -44,7 +44,7 @@ function processes(): { pid: number; ppid: number; args: string }[] {
     .split("\n")
     .map((line) => line.trim().match(/^(\d+)\s+(\d+)\s+(.*)$/))
     .filter((match): match is RegExpMatchArray => match !== null)
-    .map((match) => ({ pid: Number(match[1]), ppid: Number(match[2]), args: match[3] }));
+    .map((match) => ({ pid: Number(match[1]), ppid: Number(match[2]), args: match[3] ?? "" }));
 }
 
 /** Our process of `scripts/<script>`: a descendant of npm start (children live in groups of their own). */
@@ -53,7 +53,11 @@ function childRunning(script: string): number | undefined {
   const ours = new Set([npm!.pid!]);
   for (let grew = true; grew;) {
     grew = false;
-    for (const row of table) if (ours.has(row.ppid) && !ours.has(row.pid)) (ours.add(row.pid), (grew = true));
+    for (const row of table)
+      if (ours.has(row.ppid) && !ours.has(row.pid)) {
+        ours.add(row.pid);
+        grew = true;
+      }
   }
   return table.find((row) => ours.has(row.pid) && row.args.includes(path.join("scripts", script)))?.pid;
 }
@@ -104,7 +108,7 @@ beforeAll(async () => {
   // A first start may build the dashboard (next build) before it serves.
   await until("npm start to say it is ready", () => stdout.includes("Press Ctrl-C") || npm!.exitCode !== null, 540_000);
   expect(npm.exitCode, `npm start exited early\n${stdout}\n${stderr}`).toBeNull();
-  base = stdout.match(/API:\s+(http:\/\/localhost:\d+)/)![1].replace("localhost", "127.0.0.1");
+  base = stdout.match(/API:\s+(http:\/\/localhost:\d+)/)![1]!.replace("localhost", "127.0.0.1");
   demoKey = stdout.match(/Demo key:\s+(svc_[A-Za-z0-9]{40})/)?.[1] ?? "";
 }, 600_000);
 
@@ -186,7 +190,7 @@ describe("npm start", () => {
     await Promise.all(
       Array.from({ length: 8 }, async () => {
         while (next < candidates.length) {
-          const secret = candidates[next++];
+          const secret = candidates[next++]!;
           const answer = await present(secret);
           if (answer.status !== 307 || !answer.location?.includes("/admin/login"))
             admitted.push(`${answer.status} ${JSON.stringify(secret)}`);
@@ -238,12 +242,12 @@ describe("npm start", () => {
 
     const suiteDatabase = process.env.DATABASE_URL!;
     await closePool();
-    useDatabaseUrl(await embeddedUrl());
+    pointAtDatabase(await embeddedUrl());
     try {
       expect(await checkLedger()).toEqual([]);
     } finally {
       await closePool();
-      useDatabaseUrl(suiteDatabase);
+      pointAtDatabase(suiteDatabase);
     }
   }, 180_000);
 

@@ -7,7 +7,7 @@ import { closePool } from "@/lib/db/pool";
 import { setSwitch } from "@/lib/settings/set-switch";
 import { seedDemoCatalog } from "@/lib/seed/seed-demo-data";
 import { api } from "../helpers/api";
-import { closeSql, resetDatabase, sql } from "../helpers/db";
+import { closeSql, resetDatabase, sql, sqlRow } from "../helpers/db";
 import { createAccount } from "../helpers/fixtures";
 import { newTrxid } from "../helpers/orders";
 import { startTcpProxy, type TcpProxy } from "../helpers/tcp-proxy";
@@ -23,7 +23,7 @@ describe.skipIf(!redisUrl)("rate limits and switches across two app processes on
   let proxy: TcpProxy;
   const servers: { child: ChildProcess; baseUrl: string }[] = [];
   const [one, two] = [0, 1];
-  const url = (i: number) => servers[i].baseUrl;
+  const url = (i: number) => servers[i]!.baseUrl;
   const prefix = `rl-http-${process.pid}-${Date.now()}`;
 
   beforeAll(async () => {
@@ -72,7 +72,7 @@ describe.skipIf(!redisUrl)("rate limits and switches across two app processes on
       expect(a.headers.get("x-ratelimit-remaining")).toBeTruthy();
       expect(a.headers.get("x-ratelimit-reset")).toBeTruthy();
     }
-    const refused = answers[10];
+    const refused = answers[10]!;
     if (Date.now() - started >= 1000)
       return console.warn("NOTE: eleven calls took over a second here; the refusal was not exercised");
     expect(refused.status).toBe(429);
@@ -122,8 +122,8 @@ describe.skipIf(!redisUrl)("rate limits and switches across two app processes on
     // 81 calls in the minute (the refused one counts): the next is admitted when the 2nd call
     // leaves the window, 60 s after it was counted (somewhere between its request and its answer).
     const retryAfter = Number(refused.headers.get("retry-after"));
-    expect(retryAfter).toBeGreaterThanOrEqual(Math.floor((started[1] + 60_000 - after) / 1000));
-    expect(retryAfter).toBeLessThanOrEqual(Math.ceil((answered[1] + 60_000 - before) / 1000));
+    expect(retryAfter).toBeGreaterThanOrEqual(Math.floor((started[1]! + 60_000 - after) / 1000));
+    expect(retryAfter).toBeLessThanOrEqual(Math.ceil((answered[1]! + 60_000 - before) / 1000));
     expect(refused.headers.get("x-ratelimit-limit")).toBe("80");
     expect(refused.headers.get("x-ratelimit-remaining")).toBe("0");
   }, 60_000);
@@ -133,10 +133,10 @@ describe.skipIf(!redisUrl)("rate limits and switches across two app processes on
     const lastId = async () =>
       Number(
         (
-          await sql<{ n: string }>(
+          await sqlRow<{ n: string }>(
             `SELECT CASE WHEN is_called THEN last_value ELSE last_value - 1 END AS n FROM orders_id_seq`,
           )
-        )[0].n,
+        ).n,
       );
     const before = await lastId();
     // 100 orders from one key, ten at a time over both instances: the minute's 80 admit at most 80,
@@ -173,7 +173,7 @@ describe.skipIf(!redisUrl)("rate limits and switches across two app processes on
     for (const [guesser, sameNetwork, otherNetwork] of [
       ["198.51.100.23", "198.51.100.23", "198.51.100.24"],
       ["2001:db8:77:1::1", "2001:db8:77:1:ffff:ffff:ffff:fffe", "2001:db8:77:2::1"],
-    ]) {
+    ] as const) {
       const from = (ip: string) => ({ "x-forwarded-for": ip });
       let failures = 0;
       let status = 0;
@@ -272,7 +272,7 @@ describe.skipIf(!redisUrl)("rate limits and switches across two app processes on
           .toBe(name);
         expect(Date.now() - flipped).toBeLessThan(2000);
         expect((await api("/products", { key: account.key }, url(two))).status).toBe(200);
-        const [audit] = await sql(
+        const audit = await sqlRow(
           `SELECT actor, details FROM audit_log WHERE action = 'setting.set' AND target_id = $1 ORDER BY id DESC LIMIT 1`,
           [name],
         );

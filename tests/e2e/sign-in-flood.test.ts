@@ -31,7 +31,7 @@ interface SignInAnswer {
   sessionCookie: boolean;
 }
 
-function percentile(sorted: number[], fraction: number): number {
+function percentile(sorted: number[], fraction: number): number | undefined {
   return sorted[Math.min(sorted.length - 1, Math.floor(fraction * sorted.length))];
 }
 
@@ -50,7 +50,7 @@ describe.skipIf(!built)("a sign-in flood", () => {
     for (const [email, password] of [
       [TARGET, TARGET_PASSWORD],
       [OTHER, OTHER_PASSWORD],
-    ]) {
+    ] as const) {
       expect((await createAdminUser({ email, password, actor: "test" })).status).toBe("created");
     }
     apiKey = (await createAccount({ balanceCents: 1_234 })).key;
@@ -63,7 +63,7 @@ describe.skipIf(!built)("a sign-in flood", () => {
     const cookie = res.headers
       .getSetCookie()
       .find((c) => c.startsWith("next-auth.csrf-token="))!
-      .split(";")[0];
+      .split(";")[0]!;
     csrf = { token: csrfToken, cookie };
   });
   afterAll(async () => {
@@ -123,7 +123,7 @@ describe.skipIf(!built)("a sign-in flood", () => {
       await Promise.all(
         Array.from({ length: 40 }, async () => {
           while (next < attempts.length) {
-            const attempt = attempts[next++];
+            const attempt = attempts[next++]!;
             answers.push({ ...attempt, ...(await signIn(attempt.email, `wrong password ${next}`, attempt.ip)) });
           }
         }),

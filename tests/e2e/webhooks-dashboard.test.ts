@@ -6,7 +6,7 @@ import { closePool } from "@/lib/db/pool";
 import { createAdminUser } from "@/lib/admin-users/create-admin-user";
 import { deliverWebhook } from "@/lib/webhooks/deliver-webhook";
 import { baseUrl } from "../helpers/api";
-import { closeSql, resetDatabase, sql } from "../helpers/db";
+import { closeSql, resetDatabase, sql, firstOf } from "../helpers/db";
 import { createAccount } from "../helpers/fixtures";
 import { findChromium, launchBrowser, newDashboardContext, screenshot, signIn } from "../helpers/browser";
 import { WebhookReceiver } from "../helpers/webhook-receiver";
@@ -49,7 +49,7 @@ describe.skipIf(!chromiumPath)("the webhooks page", () => {
     const account = await createAccount();
     const endpoint = await addEndpoint(account.accountId, receiver.url);
     const event = await recordEvent(account.accountId, "endpoint.test", { n: 1 }, endpoint.endpointId);
-    const [delivery] = await deliveriesOf(event.id);
+    const delivery = firstOf(await deliveriesOf(event.id));
     receiver.answerNext({ status: 500, body: "receiver exploded" });
     expect((await deliverWebhook(delivery.id, { policy: DEV_POLICY })).outcome).toBe("retrying");
 

@@ -6,7 +6,7 @@ import path from "node:path";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { Webhook } from "standardwebhooks";
 import { projectRoot } from "@/lib/config/env";
-import { sql } from "../helpers/db";
+import { sql, sqlRow } from "../helpers/db";
 import { createAccount } from "../helpers/fixtures";
 import { WebhookReceiver } from "../helpers/webhook-receiver";
 import { addEndpoint, recordEvent } from "../helpers/webhooks";
@@ -55,7 +55,7 @@ describe("a worker killed with SIGKILL mid-delivery", () => {
     const first = startWorkerProcess();
     // The first worker is in the middle of several deliveries: the receiver holds them open.
     await expect.poll(() => receiver.received.length, { timeout: 30_000, interval: 100 }).toBeGreaterThanOrEqual(3);
-    const hung = new Set(receiver.received.map((r) => r.headers["webhook-id"]));
+    const hung = new Set(receiver.received.map((r) => r.headers["webhook-id"]!));
     first.kill("SIGKILL");
     await new Promise((resolve) => first.once("exit", resolve));
     // Nothing was recorded for the interrupted attempts.
@@ -67,11 +67,11 @@ describe("a worker killed with SIGKILL mid-delivery", () => {
       .poll(
         async () =>
           (
-            await sql(
+            await sqlRow(
               `SELECT count(*)::int AS n FROM webhook_deliveries WHERE endpoint_id = $1 AND status = 'delivered'`,
               [endpoint.endpointId],
             )
-          )[0].n,
+          ).n,
         {
           timeout: 60_000,
           interval: 250,
@@ -82,7 +82,7 @@ describe("a worker killed with SIGKILL mid-delivery", () => {
     const verifier = new Webhook(endpoint.secret);
     const byId = new Map<string, string[]>();
     for (const request of receiver.received) {
-      const id = request.headers["webhook-id"];
+      const id = request.headers["webhook-id"]!;
       expect(eventIds.has(id)).toBe(true);
       byId.set(id, [...(byId.get(id) ?? []), request.body]);
       // Attempts made after the restart are fresh signatures; the held ones were signed minutes

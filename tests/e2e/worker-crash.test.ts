@@ -4,7 +4,7 @@ import { fork, type ChildProcess } from "node:child_process";
 import path from "node:path";
 import { afterAll, describe, expect, inject, it } from "vitest";
 import { projectRoot } from "@/lib/config/env";
-import { sql } from "../helpers/db";
+import { sql, sqlRow } from "../helpers/db";
 import { createAccount } from "../helpers/fixtures";
 import { expectBooksBalance, newTrxid, order } from "../helpers/orders";
 import { TEST_ENV } from "../setup/test-env";
@@ -40,7 +40,7 @@ describe("a worker killed with SIGKILL mid-fulfilment", () => {
     expect(placed.every((p) => p.status === 200 && p.json.orderCreated)).toBe(true);
     await expect
       .poll(
-        async () => (await sql(`SELECT count(*)::int AS n FROM graphile_worker.jobs WHERE locked_by IS NOT NULL`))[0].n,
+        async () => (await sqlRow(`SELECT count(*)::int AS n FROM graphile_worker.jobs WHERE locked_by IS NOT NULL`)).n,
         {
           timeout: 15_000,
           interval: 100,
@@ -50,10 +50,11 @@ describe("a worker killed with SIGKILL mid-fulfilment", () => {
     first.kill("SIGKILL");
     await new Promise((resolve) => first.once("exit", resolve));
     const unfinished = (
-      await sql(`SELECT count(*)::int AS n FROM orders WHERE account_id = $1 AND status IN ('pending', 'processing')`, [
-        account.accountId,
-      ])
-    )[0].n;
+      await sqlRow(
+        `SELECT count(*)::int AS n FROM orders WHERE account_id = $1 AND status IN ('pending', 'processing')`,
+        [account.accountId],
+      )
+    ).n;
     expect(unfinished).toBeGreaterThan(0);
 
     startWorkerProcess({ SANDBOX_LATENCY_MS: "50", WORKER_CONCURRENCY: "5" });
@@ -61,11 +62,11 @@ describe("a worker killed with SIGKILL mid-fulfilment", () => {
       .poll(
         async () =>
           (
-            await sql(
+            await sqlRow(
               `SELECT count(*)::int AS n FROM orders WHERE account_id = $1 AND status IN ('pending', 'processing')`,
               [account.accountId],
             )
-          )[0].n,
+          ).n,
         {
           timeout: 40_000,
           interval: 250,

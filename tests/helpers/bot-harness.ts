@@ -5,7 +5,7 @@
 // Hooks a file registers before calling useBotHarness run before the bot starts (and their
 // afterAll after it stops); those registered after it run once the bot is up.
 import { afterAll, beforeAll, expect } from "vitest";
-import { closeSql, resetDatabase, sql } from "./db";
+import { closeSql, firstOf, resetDatabase, sqlRow } from "./db";
 import {
   FakeTelegram,
   plain,
@@ -81,7 +81,7 @@ export function useBotHarness(options: BotHarnessOptions = {}): BotHarness<Runni
         (call) => call.method === "sendMessage" && Number(call.payload.chat_id) === user.id,
       );
       expect(messages, JSON.stringify(calls)).toHaveLength(1);
-      return messages[0];
+      return firstOf(messages);
     },
     replyText(calls, user) {
       return plain(harness.messageTo(calls, user).payload.text);
@@ -90,7 +90,7 @@ export function useBotHarness(options: BotHarnessOptions = {}): BotHarness<Runni
       return harness.replyText(await harness.fake.send(user, text), user);
     },
     async accountIdOf(user) {
-      return (await sql(`SELECT id FROM accounts WHERE telegram_id = $1`, [user.id]))[0].id;
+      return (await sqlRow(`SELECT id FROM accounts WHERE telegram_id = $1`, [user.id])).id;
     },
     async restart() {
       await harness.running.stop();

@@ -19,6 +19,20 @@ export async function sql<T = Record<string, any>>(text: string, params: unknown
   return rows.map((row) => Object.fromEntries(Object.entries(row).map(([key, value]) => [key, asPgValue(value)])) as T);
 }
 
+/** The first of `items`, which the test needs to exist: fails the test right here when there is none. */
+export function firstOf<T>(items: readonly T[]): T {
+  const item = items[0];
+  if (item === undefined) throw new Error("expected at least one item, got none");
+  return item;
+}
+
+/** The row a query must return (an INSERT ... RETURNING, a count, a row the test just wrote). */
+export async function sqlRow<T = Record<string, any>>(text: string, params: unknown[] = []): Promise<T> {
+  const [row] = await sql<T>(text, params);
+  if (row === undefined) throw new Error(`no row from: ${text}`);
+  return row;
+}
+
 export async function closeSql(): Promise<void> {
   await disconnectPrisma();
   await closePool();

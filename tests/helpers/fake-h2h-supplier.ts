@@ -198,7 +198,7 @@ export async function startFakeH2hSupplier(options: FakeH2hOptions = {}) {
     }
 
     const faultIndex = faults.findIndex((entry) => entry.route === route);
-    const fault = faultIndex >= 0 ? faults.splice(faultIndex, 1)[0].fault : undefined;
+    const fault = faultIndex >= 0 ? faults.splice(faultIndex, 1)[0]!.fault : undefined;
     if (fault?.kind === "hang") return; // the socket stays open until the client gives up or we close
     if (fault?.kind === "status") return sendJson(response, fault.httpStatus, fault.body ?? { error: "fault" });
 

@@ -275,7 +275,7 @@ export class FakeTelegram {
     };
     if (!match) return reply(404, { ok: false, error_code: 404, description: "Not Found" });
     if (match[1] !== this.token) return reply(401, { ok: false, error_code: 401, description: "Unauthorized" });
-    const method = match[2];
+    const method = match[2]!;
     let payload: Record<string, any> = {};
     const raw = Buffer.concat(chunks).toString("utf8");
     if (raw) {
@@ -498,10 +498,10 @@ export function htmlProblem(text: string): string | undefined {
   for (const token of tokens) {
     if (token.startsWith("<")) {
       const tag = /^<(\/?)([a-z-]+)(\s[^>]*)?>$/.exec(token);
-      if (!tag || !allowed.has(tag[2])) return `unsupported tag ${token}`;
+      if (!tag || !allowed.has(tag[2]!)) return `unsupported tag ${token}`;
       if (tag[1]) {
         if (stack.pop() !== tag[2]) return `unbalanced ${token}`;
-      } else stack.push(tag[2]);
+      } else stack.push(tag[2]!);
     } else {
       if (token.includes(">")) return `unescaped ">"`;
       if (/&(?!(amp|lt|gt|quot|#\d+);)/.test(token)) return `unescaped "&"`;

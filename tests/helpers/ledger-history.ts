@@ -5,7 +5,7 @@
 // account's ledger number i (account_seq) and the account's ledger_count is the count, as posting
 // would have left them, with ledger_last_at at the last entry's date, so a later posting is dated
 // no earlier.
-import { sql } from "./db";
+import { sql, sqlRow } from "./db";
 
 export interface LedgerHistory {
   /** Entry i (1-based) is created at start + (i - 1) * stepSeconds. */
@@ -17,7 +17,7 @@ export interface LedgerHistory {
 }
 
 export async function insertLedgerHistory(accountId: number, history: LedgerHistory): Promise<void> {
-  const [{ entries }] = await sql<{ entries: number }>(
+  const { entries } = await sqlRow<{ entries: number }>(
     `SELECT count(*)::int AS entries FROM ledger_entries WHERE account_id = $1`,
     [accountId],
   );
@@ -70,14 +70,14 @@ function cents(cell: string): number {
 
 /** Splits one CSV line of quoted cells (the service quotes every cell). */
 function cells(line: string): string[] {
-  return [...line.matchAll(/"((?:[^"]|"")*)"/g)].map((m) => m[1].replace(/""/g, '"'));
+  return [...line.matchAll(/"((?:[^"]|"")*)"/g)].map((m) => m[1]!.replace(/""/g, '"'));
 }
 
 /** Reads a statement CSV, checking its shape: a header, an opening line, entries, a closing line. */
 export function parseStatementCsv(text: string): StatementCsv {
   if (!text.endsWith("\r\n")) throw new Error("the statement does not end with a line break: truncated?");
   const lines = text.slice(0, -2).split("\r\n");
-  const [header, openingLine, ...rest] = lines;
+  const [header = "", openingLine = "", ...rest] = lines;
   const closingLine = rest.pop();
   const opening = cells(openingLine);
   const closing = cells(closingLine ?? "");
@@ -85,18 +85,18 @@ export function parseStatementCsv(text: string): StatementCsv {
   if (closing[1] !== "closing_balance") throw new Error(`last line is not the closing balance: ${closingLine}`);
   return {
     header,
-    opening: { cents: cents(opening[3]), at: opening[6] },
-    closing: { cents: cents(closing[3]), at: closing[6] },
+    opening: { cents: cents(opening[3]!), at: opening[6]! },
+    closing: { cents: cents(closing[3]!), at: closing[6]! },
     entries: rest.map((line) => {
       const c = cells(line);
       return {
         id: Number(c[0]),
-        type: c[1],
-        amountCents: cents(c[2]),
-        balanceAfterCents: cents(c[3]),
-        orderId: c[4],
-        reason: c[5],
-        createdAt: c[6],
+        type: c[1]!,
+        amountCents: cents(c[2]!),
+        balanceAfterCents: cents(c[3]!),
+        orderId: c[4]!,
+        reason: c[5]!,
+        createdAt: c[6]!,
       };
     }),
   };

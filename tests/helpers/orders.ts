@@ -1,7 +1,7 @@
 import { expect } from "vitest";
 import { checkLedger } from "@/lib/wallet/check-ledger";
 import { api, type ApiResult } from "./api";
-import { sql } from "./db";
+import { sqlRow } from "./db";
 
 let sequence = 0;
 export function newTrxid(prefix = "trx"): string {
@@ -18,6 +18,6 @@ export async function expectBooksBalance(): Promise<void> {
 
 /** The supplier's reference as the worker's settlement stored it with the order. */
 export async function storedSupplierRef(publicId: string): Promise<string | null> {
-  const [row] = await sql(`SELECT supplier_ref FROM orders WHERE public_id = $1`, [publicId]);
+  const row = await sqlRow(`SELECT supplier_ref FROM orders WHERE public_id = $1`, [publicId]);
   return row.supplier_ref;
 }

@@ -30,7 +30,7 @@ export function modelAnswer(history: readonly number[], at: number, windows: rea
     const counted = inWindow(withThis, windowMs).sort((a, b) => b - a); // most recent first
     const remaining = Math.max(0, tokens - counted.length);
     // `remaining` grows when the min(count, tokens)-th most recent call leaves the window.
-    const growsAt = counted[Math.min(counted.length, tokens) - 1] + windowMs;
+    const growsAt = counted[Math.min(counted.length, tokens) - 1]! + windowMs;
     if (!allowed && remaining === 0) retryAfterMs = Math.max(retryAfterMs, growsAt - at);
     return `"${name}";r=${remaining};t=${seconds(growsAt - at)}`;
   });

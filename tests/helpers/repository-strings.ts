@@ -31,7 +31,7 @@ function scriptStrings(file: string, text: string, into: Set<string>): void {
 
 function quotedStrings(text: string, into: Set<string>): void {
   for (const match of text.matchAll(/"((?:[^"\\\n]|\\.)*)"|'((?:[^'\\\n]|\\.)*)'|`([^`\n]*)`/g))
-    into.add(match[1] ?? match[2] ?? match[3]);
+    into.add(match[1] ?? match[2] ?? match[3] ?? "");
 }
 
 export function repositoryStrings(root: string, minLength: number): string[] {

@@ -64,7 +64,7 @@ function expectedUdt(field: DmmfField, enumDbNames: Map<string, string>): string
   if (field.kind === "enum") return enumDbNames.get(field.type) ?? field.type;
   const base = field.nativeType
     ? (NATIVE_TYPES[field.nativeType[0]] ?? field.nativeType[0].toLowerCase())
-    : SCALAR_TYPES[field.type];
+    : (SCALAR_TYPES[field.type] ?? field.type);
   return field.isList ? `_${base}` : base;
 }
 

@@ -6,7 +6,7 @@ import crypto from "node:crypto";
 import { describe, expect, it } from "vitest";
 import { api } from "../helpers/api";
 import { useBotHarness } from "../helpers/bot-harness";
-import { sql } from "../helpers/db";
+import { sql, sqlRow } from "../helpers/db";
 import { BOT_MODES, buttonsOf, plain, type FakeUser } from "../helpers/fake-telegram";
 
 const ADMIN: FakeUser = { id: 4_100_000_001, first_name: "Ada", username: "ada_admin" };
@@ -22,7 +22,7 @@ describe.each(BOT_MODES)("in %s mode", (mode) => {
 
     it("/start registers the Telegram user and says what to do next", async () => {
       const reply = plain(messageTo(await bot.fake.send(ALICE, "/start"), ALICE).payload.text);
-      const [account] = await sql(
+      const account = await sqlRow(
         `SELECT id, telegram_username, display_name, api_enabled, balance_cents FROM accounts WHERE telegram_id = $1`,
         [ALICE.id],
       );
@@ -42,7 +42,7 @@ describe.each(BOT_MODES)("in %s mode", (mode) => {
       const message = messageTo(await bot.fake.send(ALICE, "/newkey"), ALICE);
       const found = /<code>(svc_[A-Za-z0-9]{40})<\/code>/.exec(message.payload.text);
       expect(found, message.payload.text).not.toBeNull();
-      apiKey = found![1];
+      apiKey = found?.[1] ?? "";
       const keys = await sql(`SELECT key_hash, prefix, revoked_at FROM api_keys WHERE account_id = $1`, [accountId]);
       expect(keys).toEqual([
         {
@@ -55,7 +55,7 @@ describe.each(BOT_MODES)("in %s mode", (mode) => {
       const dump = await sql(
         `SELECT (SELECT json_agg(a)::text FROM audit_log a) AS audit, (SELECT json_agg(k)::text FROM api_keys k) AS keys`,
       );
-      expect(`${dump[0].audit}${dump[0].keys}`).not.toContain(apiKey);
+      expect(`${dump[0]!.audit}${dump[0]!.keys}`).not.toContain(apiKey);
     });
 
     it("/keys afterwards shows only the prefix", async () => {
@@ -68,7 +68,7 @@ describe.each(BOT_MODES)("in %s mode", (mode) => {
     it("/api on turns API access on", async () => {
       const reply = messageTo(await bot.fake.send(ALICE, "/api on"), ALICE).payload.text;
       expect(reply).toBe("API access is now on.");
-      expect((await sql(`SELECT api_enabled FROM accounts WHERE id = $1`, [accountId]))[0].api_enabled).toBe(true);
+      expect((await sqlRow(`SELECT api_enabled FROM accounts WHERE id = $1`, [accountId])).api_enabled).toBe(true);
     });
 
     it("/ip add allows the test machine's address (the API sees 127.0.0.1)", async () => {
@@ -91,9 +91,9 @@ describe.each(BOT_MODES)("in %s mode", (mode) => {
       const buttons = buttonsOf(summary);
       expect(buttons.map(([text]) => text)).toEqual(["✅ Confirm credit", "Cancel"]);
       expect(await sql(`SELECT count(*)::int AS n FROM ledger_entries`)).toEqual([{ n: 0 }]);
-      expect((await sql(`SELECT balance_cents FROM accounts WHERE id = $1`, [accountId]))[0].balance_cents).toBe(0);
+      expect((await sqlRow(`SELECT balance_cents FROM accounts WHERE id = $1`, [accountId])).balance_cents).toBe(0);
 
-      const calls = await bot.fake.press(ADMIN, buttons[0][1], summary.response.message_id);
+      const calls = await bot.fake.press(ADMIN, buttons[0]![1], summary.response.message_id);
       expect(calls.find((call) => call.method === "answerCallbackQuery")?.payload.text).toBe("Credited");
       const edited = calls.find((call) => call.method === "editMessageText");
       expect(plain(edited!.payload.text)).toContain(`Credited $25.50 to account #${accountId}`);
@@ -115,8 +115,8 @@ describe.each(BOT_MODES)("in %s mode", (mode) => {
           audit_log_id: expect.any(Number),
         },
       ]);
-      const [audit] = await sql(`SELECT actor, action, target_id FROM audit_log WHERE id = $1`, [
-        ledger[0].audit_log_id,
+      const audit = await sqlRow(`SELECT actor, action, target_id FROM audit_log WHERE id = $1`, [
+        ledger[0]!.audit_log_id,
       ]);
       expect(audit).toEqual({ actor: `telegram:${ADMIN.id}`, action: "wallet.credit", target_id: String(accountId) });
       expect(await sql(`SELECT status FROM admin_action_requests`)).toEqual([{ status: "confirmed" }]);
@@ -142,7 +142,7 @@ describe.each(BOT_MODES)("in %s mode", (mode) => {
     it("never showed the plain key in any message but the /newkey reply", () => {
       const showing = bot.fake.calls.filter((call) => JSON.stringify(call.payload).includes(apiKey));
       expect(showing).toHaveLength(1);
-      expect(plain(showing[0].payload.text)).toContain("shown only this once");
+      expect(plain(showing[0]!.payload.text)).toContain("shown only this once");
     });
   });
 });

@@ -4,7 +4,7 @@
 import { describe, expect, it } from "vitest";
 import { ADMIN_COMMAND_NAMES } from "@/bot/commands";
 import { useBotHarness } from "../helpers/bot-harness";
-import { sql } from "../helpers/db";
+import { sql, sqlRow } from "../helpers/db";
 import { buttonsOf, plain, type FakeUser } from "../helpers/fake-telegram";
 
 const ADMIN: FakeUser = { id: 4_300_000_001, first_name: "Ada", username: "ada_admin" };
@@ -27,12 +27,12 @@ describe("a non-admin sending admin commands", () => {
   it("gets a refusal for each, and nothing changes", async () => {
     await bot.fake.send(MALLORY, "/start");
     await bot.fake.send(VICTIM, "/start");
-    const victimId = (await sql(`SELECT id FROM accounts WHERE telegram_id = $1`, [VICTIM.id]))[0].id;
-    const malloryId = (await sql(`SELECT id FROM accounts WHERE telegram_id = $1`, [MALLORY.id]))[0].id;
+    const victimId = (await sqlRow(`SELECT id FROM accounts WHERE telegram_id = $1`, [VICTIM.id])).id;
+    const malloryId = (await sqlRow(`SELECT id FROM accounts WHERE telegram_id = $1`, [MALLORY.id])).id;
     // A real pending credit of the admin's, whose button Mallory will try to press.
     const summaryCalls = await bot.fake.send(ADMIN, `/credit ${victimId} 40 pending`);
     const summary = summaryCalls.find((call) => buttonsOf(call).length === 2)!;
-    const [[, confirm], [, cancel]] = buttonsOf(summary);
+    const [[, confirm], [, cancel]] = buttonsOf(summary) as [[string, string], [string, string]]; // the two found above
 
     const commands = [
       `/credit ${malloryId} 1000`,
@@ -64,13 +64,13 @@ describe("a non-admin sending admin commands", () => {
         calls.map((call) => call.method),
         text,
       ).toEqual(["sendMessage"]);
-      expect(Number(calls[0].payload.chat_id)).toBe(MALLORY.id);
-      expect(calls[0].payload.text, text).toBe("Sorry, this command is only for admins.");
+      expect(Number(calls[0]!.payload.chat_id)).toBe(MALLORY.id);
+      expect(calls[0]!.payload.text, text).toBe("Sorry, this command is only for admins.");
     }
     for (const data of [confirm, cancel]) {
       const calls = await bot.fake.press(MALLORY, data, summary.response.message_id);
       expect(calls.map((call) => call.method)).toEqual(["answerCallbackQuery"]);
-      expect(calls[0].payload).toMatchObject({ text: "Only admins can do this.", show_alert: true });
+      expect(calls[0]!.payload).toMatchObject({ text: "Only admins can do this.", show_alert: true });
     }
     expect(await snapshot()).toEqual(before);
 
@@ -78,8 +78,8 @@ describe("a non-admin sending admin commands", () => {
     expect(await sql(`SELECT status FROM admin_action_requests`)).toEqual([{ status: "pending" }]);
     const confirmed = await bot.fake.press(ADMIN, confirm, summary.response.message_id);
     expect(confirmed.find((call) => call.method === "answerCallbackQuery")?.payload.text).toBe("Credited");
-    expect((await sql(`SELECT balance_cents FROM accounts WHERE id = $1`, [victimId]))[0].balance_cents).toBe(4000);
-    expect((await sql(`SELECT balance_cents FROM accounts WHERE id = $1`, [malloryId]))[0].balance_cents).toBe(0);
+    expect((await sqlRow(`SELECT balance_cents FROM accounts WHERE id = $1`, [victimId])).balance_cents).toBe(4000);
+    expect((await sqlRow(`SELECT balance_cents FROM accounts WHERE id = $1`, [malloryId])).balance_cents).toBe(0);
   });
 
   it("an unregistered stranger is refused the same way", async () => {
@@ -97,7 +97,7 @@ describe("a non-admin sending admin commands", () => {
       "Sorry, this command is only for admins.",
     ]);
     await sql(`UPDATE accounts SET is_admin = true WHERE telegram_id = $1`, [carol.id]);
-    const reply = plain((await bot.fake.send(carol, "/account @victor"))[0].payload.text);
+    const reply = plain((await bot.fake.send(carol, "/account @victor"))[0]!.payload.text);
     expect(reply).toContain("Account #");
     expect(reply).toContain("@victor");
     expect(reply).toContain("Balance: $40.00");

@@ -4,7 +4,7 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import { api } from "../helpers/api";
 import { useBotHarness } from "../helpers/bot-harness";
-import { sql } from "../helpers/db";
+import { sql, sqlRow } from "../helpers/db";
 import { buttonsOf, plain, type FakeUser, type RecordedCall } from "../helpers/fake-telegram";
 
 const ADMIN: FakeUser = { id: 4_500_000_001, first_name: "Ada", username: "ada_admin" };
@@ -19,12 +19,12 @@ let holderKey: string;
 beforeAll(async () => {
   await bot.fake.send(HOLDER, "/start");
   holderId = await bot.accountIdOf(HOLDER);
-  holderKey = /svc_[A-Za-z0-9]{40}/.exec(plain((await bot.fake.send(HOLDER, "/newkey"))[0].payload.text))![0];
+  holderKey = /svc_[A-Za-z0-9]{40}/.exec(plain((await bot.fake.send(HOLDER, "/newkey"))[0]!.payload.text))![0];
   await bot.fake.send(HOLDER, "/api on");
 });
 
 async function balance(): Promise<number> {
-  return (await sql(`SELECT balance_cents FROM accounts WHERE id = $1`, [holderId]))[0].balance_cents;
+  return (await sqlRow(`SELECT balance_cents FROM accounts WHERE id = $1`, [holderId])).balance_cents;
 }
 
 /** Sends an adjustment command and returns its summary message (with the two buttons). */
@@ -35,7 +35,7 @@ async function requestAdjustment(
   const summary = messageTo(await bot.fake.send(admin, text), admin);
   const buttons = buttonsOf(summary);
   expect(buttons, plain(summary.payload.text)).toHaveLength(2);
-  return { summary, confirm: buttons[0][1], cancel: buttons[1][1] };
+  return { summary, confirm: buttons[0]![1], cancel: buttons[1]![1] };
 }
 
 async function press(data: string, summary: RecordedCall, admin = ADMIN) {
@@ -61,14 +61,14 @@ describe("/credit", () => {
       "zed_shop is not an account reference. Use an account id (42) or @username.",
     );
     // A stale copy of the username on another account (its owner renamed since): the id is needed.
-    const [stale] = await sql(`INSERT INTO accounts (telegram_username) VALUES ('zed_shop') RETURNING id`);
+    const stale = await sqlRow(`INSERT INTO accounts (telegram_username) VALUES ('zed_shop') RETURNING id`);
     expect(await say(ADMIN, "/credit @zed_shop 5")).toBe(
       `More than one account has been @zed_shop: #${holderId}, #${stale.id}. Use the account id.`,
     );
     // The real owner's /start (or a rename) releases the stale copy: a username has one owner at a time.
     await bot.fake.send(HOLDER, "/start");
     expect(
-      (await sql(`SELECT telegram_username FROM accounts WHERE id = $1`, [stale.id]))[0].telegram_username,
+      (await sqlRow(`SELECT telegram_username FROM accounts WHERE id = $1`, [stale.id])).telegram_username,
     ).toBeNull();
     expect(await sql(`SELECT count(*)::int AS n FROM ledger_entries`)).toEqual([{ n: 0 }]);
   });
@@ -103,7 +103,7 @@ describe("/credit", () => {
     } finally {
       bot.fake.blockedChats.delete(HOLDER.id);
     }
-    const [entry] = await sql(`SELECT kind, amount_cents, actor, reason FROM ledger_entries WHERE account_id = $1`, [
+    const entry = await sqlRow(`SELECT kind, amount_cents, actor, reason FROM ledger_entries WHERE account_id = $1`, [
       holderId,
     ]);
     expect(entry).toEqual({
@@ -136,7 +136,7 @@ describe("/debit", () => {
     expect(plain(messageTo(done.calls, HOLDER).payload.text)).toBe(
       "Your wallet was debited $2.50 as a correction.\nReason: duplicate credit\nBalance: $17.50",
     );
-    const [entry] = await sql(
+    const entry = await sqlRow(
       `SELECT kind, amount_cents, balance_after_cents, actor, reason FROM ledger_entries WHERE account_id = $1 ORDER BY id DESC LIMIT 1`,
       [holderId],
     );
@@ -148,7 +148,7 @@ describe("/debit", () => {
       reason: "duplicate credit",
     });
     expect(
-      (await sql(`SELECT total_credited_cents FROM accounts WHERE id = $1`, [holderId]))[0].total_credited_cents,
+      (await sqlRow(`SELECT total_credited_cents FROM accounts WHERE id = $1`, [holderId])).total_credited_cents,
     ).toBe(2000);
   });
 
@@ -171,7 +171,7 @@ describe("/debit", () => {
     ]);
     const again = await press(big.confirm, big.summary);
     expect(again.answer?.text).toBe("This debit of $15.00 was already cancelled.");
-    const [sums] = await sql(`SELECT sum(amount_cents)::int AS ledger FROM ledger_entries WHERE account_id = $1`, [
+    const sums = await sqlRow(`SELECT sum(amount_cents)::int AS ledger FROM ledger_entries WHERE account_id = $1`, [
       holderId,
     ]);
     expect(sums.ledger).toBe(1250);
@@ -227,7 +227,7 @@ describe("account states", () => {
     expect(await say(ADMIN, `/restrict ${holderId}`)).toContain("Usage: /restrict <account> <minutes> [reason]");
     const reply = await say(ADMIN, `/restrict @zed_shop 30 cooling off`);
     expect(reply).toContain(`Account #${holderId} @zed_shop (<Zed & Co>) is restricted until`);
-    const [row] = await sql(
+    const row = await sqlRow(
       `SELECT extract(epoch FROM restricted_until - now())::int AS seconds, restrict_reason FROM accounts WHERE id = $1`,
       [holderId],
     );

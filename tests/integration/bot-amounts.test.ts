@@ -95,8 +95,8 @@ describe("bad arguments in the bot", () => {
     for (const [command, expected] of cases) {
       const calls = await bot.fake.send(ADMIN, command);
       expect(calls, command).toHaveLength(1);
-      expect(plain(calls[0].payload.text), command).toContain(expected);
-      expect(calls[0].payload.reply_markup, command).toBeUndefined();
+      expect(plain(calls[0]!.payload.text), command).toContain(expected);
+      expect(calls[0]!.payload.reply_markup, command).toBeUndefined();
     }
     expect(await sql(`SELECT count(*)::int AS n FROM admin_action_requests`)).toEqual([{ n: 0 }]);
     expect(await sql(`SELECT count(*)::int AS n FROM ledger_entries`)).toEqual([{ n: 0 }]);
@@ -104,7 +104,7 @@ describe("bad arguments in the bot", () => {
 
   it("a valid amount right at the maximum is accepted", async () => {
     const calls = await bot.fake.send(ADMIN, "/credit @hal_shop 100000");
-    expect(plain(calls[0].payload.text)).toContain("Credit $100,000.00 to account");
+    expect(plain(calls[0]!.payload.text)).toContain("Credit $100,000.00 to account");
     expect(await sql(`SELECT amount_cents FROM admin_action_requests`)).toEqual([{ amount_cents: 10_000_000 }]);
   });
 });

@@ -6,7 +6,7 @@ import { confirmWalletAdjustment } from "@/lib/wallet/confirm-wallet-adjustment"
 import { requestWalletAdjustment } from "@/lib/wallet/request-wallet-adjustment";
 import { createBot } from "@/bot";
 import { useBotHarness } from "../helpers/bot-harness";
-import { sql } from "../helpers/db";
+import { firstOf, sql, sqlRow } from "../helpers/db";
 import { BOT_MODES, buttonsOf, plain, type FakeUser, type RecordedCall } from "../helpers/fake-telegram";
 
 const ADMIN: FakeUser = { id: 4_200_000_001, first_name: "Ada", username: "ada_admin" };
@@ -22,7 +22,7 @@ describe.each(BOT_MODES)("in %s mode", (mode) => {
   });
 
   async function money() {
-    const [row] = await sql(
+    const row = await sqlRow(
       `SELECT (SELECT balance_cents FROM accounts WHERE id = $1) AS balance,
               (SELECT count(*)::int FROM ledger_entries WHERE account_id = $1) AS entries,
               (SELECT coalesce(sum(amount_cents), 0)::int FROM ledger_entries WHERE account_id = $1) AS ledger_sum`,
@@ -37,7 +37,7 @@ describe.each(BOT_MODES)("in %s mode", (mode) => {
         call.method === "sendMessage" && Number(call.payload.chat_id) === ADMIN.id && buttonsOf(call).length === 2,
     );
     expect(summaries).toHaveLength(1);
-    return summaries[0];
+    return firstOf(summaries);
   }
 
   describe("the same update delivered more than once", () => {
@@ -61,13 +61,13 @@ describe.each(BOT_MODES)("in %s mode", (mode) => {
         await sql(`SELECT update_id FROM processed_telegram_updates WHERE update_id = $1`, [update.update_id]),
       ).toEqual([{ update_id: update.update_id }]);
 
-      const confirm = buttonsOf(summary)[0][1];
+      const confirm = buttonsOf(summary)[0]![1];
       const first = await bot.fake.press(ADMIN, confirm, summary.response.message_id);
       expect(first.find((call) => call.method === "answerCallbackQuery")?.payload.text).toBe("Credited");
       // A second, separate press of the same button (a new update id): refused, nothing moves.
       const second = await bot.fake.press(ADMIN, confirm, summary.response.message_id);
       expect(second.map((call) => call.method)).toEqual(["answerCallbackQuery"]);
-      expect(second[0].payload.text).toBe("This credit of $10.00 was already confirmed.");
+      expect(second[0]!.payload.text).toBe("This credit of $10.00 was already confirmed.");
 
       const after = await money();
       expect(after.entries).toBe(before.entries + 1);
@@ -78,7 +78,7 @@ describe.each(BOT_MODES)("in %s mode", (mode) => {
 
     it("a redelivered Confirm update is skipped outright", async () => {
       const summary = summaryOf(await bot.fake.send(ADMIN, "/credit #" + bobAccountId + " 3.25"));
-      const press = bot.fake.callback(ADMIN, buttonsOf(summary)[0][1], summary.response.message_id);
+      const press = bot.fake.callback(ADMIN, buttonsOf(summary)[0]![1], summary.response.message_id);
       await bot.fake.deliver(press);
       const mark = bot.fake.calls.length;
       await bot.fake.redeliver(press);
@@ -91,7 +91,7 @@ describe.each(BOT_MODES)("in %s mode", (mode) => {
 
     it("two copies of Confirm in one getUpdates batch (handled concurrently) credit once", async () => {
       const summary = summaryOf(await bot.fake.send(ADMIN, `/credit ${bobAccountId} 7`));
-      const data = buttonsOf(summary)[0][1];
+      const data = buttonsOf(summary)[0]![1];
       const press = bot.fake.callback(ADMIN, data, summary.response.message_id);
       const otherPress = bot.fake.callback(ADMIN, data, summary.response.message_id);
       // The same update twice plus a second tap, all in one batch: Telegraf runs them in parallel.
@@ -112,7 +112,7 @@ describe.each(BOT_MODES)("in %s mode", (mode) => {
       const summary = bot.fake.calls
         .filter((call) => call.method === "sendMessage" && call.payload.text.includes("restart test"))
         .at(-1)!;
-      const press = bot.fake.callback(ADMIN, buttonsOf(summary)[0][1], summary.response.message_id);
+      const press = bot.fake.callback(ADMIN, buttonsOf(summary)[0]![1], summary.response.message_id);
       await bot.fake.deliver(press);
       // A new process (a new web server in webhook mode): nothing in memory; only the database remembers.
       await bot.restart();
@@ -175,7 +175,7 @@ describe.each(BOT_MODES)("in %s mode", (mode) => {
     it("Cancel then Confirm: nothing is credited", async () => {
       const before = await money();
       const summary = summaryOf(await bot.fake.send(ADMIN, `/credit ${bobAccountId} 50 cancel me`));
-      const [[, confirm], [, cancel]] = buttonsOf(summary);
+      const [[, confirm], [, cancel]] = buttonsOf(summary) as [[string, string], [string, string]]; // the summary has two buttons
       const cancelled = await bot.fake.press(ADMIN, cancel, summary.response.message_id);
       expect(plain(cancelled.find((call) => call.method === "editMessageText")!.payload.text)).toContain(
         "Cancelled: nothing was credited",

@@ -7,7 +7,7 @@ import { confirmWalletAdjustment } from "@/lib/wallet/confirm-wallet-adjustment"
 import { requestWalletAdjustment } from "@/lib/wallet/request-wallet-adjustment";
 import { FORWARDED_COMMAND_NOTE } from "@/bot/middleware/ignore-forwarded-commands";
 import { useBotHarness } from "../helpers/bot-harness";
-import { sql } from "../helpers/db";
+import { sql, sqlRow } from "../helpers/db";
 import { buttonsOf, plain, type FakeUser, type RecordedCall } from "../helpers/fake-telegram";
 import { expectBooksBalance } from "../helpers/orders";
 
@@ -19,7 +19,7 @@ const bot = useBotHarness({ admins: [ADMIN] });
 const accountIdOf = bot.accountIdOf;
 
 async function balanceOf(accountId: number): Promise<number> {
-  return (await sql(`SELECT balance_cents FROM accounts WHERE id = $1`, [accountId]))[0].balance_cents;
+  return (await sqlRow(`SELECT balance_cents FROM accounts WHERE id = $1`, [accountId])).balance_cents;
 }
 
 function textsTo(calls: RecordedCall[], user: FakeUser): string[] {
@@ -33,7 +33,7 @@ async function requestCredit(text: string): Promise<{ summary: RecordedCall; con
   const calls = await bot.fake.send(ADMIN, text);
   const summary = calls.find((call) => call.method === "sendMessage" && buttonsOf(call).length === 2);
   expect(summary, JSON.stringify(calls)).toBeDefined();
-  return { summary: summary!, confirm: buttonsOf(summary)[0][1] };
+  return { summary: summary!, confirm: buttonsOf(summary)[0]![1] };
 }
 
 async function pressConfirm(summary: RecordedCall, confirm: string) {
@@ -52,17 +52,17 @@ describe("commands in forwarded messages", () => {
 
     await bot.fake.send(HOLDER, "/start");
     const holderId = await accountIdOf(HOLDER);
-    const keysBefore = (await sql(`SELECT count(*)::int AS n FROM api_keys WHERE account_id = $1`, [holderId]))[0].n;
+    const keysBefore = (await sqlRow(`SELECT count(*)::int AS n FROM api_keys WHERE account_id = $1`, [holderId])).n;
 
     // A holder forwarding /newkey or /api on gets no key and no change.
     for (const command of ["/newkey", "/api on", "/ip add 203.0.113.7"]) {
       const calls = await bot.fake.sendForwarded(HOLDER, command, STRANGER);
       expect(textsTo(calls, HOLDER), command).toEqual([FORWARDED_COMMAND_NOTE]);
     }
-    expect((await sql(`SELECT count(*)::int AS n FROM api_keys WHERE account_id = $1`, [holderId]))[0].n).toBe(
+    expect((await sqlRow(`SELECT count(*)::int AS n FROM api_keys WHERE account_id = $1`, [holderId])).n).toBe(
       keysBefore,
     );
-    expect((await sql(`SELECT api_enabled FROM accounts WHERE id = $1`, [holderId]))[0].api_enabled).toBe(false);
+    expect((await sqlRow(`SELECT api_enabled FROM accounts WHERE id = $1`, [holderId])).api_enabled).toBe(false);
 
     // An admin forwarding a holder's "/credit ..." (say, to ask about it) creates no request.
     const calls = await bot.fake.sendForwarded(ADMIN, `/credit ${holderId} 50 please`, HOLDER);
@@ -73,7 +73,7 @@ describe("commands in forwarded messages", () => {
 
     // Typed by the holder, the same command runs.
     expect(textsTo(await bot.fake.send(HOLDER, "/newkey"), HOLDER).join("\n")).toMatch(/svc_[A-Za-z0-9]{40}/);
-    expect((await sql(`SELECT count(*)::int AS n FROM api_keys WHERE account_id = $1`, [holderId]))[0].n).toBe(
+    expect((await sqlRow(`SELECT count(*)::int AS n FROM api_keys WHERE account_id = $1`, [holderId])).n).toBe(
       keysBefore + 1,
     );
   });
@@ -108,11 +108,11 @@ describe("/credit @username, confirmed after the name changed hands", () => {
     expect(await balanceOf(aliceId)).toBe(0);
     expect(await balanceOf(takerId)).toBe(0);
     expect(await sql(`SELECT id FROM ledger_entries WHERE account_id IN ($1, $2)`, [aliceId, takerId])).toEqual([]);
-    const [request] = await sql(`SELECT status, account_username FROM admin_action_requests WHERE account_id = $1`, [
+    const request = await sqlRow(`SELECT status, account_username FROM admin_action_requests WHERE account_id = $1`, [
       aliceId,
     ]);
     expect(request).toEqual({ status: "cancelled", account_username: "alice_shop" });
-    const [audit] = await sql(
+    const audit = await sqlRow(
       `SELECT details FROM audit_log WHERE action = 'wallet.username_changed' AND target_id = $1`,
       [String(aliceId)],
     );
@@ -183,7 +183,7 @@ describe("/credit @username, confirmed after the name changed hands", () => {
         statuses.join(),
       ).toBe(true);
       expect(await balanceOf(accountId)).toBe(confirmed ? 100 : 0);
-      const [request] = await sql(`SELECT status FROM admin_action_requests WHERE token = $1`, [
+      const request = await sqlRow(`SELECT status FROM admin_action_requests WHERE token = $1`, [
         requested.request.token,
       ]);
       expect(request.status).toBe(confirmed ? "confirmed" : "cancelled");

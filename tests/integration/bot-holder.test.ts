@@ -4,7 +4,7 @@
 import { describe, expect, it } from "vitest";
 import { api } from "../helpers/api";
 import { useBotHarness } from "../helpers/bot-harness";
-import { sql } from "../helpers/db";
+import { sql, firstOf, sqlRow } from "../helpers/db";
 import { plain, type FakeUser } from "../helpers/fake-telegram";
 
 const DAN: FakeUser = { id: 4_400_000_001, first_name: "Dan", username: "dan_keys" };
@@ -19,7 +19,7 @@ async function newKey(user: FakeUser): Promise<string> {
 }
 
 async function accountOf(user: FakeUser) {
-  return (await sql(`SELECT * FROM accounts WHERE telegram_id = $1`, [user.id]))[0];
+  return await sqlRow(`SELECT * FROM accounts WHERE telegram_id = $1`, [user.id]);
 }
 
 describe("registration", () => {
@@ -232,7 +232,7 @@ describe("limits", () => {
         [key.id],
       );
     }
-    expect(await say(frank, `/ip add 203.0.113.9 ${keys[0].prefix}`)).toContain("already has 50 entries");
+    expect(await say(frank, `/ip add 203.0.113.9 ${keys[0]!.prefix}`)).toContain("already has 50 entries");
     for (const command of ["/keys", "/ip list"]) {
       const calls = await bot.fake.send(frank, command);
       expect(calls.length, command).toBeGreaterThan(1);
@@ -299,7 +299,7 @@ describe("manners", () => {
     await bot.fake.send(evil, "/start");
     expect((await accountOf(evil)).display_name).toBe("<b>Evil</b> & Co");
     await bot.fake.send(evil, "/newkey");
-    const [reply] = await bot.fake.send(evil, "/revokekey <i>x</i>&");
+    const reply = firstOf(await bot.fake.send(evil, "/revokekey <i>x</i>&"));
     expect(reply.payload.text).toContain("&lt;i&gt;x&lt;/i&gt;&amp;");
     // The fake refuses broken HTML as Telegram does; this one was accepted.
     expect(reply.response.message_id).toEqual(expect.any(Number));
@@ -314,7 +314,7 @@ describe("manners", () => {
     bot.fake.failNext("sendMessage");
     const calls = await bot.fake.send(DAN, "/balance");
     expect(calls.map((call) => call.method)).toEqual(["sendMessage", "sendMessage"]);
-    expect(calls[1].payload.text).toBe("Sorry, something went wrong on our side. Please try again in a moment.");
+    expect(calls[1]!.payload.text).toBe("Sorry, something went wrong on our side. Please try again in a moment.");
     expect(await say(DAN, "/balance")).toBe("Balance: $0.00");
   });
 });

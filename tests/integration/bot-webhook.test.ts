@@ -11,7 +11,7 @@ import { createTelegramWebhookHandler, requireWebhookSecret, webhookUrlFor } fro
 import type { BotContext } from "@/bot/context";
 import { api } from "../helpers/api";
 import { useBotHarness } from "../helpers/bot-harness";
-import { sql } from "../helpers/db";
+import { sqlRow } from "../helpers/db";
 import type { FakeUser } from "../helpers/fake-telegram";
 import { TEST_ENV } from "../setup/test-env";
 
@@ -40,7 +40,7 @@ function runScript(
 }
 
 async function traces(updateId: number) {
-  const [row] = await sql(
+  const row = await sqlRow(
     `SELECT (SELECT count(*)::int FROM processed_telegram_updates WHERE update_id = $1) AS processed,
             (SELECT count(*)::int FROM accounts WHERE telegram_id = $2) AS accounts,
             (SELECT count(*)::int FROM audit_log) AS audit`,

@@ -11,7 +11,7 @@ import { creditWallet } from "@/lib/wallet/credit-wallet";
 import { cancelAndRefundOrder } from "@/lib/fulfilment/settle-order";
 import { api, baseUrl } from "../helpers/api";
 import { TEST_ENV } from "../setup/test-env";
-import { sql } from "../helpers/db";
+import { sqlRow } from "../helpers/db";
 import { createAccount } from "../helpers/fixtures";
 import { expectBooksBalance, newTrxid, order } from "../helpers/orders";
 import { useCleanDatabase } from "../helpers/clean-database";
@@ -38,7 +38,7 @@ async function accountWithHostileLedger() {
   // processing, and this is the worker's own settlement call with the supplier's text).
   const placed = await order(account.key, { pid: "SVCBR60", trxid: newTrxid("csv"), userId: "8600001" });
   expect(placed.status).toBe(200);
-  const [row] = await sql(`SELECT id FROM orders WHERE public_id = $1`, [placed.json.orderId]);
+  const row = await sqlRow(`SELECT id FROM orders WHERE public_id = $1`, [placed.json.orderId]);
   expect((await cancelAndRefundOrder(row.id, "-2+3+cmd|' /C calc'!A0")).settled).toBe(true);
   return { ...account, publicOrderId: placed.json.orderId as string };
 }
@@ -86,7 +86,7 @@ describe.skipIf(!built)("the dashboard's account ledger download", () => {
       (await createAdminUser({ email: "csv@example.com", password: "a long enough password", actor: "test" })).status,
     ).toBe("created");
     // A session cookie as next-auth issues it (signed with the server's NEXTAUTH_SECRET).
-    const token = await encode({ token: { sub: "1", email: "csv@example.com" }, secret: TEST_ENV.NEXTAUTH_SECRET });
+    const token = await encode({ token: { sub: "1", email: "csv@example.com" }, secret: TEST_ENV.NEXTAUTH_SECRET! });
     const res = await fetch(url, { redirect: "manual", headers: { cookie: `next-auth.session-token=${token}` } });
     expect(res.status).toBe(200);
     expect(res.headers.get("content-type")).toContain("text/csv");

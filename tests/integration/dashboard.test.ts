@@ -24,7 +24,7 @@ import { listAuditEntries } from "@/lib/dashboard/list-audit-entries";
 import { listAccounts } from "@/lib/dashboard/list-accounts";
 import { recordAuditEntry } from "@/lib/audit/record-audit-entry";
 import { api } from "../helpers/api";
-import { sql } from "../helpers/db";
+import { sql, sqlRow } from "../helpers/db";
 import { createAccount, issueTestKey } from "../helpers/fixtures";
 import { expectBooksBalance, newTrxid, order } from "../helpers/orders";
 import { useCleanDatabase } from "../helpers/clean-database";
@@ -34,11 +34,11 @@ const ADMIN = "admin:ops@example.com";
 useCleanDatabase();
 
 async function productId(catalogId: string): Promise<number> {
-  return (await sql(`SELECT id FROM products WHERE catalog_id = $1`, [catalogId]))[0].id;
+  return (await sqlRow(`SELECT id FROM products WHERE catalog_id = $1`, [catalogId])).id;
 }
 
 async function orderRow(publicId: string) {
-  return (await sql(`SELECT * FROM orders WHERE public_id = $1`, [publicId]))[0];
+  return await sqlRow(`SELECT * FROM orders WHERE public_id = $1`, [publicId]);
 }
 
 describe("admin passwords", () => {
@@ -74,7 +74,7 @@ describe("admin passwords", () => {
     expect(
       await createAdminUser({ email: "OPS@example.com", password: "another long password", actor: "cli:admin-create" }),
     ).toEqual({ status: "exists" });
-    const [row] = await sql(`SELECT password_hash FROM admin_users WHERE email = 'ops@example.com'`);
+    const row = await sqlRow(`SELECT password_hash FROM admin_users WHERE email = 'ops@example.com'`);
     expect(row.password_hash).toMatch(/^scrypt\$/);
     expect(row.password_hash).not.toContain("long enough password");
     expect(await sql(`SELECT actor, action, details FROM audit_log WHERE action = 'admin_user.create'`)).toEqual([
@@ -87,7 +87,7 @@ describe("admin passwords", () => {
     expect(admin).toMatchObject({ email: "ops@example.com", lastLoginAt: expect.any(Date) });
     expect(admin).not.toHaveProperty("passwordHash");
     expect(
-      (await sql(`SELECT last_login_at FROM admin_users WHERE email = 'ops@example.com'`))[0].last_login_at,
+      (await sqlRow(`SELECT last_login_at FROM admin_users WHERE email = 'ops@example.com'`)).last_login_at,
     ).not.toBeNull();
     expect(await verifyAdminPassword("ops@example.com", "long enough passworD")).toBeUndefined();
     expect(await verifyAdminPassword("nobody@example.com", "long enough password")).toBeUndefined();
@@ -124,7 +124,7 @@ describe("code lists", () => {
 describe("importing codes", () => {
   it("stores new codes encrypted, refuses duplicates (stored for any product, or repeated), and audits counts only", async () => {
     const gc25 = await productId("SVCGC25");
-    const before = (await sql(`SELECT count(*)::int AS n FROM inventory_codes WHERE product_id = $1`, [gc25]))[0].n;
+    const before = (await sqlRow(`SELECT count(*)::int AS n FROM inventory_codes WHERE product_id = $1`, [gc25])).n;
     const result = await importInventoryCodes({
       productId: gc25,
       sources: [{ label: "pasted list", text: "IMP-0001\nIMP-0002\nDEMO-GKINDIE-0001\nIMP-0001\nimp-0001" }],
@@ -150,7 +150,7 @@ describe("importing codes", () => {
       expect(row.status).toBe("available");
       expect(row.ciphertext).not.toContain("IMP-");
     }
-    const [audit] = await sql(
+    const audit = await sqlRow(
       `SELECT actor, target_id, details FROM audit_log WHERE action = 'inventory.import' ORDER BY id DESC LIMIT 1`,
     );
     expect(audit).toEqual({
@@ -168,20 +168,20 @@ describe("importing codes", () => {
       importInventoryCodes({ productId: gc10, sources: [{ label: "b", text }], actor: ADMIN }),
     ]);
     const added = results.map((result) => (result.status === "imported" ? result.added : -1));
-    expect(added[0] + added[1]).toBe(40);
+    expect(added[0]! + added[1]!).toBe(40);
     expect(
       (
-        await sql(`SELECT count(*)::int AS n FROM inventory_codes WHERE product_id = $1 AND code_hash = ANY($2)`, [
+        await sqlRow(`SELECT count(*)::int AS n FROM inventory_codes WHERE product_id = $1 AND code_hash = ANY($2)`, [
           gc10,
           Array.from({ length: 40 }, (_, i) => fingerprintCode(`RACE-${i}`)),
         ])
-      )[0].n,
+      ).n,
     ).toBe(40);
   });
 
   it("stores nothing from a list with unusable lines, and refuses top-up products and empty lists", async () => {
     const gc10 = await productId("SVCGC10");
-    const count = async () => (await sql(`SELECT count(*)::int AS n FROM inventory_codes`))[0].n;
+    const count = async () => (await sqlRow(`SELECT count(*)::int AS n FROM inventory_codes`)).n;
     const before = await count();
     expect(
       await importInventoryCodes({
@@ -261,8 +261,8 @@ describe("catalog changes the API obeys", () => {
 
   it("two admins changing one price or one switch at once: each audit entry names the price it replaced, one flip wins", async () => {
     const br60 = await productId("SVCBR60");
-    const [start] = await sql(`SELECT price_cents FROM products WHERE id = $1`, [br60]);
-    const auditFrom = (await sql(`SELECT max(id)::int AS id FROM audit_log`))[0].id ?? 0;
+    const start = await sqlRow(`SELECT price_cents FROM products WHERE id = $1`, [br60]);
+    const auditFrom = (await sqlRow(`SELECT max(id)::int AS id FROM audit_log`)).id ?? 0;
     const prices = await Promise.all([
       setProductPrice({ productId: br60, priceCents: 111, actor: "admin:a@example.com" }),
       setProductPrice({ productId: br60, priceCents: 222, actor: "admin:b@example.com" }),
@@ -272,10 +272,10 @@ describe("catalog changes the API obeys", () => {
       auditFrom,
     ]);
     // A chain: the first replaced the starting price, the second replaced the first's.
-    expect(trail[0].details.fromCents).toBe(start.price_cents);
-    expect(trail[1].details.fromCents).toBe(trail[0].details.toCents);
-    expect((await sql(`SELECT price_cents FROM products WHERE id = $1`, [br60]))[0].price_cents).toBe(
-      trail[1].details.toCents,
+    expect(trail[0]!.details.fromCents).toBe(start.price_cents);
+    expect(trail[1]!.details.fromCents).toBe(trail[0]!.details.toCents);
+    expect((await sqlRow(`SELECT price_cents FROM products WHERE id = $1`, [br60])).price_cents).toBe(
+      trail[1]!.details.toCents,
     );
     const other = "admin:c@example.com";
     await setProductPrice({ productId: br60, priceCents: start.price_cents, actor: other });
@@ -301,7 +301,7 @@ describe("catalog changes the API obeys", () => {
     );
     await setProductActive({ productId: mb86, active: true, actor: ADMIN });
 
-    const [moba] = await sql(`SELECT id FROM game_lines WHERE slug = 'moba'`);
+    const moba = await sqlRow(`SELECT id FROM game_lines WHERE slug = 'moba'`);
     expect(await setLineOrderable({ lineId: moba.id, orderable: false, actor: ADMIN })).toEqual({
       status: "updated",
       slug: "moba",
@@ -354,7 +354,7 @@ describe("finding orders", () => {
   });
 
   it("by public id (any case, pasted with quotes), numeric id, trxid, idempotency key and player id", async () => {
-    const [a, , , keyed] = placed;
+    const [a, keyed] = [placed[0]!, placed[3]!];
     for (const [query, matchedBy] of [
       [a.publicId, "public id"],
       [`"${a.publicId.toLowerCase()}".`, "public id"],
@@ -371,7 +371,7 @@ describe("finding orders", () => {
     }
     // Punctuation is trimmed from pastes, but a trxid that really ends in it is still found.
     expect((await searchOrders("ends-with-dot.")).matches.map((m) => [m.publicId, m.matchedBy])).toEqual([
-      [placed[4].publicId, "trxid"],
+      [placed[4]!.publicId, "trxid"],
     ]);
     const byPlayer = await searchOrders("8300300");
     expect(byPlayer.matches.map((m) => m.publicId)).toEqual(
@@ -389,7 +389,7 @@ describe("finding orders", () => {
     // then the order with that numeric id.
     // Another account, so the paging test below still sees this block's five orders only.
     const other = await createAccount({ balanceCents: 10_000, username: "ranker" });
-    const target = placed[1];
+    const target = placed[1]!;
     const text = String(target.id);
     const byKey = await order(other.key, {
       pid: "SVCBR60",
@@ -416,7 +416,7 @@ describe("finding orders", () => {
   });
 
   it("finds nothing for a forged public id, an empty query or nonsense", async () => {
-    const forged = placed[0].publicId.replace(/-[0-9A-Z]{6}$/, "-AAAAAA");
+    const forged = placed[0]!.publicId.replace(/-[0-9A-Z]{6}$/, "-AAAAAA");
     for (const query of [forged, "", "   ", "no-such-thing", "0", "99999999999"])
       expect((await searchOrders(query)).matches, query).toEqual([]);
   });
@@ -431,9 +431,9 @@ describe("finding orders", () => {
       page = await listOrders({}, { olderThan: page.olderCursor, limit: 2 });
     }
     expect(seen).toEqual(all.map((row) => row.id));
-    const back = await listOrders({}, { newerThan: all[all.length - 1].id, limit: 2 });
+    const back = await listOrders({}, { newerThan: all[all.length - 1]!.id, limit: 2 });
     expect(back.orders.map((o) => o.id)).toEqual(all.slice(-3, -1).map((row) => row.id));
-    expect(back.olderCursor).toBe(all[all.length - 2].id);
+    expect(back.olderCursor).toBe(all[all.length - 2]!.id);
 
     const mine = await listOrders({ accountId: account.accountId, lineSlug: "br", status: "processing" });
     expect(mine.orders.map((o) => o.publicId)).toEqual(placed.map((p) => p.publicId).reverse());
@@ -488,7 +488,7 @@ describe("settling flagged orders", () => {
       needs_admin: false,
       refunded: false,
     });
-    expect((await sql(`SELECT balance_cents FROM accounts WHERE id = $1`, [account.accountId]))[0].balance_cents).toBe(
+    expect((await sqlRow(`SELECT balance_cents FROM accounts WHERE id = $1`, [account.accountId])).balance_cents).toBe(
       501,
     );
     const detail = (await readOrderDetail(flagged.id))!;
@@ -524,7 +524,7 @@ describe("settling flagged orders", () => {
     expect(results.filter((r) => r.status === "settled")).toEqual([
       { status: "settled", outcome: "cancel_refund", publicId: flagged.publicId, refundedCents: 499 },
     ]);
-    expect(results.filter((r) => r.status !== "settled")[0].status).toMatch(/^(already_settled|not_flagged)$/);
+    expect(results.filter((r) => r.status !== "settled")[0]!.status).toMatch(/^(already_settled|not_flagged)$/);
     expect(
       (await sql(`SELECT kind, amount_cents FROM ledger_entries WHERE order_id = $1 ORDER BY id`, [flagged.id])).map(
         (r) => [r.kind, r.amount_cents],
@@ -533,7 +533,7 @@ describe("settling flagged orders", () => {
       ["debit", -499],
       ["refund", 499],
     ]);
-    expect((await sql(`SELECT balance_cents FROM accounts WHERE id = $1`, [account.accountId]))[0].balance_cents).toBe(
+    expect((await sqlRow(`SELECT balance_cents FROM accounts WHERE id = $1`, [account.accountId])).balance_cents).toBe(
       1_000,
     );
     expect((await api(`/orders/${flagged.publicId}`, { key: account.key })).json).toMatchObject({
@@ -552,7 +552,7 @@ function percentileCont(values: number[], fraction: number): number | null {
   const position = fraction * (sorted.length - 1);
   const lower = Math.floor(position);
   const upper = Math.ceil(position);
-  return sorted[lower] + (sorted[upper] - sorted[lower]) * (position - lower);
+  return sorted[lower]! + (sorted[upper]! - sorted[lower]!) * (position - lower);
 }
 
 describe("overview metrics", () => {
@@ -573,7 +573,7 @@ describe("overview metrics", () => {
     ["2021-03-03T23:59:59.999Z", 6, "completed", true], // outside both
     ["2021-03-08T12:00:00.000Z", null, "pending", true],
   ];
-  let orders: { created: Date; seconds: number | null; status: string; orderCreated: boolean; amount: number }[] = [];
+  const orders: { created: Date; seconds: number | null; status: string; orderCreated: boolean; amount: number }[] = [];
 
   beforeAll(async () => {
     const account = await createAccount({ balanceCents: 100_000 });
@@ -620,8 +620,8 @@ describe("overview metrics", () => {
   it("per hour over 24 hours: UTC hour buckets, boundaries, refusals apart, percentiles of completed orders", async () => {
     const metrics = await readOrderMetrics("24h", now);
     expect(metrics.buckets).toHaveLength(24);
-    expect(metrics.buckets[0].start.toISOString()).toBe("2021-03-09T11:00:00.000Z");
-    expect(metrics.buckets[23].start.toISOString()).toBe("2021-03-10T10:00:00.000Z");
+    expect(metrics.buckets[0]!.start.toISOString()).toBe("2021-03-09T11:00:00.000Z");
+    expect(metrics.buckets[23]!.start.toISOString()).toBe("2021-03-10T10:00:00.000Z");
     for (const bucket of metrics.buckets) {
       const { start, end, p50Seconds, p95Seconds, ...counts } = bucket;
       expect(end.getTime() - start.getTime()).toBe(3_600_000);
@@ -630,12 +630,12 @@ describe("overview metrics", () => {
       for (const [actual, expected] of [
         [p50Seconds, p50],
         [p95Seconds, p95],
-      ]) {
+      ] as const) {
         if (expected === null) expect(actual, start.toISOString()).toBeNull();
         else expect(actual, start.toISOString()).toBeCloseTo(expected, 6);
       }
     }
-    const current = metrics.buckets[23];
+    const current = metrics.buckets[23]!;
     expect(current).toMatchObject({
       total: 4,
       completed: 2,
@@ -679,7 +679,7 @@ describe("overview metrics", () => {
   });
 
   it("counts open orders waiting for an admin apart from those the worker still has", async () => {
-    const [counts] = await sql(
+    const counts = await sqlRow(
       `SELECT count(*) FILTER (WHERE needs_admin)::int AS flagged, count(*) FILTER (WHERE NOT needs_admin)::int AS open
          FROM orders WHERE status IN ('pending', 'processing')`,
     );
@@ -707,7 +707,7 @@ describe("accounts, ledgers and the audit log", () => {
       ["credit", 2_000, 2_000],
     ]);
     expect(entries.every((e) => e.continuous)).toBe(true);
-    expect(entries[0].orderPublicId).toMatch(/^SVCAPI-BR-/);
+    expect(entries[0]!.orderPublicId).toMatch(/^SVCAPI-BR-/);
 
     expect((await listAccounts({ query: "@ledger_holder" })).accounts.map((a) => a.id)).toEqual([account.accountId]);
     expect((await listAccounts({ query: String(account.accountId) })).accounts.map((a) => a.id)).toContain(
@@ -777,6 +777,6 @@ describe("accounts, ledgers and the audit log", () => {
     );
     const firstPage = await listAuditEntries({}, { limit: 2 });
     const second = await listAuditEntries({}, { limit: 2, olderThan: firstPage.olderCursor });
-    expect(second.entries[0].id).toBeLessThan(firstPage.entries[1].id);
+    expect(second.entries[0]!.id).toBeLessThan(firstPage.entries[1]!.id);
   });
 });

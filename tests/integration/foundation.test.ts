@@ -6,7 +6,7 @@ import { seedDemoData, DEMO_CREDIT_CENTS } from "@/lib/seed/seed-demo-data";
 import { demoCatalog } from "@/lib/seed/demo-catalog";
 import { decryptCode } from "@/lib/codes/code-crypto";
 import { api } from "../helpers/api";
-import { closeSql, resetDatabase, sql } from "../helpers/db";
+import { closeSql, resetDatabase, sql, sqlRow, firstOf } from "../helpers/db";
 import { startServer } from "../setup/global-setup";
 import { TEST_ENV } from "../setup/test-env";
 
@@ -47,7 +47,7 @@ describe("migrations", () => {
 
 describe("demo seed", () => {
   async function snapshot() {
-    const [counts] = await sql(
+    const counts = await sqlRow(
       `SELECT (SELECT count(*) FROM game_lines)::int AS lines, (SELECT count(*) FROM products)::int AS products,
               (SELECT count(*) FROM inventory_codes)::int AS codes, (SELECT count(*) FROM accounts)::int AS accounts,
               (SELECT count(*) FROM api_keys)::int AS keys, (SELECT count(*) FROM ledger_entries)::int AS ledger,
@@ -73,13 +73,13 @@ describe("demo seed", () => {
       "keys",
       "moba",
     ]);
-    const [account] = await sql(`SELECT balance_cents FROM accounts WHERE id = $1`, [first.accountId]);
+    const account = await sqlRow(`SELECT balance_cents FROM accounts WHERE id = $1`, [first.accountId]);
     expect(account.balance_cents).toBe(DEMO_CREDIT_CENTS);
     const ledger = await sql(`SELECT kind, amount_cents, actor, reason FROM ledger_entries WHERE account_id = $1`, [
       first.accountId,
     ]);
     expect(ledger).toEqual([{ kind: "credit", amount_cents: DEMO_CREDIT_CENTS, actor: "seed", reason: "demo credit" }]);
-    const [key] = await sql(`SELECT key_hash, prefix FROM api_keys WHERE account_id = $1`, [first.accountId]);
+    const key = await sqlRow(`SELECT key_hash, prefix FROM api_keys WHERE account_id = $1`, [first.accountId]);
     expect(key.key_hash).not.toContain(first.demoApiKey);
     expect(first.demoApiKey!.startsWith(key.prefix)).toBe(true);
   });
@@ -100,11 +100,11 @@ describe("demo seed", () => {
 
 describe("database constraints guard the money rules", () => {
   it("refuses a negative balance, a second refund of an order and a second order per idempotency key", async () => {
-    const [account] = await sql(`INSERT INTO accounts (telegram_id) VALUES (42) RETURNING id`);
+    const account = await sqlRow(`INSERT INTO accounts (telegram_id) VALUES (42) RETURNING id`);
     await expect(sql(`UPDATE accounts SET balance_cents = -1 WHERE id = $1`, [account.id])).rejects.toThrow(
       /accounts_balance_non_negative/,
     );
-    const [product] = await sql(`SELECT id, catalog_id, price_cents FROM products LIMIT 1`);
+    const product = await sqlRow(`SELECT id, catalog_id, price_cents FROM products LIMIT 1`);
     const insertOrder = (publicId: string) =>
       sql(
         `INSERT INTO orders (public_id, account_id, trxid, idempotency_key, request_fingerprint, product_id, catalog_id,
@@ -112,7 +112,7 @@ describe("database constraints guard the money rules", () => {
          VALUES ($1, $2, 't1', 't1', 'f', $3, $4, 'br', 'topup', 'p', $5, $5, 'cancelled', now(), 1) RETURNING id`,
         [publicId, account.id, product.id, product.catalog_id, product.price_cents],
       );
-    const [order] = await insertOrder("SVCAPI-BR-1-x");
+    const order = firstOf(await insertOrder("SVCAPI-BR-1-x"));
     await expect(insertOrder("SVCAPI-BR-2-y")).rejects.toThrow(/orders_account_id_idempotency_key_key/);
     await sql(
       `INSERT INTO ledger_entries (account_id, kind, amount_cents, balance_after_cents, order_id, actor, account_seq) VALUES ($1, 'refund', 100, 100, $2, 'test', 1)`,

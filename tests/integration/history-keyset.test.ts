@@ -8,7 +8,7 @@ import { getPool } from "@/lib/db/pool";
 import { HISTORY_PAGE } from "@/lib/orders/list-orders";
 import { LEDGER_PAGE } from "@/lib/wallet/list-ledger-entries";
 import { api, type ApiResult } from "../helpers/api";
-import { sql } from "../helpers/db";
+import { sql, sqlRow } from "../helpers/db";
 import { createAccount, issueTestKey } from "../helpers/fixtures";
 import { newTrxid, order } from "../helpers/orders";
 import { insertLedgerHistory } from "../helpers/ledger-history";
@@ -18,7 +18,7 @@ useCleanDatabase({ checkBooks: true });
 
 /** The key's numbers in one snapshot: its counter and its orders' key_seq, ascending. */
 async function keyNumbering(keyId: number) {
-  const [row] = await sql<{ counter: number; seqs: number[] }>(
+  const row = await sqlRow<{ counter: number; seqs: number[] }>(
     `SELECT k.order_count AS counter, COALESCE((SELECT array_agg(key_seq ORDER BY key_seq) FROM orders WHERE api_key_id = k.id), '{}') AS seqs
        FROM api_keys k WHERE k.id = $1`,
     [keyId],
@@ -40,7 +40,7 @@ describe("numbers under parallel placements", () => {
     ];
     // No AAA keys in stock: each such placement is debited, then rolls back on stock.
     await sql(`DELETE FROM inventory_codes WHERE product_id = (SELECT id FROM products WHERE catalog_id = 'SVCGKAAA')`);
-    const [{ indie }] = await sql<{ indie: number }>(
+    const { indie } = await sqlRow<{ indie: number }>(
       `SELECT count(*)::int AS indie FROM inventory_codes c JOIN products p ON p.id = c.product_id WHERE p.catalog_id = 'SVCGKINDIE' AND c.status = 'available'`,
     );
     expect(indie).toBe(5);
@@ -84,7 +84,7 @@ describe("numbers under parallel placements", () => {
     }
 
     // The ledger in one snapshot: 1..M, the counter M, the balance the sum of the entries.
-    const [books] = await sql<{ counter: number; seqs: number[]; balance: string; sum: string }>(
+    const books = await sqlRow<{ counter: number; seqs: number[]; balance: string; sum: string }>(
       `SELECT a.ledger_count AS counter, a.balance_cents AS balance,
               (SELECT array_agg(account_seq ORDER BY account_seq) FROM ledger_entries WHERE account_id = a.id) AS seqs,
               (SELECT sum(amount_cents) FROM ledger_entries WHERE account_id = a.id) AS sum
@@ -119,7 +119,7 @@ describe("lock order", () => {
       await expect
         .poll(
           async () => {
-            const [row] = await sql<{ n: number }>(
+            const row = await sqlRow<{ n: number }>(
               `SELECT count(*)::int AS n FROM pg_locks l JOIN pg_stat_activity a ON a.pid = l.pid
               WHERE NOT l.granted AND a.query LIKE '%FROM accounts WHERE id = $3 FOR KEY SHARE%'`,
             );

@@ -7,7 +7,7 @@ import { getPrisma } from "@/lib/db/prisma";
 import { importInventoryCodes } from "@/lib/catalog/import-inventory-codes";
 import { startWorker, type RunningWorker } from "@/lib/fulfilment/run-worker";
 import { api } from "../helpers/api";
-import { sql } from "../helpers/db";
+import { sqlRow } from "../helpers/db";
 import { createAccount } from "../helpers/fixtures";
 import { expectBooksBalance, newTrxid, order } from "../helpers/orders";
 import { useCleanDatabase } from "../helpers/clean-database";
@@ -67,7 +67,7 @@ describe("inventory codes keep their case", () => {
       sources: [
         {
           label: "again.csv",
-          text: `code\n${CODES[0]}\n${CODES[0].toUpperCase()}\n${CODES[2].toLowerCase()}\n${CODES[1]}`,
+          text: `code\n${CODES[0]}\n${CODES[0]!.toUpperCase()}\n${CODES[2]!.toLowerCase()}\n${CODES[1]}`,
         },
       ],
       actor: ADMIN,
@@ -80,7 +80,7 @@ describe("inventory codes keep their case", () => {
       repeated: [],
       availableAfter: 2,
     });
-    expect((await sql(`SELECT count(*)::int AS n FROM inventory_codes WHERE product_id = $1`, [productId]))[0].n).toBe(
+    expect((await sqlRow(`SELECT count(*)::int AS n FROM inventory_codes WHERE product_id = $1`, [productId])).n).toBe(
       5,
     );
   });

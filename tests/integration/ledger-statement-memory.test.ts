@@ -23,7 +23,7 @@ import { startServer } from "../setup/global-setup";
 import { startNextServer } from "../helpers/next-start";
 import { TEST_ENV } from "../setup/test-env";
 import { api } from "../helpers/api";
-import { sql } from "../helpers/db";
+import { sqlRow } from "../helpers/db";
 import { createAccount } from "../helpers/fixtures";
 import { expectBooksBalance } from "../helpers/orders";
 import { insertLedgerHistory, parseStatementCsv } from "../helpers/ledger-history";
@@ -91,7 +91,7 @@ afterAll(async () => {
 // transaction whose last batch was still running when the download was abandoned pass for closed,
 // and be seen again a moment later, idle, before its ROLLBACK (a failure seen under load).
 async function openStatementTransactions(): Promise<number> {
-  const [row] = await sql<{ open: number }>(
+  const row = await sqlRow<{ open: number }>(
     `SELECT count(*)::int AS open FROM pg_stat_activity
       WHERE datname = current_database() AND pid <> pg_backend_pid() AND xact_start IS NOT NULL
         AND (state = 'active' OR state LIKE 'idle in transaction%') AND query LIKE '%FROM ledger_entries%'`,
@@ -132,9 +132,10 @@ async function expectStreamedStatement(host: { child: ChildProcess; baseUrl: str
   expect(statement.entries).toHaveLength(ENTRIES);
   expect(statement.opening.cents).toBe(0);
   const sum = statement.entries.reduce((total, e) => total + e.amountCents, 0);
-  const [{ balance_cents }] = await sql<{ balance_cents: number }>(`SELECT balance_cents FROM accounts WHERE id = $1`, [
-    account.accountId,
-  ]);
+  const { balance_cents } = await sqlRow<{ balance_cents: number }>(
+    `SELECT balance_cents FROM accounts WHERE id = $1`,
+    [account.accountId],
+  );
   expect(statement.opening.cents + sum).toBe(statement.closing.cents);
   expect(statement.closing.cents).toBe(balance_cents);
   // Had the server held the file, its peak RSS would have grown by at least the file's size.

@@ -7,7 +7,7 @@ import { creditWallet } from "@/lib/wallet/credit-wallet";
 import { postLedgerEntry } from "@/lib/wallet/post-ledger-entry";
 import { getPool } from "@/lib/db/pool";
 import { api, baseUrl } from "../helpers/api";
-import { sql } from "../helpers/db";
+import { sql, sqlRow } from "../helpers/db";
 import { createAccount } from "../helpers/fixtures";
 import { expectBooksBalance } from "../helpers/orders";
 import { insertLedgerHistory, parseStatementCsv } from "../helpers/ledger-history";
@@ -33,7 +33,7 @@ beforeAll(async () => {
 
 /** The balance at `at` and the entries of [from, to), straight from the ledger. */
 async function ledgerTruth(accountId: number, from: string, to: string) {
-  const [row] = await sql<{ opening: number; closing: number; entries: number }>(
+  const row = await sqlRow<{ opening: number; closing: number; entries: number }>(
     `SELECT coalesce(sum(amount_cents) FILTER (WHERE created_at < $2::timestamptz), 0)::bigint AS opening,
             coalesce(sum(amount_cents) FILTER (WHERE created_at < $3::timestamptz), 0)::bigint AS closing,
             count(*) FILTER (WHERE created_at >= $2::timestamptz AND created_at < $3::timestamptz)::int AS entries
@@ -64,13 +64,13 @@ describe("GET /ledger?format=csv&from=&to=", () => {
     expect(statement.opening.cents + sum).toBe(statement.closing.cents);
 
     // Half-open: the entry at exactly 1 February 00:00 is in, the one at 1 March 00:00 is not.
-    expect(statement.entries[0].createdAt).toBe("2026-02-01T00:00:00.000Z");
+    expect(statement.entries[0]!.createdAt).toBe("2026-02-01T00:00:00.000Z");
     expect(statement.entries.at(-1)!.createdAt).toBe("2026-02-28T23:00:00.000Z");
     // Oldest first, each balance_after the running balance from the opening one.
     let balance = statement.opening.cents;
     for (let i = 0; i < statement.entries.length; i++) {
-      const entry = statement.entries[i];
-      if (i > 0) expect(entry.id).toBeGreaterThan(statement.entries[i - 1].id);
+      const entry = statement.entries[i]!;
+      if (i > 0) expect(entry.id).toBeGreaterThan(statement.entries[i - 1]!.id);
       balance += entry.amountCents;
       expect(entry.balanceAfterCents).toBe(balance);
       expect(entry.reason).toMatch(/^history \d+$/);
@@ -92,7 +92,7 @@ describe("GET /ledger?format=csv&from=&to=", () => {
     const february = parseStatementCsv(byDate.text);
     expect(january.opening.cents).toBe(0);
     expect(january.closing.cents).toBe(february.opening.cents);
-    expect(january.entries.at(-1)!.id + 1).toBe(february.entries[0].id);
+    expect(january.entries.at(-1)!.id + 1).toBe(february.entries[0]!.id);
   });
 
   it("covers a year in one download (several keyset batches) ending at the wallet balance", async () => {
@@ -104,7 +104,7 @@ describe("GET /ledger?format=csv&from=&to=", () => {
     expect(new Set(statement.entries.map((e) => e.id)).size).toBe(HISTORY.count);
     expect(statement.opening.cents).toBe(0);
     const balance = await api("/balance", { key: main.key });
-    const [{ balance_cents }] = await sql<{ balance_cents: number }>(
+    const { balance_cents } = await sqlRow<{ balance_cents: number }>(
       `SELECT balance_cents FROM accounts WHERE id = $1`,
       [main.accountId],
     );
@@ -263,7 +263,7 @@ describe("postings that race for the wallet", () => {
     let began: Date;
     try {
       await late.query("BEGIN");
-      began = (await late.query<{ began: Date }>("SELECT now() AS began")).rows[0].began;
+      began = (await late.query<{ began: Date }>("SELECT now() AS began")).rows[0]!.began;
       // Dates are kept to the millisecond: let the clock move well past the late one's start.
       await new Promise((resolve) => setTimeout(resolve, 20));
       await creditWallet({
@@ -288,10 +288,10 @@ describe("postings that race for the wallet", () => {
       [account.accountId],
     );
     expect(rows.map((row) => row.reason)).toEqual(["test funding", "reached the wallet first", "began first"]);
-    expect(rows[1].created_at.getTime()).toBeGreaterThan(began.getTime());
-    expect(rows[2].created_at.getTime()).toBe(rows[1].created_at.getTime());
+    expect(rows[1]!.created_at.getTime()).toBeGreaterThan(began.getTime());
+    expect(rows[2]!.created_at.getTime()).toBe(rows[1]!.created_at.getTime());
 
-    const from = rows[1].created_at;
+    const from = rows[1]!.created_at;
     const to = new Date(from.getTime() + 86_400_000);
     const res = await api(
       `/ledger?format=csv&from=${encodeURIComponent(from.toISOString())}&to=${encodeURIComponent(to.toISOString())}`,

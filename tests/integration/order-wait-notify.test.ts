@@ -5,7 +5,7 @@ import pg from "pg";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { completeOrder, ORDER_FINISHED_CHANNEL, ORDER_WAITER_LOCK_NAMESPACE } from "@/lib/fulfilment/settle-order";
 import { api } from "../helpers/api";
-import { sql } from "../helpers/db";
+import { sql, sqlRow } from "../helpers/db";
 import { createAccount } from "../helpers/fixtures";
 import { expectBooksBalance, newTrxid, order } from "../helpers/orders";
 import { useCleanDatabase } from "../helpers/clean-database";
@@ -27,7 +27,7 @@ afterAll(async () => {
 async function placeOrder(key: string) {
   const placed = await order(key, { pid: "SVCBR60", trxid: newTrxid(), userId: "42" });
   expect(placed.status).toBe(200);
-  const [row] = await sql(`SELECT id FROM orders WHERE public_id = $1`, [placed.json.orderId]);
+  const row = await sqlRow(`SELECT id FROM orders WHERE public_id = $1`, [placed.json.orderId]);
   return { publicId: placed.json.orderId as string, id: Number(row.id) };
 }
 
@@ -35,7 +35,7 @@ function waiterHolds(orderId: number) {
   return sql(
     `SELECT count(*)::int AS n FROM pg_locks WHERE locktype = 'advisory' AND classid = $1 AND objid = $2 AND objsubid = 2 AND granted`,
     [ORDER_WAITER_LOCK_NAMESPACE, orderId],
-  ).then((rows) => rows[0].n);
+  ).then((rows) => rows[0]!.n);
 }
 
 describe("GET /orders/:id?wait and the settlement's notification", () => {
@@ -85,11 +85,11 @@ describe("GET /orders/:id?wait and the settlement's notification", () => {
         .poll(
           async () =>
             (
-              await sql(
+              await sqlRow(
                 `SELECT count(*)::int AS n FROM pg_locks WHERE locktype = 'advisory' AND classid = $1 AND objid = $2 AND NOT granted`,
                 [ORDER_WAITER_LOCK_NAMESPACE, placed.id],
               )
-            )[0].n,
+            ).n,
           { timeout: 20_000, interval: 50 },
         )
         .toBe(1);

@@ -6,7 +6,7 @@ import { startWorker, type RunningWorker } from "@/lib/fulfilment/run-worker";
 import { cancelAndRefundOrder, completeOrder } from "@/lib/fulfilment/settle-order";
 import { inject } from "vitest";
 import { api } from "../helpers/api";
-import { sql } from "../helpers/db";
+import { sql, sqlRow } from "../helpers/db";
 import { createAccount } from "../helpers/fixtures";
 import { newTrxid, order, storedSupplierRef } from "../helpers/orders";
 import { useCleanDatabase } from "../helpers/clean-database";
@@ -102,14 +102,13 @@ describe("top-ups through the sandbox supplier", () => {
     const placed = await order(account.key, { pid: "SVCBR60", trxid: newTrxid(), userId: "5120777" });
     await expect
       .poll(
-        async () =>
-          (await sql(`SELECT needs_admin, status FROM orders WHERE public_id = $1`, [placed.json.orderId]))[0],
+        async () => await sqlRow(`SELECT needs_admin, status FROM orders WHERE public_id = $1`, [placed.json.orderId]),
         { timeout: 10_000, interval: 200 },
       )
       .toEqual({ needs_admin: true, status: "processing" });
     // Pending answers carried the supplier's reference: it is kept while the order waits.
     expect(await storedSupplierRef(placed.json.orderId)).toBe(`SANDBOX-${placed.json.orderId}`);
-    const [{ id }] = await sql(`SELECT id FROM orders WHERE public_id = $1`, [placed.json.orderId]);
+    const { id } = await sqlRow(`SELECT id FROM orders WHERE public_id = $1`, [placed.json.orderId]);
     const admin = { actor: "admin:ops@example.com" };
     const settled = await Promise.all([
       cancelAndRefundOrder(id, "CANCELLED BY ADMIN", admin),
@@ -119,7 +118,7 @@ describe("top-ups through the sandbox supplier", () => {
     expect(settled.filter((s) => s.settled)).toHaveLength(1);
     const invoice = (await api(`/orders/${placed.json.orderId}`, { key: account.key })).json;
     expect(["cancelled", "completed"]).toContain(invoice.status);
-    const [{ balance_cents }] = await sql(`SELECT balance_cents FROM accounts WHERE id = $1`, [account.accountId]);
+    const { balance_cents } = await sqlRow(`SELECT balance_cents FROM accounts WHERE id = $1`, [account.accountId]);
     expect(balance_cents).toBe(invoice.status === "cancelled" ? 1000 : 901);
   });
 });
@@ -141,7 +140,7 @@ describe("game keys and gift cards", () => {
     expect(stored.map((c) => c.status)).toEqual(["delivered", "delivered"]);
     for (const row of stored) for (const code of done.codes) expect(row.ciphertext).not.toContain(code);
 
-    const [{ id }] = await sql(`SELECT id FROM orders WHERE public_id = $1`, [placed.json.orderId]);
+    const { id } = await sqlRow(`SELECT id FROM orders WHERE public_id = $1`, [placed.json.orderId]);
     for (const form of [String(id), placed.json.orderId, trxid]) {
       const res = await api(`/orders/${encodeURIComponent(form)}`, { key: stranger.key });
       expect(res.status, form).toBe(404);
@@ -158,7 +157,7 @@ describe("reading orders", () => {
     const account = await createAccount({ balanceCents: 1000 });
     const trxid = newTrxid();
     const placed = await order(account.key, { pid: "SVCBR60", trxid, userId: "42" });
-    const [{ id }] = await sql(`SELECT id FROM orders WHERE public_id = $1`, [placed.json.orderId]);
+    const { id } = await sqlRow(`SELECT id FROM orders WHERE public_id = $1`, [placed.json.orderId]);
     for (const form of [String(id), placed.json.orderId, placed.json.orderId.toLowerCase(), trxid]) {
       const res = await api(`/orders/${encodeURIComponent(form)}`, { key: account.key });
       expect(res.status, form).toBe(200);

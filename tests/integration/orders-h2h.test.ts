@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { loadEnv } from "@/lib/config/env";
 import { startWorker, type RunningWorker } from "@/lib/fulfilment/run-worker";
 import { api } from "../helpers/api";
-import { sql } from "../helpers/db";
+import { sql, sqlRow } from "../helpers/db";
 import { createAccount } from "../helpers/fixtures";
 import { startFakeH2hSupplier, type FakeH2hSupplier, type FakeFault } from "../helpers/fake-h2h-supplier";
 import { newTrxid, order, storedSupplierRef } from "../helpers/orders";
@@ -113,7 +113,7 @@ describe("fulfilment through the h2h supplier", () => {
   });
 
   it("the supplier delivered exactly once per completed order, never more", async () => {
-    const [{ completed }] = await sql(
+    const { completed } = await sqlRow(
       `SELECT count(*)::int AS completed FROM orders WHERE supplier = 'h2h' AND status = 'completed'`,
     );
     expect(completed).toBeGreaterThan(0);

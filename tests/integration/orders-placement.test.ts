@@ -1,5 +1,5 @@
 // The order rules of docs/api.md ("Orders", "Order lifecycle") on placing orders, and the idempotency rules, over real HTTP.
-import { afterEach, beforeAll, describe, expect, it, vi } from "vitest";
+import { beforeAll, describe, expect, it, vi } from "vitest";
 import pg from "pg";
 import { getPool } from "@/lib/db/pool";
 import { API_CALLER_COLUMNS, API_CALLER_TABLES, type ApiCaller } from "@/lib/auth/api-caller-record";
@@ -7,7 +7,7 @@ import { placeOrder, placementKeyLookup, type PlacementPrefetch } from "@/lib/or
 import { authenticateApiKey } from "@/lib/auth/authenticate-api-key";
 import { enqueueFulfilment } from "@/lib/fulfilment/enqueue-fulfilment";
 import { api } from "../helpers/api";
-import { sql } from "../helpers/db";
+import { sql, sqlRow, firstOf } from "../helpers/db";
 import { createAccount, issueTestKey } from "../helpers/fixtures";
 import { newTrxid, order } from "../helpers/orders";
 import { useCleanDatabase } from "../helpers/clean-database";
@@ -16,7 +16,7 @@ import { setServerSwitch } from "../helpers/switches";
 useCleanDatabase({ checkBooks: true });
 
 async function balanceCents(accountId: number) {
-  return (await sql(`SELECT balance_cents FROM accounts WHERE id = $1`, [accountId]))[0].balance_cents as number;
+  return (await sqlRow(`SELECT balance_cents FROM accounts WHERE id = $1`, [accountId])).balance_cents as number;
 }
 
 describe("a successful placement", () => {
@@ -40,7 +40,7 @@ describe("a successful placement", () => {
       createdAt: expect.any(String),
     });
     expect(await balanceCents(account.accountId)).toBe(1000 - 99);
-    const [row] = await sql(`SELECT unit_price_cents, catalog_id, pack_name FROM orders WHERE public_id = $1`, [
+    const row = await sqlRow(`SELECT unit_price_cents, catalog_id, pack_name FROM orders WHERE public_id = $1`, [
       res.json.orderId,
     ]);
     expect(row).toEqual({ unit_price_cents: 99, catalog_id: "SVCBR60", pack_name: "60 UC" });
@@ -50,7 +50,7 @@ describe("a successful placement", () => {
     );
     expect(events).toEqual([{ from_status: null, to_status: "processing" }]);
     // One fulfilment job, keyed by the new order's id (lib/fulfilment/enqueue-fulfilment.ts).
-    const [{ id }] = await sql(`SELECT id FROM orders WHERE public_id = $1`, [res.json.orderId]);
+    const { id } = await sqlRow(`SELECT id FROM orders WHERE public_id = $1`, [res.json.orderId]);
     const jobs = await sql(
       `SELECT t.identifier AS task_identifier, j.key, j.revision FROM graphile_worker._private_jobs j JOIN graphile_worker._private_tasks t ON t.id = j.task_id
         WHERE (j.payload->>'orderId')::int = $1`,
@@ -62,11 +62,13 @@ describe("a successful placement", () => {
   // lib/orders/place-order.ts: the lookup, validation in Node, then every write in one statement.
   it("takes two round trips and no BEGIN or COMMIT: the lookup, then one writing statement (charged, refused for balance, key line)", async () => {
     const account = await createAccount({ balanceCents: 600 });
-    const [caller] = (
-      await getPool().query<ApiCaller>(`SELECT ${API_CALLER_COLUMNS} FROM ${API_CALLER_TABLES} WHERE k.id = $1`, [
-        account.keyId,
-      ])
-    ).rows;
+    const caller = firstOf(
+      (
+        await getPool().query<ApiCaller>(`SELECT ${API_CALLER_COLUMNS} FROM ${API_CALLER_TABLES} WHERE k.id = $1`, [
+          account.keyId,
+        ])
+      ).rows,
+    );
     const query = vi.spyOn(pg.Client.prototype, "query");
     try {
       for (const body of [
@@ -174,11 +176,13 @@ describe("a successful placement", () => {
 
   it("an order with the same key committed between the lookup and the writing statement is answered as its replay", async () => {
     const account = await createAccount({ balanceCents: 600 });
-    const [caller] = (
-      await getPool().query<ApiCaller>(`SELECT ${API_CALLER_COLUMNS} FROM ${API_CALLER_TABLES} WHERE k.id = $1`, [
-        account.keyId,
-      ])
-    ).rows;
+    const caller = firstOf(
+      (
+        await getPool().query<ApiCaller>(`SELECT ${API_CALLER_COLUMNS} FROM ${API_CALLER_TABLES} WHERE k.id = $1`, [
+          account.keyId,
+        ])
+      ).rows,
+    );
     const body = { pid: "SVCBR60", trxid: newTrxid("meanwhile"), userId: "5123456" };
     const send = pg.Client.prototype.query;
     let original: Awaited<ReturnType<typeof order>> | undefined;
@@ -211,7 +215,7 @@ describe("a successful placement", () => {
   it("a re-poll of an order replaces the one already waiting instead of queueing a second", async () => {
     const account = await createAccount({ balanceCents: 1000 });
     const res = await order(account.key, { pid: "SVCBR60", trxid: newTrxid(), userId: "5123456" });
-    const id = (await sql(`SELECT id FROM orders WHERE public_id = $1`, [res.json.orderId]))[0].id as number;
+    const id = (await sqlRow(`SELECT id FROM orders WHERE public_id = $1`, [res.json.orderId])).id as number;
     const later = new Date(Date.now() + 3_600_000);
     await enqueueFulfilment(getPool(), id, new Date(Date.now() + 60_000));
     await enqueueFulfilment(getPool(), id, later);
@@ -224,14 +228,14 @@ describe("a successful placement", () => {
       { key: `order:${id}`, run_at: later },
       { key: `place:${id}`, run_at: expect.any(Date) },
     ]);
-    expect((jobs[1].run_at as Date).getTime()).toBeLessThan(Date.now() + 1000);
+    expect((jobs[1]!.run_at as Date).getTime()).toBeLessThan(Date.now() + 1000);
   });
 
   it("places nothing when the new order's job key is already held (a job left from earlier), and places once it is gone", async () => {
     const account = await createAccount({ balanceCents: 1000 });
     const body = { pid: "SVCBR60", trxid: newTrxid(), userId: "5123456" };
     // The placement's key lookup takes the next id of the sequence: hold that id's job key.
-    const [{ last }] = await sql(`SELECT nextval(pg_get_serial_sequence('orders', 'id'))::int AS last`);
+    const { last } = await sqlRow(`SELECT nextval(pg_get_serial_sequence('orders', 'id'))::int AS last`);
     const heldKey = `place:${last + 1}`;
     await sql(
       `SELECT graphile_worker.add_job('fulfil_order', json_build_object('orderId', 0), job_key := $1, run_at := now() + interval '1 day')`,
@@ -275,7 +279,7 @@ describe("a successful placement", () => {
     const withKey = await order(account.key, { pid: "SVCBR60", trxid: newTrxid(), idempotency: "idem-1", userId: "1" });
     expect(withKey.status).toBe(200);
     expect(
-      (await sql(`SELECT idempotency_key FROM orders WHERE public_id = $1`, [withKey.json.orderId]))[0].idempotency_key,
+      (await sqlRow(`SELECT idempotency_key FROM orders WHERE public_id = $1`, [withKey.json.orderId])).idempotency_key,
     ).toBe("idem-1");
   });
 
@@ -290,7 +294,7 @@ describe("a successful placement", () => {
       const res = await order(account.key, { pid: "SVCGA60", trxid: newTrxid(), userId: "8001", serverId: sent });
       expect(res.status, sent).toBe(200);
       expect(res.json.serverId).toBe(sent);
-      const [row] = await sql(`SELECT server_id FROM orders WHERE public_id = $1`, [res.json.orderId]);
+      const row = await sqlRow(`SELECT server_id FROM orders WHERE public_id = $1`, [res.json.orderId]);
       expect(row.server_id, sent).toBe(stored);
     }
   });
@@ -572,7 +576,7 @@ describe("concurrency", () => {
 
   it("parallel orders for the last codes of a product never hand one code to two orders", async () => {
     const account = await createAccount({ balanceCents: 100_000 });
-    const [{ count }] = await sql(
+    const { count } = await sqlRow(
       `SELECT count(*)::int AS count FROM inventory_codes c JOIN products p ON p.id = c.product_id WHERE p.catalog_id = 'SVCGKINDIE' AND c.status = 'available'`,
     );
     const answers = await Promise.all(
@@ -609,7 +613,7 @@ describe("switches", () => {
         expect((await api("/balance", { key: account.key })).status).toBe(200);
         expect(await sql(`SELECT 1 FROM orders WHERE account_id = $1`, [account.accountId])).toEqual([]);
         expect(
-          (await sql(`SELECT balance_cents FROM accounts WHERE id = $1`, [account.accountId]))[0].balance_cents,
+          (await sqlRow(`SELECT balance_cents FROM accounts WHERE id = $1`, [account.accountId])).balance_cents,
         ).toBe(1000);
       } finally {
         await setServerSwitch("none", probe.key);

@@ -113,13 +113,13 @@ async function expectMatchesReference(range: MetricsRange, now: Date): Promise<n
     for (const [value, expected] of [
       [actual.p50Seconds, row.p50],
       [actual.p95Seconds, row.p95],
-    ]) {
+    ] as const) {
       if (expected === null) expect(value, label).toBeNull();
       else expect(value, label).toBeCloseTo(expected, 9);
     }
   };
   metrics.buckets.forEach(({ start, end, ...figures }, i) => {
-    compare(figures, buckets[i], `${range} ${start.toISOString()}`);
+    compare(figures, buckets[i]!, `${range} ${start.toISOString()}`);
     expect(end.getTime() - start.getTime()).toBe(range === "24h" ? 3_600_000 : 86_400_000);
   });
   compare(metrics.totals, totals, `${range} totals`);

@@ -3,7 +3,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { publicRoutes } from "@/app/api/public-routes";
 import { api } from "../helpers/api";
-import { sql } from "../helpers/db";
+import { sql, sqlRow } from "../helpers/db";
 import { createAccount } from "../helpers/fixtures";
 import { useCleanDatabase } from "../helpers/clean-database";
 
@@ -183,7 +183,7 @@ describe("last_used_at", () => {
     expect((await api("/balance", { key: replaced.key })).status).toBe(200);
     // Before the batched stamp is written, the used key's row is replaced by another key with the
     // same id (as the suite's RESTART IDENTITY between files does): the stamp must not land on it.
-    const [old] = await sql(`DELETE FROM api_keys WHERE id = $1 RETURNING account_id, created_at`, [replaced.keyId]);
+    const old = await sqlRow(`DELETE FROM api_keys WHERE id = $1 RETURNING account_id, created_at`, [replaced.keyId]);
     await sql(
       `INSERT INTO api_keys (id, account_id, key_hash, prefix, created_at) VALUES ($1, $2, $3, 'svc_newkey00', $4::timestamptz + interval '1 second')`,
       [replaced.keyId, old.account_id, "f".repeat(64), old.created_at],
@@ -191,10 +191,10 @@ describe("last_used_at", () => {
     // The same flush stamps the key still in place: once it has, the replacement must be untouched.
     await expect
       .poll(
-        async () => (await sql(`SELECT last_used_at FROM api_keys WHERE id = $1`, [watched.keyId]))[0].last_used_at,
+        async () => (await sqlRow(`SELECT last_used_at FROM api_keys WHERE id = $1`, [watched.keyId])).last_used_at,
         { timeout: 30_000, interval: 200 },
       )
       .not.toBeNull();
-    expect((await sql(`SELECT last_used_at FROM api_keys WHERE id = $1`, [replaced.keyId]))[0].last_used_at).toBeNull();
+    expect((await sqlRow(`SELECT last_used_at FROM api_keys WHERE id = $1`, [replaced.keyId])).last_used_at).toBeNull();
   });
 });

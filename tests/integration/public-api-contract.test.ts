@@ -5,7 +5,7 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { errorCatalogue, type ErrorKey } from "@/lib/http/errors";
 import { api, type ApiResult } from "../helpers/api";
-import { sql } from "../helpers/db";
+import { sql, sqlRow } from "../helpers/db";
 import { createAccount, issueTestKey } from "../helpers/fixtures";
 import { newTrxid, order } from "../helpers/orders";
 import { useCleanDatabase } from "../helpers/clean-database";
@@ -60,7 +60,7 @@ describe("the invoice echoes userId, zoneId and serverId as sent", () => {
     const placed = await order(account.key, gacha);
     expect(placed.status).toBe(200);
     expect(placed.json).toMatchObject({ userId: " 8001 ", serverId: "NA" });
-    const [row] = await sql(`SELECT user_id, server_id FROM orders WHERE public_id = $1`, [placed.json.orderId]);
+    const row = await sqlRow(`SELECT user_id, server_id FROM orders WHERE public_id = $1`, [placed.json.orderId]);
     expect(row).toEqual({ user_id: "8001", server_id: "america" });
     // A repeat that differs only in form is the same request, and answers the stored invoice.
     const repeat = await order(account.key, { ...gacha, userId: "8001", serverId: "america" });
@@ -132,7 +132,7 @@ describe("a replay always answers", () => {
     expect(await sql(`SELECT count(*)::int AS n FROM orders WHERE account_id = $1`, [account.accountId])).toEqual([
       { n: 1 },
     ]);
-    expect((await sql(`SELECT balance_cents FROM accounts WHERE id = $1`, [account.accountId]))[0].balance_cents).toBe(
+    expect((await sqlRow(`SELECT balance_cents FROM accounts WHERE id = $1`, [account.accountId])).balance_cents).toBe(
       10_000 - 499,
     );
   });
@@ -145,7 +145,7 @@ describe("a replay always answers", () => {
     expect(placed.json.orderCreated).toBe(true);
     const stored = (await order(account.key, body)).text;
 
-    const [{ stock }] = await sql(
+    const { stock } = await sqlRow(
       `SELECT count(*)::int AS stock FROM inventory_codes c JOIN products p ON p.id = c.product_id WHERE p.catalog_id = 'SVCGKINDIE' AND c.status = 'available'`,
     );
     const drained = await order(account.key, { pid: "SVCGKINDIE", trxid: newTrxid(), quantity: stock });
@@ -286,7 +286,7 @@ describe("order references: one ranking, documented, deterministic", () => {
   it("a number that is both an order id and a trxid of yours reads the trxid's order; ?by=id reads the other; the header says which", async () => {
     const account = await createAccount({ balanceCents: 10_000 });
     const byId = await order(account.key, { pid: "SVCBR60", trxid: newTrxid("first"), userId: "1" });
-    const [{ id }] = await sql(`SELECT id FROM orders WHERE public_id = $1`, [byId.json.orderId]);
+    const { id } = await sqlRow(`SELECT id FROM orders WHERE public_id = $1`, [byId.json.orderId]);
     const byTrxid = await order(account.key, {
       pid: "SVCBR325",
       trxid: String(id),

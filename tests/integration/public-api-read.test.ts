@@ -3,7 +3,7 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { demoCatalog, demoLine, demoPack } from "@/lib/seed/demo-catalog";
 import { publicRoutes } from "@/app/api/public-routes";
 import { api, baseUrl } from "../helpers/api";
-import { sql } from "../helpers/db";
+import { sql, sqlRow } from "../helpers/db";
 import { createAccount } from "../helpers/fixtures";
 import { useCleanDatabase } from "../helpers/clean-database";
 
@@ -69,7 +69,7 @@ describe("GET /products and GET /catalog", () => {
       currency: "USD",
       orderable: true,
     });
-    const [{ count }] = await sql(
+    const { count } = await sqlRow(
       `SELECT count(*)::int AS count FROM inventory_codes c JOIN products p ON p.id = c.product_id WHERE p.catalog_id = 'SVCGKINDIE' AND c.status = 'available'`,
     );
     expect(rows.find((p: any) => p.id === "SVCGKINDIE").stock).toBe(count);
@@ -113,11 +113,11 @@ describe("GET /balance and GET /my-ip", () => {
 describe("key use", () => {
   it("stamps the key's last_used_at shortly after a call (batched off the request's path)", async () => {
     const account = await createAccount();
-    expect((await sql(`SELECT last_used_at FROM api_keys WHERE id = $1`, [account.keyId]))[0].last_used_at).toBeNull();
+    expect((await sqlRow(`SELECT last_used_at FROM api_keys WHERE id = $1`, [account.keyId])).last_used_at).toBeNull();
     expect((await api("/balance", { key: account.key })).status).toBe(200);
     await expect
       .poll(
-        async () => (await sql(`SELECT last_used_at FROM api_keys WHERE id = $1`, [account.keyId]))[0].last_used_at,
+        async () => (await sqlRow(`SELECT last_used_at FROM api_keys WHERE id = $1`, [account.keyId])).last_used_at,
         { timeout: 10_000, interval: 250 },
       )
       .toBeInstanceOf(Date);

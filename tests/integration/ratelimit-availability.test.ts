@@ -106,7 +106,7 @@ describe.skipIf(!redisUrl)("recovery without a restart", () => {
 
   for (const store of stores) {
     it(`${store.name}: store goes away -> unavailable; comes back -> the same limiter admits again`, async () => {
-      const proxy = await startTcpProxy(targets()[store.name]);
+      const proxy = await startTcpProxy(targets()[store.name]!);
       try {
         const limiter = limiterOn(store.backend("127.0.0.1", proxy.port));
         expect((await limiter.checkKeyRateLimit("recovering-key")).allowed).toBe(true);
@@ -121,7 +121,7 @@ describe.skipIf(!redisUrl)("recovery without a restart", () => {
     });
 
     it(`${store.name}: a connection that goes silent without closing is replaced`, async () => {
-      const proxy = await startTcpProxy(targets()[store.name]);
+      const proxy = await startTcpProxy(targets()[store.name]!);
       try {
         const limiter = limiterOn(store.backend("127.0.0.1", proxy.port));
         expect((await limiter.checkKeyRateLimit("recovering-key")).allowed).toBe(true);

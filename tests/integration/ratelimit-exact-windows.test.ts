@@ -142,7 +142,7 @@ for (const [index, store] of stores.entries()) {
           const wanted = gapList.map((ms) => (at += ms));
           // A client riding the limits: every call it can make without exceeding them.
           const calls = withinLimits(wanted, CONTRACT);
-          if (calls.length < withinLimits(wanted, [CONTRACT[0]]).length) ridingTheMinute++;
+          if (calls.length < withinLimits(wanted, [CONTRACT[0]!]).length) ridingTheMinute++;
           const key = `key-${++identifiers}`;
           for (const time of calls) {
             now = time;

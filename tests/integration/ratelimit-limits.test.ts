@@ -24,10 +24,10 @@ async function roomInWindow(windowMs: number, neededMs: number) {
 }
 
 /** `"burst";r=0;t=1, "minute";r=69;t=40` -> { burst: { r: 0, t: 1 }, minute: { r: 69, t: 40 } } */
-function parseRateLimit(header: string): Record<string, Record<string, number>> {
+function parseRateLimit(header: string | undefined): Record<string, Record<string, number>> {
   return Object.fromEntries(
-    header.split(", ").map((item) => {
-      const [name, ...params] = item.split(";");
+    (header ?? "").split(", ").map((item) => {
+      const [name = "", ...params] = item.split(";");
       return [
         JSON.parse(name),
         Object.fromEntries(params.map((param) => [param.split("=")[0], Number(param.split("=")[1])])),

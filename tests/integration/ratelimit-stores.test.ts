@@ -48,7 +48,7 @@ describe.skipIf(!redisUrl)("rate-limit stores on the wire", () => {
       const expected = 1 + Number(script.split("+ ")[1]);
       expect(await adapter.eval(script, [], [1])).toBe(expected);
       expect(await adapter.evalsha(sha(script), [], [1])).toBe(expected);
-      expect(await redis.script("EXISTS", sha(script.split("\n")[1]), sha(script))).toEqual([1, 0]);
+      expect(await redis.script("EXISTS", sha(script.split("\n")[1]!), sha(script))).toEqual([1, 0]);
     } finally {
       client.disconnect();
     }

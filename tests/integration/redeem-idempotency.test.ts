@@ -6,7 +6,7 @@
 import type { ChildProcess } from "node:child_process";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { api as apiAt, type ApiResult } from "../helpers/api";
-import { sql } from "../helpers/db";
+import { sql, sqlRow } from "../helpers/db";
 import { createAccount, issueTestKey } from "../helpers/fixtures";
 import { startFakeH2hSupplier, type FakeH2hSupplier } from "../helpers/fake-h2h-supplier";
 import { startServer } from "../setup/global-setup";
@@ -186,7 +186,7 @@ describe("POST /rdmbr with a trxid", () => {
     expect(redeemCallsFor(playerId)).toHaveLength(1);
 
     const after = await redeem(account.key, { playerId, code, trxid });
-    expect(after.text).toBe(redeemed[0].text);
+    expect(after.text).toBe(redeemed[0]!.text);
     expect(
       await sql(`SELECT outcome FROM redemptions WHERE account_id = $1 AND trxid = $2`, [account.accountId, trxid]),
     ).toEqual([{ outcome: "redeemed" }]);
@@ -197,7 +197,7 @@ describe("POST /rdmbr with a trxid", () => {
     supplier.failNext("redeem", { kind: "delay", ms: 3000 });
     const first = redeem(account.key, { playerId, code, trxid });
     await expect
-      .poll(async () => (await sql(`SELECT outcome FROM redemptions WHERE trxid = $1`, [trxid]))[0]?.outcome, {
+      .poll(async () => (await sqlRow(`SELECT outcome FROM redemptions WHERE trxid = $1`, [trxid]))?.outcome, {
         timeout: 10_000,
       })
       .toBe("pending");

@@ -9,7 +9,7 @@ import { startWorker, type RunningWorker } from "@/lib/fulfilment/run-worker";
 import { servedOpenApiJson } from "@/lib/openapi/render-sdk-types";
 import { createClient, TopupApiError, type TopupClient } from "../../sdk/src/index";
 import { api, baseUrl } from "../helpers/api";
-import { sql } from "../helpers/db";
+import { sqlRow } from "../helpers/db";
 import { createAccount } from "../helpers/fixtures";
 import { newTrxid } from "../helpers/orders";
 import { startServer } from "../setup/global-setup";
@@ -36,8 +36,10 @@ async function caught(promise: Promise<unknown>): Promise<TopupApiError> {
 }
 
 async function ordersAndDebits(accountId: number) {
-  const [orders] = await sql<{ n: number }>(`SELECT count(*)::int AS n FROM orders WHERE account_id = $1`, [accountId]);
-  const [debits] = await sql<{ n: number }>(
+  const orders = await sqlRow<{ n: number }>(`SELECT count(*)::int AS n FROM orders WHERE account_id = $1`, [
+    accountId,
+  ]);
+  const debits = await sqlRow<{ n: number }>(
     `SELECT count(*)::int AS n FROM ledger_entries WHERE account_id = $1 AND kind = 'debit'`,
     [accountId],
   );
@@ -275,7 +277,7 @@ describe("a lost answer and a 503 between the client and the service", () => {
     expect(reasons[1]).toBe("HTTP 503");
     // The first attempt bought it; the third was answered from the idempotency record.
     expect(placed.replayed).toBe(true);
-    expect(placed.invoice).toMatchObject({ orderCreated: true, trxid: JSON.parse(ordersSeen[0]).trxid });
+    expect(placed.invoice).toMatchObject({ orderCreated: true, trxid: JSON.parse(ordersSeen[0]!).trxid });
 
     const done = await client.waitForOrder(placed.invoice.orderId, { timeoutMs: 60_000 });
     expect(done.status).toBe("completed");

@@ -13,7 +13,7 @@ import { projectRoot } from "@/lib/config/env";
 import { seedDemoData } from "@/lib/seed/seed-demo-data";
 import { startWorker, type RunningWorker } from "@/lib/fulfilment/run-worker";
 import { baseUrl } from "../helpers/api";
-import { sql } from "../helpers/db";
+import { firstOf, sql } from "../helpers/db";
 import { useCleanDatabase } from "../helpers/clean-database";
 
 const run = promisify(execFile);
@@ -39,7 +39,7 @@ async function demoOrder(trxid: string) {
     [demo.accountId, trxid],
   );
   expect(rows).toHaveLength(1);
-  return rows[0];
+  return firstOf(rows);
 }
 
 const env = (trxid: string) => ({ ...process.env, TOPUP_API_URL: baseUrl(), TOPUP_API_KEY: demo.key, TRXID: trxid });
@@ -53,7 +53,7 @@ function readmeBlock(name: string, language: string): string {
   expect(end).toBeGreaterThan(start);
   const block = readme.slice(start, end).match(new RegExp("```" + language + "\\n([\\s\\S]*?)```"));
   expect(block, `a ${language} block between the ${name} markers`).not.toBeNull();
-  return block![1];
+  return block![1]!;
 }
 
 async function curlMissing(context: { skip: () => void }): Promise<boolean> {

@@ -8,7 +8,7 @@ import { closePool } from "@/lib/db/pool";
 import { createSettingsReader, getRuntimeSettings, isAccountEligible } from "@/lib/settings/get-runtime-settings";
 import { readEligibilityRuleState, readSwitchStates } from "@/lib/settings/read-switch-states";
 import { setEligibilityRule, setSwitch } from "@/lib/settings/set-switch";
-import { closeSql, resetDatabase, sql } from "../helpers/db";
+import { closeSql, resetDatabase, sql, sqlRow } from "../helpers/db";
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 /** Extra pools made by tests (a counting one, a broken one), ended after the file. */
@@ -74,7 +74,7 @@ describe("setSwitch and readSwitchStates", () => {
         details: { from: true, to: false },
       },
     ]);
-    const [row] = await sql(`SELECT value, updated_by FROM settings WHERE key = 'API_ORDER_DISABLED'`);
+    const row = await sqlRow(`SELECT value, updated_by FROM settings WHERE key = 'API_ORDER_DISABLED'`);
     expect(row).toEqual({ value: false, updated_by: "admin:ops@example.com" });
   });
 
@@ -154,7 +154,7 @@ describe("API_ELIGIBILITY", () => {
       updatedBy: "admin:ops@example.com",
       updatedAt: change.updatedAt,
     });
-    const [audit] = await sql(`SELECT target_id, details FROM audit_log`);
+    const audit = await sqlRow(`SELECT target_id, details FROM audit_log`);
     expect(audit).toEqual({ target_id: "API_ELIGIBILITY", details: { from: null, to: rule } });
   });
 

@@ -68,7 +68,7 @@ describe("h2h placeTopup: answers", () => {
     expect(fake.deliveries("ord-1")).toBe(1);
     expect(fake.requests).toHaveLength(1);
     expect(fake.requests[0]).toMatchObject({ method: "POST", path: "/v1/topups", route: "place" });
-    expect(JSON.parse(fake.requests[0].body)).toEqual({
+    expect(JSON.parse(fake.requests[0]!.body)).toEqual({
       reference: "ord-1",
       sku: "BR-100",
       game: "br",
@@ -237,9 +237,9 @@ describe("h2h verifyPlayer", () => {
       status: "found",
       nickname: "NightOwl",
     });
-    expect(JSON.parse(fake.requests[0].body)).toEqual({ game: "br", playerId: "12345" });
+    expect(JSON.parse(fake.requests[0]!.body)).toEqual({ game: "br", playerId: "12345" });
     expect(await h2h.verifyPlayer({ game: "moba", playerId: "777", zoneId: "2001" })).toEqual({ status: "not_found" });
-    expect(JSON.parse(fake.requests[1].body)).toEqual({ game: "moba", playerId: "777", zoneId: "2001" });
+    expect(JSON.parse(fake.requests[1]!.body)).toEqual({ game: "moba", playerId: "777", zoneId: "2001" });
   });
 
   it.each([
@@ -271,7 +271,11 @@ describe("h2h redeemCode", () => {
     const redeem = (reference: string, code: string, playerId = "12345") =>
       h2h.redeemCode({ reference, playerId, code });
     expect(await redeem("rd-1", "AAAA-BBBB-CCCC")).toEqual({ status: "redeemed", nickname: "NightOwl" });
-    expect(JSON.parse(fake.requests[0].body)).toEqual({ reference: "rd-1", playerId: "12345", code: "AAAA-BBBB-CCCC" });
+    expect(JSON.parse(fake.requests[0]!.body)).toEqual({
+      reference: "rd-1",
+      playerId: "12345",
+      code: "AAAA-BBBB-CCCC",
+    });
     expect(await redeem("rd-1", "AAAA-BBBB-CCCC")).toEqual({ status: "redeemed", nickname: "NightOwl" });
     expect(await redeem("rd-2", "AAAA-BBBB-CCCC")).toEqual({ status: "code_used" });
     expect(await redeem("rd-3", "USED-0000-0000")).toEqual({ status: "code_used" });

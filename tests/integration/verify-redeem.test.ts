@@ -6,7 +6,7 @@ import path from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
 import { projectRoot } from "@/lib/config/env";
 import { api } from "../helpers/api";
-import { sql } from "../helpers/db";
+import { sql, sqlRow } from "../helpers/db";
 import { createAccount } from "../helpers/fixtures";
 import { TEST_ENV } from "../setup/test-env";
 import { useCleanDatabase } from "../helpers/clean-database";
@@ -77,26 +77,26 @@ describe("POST /rdmbr", () => {
       playerId: "5551234",
       redemptionId: expect.any(Number),
     });
-    const [row] = await sql(
+    const row = await sqlRow(
       `SELECT kind, code_fingerprint, code_last4, outcome, trxid FROM redemptions WHERE id = $1`,
       [res.json.redemptionId],
     );
     expect(row).toEqual({
       kind: "redeem-br",
-      code_fingerprint: createHmac("sha256", TEST_ENV.APP_SECRET).update("redeem-code:ABCD-EFGH-1234").digest("hex"),
+      code_fingerprint: createHmac("sha256", TEST_ENV.APP_SECRET!).update("redeem-code:ABCD-EFGH-1234").digest("hex"),
       code_last4: "1234",
       outcome: "redeemed",
       trxid: "r1",
     });
     // Neither the code nor its middle group is anywhere in the table, in any case.
-    const [dump] = await sql(`SELECT json_agg(r)::text AS text FROM redemptions r`);
+    const dump = await sqlRow(`SELECT json_agg(r)::text AS text FROM redemptions r`);
     expect(dump.text.toUpperCase()).not.toContain("EFGH");
   });
 
   it("keeps the last 4 letters or digits, hyphens not counted, and no fingerprint an unkeyed hash would give", async () => {
     const res = await api("/rdmbr", { key, body: { playerId: "5551234", code: "WXYZ-AB-C9" } });
     expect(res.status).toBe(200);
-    const [row] = await sql(`SELECT code_fingerprint, code_last4 FROM redemptions WHERE id = $1`, [
+    const row = await sqlRow(`SELECT code_fingerprint, code_last4 FROM redemptions WHERE id = $1`, [
       res.json.redemptionId,
     ]);
     expect(row.code_last4).toBe("ABC9");

@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { Webhook } from "standardwebhooks";
 import { deliverWebhook } from "@/lib/webhooks/deliver-webhook";
 import { useBotHarness } from "../helpers/bot-harness";
-import { sql } from "../helpers/db";
+import { sql, sqlRow } from "../helpers/db";
 import type { FakeUser } from "../helpers/fake-telegram";
 import { WebhookReceiver } from "../helpers/webhook-receiver";
 import { DEV_POLICY } from "../helpers/webhooks";
@@ -53,7 +53,7 @@ describe("/webhook", () => {
     endpointId = Number(id![1]);
     expect(reply).toContain("Events: order.completed, order.cancelled");
     secret = /whsec_[A-Za-z0-9+/=]+/.exec(reply)![0];
-    const [row] = await sql(`SELECT account_id, url, event_types, secret FROM webhook_endpoints WHERE id = $1`, [
+    const row = await sqlRow(`SELECT account_id, url, event_types, secret FROM webhook_endpoints WHERE id = $1`, [
       endpointId,
     ]);
     expect(row).toMatchObject({

@@ -11,7 +11,7 @@ import { setLowBalanceThreshold } from "@/lib/webhooks/set-low-balance-threshold
 import { requestWalletAdjustment } from "@/lib/wallet/request-wallet-adjustment";
 import { confirmWalletAdjustment } from "@/lib/wallet/confirm-wallet-adjustment";
 import { api } from "../helpers/api";
-import { sql } from "../helpers/db";
+import { sql, firstOf, sqlRow } from "../helpers/db";
 import { createAccount } from "../helpers/fixtures";
 import { expectBooksBalance, newTrxid, order } from "../helpers/orders";
 import { WebhookReceiver, type ReceivedWebhook } from "../helpers/webhook-receiver";
@@ -67,7 +67,7 @@ describe("order events", () => {
     const invoice = await waitTerminal(account.key, placed.json.orderId);
     expect(invoice.status).toBe("completed");
 
-    const [delivered] = await waitForRequests(forUrl(url), 1);
+    const delivered = firstOf(await waitForRequests(forUrl(url), 1));
     const events = await sql(
       `SELECT public_id, sequence, type FROM webhook_events WHERE account_id = $1 ORDER BY sequence`,
       [account.accountId],
@@ -89,7 +89,7 @@ describe("order events", () => {
     const replayedHeaders = {
       ...delivered.headers,
       "webhook-timestamp": String(Math.floor(old.getTime() / 1000)),
-      "webhook-signature": webhook.sign(delivered.headers["webhook-id"], old, delivered.body),
+      "webhook-signature": webhook.sign(delivered.headers["webhook-id"]!, old, delivered.body),
     };
     expect(() => webhook.verify(delivered.body, replayedHeaders)).toThrow("Message timestamp too old");
     // Another endpoint's secret does not verify it.
@@ -119,7 +119,7 @@ describe("order events", () => {
     const cancelled = await waitTerminal(account.key, refused.json.orderId);
     expect(cancelled).toMatchObject({ status: "cancelled", refunded: true });
 
-    const [delivered] = await waitForRequests(forUrl(cancelledUrl), 1);
+    const delivered = firstOf(await waitForRequests(forUrl(cancelledUrl), 1));
     const payload = new Webhook(endpoint.secret).verify(delivered.body, delivered.headers) as any;
     expect(payload.type).toBe("order.cancelled");
     expect(payload.data).toMatchObject({
@@ -146,10 +146,10 @@ describe("order events", () => {
       await sql(`SELECT p.catalog_id FROM products p JOIN game_lines l ON l.id = p.line_id JOIN inventory_codes c ON c.product_id = p.id
       WHERE l.kind = 'gamekey' AND c.status = 'available' GROUP BY p.catalog_id LIMIT 1`);
     expect(products).toHaveLength(1);
-    const placed = await order(account.key, { pid: products[0].catalog_id, trxid: newTrxid() });
+    const placed = await order(account.key, { pid: products[0]!.catalog_id, trxid: newTrxid() });
     const invoice = await waitTerminal(account.key, placed.json.orderId);
     expect(invoice.codes.length).toBe(1);
-    const [delivered] = await waitForRequests(forUrl(url), 1);
+    const delivered = firstOf(await waitForRequests(forUrl(url), 1));
     const payload = new Webhook(endpoint.secret).verify(delivered.body, delivered.headers) as any;
     expect(payload.data.codes).toBeUndefined();
     expect(delivered.body).not.toContain(invoice.codes[0]);
@@ -198,7 +198,7 @@ describe("wallet, balance and endpoint events", () => {
     await setLowBalanceThreshold({ accountId: account.accountId, thresholdCents: 300, actor: "test" });
     const url = `${receiver.url}/low`;
     const endpoint = await addEndpoint(account.accountId, url, ["balance.low"]);
-    const price = (await sql(`SELECT price_cents FROM products WHERE catalog_id = 'SVCBR60'`))[0].price_cents;
+    const price = (await sqlRow(`SELECT price_cents FROM products WHERE catalog_id = 'SVCBR60'`)).price_cents;
     expect(price).toBeLessThan(300);
     // Debit until the balance is below the threshold, then once more.
     let balance = 500;
@@ -209,7 +209,7 @@ describe("wallet, balance and endpoint events", () => {
       balance -= price;
       orders++;
     }
-    const [delivered] = await waitForRequests(forUrl(url), 1);
+    const delivered = firstOf(await waitForRequests(forUrl(url), 1));
     const payload = new Webhook(endpoint.secret).verify(delivered.body, delivered.headers) as any;
     expect(payload).toMatchObject({ type: "balance.low", data: { currency: "USD", thresholdUsd: 3 } });
     expect(payload.data.balanceUsd).toBeLessThan(3);
@@ -235,8 +235,8 @@ describe("wallet, balance and endpoint events", () => {
 
     const queued = await sendTestEvent({ accountId: account.accountId, endpointId: a.endpointId });
     expect(queued).toMatchObject({ status: "queued", deliveries: 1 });
-    const [delivered] = await waitForRequests(forUrl(`${receiver.url}/test-a`), 1);
-    expect(delivered.headers["webhook-signature"].split(" ")).toHaveLength(2);
+    const delivered = firstOf(await waitForRequests(forUrl(`${receiver.url}/test-a`), 1));
+    expect(delivered.headers["webhook-signature"]!.split(" ")).toHaveLength(2);
     for (const secret of [newSecret, a.secret]) {
       expect(new Webhook(secret).verify(delivered.body, delivered.headers)).toMatchObject({
         type: "endpoint.test",

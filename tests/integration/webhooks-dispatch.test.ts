@@ -12,7 +12,7 @@ import {
   listClaimingDispatchers,
 } from "@/lib/webhooks/dispatch-webhooks";
 import { recordWebhookEvent } from "@/lib/webhooks/record-webhook-event";
-import { sql } from "../helpers/db";
+import { sql, sqlRow } from "../helpers/db";
 import { createAccount } from "../helpers/fixtures";
 import { WebhookReceiver } from "../helpers/webhook-receiver";
 import { addEndpoint, DEV_POLICY, recordEvent } from "../helpers/webhooks";
@@ -83,7 +83,7 @@ describe("claiming due deliveries", () => {
     expect(events).toHaveLength(4);
     const claimed = await claimDueDeliveries(getPool(), "me", 10);
     expect(claimed.map((row) => row.id)).toEqual([ids[3]]);
-    expect((await sql(`SELECT claimed_by FROM webhook_deliveries WHERE id = $1`, [ids[3]]))[0].claimed_by).toBe("me");
+    expect((await sqlRow(`SELECT claimed_by FROM webhook_deliveries WHERE id = $1`, [ids[3]])).claimed_by).toBe("me");
   });
 
   it("releasing a dead dispatcher's claims makes its deliveries due again at once", async () => {
@@ -135,7 +135,7 @@ describe("recording delivered attempts in groups", () => {
     expect(results.every(Boolean)).toBe(true);
     expect(statements).toBe(2);
     // The same attempt again is not recorded twice; the next attempt of a delivered one neither.
-    expect(await Promise.all([record(attempt(claimed[0].id)), record(attempt(claimed[1].id, 2))])).toEqual([
+    expect(await Promise.all([record(attempt(claimed[0]!.id)), record(attempt(claimed[1]!.id, 2))])).toEqual([
       false,
       false,
     ]);
@@ -150,7 +150,7 @@ describe("recording delivered attempts in groups", () => {
     ).toBe(true);
     // The endpoint's failing streak ended with the first delivery.
     expect(
-      (await sql(`SELECT failing_since FROM webhook_endpoints WHERE id = $1`, [endpoint.endpointId]))[0].failing_since,
+      (await sqlRow(`SELECT failing_since FROM webhook_endpoints WHERE id = $1`, [endpoint.endpointId])).failing_since,
     ).toBeNull();
     // Twelve attempts offered at once took two statements (the first alone, the rest together while
     // it ran), and the two repeats offered at once two more at most.
@@ -174,11 +174,11 @@ describe("a running dispatcher", () => {
         .poll(
           async () =>
             (
-              await sql(
+              await sqlRow(
                 `SELECT count(*)::int AS n FROM webhook_deliveries WHERE endpoint_id = $1 AND status = 'delivered'`,
                 [endpoint.endpointId],
               )
-            )[0].n,
+            ).n,
           {
             timeout: 30_000,
             interval: 100,

@@ -54,7 +54,7 @@ describe("GET /events after a receiver was down for the whole schedule", () => {
       ids.map((o, i) => (i % 4 === 0 ? cancelAndRefundOrder(o.id, "SUPPLIER REJECTED") : completeOrder(o.id, "test"))),
     );
     // A settlement attempted twice settles once: no second event.
-    await completeOrder(ids[1].id, "again");
+    await completeOrder(ids[1]!.id, "again");
     await expectBooksBalance();
 
     // Every delivery fails through the whole schedule.

@@ -7,7 +7,7 @@ import { deliverWebhook, DELIVERY_TIMEOUT_MS, DISABLE_AFTER_FAILING_MS } from "@
 import { RETRY_SCHEDULE_MS, MAX_ATTEMPTS } from "@/lib/webhooks/retry-schedule";
 import { MAX_RESPONSE_BYTES } from "@/lib/webhooks/send-webhook";
 import { notifyEndpointDisabled } from "@/lib/webhooks/notify-endpoint-disabled";
-import { sql } from "../helpers/db";
+import { sql, sqlRow, firstOf } from "../helpers/db";
 import { createAccount } from "../helpers/fixtures";
 import { WebhookReceiver } from "../helpers/webhook-receiver";
 import { FakeTelegram } from "../helpers/fake-telegram";
@@ -30,7 +30,7 @@ async function walk(deliveryId: number, start: Date, maxAttempts = MAX_ATTEMPTS)
   let now = start;
   for (let i = 0; i < maxAttempts; i++) {
     const result = await deliverWebhook(deliveryId, { now, policy: DEV_POLICY });
-    const [stored] = await sql(`SELECT next_attempt_at FROM webhook_deliveries WHERE id = $1`, [deliveryId]);
+    const stored = await sqlRow(`SELECT next_attempt_at FROM webhook_deliveries WHERE id = $1`, [deliveryId]);
     results.push({ now, result, nextAttemptAt: stored.next_attempt_at as Date | null });
     if (result.outcome !== "retrying") break;
     now = result.nextAttemptAt;
@@ -47,7 +47,7 @@ describe("retries", () => {
     const account = await createAccount();
     const endpoint = await addEndpoint(account.accountId, receiver.url);
     const event = await recordEvent(account.accountId, "endpoint.test", { hello: "world" }, endpoint.endpointId);
-    const [delivery] = await deliveriesOf(event.id);
+    const delivery = firstOf(await deliveriesOf(event.id));
     receiver.answerNext({ status: 500, body: "boom" }, { status: 500 }, { status: 500 }, { status: 200 });
 
     const start = new Date();
@@ -59,9 +59,9 @@ describe("retries", () => {
     // Same id and byte-identical body on every attempt; the timestamp is the attempt's own.
     expect(new Set(requests.map((r) => r.body)).size).toBe(1);
     const stamps = requests.map((r) => Number(r.headers["webhook-timestamp"]));
-    const gaps = stamps.slice(1).map((s, i) => s - stamps[i]);
+    const gaps = stamps.slice(1).map((s, i) => s - stamps[i]!);
     for (const [i, gap] of gaps.entries()) {
-      const planned = RETRY_SCHEDULE_MS[i + 1] / 1000;
+      const planned = RETRY_SCHEDULE_MS[i + 1]! / 1000;
       expect(gap, `gap before attempt ${i + 2}`).toBeGreaterThanOrEqual(Math.floor(planned * 0.9) - 1);
       expect(gap, `gap before attempt ${i + 2}`).toBeLessThanOrEqual(Math.ceil(planned * 1.1) + 1);
     }
@@ -73,7 +73,7 @@ describe("retries", () => {
       [delivery.id],
     );
     expect(attempts.map((a) => a.http_status)).toEqual([500, 500, 500, 200]);
-    expect(attempts[0].response_body).toBe("boom");
+    expect(attempts[0]!.response_body).toBe("boom");
 
     // Each retry was stored as due at the time it was then made; once delivered, nothing is due.
     expect(results.slice(0, -1).map((r) => r.nextAttemptAt?.getTime())).toEqual(
@@ -82,7 +82,7 @@ describe("retries", () => {
     expect(results.at(-1)!.nextAttemptAt).toBeNull();
     // The endpoint recovered: it is no longer failing.
     expect(
-      (await sql(`SELECT failing_since FROM webhook_endpoints WHERE id = $1`, [endpoint.endpointId]))[0].failing_since,
+      (await sqlRow(`SELECT failing_since FROM webhook_endpoints WHERE id = $1`, [endpoint.endpointId])).failing_since,
     ).toBeNull();
   });
 
@@ -90,7 +90,7 @@ describe("retries", () => {
     const account = await createAccount();
     const endpoint = await addEndpoint(account.accountId, receiver.url);
     const event = await recordEvent(account.accountId, "endpoint.test", {}, endpoint.endpointId);
-    const [delivery] = await deliveriesOf(event.id);
+    const delivery = firstOf(await deliveriesOf(event.id));
     receiver.answerNext({ status: 502 });
     expect((await deliverWebhook(delivery.id, { attempt: 1, policy: DEV_POLICY })).outcome).toBe("retrying");
     expect(await deliverWebhook(delivery.id, { attempt: 1, policy: DEV_POLICY })).toEqual({
@@ -104,7 +104,7 @@ describe("retries", () => {
     const account = await createAccount();
     const endpoint = await addEndpoint(account.accountId, receiver.url);
     const event = await recordEvent(account.accountId, "endpoint.test", {}, endpoint.endpointId);
-    const [delivery] = await deliveriesOf(event.id);
+    const delivery = firstOf(await deliveriesOf(event.id));
     receiver.answerNext(
       { status: 503, headers: { "retry-after": "3600" } },
       { status: 429, headers: { "retry-after": "120" } },
@@ -129,7 +129,7 @@ describe("retries", () => {
     const account = await createAccount();
     const endpoint = await addEndpoint(account.accountId, receiver.url);
     const event = await recordEvent(account.accountId, "endpoint.test", {}, endpoint.endpointId);
-    const [delivery] = await deliveriesOf(event.id);
+    const delivery = firstOf(await deliveriesOf(event.id));
     receiver.answerNext(...Array.from({ length: MAX_ATTEMPTS }, () => ({ status: 500 })));
     const start = new Date();
     const results = await walk(delivery.id, start);
@@ -153,10 +153,10 @@ describe("retries", () => {
     try {
       const start = new Date();
       const first = await recordEvent(account.accountId, "endpoint.test", {}, endpoint.endpointId);
-      const [d1] = await deliveriesOf(first.id);
+      const d1 = firstOf(await deliveriesOf(first.id));
       await walk(d1.id, start);
       const second = await recordEvent(account.accountId, "endpoint.test", {}, endpoint.endpointId);
-      const [d2] = await deliveriesOf(second.id);
+      const d2 = firstOf(await deliveriesOf(second.id));
       const late = new Date(start.getTime() + DISABLE_AFTER_FAILING_MS + 60_000);
       expect(await deliverWebhook(d2.id, { now: late, policy: DEV_POLICY })).toMatchObject({
         outcome: "failed",
@@ -165,7 +165,7 @@ describe("retries", () => {
     } finally {
       receiver.defaultAnswer = { status: 200, body: "ok" };
     }
-    const [row] = await sql(`SELECT disabled_at, disabled_reason FROM webhook_endpoints WHERE id = $1`, [
+    const row = await sqlRow(`SELECT disabled_at, disabled_reason FROM webhook_endpoints WHERE id = $1`, [
       endpoint.endpointId,
     ]);
     expect(row.disabled_at).not.toBeNull();
@@ -180,9 +180,9 @@ describe("retries", () => {
       ).toBe("sent");
       const sent = fake.calls.filter((c) => c.method === "sendMessage");
       expect(sent).toHaveLength(1);
-      expect(Number(sent[0].payload.chat_id)).toBe(Number(account.telegramId));
-      expect(sent[0].payload.text).toContain(`Webhook endpoint #${endpoint.endpointId}`);
-      expect(sent[0].payload.text).toContain("was disabled: every attempt failed since");
+      expect(Number(sent[0]!.payload.chat_id)).toBe(Number(account.telegramId));
+      expect(sent[0]!.payload.text).toContain(`Webhook endpoint #${endpoint.endpointId}`);
+      expect(sent[0]!.payload.text).toContain("was disabled: every attempt failed since");
     } finally {
       await fake.close();
     }
@@ -194,19 +194,19 @@ describe("retries", () => {
     const first = await recordEvent(account.accountId, "endpoint.test", {}, endpoint.endpointId);
     const second = await recordEvent(account.accountId, "endpoint.test", {}, endpoint.endpointId);
     receiver.answerNext({ status: 410 });
-    const [d1] = await deliveriesOf(first.id);
+    const d1 = firstOf(await deliveriesOf(first.id));
     expect(await deliverWebhook(d1.id, { policy: DEV_POLICY })).toMatchObject({
       outcome: "failed",
       endpointDisabled: true,
       attempt: 1,
     });
-    const [endpointRow] = await sql(`SELECT disabled_at, disabled_reason FROM webhook_endpoints WHERE id = $1`, [
+    const endpointRow = await sqlRow(`SELECT disabled_at, disabled_reason FROM webhook_endpoints WHERE id = $1`, [
       endpoint.endpointId,
     ]);
     expect(endpointRow.disabled_at).not.toBeNull();
     expect(endpointRow.disabled_reason).toBe("it answered 410 Gone");
 
-    const [d2] = await deliveriesOf(second.id);
+    const d2 = firstOf(await deliveriesOf(second.id));
     expect(await deliverWebhook(d2.id, { policy: DEV_POLICY })).toMatchObject({
       outcome: "failed",
       reason: "endpoint disabled",
@@ -222,12 +222,12 @@ describe("retries", () => {
     const account = await createAccount();
     const endpoint = await addEndpoint(account.accountId, receiver.url);
     const event = await recordEvent(account.accountId, "endpoint.test", {}, endpoint.endpointId);
-    const [delivery] = await deliveriesOf(event.id);
+    const delivery = firstOf(await deliveriesOf(event.id));
     receiver.answerNext("hang");
     const result = await deliverWebhook(delivery.id, { policy: DEV_POLICY, timeoutMs: 500 });
     expect(result).toMatchObject({ outcome: "retrying", error: "no answer within 0.5 s" });
     expect(requestsFor(event.id)).toHaveLength(1);
-    const [attempt] = await sql(`SELECT http_status, error FROM webhook_attempts WHERE delivery_id = $1`, [
+    const attempt = await sqlRow(`SELECT http_status, error FROM webhook_attempts WHERE delivery_id = $1`, [
       delivery.id,
     ]);
     expect(attempt).toEqual({ http_status: null, error: "no answer within 0.5 s" });
@@ -237,7 +237,7 @@ describe("retries", () => {
     const account = await createAccount();
     const endpoint = await addEndpoint(account.accountId, receiver.url);
     const event = await recordEvent(account.accountId, "endpoint.test", {}, endpoint.endpointId);
-    const [delivery] = await deliveriesOf(event.id);
+    const delivery = firstOf(await deliveriesOf(event.id));
     receiver.answerNext(
       { status: 302, headers: { location: `${receiver.url}/elsewhere` } },
       { status: 500, body: "x".repeat(50_000) },

@@ -11,10 +11,10 @@ import {
   type Resolver,
 } from "@/lib/webhooks/check-destination";
 import { assertProductionSecrets, loadEnv } from "@/lib/config/env";
-import { sql } from "../helpers/db";
+import { sql, firstOf, sqlRow } from "../helpers/db";
 import { createAccount } from "../helpers/fixtures";
 import { WebhookReceiver } from "../helpers/webhook-receiver";
-import { addEndpoint, deliveriesOf, recordEvent } from "../helpers/webhooks";
+import { deliveriesOf, recordEvent } from "../helpers/webhooks";
 import { useCleanDatabase } from "../helpers/clean-database";
 
 let receiver: WebhookReceiver;
@@ -105,7 +105,7 @@ describe("in production mode", () => {
     expect(added.status).toBe("added");
     const endpointId = (added as { endpointId: number }).endpointId;
     const event = await recordEvent(accountId, "endpoint.test", {}, endpointId);
-    const [delivery] = await deliveriesOf(event.id);
+    const delivery = firstOf(await deliveriesOf(event.id));
     const result = await deliverWebhook(delivery.id, {
       policy: { allowPrivate: false, resolve: resolverOf({ "rebind.example": ["127.0.0.1"] }) },
     });
@@ -113,7 +113,7 @@ describe("in production mode", () => {
       outcome: "retrying",
       error: "destination refused: rebind.example resolves to 127.0.0.1, which is a loopback address",
     });
-    const [attempt] = await sql(`SELECT http_status, error FROM webhook_attempts WHERE delivery_id = $1`, [
+    const attempt = await sqlRow(`SELECT http_status, error FROM webhook_attempts WHERE delivery_id = $1`, [
       delivery.id,
     ]);
     expect(attempt.http_status).toBeNull();
@@ -153,7 +153,7 @@ describe("with the development switch", () => {
     expect(added.status).toBe("added");
     const endpointId = (added as { endpointId: number }).endpointId;
     const event = await recordEvent(accountId, "endpoint.test", {}, endpointId);
-    const [delivery] = await deliveriesOf(event.id);
+    const delivery = firstOf(await deliveriesOf(event.id));
     calls.length = 0;
     expect(await deliverWebhook(delivery.id, { policy: { allowPrivate: true, resolve } })).toMatchObject({
       outcome: "delivered",

@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { errorCatalogue } from "@/lib/http/errors";
 import { checkLedger } from "@/lib/wallet/check-ledger";
 import { api, type ApiResult } from "../helpers/api";
-import { sql } from "../helpers/db";
+import { sqlRow } from "../helpers/db";
 import { createAccount } from "../helpers/fixtures";
 import { useCleanDatabase } from "../helpers/clean-database";
 
@@ -26,7 +26,7 @@ let supplierOutcomes = 0;
 // The tables a request can write to. One query, so checking after every case stays cheap.
 type WriteCounts = Record<"orders" | "ledger_entries" | "redemptions" | "audit_log" | "webhook_events", number>;
 async function countWrites(): Promise<WriteCounts> {
-  const [row] = await sql<WriteCounts>(`SELECT
+  const row = await sqlRow<WriteCounts>(`SELECT
     (SELECT count(*) FROM orders)::int AS orders,
     (SELECT count(*) FROM ledger_entries)::int AS ledger_entries,
     (SELECT count(*) FROM redemptions)::int AS redemptions,

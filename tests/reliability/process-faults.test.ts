@@ -65,11 +65,11 @@ describe("the web server killed mid-placement", () => {
     }
     expect(new Set(retried.map((a) => a.json.orderId)).size).toBe(40);
     const rows = await sql(`SELECT count(*)::int AS n FROM orders WHERE account_id = $1`, [account.accountId]);
-    expect(rows[0].n).toBe(40);
+    expect(rows[0]!.n).toBe(40);
     const debits = await sql(`SELECT count(*)::int AS n FROM ledger_entries WHERE account_id = $1 AND kind = 'debit'`, [
       account.accountId,
     ]);
-    expect(debits[0].n).toBe(40);
+    expect(debits[0]!.n).toBe(40);
     await expectBooksBalance();
     console.log(
       `[process-faults] server killed with ${lost} of 40 placements unanswered; all 40 retries answered one order each`,

@@ -147,7 +147,7 @@ describe("development secrets", () => {
       ),
     );
     expect(new Set(runs).size).toBe(1);
-    expect(Object.keys(JSON.parse(runs[0])).sort()).toEqual([...SECRET_NAMES].sort());
+    expect(Object.keys(JSON.parse(runs[0]!)).sort()).toEqual([...SECRET_NAMES].sort());
     expect(fs.readdirSync(dataDir)).toEqual([SECRETS_FILE_NAME]); // no temp file left behind
   });
 });

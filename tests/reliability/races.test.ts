@@ -6,7 +6,7 @@ import { requestWalletAdjustment } from "@/lib/wallet/request-wallet-adjustment"
 import { confirmWalletAdjustment } from "@/lib/wallet/confirm-wallet-adjustment";
 import { encryptCode, fingerprintCode } from "@/lib/codes/code-crypto";
 import { setLowBalanceThreshold } from "@/lib/webhooks/set-low-balance-threshold";
-import { sql } from "../helpers/db";
+import { sql, sqlRow } from "../helpers/db";
 import { addEndpoint, queuedJobs } from "../helpers/webhooks";
 import { createAccount, issueTestKey } from "../helpers/fixtures";
 import { expectBooksBalance, newTrxid, order } from "../helpers/orders";
@@ -52,7 +52,7 @@ describe("one wallet, many hands at once", () => {
       return { pid: "SVCGKINDIE", trxid, quantity: 1 };
     });
     const [answers, adjustments] = await Promise.all([
-      Promise.all(bodies.map((body, i) => order(keys[i % 3], body))),
+      Promise.all(bodies.map((body, i) => order(keys[i % 3]!, body))),
       Promise.all([
         ...Array.from({ length: 6 }, () => adminAdjust("credit", account.accountId, 500)),
         ...Array.from({ length: 6 }, () => adminAdjust("debit", account.accountId, 700)),
@@ -65,7 +65,7 @@ describe("one wallet, many hands at once", () => {
     }
     for (const outcome of adjustments) expect(["confirmed", "insufficient_balance"]).toContain(outcome);
 
-    const [{ balance_cents }] = await sql(`SELECT balance_cents FROM accounts WHERE id = $1`, [account.accountId]);
+    const { balance_cents } = await sqlRow(`SELECT balance_cents FROM accounts WHERE id = $1`, [account.accountId]);
     const charged = await sql(
       `SELECT coalesce(sum(amount_cents), 0)::int AS total FROM orders WHERE account_id = $1 AND order_created`,
       [account.accountId],
@@ -75,11 +75,11 @@ describe("one wallet, many hands at once", () => {
       [account.accountId, `telegram:${ADMIN}`],
     );
     expect(balance_cents).toBeGreaterThanOrEqual(0);
-    expect(balance_cents).toBe(6000 - charged[0].total + adjusted[0].total);
+    expect(balance_cents).toBe(6000 - charged[0]!.total + adjusted[0]!.total);
     const minimum = await sql(`SELECT min(balance_after_cents)::int AS low FROM ledger_entries WHERE account_id = $1`, [
       account.accountId,
     ]);
-    expect(minimum[0].low).toBeGreaterThanOrEqual(0);
+    expect(minimum[0]!.low).toBeGreaterThanOrEqual(0);
     await expectBooksBalance();
   });
 
@@ -96,7 +96,7 @@ describe("one wallet, many hands at once", () => {
       expect(answer.status, JSON.stringify(answer.json)).toBe(200);
       expect(answer.json.orderCreated).toBe(true);
     }
-    const [{ balance_cents }] = await sql(`SELECT balance_cents FROM accounts WHERE id = $1`, [account.accountId]);
+    const { balance_cents } = await sqlRow(`SELECT balance_cents FROM accounts WHERE id = $1`, [account.accountId]);
     expect(balance_cents).toBe(0);
     await expectBooksBalance();
   });
@@ -118,7 +118,7 @@ describe("one wallet, many hands at once", () => {
       }
       expect(new Set(answers.filter((a) => a.status === 200).map((a) => a.json.orderId)).size).toBe(1);
     }
-    const [{ n }] = await sql(`SELECT count(*)::int AS n FROM orders WHERE account_id = $1`, [account.accountId]);
+    const { n } = await sqlRow(`SELECT count(*)::int AS n FROM orders WHERE account_id = $1`, [account.accountId]);
     expect(n).toBe(10);
     await expectBooksBalance();
   });
@@ -134,7 +134,7 @@ describe("one wallet, many hands at once", () => {
     const second = await issueTestKey(account.accountId);
     await setLowBalanceThreshold({ accountId: account.accountId, thresholdCents: THRESHOLD, actor: "test" });
     await addEndpoint(account.accountId, "http://127.0.0.1:9/low", ["balance.low"]);
-    const [{ id: productId }] = await sql(`SELECT id FROM products WHERE catalog_id = 'SVCGKINDIE'`);
+    const { id: productId } = await sqlRow(`SELECT id FROM products WHERE catalog_id = 'SVCGKINDIE'`);
     await sql(`DELETE FROM inventory_codes WHERE product_id = $1 AND status = 'available'`, [productId]);
     const STOCK = 4;
     for (let i = 0; i < STOCK; i++) {
@@ -156,11 +156,11 @@ describe("one wallet, many hands at once", () => {
         : { pid: "SVCBR60", trxid: newTrxid(`afford${i}`), userId: "5123" },
     );
     const [answers, adjustments] = await Promise.all([
-      Promise.all(bodies.map((body, i) => order(keys[i % 2].key, body))),
+      Promise.all(bodies.map((body, i) => order(keys[i % 2]!.key, body))),
       Promise.all(Array.from({ length: 4 }, () => adminAdjust("debit", account.accountId, 300))),
     ]);
 
-    const [{ balance_cents: balance }] = await sql(`SELECT balance_cents FROM accounts WHERE id = $1`, [
+    const { balance_cents: balance } = await sqlRow(`SELECT balance_cents FROM accounts WHERE id = $1`, [
       account.accountId,
     ]);
     expect(balance).toBeGreaterThanOrEqual(0);
@@ -172,19 +172,19 @@ describe("one wallet, many hands at once", () => {
     let charged = 0;
     let stockRefused = 0;
     answers.forEach((answer, i) => {
-      const row = byTrxid.get(bodies[i].trxid);
+      const row = byTrxid.get(bodies[i]!.trxid);
       if (answer.status === 400) {
         // Refused for stock: rolled back whole, no order stored, nothing charged.
         expect(answer.json.code, JSON.stringify(answer.json)).toBe("INSUFFICIENT_STOCK");
-        expect(bodies[i].pid).toBe("SVCGKINDIE");
+        expect(bodies[i]!.pid).toBe("SVCGKINDIE");
         expect(row).toBeUndefined();
         stockRefused++;
         return;
       }
       expect(answer.status, JSON.stringify(answer.json)).toBe(200);
-      if (!row) throw new Error(`no order stored for ${bodies[i].trxid}`);
+      if (!row) throw new Error(`no order stored for ${bodies[i]!.trxid}`);
       expect(row.public_id).toBe(answer.json.orderId);
-      expect(row.api_key_id).toBe(keys[i % 2].keyId);
+      expect(row.api_key_id).toBe(keys[i % 2]!.keyId);
       if (answer.json.orderCreated) {
         expect(row).toMatchObject({ status: "processing", order_created: true, error: null, finished_at: null });
         charged += row.amount_cents;
@@ -275,7 +275,7 @@ describe("one wallet, many hands at once", () => {
     );
     expect(low).toEqual([
       {
-        data: { balanceUsd: crossings[0].balance_after_cents / 100, currency: "USD", thresholdUsd: THRESHOLD / 100 },
+        data: { balanceUsd: crossings[0]!.balance_after_cents / 100, currency: "USD", thresholdUsd: THRESHOLD / 100 },
         deliveries: 1,
       },
     ]);

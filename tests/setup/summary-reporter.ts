@@ -7,17 +7,17 @@ export default class SummaryReporter implements Reporter {
     let passed = 0;
     let failed = 0;
     const skipped: string[] = [];
-    for (const module of testModules) {
+    for (const testModule of testModules) {
       let failedHere = 0;
-      for (const test of module.children.allTests()) {
+      for (const test of testModule.children.allTests()) {
         const state = test.result().state;
         if (state === "passed") passed++;
         else if (state === "failed") failedHere++;
-        else skipped.push(`${module.moduleId.replace(process.cwd() + "/", "")} > ${test.fullName}`);
+        else skipped.push(`${testModule.moduleId.replace(process.cwd() + "/", "")} > ${test.fullName}`);
       }
       // A file that failed with no failed test failed outside its tests (an import, a beforeAll):
       // it counts as one failure, so the line never reads "0 failed" for a failed run.
-      failed += module.state() === "failed" && failedHere === 0 ? 1 : failedHere;
+      failed += testModule.state() === "failed" && failedHere === 0 ? 1 : failedHere;
     }
     for (const name of skipped) console.log(`skipped: ${name}`);
     console.log(`\n${passed} passed, ${failed} failed, ${skipped.length} skipped`);

@@ -124,7 +124,7 @@ describe("configuration", () => {
       ["NODE_ENV", "prod"],
       ["WEBHOOKS_ALLOW_PRIVATE", "yes"],
       ["WORKER_CONCURRENCY", "1.5"],
-    ]) {
+    ] as const) {
       expect(() => loadEnv({ [name]: value }), name).toThrow(ConfigError);
       expect(() => loadEnv({ [name]: value }), name).toThrow(new RegExp(`${name}: .*\\(got "${value}"\\)`));
     }

@@ -15,7 +15,7 @@ function readRawSqlList(readme: string): string[] {
   const start = readme.indexOf("<!-- raw-sql-modules:start -->");
   const end = readme.indexOf("<!-- raw-sql-modules:end -->");
   if (start < 0 || end < start) throw new Error("docs/data-layer.md has no raw-sql-modules markers");
-  return [...readme.slice(start, end).matchAll(/`((?:lib|app|bot|components)\/[^`\s]+)`/g)].map((match) => match[1]);
+  return [...readme.slice(start, end).matchAll(/`((?:lib|app|bot|components)\/[^`\s]+)`/g)].map((match) => match[1]!);
 }
 
 function sourceFiles(directory: string, relative = ""): string[] {
@@ -31,7 +31,7 @@ function sourceFiles(directory: string, relative = ""): string[] {
 function directPgUses(source: string): string[] {
   const uses: string[] = [];
   for (const match of source.matchAll(/import\s+(type\s+)?([^;]*?)\s+from\s+["']([^"']+)["']/g)) {
-    const [, typeOnly, clause, from] = match;
+    const [, typeOnly, clause = "", from = ""] = match;
     if (typeOnly) continue;
     if (from === "pg" || from.startsWith("pg/")) uses.push(`imports ${from}`);
     if (/(^|\/)db\/pool$/.test(from)) {

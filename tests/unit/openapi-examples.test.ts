@@ -94,7 +94,7 @@ describe.each(operations)("$key", ({ key, spec, path, operation }) => {
     );
     expect(curl!.source).toContain(`-H "X-API-Key: $API_KEY"`);
     const sent = /-d '(.*)'$/m.exec(curl!.source);
-    if (spec.body) expect(JSON.parse(sent![1])).toEqual(examplesOf(operation.requestBody.content)[0]);
+    if (spec.body) expect(JSON.parse(sent![1]!)).toEqual(examplesOf(operation.requestBody.content)[0]);
     else expect(sent).toBeNull();
     expect(typescript?.lang).toBe("TypeScript");
     expect(typescript!.source).toContain(`import { createClient } from "${CLIENT_PACKAGE}";`);

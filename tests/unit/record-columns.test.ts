@@ -25,9 +25,9 @@ function readModels(schema: string): Map<string, Map<string, string>> {
     ...[...schema.matchAll(/^enum (\w+)/gm)].map((m) => m[1]),
   ]);
   const models = new Map<string, Map<string, string>>();
-  for (const [, name, body] of schema.matchAll(/^model (\w+) \{\n([\s\S]*?)^\}/gm)) {
+  for (const [, name = "", body = ""] of schema.matchAll(/^model (\w+) \{\n([\s\S]*?)^\}/gm)) {
     const fields = new Map<string, string>();
-    for (const [, field, type, rest] of body.matchAll(/^\s+(\w+)\s+(\w+)(?:\[\])?\??(.*)$/gm)) {
+    for (const [, field = "", type = "", rest = ""] of body.matchAll(/^\s+(\w+)\s+(\w+)(?:\[\])?\??(.*)$/gm)) {
       if (columnTypes.has(type)) fields.set(field, /@map\("(\w+)"\)/.exec(rest)?.[1] ?? field);
     }
     models.set(name, fields);
@@ -39,7 +39,7 @@ const models = readModels(fs.readFileSync(path.join(projectRoot, "prisma/schema.
 
 /** `[alias, column, field]` of every plain column of a select list (expressions are skipped). */
 function aliasedColumns(list: string): [string, string, string][] {
-  return [...list.matchAll(/(?:(\w+)\.)?(\w+) AS "(\w+)"/g)].map(([, alias, column, field]) => [
+  return [...list.matchAll(/(?:(\w+)\.)?(\w+) AS "(\w+)"/g)].map(([, alias, column = "", field = ""]) => [
     alias ?? "",
     column,
     field,
@@ -48,13 +48,17 @@ function aliasedColumns(list: string): [string, string, string][] {
 
 /** Same for a json_build_object: `'field', alias.column`. */
 function jsonColumns(json: string): [string, string, string][] {
-  return [...json.matchAll(/'(\w+)', (\w+)\.(\w+)/g)].map(([, field, alias, column]) => [alias, column, field]);
+  return [...json.matchAll(/'(\w+)', (\w+)\.(\w+)/g)].map(([, field = "", alias = "", column = ""]) => [
+    alias,
+    column,
+    field,
+  ]);
 }
 
 function check(columns: [string, string, string][], modelByAlias: Record<string, string>) {
   expect(columns.length).toBeGreaterThan(0);
   for (const [alias, column, field] of columns) {
-    const model = models.get(modelByAlias[alias])!;
+    const model = models.get(modelByAlias[alias]!)!;
     expect(model, `no model for alias "${alias}"`).toBeDefined();
     expect([...model.values()], `${field}: ${modelByAlias[alias]} has no column ${column}`).toContain(column);
     if (model.has(field)) expect(column, `${field} reads ${column}`).toBe(model.get(field));

@@ -211,7 +211,7 @@ describe("the package", () => {
       .filter((f) => f.endsWith(".ts"));
     for (const file of sources) {
       const text = fs.readFileSync(path.join(sdk, "src", file), "utf8");
-      for (const [, specifier] of text.matchAll(/from "([^"]+)"/g)) {
+      for (const [, specifier = ""] of text.matchAll(/from "([^"]+)"/g)) {
         if (specifier.startsWith(".")) {
           // NodeNext ESM: relative imports name the emitted .js file, inside src/.
           expect(specifier, `${file}`).toMatch(/\.js$/);

@@ -16,7 +16,7 @@ describe("sdk/src/generated", async () => {
     // Not toBe on the whole text: a 2,700-line diff hides the point. Name the first differing line.
     if (checkedIn !== fresh[name]) {
       const a = checkedIn.split("\n");
-      const b = fresh[name].split("\n");
+      const b = fresh[name]!.split("\n");
       const line = a.findIndex((text, i) => text !== b[i]);
       expect.fail(
         `sdk/src/generated/${name} is stale: run \`npm run sdk:generate\` and commit the result.\n` +

@@ -119,7 +119,8 @@ describe("SignInThrottle", () => {
     expect(throttle.attempt("203.0.113.1", "a@x.io")).toEqual({ allowed: true });
     // 10,000 subjects per scope at most: the least recently seen is dropped.
     for (let i = 0; i < 10_050; i++) throttle.attempt(`10.0.${i >> 8}.${i & 255}`, `flood${i}@x.io`);
-    const sizes = (throttle as unknown as { entries: Record<string, Map<string, unknown>> }).entries;
+    const sizes = (throttle as unknown as { entries: { ip: Map<string, unknown>; email: Map<string, unknown> } })
+      .entries;
     expect(sizes.ip.size).toBe(10_000);
     expect(sizes.email.size).toBe(10_000);
   });

@@ -12,7 +12,7 @@ describe("the retry schedule", () => {
 
   it("spreads each wait by at most 10% either way", () => {
     for (let attempt = 2; attempt <= MAX_ATTEMPTS; attempt++) {
-      const base = RETRY_SCHEDULE_MS[attempt - 1];
+      const base = RETRY_SCHEDULE_MS[attempt - 1]!;
       expect(delayBeforeAttempt(attempt, undefined, () => 0)).toBe(Math.round(base * 0.9));
       expect(delayBeforeAttempt(attempt, undefined, () => 0.5)).toBe(base);
       expect(delayBeforeAttempt(attempt, undefined, () => 0.999999)).toBeLessThanOrEqual(Math.round(base * 1.1));

@@ -3,7 +3,7 @@
 // the first click (or Enter) only opens a confirmation step that says what will happen; the form
 // sends confirmed=yes from that step alone, and the actions that change money or access refuse
 // without it, so nothing happens from a stray click.
-import { useActionState, useEffect, useState, type ReactNode } from "react";
+import { useActionState, useState, type ReactNode } from "react";
 import type { ActionState } from "../_lib/action-state";
 
 export interface ActionFormProps {
@@ -35,10 +35,14 @@ export function ActionForm({
   const [confirming, setConfirming] = useState(false);
   const [formKey, setFormKey] = useState(0);
 
-  useEffect(() => {
+  // Each answer closes the confirmation step (and clears the inputs on success), adjusted during
+  // render rather than in an effect so the form never paints once with the stale step.
+  const [answered, setAnswered] = useState(state);
+  if (state !== answered) {
+    setAnswered(state);
     setConfirming(false);
     if (state?.ok && resetOnSuccess) setFormKey((key) => key + 1);
-  }, [state, resetOnSuccess]);
+  }
 
   const buttonClass = tone === "plain" ? undefined : tone;
   return (

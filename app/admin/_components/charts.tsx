@@ -160,7 +160,7 @@ export function LineChart({ title, series, columns, formatValue, labelEvery = 1,
           columns.forEach((column, index) => {
             const value = column.values[s.key];
             if (value === null || value === undefined) segments.push([]);
-            else segments[segments.length - 1].push(`${x(index)},${y(value)}`);
+            else segments.at(-1)?.push(`${x(index)},${y(value)}`);
           });
           return (
             <g key={s.key}>

@@ -12,6 +12,8 @@ export function SignOutButton() {
       onClick={async () => {
         setBusy(true);
         await signOut({ redirect: false });
+        // A full page load, so no client-side cache keeps a page rendered for the ended session.
+        // eslint-disable-next-line @next/next/no-location-assign-relative-destination
         window.location.assign("/admin/login");
       }}
     >

@@ -34,6 +34,8 @@ export function LoginForm() {
       redirect: false,
     }).catch(() => undefined);
     if (result?.ok && !result.error) {
+      // A full page load, so every server component reads the new session cookie.
+      // eslint-disable-next-line @next/next/no-location-assign-relative-destination
       window.location.assign("/admin");
       return;
     }

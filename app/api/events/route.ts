@@ -19,7 +19,7 @@ export const GET = publicRoute({
   handle: async ({ caller, query }) => {
     const after = query.after ?? 0;
     const { events, hasMore } = await listWebhookEvents(caller.accountId, after, query.limit ?? 100);
-    return { success: true, events, hasMore, nextAfter: events.length ? events[events.length - 1].sequence : after };
+    return { success: true, events, hasMore, nextAfter: events.at(-1)?.sequence ?? after };
   },
 });
 

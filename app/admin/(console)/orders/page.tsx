@@ -32,7 +32,8 @@ export default async function OrdersPage({ searchParams }: { searchParams: PageS
   if (q) {
     const result = await searchOrders(q);
     // One match is what the admin was looking for: open it.
-    if (result.matches.length === 1) redirect(`/admin/orders/${result.matches[0].id}`);
+    const [only] = result.matches;
+    if (only && result.matches.length === 1) redirect(`/admin/orders/${only.id}`);
     return (
       <>
         <h1>Orders</h1>

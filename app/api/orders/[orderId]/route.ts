@@ -29,7 +29,7 @@ export const GET = publicRoute({
   },
   errors: ["ORDER_NOT_FOUND"],
   handle: async ({ caller, params, query }) => {
-    const found = await findOwnOrder(caller.accountId, parseOrderReference(params.orderId, query.by));
+    const found = await findOwnOrder(caller.accountId, parseOrderReference(params.orderId ?? "", query.by));
     let order = found.order;
     const terminal = () => order.status === "completed" || order.status === "cancelled";
     if (query.wait && !terminal()) {
