@@ -6,7 +6,7 @@ import { installPeerAddressStamp } from "./lib/http/peer-address";
 // `next dev` load this file in the serving process before they read any request of ours.
 installPeerAddressStamp();
 
-// Paths Next serves itself; every other path is the JSON API's (README: The API).
+// Paths Next serves itself; every other path is the JSON API's (docs/api.md).
 const NEXT_OWN_PATHS = "admin|docs|api|_next";
 
 const nextConfig: NextConfig = {

@@ -3,7 +3,7 @@
 // refused without a password check and still counted, and past a limit the IP or email is locked
 // out for a while. An attempt counts the moment it starts, so a burst of parallel guesses is
 // throttled as surely as a slow series; a successful sign-in gives the email its attempts back.
-// Kept in process memory, bounded: each web process counts on its own (README: Dashboard).
+// Kept in process memory, bounded: each web process counts on its own (docs/dashboard.md).
 
 export type ThrottleScope = "ip" | "email";
 

@@ -114,7 +114,7 @@ export const OrderWaitQuery = z.object({
   }),
 });
 
-/** The longest statement range: a year, leap years included (README: The API, GET /ledger). */
+/** The longest statement range: a year, leap years included (docs/api.md: The wallet statement). */
 export const MAX_STATEMENT_DAYS = 366;
 
 // An instant with an explicit offset, or a bare date meaning 00:00 UTC that day. A local time

@@ -35,7 +35,7 @@ async function mapUnavailable<T>(work: Promise<T>): Promise<T> {
 export interface AuthenticatedCall {
   caller: ApiCaller;
   /**
-   * The per-key limits (README: Rate limits and switches) for this call, already counted or on the
+   * The per-key limits (docs/api.md: Rate limits) for this call, already counted or on the
    * way. The limiter never fails open: an unreachable store is a 503 RATE_LIMIT_UNAVAILABLE.
    */
   limit: Promise<RateLimitDecision>;

@@ -1,5 +1,5 @@
-// The one error catalogue: every failure body of the public API is built here, and the README's
-// error reference and the OpenAPI document's `x-error-codes` are generated from it.
+// The one error catalogue: every failure body of the public API is built here, and the error reference
+// (docs/errors.md) and the OpenAPI document's `x-error-codes` are generated from it.
 //
 // Each entry's key is its `code`, so every failure carries one. Where the API's documented error
 // string has spaces ("ORDER NOT FOUND"), the code is the same words joined by underscores
@@ -18,7 +18,7 @@ export interface ErrorReference {
 }
 
 export const errorCatalogue = {
-  // Authentication and access (README: The API). `error` is a human message, `code` the contract's.
+  // Authentication and access (docs/api.md). `error` is a human message, `code` the contract's.
   MISSING_API_KEY: {
     status: 401,
     error: "API key missing: send X-API-Key or Authorization: Bearer",

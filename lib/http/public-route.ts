@@ -45,7 +45,7 @@ export interface PublicRouteSpec<B extends z.ZodType | undefined, Q extends z.Zo
   tag: string;
   action?: RouteAction;
   body?: B;
-  /** Accepted alternative names of body fields: canonical name -> aliases (README: The API). */
+  /** Accepted alternative names of body fields: canonical name -> aliases (docs/api.md). */
   aliases?: Record<string, string[]>;
   query?: Q;
   params?: z.ZodObject;

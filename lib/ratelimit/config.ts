@@ -1,4 +1,4 @@
-// The documented rate limits (README: Rate limits and switches); lib/config/env.ts reads the
+// The documented rate limits (docs/api.md: Rate limits); lib/config/env.ts reads the
 // variables that override them.
 
 /** A quota: `tokens` calls per window of `windowSeconds` (whole seconds: the RateLimit-Policy header says w=). */
@@ -7,7 +7,7 @@ export interface WindowQuota {
   windowSeconds: number;
 }
 
-/** README, "Rate limits and switches": 10 calls per rolling second and 80 per rolling minute, per API key. */
+/** docs/api.md, "Rate limits": 10 calls per rolling second and 80 per rolling minute, per API key. */
 export const KEY_BURST_QUOTA: WindowQuota = { tokens: 10, windowSeconds: 1 };
 export const KEY_MINUTE_QUOTA: WindowQuota = { tokens: 80, windowSeconds: 60 };
 

@@ -1,4 +1,4 @@
-// One rate limiter: the two per-key windows of the README's "Rate limits and switches" section (one
+// One rate limiter: the two per-key windows of the "Rate limits" of docs/api.md (one
 // exact rolling log, one store round trip per check) and the failed-authentication budget per client
 // network, over one store. Every check is bounded in time and refuses (throws
 // RateLimitUnavailableError) when the store errs or is late: never an open door, never a hang.
@@ -21,7 +21,7 @@ export interface RateLimiterOptions {
   prefix?: string;
   /** Longest wait for the store per check. Default 300 ms. */
   timeoutMs?: number;
-  /** Quotas; the defaults are the documented limits (README). Tests may change the numbers, the names stay. */
+  /** Quotas; the defaults are the documented limits (docs/api.md). Tests may change the numbers, the names stay. */
   burst?: WindowQuota;
   minute?: WindowQuota;
   authFailures?: WindowQuota;

@@ -37,7 +37,7 @@ export function getRateLimiter(): RateLimiter {
   return shared;
 }
 
-/** The per-key limits (README: Rate limits and switches) for one API key; throws RateLimitUnavailableError when the store cannot answer in time. */
+/** The per-key limits (docs/api.md: Rate limits) for one API key; throws RateLimitUnavailableError when the store cannot answer in time. */
 export function checkKeyRateLimit(identifier: string | number): Promise<RateLimitDecision> {
   return getRateLimiter().checkKeyRateLimit(identifier);
 }

@@ -1,6 +1,6 @@
 // POST /rdmbr: the redemption is recorded before the supplier is asked (its id is our reference
 // there, deduplicated by the supplier) and the code itself never stored. With a trxid it is
-// idempotent per account (README: The API): a final outcome is replayed rather than asked again
+// idempotent per account (docs/api.md: Verify and redeem): a final outcome is replayed rather than asked again
 // (the supplier would now say CODE_USED); SUPPLIER_UNAVAILABLE is retried under the same reference.
 import { getPool } from "../db/pool";
 import { ApiError } from "../http/errors";

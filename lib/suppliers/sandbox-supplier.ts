@@ -1,5 +1,5 @@
-// The default supplier: in-process, no network, deterministic by the player id's ending (README:
-// Suppliers; the rules as data in sandbox-behaviours.ts). Like a real supplier it deduplicates
+// The default supplier: in-process, no network, deterministic by the player id's ending (docs/api.md:
+// The sandbox supplier; the rules as data in sandbox-behaviours.ts). Like a real supplier it deduplicates
 // top-ups by reference in a bounded Map, so "999" (answer lost) costs one lost answer per process
 // and a restart cannot make it loop. Never throws: every call answers an outcome of types.ts.
 import { setTimeout as sleep } from "node:timers/promises";

@@ -3,7 +3,7 @@
 // (send-webhook.ts pins it), so a DNS answer that changes between check and connect (rebinding)
 // cannot redirect a delivery to the inside.
 //
-// WEBHOOKS_ALLOW_PRIVATE=1 is the development switch (README: Webhooks): it allows http:// and
+// WEBHOOKS_ALLOW_PRIVATE=1 is the development switch (docs/webhooks.md): it allows http:// and
 // loopback, private and unique-local addresses for a receiver on your own machine. It is refused
 // in production, and cloud metadata addresses stay refused even with it.
 import dns from "node:dns/promises";

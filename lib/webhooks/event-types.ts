@@ -1,4 +1,4 @@
-// The event types a webhook endpoint can subscribe to (README: Webhooks). `endpoint.test` is sent
+// The event types a webhook endpoint can subscribe to (docs/webhooks.md). `endpoint.test` is sent
 // only on request, to the one endpoint being tested, whatever it subscribed to.
 export const WEBHOOK_EVENT_TYPES = [
   "order.completed",
