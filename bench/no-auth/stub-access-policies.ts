@@ -2,7 +2,7 @@
 // up (through whichever authenticate-api-key module the bench chose), but every key is always within
 // its limits and no failed-auth budget is kept. Settings are still read as the service reads them.
 import * as real from "../../lib/http/access-policies";
-import { authenticateApiKey, extractApiKey, type KeyLookupExtra } from "../../lib/auth/authenticate-api-key";
+import { authenticateApiKey, extractApiKey, type KeyLookup } from "../../lib/auth/authenticate-api-key";
 
 export * from "../../lib/http/access-policies";
 
@@ -16,8 +16,8 @@ const allowed = { allowed: true, retryAfterSeconds: 0, retryAfterMs: 0, headers:
 export async function authenticateCaller(
   headers: Headers,
   _clientIp: string,
-  extra?: KeyLookupExtra,
+  lookup?: KeyLookup,
 ): Promise<real.AuthenticatedCall> {
-  const { caller, extra: value } = await authenticateApiKey(extractApiKey(headers), extra);
+  const { caller, extra: value } = await authenticateApiKey(extractApiKey(headers), lookup);
   return { caller, limit: Promise.resolve(allowed), extra: value };
 }

@@ -1,19 +1,16 @@
 // API-key authentication on the hot path: one prepared SQL statement fetches the key, its account
-// state and its allowlist by the key's hash. Nothing is cached, so a revoked key, a ban or an
-// allowlist change takes effect on the very next request.
+// state and its allowlist by the key's hash (api_caller, a SQL function of the migrations). Nothing
+// is cached, so a revoked key, a ban or an allowlist change takes effect on the very next request.
 import { getPool } from "../db/pool";
+import { prepared, sql } from "../db/run-sql";
 import { ApiError } from "../http/errors";
 import { ipInAnyRange } from "../net/ip";
 import { hashApiKey, isWellFormedApiKey } from "./api-key-format";
 import { isAccountEligible } from "../settings/is-account-eligible";
 import type { EligibilityRule } from "../settings/setting-schemas";
-import { API_CALLER_COLUMNS, API_CALLER_TABLES, type ApiCaller } from "./api-caller-record";
+import type { ApiCaller } from "./api-caller-record";
 
 export type { ApiCaller } from "./api-caller-record";
-
-const LOOKUP_SELECT = `SELECT ${API_CALLER_COLUMNS}`;
-const LOOKUP_FROM = `FROM ${API_CALLER_TABLES} WHERE k.key_hash = $1 AND k.revoked_at IS NULL`;
-const LOOKUP = `${LOOKUP_SELECT} ${LOOKUP_FROM}`;
 
 /** The key from `X-API-Key` or `Authorization: Bearer`; undefined when neither carries one. */
 export function extractApiKey(headers: Headers): string | undefined {
@@ -25,45 +22,37 @@ export function extractApiKey(headers: Headers): string | undefined {
   return match?.[1]?.trim() || undefined;
 }
 
-/**
- * A read a route has the key lookup do in the same statement, so that the request costs one
- * database round trip less (POST /orders' placement lookup, lib/orders/place-order.ts). It is one
- * SQL expression over the key's row (`k`, api_keys; `a`, its account) with parameters from $2 on;
- * it runs only when the key exists, and before any account, allowlist or limit check, so it must
- * not write anything but what an unanswered request may leave (a sequence number, say).
- */
-export interface KeyLookupExtra {
-  /** Names the combined statement, prepared once per connection. */
-  name: string;
-  expression: string;
-  values: unknown[];
-}
-
 export interface AuthenticatedKey {
   caller: ApiCaller;
-  /** The value of KeyLookupExtra's expression (JSON comes back parsed); undefined without one. */
+  /** What a route's own key lookup read besides the caller; undefined for the plain lookup. */
   extra?: unknown;
+}
+
+/**
+ * A key lookup by the key's hash: the caller, or undefined for an unknown or revoked key. A route
+ * may give its own (POST /orders reads its placement's lookup in the same statement, one round
+ * trip less: lib/orders/lookup-order-caller.ts). It runs before any account, allowlist or limit
+ * check, so it must not write anything but what an unanswered request may leave (a sequence number).
+ */
+export type KeyLookup = (keyHash: string) => Promise<AuthenticatedKey | undefined>;
+
+export async function lookupApiCaller(keyHash: string): Promise<AuthenticatedKey | undefined> {
+  const { rows } = await getPool().query<ApiCaller>(
+    prepared("auth-key-lookup", sql`SELECT * FROM api_caller(key_hash => ${keyHash})`),
+  );
+  return rows[0] && { caller: rows[0] };
 }
 
 /** Resolves a presented key to its caller (and its extra read), or throws the section-5 error that applies. */
 export async function authenticateApiKey(
   presented: string | undefined,
-  extra?: KeyLookupExtra,
+  lookup: KeyLookup = lookupApiCaller,
 ): Promise<AuthenticatedKey> {
   if (presented === undefined) throw new ApiError("MISSING_API_KEY");
   if (!isWellFormedApiKey(presented)) throw new ApiError("INVALID_API_KEY_FORMAT");
-  const hash = hashApiKey(presented);
-  const statement = extra
-    ? {
-        name: `auth-key-lookup+${extra.name}`,
-        text: `${LOOKUP_SELECT}, ${extra.expression} AS "extra" ${LOOKUP_FROM}`,
-        values: [hash, ...extra.values],
-      }
-    : { name: "auth-key-lookup", text: LOOKUP, values: [hash] };
-  const { rows } = await getPool().query<ApiCaller & { extra?: unknown }>(statement);
-  if (rows.length === 0) throw new ApiError("INVALID_API_KEY");
-  const { extra: value, ...caller } = rows[0];
-  return { caller, extra: value };
+  const found = await lookup(hashApiKey(presented));
+  if (!found) throw new ApiError("INVALID_API_KEY");
+  return found;
 }
 
 /** Account state, in order of precedence: banned, restricted, blocked by an admin, off, not eligible. */

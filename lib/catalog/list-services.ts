@@ -1,5 +1,6 @@
 import { getPool } from "../db/pool";
-import { GAME_LINE_COLUMNS, type GameLineRecord } from "./catalog-record";
+import { prepared, sql } from "../db/run-sql";
+import type { GameLineRecord } from "./catalog-record";
 
 export interface ServiceEntry {
   productName: string;
@@ -13,10 +14,14 @@ export interface ServiceEntry {
 
 /** GET /services: available lines only; `status` says whether the line takes orders now. */
 export async function listServices(): Promise<ServiceEntry[]> {
-  const { rows } = await getPool().query<GameLineRecord>({
-    name: "list-services",
-    text: `SELECT ${GAME_LINE_COLUMNS} FROM game_lines WHERE available ORDER BY sort_order, id`,
-  });
+  const { rows } = await getPool().query<GameLineRecord>(
+    prepared(
+      "list-services",
+      sql`SELECT slug, code, game_name AS "gameName", product_name AS "productName", kind, available, orderable,
+                 supplier, required_fields AS "requiredFields", server_id_options AS "serverIdOptions"
+            FROM game_lines WHERE available ORDER BY sort_order, id`,
+    ),
+  );
   return rows.map((row) => ({
     productName: row.productName,
     slug: row.slug,

@@ -2,10 +2,11 @@
 // any line: every change is a guarded transition (settle-order.ts), and the attempt is counted
 // before the supplier is called, so a retry asks the supplier what happened instead of guessing.
 import { getPool } from "../db/pool";
+import { prepared, sql } from "../db/run-sql";
 import { getSupplier } from "../suppliers/get-supplier";
 import type { Supplier, TopupStatus } from "../suppliers/types";
 import type { Product } from "../generated/prisma/client";
-import { orderRecordColumns, type OrderRecord } from "../orders/order-record";
+import type { OrderRecord } from "../orders/order-record";
 import { enqueueFulfilment } from "./enqueue-fulfilment";
 import { cancelAndRefundOrder, completeOrder, flagOrderForAdmin, moveOrder } from "./settle-order";
 
@@ -27,28 +28,26 @@ export function fulfilmentTiming(): FulfilmentTiming {
 
 type FulfilmentRow = OrderRecord & Pick<Product, "supplierSku"> & { countedAttempts: number | null };
 
-// One round trip: the order as it was, and, for a top-up still to fulfil, its attempt counted
-// (durably, before the supplier is called). Key and gift-card lines have no supplier attempt.
-const READ_AND_COUNT = `
-  WITH counted AS (
-    UPDATE orders SET attempts = attempts + 1, updated_at = now()
-     WHERE id = $1 AND line_kind = 'topup' AND status IN ('pending', 'processing') AND NOT needs_admin
-    RETURNING attempts
-  )
-  SELECT ${orderRecordColumns("o")}, p.supplier_sku AS "supplierSku", (SELECT attempts FROM counted) AS "countedAttempts"
-    FROM orders o LEFT JOIN products p ON p.id = o.product_id WHERE o.id = $1`;
-
 export async function fulfilOrder(
   orderId: number,
   timing: FulfilmentTiming = fulfilmentTiming(),
   supplierFor: (name: string) => Supplier = getSupplier,
 ): Promise<void> {
   const pool = getPool();
-  const { rows } = await pool.query<FulfilmentRow>({
-    name: "fulfil-read-and-count",
-    text: READ_AND_COUNT,
-    values: [orderId],
-  });
+  // One round trip: the order as it was, and, for a top-up still to fulfil, its attempt counted
+  // (durably, before the supplier is called). Key and gift-card lines have no supplier attempt.
+  const { rows } = await pool.query<FulfilmentRow>(
+    prepared(
+      "fulfil-read-and-count",
+      sql`WITH counted AS (
+            UPDATE orders SET attempts = attempts + 1, updated_at = now()
+             WHERE id = ${orderId} AND line_kind = 'topup' AND status IN ('pending', 'processing') AND NOT needs_admin
+            RETURNING attempts
+          )
+          SELECT (order_record(o)).*, p.supplier_sku AS "supplierSku", (SELECT attempts FROM counted) AS "countedAttempts"
+            FROM orders o LEFT JOIN products p ON p.id = o.product_id WHERE o.id = ${orderId}`,
+    ),
+  );
   const order = rows[0];
   if (!order || order.needsAdmin || (order.status !== "pending" && order.status !== "processing")) return;
 

@@ -5,9 +5,10 @@
 // unique constraint makes a second one impossible even if this guard were bypassed.
 import type pg from "pg";
 import { withTransaction } from "../db/pool";
+import { prepared, sql } from "../db/run-sql";
 import { postLedgerEntry } from "../wallet/post-ledger-entry";
 import { recordAuditEntry, type AuditEntry } from "../audit/record-audit-entry";
-import { ORDER_RECORD_COLUMNS, orderRecordColumns, type OrderRecord } from "../orders/order-record";
+import type { OrderRecord } from "../orders/order-record";
 import { recordOrderEvent } from "../orders/record-order-event";
 import type { OrderStatus } from "../generated/prisma/enums";
 import { recordOrderWebhookEvent } from "../webhooks/record-order-webhook-event";
@@ -26,27 +27,6 @@ export const ORDER_FINISHED_CHANNEL = "order_finished";
 export const ORDER_WAITER_LOCK_NAMESPACE = 72_707_003;
 
 export type SettleResult = { settled: true; order: OrderRecord } | { settled: false };
-
-// The settlement itself in one statement: the guarded move out of a non-terminal status (the row
-// lock taken first, so a concurrent settlement waits and then finds the order settled), its order
-// event, and the notification that wakes GET /orders/:id?wait when a request waits for it. With the outbox row, a worker's
-// settlement is four round trips (BEGIN, this, the webhook event, COMMIT). The supplier's reference
-// for a settled outcome is written here too, not by a commit of its own before it.
-const SETTLE = `
-  WITH before AS (SELECT status FROM orders WHERE id = $1 FOR UPDATE),
-  settled AS (
-    UPDATE orders o SET status = $2, error = $3, needs_admin = false, finished_at = now(), updated_at = now(),
-                        supplier_ref = COALESCE($8, o.supplier_ref)
-      FROM before
-     WHERE o.id = $1 AND before.status IN ('pending', 'processing')
-    RETURNING before.status AS "fromStatus", ${orderRecordColumns("o")}
-  ), event AS (
-    INSERT INTO order_events (order_id, from_status, to_status, reason, data)
-    SELECT $1, settled."fromStatus", $2, $4, $5::jsonb FROM settled
-  ), notified AS (
-    SELECT pg_notify($6, $1::text) FROM settled WHERE NOT pg_try_advisory_xact_lock($7, $1)
-  )
-  SELECT settled.* FROM settled, (SELECT count(*) FROM notified) n`;
 
 /** Who settles (the worker by default; an admin's settlement carries its audit entry) and the supplier's reference, if it gave one. */
 export interface SettleOptions {
@@ -69,20 +49,31 @@ async function finish(
   error?: string,
 ): Promise<SettleResult> {
   return withTransaction(async (client) => {
-    const { rows } = await client.query<OrderRecord & { fromStatus: OrderStatus }>({
-      name: "settle-order",
-      text: SETTLE,
-      values: [
-        orderId,
-        to,
-        error ?? null,
-        reason,
-        JSON.stringify({ actor }),
-        ORDER_FINISHED_CHANNEL,
-        ORDER_WAITER_LOCK_NAMESPACE,
-        supplierRef ?? null,
-      ],
-    });
+    // The guarded move out of a non-terminal status (the row lock taken first, so a concurrent
+    // settlement waits and then finds the order settled), its order event, and the notification
+    // that wakes GET /orders/:id?wait when a request waits for it. The supplier's reference for a
+    // settled outcome is written here too.
+    const { rows } = await client.query<OrderRecord & { fromStatus: OrderStatus }>(
+      prepared(
+        "settle-order",
+        sql`WITH before AS (SELECT status FROM orders WHERE id = ${orderId} FOR UPDATE),
+            settled AS (
+              UPDATE orders o
+                 SET status = ${to}, error = ${error ?? null}, needs_admin = false, finished_at = now(), updated_at = now(),
+                     supplier_ref = COALESCE(${supplierRef ?? null}, o.supplier_ref)
+                FROM before
+               WHERE o.id = ${orderId} AND before.status IN ('pending', 'processing')
+              RETURNING before.status AS "fromStatus", (order_record(o)).*
+            ), event AS (
+              INSERT INTO order_events (order_id, from_status, to_status, reason, data)
+              SELECT ${orderId}, settled."fromStatus", ${to}, ${reason}, ${JSON.stringify({ actor })}::jsonb FROM settled
+            ), notified AS (
+              SELECT pg_notify(${ORDER_FINISHED_CHANNEL}, ${orderId}::text) FROM settled
+               WHERE NOT pg_try_advisory_xact_lock(${ORDER_WAITER_LOCK_NAMESPACE}, ${orderId})
+            )
+            SELECT settled.* FROM settled, (SELECT count(*) FROM notified) n`,
+      ),
+    );
     if (rows.length === 0) return { settled: false };
     const { fromStatus: _fromStatus, ...settled } = rows[0];
     const auditLogId = audit ? await recordAuditEntry(audit(settled), client) : undefined;
@@ -98,8 +89,8 @@ export function completeOrder(orderId: number, reason: string, options: SettleOp
     // A top-up has no codes.
     if (order.lineKind === "topup") return;
     await client.query(
-      `UPDATE inventory_codes SET status = 'delivered', delivered_at = now() WHERE order_id = $1 AND status = 'reserved'`,
-      [orderId],
+      sql`UPDATE inventory_codes SET status = 'delivered', delivered_at = now()
+           WHERE order_id = ${orderId} AND status = 'reserved'`,
     );
   });
 }
@@ -129,15 +120,14 @@ export function cancelAndRefundOrder(
         });
         refunded = (
           await client.query<OrderRecord>(
-            `UPDATE orders SET refunded = true WHERE id = $1 RETURNING ${ORDER_RECORD_COLUMNS}`,
-            [orderId],
+            sql`UPDATE orders o SET refunded = true WHERE id = ${orderId} RETURNING (order_record(o)).*`,
           )
         ).rows[0];
       }
       if (order.lineKind !== "topup") {
         await client.query(
-          `UPDATE inventory_codes SET status = 'available', order_id = NULL, reserved_at = NULL WHERE order_id = $1 AND status = 'reserved'`,
-          [orderId],
+          sql`UPDATE inventory_codes SET status = 'available', order_id = NULL, reserved_at = NULL
+               WHERE order_id = ${orderId} AND status = 'reserved'`,
         );
       }
       return refunded;
@@ -150,9 +140,9 @@ export function cancelAndRefundOrder(
 export async function flagOrderForAdmin(orderId: number, reason: string): Promise<boolean> {
   return withTransaction(async (client) => {
     const { rows } = await client.query<OrderRecord>(
-      `UPDATE orders SET needs_admin = true, updated_at = now()
-        WHERE id = $1 AND status IN ('pending', 'processing') AND NOT needs_admin RETURNING ${ORDER_RECORD_COLUMNS}`,
-      [orderId],
+      sql`UPDATE orders o SET needs_admin = true, updated_at = now()
+           WHERE id = ${orderId} AND status IN ('pending', 'processing') AND NOT needs_admin
+          RETURNING (order_record(o)).*`,
     );
     if (rows.length === 0) return false;
     await recordOrderEvent(client, orderId, rows[0].status, rows[0].status, `flagged for an admin: ${reason}`);
@@ -165,11 +155,10 @@ export async function flagOrderForAdmin(orderId: number, reason: string): Promis
 export async function moveOrder(orderId: number, to: "pending" | "processing", reason: string): Promise<void> {
   await withTransaction(async (client) => {
     const { rows } = await client.query<OrderRecord & { fromStatus: OrderStatus }>(
-      `UPDATE orders o SET status = $2, updated_at = now()
-         FROM (SELECT status FROM orders WHERE id = $1 FOR UPDATE) before
-        WHERE o.id = $1 AND before.status IN ('pending', 'processing') AND before.status <> $2
-        RETURNING before.status AS "fromStatus", ${orderRecordColumns("o")}`,
-      [orderId, to],
+      sql`UPDATE orders o SET status = ${to}, updated_at = now()
+            FROM (SELECT status FROM orders WHERE id = ${orderId} FOR UPDATE) before
+           WHERE o.id = ${orderId} AND before.status IN ('pending', 'processing') AND before.status <> ${to}
+          RETURNING before.status AS "fromStatus", (order_record(o)).*`,
     );
     if (rows.length) {
       await recordOrderEvent(client, orderId, rows[0].fromStatus, to, reason);

@@ -1,7 +1,8 @@
 // GET /ledger: the account's wallet statement, newest first, one page at a time (JSON, or that
 // page as CSV). The whole-range CSV statement is lib/wallet/stream-ledger-statement.ts, which
-// shares the columns and the row mapping below so both CSVs read the same.
+// shares the row mapping below so both CSVs read the same.
 import { getPool } from "../db/pool";
+import { prepared, sql } from "../db/run-sql";
 import { centsToUsd } from "../money/cents-to-usd";
 import type { LedgerKind } from "../generated/prisma/enums";
 import { csvNumber, toCsv, type CsvCell } from "../csv/to-csv";
@@ -27,10 +28,7 @@ export const LEDGER_CSV_HEADER = [
   "created_at",
 ] as const;
 
-/** The ledger columns to select (with orders joined as o) for toStatementLine. */
-export const LEDGER_LINE_COLUMNS =
-  "l.id, l.kind, l.amount_cents, l.balance_after_cents, o.public_id, l.reason, l.created_at";
-
+/** A ledger entry as both ledger statements select it (with its order's public id). */
 export interface LedgerLineRow {
   id: number;
   kind: LedgerKind;
@@ -58,33 +56,31 @@ export function statementLineCells(e: StatementLine): CsvCell[] {
   return [e.id, e.type, csvNumber(e.amountUsd, 2), csvNumber(e.balanceAfterUsd, 2), e.orderId, e.reason, e.createdAt];
 }
 
-// Each entry has the account's number account_seq (1..n without gaps, in posting order) and the
-// account's row holds n (ledger_count), both written by the posting (lib/wallet/post-ledger-entry.ts).
-// So one statement reads the exact total and the page from the same snapshot, and a page is a
-// keyset range on the unique (account_id, account_seq) index: the same cost at any depth. Named,
-// so prepared once per connection: that plan is right for every account, whatever its size.
-export const LEDGER_PAGE = `
-  SELECT a.ledger_count AS total, ${LEDGER_LINE_COLUMNS}
-    FROM accounts a
-    LEFT JOIN LATERAL (
-      SELECT * FROM ledger_entries
-       WHERE account_id = a.id AND account_seq <= a.ledger_count - $3::int
-       ORDER BY account_seq DESC LIMIT $2
-    ) l ON true
-    LEFT JOIN orders o ON o.id = l.order_id AND o.account_id = a.id
-   WHERE a.id = $1
-   ORDER BY l.account_seq DESC`;
-
 export async function listLedgerEntries(
   accountId: number,
   limit: number,
   offset: number,
 ): Promise<{ total: number; entries: StatementLine[] }> {
-  const { rows } = await getPool().query<LedgerLineRow & { total: number }>({
-    name: "ledger-page",
-    text: LEDGER_PAGE,
-    values: [accountId, limit, offset],
-  });
+  // Each entry has the account's number account_seq (1..n without gaps, in posting order) and the
+  // account's row holds n (ledger_count), both written by post_ledger_entry. So one statement reads
+  // the exact total and the page from the same snapshot, and a page is a keyset range on the unique
+  // (account_id, account_seq) index: the same cost at any depth, and a plan right for every account.
+  const { rows } = await getPool().query<LedgerLineRow & { total: number }>(
+    prepared(
+      "ledger-page",
+      sql`SELECT a.ledger_count AS total,
+                 l.id, l.kind, l.amount_cents, l.balance_after_cents, o.public_id, l.reason, l.created_at
+            FROM accounts a
+            LEFT JOIN LATERAL (
+              SELECT * FROM ledger_entries
+               WHERE account_id = a.id AND account_seq <= a.ledger_count - ${offset}::int
+               ORDER BY account_seq DESC LIMIT ${limit}
+            ) l ON true
+            LEFT JOIN orders o ON o.id = l.order_id AND o.account_id = a.id
+           WHERE a.id = ${accountId}
+           ORDER BY l.account_seq DESC`,
+    ),
+  );
   // One row even when the page is empty (the account's row, with null entry columns).
   return {
     total: rows[0]?.total ?? 0,

@@ -24,15 +24,10 @@
 // without its closing line).
 import type pg from "pg";
 import { getPool } from "../db/pool";
+import { sql } from "../db/run-sql";
 import { centsToUsd } from "../money/cents-to-usd";
 import { csvHeaderLine, csvNumber, csvRowLine } from "../csv/to-csv";
-import {
-  LEDGER_CSV_HEADER,
-  LEDGER_LINE_COLUMNS,
-  statementLineCells,
-  toStatementLine,
-  type LedgerLineRow,
-} from "./list-ledger-entries";
+import { LEDGER_CSV_HEADER, statementLineCells, toStatementLine, type LedgerLineRow } from "./list-ledger-entries";
 
 export const STATEMENT_BATCH_ROWS = 1000;
 const IDLE_TIMEOUT = "60s";
@@ -70,21 +65,6 @@ interface Summary {
   last_id: number | null;
 }
 
-/** One probe of the account's entries in date order: `column` of the first ("ASC") or last ("DESC") entry dated `dated`. */
-const probe = (column: string, dated: string, order: "ASC" | "DESC") => `(SELECT ${column} FROM ledger_entries
-   WHERE account_id = $1 AND ${dated} ORDER BY created_at ${order}, account_seq ${order} LIMIT 1)`;
-const IN_RANGE = "created_at >= $2 AND created_at < $3";
-
-const SUMMARY = `SELECT coalesce(${probe("balance_after_cents", "created_at < $2", "DESC")}, 0)::bigint AS opening_cents,
-       coalesce(${probe("balance_after_cents", "created_at < $3", "DESC")}, 0)::bigint AS closing_cents,
-       ${probe("id", IN_RANGE, "ASC")} AS first_id,
-       ${probe("id", IN_RANGE, "DESC")} AS last_id`;
-
-const BATCH = `SELECT ${LEDGER_LINE_COLUMNS}
-  FROM ledger_entries l LEFT JOIN orders o ON o.id = l.order_id
- WHERE l.account_id = $1 AND l.id > $2 AND l.id <= $3 AND l.created_at >= $4 AND l.created_at < $5
- ORDER BY l.id LIMIT ${STATEMENT_BATCH_ROWS}`;
-
 function balanceLine(type: "opening_balance" | "closing_balance", cents: number, at: Date): string {
   return csvRowLine(["", type, "", csvNumber(centsToUsd(cents), 2), "", "", at.toISOString()]);
 }
@@ -118,7 +98,25 @@ export async function openLedgerStatement(accountId: number, range: StatementRan
     client = await getPool().connect();
     await client.query("BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY");
     await client.query(`SET LOCAL idle_in_transaction_session_timeout = '${IDLE_TIMEOUT}'`);
-    summary = (await client.query<Summary>(SUMMARY, [accountId, range.from, range.to])).rows[0];
+    // Four probes of the (account_id, created_at, account_seq) index: the balances before `from` and
+    // before `to`, and the range's first and last entries.
+    const { from, to } = range;
+    summary = (
+      await client.query<Summary>(
+        sql`SELECT coalesce((SELECT balance_after_cents FROM ledger_entries
+                              WHERE account_id = ${accountId} AND created_at < ${from}
+                              ORDER BY created_at DESC, account_seq DESC LIMIT 1), 0)::bigint AS opening_cents,
+                   coalesce((SELECT balance_after_cents FROM ledger_entries
+                              WHERE account_id = ${accountId} AND created_at < ${to}
+                              ORDER BY created_at DESC, account_seq DESC LIMIT 1), 0)::bigint AS closing_cents,
+                   (SELECT id FROM ledger_entries
+                     WHERE account_id = ${accountId} AND created_at >= ${from} AND created_at < ${to}
+                     ORDER BY created_at ASC, account_seq ASC LIMIT 1) AS first_id,
+                   (SELECT id FROM ledger_entries
+                     WHERE account_id = ${accountId} AND created_at >= ${from} AND created_at < ${to}
+                     ORDER BY created_at DESC, account_seq DESC LIMIT 1) AS last_id`,
+      )
+    ).rows[0];
   } catch (error) {
     await end(error ?? new Error("statement failed"));
     throw error;
@@ -151,7 +149,13 @@ export async function openLedgerStatement(accountId: number, range: StatementRan
         let text = "";
         if (summary.last_id !== null && afterId < summary.last_id) {
           const rows = (
-            await connection.query<LedgerLineRow>(BATCH, [accountId, afterId, summary.last_id, range.from, range.to])
+            await connection.query<LedgerLineRow>(
+              sql`SELECT l.id, l.kind, l.amount_cents, l.balance_after_cents, o.public_id, l.reason, l.created_at
+                    FROM ledger_entries l LEFT JOIN orders o ON o.id = l.order_id
+                   WHERE l.account_id = ${accountId} AND l.id > ${afterId} AND l.id <= ${summary.last_id}
+                     AND l.created_at >= ${range.from} AND l.created_at < ${range.to}
+                   ORDER BY l.id LIMIT ${STATEMENT_BATCH_ROWS}`,
+            )
           ).rows;
           for (const row of rows) {
             streamedCents += row.amount_cents;

@@ -2,7 +2,7 @@
 // enabled endpoint subscribed to each event's type (or to one endpoint). Each re-send is a new
 // delivery with the event's own id as webhook-id, so a receiver that already has it dedupes it.
 import { getPrisma } from "../db/prisma";
-import { runSql } from "../db/run-sql";
+import { runSql, sql } from "../db/run-sql";
 import { recordAuditEntry } from "../audit/record-audit-entry";
 
 export const MAX_REPLAY_EVENTS = 1000;
@@ -28,30 +28,24 @@ export async function replayWebhookEvents(input: {
     // rows are the queue the worker's dispatcher claims from.
     const rows = await runSql<{ events: number; deliveries: number }>(
       tx,
-      `WITH picked AS (
-         SELECT id, type FROM webhook_events
-          WHERE account_id = $1
-            AND ($2::bigint IS NULL OR sequence > $2) AND ($3::bigint IS NULL OR sequence <= $3)
-            AND ($4::text[] IS NULL OR public_id = ANY ($4))
-          ORDER BY sequence LIMIT $5
-       ), delivery AS (
-         INSERT INTO webhook_deliveries (event_id, endpoint_id, next_attempt_at)
-         SELECT p.id, e.id, now() FROM picked p JOIN webhook_endpoints e ON e.account_id = $1 AND e.disabled_at IS NULL
-          WHERE ($6::int IS NULL OR e.id = $6)
-            AND CASE WHEN p.type = 'endpoint.test' THEN $6::int IS NOT NULL
-                     ELSE cardinality(e.event_types) = 0 OR p.type = ANY (e.event_types) END
-          ORDER BY p.id, e.id
-         RETURNING id
-       )
-       SELECT (SELECT count(*) FROM picked)::int AS events, (SELECT count(*) FROM delivery)::int AS deliveries`,
-      [
-        input.accountId,
-        input.after ?? null,
-        input.through ?? null,
-        input.eventIds ?? null,
-        MAX_REPLAY_EVENTS,
-        input.endpointId ?? null,
-      ],
+      sql`WITH picked AS (
+            SELECT id, type FROM webhook_events
+             WHERE account_id = ${input.accountId}
+               AND (${input.after ?? null}::bigint IS NULL OR sequence > ${input.after ?? null}::bigint)
+               AND (${input.through ?? null}::bigint IS NULL OR sequence <= ${input.through ?? null}::bigint)
+               AND (${input.eventIds ?? null}::text[] IS NULL OR public_id = ANY (${input.eventIds ?? null}::text[]))
+             ORDER BY sequence LIMIT ${MAX_REPLAY_EVENTS}
+          ), delivery AS (
+            INSERT INTO webhook_deliveries (event_id, endpoint_id, next_attempt_at)
+            SELECT p.id, e.id, now() FROM picked p
+              JOIN webhook_endpoints e ON e.account_id = ${input.accountId} AND e.disabled_at IS NULL
+             WHERE (${input.endpointId ?? null}::int IS NULL OR e.id = ${input.endpointId ?? null}::int)
+               AND CASE WHEN p.type = 'endpoint.test' THEN ${input.endpointId ?? null}::int IS NOT NULL
+                        ELSE cardinality(e.event_types) = 0 OR p.type = ANY (e.event_types) END
+             ORDER BY p.id, e.id
+            RETURNING id
+          )
+          SELECT (SELECT count(*) FROM picked)::int AS events, (SELECT count(*) FROM delivery)::int AS deliveries`,
     );
     if (input.actor) {
       const { accountId, after, through, eventIds, endpointId } = input;
