@@ -62,7 +62,7 @@ async function findDeadHolders(pool: pg.Pool, candidates: string[]): Promise<str
 
 async function sweepDeadWorkers(pool: pg.Pool, utils: WorkerUtils): Promise<string[]> {
   const { rows } = await pool.query<{ locked_by: string }>(
-    `SELECT DISTINCT locked_by FROM graphile_worker._private_jobs
+    `SELECT DISTINCT locked_by FROM graphile_worker.jobs
       WHERE locked_by IS NOT NULL AND locked_at < now() - interval '${SWEEP_GRACE}'`,
   );
   const deadWorkers = await findDeadHolders(

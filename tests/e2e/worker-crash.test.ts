@@ -40,8 +40,7 @@ describe("a worker killed with SIGKILL mid-fulfilment", () => {
     expect(placed.every((p) => p.status === 200 && p.json.orderCreated)).toBe(true);
     await expect
       .poll(
-        async () =>
-          (await sql(`SELECT count(*)::int AS n FROM graphile_worker._private_jobs WHERE locked_by IS NOT NULL`))[0].n,
+        async () => (await sql(`SELECT count(*)::int AS n FROM graphile_worker.jobs WHERE locked_by IS NOT NULL`))[0].n,
         {
           timeout: 15_000,
           interval: 100,

@@ -101,10 +101,11 @@ describe("claiming due deliveries", () => {
 
   it("an event written in a transaction adds delivery rows and no graphile-worker job", async () => {
     await clearQueue();
-    await sql(`TRUNCATE graphile_worker._private_jobs CASCADE`);
+    const jobs = async () => (await sql(`SELECT count(*)::int AS n FROM graphile_worker.jobs`))[0].n as number;
+    const before = await jobs();
     const { events } = await pendingEvents(3);
     expect(events.every((e) => e.deliveries === 1)).toBe(true);
-    expect(await sql(`SELECT count(*)::int AS n FROM graphile_worker._private_jobs`)).toEqual([{ n: 0 }]);
+    expect(await jobs()).toBe(before);
   });
 });
 
