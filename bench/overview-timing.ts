@@ -2,7 +2,7 @@
 // database the scale bench grew, without re-running the bench: one connection pool, RUNS rounds.
 //   DATABASE_URL=postgresql://postgres@127.0.0.1:5432/<scale database> npx tsx bench/overview-timing.ts
 // Its figures are upper bounds on a shared machine; bench/RESULTS.md records what it measured.
-import { readOrderMetrics } from "@/lib/dashboard/read-order-metrics";
+import { readOrderMetrics } from "@/lib/dashboard/sql/read-order-metrics";
 import { readOrderBacklog } from "@/lib/dashboard/read-order-backlog";
 import { disconnectPrisma } from "@/lib/db/prisma";
 

@@ -1,16 +1,16 @@
 // API-key authentication on the hot path: one prepared SQL statement fetches the key, its account
-// state and its allowlist by the key's hash (api_caller, a SQL function of the migrations). Nothing
-// is cached, so a revoked key, a ban or an allowlist change takes effect on the very next request.
-import { getPool } from "../db/pool";
-import { prepared, sql } from "../db/run-sql";
+// state and its allowlist by the key's hash (lib/auth/sql/lookup-api-caller.ts). Nothing is cached,
+// so a revoked key, a ban or an allowlist change takes effect on the very next request.
 import { ApiError } from "../http/errors";
 import { ipInAnyRange } from "../net/ip";
 import { hashApiKey, isWellFormedApiKey } from "./api-key-format";
 import { isAccountEligible } from "../settings/is-account-eligible";
 import type { EligibilityRule } from "../settings/setting-schemas";
 import type { ApiCaller } from "./api-caller-record";
+import { lookupApiCaller } from "./sql/lookup-api-caller";
 
 export type { ApiCaller } from "./api-caller-record";
+export { touchKeyLastUsed } from "./sql/lookup-api-caller";
 
 /** The key from `X-API-Key` or `Authorization: Bearer`; undefined when neither carries one. */
 export function extractApiKey(headers: Headers): string | undefined {
@@ -31,17 +31,10 @@ export interface AuthenticatedKey {
 /**
  * A key lookup by the key's hash: the caller, or undefined for an unknown or revoked key. A route
  * may give its own (POST /orders reads its placement's lookup in the same statement, one round
- * trip less: lib/orders/lookup-order-caller.ts). It runs before any account, allowlist or limit
+ * trip less: placementKeyLookup in lib/orders/sql/place-order.ts). It runs before any account, allowlist or limit
  * check, so it must not write anything but what an unanswered request may leave (a sequence number).
  */
 export type KeyLookup = (keyHash: string) => Promise<AuthenticatedKey | undefined>;
-
-export async function lookupApiCaller(keyHash: string): Promise<AuthenticatedKey | undefined> {
-  const { rows } = await getPool().query<ApiCaller>(
-    prepared("auth-key-lookup", sql`SELECT * FROM api_caller(key_hash => ${keyHash})`),
-  );
-  return rows[0] && { caller: rows[0] };
-}
 
 /** Resolves a presented key to its caller (and its extra read), or throws the section-5 error that applies. */
 export async function authenticateApiKey(
@@ -83,46 +76,4 @@ export function checkIpAccess(caller: ApiCaller, clientIp: string): ApiError | u
     return new ApiError("IP_NOT_ALLOWED", { message: `Your IP address ${clientIp} is not on this key's allowlist` });
   }
   return undefined;
-}
-
-// last_used_at is informational (the bot's /keys shows it), so it is written in batches: keys used
-// since the last flush are stamped in one UPDATE every few seconds, committed without waiting for
-// the WAL flush. A write per request would put a commit (and its fsync) beside every order's own.
-// Each stamp names the key row by id and creation time: a stamp that lands after its key is gone
-// never marks another key that took the same id (the test suite restarts ids between files, and a
-// flush due from the previous file marked a fresh key as used).
-const LAST_USED_FLUSH_MS = 5000;
-const usedSinceFlush = new Map<number, Date>();
-let flushTimer: NodeJS.Timeout | undefined;
-
-async function flushLastUsed(): Promise<void> {
-  flushTimer = undefined;
-  const used = [...usedSinceFlush];
-  usedSinceFlush.clear();
-  if (used.length === 0) return;
-  const client = await getPool().connect();
-  try {
-    await client.query("BEGIN");
-    await client.query("SET LOCAL synchronous_commit TO OFF");
-    await client.query(
-      `UPDATE api_keys k SET last_used_at = now()
-         FROM unnest($1::int[], $2::timestamptz[]) AS used(id, created_at)
-        WHERE k.id = used.id AND k.created_at = used.created_at`,
-      [used.map(([id]) => id), used.map(([, createdAt]) => createdAt)],
-    );
-    await client.query("COMMIT");
-  } catch {
-    await client.query("ROLLBACK").catch(() => undefined);
-  } finally {
-    client.release();
-  }
-}
-
-/** Records that a key was used; written within LAST_USED_FLUSH_MS, off the request's path. */
-export function touchKeyLastUsed(caller: Pick<ApiCaller, "keyId" | "keyCreatedAt">): void {
-  usedSinceFlush.set(caller.keyId, caller.keyCreatedAt);
-  if (!flushTimer) {
-    flushTimer = setTimeout(() => void flushLastUsed().catch(() => undefined), LAST_USED_FLUSH_MS);
-    flushTimer.unref();
-  }
 }

@@ -1,5 +1,5 @@
 // The wrapper's view of runtime settings, API-key authentication and rate limits, in one place.
-import { getRuntimeSettings, type RuntimeSettings } from "../settings/get-runtime-settings";
+import { getRuntimeSettings, type RuntimeSettings } from "../settings/sql/get-runtime-settings";
 import { authenticateApiKey, extractApiKey, type ApiCaller, type KeyLookup } from "../auth/authenticate-api-key";
 import { isWellFormedApiKey } from "../auth/api-key-format";
 import {

@@ -1,7 +1,7 @@
-// The order as the hot path reads it (placement, the API's reads, fulfilment and settlement, the
-// order webhook events): Prisma's Order, the fields those paths use, with cents as numbers.
-// Statements select `(order_record(o)).*` (a SQL function of the migrations), which gives these
-// fields under these names, so pg hands back the record itself.
+// The one order type: Prisma's Order, the fields the API, the worker, the webhooks, the dashboard
+// and the bot read, with cents as numbers; each view picks from it. Raw statements select
+// `(order_record(o)).*` (a SQL function of the migrations), which gives these fields under these
+// names, so pg hands back the record itself.
 import type { Order } from "../generated/prisma/client";
 import type { BigintsAsNumbers } from "../db/number-from-db";
 

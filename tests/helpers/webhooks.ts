@@ -3,7 +3,7 @@
 import { withTransaction } from "@/lib/db/pool";
 import { addWebhookEndpoint } from "@/lib/webhooks/add-webhook-endpoint";
 import { systemResolver, type DestinationPolicy } from "@/lib/webhooks/check-destination";
-import { recordWebhookEvent } from "@/lib/webhooks/record-webhook-event";
+import { recordWebhookEvent } from "@/lib/webhooks/sql/record-webhook-event";
 import type { WebhookEventType } from "@/lib/webhooks/event-types";
 import { sql } from "./db";
 

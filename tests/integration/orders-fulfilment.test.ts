@@ -1,8 +1,8 @@
 // The worker takes every order to a terminal state exactly once, for each sandbox behaviour, and
 // the read side (GET /orders/:id, ?wait, /history, /ledger) shows it to the owner only.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startWorker, type RunningWorker } from "@/lib/fulfilment/run-worker";
-import { cancelAndRefundOrder, completeOrder } from "@/lib/fulfilment/settle-order";
+import { startWorker, type RunningWorker } from "@/lib/fulfilment/sql/run-worker";
+import { cancelAndRefundOrder, completeOrder } from "@/lib/fulfilment/sql/settle-order";
 import { inject } from "vitest";
 import { api } from "../helpers/api";
 import { sql } from "../helpers/db";

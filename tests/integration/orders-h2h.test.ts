@@ -2,7 +2,7 @@
 // real h2h client against a local server that speaks the protocol and misbehaves on request.
 // Every order ends terminal with exactly one delivery at the supplier.
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
-import { startWorker, type RunningWorker } from "@/lib/fulfilment/run-worker";
+import { startWorker, type RunningWorker } from "@/lib/fulfilment/sql/run-worker";
 import { api } from "../helpers/api";
 import { sql } from "../helpers/db";
 import { createAccount } from "../helpers/fixtures";

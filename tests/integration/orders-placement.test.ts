@@ -1,9 +1,9 @@
 // The README's order rules ("The API", "Order lifecycle") on placing orders, and the idempotency rules, over real HTTP.
 import { afterEach, beforeAll, describe, expect, it, vi } from "vitest";
 import { getPool } from "@/lib/db/pool";
-import { placeOrder, placementKeyLookup, type PlacementPrefetch } from "@/lib/orders/place-order";
+import { placeOrder, placementKeyLookup, type PlacementPrefetch } from "@/lib/orders/sql/place-order";
 import { authenticateApiKey } from "@/lib/auth/authenticate-api-key";
-import { enqueueFulfilment } from "@/lib/fulfilment/enqueue-fulfilment";
+import { enqueueFulfilment } from "@/lib/fulfilment/sql/enqueue-fulfilment";
 import { api } from "../helpers/api";
 import { sql } from "../helpers/db";
 import { createAccount, issueTestKey } from "../helpers/fixtures";
@@ -122,7 +122,7 @@ describe("a successful placement", () => {
     const body = { pid: "SVCBR60", trxid: newTrxid("held"), userId: "5123456" };
     const holder = await getPool().connect();
     try {
-      // The lock a placement of this key holds while its statement runs (lib/orders/place-order.ts).
+      // The lock a placement of this key holds while its statement runs (lib/orders/sql/place-order.ts).
       await holder.query("BEGIN");
       await holder.query(`SELECT pg_advisory_xact_lock(hashtextextended($1::int || ':' || $2::text, 0))`, [
         account.accountId,

@@ -3,7 +3,7 @@
 // standardwebhooks package, the library a receiver would use.
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { Webhook, WebhookVerificationError } from "standardwebhooks";
-import { startWorker, type RunningWorker } from "@/lib/fulfilment/run-worker";
+import { startWorker, type RunningWorker } from "@/lib/fulfilment/sql/run-worker";
 import { rotateWebhookSecret } from "@/lib/webhooks/rotate-webhook-secret";
 import { sendTestEvent } from "@/lib/webhooks/send-test-event";
 import { setLowBalanceThreshold } from "@/lib/webhooks/set-low-balance-threshold";

@@ -10,8 +10,8 @@ import {
   releaseDeadClaims,
   startWebhookDispatcher,
   listClaimingDispatchers,
-} from "@/lib/webhooks/dispatch-webhooks";
-import { recordWebhookEvent } from "@/lib/webhooks/record-webhook-event";
+} from "@/lib/webhooks/sql/dispatch-webhooks";
+import { recordWebhookEvent } from "@/lib/webhooks/sql/record-webhook-event";
 import { sql } from "../helpers/db";
 import { createAccount } from "../helpers/fixtures";
 import { WebhookReceiver } from "../helpers/webhook-receiver";

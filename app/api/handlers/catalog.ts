@@ -1,6 +1,6 @@
 import { publicRoute } from "@/lib/http/public-route";
-import { listServices } from "@/lib/catalog/list-services";
-import { listProducts } from "@/lib/catalog/list-products";
+import { listServices } from "@/lib/catalog/sql/list-services";
+import { listProducts } from "@/lib/catalog/sql/list-products";
 import { ProductsResponse, ServicesResponse } from "@/lib/api-schemas/read-schemas";
 
 export const getServices = publicRoute({

@@ -1,8 +1,8 @@
 import { publicRoute } from "@/lib/http/public-route";
 import { ApiError } from "@/lib/http/errors";
 import { EventsQuery, EventsResponse, ReplayBody, ReplayResponse } from "@/lib/api-schemas/webhook-schemas";
-import { listWebhookEvents } from "@/lib/webhooks/list-webhook-events";
-import { replayWebhookEvents } from "@/lib/webhooks/replay-webhook-events";
+import { listWebhookEvents } from "@/lib/webhooks/sql/list-webhook-events";
+import { replayWebhookEvents } from "@/lib/webhooks/sql/replay-webhook-events";
 
 export const getEvents = publicRoute({
   method: "GET",

@@ -1,5 +1,5 @@
 import { jsonResponse } from "@/lib/http/errors";
-import { checkHealth } from "@/lib/health/check-health";
+import { checkHealth } from "@/lib/health/sql/check-health";
 
 /** GET /healthz: no key, not rate-limited; 503 when the database does not answer. */
 export async function getHealthz(): Promise<Response> {

@@ -19,14 +19,18 @@ import {
   placementKeyLookup,
   type PlacementPrefetch,
   type PlacementResult,
-} from "@/lib/orders/place-order";
-import { findOwnOrder } from "@/lib/orders/read-order";
+} from "@/lib/orders/sql/place-order";
+import { findOwnOrder } from "@/lib/orders/sql/read-order";
 import { orderIdReference, parseOrderReference } from "@/lib/orders/parse-order-reference";
-import { buildInvoice, buildInvoices } from "@/lib/orders/build-invoice";
-import { waitForOrderFinish } from "@/lib/orders/wait-for-order";
-import { listKeyOrders } from "@/lib/orders/list-orders";
-import { ledgerToCsv, listLedgerEntries } from "@/lib/wallet/list-ledger-entries";
-import { openLedgerStatement, StatementsBusyError, type StatementRange } from "@/lib/wallet/stream-ledger-statement";
+import { buildInvoice, buildInvoices } from "@/lib/orders/sql/build-invoice";
+import { waitForOrderFinish } from "@/lib/orders/sql/wait-for-order";
+import { listKeyOrders } from "@/lib/orders/sql/list-orders";
+import { ledgerToCsv, listLedgerEntries } from "@/lib/wallet/sql/list-ledger-entries";
+import {
+  openLedgerStatement,
+  StatementsBusyError,
+  type StatementRange,
+} from "@/lib/wallet/sql/stream-ledger-statement";
 
 export const postOrder = publicRoute({
   method: "POST",

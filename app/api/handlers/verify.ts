@@ -1,7 +1,7 @@
 import { jsonResponse } from "@/lib/http/errors";
 import { publicRoute } from "@/lib/http/public-route";
-import { verifyPlayer } from "@/lib/redemptions/verify-player";
-import { redeemCode } from "@/lib/redemptions/redeem-code";
+import { verifyPlayer } from "@/lib/redemptions/sql/verify-player";
+import { redeemCode } from "@/lib/redemptions/sql/redeem-code";
 import { getSupplier } from "@/lib/suppliers/get-supplier";
 import {
   BrVerifyBody,

@@ -1,0 +1,226 @@
+// The fulfilment worker: graphile-worker runs the jobs; this file adds crash recovery.
+//
+// graphile-worker leaves a killed worker's jobs locked for 4 hours. Each worker process here holds
+// a session advisory lock per graphile worker id on a dedicated connection; PostgreSQL releases
+// those locks the moment the process dies. Every worker sweeps regularly: a job locked by a worker
+// whose advisory lock can be taken belongs to a dead worker and is unlocked (forceUnlockWorkers),
+// so another worker finishes it within seconds. The webhook dispatcher's id is held the same way,
+// and the same sweep frees the delivery claims of a dispatcher that died.
+import { randomUUID } from "node:crypto";
+import { EventEmitter } from "node:events";
+import pg from "pg";
+import {
+  Logger,
+  type LogLevel,
+  makeWorkerUtils,
+  parseCronItems,
+  run,
+  type Runner,
+  type WorkerEvents,
+  type WorkerUtils,
+} from "graphile-worker";
+import { fulfilOrder } from "./fulfil-order";
+import { FULFIL_ORDER_TASK } from "./enqueue-fulfilment";
+import { webhookTasks } from "../../webhooks/webhook-tasks";
+import {
+  listClaimingDispatchers,
+  releaseDeadClaims,
+  startWebhookDispatcher,
+  type WebhookDispatcher,
+} from "../../webhooks/sql/dispatch-webhooks";
+
+const LIVENESS_NAMESPACE = 72_707_002;
+// A job locked this recently may belong to a worker whose liveness lock is still being taken.
+const SWEEP_GRACE = "5 seconds";
+
+export interface RunningWorker {
+  stop(): Promise<void>;
+  sweep(): Promise<string[]>;
+}
+
+// Worker and dispatcher ids whose liveness lock is free: their processes are gone.
+async function findDeadHolders(pool: pg.Pool, candidates: string[]): Promise<string[]> {
+  if (candidates.length === 0) return [];
+  const dead: string[] = [];
+  const client = await pool.connect();
+  try {
+    for (const id of candidates) {
+      const probe = await client.query<{ free: boolean }>(`SELECT pg_try_advisory_lock($1, hashtext($2)) AS free`, [
+        LIVENESS_NAMESPACE,
+        id,
+      ]);
+      if (probe.rows[0].free) {
+        dead.push(id);
+        await client.query(`SELECT pg_advisory_unlock($1, hashtext($2))`, [LIVENESS_NAMESPACE, id]);
+      }
+    }
+  } finally {
+    client.release();
+  }
+  return dead;
+}
+
+async function sweepDeadWorkers(pool: pg.Pool, utils: WorkerUtils): Promise<string[]> {
+  const { rows } = await pool.query<{ locked_by: string }>(
+    `SELECT DISTINCT locked_by FROM graphile_worker.jobs
+      WHERE locked_by IS NOT NULL AND locked_at < now() - interval '${SWEEP_GRACE}'`,
+  );
+  const deadWorkers = await findDeadHolders(
+    pool,
+    rows.map((r) => r.locked_by),
+  );
+  if (deadWorkers.length) await utils.forceUnlockWorkers(deadWorkers);
+  // A dispatcher's id is locked before its first claim, so no grace is needed here.
+  const deadDispatchers = await findDeadHolders(pool, await listClaimingDispatchers(pool));
+  await releaseDeadClaims(pool, deadDispatchers);
+  return [...deadWorkers, ...deadDispatchers];
+}
+
+export async function startWorker(options: {
+  connectionString: string;
+  concurrency?: number;
+  /** Webhook deliveries at once (WEBHOOK_CONCURRENCY, default 10), apart from the orders' slots; 0 delivers none. */
+  webhookConcurrency?: number;
+  /** How often an idle webhook dispatcher looks for deliveries (WEBHOOK_POLL_MS, default 250). */
+  webhookPollIntervalMs?: number;
+  sweepIntervalMs?: number;
+  log?: (line: string) => void;
+}): Promise<RunningWorker> {
+  const log = options.log ?? ((line) => console.log(`[worker] ${line}`));
+  const pool = new pg.Pool({ connectionString: options.connectionString, max: 2 });
+  // Idle and checked-out clients both get a handler: a dropped connection must not crash the
+  // process (graphile-worker checks for both and warns without them).
+  pool.on("error", (error) => log(`pool error: ${error.message}`));
+  pool.on("connect", (client) => client.on("error", (error) => log(`pool client error: ${error.message}`)));
+  const utils = await makeWorkerUtils({ pgPool: pool });
+  await utils.migrate();
+
+  const workerIds = new Set<string>();
+  let liveness: pg.Client | undefined;
+  let stopping = false;
+  // One query at a time on the liveness connection: graphile creates its workers all at once, and
+  // pg refuses (deprecates) a query sent while the client is still busy with another.
+  let livenessQueue: Promise<unknown> = Promise.resolve();
+  const onLiveness = (work: () => Promise<unknown>) => {
+    livenessQueue = livenessQueue.then(work).catch(() => undefined);
+    return livenessQueue;
+  };
+  const lockWorkerId = (client: pg.Client, id: string) =>
+    client.query(`SELECT pg_advisory_lock($1, hashtext($2))`, [LIVENESS_NAMESPACE, id]);
+  const holdLiveness = async () => {
+    // (Re)connects and takes a lock for every worker id of this process.
+    const client = new pg.Client({ connectionString: options.connectionString });
+    client.on("error", (error) => {
+      if (stopping) return;
+      log(`liveness connection lost: ${error.message}`);
+      if (liveness === client) liveness = undefined;
+      setTimeout(() => void holdLiveness().catch(() => undefined), 1000);
+    });
+    await client.connect();
+    await onLiveness(async () => {
+      liveness = client;
+      for (const id of workerIds) await lockWorkerId(client, id);
+    });
+  };
+  await holdLiveness();
+
+  const events: WorkerEvents = new EventEmitter() as WorkerEvents;
+  const holdId = (id: string) => {
+    workerIds.add(id);
+    return onLiveness(async () => {
+      if (liveness) await lockWorkerId(liveness, id);
+    });
+  };
+  events.on("worker:create", ({ worker }) => void holdId(worker.workerId));
+  // With a local queue, jobs are locked under the pool's id rather than a worker's.
+  events.on("pool:create", ({ workerPool }) => void holdId(workerPool.id));
+
+  // What both runners share: no signal handling (the process stops them), no cron, quiet logs.
+  const shared = {
+    connectionString: options.connectionString,
+    noHandleSignals: true,
+    // No cron: without this graphile-worker looks for a ./crontab file and says it found none.
+    parsedCronItems: parseCronItems([]),
+    pollInterval: 1000,
+    events,
+    // Warnings and errors only: "worker connected" and the like are nothing a user acts on.
+    logger: new Logger((scope) => (level, message) => {
+      if (level === ("error" as LogLevel) || level === ("warning" as LogLevel))
+        log(`${level}: ${message}${scope.taskIdentifier ? ` (${scope.taskIdentifier}, job ${scope.jobId})` : ""}`);
+    }),
+  };
+  const concurrency = options.concurrency ?? Number(process.env.WORKER_CONCURRENCY ?? 10);
+  const runner: Runner = await run({
+    ...shared,
+    concurrency,
+    // Batching (graphile-worker's own): the pool locks up to twice its slots of due jobs in one
+    // query and hands them out locally, and completions made in the same tick are recorded in one
+    // query, instead of a get_job and a complete_job round trip (each its own commit) per order.
+    // A job this process holds is locked under its pool's id, which the liveness lock covers too
+    // (pool:create below); a job run again after a crash is safe (fulfilOrder is idempotent).
+    preset: { worker: { localQueue: { size: concurrency * 2 }, completeJobBatchDelay: 0 } },
+    taskList: {
+      [FULFIL_ORDER_TASK]: async (payload) => {
+        await fulfilOrder((payload as { orderId: number }).orderId);
+      },
+    },
+  });
+  // graphile's runner for the webhook task that tells a holder an endpoint was disabled.
+  const webhookRunner: Runner = await run({ ...shared, concurrency: 1, taskList: webhookTasks });
+
+  // Deliveries get slots of their own, so a receiver that holds a request for its 15 s does not
+  // take a slot an order is waiting for, and a pool of their own with synchronous_commit off
+  // (dispatch-webhooks.ts says why that is safe).
+  const webhookConcurrency = options.webhookConcurrency ?? Number(process.env.WEBHOOK_CONCURRENCY ?? 10);
+  let dispatcher: WebhookDispatcher | undefined;
+  let dispatchPool: pg.Pool | undefined;
+  if (webhookConcurrency > 0) {
+    dispatchPool = new pg.Pool({
+      connectionString: options.connectionString,
+      max: Math.min(webhookConcurrency, 4),
+      options: "-c synchronous_commit=off",
+    });
+    dispatchPool.on("error", (error) => log(`webhook pool error: ${error.message}`));
+    dispatchPool.on("connect", (client) =>
+      client.on("error", (error) => log(`webhook pool client error: ${error.message}`)),
+    );
+    const dispatcherId = `webhooks-${randomUUID()}`;
+    // Held before the first claim, so the sweep never takes a live dispatcher for a dead one.
+    await holdId(dispatcherId);
+    dispatcher = startWebhookDispatcher({
+      db: dispatchPool,
+      id: dispatcherId,
+      concurrency: webhookConcurrency,
+      pollIntervalMs:
+        options.webhookPollIntervalMs ??
+        (process.env.WEBHOOK_POLL_MS ? Number(process.env.WEBHOOK_POLL_MS) : undefined),
+      log: (line) => log(`webhooks: ${line}`),
+    });
+  }
+
+  const sweep = async () => {
+    try {
+      const dead = await sweepDeadWorkers(pool, utils);
+      if (dead.length) log(`released jobs of ${dead.length} dead worker(s)`);
+      return dead;
+    } catch (error) {
+      log(`sweep failed: ${(error as Error).message}`);
+      return [];
+    }
+  };
+  await sweep();
+  const timer = setInterval(() => void sweep(), options.sweepIntervalMs ?? 5000);
+
+  return {
+    sweep,
+    async stop() {
+      stopping = true;
+      clearInterval(timer);
+      await Promise.all([runner.stop(), webhookRunner.stop(), dispatcher?.stop()]);
+      await dispatchPool?.end();
+      await liveness?.end().catch(() => undefined);
+      await utils.release();
+      await pool.end();
+    },
+  };
+}

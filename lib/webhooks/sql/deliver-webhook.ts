@@ -1,0 +1,275 @@
+// One attempt of one delivery, recorded, and the next attempt scheduled (the delivery's
+// next_attempt_at, which the dispatcher in dispatch-webhooks.ts claims when it is due).
+//
+// Every attempt has its number. Recording is guarded on it: an attempt already recorded (a second
+// dispatcher took over a claim that had not lapsed after all) is not recorded twice, and a worker
+// killed mid-request leaves the attempt unrecorded, so it is made again: every event reaches its
+// endpoint at least once, always under the same webhook-id (the event's id), and the receiver
+// dedupes on it.
+//
+// Time is a parameter (`now`) so tests can walk the two-day schedule without waiting for it.
+import { Webhook } from "standardwebhooks";
+import type { WebhookEndpoint } from "../../generated/prisma/client";
+import type pg from "pg";
+import { getPool, withTransaction } from "../../db/pool";
+import {
+  resolveDestination,
+  webhookPolicyFromEnv,
+  DestinationRefused,
+  type DestinationPolicy,
+} from "../check-destination";
+import { sendWebhook, type SendOutcome } from "../send-webhook";
+import { delayBeforeAttempt, MAX_ATTEMPTS } from "../retry-schedule";
+import { openSecret } from "../endpoint-secret";
+import { NOTIFY_ENDPOINT_DISABLED_TASK } from "../event-types";
+import {
+  WEBHOOK_DELIVERY_RECORD_COLUMNS,
+  WEBHOOK_DELIVERY_TABLES,
+  type WebhookDeliveryRecord,
+} from "../webhook-record";
+
+/** Only a 2xx answer within this counts as delivered. */
+export const DELIVERY_TIMEOUT_MS = 15_000;
+/** An endpoint that has failed every attempt for this long is disabled. */
+export const DISABLE_AFTER_FAILING_MS = 3 * 24 * 60 * 60 * 1000;
+
+export interface DeliveryOptions {
+  now?: Date;
+  /** The attempt this run makes; the job's payload says, a direct call takes the next one. */
+  attempt?: number;
+  timeoutMs?: number;
+  policy?: DestinationPolicy;
+  random?: () => number;
+  /** Where to read and record (the dispatcher's own pool); the application's pool otherwise. */
+  db?: pg.Pool;
+  /** Records a delivered attempt, true if it was recorded (the dispatcher batches them); one statement per attempt otherwise. */
+  recordDelivered?: (attempt: DeliveredAttempt) => Promise<boolean>;
+}
+
+export type DeliveryResult =
+  | { outcome: "skipped"; why: string }
+  | { outcome: "delivered"; attempt: number; httpStatus: number }
+  | { outcome: "retrying"; attempt: number; nextAttemptAt: Date; httpStatus?: number; error?: string }
+  | { outcome: "failed"; attempt: number; reason: string; endpointDisabled: boolean };
+
+const LOAD_DELIVERY = `SELECT ${WEBHOOK_DELIVERY_RECORD_COLUMNS} FROM ${WEBHOOK_DELIVERY_TABLES} WHERE d.id = $1`;
+
+/** The body every attempt of an event sends, byte for byte: `{ type, timestamp, data }`. */
+export function webhookBody(event: { type: string; createdAt: Date; data: unknown }): string {
+  return JSON.stringify({ type: event.type, timestamp: event.createdAt.toISOString(), data: event.data });
+}
+
+/** Standard Webhooks headers; during a rotation's overlap the previous secret signs too. */
+export function signedHeaders(
+  row: Pick<WebhookDeliveryRecord, "eventPublicId" | "secret" | "previousSecret" | "previousSecretExpiresAt">,
+  body: string,
+  now: Date,
+) {
+  const secrets = [openSecret(row.secret)];
+  if (row.previousSecret && row.previousSecretExpiresAt && row.previousSecretExpiresAt > now)
+    secrets.push(openSecret(row.previousSecret));
+  return {
+    "content-type": "application/json",
+    "user-agent": "topup-webhooks/1",
+    "webhook-id": row.eventPublicId,
+    "webhook-timestamp": String(Math.floor(now.getTime() / 1000)),
+    "webhook-signature": secrets.map((secret) => new Webhook(secret).sign(row.eventPublicId, now, body)).join(" "),
+  };
+}
+
+export async function deliverWebhook(deliveryId: number, options: DeliveryOptions = {}): Promise<DeliveryResult> {
+  const db = options.db ?? getPool();
+  const row = (await db.query<WebhookDeliveryRecord>(LOAD_DELIVERY, [deliveryId])).rows[0];
+  if (!row) return { outcome: "skipped", why: "no such delivery" };
+  return attemptDelivery(row, options);
+}
+
+/** Makes the next attempt (or `options.attempt`) of a delivery already read, and records it. */
+export async function attemptDelivery(
+  row: WebhookDeliveryRecord,
+  options: DeliveryOptions = {},
+): Promise<DeliveryResult> {
+  const now = options.now ?? new Date();
+  const db = options.db ?? getPool();
+  if (row.status !== "pending") return { outcome: "skipped", why: `already ${row.status}` };
+  const attempt = options.attempt ?? row.attempts + 1;
+  if (row.attempts >= attempt) return { outcome: "skipped", why: `attempt ${attempt} already made` };
+  if (row.disabledAt) {
+    await db.query(
+      `UPDATE webhook_deliveries SET status = 'failed', fail_reason = 'endpoint disabled', next_attempt_at = NULL, claimed_by = NULL, claimed_until = NULL
+        WHERE id = $1 AND status = 'pending'`,
+      [row.id],
+    );
+    return { outcome: "failed", attempt: row.attempts, reason: "endpoint disabled", endpointDisabled: true };
+  }
+
+  const body = webhookBody({ type: row.eventType, createdAt: row.eventCreatedAt, data: row.eventData });
+  let sent: SendOutcome;
+  try {
+    const destination = await resolveDestination(row.url, options.policy ?? webhookPolicyFromEnv());
+    sent = await sendWebhook({
+      url: destination.url,
+      pinned: destination,
+      headers: signedHeaders(row, body, now),
+      body,
+      timeoutMs: options.timeoutMs ?? DELIVERY_TIMEOUT_MS,
+    });
+  } catch (error) {
+    if (!(error instanceof DestinationRefused)) throw error;
+    sent = { error: `destination refused: ${error.message}`, durationMs: 0 };
+  }
+  const status = sent.httpStatus;
+  if (status !== undefined && status >= 200 && status < 300)
+    return recordDelivered(db, row, attempt, now, sent, status, options.recordDelivered);
+  return recordFailedAttempt(db, row, attempt, now, sent, options.random);
+}
+
+/** A delivered attempt to record (the common case). */
+export interface DeliveredAttempt {
+  deliveryId: number;
+  attempt: number;
+  at: Date;
+  httpStatus: number;
+  responseBody: string | null;
+  durationMs: number;
+}
+
+// Delivered attempts, any number in one statement, so one round trip and one commit: each guarded
+// on its attempt (a concurrent run of the same attempt waits for the row lock, then finds it
+// recorded), its attempt logged, the delivery done and its claim dropped, the endpoint's failing
+// streak cleared. Returns the ids it recorded.
+const RECORD_DELIVERED = `
+  WITH input AS (
+    SELECT * FROM unnest($1::bigint[], $2::int[], $3::timestamptz[], $4::int[], $5::text[], $6::int[])
+      AS t(id, attempt, at, http_status, response_body, duration_ms)
+  ), delivery AS (
+    UPDATE webhook_deliveries d
+       SET status = 'delivered', attempts = i.attempt, last_attempt_at = i.at, delivered_at = i.at, next_attempt_at = NULL, claimed_by = NULL, claimed_until = NULL
+      FROM input i
+     WHERE d.id = i.id AND d.status = 'pending' AND d.attempts < i.attempt
+    RETURNING d.id, d.endpoint_id
+  ), attempt AS (
+    INSERT INTO webhook_attempts (delivery_id, attempted_at, http_status, response_body, error, duration_ms)
+    SELECT i.id, i.at, i.http_status, i.response_body, NULL, i.duration_ms FROM input i JOIN delivery USING (id)
+  ), endpoint AS (
+    UPDATE webhook_endpoints SET failing_since = NULL
+     WHERE id IN (SELECT endpoint_id FROM delivery) AND failing_since IS NOT NULL
+  )
+  SELECT id::int AS id FROM delivery`;
+
+/** Records delivered attempts in one statement; returns the delivery ids it recorded. */
+export async function recordDeliveredAttempts(db: pg.Pool, attempts: DeliveredAttempt[]): Promise<Set<number>> {
+  const { rows } = await db.query<{ id: number }>({
+    name: "webhooks-record-delivered",
+    text: RECORD_DELIVERED,
+    values: [
+      attempts.map((a) => a.deliveryId),
+      attempts.map((a) => a.attempt),
+      attempts.map((a) => a.at),
+      attempts.map((a) => a.httpStatus),
+      attempts.map((a) => a.responseBody),
+      attempts.map((a) => a.durationMs),
+    ],
+  });
+  return new Set(rows.map((r) => r.id));
+}
+
+async function recordDelivered(
+  db: pg.Pool,
+  row: WebhookDeliveryRecord,
+  attempt: number,
+  now: Date,
+  sent: SendOutcome,
+  status: number,
+  record: DeliveryOptions["recordDelivered"],
+): Promise<DeliveryResult> {
+  const delivered: DeliveredAttempt = {
+    deliveryId: row.id,
+    attempt,
+    at: now,
+    httpStatus: status,
+    responseBody: sent.responseBody ?? null,
+    durationMs: sent.durationMs,
+  };
+  const recorded = record ? await record(delivered) : (await recordDeliveredAttempts(db, [delivered])).has(row.id);
+  // Nothing updated: removed with its endpoint while the request was out, or recorded already.
+  if (!recorded) return { outcome: "skipped", why: `attempt ${attempt} already recorded, or the delivery was removed` };
+  return { outcome: "delivered", attempt, httpStatus: status };
+}
+
+function recordFailedAttempt(
+  db: pg.Pool,
+  row: WebhookDeliveryRecord,
+  attempt: number,
+  now: Date,
+  sent: SendOutcome,
+  random?: () => number,
+): Promise<DeliveryResult> {
+  return withTransaction((client) => recordFailure(client, row, attempt, now, sent, random), db);
+}
+
+async function recordFailure(
+  client: pg.PoolClient,
+  row: WebhookDeliveryRecord,
+  attempt: number,
+  now: Date,
+  sent: SendOutcome,
+  random?: () => number,
+): Promise<DeliveryResult> {
+  // The row lock orders this against a concurrent run of the same attempt: the second finds it recorded.
+  const locked = await client.query<Pick<WebhookDeliveryRecord, "attempts" | "status">>(
+    `SELECT attempts, status FROM webhook_deliveries WHERE id = $1 FOR UPDATE`,
+    [row.id],
+  );
+  // Gone: the endpoint was removed while the request was out.
+  if (!locked.rows[0]) return { outcome: "skipped", why: "the delivery was removed with its endpoint" };
+  if (locked.rows[0].status !== "pending" || locked.rows[0].attempts >= attempt) {
+    return { outcome: "skipped", why: `attempt ${attempt} already recorded` };
+  }
+  await client.query(
+    `INSERT INTO webhook_attempts (delivery_id, attempted_at, http_status, response_body, error, duration_ms) VALUES ($1, $2, $3, $4, $5, $6)`,
+    [row.id, now, sent.httpStatus ?? null, sent.responseBody ?? null, sent.error ?? null, sent.durationMs],
+  );
+  const status = sent.httpStatus;
+
+  const fail = async (reason: string, endpointDisabled: boolean) => {
+    await client.query(
+      `UPDATE webhook_deliveries SET status = 'failed', attempts = $2, last_attempt_at = $3, next_attempt_at = NULL, fail_reason = $4, claimed_by = NULL, claimed_until = NULL
+        WHERE id = $1`,
+      [row.id, attempt, now, reason],
+    );
+    return { outcome: "failed" as const, attempt, reason, endpointDisabled };
+  };
+  const disable = async (reason: string) => {
+    const disabled = await client.query(
+      `UPDATE webhook_endpoints SET disabled_at = $2, disabled_reason = $3, updated_at = $2 WHERE id = $1 AND disabled_at IS NULL RETURNING id`,
+      [row.endpointId, now, reason],
+    );
+    if (disabled.rowCount) {
+      await client.query(
+        `SELECT graphile_worker.add_job($1, json_build_object('endpointId', $2::int), max_attempts := 10)`,
+        [NOTIFY_ENDPOINT_DISABLED_TASK, row.endpointId],
+      );
+    }
+    return fail(`endpoint disabled: ${reason}`, true);
+  };
+
+  if (status === 410) return disable("it answered 410 Gone");
+  const failing = await client.query<{ failingSince: NonNullable<WebhookEndpoint["failingSince"]> }>(
+    `UPDATE webhook_endpoints SET failing_since = COALESCE(failing_since, $2) WHERE id = $1 RETURNING failing_since AS "failingSince"`,
+    [row.endpointId, now],
+  );
+  if (now.getTime() - failing.rows[0].failingSince.getTime() >= DISABLE_AFTER_FAILING_MS) {
+    return disable(`every attempt failed since ${failing.rows[0].failingSince.toISOString()}`);
+  }
+  const retryAfter = status === 429 || status === 503 ? sent.retryAfterSeconds : undefined;
+  const delay = delayBeforeAttempt(attempt + 1, retryAfter, random);
+  if (delay === undefined) return fail(`gave up after ${MAX_ATTEMPTS} attempts`, false);
+  const nextAttemptAt = new Date(now.getTime() + delay);
+  // Due again at nextAttemptAt, when a dispatcher claims it.
+  await client.query(
+    `UPDATE webhook_deliveries SET attempts = $2, last_attempt_at = $3, next_attempt_at = $4, claimed_by = NULL, claimed_until = NULL WHERE id = $1`,
+    [row.id, attempt, now, nextAttemptAt],
+  );
+  return { outcome: "retrying", attempt, nextAttemptAt, httpStatus: status, error: sent.error };
+}
