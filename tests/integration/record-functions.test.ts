@@ -1,5 +1,5 @@
-// order_record, api_caller and catalog_entry (SQL functions of the migrations) name the fields of the
-// hot path's records. A column under the wrong field would not fail any query (sent_user_id read as
+// order_record, api_caller, catalog_entry and webhook_delivery (SQL functions of the migrations)
+// name the fields of the hot path's records. A column under the wrong field would not fail any query (sent_user_id read as
 // userId is still a string), so each record is compared with what Prisma reads for the same row: every
 // field named like a model field holds that field's value.
 import { describe, expect, it } from "vitest";
@@ -9,6 +9,7 @@ import { sql } from "../helpers/db";
 import { createAccount } from "../helpers/fixtures";
 import { newTrxid, order } from "../helpers/orders";
 import { useCleanDatabase } from "../helpers/clean-database";
+import { addEndpoint, deliveriesOf, recordEvent } from "../helpers/webhooks";
 
 useCleanDatabase({ checkBooks: true });
 
@@ -82,5 +83,27 @@ describe("the records' fields read the columns Prisma reads", () => {
       supplier: product.line.supplier,
     });
     expectSameFields(productFields, product);
+  });
+
+  it("webhook_delivery: the delivery, its event and its endpoint", async () => {
+    const account = await createAccount();
+    const endpoint = await addEndpoint(account.accountId, "http://127.0.0.1:9/hook");
+    const event = await recordEvent(account.accountId, "endpoint.test", { n: 1 }, endpoint.endpointId);
+    const [{ id }] = await deliveriesOf(event.id);
+    const [delivery] = await sql(`SELECT * FROM webhook_delivery(delivery_id => $1)`, [id]);
+    const model = await getPrisma().webhookDelivery.findUniqueOrThrow({
+      where: { id: BigInt(id) },
+      include: { event: true, endpoint: true },
+    });
+    const { eventPublicId, eventType, eventData, eventCreatedAt, ...rest } = delivery;
+    expect({ eventPublicId, eventType, eventData, eventCreatedAt }).toEqual({
+      eventPublicId: model.event.publicId,
+      eventType: model.event.type,
+      eventData: model.event.data,
+      eventCreatedAt: model.event.createdAt,
+    });
+    const { id: deliveryId, status, attempts, endpointId, ...endpointFields } = rest;
+    expectSameFields({ id: deliveryId, status, attempts, endpointId }, model);
+    expectSameFields(endpointFields, model.endpoint);
   });
 });

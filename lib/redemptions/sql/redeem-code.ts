@@ -13,10 +13,11 @@
 // - the same trxid with another player or code is 409 IDEMPOTENCY_MISMATCH, from another key of the
 //   account 403 FORBIDDEN.
 import { getPool } from "../../db/pool";
+import { sql } from "../../db/run-sql";
 import { ApiError } from "../../http/errors";
 import type { ApiCaller } from "../../auth/authenticate-api-key";
 import type { RedeemOutcome, Supplier } from "../../suppliers/types";
-import { REDEMPTION_RECORD_COLUMNS, type RedemptionRecord } from "../redemption-record";
+import type { RedemptionRecord } from "../redemption-record";
 import { fingerprintRedeemCode, normaliseRedeemCode, redeemCodeLast4 } from "../fingerprint-redeem-code";
 
 /** Outcomes that asking the supplier again cannot change. */
@@ -28,22 +29,6 @@ const FINAL_OUTCOMES = new Set<string>(["redeemed", "invalid_code", "code_used",
  * attempt is never taken over; even if it were, both ask the supplier under one reference.
  */
 export const REDEEM_IN_FLIGHT_LEASE_SECONDS = 60;
-
-const INSERT_ATTEMPT = `
-  INSERT INTO redemptions (account_id, api_key_id, kind, player_id, code_fingerprint, code_last4, trxid, idempotency_key, outcome, attempted_at)
-  VALUES ($1, $2, 'redeem-br', $3, $4, $5, $6, $6, 'pending', now())
-  ON CONFLICT (account_id, idempotency_key) DO NOTHING
-  RETURNING ${REDEMPTION_RECORD_COLUMNS}`;
-
-// Claims a non-final attempt of the same request again: one whose supplier was unavailable, or
-// one pending past the lease. Exactly one concurrent retry wins the row.
-const RECLAIM_ATTEMPT = `
-  UPDATE redemptions SET outcome = 'pending', attempted_at = now()
-   WHERE account_id = $1 AND idempotency_key = $2 AND api_key_id = $3 AND player_id = $4 AND code_fingerprint = $5
-     AND (outcome = 'unavailable' OR (outcome = 'pending' AND attempted_at < now() - make_interval(secs => $6)))
-  RETURNING ${REDEMPTION_RECORD_COLUMNS}`;
-
-const FIND_ATTEMPT = `SELECT ${REDEMPTION_RECORD_COLUMNS} FROM redemptions WHERE account_id = $1 AND idempotency_key = $2`;
 
 export interface RedeemAnswer {
   body: { success: true; redeemed: true; playerId: string; nickname?: string; redemptionId: number };
@@ -91,27 +76,38 @@ async function openAttempt(
 ): Promise<RedemptionRecord | RedeemAnswer> {
   const pool = getPool();
   const trxid = input.trxid ?? null;
-  const inserted = await pool.query<RedemptionRecord>(INSERT_ATTEMPT, [
-    caller.accountId,
-    caller.keyId,
-    input.playerId,
-    fingerprint,
-    redeemCodeLast4(input.code),
-    trxid,
-  ]);
+  const last4 = redeemCodeLast4(input.code);
+  const inserted = await pool.query<RedemptionRecord>(
+    sql`INSERT INTO redemptions (account_id, api_key_id, kind, player_id, code_fingerprint, code_last4, trxid,
+                                 idempotency_key, outcome, attempted_at)
+        VALUES (${caller.accountId}, ${caller.keyId}, 'redeem-br', ${input.playerId}, ${fingerprint}, ${last4},
+                ${trxid}, ${trxid}, 'pending', now())
+        ON CONFLICT (account_id, idempotency_key) DO NOTHING
+        RETURNING id, api_key_id AS "apiKeyId", player_id AS "playerId", code_fingerprint AS "codeFingerprint",
+                  outcome, nickname`,
+  );
   if (inserted.rows[0]) return inserted.rows[0];
 
-  const reclaimed = await pool.query<RedemptionRecord>(RECLAIM_ATTEMPT, [
-    caller.accountId,
-    trxid,
-    caller.keyId,
-    input.playerId,
-    fingerprint,
-    REDEEM_IN_FLIGHT_LEASE_SECONDS,
-  ]);
+  // Claims a non-final attempt of the same request again: one whose supplier was unavailable, or
+  // one pending past the lease. Exactly one concurrent retry wins the row.
+  const reclaimed = await pool.query<RedemptionRecord>(
+    sql`UPDATE redemptions SET outcome = 'pending', attempted_at = now()
+         WHERE account_id = ${caller.accountId} AND idempotency_key = ${trxid} AND api_key_id = ${caller.keyId}
+           AND player_id = ${input.playerId} AND code_fingerprint = ${fingerprint}
+           AND (outcome = 'unavailable'
+                OR (outcome = 'pending' AND attempted_at < now() - make_interval(secs => ${REDEEM_IN_FLIGHT_LEASE_SECONDS})))
+        RETURNING id, api_key_id AS "apiKeyId", player_id AS "playerId", code_fingerprint AS "codeFingerprint",
+                  outcome, nickname`,
+  );
   if (reclaimed.rows[0]) return reclaimed.rows[0];
 
-  const existing = (await pool.query<RedemptionRecord>(FIND_ATTEMPT, [caller.accountId, trxid])).rows[0];
+  const existing = (
+    await pool.query<RedemptionRecord>(
+      sql`SELECT id, api_key_id AS "apiKeyId", player_id AS "playerId", code_fingerprint AS "codeFingerprint",
+                 outcome, nickname
+            FROM redemptions WHERE account_id = ${caller.accountId} AND idempotency_key = ${trxid}`,
+    )
+  ).rows[0];
   if (!existing) throw new Error(`redemption with trxid ${trxid} vanished while being read`);
   if (existing.apiKeyId !== caller.keyId) throw new ApiError("FORBIDDEN");
   if (existing.playerId !== input.playerId || existing.codeFingerprint !== fingerprint)

@@ -22,11 +22,8 @@ import { sendWebhook, type SendOutcome } from "../send-webhook";
 import { delayBeforeAttempt, MAX_ATTEMPTS } from "../retry-schedule";
 import { openSecret } from "../endpoint-secret";
 import { NOTIFY_ENDPOINT_DISABLED_TASK } from "../event-types";
-import {
-  WEBHOOK_DELIVERY_RECORD_COLUMNS,
-  WEBHOOK_DELIVERY_TABLES,
-  type WebhookDeliveryRecord,
-} from "../webhook-record";
+import type { WebhookDeliveryRecord } from "../webhook-record";
+import { sql } from "../../db/run-sql";
 
 /** Only a 2xx answer within this counts as delivered. */
 export const DELIVERY_TIMEOUT_MS = 15_000;
@@ -51,8 +48,6 @@ export type DeliveryResult =
   | { outcome: "delivered"; attempt: number; httpStatus: number }
   | { outcome: "retrying"; attempt: number; nextAttemptAt: Date; httpStatus?: number; error?: string }
   | { outcome: "failed"; attempt: number; reason: string; endpointDisabled: boolean };
-
-const LOAD_DELIVERY = `SELECT ${WEBHOOK_DELIVERY_RECORD_COLUMNS} FROM ${WEBHOOK_DELIVERY_TABLES} WHERE d.id = $1`;
 
 /** The body every attempt of an event sends, byte for byte: `{ type, timestamp, data }`. */
 export function webhookBody(event: { type: string; createdAt: Date; data: unknown }): string {
@@ -79,7 +74,8 @@ export function signedHeaders(
 
 export async function deliverWebhook(deliveryId: number, options: DeliveryOptions = {}): Promise<DeliveryResult> {
   const db = options.db ?? getPool();
-  const row = (await db.query<WebhookDeliveryRecord>(LOAD_DELIVERY, [deliveryId])).rows[0];
+  const row = (await db.query<WebhookDeliveryRecord>(sql`SELECT * FROM webhook_delivery(delivery_id => ${deliveryId})`))
+    .rows[0];
   if (!row) return { outcome: "skipped", why: "no such delivery" };
   return attemptDelivery(row, options);
 }

@@ -28,29 +28,13 @@ import {
   type DeliveredAttempt,
   type DeliveryOptions,
 } from "./deliver-webhook";
-import {
-  WEBHOOK_DELIVERY_RECORD_COLUMNS,
-  WEBHOOK_DELIVERY_TABLES,
-  type WebhookDeliveryRecord,
-} from "../webhook-record";
+import type { WebhookDeliveryRecord } from "../webhook-record";
+import { prepared, sql } from "../../db/run-sql";
 
 /** How long a claim holds beyond the request's own timeout (recording, a slow database). */
 export const CLAIM_MARGIN_MS = 30_000;
 /** How often an idle dispatcher looks for due deliveries written by other processes. */
 export const DEFAULT_POLL_INTERVAL_MS = 250;
-
-const CLAIM_DUE = `
-  WITH claimed AS (
-    UPDATE webhook_deliveries SET claimed_by = $2, claimed_until = now() + $3 * interval '1 millisecond'
-     WHERE id IN (SELECT id FROM webhook_deliveries
-                   WHERE status = 'pending' AND next_attempt_at <= now()
-                     AND (claimed_until IS NULL OR claimed_until < now())
-                   ORDER BY next_attempt_at LIMIT $1
-                   FOR UPDATE SKIP LOCKED)
-    RETURNING id
-  )
-  SELECT ${WEBHOOK_DELIVERY_RECORD_COLUMNS} FROM ${WEBHOOK_DELIVERY_TABLES}
-   WHERE d.id IN (SELECT id FROM claimed) ORDER BY d.id`;
 
 /** Claims up to `limit` due deliveries for `dispatcherId`; each comes back with its event and endpoint. */
 export async function claimDueDeliveries(
@@ -59,11 +43,23 @@ export async function claimDueDeliveries(
   limit: number,
   timeoutMs = DELIVERY_TIMEOUT_MS,
 ): Promise<WebhookDeliveryRecord[]> {
-  const { rows } = await db.query<WebhookDeliveryRecord>({
-    name: "webhooks-claim-due",
-    text: CLAIM_DUE,
-    values: [limit, dispatcherId, timeoutMs + CLAIM_MARGIN_MS],
-  });
+  const { rows } = await db.query<WebhookDeliveryRecord>(
+    prepared(
+      "webhooks-claim-due",
+      sql`WITH claimed AS (
+            UPDATE webhook_deliveries
+               SET claimed_by = ${dispatcherId},
+                   claimed_until = now() + ${timeoutMs + CLAIM_MARGIN_MS} * interval '1 millisecond'
+             WHERE id IN (SELECT id FROM webhook_deliveries
+                           WHERE status = 'pending' AND next_attempt_at <= now()
+                             AND (claimed_until IS NULL OR claimed_until < now())
+                           ORDER BY next_attempt_at LIMIT ${limit}
+                           FOR UPDATE SKIP LOCKED)
+            RETURNING id
+          )
+          SELECT w.* FROM claimed, webhook_delivery(delivery_id => claimed.id) w ORDER BY w.id`,
+    ),
+  );
   return rows;
 }
 

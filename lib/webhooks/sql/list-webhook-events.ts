@@ -1,5 +1,6 @@
 import { getPool } from "../../db/pool";
-import { WEBHOOK_EVENT_RECORD_COLUMNS, type WebhookEventRecord } from "../webhook-record";
+import type { WebhookEventRecord } from "../webhook-record";
+import { sql } from "../../db/run-sql";
 
 export interface WebhookEventView {
   id: string;
@@ -20,9 +21,8 @@ export async function listWebhookEvents(
   limit: number,
 ): Promise<{ events: WebhookEventView[]; hasMore: boolean }> {
   const { rows } = await getPool().query<WebhookEventRecord>(
-    `SELECT ${WEBHOOK_EVENT_RECORD_COLUMNS} FROM webhook_events
-      WHERE account_id = $1 AND sequence > $2 ORDER BY sequence LIMIT $3`,
-    [accountId, after, limit + 1],
+    sql`SELECT public_id AS "publicId", sequence, type, data, created_at AS "createdAt" FROM webhook_events
+         WHERE account_id = ${accountId} AND sequence > ${after} ORDER BY sequence LIMIT ${limit + 1}`,
   );
   const events = rows.slice(0, limit).map((row) => ({
     id: row.publicId,

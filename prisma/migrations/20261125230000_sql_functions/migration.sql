@@ -91,6 +91,33 @@ RETURNS TABLE (
    WHERE p.catalog_id = catalog_entry.catalog_id
 $$;
 
+-- One webhook delivery as the dispatcher sends it: the delivery, its event (fields prefixed `event`)
+-- and its endpoint (lib/webhooks/webhook-record.ts).
+CREATE FUNCTION webhook_delivery(delivery_id bigint)
+RETURNS TABLE (
+  "id" bigint,
+  "status" "WebhookDeliveryStatus",
+  "attempts" integer,
+  "endpointId" integer,
+  "eventPublicId" text,
+  "eventType" text,
+  "eventData" json,
+  "eventCreatedAt" timestamptz,
+  "accountId" integer,
+  "url" text,
+  "secret" text,
+  "previousSecret" text,
+  "previousSecretExpiresAt" timestamptz,
+  "disabledAt" timestamptz
+) LANGUAGE sql STABLE AS $$
+  SELECT d.id, d.status, d.attempts, d.endpoint_id, ev.public_id, ev.type, ev.data, ev.created_at,
+         e.account_id, e.url, e.secret, e.previous_secret, e.previous_secret_expires_at, e.disabled_at
+    FROM webhook_deliveries d
+    JOIN webhook_events ev ON ev.id = d.event_id
+    JOIN webhook_endpoints e ON e.id = d.endpoint_id
+   WHERE d.id = webhook_delivery.delivery_id
+$$;
+
 -- The outbox write: the event, numbered from the account's event_sequences row, and one delivery
 -- per subscribed endpoint (or to `endpoint_id` only, when given), in the caller's transaction.
 -- The sequence row's lock makes a second transaction of the account wait for the first to commit,
