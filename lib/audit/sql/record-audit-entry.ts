@@ -5,6 +5,7 @@
 import type pg from "pg";
 import type { Prisma } from "../../generated/prisma/client";
 import { getPrisma, type PrismaDb } from "../../db/prisma";
+import { sql } from "../../db/run-sql";
 
 export interface AuditEntry {
   /** "admin:<email>" (dashboard), "telegram:<id>" (bot), "system" otherwise. */
@@ -23,14 +24,10 @@ export async function recordAuditEntry(entry: AuditEntry, db: AuditWriter = getP
   const targetId = entry.targetId === undefined ? null : String(entry.targetId);
   if ("query" in db) {
     const { rows } = await db.query<{ id: number }>(
-      `INSERT INTO audit_log (actor, action, target_type, target_id, details) VALUES ($1, $2, $3, $4, $5) RETURNING id`,
-      [
-        entry.actor,
-        entry.action,
-        entry.targetType ?? null,
-        targetId,
-        entry.details === undefined ? null : JSON.stringify(entry.details),
-      ],
+      sql`INSERT INTO audit_log (actor, action, target_type, target_id, details)
+          VALUES (${entry.actor}, ${entry.action}, ${entry.targetType ?? null}, ${targetId},
+            ${entry.details === undefined ? null : JSON.stringify(entry.details)})
+          RETURNING id`,
     );
     return rows[0].id;
   }

@@ -86,7 +86,7 @@ export async function fulfilOrder(
       return;
     case "pending":
     case "unknown": {
-      if (supplierRef) await pool.query(`UPDATE orders SET supplier_ref = $2 WHERE id = $1`, [orderId, supplierRef]);
+      if (supplierRef) await pool.query(sql`UPDATE orders SET supplier_ref = ${supplierRef} WHERE id = ${orderId}`);
       if (Date.now() - order.createdAt.getTime() >= timing.deadlineMs) {
         await flagOrderForAdmin(orderId, `supplier outcome not settled after ${attempts} attempts`);
         return;

@@ -28,6 +28,7 @@ import {
   startWebhookDispatcher,
   type WebhookDispatcher,
 } from "../../webhooks/sql/dispatch-webhooks";
+import { sql } from "../../db/run-sql";
 
 const LIVENESS_NAMESPACE = 72_707_002;
 // A job locked this recently may belong to a worker whose liveness lock is still being taken.
@@ -45,13 +46,12 @@ async function findDeadHolders(pool: pg.Pool, candidates: string[]): Promise<str
   const client = await pool.connect();
   try {
     for (const id of candidates) {
-      const probe = await client.query<{ free: boolean }>(`SELECT pg_try_advisory_lock($1, hashtext($2)) AS free`, [
-        LIVENESS_NAMESPACE,
-        id,
-      ]);
+      const probe = await client.query<{ free: boolean }>(
+        sql`SELECT pg_try_advisory_lock(${LIVENESS_NAMESPACE}, hashtext(${id})) AS free`,
+      );
       if (probe.rows[0].free) {
         dead.push(id);
-        await client.query(`SELECT pg_advisory_unlock($1, hashtext($2))`, [LIVENESS_NAMESPACE, id]);
+        await client.query(sql`SELECT pg_advisory_unlock(${LIVENESS_NAMESPACE}, hashtext(${id}))`);
       }
     }
   } finally {
@@ -106,7 +106,7 @@ export async function startWorker(options: {
     return livenessQueue;
   };
   const lockWorkerId = (client: pg.Client, id: string) =>
-    client.query(`SELECT pg_advisory_lock($1, hashtext($2))`, [LIVENESS_NAMESPACE, id]);
+    client.query(sql`SELECT pg_advisory_lock(${LIVENESS_NAMESPACE}, hashtext(${id}))`);
   const holdLiveness = async () => {
     // (Re)connects and takes a lock for every worker id of this process.
     const client = new pg.Client({ connectionString: options.connectionString });

@@ -5,6 +5,7 @@ import { getPool } from "../../db/pool";
 import { decryptCode } from "../../codes/code-crypto";
 import { centsToUsd } from "../../money/cents-to-usd";
 import type { OrderRecord } from "../order-record";
+import { sql } from "../../db/run-sql";
 
 export type Invoice = ReturnType<typeof toInvoice>;
 
@@ -37,8 +38,8 @@ export async function buildInvoices(orders: OrderRecord[], client: Pick<pg.PoolC
   const codesByOrder = new Map<number, string[]>();
   if (withCodes.length) {
     const { rows } = await client.query<{ orderId: number; ciphertext: string }>(
-      `SELECT order_id AS "orderId", ciphertext FROM inventory_codes WHERE order_id = ANY($1) AND status = 'delivered' ORDER BY id`,
-      [withCodes],
+      sql`SELECT order_id AS "orderId", ciphertext FROM inventory_codes
+          WHERE order_id = ANY(${withCodes}) AND status = 'delivered' ORDER BY id`,
     );
     for (const row of rows)
       codesByOrder.set(row.orderId, [...(codesByOrder.get(row.orderId) ?? []), decryptCode(row.ciphertext)]);

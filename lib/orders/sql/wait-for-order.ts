@@ -6,6 +6,7 @@
 import pg from "pg";
 import { databaseUrl } from "../../db/pool";
 import { ORDER_FINISHED_CHANNEL, ORDER_WAITER_LOCK_NAMESPACE } from "../../fulfilment/sql/settle-order";
+import { sql } from "../../db/run-sql";
 
 const waiters = new Map<number, Set<() => void>>();
 let listener: Promise<pg.Client> | undefined;
@@ -43,13 +44,13 @@ export async function waitForOrderFinish(
   const client = await connectListener();
   // Taken before isFinished reads the order: a settlement that already tried the lock has
   // committed by the time this returns, so the read sees it; one that tries later notifies.
-  await client.query(`SELECT pg_advisory_lock_shared($1, $2)`, [ORDER_WAITER_LOCK_NAMESPACE, orderId]);
+  await client.query(sql`SELECT pg_advisory_lock_shared(${ORDER_WAITER_LOCK_NAMESPACE}, ${orderId})`);
   try {
     await waitForWake(orderId, timeoutMs, isFinished);
   } finally {
     // On a lost connection the lock went with it.
     await client
-      .query(`SELECT pg_advisory_unlock_shared($1, $2)`, [ORDER_WAITER_LOCK_NAMESPACE, orderId])
+      .query(sql`SELECT pg_advisory_unlock_shared(${ORDER_WAITER_LOCK_NAMESPACE}, ${orderId})`)
       .catch(() => undefined);
   }
 }

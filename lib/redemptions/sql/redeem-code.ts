@@ -129,14 +129,12 @@ export async function redeemCode(caller: ApiCaller, supplier: Supplier, input: R
     });
   } catch (error) {
     // Not an answer from the supplier: free the attempt for a retry rather than leave it pending.
-    await getPool().query(`UPDATE redemptions SET outcome = 'unavailable' WHERE id = $1`, [opened.id]);
+    await getPool().query(sql`UPDATE redemptions SET outcome = 'unavailable' WHERE id = ${opened.id}`);
     throw error;
   }
   const nickname = outcome.status === "redeemed" ? (outcome.nickname ?? null) : null;
-  await getPool().query(`UPDATE redemptions SET outcome = $2, nickname = $3 WHERE id = $1`, [
-    opened.id,
-    outcome.status,
-    nickname,
-  ]);
+  await getPool().query(
+    sql`UPDATE redemptions SET outcome = ${outcome.status}, nickname = ${nickname} WHERE id = ${opened.id}`,
+  );
   return answerFor({ ...opened, outcome: outcome.status, nickname }, false);
 }

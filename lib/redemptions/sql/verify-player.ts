@@ -3,6 +3,7 @@ import { getPool } from "../../db/pool";
 import { ApiError } from "../../http/errors";
 import type { ApiCaller } from "../../auth/authenticate-api-key";
 import type { Supplier, VerifyOutcome } from "../../suppliers/types";
+import { sql } from "../../db/run-sql";
 
 export async function verifyPlayer(
   caller: ApiCaller,
@@ -15,17 +16,10 @@ export async function verifyPlayer(
     zoneId: input.zoneId,
   });
   await getPool().query(
-    `INSERT INTO redemptions (account_id, api_key_id, kind, player_id, zone_id, trxid, outcome, nickname) VALUES ($1, $2, $3, $4, $5, $6, $7, $8)`,
-    [
-      caller.accountId,
-      caller.keyId,
-      `verify-${input.game}`,
-      input.playerId,
-      input.zoneId ?? null,
-      input.trxid ?? null,
-      outcome.status,
-      outcome.status === "found" ? outcome.nickname : null,
-    ],
+    sql`INSERT INTO redemptions (account_id, api_key_id, kind, player_id, zone_id, trxid, outcome, nickname)
+        VALUES (${caller.accountId}, ${caller.keyId}, ${`verify-${input.game}`}, ${input.playerId},
+          ${input.zoneId ?? null}, ${input.trxid ?? null}, ${outcome.status},
+          ${outcome.status === "found" ? outcome.nickname : null})`,
   );
   if (outcome.status === "not_found") throw new ApiError("PLAYER_NOT_FOUND");
   if (outcome.status === "unavailable") throw new ApiError("SUPPLIER_UNAVAILABLE", { headers: { "retry-after": "5" } });

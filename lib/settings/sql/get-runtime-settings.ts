@@ -13,6 +13,7 @@ import {
   SWITCH_NAMES,
   type EligibilityRule,
 } from "../setting-schemas";
+import { sql } from "../../db/run-sql";
 
 export interface RuntimeSettings {
   maintenance: boolean;
@@ -79,7 +80,7 @@ export function createSettingsReader(options: SettingsReaderOptions = {}): Setti
   async function read(): Promise<RuntimeSettings> {
     const startedIn = generation;
     try {
-      const { rows } = await pool().query<SettingRecord>(`SELECT key, value FROM settings WHERE key = ANY($1)`, [KEYS]);
+      const { rows } = await pool().query<SettingRecord>(sql`SELECT key, value FROM settings WHERE key = ANY(${KEYS})`);
       const value = parseSettings(rows);
       if (startedIn === generation) cached = { value, readAt: Date.now() };
       if (failedAt !== undefined) console.info("[settings] database readable again");

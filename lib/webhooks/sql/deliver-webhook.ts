@@ -23,7 +23,7 @@ import { delayBeforeAttempt, MAX_ATTEMPTS } from "../retry-schedule";
 import { openSecret } from "../endpoint-secret";
 import { NOTIFY_ENDPOINT_DISABLED_TASK } from "../event-types";
 import type { WebhookDeliveryRecord } from "../webhook-record";
-import { sql } from "../../db/run-sql";
+import { prepared, sql } from "../../db/run-sql";
 
 /** Only a 2xx answer within this counts as delivered. */
 export const DELIVERY_TIMEOUT_MS = 15_000;
@@ -91,11 +91,10 @@ export async function attemptDelivery(
   const attempt = options.attempt ?? row.attempts + 1;
   if (row.attempts >= attempt) return { outcome: "skipped", why: `attempt ${attempt} already made` };
   if (row.disabledAt) {
-    await db.query(
-      `UPDATE webhook_deliveries SET status = 'failed', fail_reason = 'endpoint disabled', next_attempt_at = NULL, claimed_by = NULL, claimed_until = NULL
-        WHERE id = $1 AND status = 'pending'`,
-      [row.id],
-    );
+    await db.query(sql`UPDATE webhook_deliveries
+        SET status = 'failed', fail_reason = 'endpoint disabled', next_attempt_at = NULL, claimed_by = NULL,
+          claimed_until = NULL
+        WHERE id = ${row.id} AND status = 'pending'`);
     return { outcome: "failed", attempt: row.attempts, reason: "endpoint disabled", endpointDisabled: true };
   }
 
@@ -130,13 +129,21 @@ export interface DeliveredAttempt {
   durationMs: number;
 }
 
-// Delivered attempts, any number in one statement, so one round trip and one commit: each guarded
-// on its attempt (a concurrent run of the same attempt waits for the row lock, then finds it
-// recorded), its attempt logged, the delivery done and its claim dropped, the endpoint's failing
-// streak cleared. Returns the ids it recorded.
-const RECORD_DELIVERED = `
+/**
+ * Records delivered attempts, any number in one statement, so one round trip and one commit: each
+ * guarded on its attempt (a concurrent run of the same attempt waits for the row lock, then finds it
+ * recorded), its attempt logged, the delivery done and its claim dropped, the endpoint's failing
+ * streak cleared. Returns the delivery ids it recorded.
+ */
+export async function recordDeliveredAttempts(db: pg.Pool, attempts: DeliveredAttempt[]): Promise<Set<number>> {
+  const { rows } = await db.query<{ id: number }>(
+    prepared(
+      "webhooks-record-delivered",
+      sql`
   WITH input AS (
-    SELECT * FROM unnest($1::bigint[], $2::int[], $3::timestamptz[], $4::int[], $5::text[], $6::int[])
+    SELECT * FROM unnest(${attempts.map((a) => a.deliveryId)}::bigint[], ${attempts.map((a) => a.attempt)}::int[],
+                         ${attempts.map((a) => a.at)}::timestamptz[], ${attempts.map((a) => a.httpStatus)}::int[],
+                         ${attempts.map((a) => a.responseBody)}::text[], ${attempts.map((a) => a.durationMs)}::int[])
       AS t(id, attempt, at, http_status, response_body, duration_ms)
   ), delivery AS (
     UPDATE webhook_deliveries d
@@ -151,22 +158,9 @@ const RECORD_DELIVERED = `
     UPDATE webhook_endpoints SET failing_since = NULL
      WHERE id IN (SELECT endpoint_id FROM delivery) AND failing_since IS NOT NULL
   )
-  SELECT id::int AS id FROM delivery`;
-
-/** Records delivered attempts in one statement; returns the delivery ids it recorded. */
-export async function recordDeliveredAttempts(db: pg.Pool, attempts: DeliveredAttempt[]): Promise<Set<number>> {
-  const { rows } = await db.query<{ id: number }>({
-    name: "webhooks-record-delivered",
-    text: RECORD_DELIVERED,
-    values: [
-      attempts.map((a) => a.deliveryId),
-      attempts.map((a) => a.attempt),
-      attempts.map((a) => a.at),
-      attempts.map((a) => a.httpStatus),
-      attempts.map((a) => a.responseBody),
-      attempts.map((a) => a.durationMs),
-    ],
-  });
+  SELECT id::int AS id FROM delivery`,
+    ),
+  );
   return new Set(rows.map((r) => r.id));
 }
 
@@ -214,8 +208,7 @@ async function recordFailure(
 ): Promise<DeliveryResult> {
   // The row lock orders this against a concurrent run of the same attempt: the second finds it recorded.
   const locked = await client.query<Pick<WebhookDeliveryRecord, "attempts" | "status">>(
-    `SELECT attempts, status FROM webhook_deliveries WHERE id = $1 FOR UPDATE`,
-    [row.id],
+    sql`SELECT attempts, status FROM webhook_deliveries WHERE id = ${row.id} FOR UPDATE`,
   );
   // Gone: the endpoint was removed while the request was out.
   if (!locked.rows[0]) return { outcome: "skipped", why: "the delivery was removed with its endpoint" };
@@ -223,28 +216,28 @@ async function recordFailure(
     return { outcome: "skipped", why: `attempt ${attempt} already recorded` };
   }
   await client.query(
-    `INSERT INTO webhook_attempts (delivery_id, attempted_at, http_status, response_body, error, duration_ms) VALUES ($1, $2, $3, $4, $5, $6)`,
-    [row.id, now, sent.httpStatus ?? null, sent.responseBody ?? null, sent.error ?? null, sent.durationMs],
+    sql`INSERT INTO webhook_attempts (delivery_id, attempted_at, http_status, response_body, error, duration_ms)
+        VALUES (${row.id}, ${now}, ${sent.httpStatus ?? null}, ${sent.responseBody ?? null}, ${sent.error ?? null},
+          ${sent.durationMs})`,
   );
   const status = sent.httpStatus;
 
   const fail = async (reason: string, endpointDisabled: boolean) => {
-    await client.query(
-      `UPDATE webhook_deliveries SET status = 'failed', attempts = $2, last_attempt_at = $3, next_attempt_at = NULL, fail_reason = $4, claimed_by = NULL, claimed_until = NULL
-        WHERE id = $1`,
-      [row.id, attempt, now, reason],
-    );
+    await client.query(sql`UPDATE webhook_deliveries
+        SET status = 'failed', attempts = ${attempt}, last_attempt_at = ${now}, next_attempt_at = NULL,
+          fail_reason = ${reason}, claimed_by = NULL, claimed_until = NULL
+        WHERE id = ${row.id}`);
     return { outcome: "failed" as const, attempt, reason, endpointDisabled };
   };
   const disable = async (reason: string) => {
     const disabled = await client.query(
-      `UPDATE webhook_endpoints SET disabled_at = $2, disabled_reason = $3, updated_at = $2 WHERE id = $1 AND disabled_at IS NULL RETURNING id`,
-      [row.endpointId, now, reason],
+      sql`UPDATE webhook_endpoints SET disabled_at = ${now}, disabled_reason = ${reason}, updated_at = ${now}
+          WHERE id = ${row.endpointId} AND disabled_at IS NULL RETURNING id`,
     );
     if (disabled.rowCount) {
       await client.query(
-        `SELECT graphile_worker.add_job($1, json_build_object('endpointId', $2::int), max_attempts := 10)`,
-        [NOTIFY_ENDPOINT_DISABLED_TASK, row.endpointId],
+        sql`SELECT graphile_worker.add_job(${NOTIFY_ENDPOINT_DISABLED_TASK}, json_build_object('endpointId',
+              ${row.endpointId}::int), max_attempts := 10)`,
       );
     }
     return fail(`endpoint disabled: ${reason}`, true);
@@ -252,8 +245,8 @@ async function recordFailure(
 
   if (status === 410) return disable("it answered 410 Gone");
   const failing = await client.query<{ failingSince: NonNullable<WebhookEndpoint["failingSince"]> }>(
-    `UPDATE webhook_endpoints SET failing_since = COALESCE(failing_since, $2) WHERE id = $1 RETURNING failing_since AS "failingSince"`,
-    [row.endpointId, now],
+    sql`UPDATE webhook_endpoints SET failing_since = COALESCE(failing_since, ${now})
+        WHERE id = ${row.endpointId} RETURNING failing_since AS "failingSince"`,
   );
   if (now.getTime() - failing.rows[0].failingSince.getTime() >= DISABLE_AFTER_FAILING_MS) {
     return disable(`every attempt failed since ${failing.rows[0].failingSince.toISOString()}`);
@@ -264,8 +257,10 @@ async function recordFailure(
   const nextAttemptAt = new Date(now.getTime() + delay);
   // Due again at nextAttemptAt, when a dispatcher claims it.
   await client.query(
-    `UPDATE webhook_deliveries SET attempts = $2, last_attempt_at = $3, next_attempt_at = $4, claimed_by = NULL, claimed_until = NULL WHERE id = $1`,
-    [row.id, attempt, now, nextAttemptAt],
+    sql`UPDATE webhook_deliveries
+        SET attempts = ${attempt}, last_attempt_at = ${now}, next_attempt_at = ${nextAttemptAt}, claimed_by = NULL,
+          claimed_until = NULL
+        WHERE id = ${row.id}`,
   );
   return { outcome: "retrying", attempt, nextAttemptAt, httpStatus: status, error: sent.error };
 }

@@ -75,8 +75,8 @@ export async function listClaimingDispatchers(db: pg.Pool): Promise<string[]> {
 export async function releaseDeadClaims(db: pg.Pool, deadDispatchers: string[]): Promise<number> {
   if (deadDispatchers.length === 0) return 0;
   const released = await db.query(
-    `UPDATE webhook_deliveries SET claimed_by = NULL, claimed_until = NULL WHERE status = 'pending' AND claimed_by = ANY ($1::text[])`,
-    [deadDispatchers],
+    sql`UPDATE webhook_deliveries SET claimed_by = NULL, claimed_until = NULL
+        WHERE status = 'pending' AND claimed_by = ANY (${deadDispatchers}::text[])`,
   );
   return released.rowCount ?? 0;
 }
