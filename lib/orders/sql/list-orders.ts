@@ -2,7 +2,7 @@
 // as key, like every lookup.
 //
 // Each order has its key's number key_seq (1..n without gaps, in placement order) and the key's row
-// holds n (order_count), both written by the placing statement (lib/orders/sql/place-order.ts). So one
+// holds n (order_count), both written by place_order (lib/orders/sql/place-order.ts calls it). So one
 // statement reads the exact total and the page from the same snapshot, and a page is a keyset range
 // on the unique (api_key_id, key_seq) index: page p of size s is the s orders with
 // key_seq <= n - (p - 1) * s, which costs the same at page 500 as at page 1 (no count(*), no OFFSET).
