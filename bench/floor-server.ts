@@ -1,36 +1,22 @@
-// The floor: the least a Node server can do to answer the bench's requests. Bare node:http and one
-// pg Pool (PG_POOL_MAX, default 10, like the service), every statement named (parsed and planned
-// once per connection), the service's invoice shape. Its statements, and where and why they differ
-// from the service's, are in floor-statements.ts.
+// The floor: the least a Node server can do to answer the bench's requests. Bare node:http, the
+// service's own pool and the service's own statements (its lib functions) wherever it does the same
+// work; floor-statements.ts holds the rest and says where and why the floor differs.
 import crypto from "node:crypto";
 import http from "node:http";
-import pg from "pg";
 import type { ApiCaller } from "@/lib/auth/api-caller-record";
 import { hashApiKey, isWellFormedApiKey } from "@/lib/auth/api-key-format";
-import type { ListedProductRecord } from "@/lib/catalog/catalog-record";
+import { lookupApiCaller } from "@/lib/auth/sql/lookup-api-caller";
+import { listProducts } from "@/lib/catalog/sql/list-products";
+import { getPool } from "@/lib/db/pool";
 import { centsToUsd } from "@/lib/money/cents-to-usd";
-import { toInvoice } from "@/lib/orders/build-invoice";
+import { listKeyOrders } from "@/lib/orders/sql/list-orders";
+import { readBalanceCents } from "@/lib/wallet/sql/read-balance";
+import { toInvoice } from "@/lib/orders/sql/build-invoice";
 import type { OrderRecord } from "@/lib/orders/order-record";
 import { formatPublicOrderId, parsePublicOrderId } from "@/lib/orders/public-order-id";
-import {
-  HISTORY_PAGE,
-  KEY_LOOKUP,
-  LIST_PRODUCTS,
-  ORDER_BY_ID,
-  PLACE_ORDER,
-  READ_BALANCE,
-  RESERVE_ORDER_IDS,
-} from "./floor-statements";
+import { ORDER_BY_ID, PLACE_ORDER, RESERVE_ORDER_IDS } from "./floor-statements";
 
-pg.types.setTypeParser(pg.types.builtins.INT8, (value) => Number(value));
-
-const pool = new pg.Pool({
-  connectionString: process.env.DATABASE_URL,
-  max: Number(process.env.PG_POOL_MAX ?? 10),
-  connectionTimeoutMillis: 5000,
-  idleTimeoutMillis: 30_000,
-});
-pool.on("error", (error) => console.error("[floor] idle client error:", error.message));
+const pool = getPool();
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- pg rows and JSON bodies, read by field name
 type Row = Record<string, any>;
@@ -57,12 +43,7 @@ async function authenticate(req: http.IncomingMessage): Promise<ApiCaller> {
   const key = req.headers["x-api-key"];
   if (typeof key !== "string" || !isWellFormedApiKey(key))
     throw new HttpError(401, { success: false, error: "INVALID_API_KEY", code: "INVALID_API_KEY" });
-  const { rows } = await pool.query<ApiCaller>({
-    name: "auth-key-lookup",
-    text: KEY_LOOKUP,
-    values: [hashApiKey(key)],
-  });
-  const caller = rows[0];
+  const caller = (await lookupApiCaller(hashApiKey(key)))?.caller;
   if (!caller) throw new HttpError(401, { success: false, error: "INVALID_API_KEY", code: "INVALID_API_KEY" });
   if (caller.bannedAt || caller.apiDisabledByAdmin || !caller.apiEnabled)
     throw new HttpError(403, { success: false, error: "API_DISABLED", code: "API_DISABLED" });
@@ -176,40 +157,20 @@ async function handle(req: http.IncomingMessage, res: http.ServerResponse): Prom
   try {
     if (req.method === "GET" && pathname === "/balance") {
       const caller = await authenticate(req);
-      const { rows } = await pool.query<{ balance_cents: number }>({
-        name: "read-balance",
-        text: READ_BALANCE,
-        values: [caller.accountId],
-      });
-      return send(res, 200, { success: true, balanceUsd: centsToUsd(rows[0]?.balance_cents ?? 0), currency: "USD" });
+      const balanceUsd = centsToUsd(await readBalanceCents(caller.accountId));
+      return send(res, 200, { success: true, balanceUsd, currency: "USD" });
     }
     if (req.method === "GET" && (pathname === "/products" || pathname === "/catalog")) {
       await authenticate(req);
-      const { rows } = await pool.query<ListedProductRecord>({ name: "list-products", text: LIST_PRODUCTS });
-      const products = rows.map((row) => ({
-        id: row.catalogId,
-        slug: row.slug,
-        gameName: row.gameName,
-        serviceName: row.productName,
-        packName: row.packName,
-        kind: row.kind,
-        price: centsToUsd(row.priceCents),
-        currency: "USD",
-        orderable: row.orderable,
-        ...(row.stock === null ? {} : { stock: row.stock }),
-      }));
+      const products = await listProducts();
       return send(res, 200, { success: true, products });
     }
     if (req.method === "GET" && pathname === "/history") {
       const caller = await authenticate(req);
       const limit = Number(new URLSearchParams(queryAt === -1 ? "" : url.slice(queryAt + 1)).get("limit") ?? 30);
       if (!Number.isInteger(limit) || limit < 1 || limit > 200) throw invalidRequest();
-      const { rows } = await pool.query<OrderRecord & { keyOrderCount: number }>({
-        name: "history-page",
-        text: HISTORY_PAGE,
-        values: [caller.accountId, caller.keyId, limit, 0],
-      });
-      const orders = rows.filter((row) => row.id !== null).map((row) => toInvoice(row));
+      const page = await listKeyOrders({ accountId: caller.accountId, keyId: caller.keyId }, limit);
+      const orders = page.orders.map((row) => toInvoice(row));
       return send(res, 200, { success: true, count: orders.length, orders });
     }
     if (req.method === "GET" && pathname.startsWith("/orders/")) {

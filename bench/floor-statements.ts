@@ -1,44 +1,19 @@
-// Every statement the floor (floor-server.ts) sends, in one place. Where the floor does the same work
-// as the service, it sends the service's statement, imported by name from lib/; where a statement is
-// not exported yet, its text is built here from the same column lists and marked "not exported".
-//
-// Where and why the floor differs from the service (the rest is the same work):
-// - POST /orders is one statement after the key lookup (PLACE_ORDER below), the best placement we
-//   know, so the ratio says how far the service is from it. The service sends the catalog entry and
-//   the idempotency check with the key lookup, validates the body against the entry in Node, then
-//   sends its writing statement (lib/orders/place-order.ts); the floor checks the entry inside its
-//   one statement, takes order ids from blocks it reserves in advance (RESERVE_ORDER_IDS), handles
+// The statements of the floor (floor-server.ts) that are not the service's. For the key lookup,
+// GET /balance, GET /products and GET /history the floor calls the service's own lib functions, so it
+// sends the very same statements. Where and why the floor differs from the service:
+// - POST /orders is one CTE statement after the key lookup (PLACE_ORDER below): the best placement
+//   we know in plain SQL, so the ratio says how far the service's two round trips, its validation in
+//   Node and its place_order() function are from it. The floor checks the catalog entry inside the
+//   statement, takes order ids from blocks it reserves in advance (RESERVE_ORDER_IDS), handles
 //   top-ups only (no code reservation, no stock check) and checks no body fields but pid, trxid and
 //   userId.
+// - GET /orders/:id reads public and numeric ids by primary key (ORDER_BY_ID); the service also ranks
+//   trxids and idempotency keys (the bench sends public ids).
 // - No rate limiter, no settings read, no account-eligibility, allowlist or switch checks, no
 //   last-used stamping, no zod, no Request/Response objects: the service's own cost.
-// - GET /orders/:id reads public and numeric ids by primary key; the service also ranks trxids and
-//   idempotency keys (the bench sends public ids). Invoices are built with the service's toInvoice,
-//   without its codes read (the bench orders top-ups only).
-import { API_CALLER_COLUMNS, API_CALLER_TABLES } from "@/lib/auth/api-caller-record";
-import { LISTED_PRODUCT_COLUMNS } from "@/lib/catalog/catalog-record";
-import { HISTORY_PAGE } from "@/lib/orders/list-orders";
-import { ORDER_RECORD_COLUMNS, orderRecordColumns } from "@/lib/orders/order-record";
 
-export { HISTORY_PAGE };
-
-/** Not exported: lib/auth/authenticate-api-key.ts LOOKUP. $1 the key's hash. */
-export const KEY_LOOKUP = `SELECT ${API_CALLER_COLUMNS} FROM ${API_CALLER_TABLES} WHERE k.key_hash = $1 AND k.revoked_at IS NULL`;
-
-/** Not exported: lib/wallet/read-balance.ts readBalanceCents. $1 account id. */
-export const READ_BALANCE = `SELECT balance_cents FROM accounts WHERE id = $1`;
-
-/** Not exported: lib/catalog/list-products.ts listProducts. */
-export const LIST_PRODUCTS = `SELECT ${LISTED_PRODUCT_COLUMNS},
-                  CASE WHEN l.kind IN ('gamekey', 'giftcard')
-                       THEN (SELECT count(*)::int FROM inventory_codes c WHERE c.product_id = p.id AND c.status = 'available')
-                  END AS stock
-             FROM products p JOIN game_lines l ON l.id = p.line_id
-            WHERE p.active AND l.available
-            ORDER BY l.sort_order, l.id, p.sort_order, p.id`;
-
-/** Not exported: lib/orders/read-order.ts FIND_OWN_ORDER_BY_ID. $1 order id, $2 account id. */
-export const ORDER_BY_ID = `SELECT ${orderRecordColumns("o")} FROM orders o WHERE o.id = $1 AND o.account_id = $2`;
+/** $1 order id, $2 account id; the row in the service's order_record() shape. */
+export const ORDER_BY_ID = `SELECT (order_record(o)).* FROM orders o WHERE o.id = $1 AND o.account_id = $2`;
 
 /** The floor's own: order ids reserved in blocks, so the public id is known before the placing statement. */
 export const RESERVE_ORDER_IDS = `SELECT nextval(pg_get_serial_sequence('orders', 'id'))::int AS id FROM generate_series(1, $1::int)`;
@@ -92,7 +67,7 @@ export const PLACE_ORDER = `
            d.charged, CASE WHEN d.charged THEN NULL ELSE 'INSUFFICIENT BALANCE' END, CASE WHEN d.charged THEN NULL ELSE now() END,
            numbered.order_count
       FROM accepted, numbered, (SELECT EXISTS (SELECT 1 FROM debit) AS charged) d
-    RETURNING ${ORDER_RECORD_COLUMNS}
+    RETURNING (order_record(orders)).*
   ), ledger AS (
     INSERT INTO ledger_entries (account_id, kind, amount_cents, balance_after_cents, order_id, actor, reason, audit_log_id, account_seq, created_at)
     SELECT $1, 'debit', -debit.price_cents, debit.balance_cents, ins.id, $10, 'order ' || ins."publicId", NULL, debit.ledger_count, debit.ledger_last_at
@@ -133,5 +108,5 @@ export const PLACE_ORDER = `
     LEFT JOIN LATERAL (
       SELECT * FROM ins
       UNION ALL
-      SELECT ${orderRecordColumns("o")} FROM orders o WHERE opened.existing AND o.account_id = $1 AND o.idempotency_key = $2
+      SELECT (order_record(o)).* FROM orders o WHERE opened.existing AND o.account_id = $1 AND o.idempotency_key = $2
     ) placed ON true`;

@@ -17,7 +17,7 @@ import os from "node:os";
 import path from "node:path";
 import { projectRoot, pointAtDatabase } from "@/lib/config/env";
 import { getPool } from "@/lib/db/pool";
-import { checkLedger } from "@/lib/wallet/check-ledger";
+import { checkLedger } from "@/lib/wallet/sql/check-ledger";
 import { readBenchConfig } from "./config";
 import { closeBench, openBenchDatabase, resetAndMigrate, seedBench } from "./database";
 import { diffCpu, snapshotCpu, type CpuBreakdown } from "./cpu-usage";

@@ -34,7 +34,7 @@ import pg from "pg";
 import { getPrisma } from "@/lib/db/prisma";
 import { issueApiKey } from "@/lib/accounts/issue-api-key";
 import { seedDemoCatalog } from "@/lib/seed/seed-demo-data";
-import { ACCOUNTS_WITH_STALE_LEDGER_LAST_AT, LEDGER_OUT_OF_ORDER } from "@/lib/wallet/check-ledger";
+import { ACCOUNTS_WITH_STALE_LEDGER_LAST_AT, LEDGER_OUT_OF_ORDER } from "@/lib/wallet/sql/check-ledger";
 
 /** SCALE_ORDERS: reseller A's orders after growing (a smaller number for a quick try of the bench itself). */
 export const BIG_ORDERS = Number(process.env.SCALE_ORDERS ?? 1_000_000);

@@ -22,7 +22,7 @@ import os from "node:os";
 import path from "node:path";
 import { projectRoot, pointAtDatabase } from "@/lib/config/env";
 import { getPool } from "@/lib/db/pool";
-import { readOrderMetrics } from "@/lib/dashboard/read-order-metrics";
+import { readOrderMetrics } from "@/lib/dashboard/sql/read-order-metrics";
 import { readOrderBacklog } from "@/lib/dashboard/read-order-backlog";
 import { listOrders } from "@/lib/dashboard/list-orders";
 import { listGameLineSlugs } from "@/lib/dashboard/list-game-line-slugs";

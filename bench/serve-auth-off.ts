@@ -3,14 +3,13 @@
 // compares it with the service to show what those two cost. Callers come from an in-memory table of
 // every key, read once; nothing is limited. A route's extra read (POST /orders' placement lookup)
 // still runs with the key's own lookup, as one statement, as it does in the service.
-import { API_CALLER_COLUMNS, API_CALLER_TABLES } from "@/lib/auth/api-caller-record";
 import { hashApiKey } from "@/lib/auth/api-key-format";
 import { authenticateApiKey, extractApiKey, type ApiCaller } from "@/lib/auth/authenticate-api-key";
 import { getPool } from "@/lib/db/pool";
 import { ApiError } from "@/lib/http/errors";
 import { replaceCallerAuthenticationForBench } from "@/lib/http/access-policies";
 
-const ALL_KEYS = `SELECT k.key_hash AS "keyHash", ${API_CALLER_COLUMNS} FROM ${API_CALLER_TABLES} WHERE k.revoked_at IS NULL`;
+const ALL_KEYS = `SELECT k.key_hash AS "keyHash", c.* FROM api_keys k, api_caller(key_hash => k.key_hash) c`;
 const allowed = { allowed: true, retryAfterSeconds: 0, retryAfterMs: 0, headers: {} as Record<string, string> };
 
 let callers: Promise<Map<string, ApiCaller>> | undefined;

@@ -23,7 +23,7 @@ import type pg from "pg";
 import { addWebhookEndpoint } from "@/lib/webhooks/add-webhook-endpoint";
 import { removeWebhookEndpoint } from "@/lib/webhooks/remove-webhook-endpoint";
 import { systemResolver } from "@/lib/webhooks/check-destination";
-import { checkLedger } from "@/lib/wallet/check-ledger";
+import { checkLedger } from "@/lib/wallet/sql/check-ledger";
 import { forEachLimited } from "./database";
 import { runLoad, type RequestFactory } from "./load";
 import { BenchWebhookReceiver, type DeliveryTally } from "./webhook-receiver";

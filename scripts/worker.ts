@@ -2,7 +2,7 @@
 // reaches the database; each order still finishes exactly once.
 import { assertProductionSecrets } from "@/lib/config/env";
 import { databaseUrl, closePool } from "@/lib/db/pool";
-import { startWorker } from "@/lib/fulfilment/run-worker";
+import { startWorker } from "@/lib/fulfilment/sql/run-worker";
 
 assertProductionSecrets();
 const worker = await startWorker({ connectionString: databaseUrl() });

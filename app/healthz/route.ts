@@ -1,7 +1,7 @@
 // GET /healthz: no key, not rate-limited; 503 when the database does not answer.
 import { jsonResponse } from "@/lib/http/errors";
 import { otherMethods } from "@/lib/http/route-methods";
-import { checkHealth } from "@/lib/health/check-health";
+import { checkHealth } from "@/lib/health/sql/check-health";
 
 export const dynamic = "force-dynamic";
 

@@ -1,7 +1,7 @@
 import { getPrisma } from "../db/prisma";
-import { recordAuditEntry } from "../audit/record-audit-entry";
+import { recordAuditEntry } from "../audit/sql/record-audit-entry";
 import { toAccountRecord, type AccountRecord } from "./account-record";
-import { lockAccount } from "./lock-account";
+import { lockAccount } from "./sql/lock-account";
 
 /** Bans an account: every API call answers ACCOUNT_BANNED until unbanned. Audited even when already banned. */
 export async function banAccount(input: {

@@ -1,5 +1,6 @@
 import { getPrisma, type PrismaDb } from "../db/prisma";
 import { toAccountRecord, type AccountRecord } from "./account-record";
+import { accountIdsByUsername } from "./sql/match-telegram-username";
 
 export type AccountLookup =
   | { status: "found"; account: AccountRecord }
@@ -9,17 +10,6 @@ export type AccountLookup =
   | { status: "invalid" };
 
 const MAX_INT4 = 2_147_483_647;
-
-/**
- * Ids of the accounts storing this Telegram username, compared case-insensitively as Telegram
- * does. Raw SQL: Prisma's case-insensitive `equals` is an ILIKE that reads the "_" of usernames as
- * a wildcard ("a_b" would find "axb").
- */
-export async function accountIdsByUsername(username: string, db: PrismaDb = getPrisma(), limit = 5): Promise<number[]> {
-  const rows = await db.$queryRaw<{ id: number }[]>`
-    SELECT id FROM accounts WHERE lower(telegram_username) = lower(${username}) ORDER BY id LIMIT ${limit}`;
-  return rows.map((row) => row.id);
-}
 
 /**
  * Finds an account by how an admin names it: its numeric id ("42" or "#42") or its Telegram

@@ -1,7 +1,7 @@
 import { getPrisma } from "../db/prisma";
-import { recordAuditEntry } from "../audit/record-audit-entry";
+import { recordAuditEntry } from "../audit/sql/record-audit-entry";
 import { generateApiKey } from "../auth/api-key-format";
-import { lockAccount } from "./lock-account";
+import { lockAccount } from "./sql/lock-account";
 
 /** Active keys per account. Each key has its own allowlist; more than a handful is a mistake or abuse. */
 export const MAX_ACTIVE_KEYS = 10;

@@ -1,18 +1,12 @@
 import { getPrisma, type PrismaDb } from "../db/prisma";
 import { numberFromDb } from "../db/number-from-db";
-import type { OrderStatus } from "../generated/prisma/enums";
+import type { OrderRecord } from "../orders/order-record";
 
-export interface OrderLine {
-  publicId: string;
-  lineSlug: string;
-  packName: string;
-  quantity: number;
-  amountCents: number;
-  status: OrderStatus;
-  error: string | null;
-  refunded: boolean;
-  createdAt: Date;
-}
+/** An order as the bot's /orders lists it. */
+export type OrderLine = Pick<
+  OrderRecord,
+  "publicId" | "lineSlug" | "packName" | "quantity" | "amountCents" | "status" | "error" | "refunded" | "createdAt"
+>;
 
 /** The account's newest orders (/orders), including those refused at placement. */
 export async function listRecentOrders(

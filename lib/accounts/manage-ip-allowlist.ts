@@ -2,9 +2,9 @@
 // stored normalised as CIDR (normaliseCidr), so "203.0.113.7" and "203.0.113.7/32" are one entry
 // and the API's matcher never sees an unparsable value. Every lookup is scoped to the account.
 import { getPrisma, type PrismaTx } from "../db/prisma";
-import { recordAuditEntry } from "../audit/record-audit-entry";
+import { recordAuditEntry } from "../audit/sql/record-audit-entry";
 import { normaliseCidr } from "../net/ip";
-import { lockAccount } from "./lock-account";
+import { lockAccount } from "./sql/lock-account";
 
 /** Entries per key: an allowlist is a handful of servers, not a firewall. */
 export const MAX_ALLOWLIST_ENTRIES = 50;

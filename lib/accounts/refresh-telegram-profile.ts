@@ -1,5 +1,6 @@
-import { getPrisma, type PrismaTx } from "../db/prisma";
+import { getPrisma } from "../db/prisma";
 import { toAccountRecord, type AccountRecord } from "./account-record";
+import { releaseStaleUsername } from "./sql/match-telegram-username";
 
 /**
  * Keeps the stored @username and display name in step with Telegram (users rename themselves, and
@@ -21,16 +22,4 @@ export async function refreshTelegramProfile(input: {
     await releaseStaleUsername(tx, input.telegramId, input.username);
     return toAccountRecord(row);
   });
-}
-
-/**
- * A Telegram username belongs to one user at a time. When a user shows up with one, any other
- * account still storing it is stale (its owner renamed), so /credit @name must not find it.
- * Raw SQL for the case-insensitive match (see accountIdsByUsername).
- */
-export async function releaseStaleUsername(tx: PrismaTx, telegramId: number, username: string | null): Promise<void> {
-  if (!username) return;
-  await tx.$executeRaw`
-    UPDATE accounts SET telegram_username = NULL, updated_at = now()
-     WHERE lower(telegram_username) = lower(${username}) AND telegram_id IS DISTINCT FROM ${BigInt(telegramId)}`;
 }

@@ -1,7 +1,7 @@
 import { getPrisma } from "../db/prisma";
-import { recordAuditEntry } from "../audit/record-audit-entry";
+import { recordAuditEntry } from "../audit/sql/record-audit-entry";
 import { toAccountRecord, type AccountRecord } from "./account-record";
-import { releaseStaleUsername } from "./refresh-telegram-profile";
+import { releaseStaleUsername } from "./sql/match-telegram-username";
 
 export interface TelegramIdentity {
   telegramId: number;

@@ -1,5 +1,5 @@
 import { getPrisma } from "../db/prisma";
-import { recordAuditEntry } from "../audit/record-audit-entry";
+import { recordAuditEntry } from "../audit/sql/record-audit-entry";
 import { toAccountRecord, type AccountRecord } from "./account-record";
 
 /** The longest restriction one command sets: 30 days. Longer is what /ban is for. */

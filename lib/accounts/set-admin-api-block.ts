@@ -1,7 +1,7 @@
 import { getPrisma } from "../db/prisma";
-import { recordAuditEntry } from "../audit/record-audit-entry";
+import { recordAuditEntry } from "../audit/sql/record-audit-entry";
 import { toAccountRecord, type AccountRecord } from "./account-record";
-import { lockAccount } from "./lock-account";
+import { lockAccount } from "./sql/lock-account";
 
 /**
  * An admin's block of API access (/block, /unblock): API calls answer API_DISABLED_BY_ADMIN while

@@ -1,6 +1,6 @@
 import { getPrisma } from "../db/prisma";
-import { recordAuditEntry } from "../audit/record-audit-entry";
-import { lockAccount } from "./lock-account";
+import { recordAuditEntry } from "../audit/sql/record-audit-entry";
+import { lockAccount } from "./sql/lock-account";
 
 /**
  * The holder's own switch for API access (/api on|off). Off makes every API call answer

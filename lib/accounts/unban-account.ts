@@ -1,7 +1,7 @@
 import { getPrisma } from "../db/prisma";
-import { recordAuditEntry } from "../audit/record-audit-entry";
+import { recordAuditEntry } from "../audit/sql/record-audit-entry";
 import { toAccountRecord, type AccountRecord } from "./account-record";
-import { lockAccount } from "./lock-account";
+import { lockAccount } from "./sql/lock-account";
 
 /** Lifts a ban. Audited even when the account was not banned, so every admin action leaves a trace. */
 export async function unbanAccount(input: {

@@ -1,7 +1,7 @@
 // The process's one sign-in throttle and password-check queue. Kept on globalThis: the host
 // (lib/http/lean-host.ts) and Next's bundle of the dashboard load separate copies of this module
 // in the same process, and both must count the same attempts.
-import { recordAuditEntry } from "../audit/record-audit-entry";
+import { recordAuditEntry } from "../audit/sql/record-audit-entry";
 import { createBoundedQueue, type BoundedQueue } from "./bounded-queue";
 import { SignInThrottle, type NewLockout } from "./sign-in-throttle";
 

@@ -1,5 +1,5 @@
 import { getPrisma } from "../db/prisma";
-import { recordAuditEntry } from "../audit/record-audit-entry";
+import { recordAuditEntry } from "../audit/sql/record-audit-entry";
 import { ADMIN_USER_SELECT, isPlausibleEmail, normaliseAdminEmail, type AdminUserRecord } from "./admin-user-record";
 import { hashAdminPassword } from "./hash-admin-password";
 

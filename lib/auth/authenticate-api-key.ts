@@ -1,19 +1,16 @@
 // API-key authentication on the hot path: one prepared SQL statement fetches the key, its account
-// state and its allowlist by the key's hash. Nothing is cached, so a revoked key, a ban or an
-// allowlist change takes effect on the very next request.
-import { getPool } from "../db/pool";
+// state and its allowlist by the key's hash (lib/auth/sql/lookup-api-caller.ts). Nothing is cached,
+// so a revoked key, a ban or an allowlist change takes effect on the very next request.
 import { ApiError } from "../http/errors";
 import { ipInAnyRange } from "../net/ip";
 import { hashApiKey, isWellFormedApiKey } from "./api-key-format";
 import { isAccountEligible } from "../settings/is-account-eligible";
 import type { EligibilityRule } from "../settings/setting-schemas";
-import { API_CALLER_COLUMNS, API_CALLER_TABLES, type ApiCaller } from "./api-caller-record";
+import type { ApiCaller } from "./api-caller-record";
+import { lookupApiCaller } from "./sql/lookup-api-caller";
 
 export type { ApiCaller } from "./api-caller-record";
-
-const LOOKUP_SELECT = `SELECT ${API_CALLER_COLUMNS}`;
-const LOOKUP_FROM = `FROM ${API_CALLER_TABLES} WHERE k.key_hash = $1 AND k.revoked_at IS NULL`;
-const LOOKUP = `${LOOKUP_SELECT} ${LOOKUP_FROM}`;
+export { touchKeyLastUsed } from "./sql/lookup-api-caller";
 
 /** The key from `X-API-Key` or `Authorization: Bearer`; undefined when neither carries one. */
 export function extractApiKey(headers: Headers): string | undefined {
@@ -25,46 +22,30 @@ export function extractApiKey(headers: Headers): string | undefined {
   return match?.[1]?.trim() || undefined;
 }
 
-/**
- * A read a route has the key lookup do in the same statement, so that the request costs one
- * database round trip less (POST /orders' placement lookup, lib/orders/place-order.ts). It is one
- * SQL expression over the key's row (`k`, api_keys; `a`, its account) with parameters from $2 on;
- * it runs only when the key exists, and before any account, allowlist or limit check, so it must
- * not write anything but what an unanswered request may leave (a sequence number, say).
- */
-export interface KeyLookupExtra {
-  /** Names the combined statement, prepared once per connection. */
-  name: string;
-  expression: string;
-  values: unknown[];
-}
-
 export interface AuthenticatedKey {
   caller: ApiCaller;
-  /** The value of KeyLookupExtra's expression (JSON comes back parsed); undefined without one. */
+  /** What a route's own key lookup read besides the caller; undefined for the plain lookup. */
   extra?: unknown;
 }
+
+/**
+ * A key lookup by the key's hash: the caller, or undefined for an unknown or revoked key. A route
+ * may give its own (POST /orders reads its placement's lookup in the same statement, one round
+ * trip less: placementKeyLookup in lib/orders/sql/place-order.ts). It runs before any account, allowlist or limit
+ * check, so it must not write anything but what an unanswered request may leave (a sequence number).
+ */
+export type KeyLookup = (keyHash: string) => Promise<AuthenticatedKey | undefined>;
 
 /** Resolves a presented key to its caller (and its extra read), or throws the section-5 error that applies. */
 export async function authenticateApiKey(
   presented: string | undefined,
-  extra?: KeyLookupExtra,
+  lookup: KeyLookup = lookupApiCaller,
 ): Promise<AuthenticatedKey> {
   if (presented === undefined) throw new ApiError("MISSING_API_KEY");
   if (!isWellFormedApiKey(presented)) throw new ApiError("INVALID_API_KEY_FORMAT");
-  const hash = hashApiKey(presented);
-  const statement = extra
-    ? {
-        name: `auth-key-lookup+${extra.name}`,
-        text: `${LOOKUP_SELECT}, ${extra.expression} AS "extra" ${LOOKUP_FROM}`,
-        values: [hash, ...extra.values],
-      }
-    : { name: "auth-key-lookup", text: LOOKUP, values: [hash] };
-  const { rows } = await getPool().query<ApiCaller & { extra?: unknown }>(statement);
-  const row = rows[0];
-  if (!row) throw new ApiError("INVALID_API_KEY");
-  const { extra: value, ...caller } = row;
-  return { caller, extra: value };
+  const found = await lookup(hashApiKey(presented));
+  if (!found) throw new ApiError("INVALID_API_KEY");
+  return found;
 }
 
 /** Account state, in order of precedence: banned, restricted, blocked by an admin, off, not eligible. */
@@ -95,46 +76,4 @@ export function checkIpAccess(caller: ApiCaller, clientIp: string): ApiError | u
     return new ApiError("IP_NOT_ALLOWED", { message: `Your IP address ${clientIp} is not on this key's allowlist` });
   }
   return undefined;
-}
-
-// last_used_at is informational (the bot's /keys shows it), so it is written in batches: keys used
-// since the last flush are stamped in one UPDATE every few seconds, committed without waiting for
-// the WAL flush. A write per request would put a commit (and its fsync) beside every order's own.
-// Each stamp names the key row by id and creation time: a stamp that lands after its key is gone
-// never marks another key that took the same id (the test suite restarts ids between files, and a
-// flush due from the previous file marked a fresh key as used).
-const LAST_USED_FLUSH_MS = 5000;
-const usedSinceFlush = new Map<number, Date>();
-let flushTimer: NodeJS.Timeout | undefined;
-
-async function flushLastUsed(): Promise<void> {
-  flushTimer = undefined;
-  const used = [...usedSinceFlush];
-  usedSinceFlush.clear();
-  if (used.length === 0) return;
-  const client = await getPool().connect();
-  try {
-    await client.query("BEGIN");
-    await client.query("SET LOCAL synchronous_commit TO OFF");
-    await client.query(
-      `UPDATE api_keys k SET last_used_at = now()
-         FROM unnest($1::int[], $2::timestamptz[]) AS used(id, created_at)
-        WHERE k.id = used.id AND k.created_at = used.created_at`,
-      [used.map(([id]) => id), used.map(([, createdAt]) => createdAt)],
-    );
-    await client.query("COMMIT");
-  } catch {
-    await client.query("ROLLBACK").catch(() => undefined);
-  } finally {
-    client.release();
-  }
-}
-
-/** Records that a key was used; written within LAST_USED_FLUSH_MS, off the request's path. */
-export function touchKeyLastUsed(caller: Pick<ApiCaller, "keyId" | "keyCreatedAt">): void {
-  usedSinceFlush.set(caller.keyId, caller.keyCreatedAt);
-  if (!flushTimer) {
-    flushTimer = setTimeout(() => void flushLastUsed().catch(() => undefined), LAST_USED_FLUSH_MS);
-    flushTimer.unref();
-  }
 }

@@ -3,7 +3,7 @@
 // unique fingerprint makes the database itself refuse a code that is already stored, for any
 // product, even when two uploads race. A code differing only in case is a different code.
 import { getPrisma } from "../db/prisma";
-import { recordAuditEntry } from "../audit/record-audit-entry";
+import { recordAuditEntry } from "../audit/sql/record-audit-entry";
 import { encryptCode, fingerprintCode } from "../codes/code-crypto";
 import { MAX_CODES_PER_UPLOAD, parseCodeList, type CodeSource } from "./parse-code-list";
 

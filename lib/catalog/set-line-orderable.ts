@@ -1,5 +1,5 @@
 import { getPrisma } from "../db/prisma";
-import { recordAuditEntry } from "../audit/record-audit-entry";
+import { recordAuditEntry } from "../audit/sql/record-audit-entry";
 
 /**
  * Opens or closes a game line for new orders. A closed line stays listed by GET /services with

@@ -2,30 +2,32 @@
 import type { Prisma } from "../generated/prisma/client";
 import type { OrderStatus } from "../generated/prisma/enums";
 import { numberFromDb } from "../db/number-from-db";
+import type { OrderRecord } from "../orders/order-record";
 
 export type { OrderStatus };
 
-export interface OrderListItem {
-  id: number;
-  publicId: string;
-  accountId: number;
-  accountUsername: string | null;
-  trxid: string;
-  lineSlug: string;
-  packName: string;
-  quantity: number;
-  amountCents: number;
-  userId: string | null;
-  zoneId: string | null;
-  serverId: string | null;
-  status: OrderStatus;
-  orderCreated: boolean;
-  needsAdmin: boolean;
-  refunded: boolean;
-  error: string | null;
-  createdAt: Date;
-  finishedAt: Date | null;
-}
+/** The order's fields the tables show, and its holder's @username. */
+export type OrderListItem = Pick<
+  OrderRecord,
+  | "id"
+  | "publicId"
+  | "accountId"
+  | "trxid"
+  | "lineSlug"
+  | "packName"
+  | "quantity"
+  | "amountCents"
+  | "userId"
+  | "zoneId"
+  | "serverId"
+  | "status"
+  | "orderCreated"
+  | "needsAdmin"
+  | "refunded"
+  | "error"
+  | "createdAt"
+  | "finishedAt"
+> & { accountUsername: string | null };
 
 /** The Prisma select behind an OrderListItem (pass the row to toOrderListItem). */
 export const ORDER_LIST_SELECT = {

@@ -5,7 +5,7 @@ import { getPrisma } from "../db/prisma";
 import type { Order } from "../generated/prisma/client";
 import { numberFromDb, type BigintsAsNumbers } from "../db/number-from-db";
 import type { LedgerKind, OrderStatus } from "../generated/prisma/enums";
-import { toInvoice, type Invoice } from "../orders/build-invoice";
+import { toInvoice, type Invoice } from "../orders/sql/build-invoice";
 
 export interface OrderEventLine {
   id: number;

@@ -1,10 +1,10 @@
 // An admin settles an order the worker flagged (needs_admin): mark it completed, or cancel it and
 // refund the charge. The terminal transition itself is the worker's own guarded function
-// (lib/fulfilment/settle-order.ts), so a double click, two admins, or the worker finishing at the
+// (lib/fulfilment/sql/settle-order.ts), so a double click, two admins, or the worker finishing at the
 // same moment settle the order exactly once; the loser is told it was already settled.
 import { getPrisma } from "../db/prisma";
-import { recordAuditEntry } from "../audit/record-audit-entry";
-import { cancelAndRefundOrder, completeOrder } from "../fulfilment/settle-order";
+import { recordAuditEntry } from "../audit/sql/record-audit-entry";
+import { cancelAndRefundOrder, completeOrder } from "../fulfilment/sql/settle-order";
 import type { OrderRecord } from "../orders/order-record";
 
 export type FlaggedOrderOutcome = "complete" | "cancel_refund";

@@ -1,16 +1,23 @@
-// One statement text for both kinds of transaction: the hot path's raw pg clients and the Prisma
-// transactions of the bot, the dashboard and the seed. Money moves and outbox writes use it so
-// there is one text of each, not one per client.
+// Statements are tagged templates (sql-template-tag): every value sits where it is used, so no
+// parameter is numbered by hand. One statement runs on both kinds of transaction: the hot path's
+// pg clients and the Prisma transactions of the bot, the dashboard and the seed.
 import type pg from "pg";
+import type { Sql } from "sql-template-tag";
 import type { PrismaTx } from "./prisma";
+
+export { default as sql } from "sql-template-tag";
 
 export type SqlTransaction = PrismaTx | Pick<pg.PoolClient, "query">;
 
-/** A statement text, or a named one: on a pg client a name prepares it once per connection (the worker and the API run these on every order); Prisma sends the text. */
-export type SqlStatement = string | { name: string; text: string };
+/** A statement pg prepares once per connection under `name` (for the statements the API runs on every request). */
+export function prepared(name: string, statement: Sql): pg.QueryConfig {
+  return { name, text: statement.text, values: statement.values };
+}
 
-export async function runSql<T>(tx: SqlTransaction, statement: SqlStatement, values: unknown[]): Promise<T[]> {
-  const { name, text } = typeof statement === "string" ? { name: undefined, text: statement } : statement;
-  if ("query" in tx) return (await tx.query(name ? { name, text, values } : { text, values })).rows as T[];
-  return tx.$queryRawUnsafe<T[]>(text, ...values);
+export async function runSql<T>(tx: SqlTransaction, statement: Sql, name?: string): Promise<T[]> {
+  if ("query" in tx) {
+    const config = name ? prepared(name, statement) : { text: statement.text, values: statement.values };
+    return (await tx.query(config)).rows as T[];
+  }
+  return tx.$queryRawUnsafe<T[]>(statement.text, ...statement.values);
 }

@@ -1,6 +1,6 @@
 // The wrapper's view of runtime settings, API-key authentication and rate limits, in one place.
-import { getRuntimeSettings, type RuntimeSettings } from "../settings/get-runtime-settings";
-import { authenticateApiKey, extractApiKey, type ApiCaller, type KeyLookupExtra } from "../auth/authenticate-api-key";
+import { getRuntimeSettings, type RuntimeSettings } from "../settings/sql/get-runtime-settings";
+import { authenticateApiKey, extractApiKey, type ApiCaller, type KeyLookup } from "../auth/authenticate-api-key";
 import { isWellFormedApiKey } from "../auth/api-key-format";
 import {
   authBlockedFor,
@@ -39,7 +39,7 @@ export interface AuthenticatedCall {
    * way. The limiter never fails open: an unreachable store is a 503 RATE_LIMIT_UNAVAILABLE.
    */
   limit: Promise<RateLimitDecision>;
-  /** What the route's KeyLookupExtra read with the key, if it gave one. */
+  /** What the route's own key lookup read with the key, if it gave one. */
   extra?: unknown;
 }
 
@@ -57,9 +57,9 @@ export interface AuthenticatedCall {
 export async function authenticateCaller(
   headers: Headers,
   clientIp: string,
-  extra?: KeyLookupExtra,
+  lookup?: KeyLookup,
 ): Promise<AuthenticatedCall> {
-  if (benchReplacement) return benchReplacement(headers, clientIp, extra);
+  if (benchReplacement) return benchReplacement(headers, clientIp, lookup);
   const presented = extractApiKey(headers);
   const blockedFor = authBlockedFor(clientIp);
   // A network that is sending bad keys gets no concurrent store write per guess: its check starts
@@ -71,17 +71,17 @@ export async function authenticateCaller(
   let caller: ApiCaller;
   let extraValue: unknown;
   try {
-    // A route's extra read may take a sequence number (POST /orders reserves its order id), so it
-    // rides only on the lookup of a request within its limits: a client over its limits cannot use
-    // up ids, however fast it sends. It waits for the store's answer; the rest overlap.
+    // A route's own lookup may take a sequence number (POST /orders reserves its order id), so it
+    // runs only for a request within its limits: a client over its limits cannot use up ids,
+    // however fast it sends. It waits for the store's answer; the rest overlap.
     const withinLimits =
-      extra && check
+      lookup && check
         ? await check.decision.then(
             (decision) => decision.allowed,
             () => false,
           )
         : false;
-    ({ caller, extra: extraValue } = await authenticateApiKey(presented, withinLimits ? extra : undefined));
+    ({ caller, extra: extraValue } = await authenticateApiKey(presented, withinLimits ? lookup : undefined));
   } catch (error) {
     void check?.retract();
     if (error instanceof ApiError) {

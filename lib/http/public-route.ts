@@ -1,9 +1,9 @@
 // The one wrapper around every public API route. In order: key extraction, key format, key lookup
 // by hash (with the rate-limit check started beside it), account state, IP allowlist (unless the
 // route opts out), rate limit, the order/redeem switches, body and query parsing with zod, the
-// handler, error mapping. Every failure body comes from the error catalogue. A route whose key
-// lookup carries a read for it (withKeyLookup) has its body read and parsed before the lookup;
-// the body's errors still answer only after the key's.
+// handler, error mapping. Every failure body comes from the error catalogue. A route with its own
+// key lookup (withKeyLookup) has its body read and parsed before the lookup; the body's errors
+// still answer only after the key's.
 import { z } from "zod";
 import { env } from "../config/env";
 import { isDatabaseUnavailable } from "../db/errors";
@@ -12,7 +12,7 @@ import {
   checkIpAccess,
   touchKeyLastUsed,
   type ApiCaller,
-  type KeyLookupExtra,
+  type KeyLookup,
 } from "../auth/authenticate-api-key";
 import { ApiError, errorCatalogue, errorResponse, jsonResponse, type ErrorKey } from "./errors";
 import { readJsonBody } from "./read-json-body";
@@ -32,7 +32,7 @@ export interface HandlerInput<B, Q> {
   query: Q;
   params: Record<string, string>;
   settings: ApiSettings;
-  /** What withKeyLookup's read returned with the key; undefined when the route has none or the body gave none. */
+  /** What withKeyLookup's lookup read besides the caller; undefined when the route has none or the body gave none. */
   keyLookupExtra?: unknown;
 }
 
@@ -63,11 +63,11 @@ export interface PublicRouteSpec<B extends z.ZodType | undefined, Q extends z.Zo
    */
   ipAllowlist?: false;
   /**
-   * A read the key lookup does in its own statement for this request (one round trip less), from
-   * the parsed body; undefined to look the key up alone. The handler gets its value as
-   * keyLookupExtra.
+   * The route's own key lookup for this request, from the parsed body: it reads what the route
+   * needs in the key's statement (one round trip less); undefined to look the key up alone. The
+   * handler gets what it read as keyLookupExtra.
    */
-  withKeyLookup?(body: B extends z.ZodType ? z.output<B> : undefined): KeyLookupExtra | undefined;
+  withKeyLookup?(body: B extends z.ZodType ? z.output<B> : undefined): KeyLookup | undefined;
   /**
    * While a switch closes the route, a request that repeats an earlier one still gets that earlier
    * answer: this returns it, or undefined for a new request (which the switch then refuses). Called

@@ -5,7 +5,7 @@ import { errorBody, errorCatalogue, type ErrorKey } from "../http/errors";
 import { listErrorCodes, renderErrorReferenceList } from "../http/render-error-reference";
 import { ErrorBody } from "../api-schemas/read-schemas";
 import type { PublicRoute } from "../http/public-route";
-import { serviceVersion } from "../health/check-health";
+import { serviceVersion } from "../health/sql/check-health";
 import { API_KEY_PATTERN } from "../auth/api-key-format";
 import { registerWebhooks } from "./register-webhooks";
 import { attachOperationExamples } from "./attach-operation-examples";

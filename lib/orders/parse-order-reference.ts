@@ -78,25 +78,12 @@ export function classifyOrderMatch(
   });
 }
 
-/**
- * SQL for the same ranking, for raw-SQL lookups: `where` selects every candidate, `rank` orders
- * them (0 = best; then newest first by `id DESC`). Columns are read from `alias`; parameters start
- * at $`first` and their values are `values`.
- */
-export function orderReferenceSql(reference: OrderReference, alias: string, first: number) {
-  const conditions: Record<OrderReferenceKind, { column: string; value: unknown }> = {
-    publicId: { column: "id", value: reference.publicId ?? null },
-    trxid: { column: "trxid", value: reference.kinds.includes("trxid") ? reference.text : null },
-    idempotencyKey: {
-      column: "idempotency_key",
-      value: reference.kinds.includes("idempotencyKey") ? reference.text : null,
-    },
-    id: { column: "id", value: reference.id ?? null },
-  };
-  const tests = ORDER_REFERENCE_KINDS.map((kind, i) => `${alias}.${conditions[kind].column} = $${first + i}`);
+/** The value each kind of the reference compares with (null for a kind it cannot be), for a lookup's statement. */
+export function orderReferenceValues(reference: OrderReference): Record<OrderReferenceKind, string | number | null> {
   return {
-    where: `(${tests.join(" OR ")})`,
-    rank: `CASE ${tests.map((test, i) => `WHEN ${test} THEN ${i}`).join(" ")} END`,
-    values: ORDER_REFERENCE_KINDS.map((kind) => conditions[kind].value),
+    publicId: reference.publicId ?? null,
+    trxid: reference.kinds.includes("trxid") ? reference.text : null,
+    idempotencyKey: reference.kinds.includes("idempotencyKey") ? reference.text : null,
+    id: reference.id ?? null,
   };
 }

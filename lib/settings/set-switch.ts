@@ -1,9 +1,10 @@
 // Changing a runtime setting: the dashboard and the bot's /maintenance and /ordersoff call these.
 // One transaction: the upsert and its audit row commit together or not at all.
 import type { Prisma } from "../generated/prisma/client";
-import { recordAuditEntry } from "../audit/record-audit-entry";
+import { recordAuditEntry } from "../audit/sql/record-audit-entry";
 import { getPrisma, type PrismaTx } from "../db/prisma";
-import { clearRuntimeSettingsCache } from "./get-runtime-settings";
+import { clearRuntimeSettingsCache } from "./sql/get-runtime-settings";
+import { lockSetting } from "./sql/lock-setting";
 import {
   ELIGIBILITY_KEY,
   eligibilityRuleSchema,
@@ -27,10 +28,8 @@ async function writeSetting<T extends boolean | EligibilityRule>(
   value: T,
   actor: string,
 ): Promise<SettingChange<T>> {
-  // Serialises writers of this key, including the first insert (a row lock cannot, before the row
-  // exists), so each audit row's `from` is exactly the value it replaced. Raw SQL: Prisma has no
-  // advisory locks.
-  await tx.$executeRaw`SELECT pg_advisory_xact_lock(hashtext('settings:' || ${key}))`;
+  // So each audit row's `from` is exactly the value it replaced.
+  await lockSetting(tx, key);
   const before = await tx.setting.findUnique({ where: { key }, select: { value: true } });
   const previous = (before?.value ?? null) as T | null;
   const json = value as Prisma.InputJsonValue;

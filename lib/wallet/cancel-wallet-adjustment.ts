@@ -1,5 +1,5 @@
 import { getPrisma } from "../db/prisma";
-import { recordAuditEntry } from "../audit/record-audit-entry";
+import { recordAuditEntry } from "../audit/sql/record-audit-entry";
 import { toWalletAdjustmentRequest, type WalletAdjustmentRequest } from "./wallet-adjustment-request";
 
 export type CancelAdjustmentResult =

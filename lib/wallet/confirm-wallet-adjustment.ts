@@ -1,13 +1,14 @@
 import { getPrisma, type PrismaTx } from "../db/prisma";
 import { numberFromDb, nullableNumberFromDb } from "../db/number-from-db";
-import { recordAuditEntry } from "../audit/record-audit-entry";
-import { InsufficientBalanceError, postLedgerEntry } from "./post-ledger-entry";
+import { recordAuditEntry } from "../audit/sql/record-audit-entry";
+import { lockAccount } from "../accounts/sql/lock-account";
+import { InsufficientBalanceError, postLedgerEntry } from "./sql/post-ledger-entry";
 import {
   ADJUSTMENT_TTL_MINUTES,
   toWalletAdjustmentRequest,
   type WalletAdjustmentRequest,
 } from "./wallet-adjustment-request";
-import { recordWebhookEvent } from "../webhooks/record-webhook-event";
+import { recordWebhookEvent } from "../webhooks/sql/record-webhook-event";
 import { centsToUsd } from "../money/cents-to-usd";
 
 export type ConfirmAdjustmentResult =
@@ -69,8 +70,11 @@ export async function confirmWalletAdjustment(input: {
       if (!row) return undefined;
       const request = toWalletAdjustmentRequest(row);
       // Locked, so a rename cannot slip in between this check and the commit.
-      const [account] = await tx.$queryRaw<{ telegramUsername: string | null }[]>`
-        SELECT telegram_username AS "telegramUsername" FROM accounts WHERE id = ${request.accountId} FOR UPDATE`;
+      await lockAccount(tx, request.accountId);
+      const account = await tx.account.findUnique({
+        where: { id: request.accountId },
+        select: { telegramUsername: true },
+      });
       if (
         request.accountUsername !== null &&
         !sameUsername(account?.telegramUsername ?? null, request.accountUsername)

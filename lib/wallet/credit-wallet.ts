@@ -1,5 +1,5 @@
 import { getPrisma } from "../db/prisma";
-import { postLedgerEntry, type PostedEntry } from "./post-ledger-entry";
+import { postLedgerEntry, type PostedEntry } from "./sql/post-ledger-entry";
 
 /** Adds money to a wallet in its own transaction (the demo seed, the test fixtures, the benchmark). */
 export async function creditWallet(input: {

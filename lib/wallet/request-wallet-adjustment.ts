@@ -1,7 +1,7 @@
 import crypto from "node:crypto";
 import { getPrisma } from "../db/prisma";
 import { numberFromDb } from "../db/number-from-db";
-import { recordAuditEntry } from "../audit/record-audit-entry";
+import { recordAuditEntry } from "../audit/sql/record-audit-entry";
 import { MAX_ADJUSTMENT_CENTS } from "../money/parse-usd";
 import {
   toWalletAdjustmentRequest,

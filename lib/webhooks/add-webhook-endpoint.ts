@@ -1,5 +1,5 @@
 import { getPrisma } from "../db/prisma";
-import { recordAuditEntry } from "../audit/record-audit-entry";
+import { recordAuditEntry } from "../audit/sql/record-audit-entry";
 import {
   DestinationRefused,
   resolveDestination,
@@ -8,6 +8,7 @@ import {
 } from "./check-destination";
 import { isWebhookEventType, MAX_ENDPOINTS_PER_ACCOUNT, type WebhookEventType } from "./event-types";
 import { generateEndpointSecret, sealSecret } from "./endpoint-secret";
+import { lockAccountEndpoints } from "./sql/lock-webhook-endpoints";
 
 export type AddEndpointResult =
   | { status: "added"; endpointId: number; url: string; eventTypes: WebhookEventType[]; secret: string }
@@ -40,8 +41,7 @@ export async function addWebhookEndpoint(input: {
   const eventTypes = requested as WebhookEventType[];
   const secret = generateEndpointSecret();
   return getPrisma().$transaction(async (tx) => {
-    // Serialises concurrent adds of one account so the limit holds, without touching the accounts row.
-    await tx.$executeRaw`SELECT pg_advisory_xact_lock(hashtext('webhook-endpoints:' || ${input.accountId}::text))`;
+    await lockAccountEndpoints(tx, input.accountId);
     const enabled = await tx.webhookEndpoint.count({ where: { accountId: input.accountId, disabledAt: null } });
     if (enabled >= MAX_ENDPOINTS_PER_ACCOUNT)
       return { status: "limit_reached" as const, limit: MAX_ENDPOINTS_PER_ACCOUNT };

@@ -1,9 +1,9 @@
 // Order events carry the order's Invoice as GET /orders/{orderId} answers it, without `codes`:
 // delivered codes stay encrypted at rest and reach their owner only through the API.
 import type pg from "pg";
-import { toInvoice } from "../orders/build-invoice";
+import { toInvoice } from "../orders/sql/build-invoice";
 import type { OrderRecord } from "../orders/order-record";
-import { recordWebhookEvent } from "./record-webhook-event";
+import { recordWebhookEvent } from "./sql/record-webhook-event";
 
 export type OrderEventType = "order.completed" | "order.cancelled" | "order.pending" | "order.flagged";
 

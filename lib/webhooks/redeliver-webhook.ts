@@ -3,7 +3,7 @@
 // dispatcher claims: it exists exactly when the delivery does.
 import { getPrisma } from "../db/prisma";
 import { numberFromDb } from "../db/number-from-db";
-import { recordAuditEntry } from "../audit/record-audit-entry";
+import { recordAuditEntry } from "../audit/sql/record-audit-entry";
 
 export type RedeliverResult =
   { status: "queued"; deliveryId: number } | { status: "not_found" } | { status: "endpoint_disabled" };

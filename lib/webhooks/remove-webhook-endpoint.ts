@@ -1,5 +1,5 @@
 import { getPrisma } from "../db/prisma";
-import { recordAuditEntry } from "../audit/record-audit-entry";
+import { recordAuditEntry } from "../audit/sql/record-audit-entry";
 
 /** Deletes one of the account's endpoints with its delivery log; queued jobs for it then do nothing. */
 export async function removeWebhookEndpoint(input: {

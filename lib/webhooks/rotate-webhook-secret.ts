@@ -1,6 +1,7 @@
 import { getPrisma } from "../db/prisma";
-import { recordAuditEntry } from "../audit/record-audit-entry";
+import { recordAuditEntry } from "../audit/sql/record-audit-entry";
 import { generateEndpointSecret, sealSecret, SECRET_ROTATION_OVERLAP_MS } from "./endpoint-secret";
+import { lockWebhookEndpoint } from "./sql/lock-webhook-endpoints";
 
 export type RotateSecretResult =
   { status: "rotated"; secret: string; previousValidUntil: Date } | { status: "not_found" };
@@ -19,8 +20,7 @@ export async function rotateWebhookSecret(input: {
   const previousValidUntil = new Date((input.now ?? new Date()).getTime() + SECRET_ROTATION_OVERLAP_MS);
   return getPrisma().$transaction(async (tx) => {
     // The row lock of FOR UPDATE keeps a concurrent rotation from reading the secret this one replaces.
-    const [current] = await tx.$queryRaw<{ secret: string }[]>`
-      SELECT secret FROM webhook_endpoints WHERE id = ${input.endpointId} AND account_id = ${input.accountId} FOR UPDATE`;
+    const current = await lockWebhookEndpoint(tx, input.accountId, input.endpointId);
     if (!current) return { status: "not_found" as const };
     await tx.webhookEndpoint.update({
       where: { id: input.endpointId },

@@ -1,5 +1,5 @@
 import { getPrisma } from "../db/prisma";
-import { recordWebhookEvent, type RecordedWebhookEvent } from "./record-webhook-event";
+import { recordWebhookEvent, type RecordedWebhookEvent } from "./sql/record-webhook-event";
 
 export type SendTestEventResult =
   | ({ status: "queued" } & RecordedWebhookEvent)

@@ -1,6 +1,6 @@
 import { getPrisma } from "../db/prisma";
 import { nullableNumberFromDb } from "../db/number-from-db";
-import { recordAuditEntry } from "../audit/record-audit-entry";
+import { recordAuditEntry } from "../audit/sql/record-audit-entry";
 
 /** Sets (or with null clears) the balance below which a balance.low event is sent. */
 export async function setLowBalanceThreshold(input: {

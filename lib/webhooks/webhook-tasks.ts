@@ -1,4 +1,4 @@
-// The worker's webhook task in graphile-worker (lib/fulfilment/run-worker.ts registers it with the
+// The worker's webhook task in graphile-worker (lib/fulfilment/sql/run-worker.ts registers it with the
 // fulfilment task). Deliveries themselves are claimed from the outbox by dispatch-webhooks.ts.
 import type { TaskList } from "graphile-worker";
 import { NOTIFY_ENDPOINT_DISABLED_TASK } from "./event-types";

@@ -11,7 +11,7 @@ import type { Browser, BrowserContext, Page } from "playwright";
 import { loadEnv, projectRoot } from "@/lib/config/env";
 import { closePool } from "@/lib/db/pool";
 import { seedDemoCatalog } from "@/lib/seed/seed-demo-data";
-import { startWorker, type RunningWorker } from "@/lib/fulfilment/run-worker";
+import { startWorker, type RunningWorker } from "@/lib/fulfilment/sql/run-worker";
 import { createAdminUser } from "@/lib/admin-users/create-admin-user";
 import { decryptCode } from "@/lib/codes/code-crypto";
 import { api, baseUrl } from "../helpers/api";

@@ -13,7 +13,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { projectRoot, pointAtDatabase } from "@/lib/config/env";
 import { SECRET_NAMES, SECRETS_FILE_NAME } from "@/lib/config/secrets";
 import { closePool } from "@/lib/db/pool";
-import { checkLedger } from "@/lib/wallet/check-ledger";
+import { checkLedger } from "@/lib/wallet/sql/check-ledger";
 import { startEmbeddedPostgresProcess } from "../helpers/embedded-postgres-process";
 import { freePort } from "../helpers/free-port";
 import { repositoryStrings } from "../helpers/repository-strings";

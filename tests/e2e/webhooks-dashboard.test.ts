@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Browser, Page } from "playwright-core";
 import { closePool } from "@/lib/db/pool";
 import { createAdminUser } from "@/lib/admin-users/create-admin-user";
-import { deliverWebhook } from "@/lib/webhooks/deliver-webhook";
+import { deliverWebhook } from "@/lib/webhooks/sql/deliver-webhook";
 import { baseUrl } from "../helpers/api";
 import { closeSql, resetDatabase, sql, firstOf } from "../helpers/db";
 import { createAccount } from "../helpers/fixtures";

@@ -1,5 +1,5 @@
 import { expect } from "vitest";
-import { checkLedger } from "@/lib/wallet/check-ledger";
+import { checkLedger } from "@/lib/wallet/sql/check-ledger";
 import { api, type ApiResult } from "./api";
 import { sqlRow } from "./db";
 

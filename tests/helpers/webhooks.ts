@@ -3,7 +3,7 @@
 import { withTransaction } from "@/lib/db/pool";
 import { addWebhookEndpoint } from "@/lib/webhooks/add-webhook-endpoint";
 import { systemResolver, type DestinationPolicy } from "@/lib/webhooks/check-destination";
-import { recordWebhookEvent } from "@/lib/webhooks/record-webhook-event";
+import { recordWebhookEvent } from "@/lib/webhooks/sql/record-webhook-event";
 import type { WebhookEventType } from "@/lib/webhooks/event-types";
 import { sql } from "./db";
 
@@ -32,7 +32,10 @@ export async function deliveriesOf(eventPublicId: string) {
   );
 }
 
-/** Jobs of a task still in graphile-worker's queue (payload and run_at), oldest first. */
+/**
+ * Jobs of a task still in graphile-worker's queue (payload and run_at), oldest first. The private
+ * table, because graphile-worker's public jobs view leaves out the payload.
+ */
 export function queuedJobs(task: string) {
   return sql(
     `SELECT j.payload, j.run_at FROM graphile_worker._private_jobs j JOIN graphile_worker._private_tasks t ON t.id = j.task_id

@@ -8,7 +8,7 @@ import { describe, expect, it } from "vitest";
 import { projectRoot } from "@/lib/config/env";
 import { createAdminUser } from "@/lib/admin-users/create-admin-user";
 import { creditWallet } from "@/lib/wallet/credit-wallet";
-import { cancelAndRefundOrder } from "@/lib/fulfilment/settle-order";
+import { cancelAndRefundOrder } from "@/lib/fulfilment/sql/settle-order";
 import { api, baseUrl } from "../helpers/api";
 import { TEST_ENV } from "../setup/test-env";
 import { sqlRow } from "../helpers/db";

@@ -5,7 +5,7 @@
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { getPrisma } from "@/lib/db/prisma";
 import { importInventoryCodes } from "@/lib/catalog/import-inventory-codes";
-import { startWorker, type RunningWorker } from "@/lib/fulfilment/run-worker";
+import { startWorker, type RunningWorker } from "@/lib/fulfilment/sql/run-worker";
 import { api } from "../helpers/api";
 import { sqlRow } from "../helpers/db";
 import { createAccount } from "../helpers/fixtures";

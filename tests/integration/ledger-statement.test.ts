@@ -4,7 +4,7 @@
 // bad ranges are refused; and the JSON pages are what they were.
 import { beforeAll, describe, expect, it } from "vitest";
 import { creditWallet } from "@/lib/wallet/credit-wallet";
-import { postLedgerEntry } from "@/lib/wallet/post-ledger-entry";
+import { postLedgerEntry } from "@/lib/wallet/sql/post-ledger-entry";
 import { getPool } from "@/lib/db/pool";
 import { api, baseUrl } from "../helpers/api";
 import { sql, sqlRow } from "../helpers/db";

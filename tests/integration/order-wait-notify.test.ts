@@ -3,7 +3,7 @@
 // settlement serialised them all). No worker runs here: the test settles orders itself.
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
-import { completeOrder, ORDER_FINISHED_CHANNEL, ORDER_WAITER_LOCK_NAMESPACE } from "@/lib/fulfilment/settle-order";
+import { completeOrder, ORDER_FINISHED_CHANNEL, ORDER_WAITER_LOCK_NAMESPACE } from "@/lib/fulfilment/sql/settle-order";
 import { api } from "../helpers/api";
 import { sql, sqlRow } from "../helpers/db";
 import { createAccount } from "../helpers/fixtures";

@@ -1,15 +1,15 @@
 // The worker takes every order to a terminal state exactly once, for each sandbox behaviour, and
 // the read side (GET /orders/:id, ?wait, /history, /ledger) shows it to the owner only.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { loadEnv } from "@/lib/config/env";
-import { startWorker, type RunningWorker } from "@/lib/fulfilment/run-worker";
-import { cancelAndRefundOrder, completeOrder } from "@/lib/fulfilment/settle-order";
+import { startWorker, type RunningWorker } from "@/lib/fulfilment/sql/run-worker";
+import { cancelAndRefundOrder, completeOrder } from "@/lib/fulfilment/sql/settle-order";
 import { inject } from "vitest";
 import { api } from "../helpers/api";
 import { sql, sqlRow } from "../helpers/db";
 import { createAccount } from "../helpers/fixtures";
 import { newTrxid, order, storedSupplierRef } from "../helpers/orders";
 import { useCleanDatabase } from "../helpers/clean-database";
+import { loadEnv } from "@/lib/config/env";
 
 let worker: RunningWorker;
 // Short supplier backoff and deadline, so the slow and lost cases settle within a test.

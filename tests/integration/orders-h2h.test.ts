@@ -2,14 +2,14 @@
 // real h2h client against a local server that speaks the protocol and misbehaves on request.
 // Every order ends terminal with exactly one delivery at the supplier.
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
-import { loadEnv } from "@/lib/config/env";
-import { startWorker, type RunningWorker } from "@/lib/fulfilment/run-worker";
+import { startWorker, type RunningWorker } from "@/lib/fulfilment/sql/run-worker";
 import { api } from "../helpers/api";
 import { sql, sqlRow } from "../helpers/db";
 import { createAccount } from "../helpers/fixtures";
 import { startFakeH2hSupplier, type FakeH2hSupplier, type FakeFault } from "../helpers/fake-h2h-supplier";
 import { newTrxid, order, storedSupplierRef } from "../helpers/orders";
 import { useCleanDatabase } from "../helpers/clean-database";
+import { loadEnv } from "@/lib/config/env";
 
 let supplier: FakeH2hSupplier;
 let worker: RunningWorker;

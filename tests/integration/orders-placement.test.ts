@@ -1,13 +1,11 @@
-// The order rules of docs/api.md ("Orders", "Order lifecycle") on placing orders, and the idempotency rules, over real HTTP.
-import { beforeAll, describe, expect, it, vi } from "vitest";
-import pg from "pg";
+// The order rules (docs/api.md: Orders, Order lifecycle) on placing orders, and the idempotency rules, over real HTTP.
+import { beforeAll, describe, expect, it } from "vitest";
 import { getPool } from "@/lib/db/pool";
-import { API_CALLER_COLUMNS, API_CALLER_TABLES, type ApiCaller } from "@/lib/auth/api-caller-record";
-import { placeOrder, placementKeyLookup, type PlacementPrefetch } from "@/lib/orders/place-order";
+import { placeOrder, placementKeyLookup, type PlacementPrefetch } from "@/lib/orders/sql/place-order";
 import { authenticateApiKey } from "@/lib/auth/authenticate-api-key";
-import { enqueueFulfilment } from "@/lib/fulfilment/enqueue-fulfilment";
+import { enqueueFulfilment } from "@/lib/fulfilment/sql/enqueue-fulfilment";
 import { api } from "../helpers/api";
-import { sql, sqlRow, firstOf } from "../helpers/db";
+import { sql, sqlRow } from "../helpers/db";
 import { createAccount, issueTestKey } from "../helpers/fixtures";
 import { newTrxid, order } from "../helpers/orders";
 import { useCleanDatabase } from "../helpers/clean-database";
@@ -49,81 +47,54 @@ describe("a successful placement", () => {
       [res.json.orderId],
     );
     expect(events).toEqual([{ from_status: null, to_status: "processing" }]);
-    // One fulfilment job, keyed by the new order's id (lib/fulfilment/enqueue-fulfilment.ts).
+    // One fulfilment job, keyed by the new order's id.
     const { id } = await sqlRow(`SELECT id FROM orders WHERE public_id = $1`, [res.json.orderId]);
-    const jobs = await sql(
-      `SELECT t.identifier AS task_identifier, j.key, j.revision FROM graphile_worker._private_jobs j JOIN graphile_worker._private_tasks t ON t.id = j.task_id
-        WHERE (j.payload->>'orderId')::int = $1`,
-      [id],
-    );
+    const jobs = await sql(`SELECT task_identifier, key, revision FROM graphile_worker.jobs WHERE key LIKE $1`, [
+      `%:${id}`,
+    ]);
     expect(jobs).toEqual([{ task_identifier: "fulfil_order", key: `place:${id}`, revision: 0 }]);
   });
 
-  // lib/orders/place-order.ts: the lookup, validation in Node, then every write in one statement.
-  it("takes two round trips and no BEGIN or COMMIT: the lookup, then one writing statement (charged, refused for balance, key line)", async () => {
+  it("placed without the key's lookup: charged, refused for balance, a key line with its code reserved", async () => {
     const account = await createAccount({ balanceCents: 600 });
-    const caller = firstOf(
-      (
-        await getPool().query<ApiCaller>(`SELECT ${API_CALLER_COLUMNS} FROM ${API_CALLER_TABLES} WHERE k.id = $1`, [
-          account.keyId,
-        ])
-      ).rows,
+    const { caller } = await authenticateApiKey(account.key);
+    const charged = await placeOrder(caller, { pid: "SVCBR60", trxid: newTrxid("plain"), userId: "5123456" });
+    expect(charged.invoice).toMatchObject({ orderCreated: true, status: "processing" });
+    const keyLine = await placeOrder(caller, { pid: "SVCGKINDIE", trxid: newTrxid("plain"), quantity: 1 });
+    expect(keyLine.invoice).toMatchObject({ orderCreated: true, status: "processing", quantity: 1 });
+    const refused = await placeOrder(caller, { pid: "SVCBR325", trxid: newTrxid("plain"), userId: "5123456" });
+    expect(refused.invoice).toMatchObject({ orderCreated: false, status: "cancelled", error: "INSUFFICIENT BALANCE" });
+    const reserved = await sql(
+      `SELECT count(*)::int AS n FROM inventory_codes c JOIN orders o ON o.id = c.order_id
+        WHERE o.public_id = $1 AND c.status = 'reserved'`,
+      [keyLine.invoice.orderId],
     );
-    const query = vi.spyOn(pg.Client.prototype, "query");
-    try {
-      for (const body of [
-        { pid: "SVCBR60", trxid: newTrxid("trips"), userId: "5123456" },
-        { pid: "SVCGKINDIE", trxid: newTrxid("trips"), quantity: 1 },
-        { pid: "SVCBR325", trxid: newTrxid("trips"), userId: "5123456" },
-      ]) {
-        query.mockClear();
-        const placed = await placeOrder(caller, body);
-        expect(placed.invoice.status).toBe(body.pid === "SVCBR325" ? "cancelled" : "processing");
-        const sent = query.mock.calls.map(([statement]) =>
-          typeof statement === "string" ? statement : (statement as { name?: string }).name,
-        );
-        expect(sent).toEqual(["place-open", "place-order"]);
-      }
-    } finally {
-      query.mockRestore();
-    }
+    expect(reserved).toEqual([{ n: 1 }]);
+    const spent = 600 - (await balanceCents(account.accountId));
+    expect(spent).toBe(Math.round((charged.invoice.amountUsd + keyLine.invoice.amountUsd) * 100));
   });
 
-  it("under POST /orders the lookup rides on the API key's: a new order is the key's statement and the writing one", async () => {
+  it("under POST /orders the key's lookup opens the placement: the order takes the id it reserved, and a repeat is its replay", async () => {
     const account = await createAccount({ balanceCents: 600 });
     const body = { pid: "SVCBR60", trxid: newTrxid("ride"), userId: "5123456" };
-    const query = vi.spyOn(pg.Client.prototype, "query");
-    const sent = () =>
-      query.mock.calls.map(([statement]) =>
-        typeof statement === "string" ? statement : (statement as { name?: string }).name,
-      );
-    try {
-      // As the wrapper does it (lib/http/public-route.ts, withKeyLookup).
-      const first = await authenticateApiKey(account.key, placementKeyLookup(body));
-      expect(first.caller).toMatchObject({ keyId: account.keyId, accountId: account.accountId });
-      expect(first.extra).toMatchObject({
-        existing: false,
-        nextId: expect.any(Number),
-        entry: expect.objectContaining({ catalogId: "SVCBR60" }),
-      });
-      const placed = await placeOrder(first.caller, body, first.extra as PlacementPrefetch);
-      expect(placed.invoice).toMatchObject({ orderCreated: true, status: "processing" });
-      expect(sent()).toEqual(["auth-key-lookup+place-open", "place-order"]);
-      // The order takes the id the key's lookup reserved.
-      expect(placed.invoice.orderId).toContain(
-        `-${(first.extra as PlacementPrefetch).nextId.toString(36).toUpperCase()}-`,
-      );
+    // As the wrapper does it (lib/http/public-route.ts, withKeyLookup).
+    const first = await authenticateApiKey(account.key, placementKeyLookup(body));
+    expect(first.caller).toMatchObject({ keyId: account.keyId, accountId: account.accountId });
+    expect(first.extra).toMatchObject({
+      existing: false,
+      nextId: expect.any(Number),
+      entry: expect.objectContaining({ catalogId: "SVCBR60" }),
+    });
+    const placed = await placeOrder(first.caller, body, first.extra as PlacementPrefetch);
+    expect(placed.invoice).toMatchObject({ orderCreated: true, status: "processing" });
+    expect(placed.invoice.orderId).toContain(
+      `-${(first.extra as PlacementPrefetch).nextId.toString(36).toUpperCase()}-`,
+    );
 
-      // A repeat: the key's lookup sees the order, and the placement reads it to answer the replay.
-      query.mockClear();
-      const again = await authenticateApiKey(account.key, placementKeyLookup(body));
-      expect(again.extra).toMatchObject({ existing: true });
-      const replayed = await placeOrder(again.caller, body, again.extra as PlacementPrefetch);
-      expect(replayed).toEqual({ invoice: placed.invoice, replayed: true });
-      expect(sent().slice(0, 2)).toEqual(["auth-key-lookup+place-open", "place-open"]);
-    } finally {
-      query.mockRestore();
-    }
+    const again = await authenticateApiKey(account.key, placementKeyLookup(body));
+    expect(again.extra).toMatchObject({ existing: true });
+    const replayed = await placeOrder(again.caller, body, again.extra as PlacementPrefetch);
+    expect(replayed).toEqual({ invoice: placed.invoice, replayed: true });
     expect(await balanceCents(account.accountId)).toBe(600 - 99);
   });
 
@@ -151,7 +122,7 @@ describe("a successful placement", () => {
     const body = { pid: "SVCBR60", trxid: newTrxid("held"), userId: "5123456" };
     const holder = await getPool().connect();
     try {
-      // The lock a placement of this key holds while its statement runs (lib/orders/place-order.ts).
+      // The lock a placement of this key holds while its statement runs (lib/orders/sql/place-order.ts).
       await holder.query("BEGIN");
       await holder.query(`SELECT pg_advisory_xact_lock(hashtextextended($1::int || ':' || $2::text, 0))`, [
         account.accountId,
@@ -176,35 +147,15 @@ describe("a successful placement", () => {
 
   it("an order with the same key committed between the lookup and the writing statement is answered as its replay", async () => {
     const account = await createAccount({ balanceCents: 600 });
-    const caller = firstOf(
-      (
-        await getPool().query<ApiCaller>(`SELECT ${API_CALLER_COLUMNS} FROM ${API_CALLER_TABLES} WHERE k.id = $1`, [
-          account.keyId,
-        ])
-      ).rows,
-    );
     const body = { pid: "SVCBR60", trxid: newTrxid("meanwhile"), userId: "5123456" };
-    const send = pg.Client.prototype.query;
-    let original: Awaited<ReturnType<typeof order>> | undefined;
-    // Just before this placement's writing statement goes out, the server places the same order.
-    const query = vi.spyOn(pg.Client.prototype, "query").mockImplementation(async function (
-      this: pg.Client,
-      ...args: unknown[]
-    ) {
-      if (!original && (args[0] as { name?: string }).name === "place-order") original = await order(account.key, body);
-      return (send as (...a: unknown[]) => unknown).apply(this, args);
-    } as typeof send);
-    try {
-      const placed = await placeOrder(caller, body);
-      expect(original?.json.orderCreated).toBe(true);
-      expect(placed.replayed).toBe(true);
-      expect(placed.invoice.orderId).toBe(original?.json.orderId);
-      const sent = query.mock.calls.map(([statement]) => (statement as { name?: string }).name);
-      // The first attempt's statement found the order and wrote nothing; the second's lookup read it.
-      expect(sent).toEqual(["place-open", "place-order", "place-open"]);
-    } finally {
-      query.mockRestore();
-    }
+    // The lookup finds no order for the key; then, before this placement writes, the server places it.
+    const opened = await authenticateApiKey(account.key, placementKeyLookup(body));
+    expect(opened.extra).toMatchObject({ existing: false });
+    const original = await order(account.key, body);
+    expect(original.json.orderCreated).toBe(true);
+    const placed = await placeOrder(opened.caller, body, opened.extra as PlacementPrefetch);
+    expect(placed.replayed).toBe(true);
+    expect(placed.invoice.orderId).toBe(original.json.orderId);
     expect(await sql(`SELECT key_seq FROM orders WHERE account_id = $1`, [account.accountId])).toEqual([
       { key_seq: 1 },
     ]);
@@ -219,10 +170,10 @@ describe("a successful placement", () => {
     const later = new Date(Date.now() + 3_600_000);
     await enqueueFulfilment(getPool(), id, new Date(Date.now() + 60_000));
     await enqueueFulfilment(getPool(), id, later);
-    const jobs = await sql(
-      `SELECT key, run_at FROM graphile_worker._private_jobs WHERE (payload->>'orderId')::int = $1 ORDER BY key`,
-      [id],
-    );
+    const jobs = await sql(`SELECT key, run_at FROM graphile_worker.jobs WHERE key IN ($1, $2) ORDER BY key`, [
+      `order:${id}`,
+      `place:${id}`,
+    ]);
     // One re-poll, due at the later time, and the placement's own job, untouched.
     expect(jobs).toEqual([
       { key: `order:${id}`, run_at: later },
@@ -250,9 +201,9 @@ describe("a successful placement", () => {
     expect(await sql(`SELECT order_count FROM api_keys WHERE id = $1`, [account.keyId])).toEqual([{ order_count: 0 }]);
     expect(await balanceCents(account.accountId)).toBe(1000);
     // The held job is as it was: the failed statement's bump of its revision was rolled back.
-    expect(await sql(`SELECT revision, payload FROM graphile_worker._private_jobs WHERE key = $1`, [heldKey])).toEqual([
-      { revision: 0, payload: { orderId: 0 } },
-    ]);
+    expect(
+      await sql(`SELECT revision, run_at > now() AS waiting FROM graphile_worker.jobs WHERE key = $1`, [heldKey]),
+    ).toEqual([{ revision: 0, waiting: true }]);
 
     await sql(`SELECT graphile_worker.remove_job($1)`, [heldKey]);
     const placed = await order(account.key, body);

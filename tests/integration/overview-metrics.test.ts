@@ -1,4 +1,4 @@
-// The dashboard overview's metrics (lib/dashboard/read-order-metrics.ts) against an independent SQL
+// The dashboard overview's metrics (lib/dashboard/sql/read-order-metrics.ts) against an independent SQL
 // computation over the orders table: the query the overview ran before it read the covering index
 // (buckets from generate_series, every order joined to its bucket, percentile_cont over the rows),
 // with the one definition that changed: fulfilment times are rounded to 0.1 s before their
@@ -6,7 +6,7 @@
 // times at millisecond precision, for several "now"s, and again after some of them changed status
 // long after the hour they were placed in.
 import { beforeAll, describe, expect, it } from "vitest";
-import { readOrderMetrics, type MetricsRange, type OrderMetricsFigures } from "@/lib/dashboard/read-order-metrics";
+import { readOrderMetrics, type MetricsRange, type OrderMetricsFigures } from "@/lib/dashboard/sql/read-order-metrics";
 import { sql } from "../helpers/db";
 import { createAccount } from "../helpers/fixtures";
 import { newTrxid, order } from "../helpers/orders";

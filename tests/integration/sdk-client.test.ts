@@ -5,7 +5,7 @@ import http from "node:http";
 import type { AddressInfo } from "node:net";
 import type { ChildProcess } from "node:child_process";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
-import { startWorker, type RunningWorker } from "@/lib/fulfilment/run-worker";
+import { startWorker, type RunningWorker } from "@/lib/fulfilment/sql/run-worker";
 import { servedOpenApiJson } from "@/lib/openapi/render-sdk-types";
 import { createClient, TopupApiError, type TopupClient } from "../../sdk/src/index";
 import { api, baseUrl } from "../helpers/api";

@@ -11,7 +11,7 @@ import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { projectRoot } from "@/lib/config/env";
 import { seedDemoData } from "@/lib/seed/seed-demo-data";
-import { startWorker, type RunningWorker } from "@/lib/fulfilment/run-worker";
+import { startWorker, type RunningWorker } from "@/lib/fulfilment/sql/run-worker";
 import { baseUrl } from "../helpers/api";
 import { firstOf, sql } from "../helpers/db";
 import { useCleanDatabase } from "../helpers/clean-database";

@@ -5,7 +5,7 @@ import { inject } from "vitest";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { ZodError } from "zod";
 import { closePool } from "@/lib/db/pool";
-import { createSettingsReader, getRuntimeSettings, isAccountEligible } from "@/lib/settings/get-runtime-settings";
+import { createSettingsReader, getRuntimeSettings, isAccountEligible } from "@/lib/settings/sql/get-runtime-settings";
 import { readEligibilityRuleState, readSwitchStates } from "@/lib/settings/read-switch-states";
 import { setEligibilityRule, setSwitch } from "@/lib/settings/set-switch";
 import { closeSql, resetDatabase, sql, sqlRow } from "../helpers/db";

@@ -2,7 +2,7 @@
 // from the bot are made by the delivery job and checked at a local receiver.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { Webhook } from "standardwebhooks";
-import { deliverWebhook } from "@/lib/webhooks/deliver-webhook";
+import { deliverWebhook } from "@/lib/webhooks/sql/deliver-webhook";
 import { useBotHarness } from "../helpers/bot-harness";
 import { sql, sqlRow } from "../helpers/db";
 import type { FakeUser } from "../helpers/fake-telegram";

@@ -3,8 +3,7 @@
 // standardwebhooks package, the library a receiver would use.
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { Webhook, WebhookVerificationError } from "standardwebhooks";
-import { loadEnv } from "@/lib/config/env";
-import { startWorker, type RunningWorker } from "@/lib/fulfilment/run-worker";
+import { startWorker, type RunningWorker } from "@/lib/fulfilment/sql/run-worker";
 import { rotateWebhookSecret } from "@/lib/webhooks/rotate-webhook-secret";
 import { sendTestEvent } from "@/lib/webhooks/send-test-event";
 import { setLowBalanceThreshold } from "@/lib/webhooks/set-low-balance-threshold";
@@ -17,6 +16,7 @@ import { expectBooksBalance, newTrxid, order } from "../helpers/orders";
 import { WebhookReceiver, type ReceivedWebhook } from "../helpers/webhook-receiver";
 import { addEndpoint, recordEvent } from "../helpers/webhooks";
 import { useCleanDatabase } from "../helpers/clean-database";
+import { loadEnv } from "@/lib/config/env";
 
 let worker: RunningWorker;
 let receiver: WebhookReceiver;

@@ -4,9 +4,9 @@
 import { describe, expect, it } from "vitest";
 import { Webhook } from "standardwebhooks";
 import { withTransaction } from "@/lib/db/pool";
-import { cancelAndRefundOrder, completeOrder } from "@/lib/fulfilment/settle-order";
-import { deliverWebhook } from "@/lib/webhooks/deliver-webhook";
-import { recordWebhookEvent } from "@/lib/webhooks/record-webhook-event";
+import { cancelAndRefundOrder, completeOrder } from "@/lib/fulfilment/sql/settle-order";
+import { deliverWebhook } from "@/lib/webhooks/sql/deliver-webhook";
+import { recordWebhookEvent } from "@/lib/webhooks/sql/record-webhook-event";
 import { MAX_ATTEMPTS } from "@/lib/webhooks/retry-schedule";
 import { api } from "../helpers/api";
 import { sql } from "../helpers/db";

@@ -3,7 +3,7 @@
 // the delivery's next_attempt_at (what the dispatcher claims by) only proves when it was due.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { Telegram } from "telegraf";
-import { deliverWebhook, DELIVERY_TIMEOUT_MS, DISABLE_AFTER_FAILING_MS } from "@/lib/webhooks/deliver-webhook";
+import { deliverWebhook, DELIVERY_TIMEOUT_MS, DISABLE_AFTER_FAILING_MS } from "@/lib/webhooks/sql/deliver-webhook";
 import { RETRY_SCHEDULE_MS, MAX_ATTEMPTS } from "@/lib/webhooks/retry-schedule";
 import { MAX_RESPONSE_BYTES } from "@/lib/webhooks/send-webhook";
 import { notifyEndpointDisabled } from "@/lib/webhooks/notify-endpoint-disabled";

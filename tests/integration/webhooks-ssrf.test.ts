@@ -3,7 +3,7 @@
 // reached through a host name; the connection goes to the address that was checked.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { addWebhookEndpoint } from "@/lib/webhooks/add-webhook-endpoint";
-import { deliverWebhook } from "@/lib/webhooks/deliver-webhook";
+import { deliverWebhook } from "@/lib/webhooks/sql/deliver-webhook";
 import {
   refusalOfAddress,
   webhookPolicyFromEnv,

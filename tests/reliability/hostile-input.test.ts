@@ -4,7 +4,7 @@
 import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { errorCatalogue } from "@/lib/http/errors";
-import { checkLedger } from "@/lib/wallet/check-ledger";
+import { checkLedger } from "@/lib/wallet/sql/check-ledger";
 import { api, type ApiResult } from "../helpers/api";
 import { sqlRow } from "../helpers/db";
 import { createAccount } from "../helpers/fixtures";

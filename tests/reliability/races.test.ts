@@ -122,7 +122,7 @@ describe("one wallet, many hands at once", () => {
     expect(n).toBe(10);
     await expectBooksBalance();
   });
-  // Placement writes in one statement (lib/orders/place-order.ts) whose CTEs share one snapshot:
+  // Placement writes in one transaction (place_order, called by lib/orders/sql/place-order.ts):
   // this checks each of its writes under contention. The balance only falls (no credits), so an
   // order refused for its price proves the balance at the end is below that price, and the
   // threshold is crossed exactly once. Key orders are for one code each, so a stock refusal

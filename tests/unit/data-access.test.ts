@@ -1,91 +1,112 @@
-// Acceptance: outside the raw-SQL modules docs/data-layer.md names (its "Where SQL is raw, and
-// why" list, read from between its markers), no module uses pg directly. A module does when it
-// imports the pg package for its values or takes getPool/withTransaction from lib/db/pool; a
-// type-only import cannot run a query. tests/, bench/, scripts/ and lib/db/ itself are outside the
-// rule, as is Prisma's generated client.
+// The data layer by folder (docs/data-layer.md): raw SQL runs only in a domain's `lib/<domain>/sql/`
+// modules; everything else goes through Prisma Client. A module runs raw SQL when it imports pg for
+// its values, takes getPool or withTransaction from lib/db/pool, builds a statement with lib/db/run-sql,
+// calls a pg client's query, or calls Prisma's $queryRaw*/$executeRaw*. A type-only import cannot run
+// a query. tests/, bench/, scripts/, lib/db/ itself and Prisma's generated client are outside the rule.
 import fs from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { projectRoot } from "@/lib/config/env";
 
-const EXEMPT = ["tests/", "bench/", "scripts/", "lib/db/", "lib/generated/"];
+const EXEMPT = ["tests/", "bench/", "scripts/", "lib/db/", "lib/generated/", "sdk/"];
 const SKIPPED_DIRECTORIES = new Set(["node_modules", ".next", ".git", ".data", "test-results", "playwright-report"]);
-
-function readRawSqlList(readme: string): string[] {
-  const start = readme.indexOf("<!-- raw-sql-modules:start -->");
-  const end = readme.indexOf("<!-- raw-sql-modules:end -->");
-  if (start < 0 || end < start) throw new Error("docs/data-layer.md has no raw-sql-modules markers");
-  return [...readme.slice(start, end).matchAll(/`((?:lib|app|bot|components)\/[^`\s]+)`/g)].map((match) => match[1]!);
-}
+const SQL_MODULE = /^lib\/[a-z0-9-]+\/sql\/[a-z0-9-]+\.ts$/;
 
 function sourceFiles(directory: string, relative = ""): string[] {
   return fs.readdirSync(directory, { withFileTypes: true }).flatMap((entry) => {
     const rel = relative ? `${relative}/${entry.name}` : entry.name;
     if (entry.isDirectory())
       return SKIPPED_DIRECTORIES.has(entry.name) ? [] : sourceFiles(path.join(directory, entry.name), rel);
-    return /\.tsx?$/.test(entry.name) && !entry.name.endsWith(".d.ts") ? [rel] : [];
+    return /\.(tsx?|mts|mjs)$/.test(entry.name) && !entry.name.endsWith(".d.ts") ? [rel] : [];
   });
 }
 
-/** How `source` uses pg directly, if it does. */
-function directPgUses(source: string): string[] {
+/** How `source` runs raw SQL, if it does. */
+function rawSqlUses(source: string): string[] {
   const uses: string[] = [];
   for (const match of source.matchAll(/import\s+(type\s+)?([^;]*?)\s+from\s+["']([^"']+)["']/g)) {
     const [, typeOnly, clause = "", from = ""] = match;
     if (typeOnly) continue;
+    const names = clause
+      .replace(/[{}]/g, "")
+      .split(",")
+      .map((name) => name.trim())
+      .filter((name) => name && !name.startsWith("type "));
     if (from === "pg" || from.startsWith("pg/")) uses.push(`imports ${from}`);
     if (/(^|\/)db\/pool$/.test(from)) {
-      const names = clause
-        .replace(/[{}]/g, "")
-        .split(",")
-        .map((name) => name.trim())
-        .filter((name) => !name.startsWith("type "));
       for (const name of names)
         if (/^(getPool|withTransaction)\b/.test(name)) uses.push(`takes ${name.split(/\s/)[0]} from ${from}`);
       if (clause.includes("*")) uses.push(`imports all of ${from}`);
     }
+    if (/(^|\/)db\/run-sql$/.test(from) && names.length) uses.push(`builds statements with ${from}`);
+    if (from === "sql-template-tag") uses.push("imports sql-template-tag");
   }
   if (/\b(require|import)\(\s*["']pg["']\s*\)/.test(source)) uses.push("loads pg dynamically");
-  return uses;
+  for (const match of source.matchAll(/\$(queryRaw|executeRaw)\w*/g)) uses.push(`calls Prisma's ${match[0]}`);
+  if (/\.query\s*(<[^>]*>)?\(/.test(source)) uses.push("calls a client's query");
+  return [...new Set(uses)];
 }
 
-const readme = fs.readFileSync(path.join(projectRoot, "docs/data-layer.md"), "utf8");
-const allowed = readRawSqlList(readme);
-const covered = (file: string) =>
-  allowed.some((entry) => (entry.endsWith("/") ? file.startsWith(entry) : file === entry));
+const files = sourceFiles(projectRoot);
+const inRule = (file: string) => !EXEMPT.some((prefix) => file.startsWith(prefix));
 
 describe("data access", () => {
-  it("the raw-SQL list of docs/data-layer.md names modules that exist", () => {
-    expect(allowed.length).toBeGreaterThan(5);
-    for (const entry of allowed) expect(fs.existsSync(path.join(projectRoot, entry)), entry).toBe(true);
-  });
-
-  it("recognises direct pg use and ignores type-only imports", () => {
-    expect(directPgUses(`import pg from "pg";`)).toEqual(["imports pg"]);
-    expect(directPgUses(`import { getPool, withTransaction } from "../db/pool";`)).toEqual([
+  it("recognises raw SQL and ignores type-only imports", () => {
+    expect(rawSqlUses(`import pg from "pg";`)).toEqual(["imports pg"]);
+    expect(rawSqlUses(`import { getPool, withTransaction } from "../db/pool";`)).toEqual([
       "takes getPool from ../db/pool",
       "takes withTransaction from ../db/pool",
     ]);
-    expect(directPgUses(`import {\n  closePool,\n  getPool,\n} from "@/lib/db/pool";`)).toEqual([
+    expect(rawSqlUses(`import {\n  closePool,\n  getPool,\n} from "@/lib/db/pool";`)).toEqual([
       "takes getPool from @/lib/db/pool",
     ]);
-    expect(directPgUses(`const pg = await import("pg");`)).toEqual(["loads pg dynamically"]);
+    expect(rawSqlUses(`import { sql } from "../../db/run-sql";`)).toEqual(["builds statements with ../../db/run-sql"]);
+    expect(rawSqlUses(`const pg = await import("pg");`)).toEqual(["loads pg dynamically"]);
+    expect(rawSqlUses("await tx.$executeRaw`SELECT 1`;")).toEqual(["calls Prisma's $executeRaw"]);
+    expect(rawSqlUses("await client.query<Row>(text);")).toEqual(["calls a client's query"]);
     expect(
-      directPgUses(
+      rawSqlUses(
         `import type pg from "pg";\nimport { type PoolClient } from "../db/pool";\nimport { getPrisma } from "../db/prisma";`,
       ),
     ).toEqual([]);
   });
 
-  it("no module outside that list uses pg directly", () => {
-    const offenders = sourceFiles(projectRoot)
-      .filter((file) => !EXEMPT.some((prefix) => file.startsWith(prefix)) && !covered(file))
+  it("raw SQL runs only in lib/<domain>/sql/", () => {
+    const offenders = files
+      .filter((file) => inRule(file) && !SQL_MODULE.test(file))
       .flatMap((file) =>
-        directPgUses(fs.readFileSync(path.join(projectRoot, file), "utf8")).map((use) => `${file} ${use}`),
+        rawSqlUses(fs.readFileSync(path.join(projectRoot, file), "utf8")).map((use) => `${file} ${use}`),
       );
-    expect(
-      offenders,
-      "use Prisma Client (lib/db/prisma.ts), or add the module to the raw-SQL list of docs/data-layer.md with the reason",
-    ).toEqual([]);
+    expect(offenders, "use Prisma Client (lib/db/prisma.ts), or move the statement to lib/<domain>/sql/").toEqual([]);
+  });
+
+  it("sql/ folders sit directly in a domain folder of lib/, and each of their modules runs raw SQL", () => {
+    const sqlFiles = files.filter((file) => /(^|\/)sql\//.test(file) && inRule(file));
+    expect(sqlFiles.length).toBeGreaterThan(10);
+    for (const file of sqlFiles) {
+      expect(file, "lib/<domain>/sql/<verb-noun>.ts").toMatch(SQL_MODULE);
+      expect(rawSqlUses(fs.readFileSync(path.join(projectRoot, file), "utf8")), file).not.toEqual([]);
+    }
+  });
+
+  it("no module uses SQL text exported by another: each statement is whole in its module", () => {
+    const exported = files
+      .filter(inRule)
+      .flatMap((file) =>
+        [
+          ...fs
+            .readFileSync(path.join(projectRoot, file), "utf8")
+            .matchAll(
+              /export\s+(?:const|let)\s+(\w+)\s*(?::[^=]+)?=\s*(?:\w+\()?\s*[`"']\s*(?:SELECT|WITH|INSERT|UPDATE|DELETE)\b/gi,
+            ),
+        ].map((match) => ({ file, name: match[1] })),
+      );
+    const users = exported.flatMap(({ file, name }) =>
+      files
+        .filter((other) => other !== file && inRule(other))
+        .filter((other) => new RegExp(`\\b${name}\\b`).test(fs.readFileSync(path.join(projectRoot, other), "utf8")))
+        .map((other) => `${other} uses ${name} of ${file}`),
+    );
+    expect(users).toEqual([]);
   });
 });

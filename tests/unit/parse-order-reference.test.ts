@@ -4,7 +4,7 @@ import { describe, expect, it } from "vitest";
 import {
   classifyOrderMatch,
   ORDER_REFERENCE_KINDS,
-  orderReferenceSql,
+  orderReferenceValues,
   parseOrderReference,
 } from "@/lib/orders/parse-order-reference";
 import { formatPublicOrderId } from "@/lib/orders/public-order-id";
@@ -42,7 +42,7 @@ describe("parseOrderReference", () => {
   });
 });
 
-describe("classifyOrderMatch and orderReferenceSql rank the same way", () => {
+describe("classifyOrderMatch ranks the kinds", () => {
   const reference = parseOrderReference("123")!;
   it("a trxid beats an idempotency key, which beats the numeric id", () => {
     expect(classifyOrderMatch(reference, { id: 123, trxid: "123", idempotencyKey: "123" })).toBe("trxid");
@@ -51,13 +51,13 @@ describe("classifyOrderMatch and orderReferenceSql rank the same way", () => {
     expect(classifyOrderMatch(reference, { id: 124, trxid: "x", idempotencyKey: "y" })).toBeUndefined();
   });
 
-  it("the SQL ranks the kinds in the same order, with a parameter per kind", () => {
-    const sql = orderReferenceSql(reference, "o", 2);
-    expect(sql.where).toBe("(o.id = $2 OR o.trxid = $3 OR o.idempotency_key = $4 OR o.id = $5)");
-    expect(sql.rank).toBe(
-      "CASE WHEN o.id = $2 THEN 0 WHEN o.trxid = $3 THEN 1 WHEN o.idempotency_key = $4 THEN 2 WHEN o.id = $5 THEN 3 END",
-    );
-    expect(sql.values).toEqual([null, "123", "123", 123]);
-    expect(orderReferenceSql(parseOrderReference("123", "id")!, "o", 2).values).toEqual([null, null, null, 123]);
+  it("gives each kind the value it compares with", () => {
+    expect(orderReferenceValues(reference)).toEqual({ publicId: null, trxid: "123", idempotencyKey: "123", id: 123 });
+    expect(orderReferenceValues(parseOrderReference("123", "id")!)).toEqual({
+      publicId: null,
+      trxid: null,
+      idempotencyKey: null,
+      id: 123,
+    });
   });
 });

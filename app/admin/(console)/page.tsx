@@ -1,6 +1,6 @@
 // Overview: what needs an admin now, and how the last 24 hours and 7 days went.
 import Link from "next/link";
-import { readOrderMetrics, type OrderMetrics } from "@/lib/dashboard/read-order-metrics";
+import { readOrderMetrics, type OrderMetrics } from "@/lib/dashboard/sql/read-order-metrics";
 import { readOrderBacklog } from "@/lib/dashboard/read-order-backlog";
 import { requireAdminPage } from "../_lib/session";
 import { formatPercent, formatSeconds, formatTime, formatUsd } from "../_lib/format";

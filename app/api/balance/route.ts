@@ -1,6 +1,6 @@
 import { publicRoute } from "@/lib/http/public-route";
 import { ApiError } from "@/lib/http/errors";
-import { readBalanceCents } from "@/lib/wallet/read-balance";
+import { readBalanceCents } from "@/lib/wallet/sql/read-balance";
 import { centsToUsd } from "@/lib/money/cents-to-usd";
 import { BalanceResponse } from "@/lib/api-schemas/read-schemas";
 import { otherMethods } from "@/lib/http/route-methods";

@@ -1,6 +1,6 @@
 import { publicRoute } from "@/lib/http/public-route";
 import { EventsQuery, EventsResponse } from "@/lib/api-schemas/webhook-schemas";
-import { listWebhookEvents } from "@/lib/webhooks/list-webhook-events";
+import { listWebhookEvents } from "@/lib/webhooks/sql/list-webhook-events";
 import { otherMethods } from "@/lib/http/route-methods";
 
 export const dynamic = "force-dynamic";

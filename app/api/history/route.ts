@@ -1,7 +1,7 @@
 import { publicRoute } from "@/lib/http/public-route";
 import { HistoryQuery, HistoryResponse } from "@/lib/api-schemas/order-schemas";
-import { buildInvoices } from "@/lib/orders/build-invoice";
-import { listKeyOrders } from "@/lib/orders/list-orders";
+import { buildInvoices } from "@/lib/orders/sql/build-invoice";
+import { listKeyOrders } from "@/lib/orders/sql/list-orders";
 import { otherMethods } from "@/lib/http/route-methods";
 
 export const dynamic = "force-dynamic";

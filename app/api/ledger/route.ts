@@ -1,8 +1,12 @@
 import { publicRoute } from "@/lib/http/public-route";
 import { ApiError } from "@/lib/http/errors";
 import { LedgerQuery, LedgerResponse, LedgerStatementCsv, MAX_STATEMENT_DAYS } from "@/lib/api-schemas/order-schemas";
-import { ledgerToCsv, listLedgerEntries } from "@/lib/wallet/list-ledger-entries";
-import { openLedgerStatement, StatementsBusyError, type StatementRange } from "@/lib/wallet/stream-ledger-statement";
+import { ledgerToCsv, listLedgerEntries } from "@/lib/wallet/sql/list-ledger-entries";
+import {
+  openLedgerStatement,
+  StatementsBusyError,
+  type StatementRange,
+} from "@/lib/wallet/sql/stream-ledger-statement";
 import { otherMethods } from "@/lib/http/route-methods";
 
 export const dynamic = "force-dynamic";

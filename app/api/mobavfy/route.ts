@@ -1,5 +1,5 @@
 import { publicRoute } from "@/lib/http/public-route";
-import { verifyPlayer } from "@/lib/redemptions/verify-player";
+import { verifyPlayer } from "@/lib/redemptions/sql/verify-player";
 import { getSupplier } from "@/lib/suppliers/get-supplier";
 import { MobaVerifyBody, VerifyResponse, mobaVerifyAliases } from "@/lib/api-schemas/verify-schemas";
 import { otherMethods } from "@/lib/http/route-methods";

@@ -7,7 +7,7 @@ import {
   placementKeyLookup,
   type PlacementPrefetch,
   type PlacementResult,
-} from "@/lib/orders/place-order";
+} from "@/lib/orders/sql/place-order";
 import { otherMethods } from "@/lib/http/route-methods";
 
 export const dynamic = "force-dynamic";

@@ -1,5 +1,5 @@
 import { publicRoute } from "@/lib/http/public-route";
-import { listProducts } from "@/lib/catalog/list-products";
+import { listProducts } from "@/lib/catalog/sql/list-products";
 import { ProductsResponse } from "@/lib/api-schemas/read-schemas";
 import { otherMethods } from "@/lib/http/route-methods";
 

@@ -1,6 +1,6 @@
 import { jsonResponse } from "@/lib/http/errors";
 import { publicRoute } from "@/lib/http/public-route";
-import { redeemCode } from "@/lib/redemptions/redeem-code";
+import { redeemCode } from "@/lib/redemptions/sql/redeem-code";
 import { getSupplier } from "@/lib/suppliers/get-supplier";
 import { RedeemBody, RedeemResponse, brVerifyAliases } from "@/lib/api-schemas/verify-schemas";
 import { otherMethods } from "@/lib/http/route-methods";

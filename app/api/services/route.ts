@@ -1,5 +1,5 @@
 import { publicRoute } from "@/lib/http/public-route";
-import { listServices } from "@/lib/catalog/list-services";
+import { listServices } from "@/lib/catalog/sql/list-services";
 import { ServicesResponse } from "@/lib/api-schemas/read-schemas";
 import { otherMethods } from "@/lib/http/route-methods";
 

@@ -3,7 +3,7 @@
 // Each checks the session itself, needs the confirmation step, and is audited (lib/webhooks).
 import { revalidatePath } from "next/cache";
 import { redeliverWebhook } from "@/lib/webhooks/redeliver-webhook";
-import { replayWebhookEvents } from "@/lib/webhooks/replay-webhook-events";
+import { replayWebhookEvents } from "@/lib/webhooks/sql/replay-webhook-events";
 import {
   idField,
   isConfirmed,

@@ -1,10 +1,10 @@
 import { publicRoute } from "@/lib/http/public-route";
 import { jsonResponse } from "@/lib/http/errors";
 import { InvoiceResponse, OrderIdParams, OrderWaitQuery } from "@/lib/api-schemas/order-schemas";
-import { findOwnOrder } from "@/lib/orders/read-order";
+import { findOwnOrder } from "@/lib/orders/sql/read-order";
 import { orderIdReference, parseOrderReference } from "@/lib/orders/parse-order-reference";
-import { buildInvoice } from "@/lib/orders/build-invoice";
-import { waitForOrderFinish } from "@/lib/orders/wait-for-order";
+import { buildInvoice } from "@/lib/orders/sql/build-invoice";
+import { waitForOrderFinish } from "@/lib/orders/sql/wait-for-order";
 import { otherMethods } from "@/lib/http/route-methods";
 
 export const dynamic = "force-dynamic";

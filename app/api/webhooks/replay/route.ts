@@ -1,7 +1,7 @@
 import { publicRoute } from "@/lib/http/public-route";
 import { ApiError } from "@/lib/http/errors";
 import { ReplayBody, ReplayResponse } from "@/lib/api-schemas/webhook-schemas";
-import { replayWebhookEvents } from "@/lib/webhooks/replay-webhook-events";
+import { replayWebhookEvents } from "@/lib/webhooks/sql/replay-webhook-events";
 import { otherMethods } from "@/lib/http/route-methods";
 
 export const dynamic = "force-dynamic";

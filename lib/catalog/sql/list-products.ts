@@ -1,0 +1,47 @@
+import { getPool } from "../../db/pool";
+import { prepared, sql } from "../../db/run-sql";
+import { centsToUsd } from "../../money/cents-to-usd";
+import type { ListedProductRecord } from "../catalog-record";
+
+/** One pack as GET /products lists it (OpenAPI: Product). */
+export interface ProductView {
+  id: string;
+  slug: string;
+  gameName: string;
+  serviceName: string;
+  packName: string;
+  kind: ListedProductRecord["kind"];
+  price: number;
+  currency: "USD";
+  orderable: boolean;
+  stock?: number;
+}
+
+/** GET /products and /catalog: active packs of available lines; stock for code-delivered lines. */
+export async function listProducts(): Promise<ProductView[]> {
+  const { rows } = await getPool().query<ListedProductRecord>(
+    prepared(
+      "list-products",
+      sql`SELECT p.catalog_id AS "catalogId", p.pack_name AS "packName", p.price_cents AS "priceCents",
+                 l.slug, l.game_name AS "gameName", l.product_name AS "productName", l.kind, l.orderable,
+                 CASE WHEN l.kind IN ('gamekey', 'giftcard')
+                      THEN (SELECT count(*)::int FROM inventory_codes c WHERE c.product_id = p.id AND c.status = 'available')
+                 END AS stock
+            FROM products p JOIN game_lines l ON l.id = p.line_id
+           WHERE p.active AND l.available
+           ORDER BY l.sort_order, l.id, p.sort_order, p.id`,
+    ),
+  );
+  return rows.map((row) => ({
+    id: row.catalogId,
+    slug: row.slug,
+    gameName: row.gameName,
+    serviceName: row.productName,
+    packName: row.packName,
+    kind: row.kind,
+    price: centsToUsd(row.priceCents),
+    currency: "USD" as const,
+    orderable: row.orderable,
+    ...(row.stock === null ? {} : { stock: row.stock }),
+  }));
+}

@@ -1,0 +1,52 @@
+// Turns stored order rows into the Invoice (OpenAPI: Invoice). Codes are decrypted here and only here,
+// for the owner's own request (every caller has already scoped the rows to the account).
+import type pg from "pg";
+import { getPool } from "../../db/pool";
+import { decryptCode } from "../../codes/code-crypto";
+import { centsToUsd } from "../../money/cents-to-usd";
+import type { OrderRecord } from "../order-record";
+import { sql } from "../../db/run-sql";
+
+export type Invoice = ReturnType<typeof toInvoice>;
+
+export function toInvoice(order: OrderRecord, codes?: string[]) {
+  const finished = order.finishedAt && (order.status === "completed" || order.status === "cancelled");
+  return {
+    orderCreated: order.orderCreated,
+    orderId: order.publicId,
+    trxid: order.trxid,
+    status: order.status,
+    game: order.lineSlug,
+    packName: order.packName,
+    amountUsd: centsToUsd(order.amountCents),
+    quantity: order.quantity,
+    ...(order.userId !== null ? { userId: order.sentUserId ?? order.userId } : {}),
+    ...(order.zoneId !== null ? { zoneId: order.sentZoneId ?? order.zoneId } : {}),
+    ...(order.serverId !== null ? { serverId: order.sentServerId ?? order.serverId } : {}),
+    ...(order.status === "cancelled" ? { error: order.error ?? "CANCELLED", refunded: order.refunded } : {}),
+    ...(codes && codes.length ? { codes } : {}),
+    ...(finished
+      ? { durationSec: Math.round((order.finishedAt!.getTime() - order.createdAt.getTime()) / 100) / 10 }
+      : {}),
+    createdAt: order.createdAt.toISOString(),
+  };
+}
+
+/** Invoices for rows of one account, with delivered codes fetched in one query for the lot. */
+export async function buildInvoices(orders: OrderRecord[], client: Pick<pg.PoolClient, "query"> = getPool()) {
+  const withCodes = orders.filter((o) => o.status === "completed" && o.lineKind !== "topup").map((o) => o.id);
+  const codesByOrder = new Map<number, string[]>();
+  if (withCodes.length) {
+    const { rows } = await client.query<{ orderId: number; ciphertext: string }>(
+      sql`SELECT order_id AS "orderId", ciphertext FROM inventory_codes
+          WHERE order_id = ANY(${withCodes}) AND status = 'delivered' ORDER BY id`,
+    );
+    for (const row of rows)
+      codesByOrder.set(row.orderId, [...(codesByOrder.get(row.orderId) ?? []), decryptCode(row.ciphertext)]);
+  }
+  return orders.map((order) => toInvoice(order, codesByOrder.get(order.id)));
+}
+
+export async function buildInvoice(order: OrderRecord, client?: Pick<pg.PoolClient, "query">) {
+  return (await buildInvoices([order], client))[0]!; // one order in, one invoice out
+}

@@ -1,0 +1,201 @@
+// GET /ledger?format=csv&from=&to=: every ledger entry of a range as one CSV statement, with the
+// balance at `from` and at `to`, so a reseller can reconcile a month in one download (README: The
+// API, GET /ledger).
+//
+// Consistency: everything (the two balances and every row) is read in one REPEATABLE READ, READ
+// ONLY transaction, so an order settling mid-download changes neither the rows nor the balances:
+// opening + the rows' amounts = closing, always (checked before the closing line is written).
+//
+// Cost that does not grow with the account's history: an entry's date never goes back within its
+// account (the posting dates it under the account's row lock, lib/wallet/sql/post-ledger-entry.ts), so
+// the balance at a time is the balance_after of the last entry dated before it, and the range's
+// first and last entries are the first and last dated in it: four probes of the (account_id,
+// created_at, account_seq) index, whether the account has a hundred entries or millions.
+//
+// Flat memory: rows are read in keyset batches of STATEMENT_BATCH_ROWS by id (no OFFSET, no
+// dependency: a batch is one indexed range read on (account_id, id)), and the next batch is read
+// only when the response body asks for more (ReadableStream pull), so a slow reader holds back the
+// database instead of filling the heap. Both hosts write a stream body as it comes with
+// backpressure (@hono/node-server on the lean host, Next.js route handlers).
+//
+// Each open statement holds one pool connection until it ends, so at most maxOpenStatements() run
+// at once per process (the rest of the API keeps its connections), and a reader that stops
+// reading for IDLE_TIMEOUT has its transaction ended by PostgreSQL (the download then breaks off,
+// without its closing line).
+import type pg from "pg";
+import { getPool } from "../../db/pool";
+import { sql } from "../../db/run-sql";
+import { centsToUsd } from "../../money/cents-to-usd";
+import { csvHeaderLine, csvNumber, csvRowLine } from "../../csv/to-csv";
+import { LEDGER_CSV_HEADER, statementLineCells, toStatementLine, type LedgerLineRow } from "./list-ledger-entries";
+import { env } from "../../config/env";
+
+export const STATEMENT_BATCH_ROWS = 1000;
+const IDLE_TIMEOUT = "60s";
+
+/** A quarter of the pool (at least one) may serve statements at once. */
+function maxOpenStatements(): number {
+  return Math.max(1, Math.floor(env().pgPoolMax / 4));
+}
+
+let openStatements = 0;
+
+/** Every statement slot is taken; the caller should answer "retry shortly". */
+export class StatementsBusyError extends Error {
+  constructor() {
+    super(`${maxOpenStatements()} ledger statements are already streaming`);
+  }
+}
+
+export interface StatementRange {
+  /** Inclusive. */
+  from: Date;
+  /** Exclusive. */
+  to: Date;
+}
+
+export interface LedgerStatement {
+  openingCents: number;
+  closingCents: number;
+  /** The CSV, UTF-8: header, opening line, entries oldest first, closing line. */
+  body: ReadableStream<Uint8Array>;
+}
+
+interface Summary {
+  opening_cents: number;
+  closing_cents: number;
+  first_id: number | null;
+  last_id: number | null;
+}
+
+function balanceLine(type: "opening_balance" | "closing_balance", cents: number, at: Date): string {
+  return csvRowLine(["", type, "", csvNumber(centsToUsd(cents), 2), "", "", at.toISOString()]);
+}
+
+/**
+ * Opens the statement of `accountId` over [from, to). The balances are read before this returns
+ * (so a failure to reach the database is an ordinary error answer); the rows stream from `body`.
+ */
+export async function openLedgerStatement(accountId: number, range: StatementRange): Promise<LedgerStatement> {
+  if (openStatements >= maxOpenStatements()) throw new StatementsBusyError();
+  openStatements++;
+  let client: pg.PoolClient | undefined;
+  let ended = false;
+  const onConnectionError = (error: Error) => void end(error);
+  /** Ends the transaction and gives the connection back, once; a broken connection is discarded. */
+  const end = async (error?: unknown) => {
+    if (ended) return;
+    ended = true;
+    openStatements--;
+    if (!client) return;
+    client.off("error", onConnectionError);
+    const done = await client.query(error ? "ROLLBACK" : "COMMIT").then(
+      () => true,
+      () => false,
+    );
+    client.release(error !== undefined || !done);
+  };
+
+  let summary: Summary;
+  try {
+    client = await getPool().connect();
+    await client.query("BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY");
+    await client.query(`SET LOCAL idle_in_transaction_session_timeout = '${IDLE_TIMEOUT}'`);
+    // Four probes of the (account_id, created_at, account_seq) index: the balances before `from` and
+    // before `to`, and the range's first and last entries.
+    const { from, to } = range;
+    summary = (
+      await client.query<Summary>(
+        sql`SELECT coalesce((SELECT balance_after_cents FROM ledger_entries
+                              WHERE account_id = ${accountId} AND created_at < ${from}
+                              ORDER BY created_at DESC, account_seq DESC LIMIT 1), 0)::bigint AS opening_cents,
+                   coalesce((SELECT balance_after_cents FROM ledger_entries
+                              WHERE account_id = ${accountId} AND created_at < ${to}
+                              ORDER BY created_at DESC, account_seq DESC LIMIT 1), 0)::bigint AS closing_cents,
+                   (SELECT id FROM ledger_entries
+                     WHERE account_id = ${accountId} AND created_at >= ${from} AND created_at < ${to}
+                     ORDER BY created_at ASC, account_seq ASC LIMIT 1) AS first_id,
+                   (SELECT id FROM ledger_entries
+                     WHERE account_id = ${accountId} AND created_at >= ${from} AND created_at < ${to}
+                     ORDER BY created_at DESC, account_seq DESC LIMIT 1) AS last_id`,
+      )
+    ).rows[0]!; // an aggregate of subqueries: always one row
+  } catch (error) {
+    await end(error ?? new Error("statement failed"));
+    throw error;
+  }
+
+  const encoder = new TextEncoder();
+  const connection = client;
+  // PostgreSQL ending a stalled reader's session (the idle timeout) surfaces here, between pulls.
+  connection.once("error", onConnectionError);
+  // Ids follow account_seq within an account (each is taken under the account's row lock), so the
+  // range's entries are exactly the account's ids first_id..last_id: the batches start there.
+  let afterId = summary.first_id === null ? 0 : summary.first_id - 1;
+  let streamedCents = 0;
+  let started = false;
+  let cancelled = false;
+  const body = new ReadableStream<Uint8Array>({
+    async pull(controller) {
+      try {
+        if (ended)
+          throw new Error("the statement's transaction already ended (the reader stalled past the idle timeout)");
+        if (!started) {
+          started = true;
+          controller.enqueue(
+            encoder.encode(
+              csvHeaderLine(LEDGER_CSV_HEADER) + balanceLine("opening_balance", summary.opening_cents, range.from),
+            ),
+          );
+          return;
+        }
+        let text = "";
+        if (summary.last_id !== null && afterId < summary.last_id) {
+          const rows = (
+            await connection.query<LedgerLineRow>(
+              sql`SELECT l.id, l.kind, l.amount_cents, l.balance_after_cents, o.public_id, l.reason, l.created_at
+                    FROM ledger_entries l LEFT JOIN orders o ON o.id = l.order_id
+                   WHERE l.account_id = ${accountId} AND l.id > ${afterId} AND l.id <= ${summary.last_id}
+                     AND l.created_at >= ${range.from} AND l.created_at < ${range.to}
+                   ORDER BY l.id LIMIT ${STATEMENT_BATCH_ROWS}`,
+            )
+          ).rows;
+          for (const row of rows) {
+            streamedCents += row.amount_cents;
+            text += csvRowLine(statementLineCells(toStatementLine(row)));
+          }
+          // An empty batch before last_id cannot happen in one snapshot; stop rather than loop.
+          afterId = rows.at(-1)?.id ?? summary.last_id;
+        }
+        if (summary.last_id === null || afterId >= summary.last_id) {
+          // The snapshot makes this hold; if it ever did not, a statement that does not add up
+          // must break off rather than end with a closing line the rows contradict.
+          if (summary.opening_cents + streamedCents !== summary.closing_cents) {
+            throw new Error(
+              `statement of account ${accountId} does not add up: ${summary.opening_cents} + ${streamedCents} != ${summary.closing_cents}`,
+            );
+          }
+          text += balanceLine("closing_balance", summary.closing_cents, range.to);
+          await end();
+          controller.enqueue(encoder.encode(text));
+          controller.close();
+          return;
+        }
+        controller.enqueue(encoder.encode(text));
+      } catch (error) {
+        // The reader cancelled while a batch was being read: nobody is left to tell.
+        if (cancelled) return;
+        console.error("[ledger statement] broke off:", error instanceof Error ? error.message : error);
+        await end(error);
+        controller.error(error);
+      }
+    },
+    // The client went away: end the transaction now rather than at the idle timeout.
+    async cancel() {
+      cancelled = true;
+      await end(new Error("download cancelled"));
+    },
+  });
+
+  return { openingCents: summary.opening_cents, closingCents: summary.closing_cents, body };
+}
