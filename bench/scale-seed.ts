@@ -21,7 +21,7 @@
 // each key's orders are numbered 1..api_keys.order_count (key_seq) and each account's ledger
 // entries 1..accounts.ledger_count (account_seq), in id order, as placement and posting number them;
 // within an account, ledger dates never go back in that order, and accounts.ledger_last_at is the
-// latest (lib/wallet/post-ledger-entry.ts keeps both when it posts).
+// latest (post_ledger_entry() keeps both when it posts).
 // A's orders are 98% completed and 2% cancelled and refunded, half of them carry an idempotency key
 // of their own (the other half use their trxid), and their player ids repeat every 5,000 orders.
 // Not generated: order events, webhook events and jobs (no read path measured here reads them).

@@ -103,7 +103,7 @@ const schema = z
     WORKER_CONCURRENCY: int(1, 10),
     WORKER_SWEEP_MS: int(1, 5000),
     WEBHOOK_CONCURRENCY: int(0, 10),
-    // Unset: the dispatcher's own default (lib/webhooks/dispatch-webhooks.ts, 250 ms).
+    // Unset: the dispatcher's own default (lib/webhooks/sql/dispatch-webhooks.ts, 250 ms).
     WEBHOOK_POLL_MS: optionalInt(1),
     SUPPLIER: z.preprocess(
       (value) => (typeof blank(value) === "string" ? (value as string).trim().toLowerCase() : undefined),
