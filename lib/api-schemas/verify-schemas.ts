@@ -1,6 +1,7 @@
 // POST /brvvfy, /mobavfy, /rdmbr: request fields and answers as the OpenAPI document describes them.
 import { z } from "zod";
 import { failsAs, identifier } from "./fields";
+import type { ErrorKey } from "../http/errors";
 
 export const REDEEM_CODE_PATTERN = /^[A-Za-z0-9]{2,10}(-[A-Za-z0-9]{2,10}){1,7}$/;
 
@@ -64,3 +65,10 @@ export const RedeemResponse = z
     redemptionId: z.number().int().meta({ description: "Our record of this redemption" }),
   })
   .meta({ id: "Redemption" });
+
+/** What the two player checks (POST /brvvfy, POST /mobavfy) share: their tag, answer and errors. */
+export const playerCheckRoute = {
+  tag: "Verify and redeem",
+  response: VerifyResponse,
+  errors: ["PLAYER_NOT_FOUND", "SUPPLIER_UNAVAILABLE"] satisfies ErrorKey[] as ErrorKey[],
+};

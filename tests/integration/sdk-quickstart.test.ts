@@ -63,6 +63,22 @@ async function curlMissing(context: { skip: () => void }): Promise<boolean> {
   return true;
 }
 
+/** The quickstart's five answers in order: balance, products, the placed order, its final state, the ledger. */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- JSON answers read by field name
+function expectQuickstartAnswers(answers: any[], publicId: string, trxid: string): void {
+  const [balance, products, placed, finished, ledger] = answers;
+  expect(balance).toMatchObject({ success: true, currency: "USD" });
+  expect(products.products.map((p: { id: string }) => p.id)).toContain("SVCBR60");
+  expect(placed).toMatchObject({ orderId: publicId, status: "processing", trxid });
+  expect(finished).toMatchObject({ orderId: publicId, status: "completed" });
+  expect(ledger.entries[0]).toMatchObject({
+    type: "debit",
+    amountUsd: -0.99,
+    balanceAfterUsd: (Math.round(balance.balanceUsd * 100) - 99) / 100,
+    orderId: publicId,
+  });
+}
+
 describe("the quickstart", () => {
   it(
     "with the client: sdk/examples/quickstart.ts reaches a completed order and reads the ledger",
@@ -107,17 +123,7 @@ describe("the quickstart", () => {
       .split("\n")
       .filter((line) => line.startsWith("{"))
       .map((line) => JSON.parse(line));
-    const [balance, products, placed, finished, ledger] = answers;
-    expect(balance).toMatchObject({ success: true, currency: "USD" });
-    expect(products.products.map((p: { id: string }) => p.id)).toContain("SVCBR60");
-    expect(placed).toMatchObject({ orderId: order.public_id, status: "processing", trxid });
-    expect(finished).toMatchObject({ orderId: order.public_id, status: "completed" });
-    expect(ledger.entries[0]).toMatchObject({
-      type: "debit",
-      amountUsd: -0.99,
-      balanceAfterUsd: (Math.round(balance.balanceUsd * 100) - 99) / 100,
-      orderId: order.public_id,
-    });
+    expectQuickstartAnswers(answers, order.public_id, trxid);
   });
 
   it(
@@ -139,19 +145,9 @@ describe("the quickstart", () => {
         });
         answers.push(JSON.parse(stdout));
       }
-      const [balance, products, placed, finished, ledger] = answers;
       const order = await demoOrder("my-order-1");
       expect(order).toMatchObject({ status: "completed", debits: 1 });
-      expect(balance).toMatchObject({ success: true, currency: "USD" });
-      expect(products.products.map((p: { id: string }) => p.id)).toContain("SVCBR60");
-      expect(placed).toMatchObject({ orderId: order.public_id, status: "processing", trxid: "my-order-1" });
-      expect(finished).toMatchObject({ orderId: order.public_id, status: "completed" });
-      expect(ledger.entries[0]).toMatchObject({
-        type: "debit",
-        amountUsd: -0.99,
-        balanceAfterUsd: (Math.round(balance.balanceUsd * 100) - 99) / 100,
-        orderId: order.public_id,
-      });
+      expectQuickstartAnswers(answers, order.public_id, "my-order-1");
     },
   );
 

@@ -1,7 +1,7 @@
 import { publicRoute } from "@/lib/http/public-route";
 import { verifyPlayer } from "@/lib/redemptions/sql/verify-player";
 import { getSupplier } from "@/lib/suppliers/get-supplier";
-import { BrVerifyBody, VerifyResponse, brVerifyAliases } from "@/lib/api-schemas/verify-schemas";
+import { BrVerifyBody, brVerifyAliases, playerCheckRoute } from "@/lib/api-schemas/verify-schemas";
 import { otherMethods } from "@/lib/http/route-methods";
 
 export const dynamic = "force-dynamic";
@@ -9,15 +9,13 @@ export const dynamic = "force-dynamic";
 export const POST = publicRoute({
   method: "POST",
   path: "/brvvfy",
-  tag: "Verify and redeem",
+  ...playerCheckRoute,
   summary: "Verify a battle-royale player id (in-game name check) without ordering",
   description:
     "200 with the nickname when the player exists; 404 PLAYER_NOT_FOUND when not; 503 SUPPLIER_UNAVAILABLE (retry) when the check cannot be made now. " +
     "A `trxid` is recorded as your reference only: a check changes nothing, so repeating it (with any trxid) asks again and answers the current state.",
   body: BrVerifyBody,
   aliases: brVerifyAliases,
-  response: VerifyResponse,
-  errors: ["PLAYER_NOT_FOUND", "SUPPLIER_UNAVAILABLE"],
   handle: ({ caller, body }) =>
     verifyPlayer(caller, getSupplier(), { game: "br", playerId: body.playerId, trxid: body.trxid }),
 });

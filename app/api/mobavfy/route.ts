@@ -1,7 +1,7 @@
 import { publicRoute } from "@/lib/http/public-route";
 import { verifyPlayer } from "@/lib/redemptions/sql/verify-player";
 import { getSupplier } from "@/lib/suppliers/get-supplier";
-import { MobaVerifyBody, VerifyResponse, mobaVerifyAliases } from "@/lib/api-schemas/verify-schemas";
+import { MobaVerifyBody, mobaVerifyAliases, playerCheckRoute } from "@/lib/api-schemas/verify-schemas";
 import { otherMethods } from "@/lib/http/route-methods";
 
 export const dynamic = "force-dynamic";
@@ -9,14 +9,12 @@ export const dynamic = "force-dynamic";
 export const POST = publicRoute({
   method: "POST",
   path: "/mobavfy",
-  tag: "Verify and redeem",
+  ...playerCheckRoute,
   summary: "Verify a MOBA user and zone (region / profile check)",
   description:
     "200 with the nickname when the user exists in that zone; 404 PLAYER_NOT_FOUND when not; 503 SUPPLIER_UNAVAILABLE (retry).",
   body: MobaVerifyBody,
   aliases: mobaVerifyAliases,
-  response: VerifyResponse,
-  errors: ["PLAYER_NOT_FOUND", "SUPPLIER_UNAVAILABLE"],
   handle: ({ caller, body }) =>
     verifyPlayer(caller, getSupplier(), {
       game: "moba",

@@ -44,20 +44,18 @@ const RANGES = {
   "7d": { unit: "day", count: 7 },
 } as const;
 
-interface Row {
+/** One bucket as the statement answers it (the totals row has no start). */
+export type OrderMetricsRow = Pick<
+  OrderMetricsFigures,
+  "total" | "completed" | "cancelled" | "refused" | "processing" | "pending"
+> & {
   start: Date | null;
-  total: number;
-  completed: number;
-  cancelled: number;
-  refused: number;
-  processing: number;
-  pending: number;
   revenue_cents: bigint;
   p50: number | null;
   p95: number | null;
-}
+};
 
-const EMPTY: Row = {
+const EMPTY: OrderMetricsRow = {
   start: null,
   total: 0,
   completed: 0,
@@ -70,7 +68,7 @@ const EMPTY: Row = {
   p95: null,
 };
 
-function figures(row: Row): OrderMetricsFigures {
+function figures(row: OrderMetricsRow): OrderMetricsFigures {
   const finished = row.completed + row.cancelled;
   return {
     total: row.total,
@@ -98,7 +96,7 @@ export async function readOrderMetrics(range: MetricsRange, now: Date = new Date
   const prisma = getPrisma();
   const [, rows] = await prisma.$transaction([
     prisma.$executeRaw`SET LOCAL jit = off`,
-    prisma.$queryRaw<Row[]>`
+    prisma.$queryRaw<OrderMetricsRow[]>`
   WITH grouped AS (
     SELECT date_bin(${`${stepMs / 1000} seconds`}::interval, created_at, TIMESTAMPTZ '2000-01-01 00:00:00Z') AS start,
            status, order_created, took, count(*) AS orders, sum(amount_cents) AS amount_cents

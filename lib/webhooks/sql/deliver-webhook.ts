@@ -111,7 +111,7 @@ export async function attemptDelivery(
   const status = sent.httpStatus;
   if (status !== undefined && status >= 200 && status < 300)
     return recordDelivered(db, row, attempt, now, sent, status, options.recordDelivered);
-  return recordFailedAttempt(db, row, attempt, now, sent, options.random);
+  return withTransaction((client) => recordFailure(client, row, attempt, now, sent, options.random), db);
 }
 
 /** A delivered attempt to record (the common case). */
@@ -180,17 +180,6 @@ async function recordDelivered(
   // Nothing updated: removed with its endpoint while the request was out, or recorded already.
   if (!recorded) return { outcome: "skipped", why: `attempt ${attempt} already recorded, or the delivery was removed` };
   return { outcome: "delivered", attempt, httpStatus: status };
-}
-
-function recordFailedAttempt(
-  db: pg.Pool,
-  row: WebhookDeliveryRecord,
-  attempt: number,
-  now: Date,
-  sent: SendOutcome,
-  random?: () => number,
-): Promise<DeliveryResult> {
-  return withTransaction((client) => recordFailure(client, row, attempt, now, sent, random), db);
 }
 
 async function recordFailure(
