@@ -64,7 +64,6 @@ async function curlMissing(context: { skip: () => void }): Promise<boolean> {
 }
 
 /** The quickstart's five answers in order: balance, products, the placed order, its final state, the ledger. */
-// eslint-disable-next-line @typescript-eslint/no-explicit-any -- JSON answers read by field name
 function expectQuickstartAnswers(answers: any[], publicId: string, trxid: string): void {
   const [balance, products, placed, finished, ledger] = answers;
   expect(balance).toMatchObject({ success: true, currency: "USD" });
