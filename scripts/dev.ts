@@ -8,7 +8,7 @@ import path from "node:path";
 import { childEnvironment, env, projectRoot, pointAtDatabase } from "@/lib/config/env";
 import { applyMigrations } from "@/lib/db/migrate";
 import { closePool } from "@/lib/db/pool";
-import { isDatabaseEmpty, readRememberedDemoKey, seedDemoData } from "@/lib/seed/seed-demo-data";
+import { isDatabaseEmpty, readRememberedDemoKey, seedForEnvironment } from "@/lib/seed/seed-demo-data";
 import { resolveDatabase } from "./database";
 
 const config = env();
@@ -57,9 +57,13 @@ const database = await resolveDatabase();
 if (database.embedded) stopDatabase = database.embedded.stop;
 pointAtDatabase(database.url);
 await applyMigrations(database.url, { log: (line) => console.log(`[migrate] ${line}`) });
+// As npm start: no demo account, money or key if someone runs this with NODE_ENV=production.
 const demoApiKey = (await isDatabaseEmpty())
-  ? (await seedDemoData({ dataDir: config.dataDir, demoApiKey: config.demoApiKey })).demoApiKey
-  : await readRememberedDemoKey(config.dataDir);
+  ? (await seedForEnvironment({ nodeEnv: config.nodeEnv, dataDir: config.dataDir, demoApiKey: config.demoApiKey }))
+      .demoApiKey
+  : config.nodeEnv === "production"
+    ? undefined
+    : await readRememberedDemoKey(config.dataDir);
 await closePool();
 
 const childEnv = childEnvironment({ DATABASE_URL: database.url, NEXT_TELEMETRY_DISABLED: "1" });

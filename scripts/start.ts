@@ -1,5 +1,6 @@
 // npm start: the whole service on one machine. Uses DATABASE_URL or starts the embedded
-// PostgreSQL, migrates, seeds an empty database, then runs the web server, the worker and (with
+// PostgreSQL, migrates, seeds an empty database (the demo account and its key outside production
+// only: lib/seed/seed-demo-data.ts, seedForEnvironment), then runs the web server, the worker and (with
 // TELEGRAM_BOT_TOKEN) the bot as supervised child processes: one that crashes is restarted with
 // backoff while the others keep serving; one that crashes again and again stops everything with a
 // message saying so. Ctrl-C stops the web server, the worker and the bot first, the database last.
@@ -15,7 +16,7 @@ import { applyMigrations } from "@/lib/db/migrate";
 import { closePool } from "@/lib/db/pool";
 import { startEmbeddedPostgresProcess, type EmbeddedPostgresProcess } from "@/lib/db/embedded-process";
 import { superviseProcess, type Supervisor } from "@/lib/process/supervise-process";
-import { isDatabaseEmpty, readRememberedDemoKey, seedDemoData } from "@/lib/seed/seed-demo-data";
+import { isDatabaseEmpty, readRememberedDemoKey, seedForEnvironment } from "@/lib/seed/seed-demo-data";
 import { parseTrustedProxies } from "@/lib/net/ip";
 
 const log = (line: string) => console.log(`[start] ${line}`);
@@ -91,11 +92,18 @@ async function main(): Promise<void> {
   pointAtDatabase(databaseUrl);
 
   await applyMigrations(databaseUrl, { log: (line) => console.log(`[migrate] ${line}`) });
+  const production = config.nodeEnv === "production";
   let demoApiKey: string | undefined;
   if (await isDatabaseEmpty()) {
-    log("empty database: loading the demo catalog and account");
-    demoApiKey = (await seedDemoData({ dataDir: config.dataDir, demoApiKey: config.demoApiKey })).demoApiKey;
-  } else {
+    log(
+      production
+        ? "empty database: loading the catalog (production: no demo account, money or key; README: Production)"
+        : "empty database: loading the demo catalog and account",
+    );
+    demoApiKey = (
+      await seedForEnvironment({ nodeEnv: config.nodeEnv, dataDir: config.dataDir, demoApiKey: config.demoApiKey })
+    ).demoApiKey;
+  } else if (!production) {
     demoApiKey = await readRememberedDemoKey(config.dataDir);
   }
   await closePool();
@@ -134,8 +142,12 @@ async function main(): Promise<void> {
   console.log("");
   console.log(`  API:        ${base}   (health: ${base}/healthz, docs: ${base}/docs)`);
   console.log(`  Dashboard:  ${base}/admin`);
-  console.log(`  Demo key:   ${demoApiKey ?? "(not known here: create one with the bot's /newkey)"}`);
-  if (demoApiKey) console.log(`  Try:        curl -H "X-API-Key: ${demoApiKey}" ${base}/balance`);
+  // A key is printed in development only; production's keys are made and shown by the bot alone.
+  if (production) console.log("  Accounts:   through the bot (/start, then an admin's /credit); keys with /newkey");
+  else {
+    console.log(`  Demo key:   ${demoApiKey ?? "(not known here: create one with the bot's /newkey)"}`);
+    if (demoApiKey) console.log(`  Try:        curl -H "X-API-Key: ${demoApiKey}" ${base}/balance`);
+  }
   if (config.telegramBotToken && config.telegramWebhookSecret) {
     console.log(
       `  Bot:        webhook at ${base}/api/telegram/webhook (register: npm run bot:webhook -- <public-url>)`,

@@ -1,5 +1,5 @@
-// Loads the demo catalog and a demo account with an API key and a $100 demo credit. Running it
-// again changes nothing: every row is found by its natural key first.
+// Loads the demo catalog and, in development only, a demo account with an API key and a $100 demo
+// credit. Running it again changes nothing: every row is found by its natural key first.
 import fs from "node:fs";
 import path from "node:path";
 import { getPrisma } from "../db/prisma";
@@ -18,8 +18,13 @@ export interface SeedResult {
   demoApiKey?: string;
 }
 
-export async function seedDemoCatalog(): Promise<void> {
+/**
+ * The catalog's lines and packs. `demoCodes: false` leaves the game-key and gift-card stock empty:
+ * the demo codes are not real, so a production install imports its own (docs/operations.md).
+ */
+export async function seedDemoCatalog(options: { demoCodes?: boolean } = {}): Promise<void> {
   const prisma = getPrisma();
+  const demoCodes = options.demoCodes ?? true;
   for (const [lineIndex, line] of demoCatalog.entries()) {
     const row = await prisma.gameLine.upsert({
       where: { slug: line.slug },
@@ -49,7 +54,7 @@ export async function seedDemoCatalog(): Promise<void> {
           sortOrder: productIndex,
         },
       });
-      if (product.codes) {
+      if (demoCodes && product.codes) {
         const codes = Array.from({ length: product.codes }, (_, i) => demoCode(line.code, product.token, i + 1));
         await prisma.inventoryCode.createMany({
           data: codes.map((code) => ({
@@ -115,4 +120,22 @@ export async function isDatabaseEmpty(): Promise<boolean> {
 export async function seedDemoData(options: { dataDir?: string; demoApiKey?: string } = {}): Promise<SeedResult> {
   await seedDemoCatalog();
   return seedDemoAccount(options);
+}
+
+/**
+ * What `npm start` and `npm run db:seed` load. Outside production: the demo catalog and the demo
+ * account, its credit and its key. In production no account, money or key is ever created here
+ * (the first account comes through the bot, funded by an admin); only the catalog's packs, without
+ * the demo codes. Returns the demo key to print, which production never has.
+ */
+export async function seedForEnvironment(options: {
+  nodeEnv: string;
+  dataDir: string;
+  demoApiKey?: string;
+}): Promise<{ accountId?: number; demoApiKey?: string }> {
+  if (options.nodeEnv === "production") {
+    await seedDemoCatalog({ demoCodes: false });
+    return {};
+  }
+  return seedDemoData({ dataDir: options.dataDir, demoApiKey: options.demoApiKey });
 }
