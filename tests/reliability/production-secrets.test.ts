@@ -7,6 +7,8 @@ import os from "node:os";
 import path from "node:path";
 import { afterAll, describe, expect, inject, it } from "vitest";
 import { projectRoot } from "@/lib/config/env";
+import { freePort } from "../helpers/free-port";
+import { assertNextBuilt } from "../helpers/next-start";
 import {
   MIN_PRODUCTION_SECRET_LENGTH,
   SECRET_NAMES,
@@ -61,6 +63,58 @@ describe("production secrets", () => {
       expect(output).toMatch(/APP_SECRET \(unset\).*CODES_ENCRYPTION_KEY \(unset\).*NEXTAUTH_SECRET \(unset\)/);
     },
   );
+
+  it("next start refuses to start in production without secrets, exiting before it answers anything", async () => {
+    assertNextBuilt();
+    const dataDir = tempDir();
+    loadOrCreateSecretsFile(dataDir);
+    const port = await freePort();
+    const child = spawn(
+      process.execPath,
+      [
+        path.join(projectRoot, "node_modules", "next", "dist", "bin", "next"),
+        "start",
+        "-H",
+        "127.0.0.1",
+        "-p",
+        `${port}`,
+      ],
+      {
+        cwd: projectRoot,
+        env: childEnv({ NODE_ENV: "production", DATA_DIR: dataDir, NEXT_TELEMETRY_DISABLED: "1" }),
+        stdio: ["ignore", "pipe", "pipe"],
+      },
+    );
+    let output = "";
+    child.stdout!.on("data", (chunk) => (output += chunk));
+    child.stderr!.on("data", (chunk) => (output += chunk));
+    const exited = new Promise<number | null>((resolve) => child.once("exit", (code) => resolve(code)));
+    // Asked all along, from the start to the exit: not one answer, health check or order.
+    const answered: string[] = [];
+    let running = true;
+    const probing = (async () => {
+      while (running) {
+        for (const [method, pathname] of [
+          ["GET", "/healthz"],
+          ["POST", "/orders"],
+        ] as const) {
+          const answer = await fetch(`http://127.0.0.1:${port}${pathname}`, { method }).catch(() => undefined);
+          if (answer) answered.push(`${method} ${pathname}: ${answer.status}`);
+        }
+        await new Promise((resolve) => setTimeout(resolve, 50));
+      }
+    })();
+    const timer = setTimeout(() => child.kill("SIGKILL"), 45_000);
+    const code = await exited;
+    clearTimeout(timer);
+    running = false;
+    await probing;
+    expect(code, output).not.toBe(0);
+    expect(code, `next start kept running without its secrets:\n${output}`).not.toBeNull();
+    expect(output).toContain("Refusing to start in production");
+    expect(output).toMatch(/APP_SECRET \(unset\).*CODES_ENCRYPTION_KEY \(unset\).*NEXTAUTH_SECRET \(unset\)/);
+    expect(answered).toEqual([]);
+  }, 60_000);
 
   it("refuses a secret shorter than 32 characters, naming only that one", () => {
     const result = startIn(

@@ -7,7 +7,16 @@ import { describe, expect, it } from "vitest";
 import { ConfigError, loadEnv } from "@/lib/config/env";
 
 const root = path.resolve(import.meta.dirname, "../..");
-const SCANNED = ["lib", "app", "bot", "scripts", "proxy.ts", "next.config.ts", "prisma.config.ts"];
+const SCANNED = [
+  "lib",
+  "app",
+  "bot",
+  "scripts",
+  "proxy.ts",
+  "instrumentation.ts",
+  "next.config.ts",
+  "prisma.config.ts",
+];
 const SKIPPED = ["lib/config/", "lib/generated/"];
 
 /** Files that may read process.env, each with the reason it is not configuration. */
@@ -15,6 +24,7 @@ const EXCEPTIONS: Record<string, string> = {
   "scripts/bootstrap.mjs":
     "runs before packages are installed, so it cannot load lib/config; it hands its environment to the commands it starts",
   "proxy.ts": "NODE_ENV is compiled into Next's proxy bundle by Next",
+  "instrumentation.ts": "NEXT_RUNTIME is set by Next to say which runtime loads the file, not by whoever deploys",
   "prisma.config.ts": "read by the Prisma CLI, not by the service",
 };
 
