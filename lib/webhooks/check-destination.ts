@@ -47,7 +47,12 @@ const EMBEDDING_RANGES = new Set(["ipv4Compatible", "rfc6052", "rfc6145", "6to4"
  */
 function parseAddress(address: string): ipaddr.IPv4 | ipaddr.IPv6 {
   if (!ipaddr.IPv6.isValid(address)) return ipaddr.parse(address);
-  const canonical = new URL(`http://[${address.replace(/%.*$/, "")}]/`).hostname.slice(1, -1);
+  let canonical: string;
+  try {
+    canonical = new URL(`http://[${address.replace(/%.*$/, "")}]/`).hostname.slice(1, -1);
+  } catch {
+    canonical = address;
+  }
   return ipaddr.IPv6.parse(canonical);
 }
 
