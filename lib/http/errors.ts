@@ -290,7 +290,7 @@ export const errorCatalogue = {
   SERVICE_UNAVAILABLE: {
     status: 503,
     error: "SERVICE UNAVAILABLE",
-    when: "The database did not answer, or (`GET /ledger` statements) the service is already streaming its most statements at once, or a `next start` server was still starting and could not yet tell the client's address; nothing was done.",
+    when: "The database did not answer, or (`GET /ledger` statements) the service is already streaming its most statements at once or this key already streams one, or a `next start` server was still starting and could not yet tell the client's address; nothing was done.",
     retryable: true,
     action: "Retry after `Retry-After` seconds (an order retry with the same `trxid` is safe).",
   },

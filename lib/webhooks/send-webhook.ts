@@ -58,6 +58,35 @@ function parseRetryAfter(value: string | undefined, now: number): number | undef
   return Number.isNaN(date) ? undefined : Math.max(0, Math.ceil((date - now) / 1000));
 }
 
+/**
+ * The error text an attempt records (shown per endpoint by the bot). A connection that fails for
+ * any reason, refused, filtered (a connect that times out), unreachable or reset, reads the same,
+ * so endpoints cannot be used to tell closed ports from filtered ones; once TCP is up, the timeout
+ * and TLS errors (a bad certificate) keep their own words.
+ */
+export function attemptErrorText(
+  error: { code?: string; message?: string } | "timeout",
+  connected: boolean,
+  timeoutMs: number,
+): string {
+  if (!connected) return "connection failed";
+  if (error === "timeout") return `no answer within ${timeoutMs / 1000} s`;
+  if (error.code && CONNECTION_ERRORS.has(error.code)) return "connection failed";
+  return error.message || String(error.code);
+}
+
+const CONNECTION_ERRORS = new Set([
+  "ECONNREFUSED",
+  "ECONNRESET",
+  "ETIMEDOUT",
+  "EHOSTUNREACH",
+  "ENETUNREACH",
+  "EHOSTDOWN",
+  "ENETDOWN",
+  "EPIPE",
+  "EADDRNOTAVAIL",
+]);
+
 export function sendWebhook(input: {
   url: URL;
   pinned: ResolvedAddress;
@@ -77,6 +106,8 @@ export function sendWebhook(input: {
   return new Promise<SendOutcome>((resolve) => {
     let settled = false;
     let current: http.ClientRequest | undefined;
+    // Whether the request's TCP connection is up: every failure before that reads alike.
+    let connected = false;
     const finish = (outcome: Omit<SendOutcome, "durationMs">) => {
       if (settled) return;
       settled = true;
@@ -84,7 +115,7 @@ export function sendWebhook(input: {
       resolve({ ...outcome, durationMs: elapsed() });
     };
     const timer = setTimeout(() => {
-      finish({ error: `no answer within ${input.timeoutMs / 1000} s` });
+      finish({ error: attemptErrorText("timeout", connected, input.timeoutMs) });
       current?.destroy();
     }, input.timeoutMs);
     const post = (mayResend: boolean) => {
@@ -122,12 +153,18 @@ export function sendWebhook(input: {
         },
       );
       current = request;
+      connected = false;
+      request.on("socket", (socket) => {
+        // A kept-alive socket from the agent is already connected.
+        if (request.reusedSocket || !socket.connecting) connected = true;
+        else socket.once("connect", () => (connected = true));
+      });
       request.on("error", (error: NodeJS.ErrnoException) => {
         // A kept-alive socket the receiver closed just as we reused it: the request almost surely
         // never arrived, so it is sent once more on another socket (Node's documented remedy; a
         // receiver that did get both dedupes them by webhook-id).
         if (mayResend && !settled && request.reusedSocket && error.code === "ECONNRESET") return post(false);
-        finish({ error: error.message || String(error) });
+        finish({ error: attemptErrorText(error, connected, input.timeoutMs) });
       });
       request.end(input.body);
     };

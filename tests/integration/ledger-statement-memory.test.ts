@@ -24,7 +24,7 @@ import { startNextServer } from "../helpers/next-start";
 import { TEST_ENV } from "../setup/test-env";
 import { api } from "../helpers/api";
 import { sqlRow } from "../helpers/db";
-import { createAccount } from "../helpers/fixtures";
+import { createAccount, issueTestKey } from "../helpers/fixtures";
 import { expectBooksBalance } from "../helpers/orders";
 import { insertLedgerHistory, parseStatementCsv } from "../helpers/ledger-history";
 import { useCleanDatabase } from "../helpers/clean-database";
@@ -159,11 +159,13 @@ describe("a month's statement of 100,000 entries", () => {
 
   it("answers a statement beyond the open-statement limit 503 with Retry-After, and frees the slots of abandoned downloads", async () => {
     // Two downloads that are never read hold their slots: 70 MB cannot fit in the sockets' buffers,
-    // so backpressure keeps both transactions open.
+    // so backpressure keeps both transactions open. A key streams one statement at a time, so the
+    // second is another key's.
     const held = [new AbortController(), new AbortController()];
-    for (const controller of held) {
+    const keys = [account.key, (await issueTestKey(account.accountId, { name: "second" })).key];
+    for (const [index, controller] of held.entries()) {
       const res = await fetch(`${server.baseUrl}/ledger?format=csv&${MONTH}`, {
-        headers: { "x-api-key": account.key },
+        headers: { "x-api-key": keys[index]! },
         signal: controller.signal,
       });
       expect(res.status).toBe(200);

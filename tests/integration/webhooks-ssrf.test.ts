@@ -3,6 +3,7 @@
 // reached through a host name; the connection goes to the address that was checked.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { addWebhookEndpoint } from "@/lib/webhooks/add-webhook-endpoint";
+import { listWebhookEndpoints } from "@/lib/webhooks/list-webhook-endpoints";
 import { deliverWebhook } from "@/lib/webhooks/sql/deliver-webhook";
 import {
   refusalOfAddress,
@@ -16,6 +17,7 @@ import { createAccount } from "../helpers/fixtures";
 import { WebhookReceiver } from "../helpers/webhook-receiver";
 import { deliveriesOf, recordEvent } from "../helpers/webhooks";
 import { useCleanDatabase } from "../helpers/clean-database";
+import { freePort } from "../helpers/free-port";
 
 let receiver: WebhookReceiver;
 let accountId: number;
@@ -46,6 +48,7 @@ const names = resolverOf({
   "mixed.example": ["93.184.216.34", "192.168.1.10"],
   "v6-local.example": ["fd12:3456::1"],
   "loopback.example": ["127.0.0.1"],
+  "compat.example": ["::10.1.2.3"],
 });
 const production: DestinationPolicy = { allowPrivate: false, resolve: names };
 
@@ -70,11 +73,20 @@ describe("in production mode", () => {
     ["https://[fc00::5]/", "fc00::5 is a uniqueLocal address"],
     ["https://[fd00:ec2::254]/", "fd00:ec2::254 is a cloud metadata address"],
     ["https://[::ffff:127.0.0.1]/", "127.0.0.1 is a loopback address"],
-    ["https://internal.example/hook", "internal.example resolves to 10.1.2.3, which is a private address"],
-    ["https://metadata.example/", "metadata.example resolves to 169.254.169.254, which is a cloud metadata address"],
-    ["https://mixed.example/", "mixed.example resolves to 192.168.1.10, which is a private address"],
-    ["https://v6-local.example/", "v6-local.example resolves to fd12:3456::1, which is a uniqueLocal address"],
-    ["https://nowhere.example/", "nowhere.example does not resolve (ENOTFOUND)"],
+    ["https://[::127.0.0.1]/", "::7f00:1 is an IPv6 address that embeds an IPv4 address"],
+    ["https://[::8.8.8.8]/", "::808:808 is an IPv6 address that embeds an IPv4 address"],
+    ["https://[64:ff9b::10.0.0.1]/", "64:ff9b::a00:1 is an IPv6 address that embeds an IPv4 address"],
+    ["https://[2002:a00:1::1]/", "2002:a00:1::1 is an IPv6 address that embeds an IPv4 address"],
+    // A name's refusal never says what it resolved to: the DNS answer is not the account's to see.
+    ["https://internal.example/hook", "internal.example resolves to a non-public address"],
+    ["https://metadata.example/", "metadata.example resolves to a non-public address"],
+    ["https://mixed.example/", "mixed.example resolves to a non-public address"],
+    ["https://v6-local.example/", "v6-local.example resolves to a non-public address"],
+    ["https://compat.example/", "compat.example resolves to a non-public address"],
+    ["https://nowhere.example/", "nowhere.example does not resolve"],
+    ["https://hooks.example:8080/hook", "the URL's port must be one of 443, 8443"],
+    ["https://hooks.example:22/", "the URL's port must be one of 443, 8443"],
+    ["https://93.184.216.34:6379/", "the URL's port must be one of 443, 8443"],
     ["http://hooks.example/hook", "the URL must be https"],
     ["https://user:pw@hooks.example/", "the URL must not contain a user name or password"],
     ["ftp://hooks.example/", "the URL must be https"],
@@ -83,16 +95,14 @@ describe("in production mode", () => {
     expect(await refusal(url)).toBe(reason);
   });
 
-  it("accepts an https URL whose host resolves to public addresses only", async () => {
-    const result = await addWebhookEndpoint({
-      accountId,
-      url: "https://hooks.example/hook",
-      actor: "test",
-      policy: production,
-    });
-    expect(result.status).toBe("added");
-    await sql(`DELETE FROM webhook_endpoints WHERE account_id = $1`, [accountId]);
-  });
+  it.each(["https://hooks.example/hook", "https://hooks.example:443/hook", "https://hooks.example:8443/hook"])(
+    "accepts %s: https on a documented port, to public addresses only",
+    async (url) => {
+      const result = await addWebhookEndpoint({ accountId, url, actor: "test", policy: production });
+      expect(result.status).toBe("added");
+      await sql(`DELETE FROM webhook_endpoints WHERE account_id = $1`, [accountId]);
+    },
+  );
 
   it("refuses at delivery time too: a name that turned private since registration gets no request", async () => {
     const url = "https://rebind.example/hook";
@@ -111,7 +121,7 @@ describe("in production mode", () => {
     });
     expect(result).toMatchObject({
       outcome: "retrying",
-      error: "destination refused: rebind.example resolves to 127.0.0.1, which is a loopback address",
+      error: "destination refused: rebind.example resolves to a non-public address",
     });
     const attempt = await sqlRow(`SELECT http_status, error FROM webhook_attempts WHERE delivery_id = $1`, [
       delivery.id,
@@ -139,7 +149,10 @@ describe("with the development switch", () => {
     expect(refusalOfAddress("169.254.169.254", true)).toBe("169.254.169.254 is a cloud metadata address");
     expect(refusalOfAddress("fd00:ec2::254", true)).toBe("fd00:ec2::254 is a cloud metadata address");
     expect(await refusal("http://metadata.example/", development)).toBe(
-      "metadata.example resolves to 169.254.169.254, which is a cloud metadata address",
+      "metadata.example resolves to a non-public address",
+    );
+    expect(await refusal("http://compat.example/", development)).toBe(
+      "compat.example resolves to a non-public address",
     );
   });
 
@@ -163,5 +176,32 @@ describe("with the development switch", () => {
     const request = receiver.received.at(-1)!;
     expect(request.headers["webhook-id"]).toBe(event.id);
     expect(request.headers.host).toMatch(/^only-in-test\.invalid:\d+$/);
+  });
+
+  it("records and lists the same text for a closed port and one that does not answer the connect", async () => {
+    // A port nobody listens on (refused at once) and an address no packet reaches (a connect that
+    // times out, or unreachable where no IPv6 route exists; IPv4 here may meet a transparent proxy):
+    // the endpoint's error must not tell them apart.
+    const closed = await freePort();
+    const resolve = resolverOf({ "closed.test": ["127.0.0.1"], "filtered.test": ["fd12:3456::1"] });
+    const errors: (string | null)[] = [];
+    for (const url of [`http://closed.test:${closed}/hook`, "http://filtered.test:8443/hook"]) {
+      const added = await addWebhookEndpoint({
+        accountId,
+        url,
+        actor: "test",
+        policy: { allowPrivate: true, resolve },
+      });
+      expect(added.status).toBe("added");
+      const endpointId = (added as { endpointId: number }).endpointId;
+      const event = await recordEvent(accountId, "endpoint.test", {}, endpointId);
+      const delivery = firstOf(await deliveriesOf(event.id));
+      const result = await deliverWebhook(delivery.id, { policy: { allowPrivate: true, resolve }, timeoutMs: 1000 });
+      expect(result).toMatchObject({ outcome: "retrying", error: "connection failed" });
+      const listed = (await listWebhookEndpoints(accountId)).find((endpoint) => endpoint.id === endpointId);
+      errors.push(listed?.lastError ?? null);
+    }
+    expect(errors).toEqual(["connection failed", "connection failed"]);
+    await sql(`DELETE FROM webhook_endpoints WHERE account_id = $1`, [accountId]);
   });
 });

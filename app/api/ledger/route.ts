@@ -22,7 +22,7 @@ export const GET = publicRoute({
     "an opening and a closing balance line, for reconciling a period in one download: `from` and `to` are ISO-8601 instants " +
     `with an offset or bare dates (00:00 UTC), at most ${MAX_STATEMENT_DAYS} days apart; a month is \`from=2026-10-01&to=2026-11-01\`. ` +
     "The opening balance plus the entries' amounts equals the closing balance. While the service already streams its " +
-    "most statements at once, a statement answers 503 SERVICE UNAVAILABLE with Retry-After.",
+    "most statements at once, or this key already streams one, a statement answers 503 SERVICE UNAVAILABLE with Retry-After.",
   query: LedgerQuery,
   response: LedgerResponse,
   alternateContent: { "text/csv": LedgerStatementCsv },
@@ -33,7 +33,7 @@ export const GET = publicRoute({
   errors: ["SERVICE_UNAVAILABLE"],
   handle: async ({ request, caller, query }) => {
     if (query.from && query.to)
-      return ledgerStatementResponse(request, caller.accountId, { from: query.from, to: query.to });
+      return ledgerStatementResponse(request, caller.accountId, caller.keyId, { from: query.from, to: query.to });
     const page = query.page ?? 1;
     const pageSize = query.pageSize ?? 50;
     const { total, entries } = await listLedgerEntries(caller.accountId, pageSize, (page - 1) * pageSize);
@@ -55,10 +55,15 @@ function fileNameBound(at: Date): string {
   return iso.endsWith("T00:00:00.000Z") ? iso.slice(0, 10) : iso.replace(/:/g, "").replace(".000Z", "Z");
 }
 
-async function ledgerStatementResponse(request: Request, accountId: number, range: StatementRange): Promise<Response> {
+async function ledgerStatementResponse(
+  request: Request,
+  accountId: number,
+  keyId: number,
+  range: StatementRange,
+): Promise<Response> {
   let statement;
   try {
-    statement = await openLedgerStatement(accountId, range);
+    statement = await openLedgerStatement(accountId, range, keyId);
   } catch (error) {
     if (error instanceof StatementsBusyError)
       throw new ApiError("SERVICE_UNAVAILABLE", { headers: { "retry-after": "5" } });

@@ -19,7 +19,8 @@
 // backpressure (@hono/node-server on the lean host, Next.js route handlers).
 //
 // Each open statement holds one pool connection until it ends, so at most maxOpenStatements() run
-// at once per process (the rest of the API keeps its connections), and a reader that stops
+// at once per process (the rest of the API keeps its connections), at most MAX_STATEMENTS_PER_KEY of
+// them for one API key (so one slow reader cannot hold every slot), and a reader that stops
 // reading for IDLE_TIMEOUT has its transaction ended by PostgreSQL (the download then breaks off,
 // without its closing line).
 import type pg from "pg";
@@ -38,12 +39,20 @@ function maxOpenStatements(): number {
   return Math.max(1, Math.floor(env().pgPoolMax / 4));
 }
 
-let openStatements = 0;
+/** One key streams one statement at a time: with two or more slots, others always find one free. */
+export const MAX_STATEMENTS_PER_KEY = 1;
 
-/** Every statement slot is taken; the caller should answer "retry shortly". */
+let openStatements = 0;
+const openByKey = new Map<number, number>();
+
+/** Every statement slot is taken, or this key's; the caller should answer "retry shortly". */
 export class StatementsBusyError extends Error {
-  constructor() {
-    super(`${maxOpenStatements()} ledger statements are already streaming`);
+  constructor(perKey = false) {
+    super(
+      perKey
+        ? `this key already streams ${MAX_STATEMENTS_PER_KEY} ledger statement(s)`
+        : `${maxOpenStatements()} ledger statements are already streaming`,
+    );
   }
 }
 
@@ -76,9 +85,15 @@ function balanceLine(type: "opening_balance" | "closing_balance", cents: number,
  * Opens the statement of `accountId` over [from, to). The balances are read before this returns
  * (so a failure to reach the database is an ordinary error answer); the rows stream from `body`.
  */
-export async function openLedgerStatement(accountId: number, range: StatementRange): Promise<LedgerStatement> {
+export async function openLedgerStatement(
+  accountId: number,
+  range: StatementRange,
+  keyId: number,
+): Promise<LedgerStatement> {
+  if ((openByKey.get(keyId) ?? 0) >= MAX_STATEMENTS_PER_KEY) throw new StatementsBusyError(true);
   if (openStatements >= maxOpenStatements()) throw new StatementsBusyError();
   openStatements++;
+  openByKey.set(keyId, (openByKey.get(keyId) ?? 0) + 1);
   let client: pg.PoolClient | undefined;
   let ended = false;
   const onConnectionError = (error: Error) => void end(error);
@@ -87,6 +102,9 @@ export async function openLedgerStatement(accountId: number, range: StatementRan
     if (ended) return;
     ended = true;
     openStatements--;
+    const byKey = (openByKey.get(keyId) ?? 1) - 1;
+    if (byKey > 0) openByKey.set(keyId, byKey);
+    else openByKey.delete(keyId);
     if (!client) return;
     client.off("error", onConnectionError);
     const done = await client.query(error ? "ROLLBACK" : "COMMIT").then(

@@ -83,7 +83,7 @@ export interface paths {
                 /**
                  * @description `RATE_LIMIT_UNAVAILABLE` (RATE_LIMIT_UNAVAILABLE): The rate-limit store did not answer in time; nothing was done.
                  *
-                 *     `SERVICE_UNAVAILABLE` (SERVICE UNAVAILABLE): The database did not answer, or (`GET /ledger` statements) the service is already streaming its most statements at once, or a `next start` server was still starting and could not yet tell the client's address; nothing was done.
+                 *     `SERVICE_UNAVAILABLE` (SERVICE UNAVAILABLE): The database did not answer, or (`GET /ledger` statements) the service is already streaming its most statements at once or this key already streams one, or a `next start` server was still starting and could not yet tell the client's address; nothing was done.
                  */
                 503: {
                     headers: {
@@ -186,7 +186,7 @@ export interface paths {
                 /**
                  * @description `RATE_LIMIT_UNAVAILABLE` (RATE_LIMIT_UNAVAILABLE): The rate-limit store did not answer in time; nothing was done.
                  *
-                 *     `SERVICE_UNAVAILABLE` (SERVICE UNAVAILABLE): The database did not answer, or (`GET /ledger` statements) the service is already streaming its most statements at once, or a `next start` server was still starting and could not yet tell the client's address; nothing was done.
+                 *     `SERVICE_UNAVAILABLE` (SERVICE UNAVAILABLE): The database did not answer, or (`GET /ledger` statements) the service is already streaming its most statements at once or this key already streams one, or a `next start` server was still starting and could not yet tell the client's address; nothing was done.
                  */
                 503: {
                     headers: {
@@ -286,7 +286,7 @@ export interface paths {
                 /**
                  * @description `RATE_LIMIT_UNAVAILABLE` (RATE_LIMIT_UNAVAILABLE): The rate-limit store did not answer in time; nothing was done.
                  *
-                 *     `SERVICE_UNAVAILABLE` (SERVICE UNAVAILABLE): The database did not answer, or (`GET /ledger` statements) the service is already streaming its most statements at once, or a `next start` server was still starting and could not yet tell the client's address; nothing was done.
+                 *     `SERVICE_UNAVAILABLE` (SERVICE UNAVAILABLE): The database did not answer, or (`GET /ledger` statements) the service is already streaming its most statements at once or this key already streams one, or a `next start` server was still starting and could not yet tell the client's address; nothing was done.
                  */
                 503: {
                     headers: {
@@ -386,7 +386,7 @@ export interface paths {
                 /**
                  * @description `RATE_LIMIT_UNAVAILABLE` (RATE_LIMIT_UNAVAILABLE): The rate-limit store did not answer in time; nothing was done.
                  *
-                 *     `SERVICE_UNAVAILABLE` (SERVICE UNAVAILABLE): The database did not answer, or (`GET /ledger` statements) the service is already streaming its most statements at once, or a `next start` server was still starting and could not yet tell the client's address; nothing was done.
+                 *     `SERVICE_UNAVAILABLE` (SERVICE UNAVAILABLE): The database did not answer, or (`GET /ledger` statements) the service is already streaming its most statements at once or this key already streams one, or a `next start` server was still starting and could not yet tell the client's address; nothing was done.
                  */
                 503: {
                     headers: {
@@ -482,7 +482,7 @@ export interface paths {
                 /**
                  * @description `RATE_LIMIT_UNAVAILABLE` (RATE_LIMIT_UNAVAILABLE): The rate-limit store did not answer in time; nothing was done.
                  *
-                 *     `SERVICE_UNAVAILABLE` (SERVICE UNAVAILABLE): The database did not answer, or (`GET /ledger` statements) the service is already streaming its most statements at once, or a `next start` server was still starting and could not yet tell the client's address; nothing was done.
+                 *     `SERVICE_UNAVAILABLE` (SERVICE UNAVAILABLE): The database did not answer, or (`GET /ledger` statements) the service is already streaming its most statements at once or this key already streams one, or a `next start` server was still starting and could not yet tell the client's address; nothing was done.
                  */
                 503: {
                     headers: {
@@ -573,7 +573,7 @@ export interface paths {
                 /**
                  * @description `RATE_LIMIT_UNAVAILABLE` (RATE_LIMIT_UNAVAILABLE): The rate-limit store did not answer in time; nothing was done.
                  *
-                 *     `SERVICE_UNAVAILABLE` (SERVICE UNAVAILABLE): The database did not answer, or (`GET /ledger` statements) the service is already streaming its most statements at once, or a `next start` server was still starting and could not yet tell the client's address; nothing was done.
+                 *     `SERVICE_UNAVAILABLE` (SERVICE UNAVAILABLE): The database did not answer, or (`GET /ledger` statements) the service is already streaming its most statements at once or this key already streams one, or a `next start` server was still starting and could not yet tell the client's address; nothing was done.
                  */
                 503: {
                     headers: {
@@ -789,7 +789,7 @@ export interface paths {
                 /**
                  * @description `RATE_LIMIT_UNAVAILABLE` (RATE_LIMIT_UNAVAILABLE): The rate-limit store did not answer in time; nothing was done.
                  *
-                 *     `SERVICE_UNAVAILABLE` (SERVICE UNAVAILABLE): The database did not answer, or (`GET /ledger` statements) the service is already streaming its most statements at once, or a `next start` server was still starting and could not yet tell the client's address; nothing was done.
+                 *     `SERVICE_UNAVAILABLE` (SERVICE UNAVAILABLE): The database did not answer, or (`GET /ledger` statements) the service is already streaming its most statements at once or this key already streams one, or a `next start` server was still starting and could not yet tell the client's address; nothing was done.
                  *
                  *     `MAINTENANCE` (MAINTENANCE): New orders and redeems are paused for maintenance. A replay of an existing order still answers its invoice.
                  *
@@ -958,7 +958,7 @@ export interface paths {
                 /**
                  * @description `RATE_LIMIT_UNAVAILABLE` (RATE_LIMIT_UNAVAILABLE): The rate-limit store did not answer in time; nothing was done.
                  *
-                 *     `SERVICE_UNAVAILABLE` (SERVICE UNAVAILABLE): The database did not answer, or (`GET /ledger` statements) the service is already streaming its most statements at once, or a `next start` server was still starting and could not yet tell the client's address; nothing was done.
+                 *     `SERVICE_UNAVAILABLE` (SERVICE UNAVAILABLE): The database did not answer, or (`GET /ledger` statements) the service is already streaming its most statements at once or this key already streams one, or a `next start` server was still starting and could not yet tell the client's address; nothing was done.
                  */
                 503: {
                     headers: {
@@ -1090,7 +1090,7 @@ export interface paths {
                 /**
                  * @description `RATE_LIMIT_UNAVAILABLE` (RATE_LIMIT_UNAVAILABLE): The rate-limit store did not answer in time; nothing was done.
                  *
-                 *     `SERVICE_UNAVAILABLE` (SERVICE UNAVAILABLE): The database did not answer, or (`GET /ledger` statements) the service is already streaming its most statements at once, or a `next start` server was still starting and could not yet tell the client's address; nothing was done.
+                 *     `SERVICE_UNAVAILABLE` (SERVICE UNAVAILABLE): The database did not answer, or (`GET /ledger` statements) the service is already streaming its most statements at once or this key already streams one, or a `next start` server was still starting and could not yet tell the client's address; nothing was done.
                  */
                 503: {
                     headers: {
@@ -1119,7 +1119,7 @@ export interface paths {
         };
         /**
          * Your wallet statement, newest first
-         * @description Every credit, debit, refund and adjustment with the balance after it, in pages, newest first. `?format=csv` answers the page as CSV. `?format=csv&from=...&to=...` streams every entry with `from <= createdAt < to` (oldest first, not paged) between an opening and a closing balance line, for reconciling a period in one download: `from` and `to` are ISO-8601 instants with an offset or bare dates (00:00 UTC), at most 366 days apart; a month is `from=2026-10-01&to=2026-11-01`. The opening balance plus the entries' amounts equals the closing balance. While the service already streams its most statements at once, a statement answers 503 SERVICE UNAVAILABLE with Retry-After.
+         * @description Every credit, debit, refund and adjustment with the balance after it, in pages, newest first. `?format=csv` answers the page as CSV. `?format=csv&from=...&to=...` streams every entry with `from <= createdAt < to` (oldest first, not paged) between an opening and a closing balance line, for reconciling a period in one download: `from` and `to` are ISO-8601 instants with an offset or bare dates (00:00 UTC), at most 366 days apart; a month is `from=2026-10-01&to=2026-11-01`. The opening balance plus the entries' amounts equals the closing balance. While the service already streams its most statements at once, or this key already streams one, a statement answers 503 SERVICE UNAVAILABLE with Retry-After.
          */
         get: {
             parameters: {
@@ -1235,7 +1235,7 @@ export interface paths {
                 /**
                  * @description `RATE_LIMIT_UNAVAILABLE` (RATE_LIMIT_UNAVAILABLE): The rate-limit store did not answer in time; nothing was done.
                  *
-                 *     `SERVICE_UNAVAILABLE` (SERVICE UNAVAILABLE): The database did not answer, or (`GET /ledger` statements) the service is already streaming its most statements at once, or a `next start` server was still starting and could not yet tell the client's address; nothing was done.
+                 *     `SERVICE_UNAVAILABLE` (SERVICE UNAVAILABLE): The database did not answer, or (`GET /ledger` statements) the service is already streaming its most statements at once or this key already streams one, or a `next start` server was still starting and could not yet tell the client's address; nothing was done.
                  */
                 503: {
                     headers: {
@@ -1385,7 +1385,7 @@ export interface paths {
                 /**
                  * @description `RATE_LIMIT_UNAVAILABLE` (RATE_LIMIT_UNAVAILABLE): The rate-limit store did not answer in time; nothing was done.
                  *
-                 *     `SERVICE_UNAVAILABLE` (SERVICE UNAVAILABLE): The database did not answer, or (`GET /ledger` statements) the service is already streaming its most statements at once, or a `next start` server was still starting and could not yet tell the client's address; nothing was done.
+                 *     `SERVICE_UNAVAILABLE` (SERVICE UNAVAILABLE): The database did not answer, or (`GET /ledger` statements) the service is already streaming its most statements at once or this key already streams one, or a `next start` server was still starting and could not yet tell the client's address; nothing was done.
                  *
                  *     `SUPPLIER_UNAVAILABLE` (SUPPLIER UNAVAILABLE: try again shortly): The supplier could not answer the check or redemption now.
                  */
@@ -1537,7 +1537,7 @@ export interface paths {
                 /**
                  * @description `RATE_LIMIT_UNAVAILABLE` (RATE_LIMIT_UNAVAILABLE): The rate-limit store did not answer in time; nothing was done.
                  *
-                 *     `SERVICE_UNAVAILABLE` (SERVICE UNAVAILABLE): The database did not answer, or (`GET /ledger` statements) the service is already streaming its most statements at once, or a `next start` server was still starting and could not yet tell the client's address; nothing was done.
+                 *     `SERVICE_UNAVAILABLE` (SERVICE UNAVAILABLE): The database did not answer, or (`GET /ledger` statements) the service is already streaming its most statements at once or this key already streams one, or a `next start` server was still starting and could not yet tell the client's address; nothing was done.
                  *
                  *     `SUPPLIER_UNAVAILABLE` (SUPPLIER UNAVAILABLE: try again shortly): The supplier could not answer the check or redemption now.
                  */
@@ -1715,7 +1715,7 @@ export interface paths {
                 /**
                  * @description `RATE_LIMIT_UNAVAILABLE` (RATE_LIMIT_UNAVAILABLE): The rate-limit store did not answer in time; nothing was done.
                  *
-                 *     `SERVICE_UNAVAILABLE` (SERVICE UNAVAILABLE): The database did not answer, or (`GET /ledger` statements) the service is already streaming its most statements at once, or a `next start` server was still starting and could not yet tell the client's address; nothing was done.
+                 *     `SERVICE_UNAVAILABLE` (SERVICE UNAVAILABLE): The database did not answer, or (`GET /ledger` statements) the service is already streaming its most statements at once or this key already streams one, or a `next start` server was still starting and could not yet tell the client's address; nothing was done.
                  *
                  *     `SUPPLIER_UNAVAILABLE` (SUPPLIER UNAVAILABLE: try again shortly): The supplier could not answer the check or redemption now.
                  *
@@ -1843,7 +1843,7 @@ export interface paths {
                 /**
                  * @description `RATE_LIMIT_UNAVAILABLE` (RATE_LIMIT_UNAVAILABLE): The rate-limit store did not answer in time; nothing was done.
                  *
-                 *     `SERVICE_UNAVAILABLE` (SERVICE UNAVAILABLE): The database did not answer, or (`GET /ledger` statements) the service is already streaming its most statements at once, or a `next start` server was still starting and could not yet tell the client's address; nothing was done.
+                 *     `SERVICE_UNAVAILABLE` (SERVICE UNAVAILABLE): The database did not answer, or (`GET /ledger` statements) the service is already streaming its most statements at once or this key already streams one, or a `next start` server was still starting and could not yet tell the client's address; nothing was done.
                  */
                 503: {
                     headers: {
@@ -2002,7 +2002,7 @@ export interface paths {
                 /**
                  * @description `RATE_LIMIT_UNAVAILABLE` (RATE_LIMIT_UNAVAILABLE): The rate-limit store did not answer in time; nothing was done.
                  *
-                 *     `SERVICE_UNAVAILABLE` (SERVICE UNAVAILABLE): The database did not answer, or (`GET /ledger` statements) the service is already streaming its most statements at once, or a `next start` server was still starting and could not yet tell the client's address; nothing was done.
+                 *     `SERVICE_UNAVAILABLE` (SERVICE UNAVAILABLE): The database did not answer, or (`GET /ledger` statements) the service is already streaming its most statements at once or this key already streams one, or a `next start` server was still starting and could not yet tell the client's address; nothing was done.
                  */
                 503: {
                     headers: {
