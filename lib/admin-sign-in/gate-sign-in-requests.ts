@@ -10,6 +10,28 @@ export const SIGN_IN_PATH = "/api/auth/callback/credentials";
 export const SIGN_IN_REQUESTS_CONCURRENCY = 4;
 export const SIGN_IN_REQUESTS_MAX_WAITING = 16;
 
+/**
+ * True for every path that can reach next-auth's credentials callback: Next decodes percent-escapes
+ * (`%2F` included) before routing, keeps a trailing slash (skipTrailingSlashRedirect) and next-auth
+ * reads the provider id loosely, so the path is compared decoded, without empty segments, any case.
+ */
+export function isSignInPath(url: string): boolean {
+  let path = url.split("?")[0] ?? "";
+  // Decode until stable: a doubly encoded path must not slip past either.
+  for (let i = 0; i < 3; i++) {
+    let decoded: string;
+    try {
+      decoded = decodeURIComponent(path);
+    } catch {
+      break;
+    }
+    if (decoded === path) break;
+    path = decoded;
+  }
+  const canonical = "/" + path.replaceAll("\\", "/").split("/").filter(Boolean).join("/").toLowerCase();
+  return canonical === SIGN_IN_PATH || canonical.startsWith(`${SIGN_IN_PATH}/`);
+}
+
 type NodeHandler = (req: http.IncomingMessage, res: http.ServerResponse) => void | Promise<void>;
 
 function finished(res: http.ServerResponse): Promise<void> {
@@ -45,7 +67,7 @@ export function gateSignInRequests(next: NodeHandler): NodeHandler {
     maxWaiting: SIGN_IN_REQUESTS_MAX_WAITING,
   });
   return async (req, res) => {
-    if (req.method !== "POST" || (req.url ?? "").split("?")[0] !== SIGN_IN_PATH) return next(req, res);
+    if (req.method !== "POST" || !isSignInPath(req.url ?? "")) return next(req, res);
     const { throttle } = signInState();
     const clientIp = String(req.headers["x-forwarded-for"] ?? "unknown");
     try {

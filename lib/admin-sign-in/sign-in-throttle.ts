@@ -1,9 +1,11 @@
-// Failed dashboard sign-ins, counted per client IP and per email. After a few free attempts each
+// Failed dashboard sign-ins, counted per source and per email from that source. After a few free attempts each
 // further one must wait twice as long as the one before (backoff); an attempt that does not wait is
 // refused without a password check and still counted, and past a limit the IP or email is locked
-// out for a while. An attempt counts the moment it starts, so a burst of parallel guesses is
+// out for a while (the source, or the email from that source only). An attempt counts the moment it starts, so a burst of parallel guesses is
 // throttled as surely as a slow series; a successful sign-in gives the email its attempts back.
 // Kept in process memory, bounded: each web process counts on its own (docs/dashboard.md).
+// A source is an IPv4 address or an IPv6 /64, as for the API's limiter (one subscriber holds a /64).
+import { authFailureScope } from "../ratelimit/auth-failure-scope";
 
 export type ThrottleScope = "ip" | "email";
 
@@ -26,8 +28,13 @@ export const SIGN_IN_POLICIES: Record<ThrottleScope, ThrottlePolicy> = {
   ip: { free: 10, baseDelayMs: 1_000, maxDelayMs: 30_000, lockAfter: 30, lockMs: 15 * 60_000, windowMs: 15 * 60_000 },
 };
 
-/** Subjects remembered per scope; the least recently seen are forgotten first. */
+/**
+ * Subjects remembered per scope; the least recently seen unlocked ones are forgotten first (an
+ * active lockout is never forgotten to make room: a flood of new subjects must not lift it).
+ */
 const MAX_SUBJECTS = 10_000;
+/** Oldest entries looked at per insertion for one that may be forgotten: eviction stays O(1). */
+const EVICTION_SCAN = 64;
 
 interface Entry {
   /** Attempts that checked a password and have not succeeded: they set the backoff. */
@@ -44,6 +51,7 @@ interface Entry {
 /** A scope that this attempt locked out (to be audited), with how many attempts it had made. */
 export interface NewLockout {
   scope: ThrottleScope;
+  /** The source (IPv4 address or IPv6 /64) for "ip", the email for "email". */
   subject: string;
   failures: number;
   lockedUntil: Date;
@@ -80,7 +88,7 @@ export class SignInThrottle {
     return entry;
   }
 
-  private check(scope: ThrottleScope, subject: string): ThrottleDecision {
+  private check(scope: ThrottleScope, subject: string, audited = subject): ThrottleDecision {
     const entry = this.read(scope, subject);
     if (!entry) return { allowed: true };
     const now = this.now();
@@ -96,7 +104,7 @@ export class SignInThrottle {
         retryAfterMs: policy.lockMs,
         newLockout: {
           scope,
-          subject,
+          subject: audited,
           failures: entry.failures + entry.refused,
           lockedUntil: new Date(entry.lockedUntil),
         },
@@ -126,18 +134,38 @@ export class SignInThrottle {
     entry.lastSeenAt = this.now();
     map.delete(subject);
     map.set(subject, entry);
-    if (map.size > MAX_SUBJECTS) map.delete(map.keys().next().value!);
+    if (map.size > MAX_SUBJECTS) this.evict(map, subject);
     return entry;
+  }
+
+  /** Forgets the least recently seen entry that is not locked out; a locked one met on the way is kept. */
+  private evict(map: Map<string, Entry>, newcomer: string): void {
+    const now = this.now();
+    for (let i = 0; i < EVICTION_SCAN; i++) {
+      const oldest = map.keys().next().value!;
+      const entry = map.get(oldest)!;
+      map.delete(oldest);
+      if (oldest === newcomer || entry.lockedUntil <= now) return;
+      // Still locked: moved to the recent end so the next scan starts past it.
+      map.set(oldest, entry);
+    }
+    // Only lockouts at the old end: the newcomer is not remembered (its source's IP entry still is).
+    map.delete(newcomer);
+  }
+
+  /** The email's entry is per source: failures from one source never lock the email for the others. */
+  private static emailKey(source: string, email: string): string {
+    return `${source} ${email}`;
   }
 
   /** The IP's verdict alone: the host asks before the request body (and its email) is read. */
   checkIp(ip: string): ThrottleDecision {
-    return this.check("ip", ip);
+    return this.check("ip", authFailureScope(ip));
   }
 
   /** An attempt from this IP refused before any check (the sign-in queue was full). */
   countRefused(ip: string): void {
-    this.touch("ip", ip).refused++;
+    this.touch("ip", authFailureScope(ip)).refused++;
   }
 
   /**
@@ -145,16 +173,15 @@ export class SignInThrottle {
    * succeeded() says otherwise.
    */
   attempt(ip: string, email: string): ThrottleDecision {
+    const source = authFailureScope(ip);
+    const ipDecision = this.check("ip", source);
+    if (!ipDecision.allowed) return ipDecision;
+    // Lock the source, not the account: anyone could otherwise lock an admin out from anywhere.
+    const emailDecision = this.check("email", SignInThrottle.emailKey(source, email), email);
+    if (!emailDecision.allowed) return emailDecision;
     for (const [scope, subject] of [
-      ["ip", ip],
-      ["email", email],
-    ] as const) {
-      const decision = this.check(scope, subject);
-      if (!decision.allowed) return decision;
-    }
-    for (const [scope, subject] of [
-      ["ip", ip],
-      ["email", email],
+      ["ip", source],
+      ["email", SignInThrottle.emailKey(source, email)],
     ] as const) {
       const entry = this.touch(scope, subject);
       entry.failures++;
@@ -165,8 +192,9 @@ export class SignInThrottle {
 
   /** The password was right: the email starts again, and the IP gets this attempt back. */
   succeeded(ip: string, email: string): void {
-    this.entries.email.delete(email);
-    const entry = this.entries.ip.get(ip);
+    const source = authFailureScope(ip);
+    this.entries.email.delete(SignInThrottle.emailKey(source, email));
+    const entry = this.entries.ip.get(source);
     if (entry && entry.lockedUntil === 0) entry.failures = Math.max(0, entry.failures - 1);
   }
 }

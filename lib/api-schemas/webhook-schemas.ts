@@ -109,6 +109,8 @@ export const ReplayBody = z
       .number()
       .int()
       .positive()
+      // webhook_endpoints.id is an int column: a wider id is a 400 here, not an overflow in the query.
+      .max(2_147_483_647)
       .optional()
       .meta({ description: "Only to this endpoint (default: every enabled endpoint subscribed)" }),
   })

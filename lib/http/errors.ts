@@ -4,6 +4,7 @@
 // Each entry's key is its `code`, so every failure carries one. Where the API's documented error
 // string has spaces ("ORDER NOT FOUND"), the code is the same words joined by underscores
 // ("ORDER_NOT_FOUND"); `error` stays the documented string.
+import { API_SECURITY_HEADERS } from "./security-headers";
 
 export interface ErrorReference {
   status: number;
@@ -315,7 +316,8 @@ export class ApiError extends Error {
   }
 }
 
-const JSON_HEADERS = { "content-type": "application/json; charset=utf-8" };
+// Both hosts build every JSON answer here, so both send the same security headers.
+const JSON_HEADERS = { "content-type": "application/json; charset=utf-8", ...API_SECURITY_HEADERS };
 
 export function jsonResponse(body: unknown, status = 200, headers?: Record<string, string>): Response {
   return new Response(JSON.stringify(body), {

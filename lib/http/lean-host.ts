@@ -9,6 +9,7 @@ import { NEXT_BODY_LIMIT_BYTES } from "./body-limits";
 import { dispatchRoute } from "./dispatch-route";
 import type { RouteMatch } from "./router";
 import { resolveRequestClientIp } from "./client-address";
+import { API_SECURITY_HEADERS } from "./security-headers";
 import { gateSignInRequests } from "../admin-sign-in/gate-sign-in-requests";
 
 export type NodeHandler = (req: http.IncomingMessage, res: http.ServerResponse) => void | Promise<void>;
@@ -26,7 +27,7 @@ function refuseOversize(res: http.ServerResponse, maxBytes: number): void {
   }
   const body = JSON.stringify(errorBody("PAYLOAD_TOO_LARGE", `PAYLOAD TOO LARGE: at most ${maxBytes} bytes`));
   // Node discards the unread rest of the body after the answer (as for the API's own 413s).
-  res.writeHead(413, { "content-type": "application/json; charset=utf-8" });
+  res.writeHead(413, { "content-type": "application/json; charset=utf-8", ...API_SECURITY_HEADERS });
   res.end(body);
 }
 

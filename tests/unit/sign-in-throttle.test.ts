@@ -125,6 +125,53 @@ describe("SignInThrottle", () => {
     expect(sizes.email.size).toBe(10_000);
   });
 
+  it("counts an IPv6 client by its /64, as the API's limiter does", () => {
+    const time = clock();
+    const throttle = new SignInThrottle(small, time.now);
+    // Each attempt from a different address of one /64, each at a different email.
+    for (let i = 0; i < 4; i++) expect(throttle.attempt(`2001:db8:1:2::${i + 1}`, `u${i}@x.io`).allowed).toBe(true);
+    expect(throttle.attempt("2001:db8:1:2:ffff::9", "v@x.io")).toMatchObject({ allowed: false, scope: "ip" });
+    for (let i = 0; i < 8; i++) throttle.countRefused(`2001:db8:1:2::${100 + i}`);
+    expect(throttle.checkIp("2001:db8:1:2:abcd::1")).toMatchObject({
+      allowed: false,
+      reason: "locked",
+      newLockout: { scope: "ip", subject: "2001:db8:1:2::/64" },
+    });
+    // Another /64 is someone else.
+    expect(throttle.attempt("2001:db8:1:3::1", "v@x.io")).toEqual({ allowed: true });
+  });
+
+  it("locks the source, not the account: an email locked from one source still signs in from another", () => {
+    const time = clock();
+    const throttle = new SignInThrottle(small, time.now);
+    let lockout;
+    for (let i = 0; i < 20 && !lockout; i++) {
+      const decision = throttle.attempt("198.51.100.66", "admin@x.io");
+      if (!decision.allowed && decision.newLockout) lockout = decision.newLockout;
+      time.advance(5_000);
+    }
+    // The lockout is still reported for the audit, naming the email.
+    expect(lockout).toMatchObject({ scope: "email", subject: "admin@x.io" });
+    expect(throttle.attempt("198.51.100.66", "admin@x.io")).toMatchObject({ allowed: false, reason: "locked" });
+    // The admin, elsewhere, is not locked out and not even slowed down.
+    expect(throttle.attempt("203.0.113.200", "admin@x.io")).toEqual({ allowed: true });
+    expect(throttle.attempt("203.0.113.200", "admin@x.io")).toEqual({ allowed: true });
+  });
+
+  it("never forgets an active lockout to make room, however many new subjects arrive", () => {
+    const time = clock();
+    const throttle = new SignInThrottle(small, time.now);
+    for (let i = 0; i < 8; i++) throttle.countRefused("192.0.2.1");
+    expect(throttle.checkIp("192.0.2.1")).toMatchObject({ allowed: false, reason: "locked" });
+    for (let i = 0; i < 20_000; i++) throttle.countRefused(`10.${i >> 16}.${(i >> 8) & 255}.${i & 255}`);
+    expect(throttle.checkIp("192.0.2.1")).toMatchObject({ allowed: false, reason: "locked" });
+    const entries = (throttle as unknown as { entries: { ip: Map<string, unknown> } }).entries;
+    expect(entries.ip.size).toBe(10_000);
+    // Once over, the lockout lets go.
+    time.advance(60_001);
+    expect(throttle.checkIp("192.0.2.1")).toEqual({ allowed: true });
+  });
+
   it("ships policies that lock an email before an IP", () => {
     expect(SIGN_IN_POLICIES.email.lockAfter).toBeLessThan(SIGN_IN_POLICIES.ip.lockAfter);
     expect(SIGN_IN_POLICIES.email.free).toBeLessThan(SIGN_IN_POLICIES.email.lockAfter);
