@@ -1,11 +1,8 @@
 // Security headers over real HTTP on both hosts: API answers (JSON) may not be sniffed, framed or
 // rendered; the dashboard's pages get a CSP and are never framed; HSTS and Secure cookies only
 // when a trusted proxy says the client came over HTTPS, never on plain local http.
-import fs from "node:fs";
-import path from "node:path";
 import type { ChildProcess } from "node:child_process";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
-import { projectRoot } from "@/lib/config/env";
 import { closePool } from "@/lib/db/pool";
 import { closeSql } from "../helpers/db";
 import { createAccount } from "../helpers/fixtures";
@@ -13,7 +10,6 @@ import { startServer } from "../setup/global-setup";
 import { TEST_ENV } from "../setup/test-env";
 import { startNextServer, type NextServer } from "../helpers/next-start";
 
-const built = fs.existsSync(path.join(projectRoot, ".next", "BUILD_ID"));
 
 interface Host {
   name: string;
@@ -32,7 +28,7 @@ function expectApiHeaders(headers: Headers, what: string) {
   expect(headers.get("referrer-policy"), what).toBe("no-referrer");
 }
 
-describe.skipIf(!built)("security headers", () => {
+describe("security headers", () => {
   beforeAll(async () => {
     const env = { ...TEST_ENV, DATABASE_URL: inject("databaseUrl") };
     // The lean host trusts another proxy only, next start trusts this test's address.
