@@ -10,7 +10,6 @@ import { startServer } from "../setup/global-setup";
 import { TEST_ENV } from "../setup/test-env";
 import { startNextServer, type NextServer } from "../helpers/next-start";
 
-
 interface Host {
   name: string;
   baseUrl: string;
