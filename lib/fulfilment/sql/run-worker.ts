@@ -318,14 +318,22 @@ export async function startWorker(options: {
   };
 
   let recovering: Promise<void> | undefined;
+  // A loss reported while a sequence runs: another sequence follows it, so none is missed.
+  let lostMeanwhile: string | undefined;
   /**
    * Takes no job until the liveness locks are held again: the running generation is stopped (its
    * jobs finish, its ids are locked again meanwhile if the database comes back), and a new one is
    * started once every lock is held.
    */
-  const recover = (reason: string): Promise<void> | undefined => {
-    if (stopping || recovering) return recovering;
-    log(`${reason}: taking no new jobs until the database is back`);
+  const recover = (reason?: string): Promise<void> | undefined => {
+    if (stopping) return undefined;
+    if (recovering) {
+      lostMeanwhile ??= reason;
+      return recovering;
+    }
+    // No reason: the first start, which goes the same way, so a connection lost meanwhile is
+    // handled by the same single sequence and never starts a second set of runners.
+    if (reason) log(`${reason}: taking no new jobs until the database is back`);
     recovering = (async () => {
       const old = current;
       current = undefined;
@@ -336,12 +344,17 @@ export async function startWorker(options: {
       if (!next) return;
       if (stopping) return void (await drain(next));
       current = next;
-      log("taking jobs again");
-    })().finally(() => (recovering = undefined));
+      if (reason) log("taking jobs again");
+    })().finally(() => {
+      recovering = undefined;
+      const again = lostMeanwhile;
+      lostMeanwhile = undefined;
+      if (again) void recover(again);
+    });
     return recovering;
   };
 
-  current = await untilItWorks("starting the job runners", startRunners, RESTART_RETRY_MAX_MS);
+  await recover();
 
   // Deliveries get slots of their own, so a receiver that holds a request for its 15 s does not
   // take a slot an order is waiting for, and a pool of their own with synchronous_commit off
