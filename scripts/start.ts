@@ -3,7 +3,8 @@
 // only: lib/seed/seed-demo-data.ts, seedForEnvironment), then runs the web server, the worker and (with
 // TELEGRAM_BOT_TOKEN) the bot as supervised child processes: one that crashes is restarted with
 // backoff while the others keep serving; one that crashes again and again stops everything with a
-// message saying so. Ctrl-C stops the web server, the worker and the bot first, the database last.
+// message saying so. A database outage is not a crash: the worker waits it out without exiting, and
+// a child exiting with DEPENDENCY_DOWN_EXIT_CODE is restarted without counting toward giving up. Ctrl-C stops the web server, the worker and the bot first, the database last.
 //
 // Every child runs in a process group of its own, so a terminal's Ctrl-C reaches this process
 // alone and the order of the shutdown is decided here. Children stop by themselves when this

@@ -2,7 +2,14 @@
 // started again after a backoff (0.5 s, doubling, at most 10 s), and each restart is logged. A child
 // that keeps crashing (maxCrashes within windowMs) is not restarted again: onGiveUp says so and the
 // caller decides (npm start stops everything with that message).
+//
+// A child that exits with DEPENDENCY_DOWN_EXIT_CODE says a dependency (the database) is down, not
+// that it is broken: it is restarted with the same backoff but never counts toward giving up, so an
+// outage of any length never stops the service. (The worker waits out outages without exiting.)
 import type { ChildProcess } from "node:child_process";
+
+/** EX_TEMPFAIL: "try again later". Exiting with it is not a crash. */
+export const DEPENDENCY_DOWN_EXIT_CODE = 75;
 
 export interface SupervisorOptions {
   name: string;
@@ -43,6 +50,8 @@ export function superviseProcess(options: SupervisorOptions): Supervisor {
   let restartTimer: NodeJS.Timeout | undefined;
   let stopping = false;
   let restartCount = 0;
+  // Dependency-down exits in a row: their backoff grows on its own count.
+  let dependencyExits = 0;
 
   const launch = () => {
     restartTimer = undefined;
@@ -53,7 +62,13 @@ export function superviseProcess(options: SupervisorOptions): Supervisor {
       if (child === started) child = undefined;
       if (stopping) return;
       const now = Date.now();
-      crashes.push(now);
+      const dependencyDown = code === DEPENDENCY_DOWN_EXIT_CODE;
+      if (dependencyDown) {
+        dependencyExits++;
+      } else {
+        dependencyExits = 0;
+        crashes.push(now);
+      }
       while ((crashes[0] ?? now) < now - windowMs) crashes.shift();
       if (crashes.length >= maxCrashes) {
         options.onGiveUp(
@@ -61,9 +76,14 @@ export function superviseProcess(options: SupervisorOptions): Supervisor {
         );
         return;
       }
-      const delay = Math.min(maxBackoffMs, initialBackoffMs * 2 ** (crashes.length - 1));
+      const delay = Math.min(
+        maxBackoffMs,
+        initialBackoffMs * 2 ** Math.max(0, dependencyDown ? dependencyExits - 1 : crashes.length - 1),
+      );
       options.log(
-        `${options.name} stopped unexpectedly (${describeExit(code, signal)}); restarting it in ${(delay / 1000).toFixed(1)} s`,
+        dependencyDown
+          ? `${options.name} cannot reach a dependency (exit code ${code}); restarting it in ${(delay / 1000).toFixed(1)} s`
+          : `${options.name} stopped unexpectedly (${describeExit(code, signal)}); restarting it in ${(delay / 1000).toFixed(1)} s`,
       );
       restartCount++;
       restartTimer = setTimeout(launch, delay);

@@ -2,7 +2,7 @@
 // back, one that keeps crashing is given up on with a message, and stop() means stop.
 import { spawn } from "node:child_process";
 import { describe, expect, it } from "vitest";
-import { superviseProcess } from "@/lib/process/supervise-process";
+import { DEPENDENCY_DOWN_EXIT_CODE, superviseProcess } from "@/lib/process/supervise-process";
 
 const forever = () => spawn(process.execPath, ["-e", "setInterval(() => {}, 1000)"], { stdio: "ignore" });
 const crashing = () => spawn(process.execPath, ["-e", "process.exit(3)"], { stdio: "ignore" });
@@ -58,5 +58,30 @@ describe("superviseProcess", () => {
     expect(gaveUp).toBe("bot crashed 3 times within 60 s (last: exit code 3); not restarting it");
     expect(lines).toHaveLength(2); // two restarts, each logged with its growing backoff
     expect(lines[1]).toContain("restarting it in 0.0 s");
+  });
+
+  it("never gives up on a child that exits because a dependency is down", async () => {
+    const lines: string[] = [];
+    let gaveUp = "";
+    let starts = 0;
+    const supervisor = superviseProcess({
+      name: "worker",
+      start: () => {
+        starts++;
+        return spawn(process.execPath, ["-e", `process.exit(${DEPENDENCY_DOWN_EXIT_CODE})`], { stdio: "ignore" });
+      },
+      log: (line) => lines.push(line),
+      onGiveUp: (reason) => (gaveUp = reason),
+      initialBackoffMs: 5,
+      maxBackoffMs: 20,
+      maxCrashes: 3,
+      windowMs: 60_000,
+    });
+    await until(() => starts >= 8);
+    await supervisor.stop();
+    expect(gaveUp).toBe("");
+    expect(lines[0]).toBe(
+      `worker cannot reach a dependency (exit code ${DEPENDENCY_DOWN_EXIT_CODE}); restarting it in 0.0 s`,
+    );
   });
 });

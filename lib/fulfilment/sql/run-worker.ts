@@ -2,6 +2,12 @@
 // leaves a killed worker's jobs locked for 4 hours, so each process holds a session advisory lock per
 // worker id (released by PostgreSQL when the process dies), and every worker regularly unlocks the
 // jobs and webhook claims of ids whose lock is free (forceUnlockWorkers), so others finish them.
+//
+// A database outage of any length is ridden out, never a crash: the start waits for the database,
+// a lost liveness connection is taken again with backoff until it succeeds, and graphile's runners
+// (which stop when they cannot record a job's end) are stopped and started afresh. While the
+// liveness locks are not held no new job is taken; a runner's ids stay locked until its last job
+// has returned, and only then are they let go, so the sweep releases what it left locked.
 import { randomUUID } from "node:crypto";
 import { EventEmitter } from "node:events";
 import pg from "pg";
@@ -33,16 +39,31 @@ import { firstRow } from "../../db/first-row";
 const LIVENESS_NAMESPACE = 72_707_002;
 // A job locked this recently may belong to a worker whose liveness lock is still being taken.
 const SWEEP_GRACE = "5 seconds";
+// After a database restart every worker has lost its locks and takes them again within
+// LIVENESS_RETRY_MAX_MS of the database's return: a sweep calls an id dead only when its lock has
+// stayed free this long, so a live worker still reconnecting is never taken for a dead one.
+export const LIVENESS_CONFIRM_MS = 10_000;
+const LIVENESS_RETRY_MAX_MS = 2_000;
+// Starting graphile's runners again (the database may still be down) backs off up to this.
+const RESTART_RETRY_MAX_MS = 5_000;
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+/** Exponential backoff with jitter: 250 ms, 500 ms, ... up to `maxMs`. */
+const backoff = (attempt: number, maxMs: number) =>
+  Math.round(Math.min(maxMs, 250 * 2 ** Math.min(attempt, 10)) * (0.5 + Math.random() / 2));
 
 export interface RunningWorker {
   stop(): Promise<void>;
   sweep(): Promise<string[]>;
 }
 
-// Worker and dispatcher ids whose liveness lock is free: their processes are gone.
-async function findDeadHolders(pool: pg.Pool, candidates: string[]): Promise<string[]> {
+// Worker and dispatcher ids whose liveness lock is free and has stayed free for LIVENESS_CONFIRM_MS
+// (`suspects`: when each was first seen free): their processes are gone.
+async function findDeadHolders(pool: pg.Pool, candidates: string[], suspects: Map<string, number>): Promise<string[]> {
+  for (const id of suspects.keys()) if (!candidates.includes(id)) suspects.delete(id);
   if (candidates.length === 0) return [];
   const dead: string[] = [];
+  const now = Date.now();
   const client = await pool.connect();
   try {
     for (const id of candidates) {
@@ -50,9 +71,11 @@ async function findDeadHolders(pool: pg.Pool, candidates: string[]): Promise<str
         sql`SELECT pg_try_advisory_lock(${LIVENESS_NAMESPACE}, hashtext(${id})) AS free`,
       );
       if (firstRow(probe.rows, "pg_try_advisory_lock").free) {
-        dead.push(id);
         await client.query(sql`SELECT pg_advisory_unlock(${LIVENESS_NAMESPACE}, hashtext(${id}))`);
-      }
+        const since = suspects.get(id) ?? now;
+        suspects.set(id, since);
+        if (now - since >= LIVENESS_CONFIRM_MS) dead.push(id);
+      } else suspects.delete(id);
     }
   } finally {
     client.release();
@@ -60,7 +83,11 @@ async function findDeadHolders(pool: pg.Pool, candidates: string[]): Promise<str
   return dead;
 }
 
-async function sweepDeadWorkers(pool: pg.Pool, utils: WorkerUtils): Promise<string[]> {
+async function sweepDeadWorkers(
+  pool: pg.Pool,
+  utils: WorkerUtils,
+  suspects: { workers: Map<string, number>; dispatchers: Map<string, number> },
+): Promise<string[]> {
   // graphile_worker.jobs is the library's stable, public view of its jobs (its tables are private).
   const { rows } = await pool.query<{ locked_by: string }>(
     `SELECT DISTINCT locked_by FROM graphile_worker.jobs
@@ -69,10 +96,11 @@ async function sweepDeadWorkers(pool: pg.Pool, utils: WorkerUtils): Promise<stri
   const deadWorkers = await findDeadHolders(
     pool,
     rows.map((r) => r.locked_by),
+    suspects.workers,
   );
   if (deadWorkers.length) await utils.forceUnlockWorkers(deadWorkers);
   // A dispatcher's id is locked before its first claim, so no grace is needed here.
-  const deadDispatchers = await findDeadHolders(pool, await listClaimingDispatchers(pool));
+  const deadDispatchers = await findDeadHolders(pool, await listClaimingDispatchers(pool), suspects.dispatchers);
   await releaseDeadClaims(pool, deadDispatchers);
   return [...deadWorkers, ...deadDispatchers];
 }
@@ -94,17 +122,50 @@ export async function startWorker(options: {
   const log = options.log ?? ((line) => console.log(`[worker] ${line}`));
   const config = options.config ?? env();
   const configured = config.worker;
+  let stopping = false;
   const pool = new pg.Pool({ connectionString: options.connectionString, max: 2 });
   // Idle and checked-out clients both get a handler: a dropped connection must not crash the
   // process (graphile-worker checks for both and warns without them).
   pool.on("error", (error) => log(`pool error: ${error.message}`));
   pool.on("connect", (client) => client.on("error", (error) => log(`pool client error: ${error.message}`)));
-  const utils = await makeWorkerUtils({ pgPool: pool });
-  await utils.migrate();
 
+  /** Runs `work` until it succeeds, waiting with backoff in between: the database may be down. */
+  const untilItWorks = async <T>(what: string, work: () => Promise<T>, maxMs: number): Promise<T | undefined> => {
+    for (let attempt = 0; ; attempt++) {
+      if (stopping) return undefined;
+      try {
+        const result = await work();
+        if (attempt > 0) log(`${what}: done after ${attempt + 1} attempts`);
+        return result;
+      } catch (error) {
+        const delay = backoff(attempt, maxMs);
+        // The first failure and then one line in ten: an outage of minutes must not flood the log.
+        if (attempt % 10 === 0) log(`${what} failed (${(error as Error).message}); trying again in ${delay} ms`);
+        await sleep(delay);
+      }
+    }
+  };
+
+  const utils = (await untilItWorks(
+    "connecting to the database",
+    async () => {
+      const made = await makeWorkerUtils({ pgPool: pool });
+      try {
+        await made.migrate();
+        return made;
+      } catch (error) {
+        await Promise.resolve(made.release()).catch(() => undefined);
+        throw error;
+      }
+    },
+    RESTART_RETRY_MAX_MS,
+  ))!;
+
+  // The ids this process answers for: a runner's stay here until its last job has returned.
   const workerIds = new Set<string>();
   let liveness: pg.Client | undefined;
-  let stopping = false;
+  // The ids locked on `liveness` (a lock taken twice would need two unlocks).
+  let lockedIds = new Set<string>();
   // One query at a time on the liveness connection: graphile creates its workers all at once, and
   // pg refuses (deprecates) a query sent while the client is still busy with another.
   let livenessQueue: Promise<unknown> = Promise.resolve();
@@ -112,36 +173,64 @@ export async function startWorker(options: {
     livenessQueue = livenessQueue.then(work).catch(() => undefined);
     return livenessQueue;
   };
-  const lockWorkerId = (client: pg.Client, id: string) =>
-    client.query(sql`SELECT pg_advisory_lock(${LIVENESS_NAMESPACE}, hashtext(${id}))`);
-  const holdLiveness = async () => {
-    // (Re)connects and takes a lock for every worker id of this process.
-    const client = new pg.Client({ connectionString: options.connectionString });
-    client.on("error", (error) => {
-      if (stopping) return;
-      log(`liveness connection lost: ${error.message}`);
-      if (liveness === client) liveness = undefined;
-      setTimeout(() => void holdLiveness().catch(() => undefined), 1000);
-    });
-    await client.connect();
-    await onLiveness(async () => {
-      liveness = client;
-      for (const id of workerIds) await lockWorkerId(client, id);
-    });
+  const lockAll = async (client: pg.Client) => {
+    for (const id of workerIds) {
+      if (lockedIds.has(id)) continue;
+      await client.query(sql`SELECT pg_advisory_lock(${LIVENESS_NAMESPACE}, hashtext(${id}))`);
+      lockedIds.add(id);
+    }
   };
-  await holdLiveness();
-
-  const events: WorkerEvents = new EventEmitter() as WorkerEvents;
   const holdId = (id: string) => {
     workerIds.add(id);
     return onLiveness(async () => {
-      if (liveness) await lockWorkerId(liveness, id);
+      if (liveness) await lockAll(liveness);
     });
   };
-  events.on("worker:create", ({ worker }) => void holdId(worker.workerId));
-  // With a local queue, jobs are locked under the pool's id rather than a worker's.
-  events.on("pool:create", ({ workerPool }) => void holdId(workerPool.id));
+  const letGo = (ids: string[]) => {
+    for (const id of ids) workerIds.delete(id);
+    return onLiveness(async () => {
+      for (const id of ids) {
+        if (!liveness || !lockedIds.delete(id)) continue;
+        await liveness.query(sql`SELECT pg_advisory_unlock(${LIVENESS_NAMESPACE}, hashtext(${id}))`);
+      }
+    });
+  };
 
+  let livenessTaking: Promise<unknown> | undefined;
+  /** Resolves once every id is locked on a live connection, however long the database is away. */
+  const holdLiveness = (): Promise<unknown> =>
+    liveness
+      ? Promise.resolve()
+      : (livenessTaking ??= untilItWorks(
+          "taking the liveness locks",
+          async () => {
+            const client = new pg.Client({ connectionString: options.connectionString, connectionTimeoutMillis: 5000 });
+            client.on("error", (error) => {
+              if (stopping || liveness !== client) return;
+              liveness = undefined;
+              lockedIds = new Set();
+              void client.end().catch(() => undefined);
+              void recover(`liveness connection lost: ${error.message}`);
+            });
+            try {
+              await client.connect();
+              await onLiveness(async () => {
+                lockedIds = new Set();
+                await lockAll(client);
+                liveness = client;
+              });
+              // onLiveness swallows errors: a lock that was not taken shows here.
+              if (liveness !== client) throw new Error("the locks were not taken");
+            } catch (error) {
+              await client.end().catch(() => undefined);
+              throw error;
+            }
+          },
+          LIVENESS_RETRY_MAX_MS,
+        ).finally(() => (livenessTaking = undefined)));
+  await holdLiveness();
+
+  const concurrency = options.concurrency ?? configured.concurrency;
   // What both runners share: no signal handling (the process stops them), no cron, quiet logs.
   const shared = {
     connectionString: options.connectionString,
@@ -149,29 +238,123 @@ export async function startWorker(options: {
     // No cron: without this graphile-worker looks for a ./crontab file and says it found none.
     parsedCronItems: parseCronItems([]),
     pollInterval: 1000,
-    events,
     // Warnings and errors only: "worker connected" and the like are nothing a user acts on.
     logger: new Logger((scope) => (level, message) => {
       if (level === ("error" as LogLevel) || level === ("warning" as LogLevel))
         log(`${level}: ${message}${scope.taskIdentifier ? ` (${scope.taskIdentifier}, job ${scope.jobId})` : ""}`);
     }),
   };
-  const concurrency = options.concurrency ?? configured.concurrency;
-  const runner: Runner = await run({
-    ...shared,
-    concurrency,
-    // graphile-worker's batching: jobs are locked and completed many per query, not one commit each.
-    // They are locked under the pool's id, which the liveness lock covers too (pool:create above).
-    preset: { worker: { localQueue: { size: concurrency * 2 }, completeJobBatchDelay: 0 } },
-    taskList: {
-      [FULFIL_ORDER_TASK]: async (payload) => {
-        const { orderId } = payload as { orderId: number };
-        await fulfilOrder(orderId, config.fulfilment, (name) => getSupplier(name, config));
-      },
-    },
-  });
-  // graphile's runner for the webhook task that tells a holder an endpoint was disabled.
-  const webhookRunner: Runner = await run({ ...shared, concurrency: 1, taskList: webhookTasks });
+
+  /** One start of graphile's two runners, with the ids they lock jobs under and their jobs in hand. */
+  interface Generation {
+    runners: Runner[];
+    ids: Set<string>;
+    inFlight: number;
+  }
+  let current: Generation | undefined;
+
+  const startRunners = async (): Promise<Generation> => {
+    const generation: Generation = { runners: [], ids: new Set(), inFlight: 0 };
+    // Each start gets its own emitter, so the ids it reports belong to this generation.
+    const events: WorkerEvents = new EventEmitter() as WorkerEvents;
+    const hold = (id: string) => {
+      generation.ids.add(id);
+      void holdId(id);
+    };
+    events.on("worker:create", ({ worker }) => hold(worker.workerId));
+    // With a local queue, jobs are locked under the pool's id rather than a worker's.
+    events.on("pool:create", ({ workerPool }) => hold(workerPool.id));
+    const counted =
+      <P>(task: (payload: P) => Promise<void>) =>
+      async (payload: P) => {
+        generation.inFlight++;
+        try {
+          await task(payload);
+        } finally {
+          generation.inFlight--;
+        }
+      };
+    try {
+      generation.runners.push(
+        await run({
+          ...shared,
+          events,
+          concurrency,
+          // graphile-worker's batching: jobs are locked and completed many per query, not one commit
+          // each. Failures are batched too: unbatched, a failure that cannot be recorded (database
+          // down) is a promise nobody awaits, and its rejection would end the process.
+          preset: {
+            worker: { localQueue: { size: concurrency * 2 }, completeJobBatchDelay: 0, failJobBatchDelay: 0 },
+          },
+          taskList: {
+            [FULFIL_ORDER_TASK]: counted(async (payload) => {
+              const { orderId } = payload as { orderId: number };
+              await fulfilOrder(orderId, config.fulfilment, (name) => getSupplier(name, config));
+            }),
+          },
+        }),
+      );
+      // graphile's runner for the webhook task that tells a holder an endpoint was disabled.
+      generation.runners.push(await run({ ...shared, events, concurrency: 1, taskList: webhookTasks }));
+    } catch (error) {
+      await drain(generation);
+      throw error;
+    }
+    // A runner stops by itself when it cannot record a job's end (the database went away): the
+    // whole generation is then replaced.
+    for (const runner of generation.runners)
+      runner.promise.then(
+        () => current === generation && void recover("a job runner stopped"),
+        (error: Error) => current === generation && void recover(`a job runner failed: ${error.message}`),
+      );
+    return generation;
+  };
+
+  /** Stops a generation, waits for its last job to return, then lets its ids go. */
+  const drain = async (generation: Generation) => {
+    await Promise.all(generation.runners.map((runner) => runner.stop().catch(() => undefined)));
+    while (generation.inFlight > 0) await sleep(100);
+    await letGo([...generation.ids]);
+  };
+
+  let recovering: Promise<void> | undefined;
+  // A loss reported while a sequence runs: another sequence follows it, so none is missed.
+  let lostMeanwhile: string | undefined;
+  /**
+   * Takes no job until the liveness locks are held again: the running generation is stopped (its
+   * jobs finish, its ids are locked again meanwhile if the database comes back), and a new one is
+   * started once every lock is held.
+   */
+  const recover = (reason?: string): Promise<void> | undefined => {
+    if (stopping) return undefined;
+    if (recovering) {
+      lostMeanwhile ??= reason;
+      return recovering;
+    }
+    // No reason: the first start, which goes the same way, so a connection lost meanwhile is
+    // handled by the same single sequence and never starts a second set of runners.
+    if (reason) log(`${reason}: taking no new jobs until the database is back`);
+    recovering = (async () => {
+      const old = current;
+      current = undefined;
+      const locks = holdLiveness();
+      if (old) await drain(old);
+      await locks;
+      const next = await untilItWorks("starting the job runners again", startRunners, RESTART_RETRY_MAX_MS);
+      if (!next) return;
+      if (stopping) return void (await drain(next));
+      current = next;
+      if (reason) log("taking jobs again");
+    })().finally(() => {
+      recovering = undefined;
+      const again = lostMeanwhile;
+      lostMeanwhile = undefined;
+      if (again) void recover(again);
+    });
+    return recovering;
+  };
+
+  await recover();
 
   // Deliveries get slots of their own, so a receiver that holds a request for its 15 s does not
   // take a slot an order is waiting for, and a pool of their own with synchronous_commit off
@@ -202,9 +385,10 @@ export async function startWorker(options: {
     });
   }
 
+  const suspects = { workers: new Map<string, number>(), dispatchers: new Map<string, number>() };
   const sweep = async () => {
     try {
-      const dead = await sweepDeadWorkers(pool, utils);
+      const dead = await sweepDeadWorkers(pool, utils, suspects);
       if (dead.length) log(`released jobs of ${dead.length} dead worker(s)`);
       return dead;
     } catch (error) {
@@ -220,7 +404,8 @@ export async function startWorker(options: {
     async stop() {
       stopping = true;
       clearInterval(timer);
-      await Promise.all([runner.stop(), webhookRunner.stop(), dispatcher?.stop()]);
+      await recovering;
+      await Promise.all([current && drain(current), dispatcher?.stop()]);
       await dispatchPool?.end();
       await liveness?.end().catch(() => undefined);
       await utils.release();

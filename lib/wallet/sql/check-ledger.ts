@@ -1,5 +1,6 @@
 // The books must balance. Run after every money test (and by the benchmark): returns every
 // violation found, so an empty list means the books balance.
+import type pg from "pg";
 import { getPool } from "../../db/pool";
 
 // GET /ledger?format=csv reads a balance at a time from the last entry dated before it, and a
@@ -14,8 +15,8 @@ export const LEDGER_OUT_OF_ORDER = `SELECT id, account_id, created_at < previous
 export const ACCOUNTS_WITH_STALE_LEDGER_LAST_AT = `SELECT a.id FROM accounts a JOIN ledger_entries l ON l.account_id = a.id
    GROUP BY a.id HAVING a.ledger_last_at IS NULL OR a.ledger_last_at < max(l.created_at)`;
 
-export async function checkLedger(): Promise<string[]> {
-  const pool = getPool();
+/** `pool`: another database's (a fault test's own cluster); this process's by default. */
+export async function checkLedger(pool: pg.Pool = getPool()): Promise<string[]> {
   const problems: string[] = [];
   const balances = await pool.query(
     `SELECT a.id, a.balance_cents, COALESCE(sum(l.amount_cents), 0)::bigint AS ledger_sum
