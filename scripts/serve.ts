@@ -6,7 +6,6 @@ import { assertProductionSecrets, env, projectRoot } from "@/lib/config/env";
 import { createHttpServer, type NodeHandler } from "@/lib/http/lean-host";
 import { closePool } from "@/lib/db/pool";
 import { createApiRouter } from "@/app/api/routes";
-import { parseTrustedProxies } from "@/lib/net/ip";
 
 async function loadNext(): Promise<NodeHandler | undefined> {
   if (!env().serveDashboard) return undefined;
@@ -24,7 +23,6 @@ async function loadNext(): Promise<NodeHandler | undefined> {
 async function main() {
   assertProductionSecrets();
   const config = env();
-  parseTrustedProxies(config.trustedProxies);
   if (config.telegramBotToken && config.telegramWebhookSecret)
     await (await import("@/bot/webhook")).prepareTelegramWebhook();
   const server = createHttpServer({

@@ -18,7 +18,6 @@ import { closePool } from "@/lib/db/pool";
 import { startEmbeddedPostgresProcess, type EmbeddedPostgresProcess } from "@/lib/db/embedded-process";
 import { superviseProcess, type Supervisor } from "@/lib/process/supervise-process";
 import { isDatabaseEmpty, readRememberedDemoKey, seedForEnvironment } from "@/lib/seed/seed-demo-data";
-import { parseTrustedProxies } from "@/lib/net/ip";
 
 const log = (line: string) => console.log(`[start] ${line}`);
 const fail = (line: string) => console.error(`[start] ${line}`);
@@ -75,8 +74,6 @@ async function main(): Promise<void> {
   // process reads the same secrets file; the seed below already encrypts codes with them.
   assertProductionSecrets();
   const config = env();
-  // Before anything starts: a bad entry would otherwise surface only in the web process.
-  parseTrustedProxies(config.trustedProxies);
 
   let databaseUrl = config.databaseUrl;
   if (!databaseUrl) {

@@ -11,6 +11,7 @@ import {
   KEY_MINUTE_QUOTA,
 } from "../ratelimit/config";
 import { SANDBOX_DEFAULTS } from "../suppliers/sandbox-supplier";
+import { parseTrustedProxies } from "../net/ip";
 import { processSecrets, type Secrets } from "./secrets";
 
 export type EnvSource = Record<string, string | undefined>;
@@ -81,7 +82,14 @@ const schema = z
     REDIS_URL: text(),
     UPSTASH_REDIS_REST_URL: httpUrl(),
     UPSTASH_REDIS_REST_TOKEN: text(),
-    TRUSTED_PROXIES: list(),
+    // Checked here, so a bad entry stops every process at start (lib/http/client-address.ts normalises).
+    TRUSTED_PROXIES: list().superRefine((entries, ctx) => {
+      try {
+        parseTrustedProxies(entries);
+      } catch (error) {
+        ctx.addIssue({ code: "custom", message: (error as Error).message.replace(/^TRUSTED_PROXIES: /, "") });
+      }
+    }),
     CLIENT_IP_HEADER: z.preprocess(
       blank,
       z

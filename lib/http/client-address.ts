@@ -3,8 +3,6 @@ import { env } from "../config/env";
 import { normaliseIp, parseTrustedProxies, resolveClientIp } from "../net/ip";
 import { PEER_ADDRESS_HEADER, PeerAddressUnknownError, peerAddressFromStamp } from "./peer-address";
 
-let trustedProxies: string[] | undefined;
-
 /**
  * The address in CLIENT_IP_HEADER when that is set and the request carries one (the platform in
  * front of the service writes it); otherwise the TCP peer, given by the lean host or read from the
@@ -18,6 +16,13 @@ export function resolveRequestClientIp(header: (name: string) => string | null, 
   }
   const peer = peerIp ?? peerAddressFromStamp(header(PEER_ADDRESS_HEADER));
   if (peer === null) throw new PeerAddressUnknownError();
-  trustedProxies ??= parseTrustedProxies(config.trustedProxies);
-  return resolveClientIp(peer, header("x-forwarded-for"), trustedProxies);
+  return resolveClientIp(peer, header("x-forwarded-for"), trustedProxyRanges());
+}
+
+let ranges: string[] | undefined;
+
+/** TRUSTED_PROXIES as CIDR ranges (the configuration has already refused a bad entry). */
+export function trustedProxyRanges(): string[] {
+  ranges ??= parseTrustedProxies(env().trustedProxies);
+  return ranges;
 }

@@ -1,9 +1,7 @@
 // Whether a request reached us over HTTPS, for HSTS and the session cookie's Secure flag.
-import { env } from "../config/env";
-import { ipInAnyRange, parseTrustedProxies } from "../net/ip";
+import { ipInAnyRange } from "../net/ip";
+import { trustedProxyRanges } from "./client-address";
 import { PEER_ADDRESS_HEADER, peerAddressFromStamp } from "./peer-address";
-
-let trustedProxies: string[] | undefined;
 
 /**
  * True when the client reached us over HTTPS: neither host terminates TLS, so that is a
@@ -13,7 +11,5 @@ export function isHttpsRequest(header: (name: string) => string | null, peerIp?:
   const proto = header("x-forwarded-proto")?.split(",")[0]?.trim().toLowerCase();
   if (proto !== "https") return false;
   const peer = peerIp ?? peerAddressFromStamp(header(PEER_ADDRESS_HEADER));
-  if (!peer) return false;
-  trustedProxies ??= parseTrustedProxies(env().trustedProxies);
-  return ipInAnyRange(peer, trustedProxies);
+  return peer !== null && ipInAnyRange(peer, trustedProxyRanges());
 }

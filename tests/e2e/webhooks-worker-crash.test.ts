@@ -6,10 +6,10 @@ import path from "node:path";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { Webhook } from "standardwebhooks";
 import { projectRoot } from "@/lib/config/env";
-import { sql, sqlRow } from "../helpers/db";
+import { sql } from "../helpers/db";
 import { createAccount } from "../helpers/fixtures";
 import { WebhookReceiver } from "../helpers/webhook-receiver";
-import { addEndpoint, recordEvent } from "../helpers/webhooks";
+import { addEndpoint, recordEvent, deliveredCount } from "../helpers/webhooks";
 import { TEST_ENV } from "../setup/test-env";
 import { useCleanDatabase } from "../helpers/clean-database";
 
@@ -64,19 +64,10 @@ describe("a worker killed with SIGKILL mid-delivery", () => {
     receiver.defaultAnswer = { status: 204 };
     startWorkerProcess();
     await expect
-      .poll(
-        async () =>
-          (
-            await sqlRow(
-              `SELECT count(*)::int AS n FROM webhook_deliveries WHERE endpoint_id = $1 AND status = 'delivered'`,
-              [endpoint.endpointId],
-            )
-          ).n,
-        {
-          timeout: 60_000,
-          interval: 250,
-        },
-      )
+      .poll(() => deliveredCount(endpoint.endpointId), {
+        timeout: 60_000,
+        interval: 250,
+      })
       .toBe(8);
 
     const verifier = new Webhook(endpoint.secret);

@@ -5,7 +5,7 @@ import { addWebhookEndpoint } from "@/lib/webhooks/add-webhook-endpoint";
 import { systemResolver, type DestinationPolicy } from "@/lib/webhooks/check-destination";
 import { recordWebhookEvent } from "@/lib/webhooks/sql/record-webhook-event";
 import type { WebhookEventType } from "@/lib/webhooks/event-types";
-import { sql } from "./db";
+import { sql, sqlRow } from "./db";
 
 export const DEV_POLICY: DestinationPolicy = { allowPrivate: true, resolve: systemResolver };
 export const PRODUCTION_POLICY: DestinationPolicy = { allowPrivate: false, resolve: systemResolver };
@@ -42,4 +42,13 @@ export function queuedJobs(task: string) {
       WHERE t.identifier = $1 ORDER BY j.id`,
     [task],
   );
+}
+
+/** How many of an endpoint's deliveries are recorded delivered. */
+export async function deliveredCount(endpointId: number): Promise<number> {
+  const row = await sqlRow<{ n: number }>(
+    `SELECT count(*)::int AS n FROM webhook_deliveries WHERE endpoint_id = $1 AND status = 'delivered'`,
+    [endpointId],
+  );
+  return row.n;
 }

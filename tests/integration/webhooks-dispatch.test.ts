@@ -15,7 +15,7 @@ import { recordWebhookEvent } from "@/lib/webhooks/sql/record-webhook-event";
 import { sql, sqlRow } from "../helpers/db";
 import { createAccount } from "../helpers/fixtures";
 import { WebhookReceiver } from "../helpers/webhook-receiver";
-import { addEndpoint, DEV_POLICY, recordEvent } from "../helpers/webhooks";
+import { addEndpoint, DEV_POLICY, recordEvent, deliveredCount } from "../helpers/webhooks";
 import { useCleanDatabase } from "../helpers/clean-database";
 
 let receiver: WebhookReceiver;
@@ -172,19 +172,10 @@ describe("a running dispatcher", () => {
     });
     try {
       await expect
-        .poll(
-          async () =>
-            (
-              await sqlRow(
-                `SELECT count(*)::int AS n FROM webhook_deliveries WHERE endpoint_id = $1 AND status = 'delivered'`,
-                [endpoint.endpointId],
-              )
-            ).n,
-          {
-            timeout: 30_000,
-            interval: 100,
-          },
-        )
+        .poll(() => deliveredCount(endpoint.endpointId), {
+          timeout: 30_000,
+          interval: 100,
+        })
         .toBe(30);
     } finally {
       await dispatcher.stop();

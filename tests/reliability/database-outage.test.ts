@@ -11,12 +11,12 @@ import { afterAll, describe, expect, it } from "vitest";
 import pg from "pg";
 import { projectRoot } from "@/lib/config/env";
 import { applyMigrations } from "@/lib/db/migrate";
-import { generateApiKey } from "@/lib/auth/api-key-format";
 import { checkLedger } from "@/lib/wallet/sql/check-ledger";
 import type { EmbeddedPostgresProcess } from "@/lib/db/embedded-process";
 import { startEmbeddedPostgresProcess } from "../helpers/embedded-postgres-process";
 import { findFreePort } from "../helpers/processes";
 import { api } from "../helpers/api";
+import { seedSmallWorld } from "../helpers/small-world";
 import { startServer } from "../setup/global-setup";
 import { TEST_ENV } from "../setup/test-env";
 
@@ -43,40 +43,6 @@ function isAlive(pid: number): boolean {
     return true;
   } catch {
     return false;
-  }
-}
-
-async function seed(url: string): Promise<string> {
-  const admin = new pg.Client({ connectionString: url });
-  await admin.connect();
-  try {
-    const [{ id: lineId }] = (
-      await admin.query(
-        `INSERT INTO game_lines (slug, code, game_name, product_name, kind, required_fields) VALUES ('br', 'BR', 'BR', 'BR', 'topup', '[{"field":"userId","label":"Player ID"}]') RETURNING id`,
-      )
-    ).rows;
-    await admin.query(
-      `INSERT INTO products (catalog_id, line_id, pack_name, price_cents, supplier_sku) VALUES ('SVCBR60', $1, '60 UC', 99, 'br-60')`,
-      [lineId],
-    );
-    const [{ id: accountId }] = (
-      await admin.query(
-        `INSERT INTO accounts (telegram_id, api_enabled, balance_cents, ledger_count) VALUES (777002, true, 1000000, 1) RETURNING id`,
-      )
-    ).rows;
-    await admin.query(
-      `INSERT INTO ledger_entries (account_id, kind, amount_cents, balance_after_cents, actor, account_seq) VALUES ($1, 'credit', 1000000, 1000000, 'test', 1)`,
-      [accountId],
-    );
-    const { key, hash, prefix } = generateApiKey();
-    await admin.query(`INSERT INTO api_keys (account_id, key_hash, prefix) VALUES ($1, $2, $3)`, [
-      accountId,
-      hash,
-      prefix,
-    ]);
-    return key;
-  } finally {
-    await admin.end();
   }
 }
 
@@ -110,7 +76,7 @@ async function outageUnderLoad(outageMs: number): Promise<void> {
   const check = () => new pg.Pool({ connectionString: database.url, max: 2 });
   try {
     await applyMigrations(database.url);
-    const key = await seed(database.url);
+    const { key } = await seedSmallWorld(database.url, { telegramId: 777002, balanceCents: 1_000_000 });
     const server = await startServer({
       ...TEST_ENV,
       DATABASE_URL: database.url,

@@ -8,9 +8,9 @@ import type { ChildProcess } from "node:child_process";
 import { afterAll, describe, expect, inject, it } from "vitest";
 import { applyMigrations } from "@/lib/db/migrate";
 import { startEmbeddedPostgresProcess as startEmbeddedPostgres } from "../helpers/embedded-postgres-process";
-import { generateApiKey } from "@/lib/auth/api-key-format";
 import pg from "pg";
 import { api } from "../helpers/api";
+import { seedSmallWorld } from "../helpers/small-world";
 import { sql } from "../helpers/db";
 import { createAccount } from "../helpers/fixtures";
 import { expectBooksBalance, newTrxid } from "../helpers/orders";
@@ -85,35 +85,7 @@ describe("PostgreSQL restarted under load", () => {
     let database = await startEmbeddedPostgres({ dataDir, port, database: "restart" });
     try {
       await applyMigrations(database.url);
-      // A small world of its own, written with a client of its own: one line, one pack, and one
-      // funded account with a key.
-      const admin = new pg.Client({ connectionString: database.url });
-      await admin.connect();
-      const [{ id: lineId }] = (
-        await admin.query(
-          `INSERT INTO game_lines (slug, code, game_name, product_name, kind, required_fields) VALUES ('br', 'BR', 'BR', 'BR', 'topup', '[{"field":"userId","label":"Player ID"}]') RETURNING id`,
-        )
-      ).rows;
-      await admin.query(
-        `INSERT INTO products (catalog_id, line_id, pack_name, price_cents, supplier_sku) VALUES ('SVCBR60', $1, '60 UC', 99, 'br-60')`,
-        [lineId],
-      );
-      const [{ id: accountId }] = (
-        await admin.query(
-          `INSERT INTO accounts (telegram_id, api_enabled, balance_cents, ledger_count) VALUES (777001, true, 100000, 1) RETURNING id`,
-        )
-      ).rows;
-      await admin.query(
-        `INSERT INTO ledger_entries (account_id, kind, amount_cents, balance_after_cents, actor, account_seq) VALUES ($1, 'credit', 100000, 100000, 'test', 1)`,
-        [accountId],
-      );
-      const { key, hash, prefix } = generateApiKey();
-      await admin.query(`INSERT INTO api_keys (account_id, key_hash, prefix) VALUES ($1, $2, $3)`, [
-        accountId,
-        hash,
-        prefix,
-      ]);
-      await admin.end();
+      const { key, accountId } = await seedSmallWorld(database.url, { telegramId: 777001, balanceCents: 100_000 });
 
       const server = await serverOn(database.url);
       const statuses: number[] = [];
