@@ -4,7 +4,7 @@
 import type { ChildProcess } from "node:child_process";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { closePool } from "@/lib/db/pool";
-import { closeSql } from "../helpers/db";
+import { useCleanDatabase } from "../helpers/clean-database";
 import { createAccount } from "../helpers/fixtures";
 import { startServer } from "../setup/global-setup";
 import { TEST_ENV } from "../setup/test-env";
@@ -16,6 +16,9 @@ interface Host {
   /** Whether this host's TRUSTED_PROXIES holds the test's own address. */
   trustsUs: boolean;
 }
+
+// The accounts this file creates start from the suite database emptied, as every file's do.
+useCleanDatabase();
 
 const hosts: Host[] = [];
 let lean: ChildProcess | undefined;
@@ -51,7 +54,6 @@ describe("security headers", () => {
     lean?.kill("SIGKILL");
     await nextServer?.stop();
     await closePool();
-    await closeSql();
   });
 
   it("every API JSON answer, success or failure, carries nosniff, a closed CSP and no referrer", async () => {
