@@ -40,21 +40,35 @@ describe("the embedded database's password", () => {
     // Every password file the package would leave in the shared temporary directory while initdb
     // runs; inotify sees it even though it lives for well under a second.
     const seen = new Map<string, { mode: number; readable: boolean } | undefined>();
-    // And wherever else under the data directory initdb's password file is put instead.
+    // And wherever else under the data directory initdb's password file is put instead. Each
+    // directory that appears there gets its own watcher: Node's recursive watch throws an uncaught
+    // ENOENT when a directory vanishes as fast as initdb's temporary one does.
     const elsewhere = new Map<string, boolean>();
-    const watcher = fs.watch(os.tmpdir(), (_event, name) => {
-      if (!name?.startsWith("pg-password-") || seen.get(name)) return;
-      const file = path.join(os.tmpdir(), name);
+    const subWatchers: fs.FSWatcher[] = [];
+    const watched = new Set<string>();
+    const watchDir = (dir: string) => {
+      if (watched.has(dir)) return;
+      watched.add(dir);
       try {
-        seen.set(name, { mode: fs.statSync(file).mode & 0o777, readable: readableByOthers(file) });
+        const sub = fs.watch(dir, (_event, name) => {
+          if (!name?.startsWith("pg-password-")) return;
+          try {
+            elsewhere.set(path.join(dir, name), readableByOthers(path.join(dir, name)));
+          } catch {
+            // gone already
+          }
+        });
+        sub.on("error", () => undefined);
+        subWatchers.push(sub);
       } catch {
-        seen.set(name, undefined);
+        // gone before it could be watched
       }
-    });
-    const inDataDir = fs.watch(dataDir, { recursive: true }, (_event, name) => {
-      if (!name || !path.basename(name).startsWith("pg-password-")) return;
+    };
+    const inDataDir = fs.watch(dataDir, (_event, name) => {
+      if (!name) return;
+      const full = path.join(dataDir, name);
       try {
-        elsewhere.set(name, readableByOthers(path.join(dataDir, name)));
+        if (fs.statSync(full).isDirectory()) watchDir(full);
       } catch {
         // gone already
       }
@@ -65,6 +79,7 @@ describe("the embedded database's password", () => {
     } finally {
       watcher.close();
       inDataDir.close();
+      for (const sub of subWatchers) sub.close();
     }
     expect([...seen.entries()]).toEqual([]);
     expect([...elsewhere.values()]).not.toContain(true);
