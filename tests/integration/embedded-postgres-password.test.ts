@@ -40,6 +40,15 @@ describe("the embedded database's password", () => {
     // Every password file the package would leave in the shared temporary directory while initdb
     // runs; inotify sees it even though it lives for well under a second.
     const seen = new Map<string, { mode: number; readable: boolean } | undefined>();
+    const watcher = fs.watch(os.tmpdir(), (_event, name) => {
+      if (!name?.startsWith("pg-password-") || seen.get(name)) return;
+      const file = path.join(os.tmpdir(), name);
+      try {
+        seen.set(name, { mode: fs.statSync(file).mode & 0o777, readable: readableByOthers(file) });
+      } catch {
+        seen.set(name, undefined);
+      }
+    });
     // And wherever else under the data directory initdb's password file is put instead. Each
     // directory that appears there gets its own watcher: Node's recursive watch throws an uncaught
     // ENOENT when a directory vanishes as fast as initdb's temporary one does.
