@@ -5,7 +5,7 @@ import { addWebhookEndpoint } from "@/lib/webhooks/add-webhook-endpoint";
 import { listWebhookEndpoints } from "@/lib/webhooks/list-webhook-endpoints";
 import { removeWebhookEndpoint } from "@/lib/webhooks/remove-webhook-endpoint";
 import { rotateWebhookSecret } from "@/lib/webhooks/rotate-webhook-secret";
-import { sendTestEvent } from "@/lib/webhooks/send-test-event";
+import { sendTestEvent, TEST_EVENTS_PER_HOUR } from "@/lib/webhooks/send-test-event";
 import { readLowBalanceThreshold, setLowBalanceThreshold } from "@/lib/webhooks/set-low-balance-threshold";
 import { MAX_ENDPOINTS_PER_ACCOUNT, WEBHOOK_EVENT_TYPES } from "@/lib/webhooks/event-types";
 import { parseUsd } from "@/lib/money/parse-usd";
@@ -116,6 +116,10 @@ webhooks.command("webhook", requireAccount, async (ctx) => {
         await replyHtml(
           ctx,
           `Endpoint #${id} is disabled (${escapeHtml(result.reason ?? "unknown reason")}): remove it and add it again.`,
+        );
+      else if (result.status === "rate_limited")
+        await ctx.reply(
+          `At most ${TEST_EVENTS_PER_HOUR} test events an hour: try again in ${Math.ceil(result.retryAfterSeconds / 60)} min.`,
         );
       else
         await replyHtml(

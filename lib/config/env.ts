@@ -111,6 +111,9 @@ const schema = z
     WORKER_CONCURRENCY: int(1, 10),
     WORKER_SWEEP_MS: int(1, 5000),
     WEBHOOK_CONCURRENCY: int(0, 10),
+    // Deliveries in flight at once, over every worker: per endpoint, and per account (its share).
+    WEBHOOK_ENDPOINT_CONCURRENCY: int(1, 4),
+    WEBHOOK_ACCOUNT_CONCURRENCY: int(1, 5),
     // Unset: the dispatcher's own default (lib/webhooks/sql/dispatch-webhooks.ts, 250 ms).
     WEBHOOK_POLL_MS: optionalInt(1),
     SUPPLIER: z.preprocess(
@@ -213,6 +216,7 @@ export function loadEnv(source?: EnvSource) {
       concurrency: vars.WORKER_CONCURRENCY,
       sweepIntervalMs: vars.WORKER_SWEEP_MS,
       webhookConcurrency: vars.WEBHOOK_CONCURRENCY,
+      webhookCaps: { perEndpoint: vars.WEBHOOK_ENDPOINT_CONCURRENCY, perAccount: vars.WEBHOOK_ACCOUNT_CONCURRENCY },
       webhookPollIntervalMs: vars.WEBHOOK_POLL_MS,
     },
     supplier: vars.SUPPLIER,

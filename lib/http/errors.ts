@@ -190,6 +190,14 @@ export const errorCatalogue = {
     retryable: true,
     action: "Wait `Retry-After` seconds, then retry; pace calls by the `RateLimit` headers.",
   },
+  WEBHOOK_REPLAY_QUOTA: {
+    status: 429,
+    error: "REPLAY QUOTA EXCEEDED",
+    when: "`POST /webhooks/replay`: this account has already queued 10,000 replayed deliveries in the last hour.",
+    retryable: true,
+    action:
+      "Wait `Retry-After` seconds; replay a narrower range or one `endpointId` (events already waiting for an endpoint are not queued again).",
+  },
   NOT_IMPLEMENTED: {
     status: 501,
     error: "NOT IMPLEMENTED",

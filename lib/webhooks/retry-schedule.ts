@@ -24,3 +24,18 @@ export function delayBeforeAttempt(
   if (retryAfterSeconds === undefined) return jittered;
   return Math.max(jittered, Math.min(retryAfterSeconds * 1000, MAX_RETRY_AFTER_MS));
 }
+
+/** The longest an endpoint is paused after failures in a row (a Retry-After may ask for more). */
+export const MAX_ENDPOINT_PAUSE_MS = 600_000;
+/** The longest Retry-After an endpoint's pause honours. */
+export const MAX_ENDPOINT_RETRY_AFTER_MS = 3_600_000;
+
+/**
+ * How long an endpoint takes no delivery after its `failuresInARow`-th failed attempt: 1 s, doubling
+ * with each failure up to 10 minutes, or what its Retry-After asked for if longer (at most an hour).
+ */
+export function endpointPauseMs(failuresInARow: number, retryAfterSeconds?: number): number {
+  const backoff = Math.min(1000 * 2 ** Math.max(0, failuresInARow - 1), MAX_ENDPOINT_PAUSE_MS);
+  if (retryAfterSeconds === undefined) return backoff;
+  return Math.max(backoff, Math.min(retryAfterSeconds * 1000, MAX_ENDPOINT_RETRY_AFTER_MS));
+}

@@ -37,6 +37,9 @@ async function pendingEvents(count: number) {
   return { account, endpoint, events };
 }
 
+/** No caps: the tests of splitting and grouping claim many deliveries of one endpoint at once. */
+const UNCAPPED = { perEndpoint: 1000, perAccount: 1000 };
+
 async function clearQueue() {
   await sql(
     `UPDATE webhook_deliveries SET status = 'failed', next_attempt_at = NULL, claimed_by = NULL, claimed_until = NULL WHERE status = 'pending'`,
@@ -48,13 +51,15 @@ describe("claiming due deliveries", () => {
     await clearQueue();
     const { events } = await pendingEvents(40);
     const batches = await Promise.all(
-      Array.from({ length: 8 }, (_, i) => claimDueDeliveries(getPool(), `dispatcher-${i % 2}`, 7)),
+      Array.from({ length: 8 }, (_, i) => claimDueDeliveries(getPool(), `dispatcher-${i % 2}`, 7, undefined, UNCAPPED)),
     );
     const claimed = batches.flat().map((row) => row.id);
     expect(new Set(claimed).size).toBe(claimed.length);
-    const rest = [...(await claimDueDeliveries(getPool(), "dispatcher-2", 100))].map((row) => row.id);
+    const rest = [...(await claimDueDeliveries(getPool(), "dispatcher-2", 100, undefined, UNCAPPED))].map(
+      (row) => row.id,
+    );
     expect(new Set([...claimed, ...rest]).size).toBe(events.length);
-    expect(await claimDueDeliveries(getPool(), "dispatcher-3", 100)).toEqual([]);
+    expect(await claimDueDeliveries(getPool(), "dispatcher-3", 100, undefined, UNCAPPED)).toEqual([]);
     // Each claimed row carries its event and endpoint.
     expect(batches.flat()[0]).toMatchObject({
       status: "pending",
@@ -109,11 +114,93 @@ describe("claiming due deliveries", () => {
   });
 });
 
+describe("claiming fairly", () => {
+  const caps = { perEndpoint: 4, perAccount: 5 };
+  const claimIds = async (limit: number, who = "fair") =>
+    (await claimDueDeliveries(getPool(), who, limit, undefined, caps)).map((row) => row.id);
+  const pendingOf = async (endpointId: number) =>
+    (
+      await sql(`SELECT id FROM webhook_deliveries WHERE endpoint_id = $1 AND status = 'pending' ORDER BY id`, [
+        endpointId,
+      ])
+    ).map((r) => Number(r.id));
+  /** An endpoint of `accountId` with `count` due deliveries, made `ageSeconds` ago. */
+  async function dueAt(accountId: number, count: number, ageSeconds: number) {
+    const endpoint = await addEndpoint(accountId, receiver.url);
+    for (let i = 0; i < count; i++) await recordEvent(accountId, "endpoint.test", { i }, endpoint.endpointId);
+    await sql(
+      `UPDATE webhook_deliveries SET next_attempt_at = now() - $2 * interval '1 second' WHERE endpoint_id = $1`,
+      [endpoint.endpointId, ageSeconds],
+    );
+    return { endpointId: endpoint.endpointId, ids: await pendingOf(endpoint.endpointId) };
+  }
+
+  it("takes accounts in turn, not the oldest first: a backlog of one account does not hold back another's", async () => {
+    await clearQueue();
+    const flooder = await createAccount();
+    const other = await createAccount();
+    const old = await dueAt(flooder.accountId, 10, 60);
+    const fresh = await dueAt(other.accountId, 10, 1);
+    const claimed = await claimIds(4);
+    expect(claimed.filter((id) => old.ids.includes(id))).toHaveLength(2);
+    expect(claimed.filter((id) => fresh.ids.includes(id))).toHaveLength(2);
+  });
+
+  it("takes an account's endpoints in turn", async () => {
+    await clearQueue();
+    const account = await createAccount();
+    const first = await dueAt(account.accountId, 6, 60);
+    const second = await dueAt(account.accountId, 6, 1);
+    const claimed = await claimIds(4);
+    expect(claimed.filter((id) => first.ids.includes(id))).toHaveLength(2);
+    expect(claimed.filter((id) => second.ids.includes(id))).toHaveLength(2);
+  });
+
+  it("never has more than an account's share in flight, over every dispatcher; other accounts still get theirs", async () => {
+    await clearQueue();
+    const flooder = await createAccount();
+    const other = await createAccount();
+    const floods = [];
+    for (let i = 0; i < 3; i++) floods.push(await dueAt(flooder.accountId, 10, 60));
+    const flooded = floods.flatMap((f) => f.ids);
+    expect(await claimIds(100, "first")).toHaveLength(caps.perAccount);
+    // A second dispatcher finds the share in use.
+    expect(await claimIds(100, "second")).toEqual([]);
+    const fresh = await dueAt(other.accountId, 3, 1);
+    const later = await claimIds(100, "third");
+    expect(later.sort()).toEqual(fresh.ids.sort());
+    expect(later.some((id) => flooded.includes(id))).toBe(false);
+  });
+
+  it("never has more than the endpoint's cap in flight, and one while it is failing", async () => {
+    await clearQueue();
+    const account = await createAccount();
+    const { endpointId } = await dueAt(account.accountId, 10, 1);
+    expect(await claimIds(100)).toHaveLength(caps.perEndpoint);
+    await sql(`UPDATE webhook_deliveries SET claimed_by = NULL, claimed_until = NULL WHERE endpoint_id = $1`, [
+      endpointId,
+    ]);
+    await sql(`UPDATE webhook_endpoints SET failing_since = now() WHERE id = $1`, [endpointId]);
+    expect(await claimIds(100)).toHaveLength(1);
+    expect(await claimIds(100)).toEqual([]);
+  });
+
+  it("takes nothing from a paused endpoint until its pause ends", async () => {
+    await clearQueue();
+    const account = await createAccount();
+    const { endpointId } = await dueAt(account.accountId, 2, 1);
+    await sql(`UPDATE webhook_endpoints SET paused_until = now() + interval '1 minute' WHERE id = $1`, [endpointId]);
+    expect(await claimIds(100)).toEqual([]);
+    await sql(`UPDATE webhook_endpoints SET paused_until = now() - interval '1 second' WHERE id = $1`, [endpointId]);
+    expect(await claimIds(100)).toHaveLength(2);
+  });
+});
+
 describe("recording delivered attempts in groups", () => {
   it("records each attempt once, tells which were recorded, and groups those that arrive while a statement runs", async () => {
     await clearQueue();
     const { endpoint } = await pendingEvents(12);
-    const claimed = await claimDueDeliveries(getPool(), "grouping", 12);
+    const claimed = await claimDueDeliveries(getPool(), "grouping", 12, undefined, UNCAPPED);
     await sql(`UPDATE webhook_endpoints SET failing_since = now() WHERE id = $1`, [endpoint.endpointId]);
     // The pool, counting the statements sent through it.
     let statements = 0;

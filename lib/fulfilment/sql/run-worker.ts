@@ -380,6 +380,7 @@ export async function startWorker(options: {
       id: dispatcherId,
       concurrency: webhookConcurrency,
       pollIntervalMs: options.webhookPollIntervalMs ?? configured.webhookPollIntervalMs,
+      caps: configured.webhookCaps,
       delivery: { policy: webhookPolicyFromEnv(undefined, config) },
       log: (line) => log(`webhooks: ${line}`),
     });

@@ -12,7 +12,7 @@ import {
   type DestinationPolicy,
 } from "../check-destination";
 import { sendWebhook, type SendOutcome } from "../send-webhook";
-import { delayBeforeAttempt, MAX_ATTEMPTS } from "../retry-schedule";
+import { delayBeforeAttempt, endpointPauseMs, MAX_ATTEMPTS } from "../retry-schedule";
 import { openSecret } from "../endpoint-secret";
 import { NOTIFY_ENDPOINT_DISABLED_TASK } from "../event-types";
 import type { WebhookDeliveryRecord } from "../webhook-record";
@@ -150,8 +150,8 @@ export async function recordDeliveredAttempts(db: pg.Pool, attempts: DeliveredAt
     INSERT INTO webhook_attempts (delivery_id, attempted_at, http_status, response_body, error, duration_ms)
     SELECT i.id, i.at, i.http_status, i.response_body, NULL, i.duration_ms FROM input i JOIN delivery USING (id)
   ), endpoint AS (
-    UPDATE webhook_endpoints SET failing_since = NULL
-     WHERE id IN (SELECT endpoint_id FROM delivery) AND failing_since IS NOT NULL
+    UPDATE webhook_endpoints SET failing_since = NULL, consecutive_failures = 0, paused_until = NULL
+     WHERE id IN (SELECT endpoint_id FROM delivery) AND (failing_since IS NOT NULL OR consecutive_failures > 0)
   )
   SELECT id::int AS id FROM delivery`,
     ),
@@ -228,18 +228,32 @@ async function recordFailure(
   };
 
   if (status === 410) return disable("it answered 410 Gone");
-  const failing = await client.query<{ failingSince: NonNullable<WebhookEndpoint["failingSince"]> }>(
-    sql`UPDATE webhook_endpoints SET failing_since = COALESCE(failing_since, ${now})
-        WHERE id = ${row.endpointId} RETURNING failing_since AS "failingSince"`,
+  // Waits count from the end of this attempt, so a retry never jumps ahead of work that was queued
+  // while a slow attempt ran.
+  const ended = new Date(now.getTime() + sent.durationMs);
+  const retryAfter = status === 429 || status === 503 ? sent.retryAfterSeconds : undefined;
+  const failing = await client.query<{
+    failingSince: NonNullable<WebhookEndpoint["failingSince"]>;
+    consecutiveFailures: number;
+  }>(
+    sql`UPDATE webhook_endpoints
+           SET failing_since = COALESCE(failing_since, ${now}), consecutive_failures = consecutive_failures + 1
+         WHERE id = ${row.endpointId}
+     RETURNING failing_since AS "failingSince", consecutive_failures AS "consecutiveFailures"`,
   );
-  const { failingSince } = firstRow(failing.rows, "UPDATE webhook_endpoints");
+  const { failingSince, consecutiveFailures } = firstRow(failing.rows, "UPDATE webhook_endpoints");
   if (now.getTime() - failingSince.getTime() >= DISABLE_AFTER_FAILING_MS) {
     return disable(`every attempt failed since ${failingSince.toISOString()}`);
   }
-  const retryAfter = status === 429 || status === 503 ? sent.retryAfterSeconds : undefined;
+  // The endpoint as a whole waits too, longer with each failure in a row: its other deliveries
+  // are not claimed meanwhile, so a dead endpoint holds no slot others could use.
+  const pausedUntil = new Date(ended.getTime() + endpointPauseMs(consecutiveFailures, retryAfter));
+  await client.query(
+    sql`UPDATE webhook_endpoints SET paused_until = GREATEST(paused_until, ${pausedUntil}) WHERE id = ${row.endpointId}`,
+  );
   const delay = delayBeforeAttempt(attempt + 1, retryAfter, random);
   if (delay === undefined) return fail(`gave up after ${MAX_ATTEMPTS} attempts`, false);
-  const nextAttemptAt = new Date(now.getTime() + delay);
+  const nextAttemptAt = new Date(ended.getTime() + delay);
   // Due again at nextAttemptAt, when a dispatcher claims it.
   await client.query(
     sql`UPDATE webhook_deliveries

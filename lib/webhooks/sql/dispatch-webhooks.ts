@@ -21,24 +21,67 @@ export const CLAIM_MARGIN_MS = 30_000;
 /** How often an idle dispatcher looks for due deliveries written by other processes. */
 export const DEFAULT_POLL_INTERVAL_MS = 250;
 
-/** Claims up to `limit` due deliveries for `dispatcherId`; each comes back with its event and endpoint. */
+/** How many deliveries may be in flight at once, over every dispatcher (WEBHOOK_*_CONCURRENCY). */
+export interface DeliveryCaps {
+  perEndpoint: number;
+  perAccount: number;
+}
+
+export const DEFAULT_DELIVERY_CAPS: DeliveryCaps = { perEndpoint: 4, perAccount: 5 };
+
+/**
+ * Claims up to `limit` due deliveries for `dispatcherId`; each comes back with its event and
+ * endpoint. Fair between accounts: each account's deliveries are numbered after those it already
+ * has in flight and taken in that order (every account's first, then every account's second, ...),
+ * and rotate between its endpoints the same way; no account gets more than `caps.perAccount` in
+ * flight, no endpoint more than `caps.perEndpoint` (one while it is failing), and a paused endpoint
+ * none. Dispatchers claiming at the same moment can each fill the same free share once.
+ */
 export async function claimDueDeliveries(
   db: pg.Pool,
   dispatcherId: string,
   limit: number,
   timeoutMs = DELIVERY_TIMEOUT_MS,
+  caps: DeliveryCaps = DEFAULT_DELIVERY_CAPS,
 ): Promise<WebhookDeliveryRecord[]> {
   const { rows } = await db.query<WebhookDeliveryRecord>(
     prepared(
       "webhooks-claim-due",
-      sql`WITH claimed AS (
+      sql`WITH in_flight AS (
+            SELECT endpoint_id, count(*) AS n FROM webhook_deliveries
+             WHERE claimed_by IS NOT NULL AND claimed_until > now() AND status = 'pending'
+             GROUP BY endpoint_id
+          ), endpoint AS (
+            SELECT e.id, e.account_id, coalesce(f.n, 0) AS busy,
+                   sum(coalesce(f.n, 0)) OVER (PARTITION BY e.account_id) AS account_busy,
+                   CASE WHEN e.failing_since IS NULL THEN ${caps.perEndpoint}::int ELSE 1 END AS cap
+              FROM webhook_endpoints e LEFT JOIN in_flight f ON f.endpoint_id = e.id
+             WHERE e.paused_until IS NULL OR e.paused_until <= now()
+          ), due AS (
+            SELECT d.id, d.next_attempt_at, ep.account_id, ep.account_busy,
+                   ep.busy + row_number() OVER (PARTITION BY ep.id ORDER BY d.next_attempt_at, d.id) AS endpoint_turn
+              FROM endpoint ep
+              CROSS JOIN LATERAL (
+                SELECT id, next_attempt_at FROM webhook_deliveries
+                 WHERE endpoint_id = ep.id AND status = 'pending' AND next_attempt_at <= now()
+                   AND (claimed_until IS NULL OR claimed_until < now())
+                 ORDER BY next_attempt_at LIMIT greatest(ep.cap - ep.busy, 0)
+              ) d
+          ), turn AS (
+            SELECT id, next_attempt_at,
+                   account_busy + row_number() OVER (PARTITION BY account_id ORDER BY endpoint_turn, next_attempt_at, id)
+                     AS account_turn
+              FROM due
+          ), picked AS (
+            SELECT id FROM turn WHERE account_turn <= ${caps.perAccount}
+             ORDER BY account_turn, next_attempt_at, id LIMIT ${limit}
+          ), claimed AS (
             UPDATE webhook_deliveries
                SET claimed_by = ${dispatcherId},
                    claimed_until = now() + ${timeoutMs + CLAIM_MARGIN_MS} * interval '1 millisecond'
              WHERE id IN (SELECT id FROM webhook_deliveries
-                           WHERE status = 'pending' AND next_attempt_at <= now()
+                           WHERE id IN (SELECT id FROM picked) AND status = 'pending'
                              AND (claimed_until IS NULL OR claimed_until < now())
-                           ORDER BY next_attempt_at LIMIT ${limit}
                            FOR UPDATE SKIP LOCKED)
             RETURNING id
           )
@@ -119,6 +162,7 @@ export function startWebhookDispatcher(options: {
   id?: string;
   pollIntervalMs?: number;
   delivery?: Omit<DeliveryOptions, "db" | "attempt" | "now">;
+  caps?: DeliveryCaps;
   log?: (line: string) => void;
 }): WebhookDispatcher {
   const id = options.id ?? `webhooks-${randomUUID()}`;
@@ -156,7 +200,7 @@ export function startWebhookDispatcher(options: {
       woken = false;
       let claimed: WebhookDeliveryRecord[] = [];
       try {
-        claimed = await claimDueDeliveries(options.db, id, free, options.delivery?.timeoutMs);
+        claimed = await claimDueDeliveries(options.db, id, free, options.delivery?.timeoutMs, options.caps);
       } catch (error) {
         log(`claim failed: ${(error as Error).message}`);
       }

@@ -45,6 +45,7 @@ export async function replayWebhookRangeAction(_state: ActionState, formData: Fo
     actor: admin.actor,
   });
   revalidatePath("/admin/webhooks");
-  if (result.status !== "queued") return { ok: false, message: "No such endpoint." };
+  if (result.status === "endpoint_not_found") return { ok: false, message: "No such endpoint." };
+  if (result.status === "quota_exhausted") return { ok: false, message: "The account's replay quota is used up." };
   return { ok: true, message: `${result.events} event(s) matched, ${result.deliveries} delivery(ies) queued.` };
 }

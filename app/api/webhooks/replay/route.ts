@@ -13,13 +13,17 @@ export const POST = publicRoute({
   summary: "Re-send events to your webhook endpoints",
   description:
     "A sequence range (`after` < sequence <= `through`) or a list of `eventIds`, at most 1000 events per call, to every " +
-    "enabled endpoint subscribed to each event's type, or to `endpointId` only. Each event keeps its id as `webhook-id`.",
+    "enabled endpoint subscribed to each event's type, or to `endpointId` only. Each event keeps its id as `webhook-id`. " +
+    "An event still waiting for an endpoint is not queued for it again; an account queues at most 10,000 replayed " +
+    "deliveries an hour (`deliveries` says how many this call queued).",
   body: ReplayBody,
   response: ReplayResponse,
-  errors: ["NOT_FOUND"],
+  errors: ["NOT_FOUND", "WEBHOOK_REPLAY_QUOTA"],
   handle: async ({ caller, body }) => {
     const result = await replayWebhookEvents({ accountId: caller.accountId, ...body });
     if (result.status === "endpoint_not_found") throw new ApiError("NOT_FOUND");
+    if (result.status === "quota_exhausted")
+      throw new ApiError("WEBHOOK_REPLAY_QUOTA", { headers: { "retry-after": String(result.retryAfterSeconds) } });
     return { success: true, events: result.events, deliveries: result.deliveries };
   },
 });
