@@ -119,6 +119,18 @@ describe("/webhook", () => {
       expect(new Webhook(key).verify(request.body, request.headers)).toMatchObject({ type: "endpoint.test" });
   });
 
+  it("test: at most 10 test events an hour; the next is refused and queues nothing", async () => {
+    const tests = async () =>
+      (await sql(`SELECT count(*)::int AS n FROM webhook_events WHERE type = 'endpoint.test'`))[0]!.n as number;
+    // Two were sent above.
+    expect(await tests()).toBe(2);
+    for (let i = 3; i <= 10; i++) expect(await say(HANA, `/webhook test ${endpointId}`)).toMatch(/^Test event evt_/);
+    expect(await say(HANA, `/webhook test ${endpointId}`)).toMatch(
+      /^At most 10 test events an hour: try again in \d+ min\.$/,
+    );
+    expect(await tests()).toBe(10);
+  });
+
   it("refuses a sixth enabled endpoint", async () => {
     for (let i = 2; i <= 5; i++) expect(await say(HANA, `/webhook add ${receiver.url}/${i}`)).toContain("added");
     expect(await say(HANA, `/webhook add ${receiver.url}/6`)).toBe(

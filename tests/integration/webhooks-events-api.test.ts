@@ -8,6 +8,7 @@ import { cancelAndRefundOrder, completeOrder } from "@/lib/fulfilment/sql/settle
 import { deliverWebhook } from "@/lib/webhooks/sql/deliver-webhook";
 import { recordWebhookEvent } from "@/lib/webhooks/sql/record-webhook-event";
 import { MAX_ATTEMPTS } from "@/lib/webhooks/retry-schedule";
+import { replayWebhookEvents } from "@/lib/webhooks/sql/replay-webhook-events";
 import { api } from "../helpers/api";
 import { sql } from "../helpers/db";
 import { createAccount } from "../helpers/fixtures";
@@ -152,6 +153,68 @@ describe("GET /events after a receiver was down for the whole schedule", () => {
       expect(res.json.error).toBe("INVALID REQUEST");
     }
     expect((await api(`/events`)).status).toBe(401);
+  });
+});
+
+describe("POST /webhooks/replay quotas", () => {
+  async function accountWithEvents(count: number) {
+    const account = await createAccount();
+    const receiver = await WebhookReceiver.start();
+    await receiver.close();
+    const endpoint = await addEndpoint(account.accountId, receiver.url);
+    for (let i = 0; i < count; i++)
+      await withTransaction((client) =>
+        recordWebhookEvent(client, { accountId: account.accountId, type: "wallet.credited", data: { i } }),
+      );
+    // The events' own deliveries are done with: only replays queue from here.
+    await sql(`UPDATE webhook_deliveries SET status = 'delivered' WHERE endpoint_id = $1`, [endpoint.endpointId]);
+    return { account, endpoint };
+  }
+
+  it("does not queue an event again for an endpoint it is still waiting for", async () => {
+    const { account } = await accountWithEvents(3);
+    const replay = () => api(`/webhooks/replay`, { key: account.key, body: { after: 0 } });
+    expect((await replay()).json).toEqual({ success: true, events: 3, deliveries: 3 });
+    expect((await replay()).json).toEqual({ success: true, events: 3, deliveries: 0 });
+  });
+
+  it("holds an account to 10,000 replayed deliveries an hour: 429 with Retry-After, nothing queued; an admin's replay still goes", async () => {
+    const { account, endpoint } = await accountWithEvents(5);
+    const other = await accountWithEvents(1);
+    // Most of the hour's quota already used 20 minutes ago.
+    await sql(
+      `INSERT INTO webhook_replays (account_id, deliveries, created_at) VALUES ($1, 9998, now() - interval '20 minutes')`,
+      [account.accountId],
+    );
+    const partial = await api(`/webhooks/replay`, { key: account.key, body: { after: 0 } });
+    expect(partial.json).toEqual({ success: true, events: 5, deliveries: 2 });
+    await sql(`UPDATE webhook_deliveries SET status = 'delivered' WHERE endpoint_id = $1`, [endpoint.endpointId]);
+    const refused = await api(`/webhooks/replay`, { key: account.key, body: { after: 0 } });
+    expect(refused.status).toBe(429);
+    expect(refused.json).toMatchObject({
+      success: false,
+      code: "WEBHOOK_REPLAY_QUOTA",
+      error: "REPLAY QUOTA EXCEEDED",
+    });
+    // About 40 minutes until the oldest replay of the hour no longer counts.
+    expect(Number(refused.headers.get("retry-after"))).toBeGreaterThan(35 * 60);
+    expect(Number(refused.headers.get("retry-after"))).toBeLessThanOrEqual(40 * 60);
+    const pending = await sql(`SELECT id FROM webhook_deliveries WHERE endpoint_id = $1 AND status = 'pending'`, [
+      endpoint.endpointId,
+    ]);
+    expect(pending).toHaveLength(0);
+    // Another account's quota is its own.
+    expect((await api(`/webhooks/replay`, { key: other.account.key, body: { after: 0 } })).json).toEqual({
+      success: true,
+      events: 1,
+      deliveries: 1,
+    });
+    // An admin replaying for the account (the dashboard) is audited, not held to it.
+    expect(await replayWebhookEvents({ accountId: account.accountId, after: 0, actor: "admin:test" })).toEqual({
+      status: "queued",
+      events: 5,
+      deliveries: 5,
+    });
   });
 });
 

@@ -233,6 +233,55 @@ describe("retries", () => {
     expect(attempt).toEqual({ http_status: null, error: "no answer within 0.5 s" });
   });
 
+  it("schedules the retry from the end of a slow failed attempt, not its start", async () => {
+    const account = await createAccount();
+    const endpoint = await addEndpoint(account.accountId, receiver.url);
+    const event = await recordEvent(account.accountId, "endpoint.test", {}, endpoint.endpointId);
+    const delivery = firstOf(await deliveriesOf(event.id));
+    receiver.answerNext("hang");
+    const now = new Date();
+    // No jitter: the wait before attempt 2 is exactly 5 s.
+    const result = await deliverWebhook(delivery.id, { now, policy: DEV_POLICY, timeoutMs: 1000, random: () => 0.5 });
+    if (result.outcome !== "retrying") throw new Error(`expected a retry, got ${result.outcome}`);
+    const attempt = await sqlRow<{ duration_ms: number }>(
+      `SELECT duration_ms FROM webhook_attempts WHERE delivery_id = $1`,
+      [delivery.id],
+    );
+    expect(attempt.duration_ms).toBeGreaterThanOrEqual(1000);
+    expect(result.nextAttemptAt.getTime() - now.getTime()).toBe(attempt.duration_ms + RETRY_SCHEDULE_MS[1]!);
+  });
+
+  it("pauses an endpoint that keeps failing, longer each time, and a delivery ends the pause", async () => {
+    const account = await createAccount();
+    const endpoint = await addEndpoint(account.accountId, receiver.url);
+    const pause = async () =>
+      sqlRow<{ consecutive_failures: number; paused_until: Date | null }>(
+        `SELECT consecutive_failures, paused_until FROM webhook_endpoints WHERE id = $1`,
+        [endpoint.endpointId],
+      );
+    const now = new Date();
+    const pauses: number[] = [];
+    for (let i = 0; i < 4; i++) {
+      const event = await recordEvent(account.accountId, "endpoint.test", { i }, endpoint.endpointId);
+      receiver.answerNext({ status: 500 });
+      const deliveryId = firstOf(await deliveriesOf(event.id)).id;
+      await deliverWebhook(deliveryId, { now, policy: DEV_POLICY });
+      const { consecutive_failures, paused_until } = await pause();
+      expect(consecutive_failures).toBe(i + 1);
+      const { duration_ms } = await sqlRow<{ duration_ms: number }>(
+        `SELECT duration_ms FROM webhook_attempts WHERE delivery_id = $1`,
+        [deliveryId],
+      );
+      pauses.push(paused_until!.getTime() - now.getTime() - duration_ms);
+    }
+    // 1 s, 2 s, 4 s, 8 s from the end of each failed attempt.
+    expect(pauses).toEqual([1000, 2000, 4000, 8000]);
+    const event = await recordEvent(account.accountId, "endpoint.test", { ok: true }, endpoint.endpointId);
+    receiver.answerNext({ status: 200 });
+    await deliverWebhook(firstOf(await deliveriesOf(event.id)).id, { now, policy: DEV_POLICY });
+    expect(await pause()).toEqual({ consecutive_failures: 0, paused_until: null });
+  });
+
   it("does not follow redirects, and keeps only the first KiB of an answer", async () => {
     const account = await createAccount();
     const endpoint = await addEndpoint(account.accountId, receiver.url);
