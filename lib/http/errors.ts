@@ -190,7 +190,7 @@ export const errorCatalogue = {
     retryable: true,
     action: "Wait `Retry-After` seconds, then retry; pace calls by the `RateLimit` headers.",
   },
-  WEBHOOK_REPLAY_QUOTA: {
+  REPLAY_QUOTA_EXCEEDED: {
     status: 429,
     error: "REPLAY QUOTA EXCEEDED",
     when: "`POST /webhooks/replay`: this account has already queued 10,000 replayed deliveries in the last hour.",

@@ -193,7 +193,7 @@ describe("POST /webhooks/replay quotas", () => {
     expect(refused.status).toBe(429);
     expect(refused.json).toMatchObject({
       success: false,
-      code: "WEBHOOK_REPLAY_QUOTA",
+      code: "REPLAY_QUOTA_EXCEEDED",
       error: "REPLAY QUOTA EXCEEDED",
     });
     // About 40 minutes until the oldest replay of the hour no longer counts.

@@ -34,6 +34,7 @@ export const ERROR_CODES = {
   UNSUPPORTED_MEDIA_TYPE: { status: 415, retryable: false },
   DUPLICATE_IN_FLIGHT: { status: 429, retryable: true },
   RATE_LIMIT: { status: 429, retryable: true },
+  REPLAY_QUOTA_EXCEEDED: { status: 429, retryable: true },
   INTERNAL_ERROR: { status: 500, retryable: true },
   NOT_IMPLEMENTED: { status: 501, retryable: false },
   MAINTENANCE: { status: 503, retryable: true },

@@ -1874,7 +1874,7 @@ export interface paths {
         put?: never;
         /**
          * Re-send events to your webhook endpoints
-         * @description A sequence range (`after` < sequence <= `through`) or a list of `eventIds`, at most 1000 events per call, to every enabled endpoint subscribed to each event's type, or to `endpointId` only. Each event keeps its id as `webhook-id`.
+         * @description A sequence range (`after` < sequence <= `through`) or a list of `eventIds`, at most 1000 events per call, to every enabled endpoint subscribed to each event's type, or to `endpointId` only. Each event keeps its id as `webhook-id`. An event still waiting for an endpoint is not queued for it again; an account queues at most 10,000 replayed deliveries an hour (`deliveries` says how many this call queued).
          */
         post: {
             parameters: {
@@ -1990,7 +1990,11 @@ export interface paths {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description `RATE_LIMIT` (TOO MANY REQUESTS): More than 10 calls in a rolling second or 80 in a rolling minute for this key, or too many failed authentications from your address. */
+                /**
+                 * @description `RATE_LIMIT` (TOO MANY REQUESTS): More than 10 calls in a rolling second or 80 in a rolling minute for this key, or too many failed authentications from your address.
+                 *
+                 *     `REPLAY_QUOTA_EXCEEDED` (REPLAY QUOTA EXCEEDED): `POST /webhooks/replay`: this account has already queued 10,000 replayed deliveries in the last hour.
+                 */
                 429: {
                     headers: {
                         [name: string]: unknown;
@@ -2598,7 +2602,7 @@ export interface components {
              * @description Stable machine code, present on every failure: switch on it. Each code is described in `x-error-codes` at the top of this document
              * @enum {string}
              */
-            code: "MISSING_API_KEY" | "INVALID_API_KEY_FORMAT" | "INVALID_API_KEY" | "API_DISABLED" | "API_DISABLED_BY_ADMIN" | "API_NOT_ELIGIBLE" | "ACCOUNT_BANNED" | "ACCOUNT_RESTRICTED" | "IP_ALLOWLIST_REQUIRED" | "IP_NOT_ALLOWED" | "INVALID_BODY" | "INVALID_REQUEST" | "UNKNOWN_PID" | "GAME_DISABLED" | "INVALID_PRODUCT" | "PRODUCT_DISABLED" | "QUANTITY_ONLY_FOR_GAMEKEY_OR_GIFTCARD" | "INSUFFICIENT_STOCK" | "INVALID_JSON" | "FORBIDDEN" | "ORDER_NOT_FOUND" | "IDEMPOTENCY_MISMATCH" | "DUPLICATE_IN_FLIGHT" | "RATE_LIMIT" | "NOT_IMPLEMENTED" | "MAINTENANCE" | "API_ORDER_DISABLED" | "RATE_LIMIT_UNAVAILABLE" | "PLAYER_NOT_FOUND" | "INVALID_CODE" | "CODE_USED" | "SUPPLIER_UNAVAILABLE" | "TELEGRAM_WEBHOOK_FORBIDDEN" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "SERVICE_UNAVAILABLE" | "INTERNAL_ERROR";
+            code: "MISSING_API_KEY" | "INVALID_API_KEY_FORMAT" | "INVALID_API_KEY" | "API_DISABLED" | "API_DISABLED_BY_ADMIN" | "API_NOT_ELIGIBLE" | "ACCOUNT_BANNED" | "ACCOUNT_RESTRICTED" | "IP_ALLOWLIST_REQUIRED" | "IP_NOT_ALLOWED" | "INVALID_BODY" | "INVALID_REQUEST" | "UNKNOWN_PID" | "GAME_DISABLED" | "INVALID_PRODUCT" | "PRODUCT_DISABLED" | "QUANTITY_ONLY_FOR_GAMEKEY_OR_GIFTCARD" | "INSUFFICIENT_STOCK" | "INVALID_JSON" | "FORBIDDEN" | "ORDER_NOT_FOUND" | "IDEMPOTENCY_MISMATCH" | "DUPLICATE_IN_FLIGHT" | "RATE_LIMIT" | "REPLAY_QUOTA_EXCEEDED" | "NOT_IMPLEMENTED" | "MAINTENANCE" | "API_ORDER_DISABLED" | "RATE_LIMIT_UNAVAILABLE" | "PLAYER_NOT_FOUND" | "INVALID_CODE" | "CODE_USED" | "SUPPLIER_UNAVAILABLE" | "TELEGRAM_WEBHOOK_FORBIDDEN" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "SERVICE_UNAVAILABLE" | "INTERNAL_ERROR";
             details?: {
                 field: string;
                 message: string;

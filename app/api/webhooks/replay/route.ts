@@ -18,12 +18,12 @@ export const POST = publicRoute({
     "deliveries an hour (`deliveries` says how many this call queued).",
   body: ReplayBody,
   response: ReplayResponse,
-  errors: ["NOT_FOUND", "WEBHOOK_REPLAY_QUOTA"],
+  errors: ["NOT_FOUND", "REPLAY_QUOTA_EXCEEDED"],
   handle: async ({ caller, body }) => {
     const result = await replayWebhookEvents({ accountId: caller.accountId, ...body });
     if (result.status === "endpoint_not_found") throw new ApiError("NOT_FOUND");
     if (result.status === "quota_exhausted")
-      throw new ApiError("WEBHOOK_REPLAY_QUOTA", { headers: { "retry-after": String(result.retryAfterSeconds) } });
+      throw new ApiError("REPLAY_QUOTA_EXCEEDED", { headers: { "retry-after": String(result.retryAfterSeconds) } });
     return { success: true, events: result.events, deliveries: result.deliveries };
   },
 });
