@@ -30,10 +30,12 @@ import {
   listClaimingDispatchers,
   releaseDeadClaims,
   startWebhookDispatcher,
+  wakeWebhookDispatchers,
   type WebhookDispatcher,
 } from "../../webhooks/sql/dispatch-webhooks";
 import { sql } from "../../db/run-sql";
 import { webhookPolicyFromEnv } from "../../webhooks/check-destination";
+import { yieldToOrders } from "../../webhooks/yield-to-orders";
 import { firstRow } from "../../db/first-row";
 
 const LIVENESS_NAMESPACE = 72_707_002;
@@ -231,6 +233,12 @@ export async function startWorker(options: {
   await holdLiveness();
 
   const concurrency = options.concurrency ?? configured.concurrency;
+  const webhookConcurrency = options.webhookConcurrency ?? configured.webhookConcurrency;
+  const orderPriority = yieldToOrders({
+    ordersBusy: () => (current?.inFlight ?? 0) >= concurrency,
+    wake: wakeWebhookDispatchers,
+    maxCredit: webhookConcurrency,
+  });
   // What both runners share: no signal handling (the process stops them), no cron, quiet logs.
   const shared = {
     connectionString: options.connectionString,
@@ -272,6 +280,7 @@ export async function startWorker(options: {
           await task(payload);
         } finally {
           generation.inFlight--;
+          orderPriority.orderFinished();
         }
       };
     try {
@@ -359,7 +368,6 @@ export async function startWorker(options: {
   // Deliveries get slots of their own, so a receiver that holds a request for its 15 s does not
   // take a slot an order is waiting for, and a pool of their own with synchronous_commit off
   // (dispatch-webhooks.ts says why that is safe).
-  const webhookConcurrency = options.webhookConcurrency ?? configured.webhookConcurrency;
   let dispatcher: WebhookDispatcher | undefined;
   let dispatchPool: pg.Pool | undefined;
   if (webhookConcurrency > 0) {
@@ -381,6 +389,7 @@ export async function startWorker(options: {
       concurrency: webhookConcurrency,
       pollIntervalMs: options.webhookPollIntervalMs ?? configured.webhookPollIntervalMs,
       caps: configured.webhookCaps,
+      gate: orderPriority,
       delivery: { policy: webhookPolicyFromEnv(undefined, config) },
       log: (line) => log(`webhooks: ${line}`),
     });

@@ -14,6 +14,7 @@ import {
   type DeliveryOptions,
 } from "./deliver-webhook";
 import type { WebhookDeliveryRecord } from "../webhook-record";
+import type { DeliveryGate } from "../yield-to-orders";
 import { prepared, sql } from "../../db/run-sql";
 
 /** How long a claim holds beyond the request's own timeout (recording, a slow database). */
@@ -163,6 +164,8 @@ export function startWebhookDispatcher(options: {
   pollIntervalMs?: number;
   delivery?: Omit<DeliveryOptions, "db" | "attempt" | "now">;
   caps?: DeliveryCaps;
+  /** Holds deliveries back while orders need the process (yield-to-orders.ts); none by default. */
+  gate?: DeliveryGate;
   log?: (line: string) => void;
 }): WebhookDispatcher {
   const id = options.id ?? `webhooks-${randomUUID()}`;
@@ -191,8 +194,8 @@ export function startWebhookDispatcher(options: {
 
   const loop = async () => {
     while (!stopping) {
-      const free = options.concurrency - inFlight.size;
-      // Every slot busy: wait for one to finish (it wakes the loop).
+      const free = Math.min(options.concurrency - inFlight.size, options.gate?.allowance() ?? Infinity);
+      // Every slot busy, or orders first: wait for a slot or a credit (either wakes the loop).
       if (free <= 0) {
         await sleep(pollIntervalMs);
         continue;
@@ -201,6 +204,7 @@ export function startWebhookDispatcher(options: {
       let claimed: WebhookDeliveryRecord[] = [];
       try {
         claimed = await claimDueDeliveries(options.db, id, free, options.delivery?.timeoutMs, options.caps);
+        options.gate?.took(claimed.length);
       } catch (error) {
         log(`claim failed: ${(error as Error).message}`);
       }

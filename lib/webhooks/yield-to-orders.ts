@@ -1,0 +1,59 @@
+// Orders come first in a worker process short of CPU. While every order slot is busy and the
+// process was busy for more than half of the last moment, webhook deliveries are held to one for
+// every ORDERS_PER_DELIVERY_WHEN_BUSY orders finished, so a burst of orders is fulfilled at full
+// speed and its webhooks catch up as it drains. Slots held by a slow supplier leave the process
+// idle, so they never hold deliveries back.
+import { performance, type EventLoopUtilization } from "node:perf_hooks";
+
+export const ORDERS_PER_DELIVERY_WHEN_BUSY = 10;
+/** The process counts as short of CPU above this share of busy time. */
+export const BUSY_UTILISATION = 0.5;
+/** How long a sample of the event loop's busy time lasts. */
+const SAMPLE_MS = 100;
+
+export interface DeliveryGate {
+  /** How many deliveries may start now. */
+  allowance(): number;
+  /** `count` deliveries were started. */
+  took(count: number): void;
+}
+
+export interface OrderPriority extends DeliveryGate {
+  /** An order job finished (completed, cancelled or left for later). */
+  orderFinished(): void;
+}
+
+export function yieldToOrders(options: {
+  /** Whether every order slot is taken. */
+  ordersBusy: () => boolean;
+  /** Called when a held-back delivery may go. */
+  wake: () => void;
+  /** Most deliveries saved up for (the dispatcher's slots). */
+  maxCredit: number;
+}): OrderPriority {
+  // Orders finished and not yet spent on a delivery.
+  let orders = 0;
+  let sample: EventLoopUtilization = performance.eventLoopUtilization();
+  let sampledAt = performance.now();
+  let cpuShort = false;
+  const holding = () => {
+    if (performance.now() - sampledAt >= SAMPLE_MS) {
+      const now = performance.eventLoopUtilization();
+      cpuShort = performance.eventLoopUtilization(now, sample).utilization > BUSY_UTILISATION;
+      sample = now;
+      sampledAt = performance.now();
+    }
+    return cpuShort && options.ordersBusy();
+  };
+  return {
+    allowance: () => (holding() ? Math.floor(orders / ORDERS_PER_DELIVERY_WHEN_BUSY) : Infinity),
+    took(count) {
+      orders = Math.max(0, orders - count * ORDERS_PER_DELIVERY_WHEN_BUSY);
+    },
+    orderFinished() {
+      if (orders >= options.maxCredit * ORDERS_PER_DELIVERY_WHEN_BUSY) return;
+      orders++;
+      if (orders % ORDERS_PER_DELIVERY_WHEN_BUSY === 0) options.wake();
+    },
+  };
+}
