@@ -62,7 +62,10 @@ export const RedeemResponse = z
     redeemed: z.literal(true),
     playerId: z.string(),
     nickname: z.string().optional(),
-    redemptionId: z.number().int().meta({ description: "Our record of this redemption" }),
+    redemptionId: z.number().int().meta({
+      description:
+        "Our record of this redemption, for support: a number below 2^40 that is stable for the redemption and says nothing about other accounts' calls",
+    }),
   })
   .meta({ id: "Redemption" });
 

@@ -1163,6 +1163,7 @@ export interface paths {
                             total: number;
                             hasMore: boolean;
                             entries: {
+                                /** @description The entry's number within your account: 1, 2, 3... in posting order */
                                 id: number;
                                 /** @enum {string} */
                                 type: "credit" | "debit" | "refund" | "adjustment";
@@ -2685,7 +2686,7 @@ export interface components {
             redeemed: true;
             playerId: string;
             nickname?: string;
-            /** @description Our record of this redemption */
+            /** @description Our record of this redemption, for support: a number below 2^40 that is stable for the redemption and says nothing about other accounts' calls */
             redemptionId: number;
         };
         WebhookEvent: {
