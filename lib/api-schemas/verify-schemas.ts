@@ -72,6 +72,7 @@ export const RedeemResponse = z
 /** What the two player checks (POST /brvvfy, POST /mobavfy) share: their tag, answer and errors. */
 export const playerCheckRoute = {
   tag: "Verify and redeem",
+  supplierCall: true as const,
   response: VerifyResponse,
   errors: ["PLAYER_NOT_FOUND", "SUPPLIER_UNAVAILABLE"] satisfies ErrorKey[] as ErrorKey[],
 };

@@ -18,7 +18,8 @@ let accountId: number;
 
 useCleanDatabase({ catalog: false });
 beforeAll(async () => {
-  ({ key, accountId } = await createAccount());
+  // Supplier-backed calls need an account funded at least once (README: SUPPLIER_CALLS_REQUIRE_FUNDING).
+  ({ key, accountId } = await createAccount({ balanceCents: 100 }));
 });
 
 describe("POST /brvvfy", () => {
