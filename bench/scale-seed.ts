@@ -17,7 +17,8 @@
 // Every row keeps the schema's invariants, which checkScaleInvariants() verifies afterwards: a
 // charged order has one debit of its amount, a cancelled one also one refund; each account's
 // balance is the sum of its ledger and every balance_after is the running sum (ledger ids follow
-// time within an account); public ids carry the HMAC that lib/orders/public-order-id.ts checks;
+// time within an account); public ids carry the HMAC that lib/orders/public-order-id.ts checks, in
+// the form ids had before the permutation (the raw id in base36), which the lib still resolves;
 // each key's orders are numbered 1..api_keys.order_count (key_seq) and each account's ledger
 // entries 1..accounts.ledger_count (account_seq), in id order, as placement and posting number them;
 // within an account, ledger dates never go back in that order, and accounts.ledger_last_at is the
@@ -73,8 +74,8 @@ CREATE OR REPLACE FUNCTION pg_temp.b36(n bigint, width int) RETURNS text LANGUAG
   SELECT string_agg(substr('0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ', ((n / (36::numeric ^ k)::bigint) % 36)::int + 1, 1), '' ORDER BY k DESC)
     FROM generate_series(0, width - 1) k
 $$;
--- lib/orders/public-order-id.ts: HMAC-SHA256("order:<id>") keyed with APP_SECRET, first 6 bytes
--- big-endian, mod 36^6, base 36, 6 digits.
+-- lib/orders/public-order-id.ts, the form before the permutation: the raw id in base36, then
+-- HMAC-SHA256("order:<id>") keyed with APP_SECRET, first 6 bytes big-endian, mod 36^6, base 36, 6 digits.
 CREATE OR REPLACE FUNCTION pg_temp.public_id(code text, id bigint, secret text) RETURNS text LANGUAGE sql IMMUTABLE AS $$
   SELECT 'SVCAPI-' || code || '-' || ltrim(pg_temp.b36(id, 8), '0') || '-' ||
          pg_temp.b36((('x' || encode(substring(scale_seed_tools.hmac(convert_to('order:' || id, 'UTF8'), convert_to(secret, 'UTF8'), 'sha256') FROM 1 FOR 6), 'hex'))::bit(48)::bigint) % 2176782336, 6)

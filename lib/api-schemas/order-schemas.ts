@@ -187,7 +187,7 @@ export const LedgerResponse = z.object({
   hasMore: z.boolean(),
   entries: z.array(
     z.object({
-      id: z.number().int(),
+      id: z.number().int().meta({ description: "The entry's number within your account: 1, 2, 3... in posting order" }),
       type: z.enum(["credit", "debit", "refund", "adjustment"]),
       amountUsd: z.number(),
       balanceAfterUsd: z.number(),

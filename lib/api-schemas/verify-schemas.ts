@@ -62,13 +62,17 @@ export const RedeemResponse = z
     redeemed: z.literal(true),
     playerId: z.string(),
     nickname: z.string().optional(),
-    redemptionId: z.number().int().meta({ description: "Our record of this redemption" }),
+    redemptionId: z.number().int().meta({
+      description:
+        "Our record of this redemption, for support: a number below 2^40 that is stable for the redemption and says nothing about other accounts' calls",
+    }),
   })
   .meta({ id: "Redemption" });
 
 /** What the two player checks (POST /brvvfy, POST /mobavfy) share: their tag, answer and errors. */
 export const playerCheckRoute = {
   tag: "Verify and redeem",
+  supplierCall: true as const,
   response: VerifyResponse,
   errors: ["PLAYER_NOT_FOUND", "SUPPLIER_UNAVAILABLE"] satisfies ErrorKey[] as ErrorKey[],
 };

@@ -69,6 +69,18 @@ export function checkAccountAccess(
   return undefined;
 }
 
+/**
+ * A route that spends a supplier call (verify, redeem) needs an account that has had a credit: a
+ * free account must not make us pay for calls without limit. total_credited_cents only grows (the
+ * credit statement adds to it), so spending the balance back to $0 never takes access away.
+ */
+export function checkSupplierCallFunding(caller: ApiCaller): ApiError | undefined {
+  if (caller.totalCreditedCents > 0) return undefined;
+  return new ApiError("API_NOT_ELIGIBLE", {
+    message: "Verify and redeem calls need an account funded at least once: top up your wallet in the bot",
+  });
+}
+
 /** A key that requires a list needs a non-empty one; a non-empty list must contain the client IP. */
 export function checkIpAccess(caller: ApiCaller, clientIp: string): ApiError | undefined {
   if (caller.cidrs.length === 0) return caller.requireIpAllowlist ? new ApiError("IP_ALLOWLIST_REQUIRED") : undefined;

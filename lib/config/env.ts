@@ -120,6 +120,8 @@ const schema = z
       (value) => (typeof blank(value) === "string" ? (value as string).trim().toLowerCase() : undefined),
       z.enum(SUPPLIER_NAMES, `must be one of ${SUPPLIER_NAMES.join(", ")}`).default("sandbox"),
     ),
+    // On by default: a free account could otherwise spend supplier calls without limit (README: Configuration).
+    SUPPLIER_CALLS_REQUIRE_FUNDING: flag(true),
     SUPPLIER_POLL_MS: int(1, 2000),
     SUPPLIER_POLL_MAX_MS: int(1, 60_000),
     SUPPLIER_DEADLINE_MS: int(1, 10 * 60_000),
@@ -220,6 +222,7 @@ export function loadEnv(source?: EnvSource) {
       webhookPollIntervalMs: vars.WEBHOOK_POLL_MS,
     },
     supplier: vars.SUPPLIER,
+    supplierCallsRequireFunding: vars.SUPPLIER_CALLS_REQUIRE_FUNDING,
     fulfilment: {
       pollBaseMs: vars.SUPPLIER_POLL_MS,
       pollMaxMs: vars.SUPPLIER_POLL_MAX_MS,

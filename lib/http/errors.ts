@@ -58,7 +58,7 @@ export const errorCatalogue = {
   API_NOT_ELIGIBLE: {
     status: 403,
     error: "This account does not meet the rules for API use yet",
-    when: "The eligibility rule is on and the account does not meet it yet (age or total funding).",
+    when: "The eligibility rule is on and the account does not meet it yet (age or total funding); or, on `/brvvfy`, `/mobavfy` and `/rdmbr`, the account has never been funded (`SUPPLIER_CALLS_REQUIRE_FUNDING`, on by default).",
     retryable: true,
     action: "Retry once the account meets the rule (for example after funding the wallet in the bot).",
   },

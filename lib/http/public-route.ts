@@ -1,6 +1,6 @@
 // The one wrapper around every public API route. In order: key extraction, key format, key lookup
 // by hash (with the rate-limit check started beside it), account state, IP allowlist (unless the
-// route opts out), rate limit, the order/redeem switches, body and query parsing with zod, the
+// route opts out), funding (supplier-backed routes), rate limit, the order/redeem switches, body and query parsing with zod, the
 // handler, error mapping. Every failure body comes from the error catalogue. A route with its own
 // key lookup (withKeyLookup) has its body read and parsed before the lookup; the body's errors
 // still answer only after the key's.
@@ -10,6 +10,7 @@ import { isDatabaseUnavailable } from "../db/errors";
 import {
   checkAccountAccess,
   checkIpAccess,
+  checkSupplierCallFunding,
   touchKeyLastUsed,
   type ApiCaller,
   type KeyLookup,
@@ -62,6 +63,11 @@ export interface PublicRouteSpec<B extends z.ZodType | undefined, Q extends z.Zo
    * add). The key, the account state and the rate limit still apply.
    */
   ipAllowlist?: false;
+  /**
+   * true: the route asks a supplier (verify, redeem), so an account never funded is refused with
+   * 403 API_NOT_ELIGIBLE while SUPPLIER_CALLS_REQUIRE_FUNDING is on (README: Configuration).
+   */
+  supplierCall?: true;
   /**
    * The route's own key lookup for this request, from the parsed body: it reads what the route
    * needs in the key's statement (one round trip less); undefined to look the key up alone. The
@@ -158,6 +164,7 @@ export function publicRoute<B extends z.ZodType | undefined = undefined, Q exten
   spec: PublicRouteSpec<B, Q>,
 ): PublicRoute {
   const maxBodyBytes = env().maxBodyBytes;
+  const requireFunding = spec.supplierCall === true && env().supplierCallsRequireFunding;
 
   const handler: RouteHandler = async (request: Request, context: RouteContext) => {
     let limitHeaders: Record<string, string> | undefined;
@@ -173,7 +180,8 @@ export function publicRoute<B extends z.ZodType | undefined = undefined, Q exten
       const settings = await readApiSettings();
       const accessError =
         checkAccountAccess(caller, settings.eligibility) ??
-        (spec.ipAllowlist === false ? undefined : checkIpAccess(caller, clientIp));
+        (spec.ipAllowlist === false ? undefined : checkIpAccess(caller, clientIp)) ??
+        (requireFunding ? checkSupplierCallFunding(caller) : undefined);
       // Every keyed answer counts toward the key's limits, refusals included.
       const decision = await limit;
       limitHeaders = decision.headers;

@@ -1,9 +1,22 @@
-// Public order ids: SVCAPI-<two-letter line code>-<base36 numeric id>-<hash>. The hash is an HMAC of
-// the id keyed with APP_SECRET, so ids cannot be guessed or enumerated from one another.
+// Public order ids: SVCAPI-<two-letter line code>-<base36 middle>-<hash> (docs/api.md: Invoice).
+//
+// The middle is the order id through the keyed permutation of lib/ids/permute-id.ts, written as
+// exactly 8 base36 digits: two orders' ids say nothing about how many orders the platform took
+// between them. The hash is an HMAC of the id keyed with APP_SECRET, so ids cannot be guessed or
+// enumerated from one another.
+//
+// Ids handed out before the permutation carry the raw id in base36 (at most 6 digits for an int id,
+// never 8) with the same hash: the middle's length tells the two forms apart, and both resolve.
+// orders.public_id keeps each order's id as it was handed out; nothing recomputes it.
 import crypto from "node:crypto";
 import { env } from "../config/env";
+import { PERMUTED_ID_DOMAIN, permuteId, unpermuteId } from "../ids/permute-id";
 
 const PATTERN = /^SVCAPI-([A-Z]{2})-([0-9A-Z]{1,13})-([0-9A-Z]{6})$/;
+/** Base36 digits of the permutation's largest value: every new middle is padded to this. */
+const PERMUTED_DIGITS = 8;
+/** orders.id is an int column: anything above cannot name an order. */
+const MAX_ORDER_ID = 2_147_483_647;
 
 function hashFor(id: number): string {
   const digest = crypto.createHmac("sha256", env().appSecret).update(`order:${id}`).digest();
@@ -11,13 +24,19 @@ function hashFor(id: number): string {
 }
 
 export function formatPublicOrderId(lineCode: string, id: number): string {
-  return `SVCAPI-${lineCode}-${id.toString(36).toUpperCase()}-${hashFor(id)}`;
+  const middle = permuteId("order", id).toString(36).toUpperCase().padStart(PERMUTED_DIGITS, "0");
+  return `SVCAPI-${lineCode}-${middle}-${hashFor(id)}`;
 }
 
-/** The numeric id inside a well-formed public id whose hash checks out; undefined otherwise. */
+/** The numeric id inside a well-formed public id (either form) whose hash checks out; undefined otherwise. */
 export function parsePublicOrderId(publicId: string): number | undefined {
   const match = PATTERN.exec(publicId.toUpperCase());
   if (!match?.[2]) return undefined;
-  const id = parseInt(match[2], 36);
-  return Number.isSafeInteger(id) && hashFor(id) === match[3] ? id : undefined;
+  const middle = parseInt(match[2], 36);
+  let id = middle; // an id handed out before the permutation: the raw id
+  if (match[2].length === PERMUTED_DIGITS) {
+    if (middle >= PERMUTED_ID_DOMAIN) return undefined;
+    id = unpermuteId("order", middle);
+  }
+  return Number.isSafeInteger(id) && id >= 1 && id <= MAX_ORDER_ID && hashFor(id) === match[3] ? id : undefined;
 }

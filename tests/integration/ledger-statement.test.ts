@@ -134,15 +134,19 @@ describe("GET /ledger?format=csv&from=&to=", () => {
     const mine = await api("/ledger?format=csv&from=2026-01-01&to=2027-01-01", { key: main.key });
     const theirs = await api("/ledger?format=csv&from=2026-01-01&to=2027-01-01", { key: other.key });
     expect(mine.text).not.toContain("OTHER ACCOUNT");
-    const otherIds = new Set(
-      (await sql<{ id: number }>(`SELECT id FROM ledger_entries WHERE account_id = $1`, [other.accountId])).map(
-        (r) => r.id,
-      ),
-    );
-    expect(parseStatementCsv(mine.text).entries.filter((e) => otherIds.has(e.id))).toEqual([]);
+    // A statement's ids are the entries' numbers within their own account (account_seq).
+    const numbersOf = async (accountId: number) =>
+      (
+        await sql<{ n: number }>(`SELECT account_seq AS n FROM ledger_entries WHERE account_id = $1 ORDER BY 1`, [
+          accountId,
+        ])
+      ).map((r) => r.n);
+    const myStatement = parseStatementCsv(mine.text);
+    expect(myStatement.entries.map((e) => e.id)).toEqual(await numbersOf(main.accountId));
     const theirStatement = parseStatementCsv(theirs.text);
     expect(theirStatement.entries).toHaveLength(HISTORY.count);
-    expect(theirStatement.entries.every((e) => otherIds.has(e.id) && e.reason.startsWith("OTHER ACCOUNT"))).toBe(true);
+    expect(theirStatement.entries.map((e) => e.id)).toEqual(await numbersOf(other.accountId));
+    expect(theirStatement.entries.every((e) => e.reason.startsWith("OTHER ACCOUNT"))).toBe(true);
   });
 
   it("neutralises formula text in a statement like in every CSV", async () => {

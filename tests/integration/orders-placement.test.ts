@@ -3,6 +3,7 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { getPool } from "@/lib/db/pool";
 import { placeOrder, placementKeyLookup, type PlacementPrefetch } from "@/lib/orders/sql/place-order";
 import { authenticateApiKey } from "@/lib/auth/authenticate-api-key";
+import { parsePublicOrderId } from "@/lib/orders/public-order-id";
 import { enqueueFulfilment } from "@/lib/fulfilment/sql/enqueue-fulfilment";
 import { api } from "../helpers/api";
 import { sql, sqlRow } from "../helpers/db";
@@ -87,9 +88,7 @@ describe("a successful placement", () => {
     });
     const placed = await placeOrder(first.caller, body, first.extra as PlacementPrefetch);
     expect(placed.invoice).toMatchObject({ orderCreated: true, status: "processing" });
-    expect(placed.invoice.orderId).toContain(
-      `-${(first.extra as PlacementPrefetch).nextId.toString(36).toUpperCase()}-`,
-    );
+    expect(parsePublicOrderId(placed.invoice.orderId)).toBe((first.extra as PlacementPrefetch).nextId);
 
     const again = await authenticateApiKey(account.key, placementKeyLookup(body));
     expect(again.extra).toMatchObject({ existing: true });

@@ -132,7 +132,8 @@ describe.each(routes)("$name", (route) => {
   });
 
   it("answers 403 IP_NOT_ALLOWED from an address outside the list, and serves an address inside it", async () => {
-    const account = await createAccount();
+    // Funded: the supplier-backed routes refuse a never-funded account (SUPPLIER_CALLS_REQUIRE_FUNDING).
+    const account = await createAccount({ balanceCents: 100 });
     await sql(`INSERT INTO ip_allow_entries (api_key_id, cidr) VALUES ($1, '203.0.113.0/24')`, [account.keyId]);
     const refused = await call(route, account.key);
     if (!route.checksIpAllowlist) {

@@ -34,7 +34,8 @@ beforeAll(async () => {
   });
   server = started.child;
   baseUrl = started.baseUrl;
-  account = await createAccount();
+  // Supplier-backed calls need an account funded at least once (README: SUPPLIER_CALLS_REQUIRE_FUNDING).
+  account = await createAccount({ balanceCents: 100 });
 });
 
 afterAll(async () => {
@@ -139,7 +140,7 @@ describe("POST /rdmbr with a trxid", () => {
     expect(fromSecondKey.status).toBe(403);
     expect(fromSecondKey.json.code).toBe("FORBIDDEN");
 
-    const other = await createAccount();
+    const other = await createAccount({ balanceCents: 100 });
     const { playerId: otherPlayer, code: otherCode } = freshPlayerAndCode();
     const theirs = await redeem(other.key, { playerId: otherPlayer, code: otherCode, trxid });
     expect(theirs.status).toBe(200);

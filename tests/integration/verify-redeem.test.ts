@@ -5,6 +5,7 @@ import fs from "node:fs";
 import path from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
 import { projectRoot } from "@/lib/config/env";
+import { unpermuteId } from "@/lib/ids/permute-id";
 import { api } from "../helpers/api";
 import { sql, sqlRow } from "../helpers/db";
 import { createAccount } from "../helpers/fixtures";
@@ -17,7 +18,8 @@ let accountId: number;
 
 useCleanDatabase({ catalog: false });
 beforeAll(async () => {
-  ({ key, accountId } = await createAccount());
+  // Supplier-backed calls need an account funded at least once (README: SUPPLIER_CALLS_REQUIRE_FUNDING).
+  ({ key, accountId } = await createAccount({ balanceCents: 100 }));
 });
 
 describe("POST /brvvfy", () => {
@@ -79,7 +81,7 @@ describe("POST /rdmbr", () => {
     });
     const row = await sqlRow(
       `SELECT kind, code_fingerprint, code_last4, outcome, trxid FROM redemptions WHERE id = $1`,
-      [res.json.redemptionId],
+      [unpermuteId("redemption", res.json.redemptionId)],
     );
     expect(row).toEqual({
       kind: "redeem-br",
@@ -97,7 +99,7 @@ describe("POST /rdmbr", () => {
     const res = await api("/rdmbr", { key, body: { playerId: "5551234", code: "WXYZ-AB-C9" } });
     expect(res.status).toBe(200);
     const row = await sqlRow(`SELECT code_fingerprint, code_last4 FROM redemptions WHERE id = $1`, [
-      res.json.redemptionId,
+      unpermuteId("redemption", res.json.redemptionId),
     ]);
     expect(row.code_last4).toBe("ABC9");
     expect(row.code_fingerprint).not.toBe(createHash("sha256").update("WXYZ-AB-C9").digest("hex"));

@@ -13,7 +13,8 @@ export const POST = publicRoute({
   summary: "Verify a battle-royale player id (in-game name check) without ordering",
   description:
     "200 with the nickname when the player exists; 404 PLAYER_NOT_FOUND when not; 503 SUPPLIER_UNAVAILABLE (retry) when the check cannot be made now. " +
-    "A `trxid` is recorded as your reference only: a check changes nothing, so repeating it (with any trxid) asks again and answers the current state.",
+    "A `trxid` is recorded as your reference only: a check changes nothing, so repeating it (with any trxid) asks again and answers the current state. " +
+    "An account that has never been funded is refused with 403 API_NOT_ELIGIBLE and nothing is sent to the supplier (README: Configuration, SUPPLIER_CALLS_REQUIRE_FUNDING).",
   body: BrVerifyBody,
   aliases: brVerifyAliases,
   handle: ({ caller, body }) =>

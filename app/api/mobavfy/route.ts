@@ -12,7 +12,8 @@ export const POST = publicRoute({
   ...playerCheckRoute,
   summary: "Verify a MOBA user and zone (region / profile check)",
   description:
-    "200 with the nickname when the user exists in that zone; 404 PLAYER_NOT_FOUND when not; 503 SUPPLIER_UNAVAILABLE (retry).",
+    "200 with the nickname when the user exists in that zone; 404 PLAYER_NOT_FOUND when not; 503 SUPPLIER_UNAVAILABLE (retry). " +
+    "An account that has never been funded is refused with 403 API_NOT_ELIGIBLE and nothing is sent to the supplier (README: Configuration, SUPPLIER_CALLS_REQUIRE_FUNDING).",
   body: MobaVerifyBody,
   aliases: mobaVerifyAliases,
   handle: ({ caller, body }) =>

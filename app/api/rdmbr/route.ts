@@ -12,6 +12,7 @@ export const POST = publicRoute({
   path: "/rdmbr",
   tag: "Verify and redeem",
   action: "redeem",
+  supplierCall: true,
   summary: "Redeem a code to a battle-royale player",
   description:
     "The code is groups of 2-10 letters or digits separated by hyphens. 200 when redeemed; 400 INVALID_CODE when the code " +
@@ -20,7 +21,8 @@ export const POST = publicRoute({
     "With a `trxid` the call is idempotent per account: a retry answers the first final outcome again (redeemed, INVALID_CODE, " +
     "CODE_USED, PLAYER_NOT_FOUND) with the header `Idempotent-Replayed: true`; after SUPPLIER_UNAVAILABLE a retry asks the supplier " +
     "again; a retry while the first is still with the supplier answers 429 DUPLICATE_IN_FLIGHT; the same trxid with another " +
-    "player or code answers 409 IDEMPOTENCY_MISMATCH, from another key of your account 403 FORBIDDEN.",
+    "player or code answers 409 IDEMPOTENCY_MISMATCH, from another key of your account 403 FORBIDDEN. " +
+    "An account that has never been funded is refused with 403 API_NOT_ELIGIBLE and nothing is sent to the supplier (README: Configuration, SUPPLIER_CALLS_REQUIRE_FUNDING).",
   body: RedeemBody,
   aliases: brVerifyAliases,
   response: RedeemResponse,

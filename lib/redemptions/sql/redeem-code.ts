@@ -18,6 +18,7 @@ import { ApiError } from "../../http/errors";
 import type { ApiCaller } from "../../auth/authenticate-api-key";
 import type { RedeemOutcome, Supplier } from "../../suppliers/types";
 import type { RedemptionRecord } from "../redemption-record";
+import { permuteId } from "../../ids/permute-id";
 import { fingerprintRedeemCode, normaliseRedeemCode, redeemCodeLast4 } from "../fingerprint-redeem-code";
 
 /** Outcomes that asking the supplier again cannot change. */
@@ -53,7 +54,8 @@ function answerFor(row: RedemptionRecord, replayed: boolean): RedeemAnswer {
           redeemed: true,
           playerId: row.playerId,
           ...(row.nickname ? { nickname: row.nickname } : {}),
-          redemptionId: row.id,
+          // redemptions.id counts every account's verifies and redeems: shown permuted (lib/ids).
+          redemptionId: permuteId("redemption", row.id),
         },
         replayed,
       };

@@ -8,6 +8,7 @@ import type { LedgerKind } from "../../generated/prisma/enums";
 import { csvNumber, toCsv, type CsvCell } from "../../csv/to-csv";
 
 export interface StatementLine {
+  /** The entry's number within the account (1..n in posting order), not the table's global id. */
   id: number;
   type: LedgerKind;
   amountUsd: number;
@@ -31,6 +32,7 @@ export const LEDGER_CSV_HEADER = [
 /** A ledger entry as both ledger statements select it (with its order's public id). */
 export interface LedgerLineRow {
   id: number;
+  account_seq: number;
   kind: LedgerKind;
   amount_cents: number;
   balance_after_cents: number;
@@ -40,8 +42,10 @@ export interface LedgerLineRow {
 }
 
 export function toStatementLine(row: LedgerLineRow): StatementLine {
+  // ledger_entries.id counts every account's entries, so showing it would tell a holder how much
+  // the whole platform moved between two of theirs.
   return {
-    id: row.id,
+    id: row.account_seq,
     type: row.kind,
     amountUsd: centsToUsd(row.amount_cents),
     balanceAfterUsd: centsToUsd(row.balance_after_cents),
@@ -69,7 +73,7 @@ export async function listLedgerEntries(
     prepared(
       "ledger-page",
       sql`SELECT a.ledger_count AS total,
-                 l.id, l.kind, l.amount_cents, l.balance_after_cents, o.public_id, l.reason, l.created_at
+                 l.id, l.account_seq, l.kind, l.amount_cents, l.balance_after_cents, o.public_id, l.reason, l.created_at
             FROM accounts a
             LEFT JOIN LATERAL (
               SELECT * FROM ledger_entries

@@ -171,7 +171,7 @@ export async function openLedgerStatement(
         if (summary.last_id !== null && afterId < summary.last_id) {
           const rows = (
             await connection.query<LedgerLineRow>(
-              sql`SELECT l.id, l.kind, l.amount_cents, l.balance_after_cents, o.public_id, l.reason, l.created_at
+              sql`SELECT l.id, l.account_seq, l.kind, l.amount_cents, l.balance_after_cents, o.public_id, l.reason, l.created_at
                     FROM ledger_entries l LEFT JOIN orders o ON o.id = l.order_id
                    WHERE l.account_id = ${accountId} AND l.id > ${afterId} AND l.id <= ${summary.last_id}
                      AND l.created_at >= ${range.from} AND l.created_at < ${range.to}

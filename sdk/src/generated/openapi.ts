@@ -53,7 +53,7 @@ export interface paths {
                  *
                  *     `API_DISABLED_BY_ADMIN` (API access was turned off for this account by an administrator): An administrator blocked API access for the account.
                  *
-                 *     `API_NOT_ELIGIBLE` (This account does not meet the rules for API use yet): The eligibility rule is on and the account does not meet it yet (age or total funding).
+                 *     `API_NOT_ELIGIBLE` (This account does not meet the rules for API use yet): The eligibility rule is on and the account does not meet it yet (age or total funding); or, on `/brvvfy`, `/mobavfy` and `/rdmbr`, the account has never been funded (`SUPPLIER_CALLS_REQUIRE_FUNDING`, on by default).
                  *
                  *     `ACCOUNT_BANNED` (This account is banned): The account is banned.
                  *
@@ -156,7 +156,7 @@ export interface paths {
                  *
                  *     `API_DISABLED_BY_ADMIN` (API access was turned off for this account by an administrator): An administrator blocked API access for the account.
                  *
-                 *     `API_NOT_ELIGIBLE` (This account does not meet the rules for API use yet): The eligibility rule is on and the account does not meet it yet (age or total funding).
+                 *     `API_NOT_ELIGIBLE` (This account does not meet the rules for API use yet): The eligibility rule is on and the account does not meet it yet (age or total funding); or, on `/brvvfy`, `/mobavfy` and `/rdmbr`, the account has never been funded (`SUPPLIER_CALLS_REQUIRE_FUNDING`, on by default).
                  *
                  *     `ACCOUNT_BANNED` (This account is banned): The account is banned.
                  *
@@ -256,7 +256,7 @@ export interface paths {
                  *
                  *     `API_DISABLED_BY_ADMIN` (API access was turned off for this account by an administrator): An administrator blocked API access for the account.
                  *
-                 *     `API_NOT_ELIGIBLE` (This account does not meet the rules for API use yet): The eligibility rule is on and the account does not meet it yet (age or total funding).
+                 *     `API_NOT_ELIGIBLE` (This account does not meet the rules for API use yet): The eligibility rule is on and the account does not meet it yet (age or total funding); or, on `/brvvfy`, `/mobavfy` and `/rdmbr`, the account has never been funded (`SUPPLIER_CALLS_REQUIRE_FUNDING`, on by default).
                  *
                  *     `ACCOUNT_BANNED` (This account is banned): The account is banned.
                  *
@@ -360,7 +360,7 @@ export interface paths {
                  *
                  *     `API_DISABLED_BY_ADMIN` (API access was turned off for this account by an administrator): An administrator blocked API access for the account.
                  *
-                 *     `API_NOT_ELIGIBLE` (This account does not meet the rules for API use yet): The eligibility rule is on and the account does not meet it yet (age or total funding).
+                 *     `API_NOT_ELIGIBLE` (This account does not meet the rules for API use yet): The eligibility rule is on and the account does not meet it yet (age or total funding); or, on `/brvvfy`, `/mobavfy` and `/rdmbr`, the account has never been funded (`SUPPLIER_CALLS_REQUIRE_FUNDING`, on by default).
                  *
                  *     `ACCOUNT_BANNED` (This account is banned): The account is banned.
                  *
@@ -452,7 +452,7 @@ export interface paths {
                  *
                  *     `API_DISABLED_BY_ADMIN` (API access was turned off for this account by an administrator): An administrator blocked API access for the account.
                  *
-                 *     `API_NOT_ELIGIBLE` (This account does not meet the rules for API use yet): The eligibility rule is on and the account does not meet it yet (age or total funding).
+                 *     `API_NOT_ELIGIBLE` (This account does not meet the rules for API use yet): The eligibility rule is on and the account does not meet it yet (age or total funding); or, on `/brvvfy`, `/mobavfy` and `/rdmbr`, the account has never been funded (`SUPPLIER_CALLS_REQUIRE_FUNDING`, on by default).
                  *
                  *     `ACCOUNT_BANNED` (This account is banned): The account is banned.
                  *
@@ -534,7 +534,7 @@ export interface paths {
                  *
                  *     `API_DISABLED_BY_ADMIN` (API access was turned off for this account by an administrator): An administrator blocked API access for the account.
                  *
-                 *     `API_NOT_ELIGIBLE` (This account does not meet the rules for API use yet): The eligibility rule is on and the account does not meet it yet (age or total funding).
+                 *     `API_NOT_ELIGIBLE` (This account does not meet the rules for API use yet): The eligibility rule is on and the account does not meet it yet (age or total funding); or, on `/brvvfy`, `/mobavfy` and `/rdmbr`, the account has never been funded (`SUPPLIER_CALLS_REQUIRE_FUNDING`, on by default).
                  *
                  *     `ACCOUNT_BANNED` (This account is banned): The account is banned.
                  *
@@ -726,7 +726,7 @@ export interface paths {
                  *
                  *     `API_DISABLED_BY_ADMIN` (API access was turned off for this account by an administrator): An administrator blocked API access for the account.
                  *
-                 *     `API_NOT_ELIGIBLE` (This account does not meet the rules for API use yet): The eligibility rule is on and the account does not meet it yet (age or total funding).
+                 *     `API_NOT_ELIGIBLE` (This account does not meet the rules for API use yet): The eligibility rule is on and the account does not meet it yet (age or total funding); or, on `/brvvfy`, `/mobavfy` and `/rdmbr`, the account has never been funded (`SUPPLIER_CALLS_REQUIRE_FUNDING`, on by default).
                  *
                  *     `ACCOUNT_BANNED` (This account is banned): The account is banned.
                  *
@@ -919,7 +919,7 @@ export interface paths {
                  *
                  *     `API_DISABLED_BY_ADMIN` (API access was turned off for this account by an administrator): An administrator blocked API access for the account.
                  *
-                 *     `API_NOT_ELIGIBLE` (This account does not meet the rules for API use yet): The eligibility rule is on and the account does not meet it yet (age or total funding).
+                 *     `API_NOT_ELIGIBLE` (This account does not meet the rules for API use yet): The eligibility rule is on and the account does not meet it yet (age or total funding); or, on `/brvvfy`, `/mobavfy` and `/rdmbr`, the account has never been funded (`SUPPLIER_CALLS_REQUIRE_FUNDING`, on by default).
                  *
                  *     `ACCOUNT_BANNED` (This account is banned): The account is banned.
                  *
@@ -1060,7 +1060,7 @@ export interface paths {
                  *
                  *     `API_DISABLED_BY_ADMIN` (API access was turned off for this account by an administrator): An administrator blocked API access for the account.
                  *
-                 *     `API_NOT_ELIGIBLE` (This account does not meet the rules for API use yet): The eligibility rule is on and the account does not meet it yet (age or total funding).
+                 *     `API_NOT_ELIGIBLE` (This account does not meet the rules for API use yet): The eligibility rule is on and the account does not meet it yet (age or total funding); or, on `/brvvfy`, `/mobavfy` and `/rdmbr`, the account has never been funded (`SUPPLIER_CALLS_REQUIRE_FUNDING`, on by default).
                  *
                  *     `ACCOUNT_BANNED` (This account is banned): The account is banned.
                  *
@@ -1163,6 +1163,7 @@ export interface paths {
                             total: number;
                             hasMore: boolean;
                             entries: {
+                                /** @description The entry's number within your account: 1, 2, 3... in posting order */
                                 id: number;
                                 /** @enum {string} */
                                 type: "credit" | "debit" | "refund" | "adjustment";
@@ -1205,7 +1206,7 @@ export interface paths {
                  *
                  *     `API_DISABLED_BY_ADMIN` (API access was turned off for this account by an administrator): An administrator blocked API access for the account.
                  *
-                 *     `API_NOT_ELIGIBLE` (This account does not meet the rules for API use yet): The eligibility rule is on and the account does not meet it yet (age or total funding).
+                 *     `API_NOT_ELIGIBLE` (This account does not meet the rules for API use yet): The eligibility rule is on and the account does not meet it yet (age or total funding); or, on `/brvvfy`, `/mobavfy` and `/rdmbr`, the account has never been funded (`SUPPLIER_CALLS_REQUIRE_FUNDING`, on by default).
                  *
                  *     `ACCOUNT_BANNED` (This account is banned): The account is banned.
                  *
@@ -1266,7 +1267,7 @@ export interface paths {
         put?: never;
         /**
          * Verify a battle-royale player id (in-game name check) without ordering
-         * @description 200 with the nickname when the player exists; 404 PLAYER_NOT_FOUND when not; 503 SUPPLIER_UNAVAILABLE (retry) when the check cannot be made now. A `trxid` is recorded as your reference only: a check changes nothing, so repeating it (with any trxid) asks again and answers the current state.
+         * @description 200 with the nickname when the player exists; 404 PLAYER_NOT_FOUND when not; 503 SUPPLIER_UNAVAILABLE (retry) when the check cannot be made now. A `trxid` is recorded as your reference only: a check changes nothing, so repeating it (with any trxid) asks again and answers the current state. An account that has never been funded is refused with 403 API_NOT_ELIGIBLE and nothing is sent to the supplier (README: Configuration, SUPPLIER_CALLS_REQUIRE_FUNDING).
          *
          *     Also accepted field names: `playerId`: `playerID`, `userId`, `userID`.
          */
@@ -1328,7 +1329,7 @@ export interface paths {
                  *
                  *     `API_DISABLED_BY_ADMIN` (API access was turned off for this account by an administrator): An administrator blocked API access for the account.
                  *
-                 *     `API_NOT_ELIGIBLE` (This account does not meet the rules for API use yet): The eligibility rule is on and the account does not meet it yet (age or total funding).
+                 *     `API_NOT_ELIGIBLE` (This account does not meet the rules for API use yet): The eligibility rule is on and the account does not meet it yet (age or total funding); or, on `/brvvfy`, `/mobavfy` and `/rdmbr`, the account has never been funded (`SUPPLIER_CALLS_REQUIRE_FUNDING`, on by default).
                  *
                  *     `ACCOUNT_BANNED` (This account is banned): The account is banned.
                  *
@@ -1416,7 +1417,7 @@ export interface paths {
         put?: never;
         /**
          * Verify a MOBA user and zone (region / profile check)
-         * @description 200 with the nickname when the user exists in that zone; 404 PLAYER_NOT_FOUND when not; 503 SUPPLIER_UNAVAILABLE (retry).
+         * @description 200 with the nickname when the user exists in that zone; 404 PLAYER_NOT_FOUND when not; 503 SUPPLIER_UNAVAILABLE (retry). An account that has never been funded is refused with 403 API_NOT_ELIGIBLE and nothing is sent to the supplier (README: Configuration, SUPPLIER_CALLS_REQUIRE_FUNDING).
          *
          *     Also accepted field names: `userId`: `userID`.
          */
@@ -1480,7 +1481,7 @@ export interface paths {
                  *
                  *     `API_DISABLED_BY_ADMIN` (API access was turned off for this account by an administrator): An administrator blocked API access for the account.
                  *
-                 *     `API_NOT_ELIGIBLE` (This account does not meet the rules for API use yet): The eligibility rule is on and the account does not meet it yet (age or total funding).
+                 *     `API_NOT_ELIGIBLE` (This account does not meet the rules for API use yet): The eligibility rule is on and the account does not meet it yet (age or total funding); or, on `/brvvfy`, `/mobavfy` and `/rdmbr`, the account has never been funded (`SUPPLIER_CALLS_REQUIRE_FUNDING`, on by default).
                  *
                  *     `ACCOUNT_BANNED` (This account is banned): The account is banned.
                  *
@@ -1568,7 +1569,7 @@ export interface paths {
         put?: never;
         /**
          * Redeem a code to a battle-royale player
-         * @description The code is groups of 2-10 letters or digits separated by hyphens. 200 when redeemed; 400 INVALID_CODE when the code is not of that form (nothing is sent to the supplier) or the supplier says it is invalid; 409 CODE_USED; 404 PLAYER_NOT_FOUND; 503 SUPPLIER_UNAVAILABLE (retry). A missing or non-string code is 400 INVALID BODY. Paused by MAINTENANCE. With a `trxid` the call is idempotent per account: a retry answers the first final outcome again (redeemed, INVALID_CODE, CODE_USED, PLAYER_NOT_FOUND) with the header `Idempotent-Replayed: true`; after SUPPLIER_UNAVAILABLE a retry asks the supplier again; a retry while the first is still with the supplier answers 429 DUPLICATE_IN_FLIGHT; the same trxid with another player or code answers 409 IDEMPOTENCY_MISMATCH, from another key of your account 403 FORBIDDEN.
+         * @description The code is groups of 2-10 letters or digits separated by hyphens. 200 when redeemed; 400 INVALID_CODE when the code is not of that form (nothing is sent to the supplier) or the supplier says it is invalid; 409 CODE_USED; 404 PLAYER_NOT_FOUND; 503 SUPPLIER_UNAVAILABLE (retry). A missing or non-string code is 400 INVALID BODY. Paused by MAINTENANCE. With a `trxid` the call is idempotent per account: a retry answers the first final outcome again (redeemed, INVALID_CODE, CODE_USED, PLAYER_NOT_FOUND) with the header `Idempotent-Replayed: true`; after SUPPLIER_UNAVAILABLE a retry asks the supplier again; a retry while the first is still with the supplier answers 429 DUPLICATE_IN_FLIGHT; the same trxid with another player or code answers 409 IDEMPOTENCY_MISMATCH, from another key of your account 403 FORBIDDEN. An account that has never been funded is refused with 403 API_NOT_ELIGIBLE and nothing is sent to the supplier (README: Configuration, SUPPLIER_CALLS_REQUIRE_FUNDING).
          *
          *     Also accepted field names: `playerId`: `playerID`, `userId`, `userID`.
          */
@@ -1639,7 +1640,7 @@ export interface paths {
                  *
                  *     `API_DISABLED_BY_ADMIN` (API access was turned off for this account by an administrator): An administrator blocked API access for the account.
                  *
-                 *     `API_NOT_ELIGIBLE` (This account does not meet the rules for API use yet): The eligibility rule is on and the account does not meet it yet (age or total funding).
+                 *     `API_NOT_ELIGIBLE` (This account does not meet the rules for API use yet): The eligibility rule is on and the account does not meet it yet (age or total funding); or, on `/brvvfy`, `/mobavfy` and `/rdmbr`, the account has never been funded (`SUPPLIER_CALLS_REQUIRE_FUNDING`, on by default).
                  *
                  *     `ACCOUNT_BANNED` (This account is banned): The account is banned.
                  *
@@ -1813,7 +1814,7 @@ export interface paths {
                  *
                  *     `API_DISABLED_BY_ADMIN` (API access was turned off for this account by an administrator): An administrator blocked API access for the account.
                  *
-                 *     `API_NOT_ELIGIBLE` (This account does not meet the rules for API use yet): The eligibility rule is on and the account does not meet it yet (age or total funding).
+                 *     `API_NOT_ELIGIBLE` (This account does not meet the rules for API use yet): The eligibility rule is on and the account does not meet it yet (age or total funding); or, on `/brvvfy`, `/mobavfy` and `/rdmbr`, the account has never been funded (`SUPPLIER_CALLS_REQUIRE_FUNDING`, on by default).
                  *
                  *     `ACCOUNT_BANNED` (This account is banned): The account is banned.
                  *
@@ -1945,7 +1946,7 @@ export interface paths {
                  *
                  *     `API_DISABLED_BY_ADMIN` (API access was turned off for this account by an administrator): An administrator blocked API access for the account.
                  *
-                 *     `API_NOT_ELIGIBLE` (This account does not meet the rules for API use yet): The eligibility rule is on and the account does not meet it yet (age or total funding).
+                 *     `API_NOT_ELIGIBLE` (This account does not meet the rules for API use yet): The eligibility rule is on and the account does not meet it yet (age or total funding); or, on `/brvvfy`, `/mobavfy` and `/rdmbr`, the account has never been funded (`SUPPLIER_CALLS_REQUIRE_FUNDING`, on by default).
                  *
                  *     `ACCOUNT_BANNED` (This account is banned): The account is banned.
                  *
@@ -2689,7 +2690,7 @@ export interface components {
             redeemed: true;
             playerId: string;
             nickname?: string;
-            /** @description Our record of this redemption */
+            /** @description Our record of this redemption, for support: a number below 2^40 that is stable for the redemption and says nothing about other accounts' calls */
             redemptionId: number;
         };
         WebhookEvent: {
