@@ -90,7 +90,10 @@ webhooks.command("webhook", requireAccount, async (ctx) => {
       lines.push(`  events: ${e.eventTypes.length ? escapeHtml(e.eventTypes.join(", ")) : "all"}`);
       if (e.disabledAt)
         lines.push(`  <b>disabled</b> ${formatTime(e.disabledAt)}: ${escapeHtml(e.disabledReason ?? "")}`);
-      else if (e.failingSince) lines.push(`  failing since ${formatTime(e.failingSince)}`);
+      else if (e.failingSince) {
+        const paused = e.pausedUntil && e.pausedUntil > new Date() ? `; paused until ${formatTime(e.pausedUntil)}` : "";
+        lines.push(`  failing since ${formatTime(e.failingSince)}${paused}`);
+      }
       const last = e.lastAttemptAt
         ? `${e.lastHttpStatus ?? escapeHtml(e.lastError ?? "no answer")} at ${formatTime(e.lastAttemptAt)}`
         : "none yet";

@@ -9,6 +9,8 @@ export interface WebhookEndpointSummary {
   disabledAt: Date | null;
   disabledReason: string | null;
   failingSince: Date | null;
+  /** No delivery is attempted before this (failures in a row pause the endpoint). */
+  pausedUntil: Date | null;
   pendingDeliveries: number;
   lastAttemptAt: Date | null;
   lastHttpStatus: number | null;
@@ -33,6 +35,7 @@ export async function listWebhookEndpoints(accountId: number | "all"): Promise<W
       disabledAt: true,
       disabledReason: true,
       failingSince: true,
+      pausedUntil: true,
       _count: { select: { deliveries: { where: { status: "pending" } } } },
       // A delivery's lastAttemptAt is written with its newest attempt, so the newest attempt of the
       // endpoint is the newest attempt of its most recently attempted delivery.

@@ -138,6 +138,18 @@ describe("/webhook", () => {
     );
   });
 
+  it("list: shows when a failing endpoint is paused", async () => {
+    await sql(
+      `UPDATE webhook_endpoints SET failing_since = now(), consecutive_failures = 3, paused_until = now() + interval '4 seconds' WHERE id = $1`,
+      [endpointId],
+    );
+    expect(await say(HANA, "/webhook list")).toMatch(/failing since .+; paused until /);
+    await sql(
+      `UPDATE webhook_endpoints SET failing_since = NULL, consecutive_failures = 0, paused_until = NULL WHERE id = $1`,
+      [endpointId],
+    );
+  });
+
   it("remove: deletes the endpoint", async () => {
     expect(await say(HANA, `/webhook remove ${endpointId}`)).toBe(`Endpoint #${endpointId} removed.`);
     expect(await sql(`SELECT 1 FROM webhook_endpoints WHERE id = $1`, [endpointId])).toHaveLength(0);
