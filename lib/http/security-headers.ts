@@ -25,8 +25,8 @@ export const STRICT_TRANSPORT_SECURITY = "max-age=31536000";
  * stamps on its own scripts while rendering the page per request (app/layout.tsx); an injected
  * <script> or event-handler attribute does not run. Styles likewise: the stylesheets are files of
  * this origin, any inline <style> needs the nonce, and style attributes are refused (the pages
- * style with classes only). `next dev` adds 'unsafe-eval' for React's development build and
- * allows inline styles, which its overlay and hot reloading inject without a nonce.
+ * style with classes only). `next dev` alone adds 'unsafe-eval' (React's development build
+ * evaluates code) and inline styles (for its development overlay, as Next's CSP guide does).
  */
 export function pageContentSecurityPolicy(nonce: string, options: { development?: boolean } = {}): string {
   const development = options.development ?? false;
