@@ -27,8 +27,3 @@ export function docsContentSecurityPolicy(nonce: string, options: { development?
     .map(([name, sources]) => `${name} ${sources.join(" ")}`)
     .join("; ");
 }
-
-/** A fresh nonce for one response (128 random bits, base64). */
-export function createCspNonce(): string {
-  return Buffer.from(crypto.getRandomValues(new Uint8Array(16))).toString("base64");
-}

@@ -20,16 +20,20 @@ export const PAGE_SECURITY_HEADERS: Readonly<Record<string, string>> = {
 export const STRICT_TRANSPORT_SECURITY = "max-age=31536000";
 
 /**
- * The dashboard's policy: this origin only, never framed. Next's pages carry inline bootstrap
- * scripts without a nonce (the dashboard's pages are not all rendered per request), so script-src
- * allows 'unsafe-inline'; nothing from another origin can load or be sent anywhere else.
+ * The policy of every Next page but /docs (the dashboard, its sign-in page, the not-found page):
+ * this origin only, never framed. Inline scripts run only with this response's nonce, which Next
+ * stamps on its own scripts while rendering the page per request (app/layout.tsx); an injected
+ * <script> or event-handler attribute does not run. Styles likewise: the stylesheets are files of
+ * this origin, any inline <style> needs the nonce, and style attributes are refused (the pages
+ * style with classes only). `next dev` alone adds 'unsafe-eval' (React's development build
+ * evaluates code) and inline styles (for its development overlay, as Next's CSP guide does).
  */
-export function adminContentSecurityPolicy(options: { development?: boolean } = {}): string {
+export function pageContentSecurityPolicy(nonce: string, options: { development?: boolean } = {}): string {
+  const development = options.development ?? false;
   return [
     "default-src 'self'",
-    // React's development build evaluates code (`next dev` only).
-    `script-src 'self' 'unsafe-inline'${options.development ? " 'unsafe-eval'" : ""}`,
-    "style-src 'self' 'unsafe-inline'",
+    `script-src 'self' 'nonce-${nonce}'${development ? " 'unsafe-eval'" : ""}`,
+    `style-src 'self' ${development ? "'unsafe-inline'" : `'nonce-${nonce}'`}`,
     "img-src 'self' data:",
     "font-src 'self'",
     "connect-src 'self'",
@@ -38,4 +42,9 @@ export function adminContentSecurityPolicy(options: { development?: boolean } = 
     "form-action 'self'",
     "frame-ancestors 'none'",
   ].join("; ");
+}
+
+/** A fresh nonce for one response (128 random bits, base64). */
+export function createCspNonce(): string {
+  return Buffer.from(crypto.getRandomValues(new Uint8Array(16))).toString("base64");
 }

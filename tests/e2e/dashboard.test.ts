@@ -7,7 +7,7 @@ import fs from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { inject } from "vitest";
-import type { Browser, BrowserContext, Page } from "playwright";
+import type { Browser, BrowserContext, Page, Response } from "playwright";
 import { loadEnv, projectRoot } from "@/lib/config/env";
 import { closePool } from "@/lib/db/pool";
 import { seedDemoCatalog } from "@/lib/seed/seed-demo-data";
@@ -18,7 +18,7 @@ import { api, baseUrl } from "../helpers/api";
 import { closeSql, resetDatabase, sql, sqlRow } from "../helpers/db";
 import { createAccount } from "../helpers/fixtures";
 import { newTrxid, order } from "../helpers/orders";
-import { findChromium, launchBrowser, newDashboardContext, screenshot, signIn } from "../helpers/browser";
+import { findChromium, launchBrowser, newDashboardContext, pageProblems, screenshot, signIn } from "../helpers/browser";
 
 const ADMIN_EMAIL = "ops@example.com";
 const ADMIN_PASSWORD = "correct horse battery staple";
@@ -98,6 +98,24 @@ async function waitUntil(condition: () => Promise<boolean>, timeoutMs: number): 
     if (Date.now() > deadline) throw new Error(`condition not met within ${timeoutMs} ms`);
     await new Promise((resolve) => setTimeout(resolve, 200));
   }
+}
+
+/**
+ * A loaded page ran under a nonce-based CSP: the answer's policy has a nonce and no 'unsafe-inline'
+ * for scripts or styles, and each inline script of the page carries that nonce.
+ */
+async function expectNoncePolicy(page: Page, answer: Response | null, what: string): Promise<string> {
+  const policy = (await answer?.allHeaders())?.["content-security-policy"] ?? "";
+  const nonce = /'nonce-([^']+)'/.exec(policy)?.[1];
+  expect(nonce, `${what}: a nonce in ${policy}`).toBeTruthy();
+  expect(policy, what).not.toContain("'unsafe-inline'");
+  // The browser hides the attribute once the script ran; the property keeps it.
+  const nonces = await page
+    .locator("script:not([src])")
+    .evaluateAll((scripts) => scripts.map((script) => (script as HTMLScriptElement).nonce));
+  expect(nonces.length, `${what}: inline scripts`).toBeGreaterThan(0);
+  expect(new Set(nonces), what).toEqual(new Set([nonce]));
+  return nonce!;
 }
 
 async function auditCount(): Promise<number> {
@@ -216,6 +234,7 @@ describe.skipIf(!chromiumPath)("admin dashboard in Chromium", () => {
       needs_admin: true,
       status: "processing",
     });
+    expect(pageProblems(visitor).cspViolations, "Content-Security-Policy violations").toEqual([]);
     await visitor.close();
   });
 
@@ -234,6 +253,27 @@ describe.skipIf(!chromiumPath)("admin dashboard in Chromium", () => {
     expect(
       (await sqlRow(`SELECT last_login_at FROM admin_users WHERE email = $1`, [ADMIN_EMAIL])).last_login_at,
     ).not.toBeNull();
+  });
+
+  it("the sign-in page and the dashboard run by their CSP nonce, with no violation or console error", async () => {
+    const own = await newDashboardContext(browser);
+    try {
+      const ownPage = await own.newPage();
+      const loginNonce = await expectNoncePolicy(ownPage, await ownPage.goto("/admin/login"), "/admin/login");
+      // The form signs in by script, then loads the overview in full: it works only if the page's
+      // scripts ran.
+      await signIn(ownPage, ADMIN_EMAIL, ADMIN_PASSWORD);
+      await ownPage.getByTestId("signed-in-as").waitFor();
+      const ordersNonce = await expectNoncePolicy(ownPage, await ownPage.goto("/admin/orders"), "/admin/orders");
+      expect(ordersNonce).not.toBe(loginNonce);
+      // A client-side navigation renders the next page from the server's payload.
+      await ownPage.getByRole("navigation", { name: "Dashboard" }).getByRole("link", { name: "Settings" }).click();
+      await ownPage.locator('[data-switch="API_ORDER_DISABLED"]').waitFor();
+      expect(pageProblems(own).cspViolations, "Content-Security-Policy violations").toEqual([]);
+      expect(pageProblems(own).consoleErrors, "console errors").toEqual([]);
+    } finally {
+      await own.close();
+    }
   });
 
   it("refuses a cross-site action even with a valid session (CSRF)", async () => {
@@ -672,5 +712,9 @@ describe.skipIf(!chromiumPath)("admin dashboard in Chromium", () => {
     expect((await context.cookies()).some((cookie) => cookie.name === "next-auth.session-token")).toBe(false);
     await page.goto("/admin/orders");
     expect(new URL(page.url()).pathname).toBe("/admin/login");
+  });
+
+  it("no page of the tests above broke the dashboard's Content-Security-Policy", () => {
+    expect(pageProblems(context).cspViolations, "Content-Security-Policy violations").toEqual([]);
   });
 });

@@ -1,9 +1,12 @@
 // Security headers over real HTTP on both hosts: API answers (JSON) may not be sniffed, framed or
-// rendered; the dashboard's pages get a CSP and are never framed; HSTS and Secure cookies only
-// when a trusted proxy says the client came over HTTPS, never on plain local http.
+// rendered; the dashboard's pages get a CSP whose scripts run only by a per-answer nonce and are
+// never framed; HSTS and Secure cookies only when a trusted proxy says the client came over HTTPS,
+// never on plain local http.
 import type { ChildProcess } from "node:child_process";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { closePool } from "@/lib/db/pool";
+import { createAdminUser } from "@/lib/admin-users/create-admin-user";
+import { pageContentSecurityPolicy } from "@/lib/http/security-headers";
 import { useCleanDatabase } from "../helpers/clean-database";
 import { createAccount } from "../helpers/fixtures";
 import { startServer } from "../setup/global-setup";
@@ -23,6 +26,47 @@ useCleanDatabase();
 const hosts: Host[] = [];
 let lean: ChildProcess | undefined;
 let nextServer: NextServer | undefined;
+
+const ADMIN_EMAIL = "csp@example.com";
+const ADMIN_PASSWORD = "a long enough test password";
+
+/** Signs in through next-auth's credentials callback; resolves with the session cookie. */
+async function signIn(baseUrl: string): Promise<string> {
+  const csrf = await fetch(baseUrl + "/api/auth/csrf");
+  const { csrfToken } = (await csrf.json()) as { csrfToken: string };
+  const csrfCookie = csrf.headers
+    .getSetCookie()
+    .find((c) => c.startsWith("next-auth.csrf-token="))!
+    .split(";")[0]!;
+  const res = await fetch(baseUrl + "/api/auth/callback/credentials", {
+    method: "POST",
+    redirect: "manual",
+    headers: { "content-type": "application/x-www-form-urlencoded", cookie: csrfCookie },
+    body: new URLSearchParams({ csrfToken, email: ADMIN_EMAIL, password: ADMIN_PASSWORD, json: "true" }),
+  });
+  const session = res.headers.getSetCookie().find((c) => c.startsWith("next-auth.session-token="));
+  expect(session, `a session from ${baseUrl}`).toBeDefined();
+  return session!.split(";")[0]!;
+}
+
+/** A page's CSP nonce, after checking the policy is the pages' own for that nonce. */
+async function pageNonce(res: Response, what: string): Promise<{ nonce: string; html: string }> {
+  const policy = res.headers.get("content-security-policy") ?? "";
+  const nonce = /'nonce-([^']+)'/.exec(policy)?.[1];
+  expect(nonce, `${what}: a nonce in ${policy}`).toBeTruthy();
+  expect(policy, what).toBe(pageContentSecurityPolicy(nonce!));
+  const directive = (name: string) => policy.split("; ").find((d) => d.startsWith(`${name} `)) ?? "";
+  expect(directive("script-src"), what).not.toContain("'unsafe-inline'");
+  expect(directive("style-src"), what).not.toContain("'unsafe-inline'");
+  const html = await res.text();
+  // Every script of the page, inline or a file, carries this answer's nonce.
+  const scripts = html.match(/<script\b[^>]*>/g) ?? [];
+  expect(scripts.length, `${what}: scripts`).toBeGreaterThan(0);
+  for (const tag of scripts) expect(tag, what).toContain(` nonce="${nonce}"`);
+  // No style attribute: the policy refuses them (style-src without 'unsafe-inline').
+  expect(html, what).not.toMatch(/<[^>]+\sstyle=/);
+  return { nonce: nonce!, html };
+}
 
 function expectApiHeaders(headers: Headers, what: string) {
   expect(headers.get("x-content-type-options"), what).toBe("nosniff");
@@ -102,6 +146,34 @@ describe("security headers", () => {
       const docs = await fetch(host.baseUrl + "/docs");
       expect(docs.headers.get("content-security-policy") ?? "", host.name).toMatch(/'nonce-[^']+'/);
       expect(docs.headers.get("x-content-type-options"), host.name).toBe("nosniff");
+    }
+  });
+
+  it("every page Next renders runs its scripts by a fresh nonce per answer, never by 'unsafe-inline'", async () => {
+    expect((await createAdminUser({ email: ADMIN_EMAIL, password: ADMIN_PASSWORD, actor: "test" })).status).toBe(
+      "created",
+    );
+    for (const host of hosts) {
+      const session = await signIn(host.baseUrl);
+      for (const [pathName, status, cookie] of [
+        ["/admin/login", 200, ""],
+        ["/admin", 200, session],
+        ["/admin/orders", 200, session],
+        // Not-found pages Next renders under each of its prefixes.
+        ["/admin/no-such-page", 404, ""],
+        ["/docs/no-such-page", 404, ""],
+        ["/_next/no-such-file", 404, ""],
+      ] as const) {
+        const what = `${host.name} ${pathName}`;
+        const load = () => fetch(host.baseUrl + pathName, { redirect: "manual", headers: cookie ? { cookie } : {} });
+        const [first, second] = [await load(), await load()];
+        expect(first.status, what).toBe(status);
+        expect(first.headers.get("x-frame-options"), what).toBe("DENY");
+        const one = await pageNonce(first, what);
+        const two = await pageNonce(second, what);
+        expect(two.nonce, `${what}: a new nonce per answer`).not.toBe(one.nonce);
+        if (cookie) expect(one.html, what).toContain(ADMIN_EMAIL);
+      }
     }
   });
 

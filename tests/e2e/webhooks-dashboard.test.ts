@@ -1,14 +1,15 @@
 // /admin/webhooks in Chromium: refused without a session; with one, it lists endpoints and
-// deliveries with each attempt's answer, and an admin re-sends a delivery (audited).
+// deliveries with each attempt's answer, and an admin re-sends a delivery (audited), with no
+// Content-Security-Policy violation on the way.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { Browser, Page } from "playwright-core";
+import type { Browser, BrowserContext, Page } from "playwright-core";
 import { closePool } from "@/lib/db/pool";
 import { createAdminUser } from "@/lib/admin-users/create-admin-user";
 import { deliverWebhook } from "@/lib/webhooks/sql/deliver-webhook";
 import { baseUrl } from "../helpers/api";
 import { closeSql, resetDatabase, sql, firstOf } from "../helpers/db";
 import { createAccount } from "../helpers/fixtures";
-import { findChromium, launchBrowser, newDashboardContext, screenshot, signIn } from "../helpers/browser";
+import { findChromium, launchBrowser, newDashboardContext, pageProblems, screenshot, signIn } from "../helpers/browser";
 import { WebhookReceiver } from "../helpers/webhook-receiver";
 import { addEndpoint, DEV_POLICY, deliveriesOf, recordEvent } from "../helpers/webhooks";
 
@@ -20,6 +21,7 @@ if (!chromiumPath)
 
 describe.skipIf(!chromiumPath)("the webhooks page", () => {
   let browser: Browser;
+  let context: BrowserContext;
   let page: Page;
   let receiver: WebhookReceiver;
 
@@ -30,7 +32,8 @@ describe.skipIf(!chromiumPath)("the webhooks page", () => {
     );
     receiver = await WebhookReceiver.start();
     browser = await launchBrowser();
-    page = await (await newDashboardContext(browser)).newPage();
+    context = await newDashboardContext(browser);
+    page = await context.newPage();
   });
   afterAll(async () => {
     await browser?.close();
@@ -71,5 +74,6 @@ describe.skipIf(!chromiumPath)("the webhooks page", () => {
     expect(await sql(`SELECT actor, action FROM audit_log WHERE action = 'webhook.redeliver'`)).toEqual([
       { actor: `admin:${ADMIN_EMAIL}`, action: "webhook.redeliver" },
     ]);
+    expect(pageProblems(context).cspViolations, "Content-Security-Policy violations").toEqual([]);
   });
 });

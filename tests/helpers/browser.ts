@@ -36,10 +36,51 @@ export async function launchBrowser(): Promise<Browser> {
   });
 }
 
+interface PageProblems {
+  /** What the pages' Content-Security-Policy blocked (or would have), from either report. */
+  cspViolations: string[];
+  /** Every console error of every page. */
+  consoleErrors: string[];
+}
+
+const problems = new WeakMap<BrowserContext, PageProblems>();
+
+/**
+ * A browser context on the shared server that records, for every page it opens, each
+ * Content-Security-Policy violation (the document's `securitypolicyviolation` event and Chromium's
+ * "Refused to ..." console error) and each console error: pageProblems(context) reads them.
+ */
 export async function newDashboardContext(browser: Browser): Promise<BrowserContext> {
   const context = await browser.newContext({ baseURL: baseUrl(), viewport: { width: 1400, height: 900 } });
   context.setDefaultTimeout(15_000);
+  const seen: PageProblems = { cspViolations: [], consoleErrors: [] };
+  problems.set(context, seen);
+  await context.exposeBinding("reportCspViolation", ({ page }, violation: string) =>
+    seen.cspViolations.push(`${page.url()}: ${violation}`),
+  );
+  // Playwright runs init scripts outside the page's CSP, before any script of the page.
+  await context.addInitScript(() => {
+    document.addEventListener("securitypolicyviolation", (event) => {
+      const report = (window as unknown as { reportCspViolation(violation: string): void }).reportCspViolation;
+      report(
+        `${event.effectiveDirective} blocked ${event.blockedURI || "inline"} at ${event.sourceFile}:${event.lineNumber}`,
+      );
+    });
+  });
+  context.on("console", (message) => {
+    if (message.type() !== "error") return;
+    const text = `${message.page()?.url() ?? "?"}: ${message.text()}`;
+    seen.consoleErrors.push(text);
+    if (/Content Security Policy/i.test(message.text())) seen.cspViolations.push(text);
+  });
   return context;
+}
+
+/** What newDashboardContext recorded for this context so far. */
+export function pageProblems(context: BrowserContext): PageProblems {
+  const seen = problems.get(context);
+  if (!seen) throw new Error("not a context of newDashboardContext");
+  return seen;
 }
 
 /** Signs in through the real sign-in page and waits for the overview. */

@@ -48,7 +48,7 @@ function MetricsSection({ metrics, heading }: { metrics: OrderMetrics; heading: 
   const labelEvery = metrics.unit === "hour" ? 3 : 1;
   const count = (value: number) => String(Math.round(value));
   return (
-    <section aria-label={heading} style={{ marginBottom: 24 }}>
+    <section aria-label={heading} className="metrics">
       <h2>{heading}</h2>
       <div className="grid-2">
         <BarChart
@@ -193,7 +193,7 @@ export default async function OverviewPage() {
         </div>
         <div className="card">
           <div className="label">Fulfilment p50 / p95, 24 h</div>
-          <div className="value" style={{ fontSize: 18 }}>
+          <div className="value smaller">
             {formatSeconds(totals.p50Seconds)} / {formatSeconds(totals.p95Seconds)}
           </div>
         </div>
@@ -208,7 +208,7 @@ export default async function OverviewPage() {
 
       <MetricsSection metrics={day} heading="Last 24 hours, per hour (UTC)" />
       <MetricsSection metrics={week} heading="Last 7 days, per day (UTC)" />
-      <p className="muted" style={{ fontSize: 12 }}>
+      <p className="muted small">
         Orders are counted in the hour or day they were placed, by their status now. Refused: cancelled at placement
         because the wallet could not cover it (nothing charged). Success rate: completed ÷ (completed + cancelled) among
         placed orders that finished. Fulfilment time: placement to completion, percentiles interpolated. Rendered{" "}

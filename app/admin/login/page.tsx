@@ -14,7 +14,7 @@ export default async function LoginPage() {
         <h1>Top-up operations</h1>
         <p className="muted">Sign in with your admin account.</p>
         <LoginForm />
-        <p className="muted" style={{ fontSize: 12, marginBottom: 0 }}>
+        <p className="muted small last">
           No account yet? An operator with shell access runs <code>npm run admin:create -- you@example.com</code>.
         </p>
       </div>

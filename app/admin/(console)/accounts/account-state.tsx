@@ -18,7 +18,7 @@ export function AccountStateBadges({ account, now = new Date() }: { account: Acc
   return (
     <>
       {badges.map((badge) => (
-        <span key={badge.text} className={`badge ${badge.tone}`} title={badge.title} style={{ marginRight: 4 }}>
+        <span key={badge.text} className={`badge state ${badge.tone}`} title={badge.title}>
           {badge.text}
         </span>
       ))}

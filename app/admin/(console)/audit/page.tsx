@@ -70,7 +70,7 @@ export default async function AuditPage({ searchParams }: { searchParams: PageSe
         <button type="submit">Filter</button>
         <Link href="/admin/audit">Reset</Link>
       </form>
-      <p className="muted" style={{ fontSize: 12 }}>
+      <p className="muted small">
         Quick filters:{" "}
         {QUICK_FILTERS.map((action) => (
           <span key={action}>
@@ -94,9 +94,7 @@ export default async function AuditPage({ searchParams }: { searchParams: PageSe
               <td className="mono">{entry.actor}</td>
               <td>{entry.action}</td>
               <td>{href ? <Link href={href}>{target}</Link> : target}</td>
-              <td className="mono wrap" style={{ maxWidth: 480 }}>
-                {entry.details === null ? "" : JSON.stringify(entry.details)}
-              </td>
+              <td className="mono wrap details">{entry.details === null ? "" : JSON.stringify(entry.details)}</td>
             </tr>
           );
         }}

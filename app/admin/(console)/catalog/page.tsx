@@ -34,9 +34,9 @@ export default async function CatalogPage() {
       ) : null}
       {lines.map((line) => (
         <section key={line.id} className="panel" aria-label={`Line ${line.slug}`}>
-          <div style={{ display: "flex", justifyContent: "space-between", alignItems: "flex-start", gap: 16 }}>
+          <div className="line-head">
             <div>
-              <h2 style={{ marginBottom: 2 }}>
+              <h2>
                 {line.gameName}{" "}
                 <span className="mono muted">
                   ({line.slug}, {line.code})
@@ -46,7 +46,7 @@ export default async function CatalogPage() {
                 </span>
                 {!line.available ? <span className="badge"> not listed</span> : null}
               </h2>
-              <p className="muted" style={{ margin: 0 }}>
+              <p className="muted">
                 {line.productName} · {line.kind} ·{" "}
                 {isStockKind(line.kind) ? "delivered from code stock" : `supplier ${line.supplier}`}
               </p>
@@ -66,7 +66,7 @@ export default async function CatalogPage() {
               <input type="hidden" name="orderable" value={String(!line.orderable)} />
             </ActionForm>
           </div>
-          <table className="data" style={{ marginTop: 10 }}>
+          <table className="data">
             <thead>
               <tr>
                 <th>Catalog id (pid)</th>

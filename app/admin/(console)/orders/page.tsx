@@ -133,7 +133,7 @@ export default async function OrdersPage({ searchParams }: { searchParams: PageS
         <Link href="/admin/orders">Reset</Link>
       </form>
       {problems.map((problem) => (
-        <p key={problem} className="result error" role="alert" style={{ color: "var(--bad)" }}>
+        <p key={problem} className="result error" role="alert">
           {problem}
         </p>
       ))}

@@ -33,7 +33,7 @@ export default async function SettingsPage() {
                 <br />
                 <span className="muted">{SWITCH_EFFECT[name]}</span>
                 <br />
-                <span className="muted" style={{ fontSize: 12 }} data-testid="changed-by">
+                <span className="muted small" data-testid="changed-by">
                   {state.updatedBy
                     ? `Last changed by ${state.updatedBy} at ${formatTime(state.updatedAt)}`
                     : "Never changed (off by default)"}

@@ -133,9 +133,7 @@ export default async function WebhooksPage({ searchParams }: { searchParams: Pag
                     <li key={i}>
                       {formatTime(a.attemptedAt)}: {a.httpStatus ?? "no answer"} in {a.durationMs} ms
                       {a.error ? ` (${a.error})` : ""}
-                      {a.responseBody ? (
-                        <pre style={{ whiteSpace: "pre-wrap", maxWidth: 480, fontSize: 11 }}>{a.responseBody}</pre>
-                      ) : null}
+                      {a.responseBody ? <pre className="response-body">{a.responseBody}</pre> : null}
                     </li>
                   ))}
                 </ol>

@@ -72,9 +72,7 @@ export default async function AccountPage({
         </div>
         <div className="card">
           <div className="label">Registered</div>
-          <div className="value" style={{ fontSize: 14 }}>
-            {formatTime(account.createdAt)}
-          </div>
+          <div className="value small">{formatTime(account.createdAt)}</div>
         </div>
       </div>
 
@@ -115,7 +113,7 @@ export default async function AccountPage({
               </tr>
             </tbody>
           </table>
-          <p className="muted" style={{ fontSize: 12 }}>
+          <p className="muted small">
             To add or remove money, use the bot&apos;s wallet commands: the dashboard cannot move money.
           </p>
         </section>
@@ -158,7 +156,7 @@ export default async function AccountPage({
               step="0.25"
               defaultValue="24"
               aria-label="Hours"
-              style={{ width: 80 }}
+              className="hours"
             />
             <span className="muted">hours</span>
             <input name="reason" placeholder="Reason" maxLength={200} />

@@ -31,7 +31,7 @@ export default async function OrderPage({ params }: { params: Promise<{ id: stri
       </h1>
 
       {order.needsAdmin && open ? (
-        <section className="panel" aria-label="Settle this order" style={{ borderColor: "#f1b4ae" }}>
+        <section className="panel alert" aria-label="Settle this order">
           <h2>Waiting for an admin</h2>
           <p>
             The supplier&apos;s outcome could not be settled automatically. Check with the supplier whether{" "}
@@ -211,7 +211,7 @@ export default async function OrderPage({ params }: { params: Promise<{ id: stri
           )}
           {audit.length > 0 ? (
             <>
-              <h2 style={{ marginTop: 16 }}>Admin actions</h2>
+              <h2 className="spaced">Admin actions</h2>
               <table className="data">
                 <tbody>
                   {audit.map((entry) => (
