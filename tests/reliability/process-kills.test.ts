@@ -18,7 +18,7 @@ import {
   until,
 } from "../helpers/fault-load";
 import { createAccount } from "../helpers/fixtures";
-import { processesRunning, processesWithEnv } from "../helpers/processes";
+import { isAlive, processesRunning, processesWithEnv } from "../helpers/processes";
 import { TEST_ENV } from "../setup/test-env";
 
 // Also what marks this start's processes: every one of them carries DATA_DIR.
@@ -81,6 +81,11 @@ async function theProcess(script: string): Promise<number> {
   return pids[0]!;
 }
 
+async function killAndWait(pid: number): Promise<void> {
+  process.kill(pid, "SIGKILL");
+  await until(`process ${pid} to be gone`, () => !isAlive(pid), 30_000);
+}
+
 const count = (text: string) => output.split(text).length - 1;
 const diagnostics = () => output.split("\n").slice(-60).join("\n");
 
@@ -106,7 +111,7 @@ describe("npm start's children killed under load", () => {
           { timeout: 60_000, interval: 100 },
         )
         .toBeGreaterThan(0);
-      process.kill(worker, "SIGKILL");
+      await killAndWait(worker);
       const killedAt = Date.now();
       await until("a restarted worker", () => count("[worker] fulfilling orders") > readyBefore, 60_000, diagnostics);
       backMs.push(Date.now() - killedAt);
@@ -126,6 +131,8 @@ describe("npm start's children killed under load", () => {
       timeoutMs: 120_000,
       diagnostics,
     });
+    // Their jobs stayed locked under the dead workers' ids until a live worker's sweep let them go.
+    expect(output).toMatch(/\[worker\] released jobs of \d+ dead worker/);
     console.log(
       `[process-kills] worker killed 3 times with jobs running: fulfilling again ${backMs.join(", ")} ms after each` +
         ` kill; ${outcome}, every order terminal ${Date.now() - settledFrom} ms after the load stopped (the dead` +
@@ -142,7 +149,7 @@ describe("npm start's children killed under load", () => {
       // Kill it while it is serving placements.
       const placedBefore = load.placed.size;
       await expect.poll(() => load.placed.size, { timeout: 60_000, interval: 50 }).toBeGreaterThan(placedBefore + 10);
-      process.kill(web, "SIGKILL");
+      await killAndWait(web);
       const killedAt = Date.now();
       await until(
         "a placement answered 200",

@@ -79,8 +79,9 @@ describe.skipIf(!redisServer)("the rate limiter's Redis killed under load", () =
       expect(await written()).toEqual(before);
 
       const webPid = server.child.pid;
-      await redis.start();
+      // From the moment it is started again: the web process may reconnect before our own PING returns.
       const upAt = Date.now();
+      await redis.start();
       await expect.poll(() => firstSuccessAfter(load, upAt), { timeout: 30_000, interval: 100 }).toBeDefined();
       const backMs = firstSuccessAfter(load, upAt)!;
       await sleep(1000);
