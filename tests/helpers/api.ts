@@ -7,6 +7,8 @@ export interface ApiCall {
   body?: unknown;
   rawBody?: string;
   headers?: Record<string, string>;
+  /** Aborts the call (a fault test's bound on a request that would hang). */
+  signal?: AbortSignal;
 }
 
 export interface ApiResult {
@@ -32,6 +34,7 @@ export async function api(path: string, call: ApiCall = {}, base = baseUrl()): P
     method: call.method ?? (body !== undefined ? "POST" : "GET"),
     headers,
     body,
+    signal: call.signal,
   });
   const text = await response.text();
   let json: any;

@@ -26,3 +26,27 @@ export async function findFreePort(): Promise<number> {
   await new Promise((resolve) => server.close(resolve));
   return port;
 }
+
+/** Whether a process of this pid still exists. */
+export function isAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** Pids of live processes carrying `NAME=value` whose command line names `script`. */
+export function processesRunning(script: string, name: string, value: string): number[] {
+  return processesWithEnv(name, value).filter((pid) => {
+    try {
+      return fs
+        .readFileSync(`/proc/${pid}/cmdline`, "utf8")
+        .split("\0")
+        .some((arg) => arg.endsWith(script));
+    } catch {
+      return false;
+    }
+  });
+}

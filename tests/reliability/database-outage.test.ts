@@ -6,16 +6,20 @@
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { fork, type ChildProcess } from "node:child_process";
+import type { ChildProcess } from "node:child_process";
 import { afterAll, describe, expect, it } from "vitest";
 import pg from "pg";
-import { projectRoot } from "@/lib/config/env";
 import { applyMigrations } from "@/lib/db/migrate";
-import { checkLedger } from "@/lib/wallet/sql/check-ledger";
 import type { EmbeddedPostgresProcess } from "@/lib/db/embedded-process";
 import { startEmbeddedPostgresProcess } from "../helpers/embedded-postgres-process";
-import { findFreePort } from "../helpers/processes";
-import { api } from "../helpers/api";
+import { findFreePort, isAlive } from "../helpers/processes";
+import {
+  expectEveryOrderSettledOnce,
+  firstSuccessAfter,
+  placeOrdersUntilStopped,
+  sleep,
+  startWorkerProcess,
+} from "../helpers/fault-load";
 import { seedSmallWorld } from "../helpers/small-world";
 import { startServer } from "../setup/global-setup";
 import { TEST_ENV } from "../setup/test-env";
@@ -24,8 +28,6 @@ const children: ChildProcess[] = [];
 afterAll(() => {
   for (const child of children) child.kill("SIGKILL");
 });
-
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /** A crash, not a shutdown: SIGQUIT is PostgreSQL's immediate shutdown (crash recovery on restart). */
 async function crash(database: EmbeddedPostgresProcess, dataDir: string): Promise<void> {
@@ -37,37 +39,6 @@ async function crash(database: EmbeddedPostgresProcess, dataDir: string): Promis
   process.kill(database.pid, "SIGKILL");
 }
 
-function isAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-}
-
-function startWorkerProcess(databaseUrl: string): { child: ChildProcess; output: string[] } {
-  const output: string[] = [];
-  const child = fork(path.join(projectRoot, "scripts", "worker.ts"), [], {
-    env: {
-      ...process.env,
-      ...TEST_ENV,
-      DATABASE_URL: databaseUrl,
-      WORKER_SWEEP_MS: "500",
-      WORKER_CONCURRENCY: "4",
-      // Every supplier call takes a while, so jobs are surely running when the database goes.
-      SANDBOX_LATENCY_MS: "700",
-      PG_CONNECT_TIMEOUT_MS: "1000",
-    },
-    execArgv: ["--import", "tsx"],
-    stdio: ["ignore", "pipe", "pipe", "ipc"],
-  });
-  for (const stream of [child.stdout!, child.stderr!])
-    stream.on("data", (chunk: Buffer) => output.push(...chunk.toString().split("\n").filter(Boolean)));
-  children.push(child);
-  return { child, output };
-}
-
 async function outageUnderLoad(outageMs: number): Promise<void> {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "topup-pg-outage-"));
   fs.chmodSync(dataDir, 0o755);
@@ -76,7 +47,7 @@ async function outageUnderLoad(outageMs: number): Promise<void> {
   const check = () => new pg.Pool({ connectionString: database.url, max: 2 });
   try {
     await applyMigrations(database.url);
-    const { key } = await seedSmallWorld(database.url, { telegramId: 777002, balanceCents: 1_000_000 });
+    const { key, accountId } = await seedSmallWorld(database.url, { telegramId: 777002, balanceCents: 1_000_000 });
     const server = await startServer({
       ...TEST_ENV,
       DATABASE_URL: database.url,
@@ -84,40 +55,18 @@ async function outageUnderLoad(outageMs: number): Promise<void> {
       PG_CONNECT_TIMEOUT_MS: "1000",
     });
     children.push(server.child);
-    const worker = startWorkerProcess(database.url);
+    // Every supplier call takes a while, so jobs are surely running when the database goes.
+    const worker = startWorkerProcess({
+      DATABASE_URL: database.url,
+      SANDBOX_LATENCY_MS: "700",
+      PG_CONNECT_TIMEOUT_MS: "1000",
+    });
+    children.push(worker.child);
     let workerExit: string | undefined;
     worker.child.once("exit", (code, signal) => (workerExit = signal ?? `exit code ${code}`));
+    await worker.ready;
 
-    // Four clients place orders, each retrying its trxid (a network error or a 503) until it is
-    // answered 200, as the API's documentation tells a client to. Every fifth player is refused by
-    // the sandbox supplier, so refunds happen too.
-    let stop = false;
-    const statuses: number[] = [];
-    const badBodies: string[] = [];
-    const placed = new Set<string>();
-    let next = 0;
-    const client = async () => {
-      while (!stop) {
-        const i = next++;
-        const trxid = `outage-${i}`;
-        const body = { pid: "SVCBR60", trxid, userId: i % 5 === 0 ? `9${i}404` : `9${i}` };
-        for (;;) {
-          const res = await api("/orders", { key, body }, server.baseUrl).catch(() => undefined);
-          if (res) {
-            statuses.push(res.status);
-            if (!(res.headers.get("content-type") ?? "").includes("application/json")) badBodies.push(res.text);
-            if (res.status === 200) {
-              placed.add(trxid);
-              break;
-            }
-          }
-          await sleep(100);
-        }
-        await sleep(30);
-      }
-    };
-    const load = Promise.all(Array.from({ length: 4 }, client));
-
+    const load = placeOrdersUntilStopped({ baseUrl: server.baseUrl, key, prefix: "outage", paceMs: 100 });
     // Crash only once the worker is in the middle of jobs.
     const pool = check();
     await expect
@@ -134,31 +83,19 @@ async function outageUnderLoad(outageMs: number): Promise<void> {
     await sleep(outageMs);
     database = await startEmbeddedPostgresProcess({ dataDir, port, database: "outage" });
     const upAt = Date.now();
-    await expect
-      .poll(async () => (await api("/balance", { key }, server.baseUrl).catch(() => undefined))?.status, {
-        timeout: 30_000,
-        interval: 200,
-      })
-      .toBe(200);
-    const apiBackMs = Date.now() - upAt;
+    await expect.poll(() => firstSuccessAfter(load, upAt), { timeout: 30_000, interval: 200 }).toBeDefined();
     await sleep(1000);
-    stop = true;
-    await load;
+    await load.stop();
+    const apiBackMs = firstSuccessAfter(load, upAt)!;
 
     const db = check();
     try {
       // Every order terminal: the worker took its jobs back (or the sweep released them to it).
-      await expect
-        .poll(
-          async () =>
-            (await db.query(`SELECT count(*)::int AS n FROM orders WHERE status NOT IN ('completed', 'cancelled')`))
-              .rows[0].n,
-          { timeout: 90_000, interval: 500 },
-        )
-        .toBe(0)
-        .catch((error: Error) => {
-          throw new Error(`${error.message}\nworker: ${workerExit ?? "alive"}\n${worker.output.slice(-40).join("\n")}`);
-        });
+      const outcome = await expectEveryOrderSettledOnce(db, {
+        accountId,
+        placed: load.placed,
+        diagnostics: () => `worker: ${workerExit ?? "alive"}\n${worker.output.slice(-40).join("\n")}`,
+      });
       const workerBackMs = Date.now() - upAt;
       // The worker holds its liveness locks again (so no sweep takes it for a dead one).
       await expect
@@ -174,25 +111,16 @@ async function outageUnderLoad(outageMs: number): Promise<void> {
         .toBeGreaterThan(0);
       expect(workerExit, worker.output.slice(-30).join("\n")).toBeUndefined();
 
-      expect(statuses.every((s) => s === 200 || s === 503)).toBe(true);
-      expect(statuses.filter((s) => s === 503).length).toBeGreaterThan(0);
-      expect(badBodies).toEqual([]);
-      // One order per trxid, and every trxid answered 200 has its order.
-      const { rows } = await db.query<{ trxid: string; n: number }>(
-        `SELECT trxid, count(*)::int AS n FROM orders GROUP BY trxid`,
-      );
-      expect(rows.filter((r) => r.n !== 1)).toEqual([]);
-      expect(new Set(rows.map((r) => r.trxid))).toEqual(placed);
-      // Cancelled orders refunded exactly once, completed ones never: the ledger check says so.
-      const { rows: byStatus } = await db.query<{ status: string; n: number }>(
-        `SELECT status, count(*)::int AS n FROM orders GROUP BY status`,
-      );
-      expect(await checkLedger(db)).toEqual([]);
+      // Every answer meanwhile 200 or the documented JSON 503; nothing hung, no connection refused.
+      const refusals = load.answers.filter((a) => a.status !== 200);
+      expect(refusals.filter((a) => a.status !== 503 || a.code !== "SERVICE_UNAVAILABLE" || !a.json)).toEqual([]);
+      expect(refusals.length).toBeGreaterThan(0);
+      expect(load.hung).toEqual([]);
+      expect(load.connectionErrors).toEqual([]);
       console.log(
-        `[database-outage] ${Math.round((upAt - downAt) / 1000)} s down: ${placed.size} orders (${byStatus
-          .map((r) => `${r.n} ${r.status}`)
-          .join(", ")}), ${statuses.filter((s) => s === 503).length} JSON 503s; API back ${apiBackMs} ms and` +
-          ` every order terminal ${workerBackMs} ms after the database; worker process never exited`,
+        `[database-outage] ${Math.round((upAt - downAt) / 1000)} s down: ${outcome}, ${refusals.length} JSON 503s` +
+          ` (slowest ${Math.max(...refusals.map((a) => a.answeredAt - a.sentAt))} ms); a placement answered 200` +
+          ` ${apiBackMs} ms and every order terminal ${workerBackMs} ms after the database; worker process never exited`,
       );
     } finally {
       await db.end();
@@ -209,10 +137,9 @@ describe("PostgreSQL crashed with the worker's jobs running", () => {
     await outageUnderLoad(5_000);
   }, 180_000);
 
-  // The issue asks for 60 s; 25 s already outlasts every backoff cap here (liveness 2 s, runner
-  // restart 5 s) and graphile's own LISTEN backoff steps, so the longer run would prove nothing
-  // more for another half-minute of a 2-core CI.
-  it("25 s down: the same, however many reconnects it takes", async () => {
-    await outageUnderLoad(25_000);
-  }, 240_000);
+  // Outlasts every backoff cap (liveness 2 s, runner restart 5 s) and graphile's LISTEN backoff many
+  // times over: the worker keeps retrying however long the database stays away.
+  it("60 s down: the same, however many reconnects it takes", async () => {
+    await outageUnderLoad(60_000);
+  }, 300_000);
 });
