@@ -1,7 +1,7 @@
 // Orders come first in a worker process short of CPU. While every order slot is busy and the
 // process was busy for more than half of the last moment, webhook deliveries are held to one for
-// every ORDERS_PER_DELIVERY_WHEN_BUSY orders finished, so a burst of orders is fulfilled at full
-// speed and its webhooks catch up as it drains. Slots held by a slow supplier leave the process
+// every ORDERS_PER_DELIVERY_WHEN_BUSY orders finished, let go a batch at a time, so a burst of
+// orders is fulfilled at full speed and its webhooks catch up as it drains. Slots held by a slow supplier leave the process
 // idle, so they never hold deliveries back.
 import { performance, type EventLoopUtilization } from "node:perf_hooks";
 
@@ -30,6 +30,8 @@ export function yieldToOrders(options: {
   wake: () => void;
   /** Most deliveries saved up for (the dispatcher's slots). */
   maxCredit: number;
+  /** Deliveries let go at once while holding back, so that one claim serves several. */
+  batch: number;
 }): OrderPriority {
   // Orders finished and not yet spent on a delivery.
   let orders = 0;
@@ -46,14 +48,18 @@ export function yieldToOrders(options: {
     return cpuShort && options.ordersBusy();
   };
   return {
-    allowance: () => (holding() ? Math.floor(orders / ORDERS_PER_DELIVERY_WHEN_BUSY) : Infinity),
+    allowance() {
+      if (!holding()) return Infinity;
+      const saved = Math.floor(orders / ORDERS_PER_DELIVERY_WHEN_BUSY);
+      return saved >= Math.min(options.batch, options.maxCredit) ? saved : 0;
+    },
     took(count) {
       orders = Math.max(0, orders - count * ORDERS_PER_DELIVERY_WHEN_BUSY);
     },
     orderFinished() {
       if (orders >= options.maxCredit * ORDERS_PER_DELIVERY_WHEN_BUSY) return;
       orders++;
-      if (orders % ORDERS_PER_DELIVERY_WHEN_BUSY === 0) options.wake();
+      if (orders === Math.min(options.batch, options.maxCredit) * ORDERS_PER_DELIVERY_WHEN_BUSY) options.wake();
     },
   };
 }

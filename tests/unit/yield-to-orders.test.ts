@@ -13,7 +13,7 @@ const idleFor = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms)
 describe("yieldToOrders", () => {
   it("holds deliveries to one per ten orders finished while the process is busy and every order slot taken", () => {
     let wakes = 0;
-    const gate = yieldToOrders({ ordersBusy: () => true, wake: () => wakes++, maxCredit: 10 });
+    const gate = yieldToOrders({ ordersBusy: () => true, wake: () => wakes++, maxCredit: 10, batch: 1 });
     busyFor(150);
     expect(gate.allowance()).toBe(0);
     for (let i = 0; i < 9; i++) gate.orderFinished();
@@ -29,14 +29,26 @@ describe("yieldToOrders", () => {
     expect(gate.allowance()).toBe(10);
   });
 
+  it("lets held-back deliveries go a batch at a time", () => {
+    let wakes = 0;
+    const gate = yieldToOrders({ ordersBusy: () => true, wake: () => wakes++, maxCredit: 10, batch: 5 });
+    busyFor(150);
+    for (let i = 0; i < 49; i++) gate.orderFinished();
+    expect(gate.allowance()).toBe(0);
+    expect(wakes).toBe(0);
+    gate.orderFinished();
+    expect(wakes).toBe(1);
+    expect(gate.allowance()).toBe(5);
+  });
+
   it("does not hold deliveries back while the process is idle, even with every order slot taken (a slow supplier)", async () => {
-    const gate = yieldToOrders({ ordersBusy: () => true, wake: () => undefined, maxCredit: 10 });
+    const gate = yieldToOrders({ ordersBusy: () => true, wake: () => undefined, maxCredit: 10, batch: 1 });
     await idleFor(150);
     expect(gate.allowance()).toBe(Infinity);
   });
 
   it("does not hold deliveries back while an order slot is free", () => {
-    const gate = yieldToOrders({ ordersBusy: () => false, wake: () => undefined, maxCredit: 10 });
+    const gate = yieldToOrders({ ordersBusy: () => false, wake: () => undefined, maxCredit: 10, batch: 1 });
     busyFor(150);
     expect(gate.allowance()).toBe(Infinity);
   });

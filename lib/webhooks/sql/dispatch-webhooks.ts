@@ -19,6 +19,8 @@ import { prepared, sql } from "../../db/run-sql";
 
 /** How long a claim holds beyond the request's own timeout (recording, a slow database). */
 export const CLAIM_MARGIN_MS = 30_000;
+/** How long a dispatcher with only a few free slots waits for more before it claims. */
+export const CLAIM_LINGER_MS = 10;
 /** How often an idle dispatcher looks for due deliveries written by other processes. */
 export const DEFAULT_POLL_INTERVAL_MS = 250;
 
@@ -48,25 +50,33 @@ export async function claimDueDeliveries(
   const { rows } = await db.query<WebhookDeliveryRecord>(
     prepared(
       "webhooks-claim-due",
-      sql`WITH in_flight AS (
-            SELECT endpoint_id, count(*) AS n FROM webhook_deliveries
-             WHERE claimed_by IS NOT NULL AND claimed_until > now() AND status = 'pending'
-             GROUP BY endpoint_id
+      sql`WITH RECURSIVE waiting AS (
+            -- The endpoints with pending deliveries, one index descent each (a skip scan), so a
+            -- claim costs what the endpoints with work cost, however many others there are.
+            (SELECT endpoint_id FROM webhook_deliveries WHERE status = 'pending' ORDER BY endpoint_id LIMIT 1)
+            UNION ALL
+            SELECT (SELECT d.endpoint_id FROM webhook_deliveries d
+                     WHERE d.status = 'pending' AND d.endpoint_id > w.endpoint_id ORDER BY d.endpoint_id LIMIT 1)
+              FROM waiting w WHERE w.endpoint_id IS NOT NULL
           ), endpoint AS (
-            SELECT e.id, e.account_id, coalesce(f.n, 0) AS busy,
-                   sum(coalesce(f.n, 0)) OVER (PARTITION BY e.account_id) AS account_busy,
-                   CASE WHEN e.failing_since IS NULL THEN ${caps.perEndpoint}::int ELSE 1 END AS cap
-              FROM webhook_endpoints e LEFT JOIN in_flight f ON f.endpoint_id = e.id
-             WHERE e.paused_until IS NULL OR e.paused_until <= now()
+            -- Its attempts in flight: every finished attempt drops its claim, so a live claim is one.
+            SELECT e.id, e.account_id, e.paused_until,
+                   CASE WHEN e.failing_since IS NULL THEN ${caps.perEndpoint}::int ELSE 1 END AS cap,
+                   (SELECT count(*) FROM webhook_deliveries c
+                     WHERE c.endpoint_id = e.id AND c.claimed_by IS NOT NULL AND c.claimed_until > now()) AS busy
+              FROM waiting w JOIN webhook_endpoints e ON e.id = w.endpoint_id
+          ), account AS (
+            SELECT *, sum(busy) OVER (PARTITION BY account_id) AS account_busy FROM endpoint
           ), due AS (
             SELECT d.id, d.next_attempt_at, ep.account_id, ep.account_busy,
                    ep.busy + row_number() OVER (PARTITION BY ep.id ORDER BY d.next_attempt_at, d.id) AS endpoint_turn
-              FROM endpoint ep
+              FROM account ep
               CROSS JOIN LATERAL (
                 SELECT id, next_attempt_at FROM webhook_deliveries
                  WHERE endpoint_id = ep.id AND status = 'pending' AND next_attempt_at <= now()
                    AND (claimed_until IS NULL OR claimed_until < now())
-                 ORDER BY next_attempt_at LIMIT greatest(ep.cap - ep.busy, 0)
+                   AND (ep.paused_until IS NULL OR ep.paused_until <= now())
+                 ORDER BY next_attempt_at LIMIT least(greatest(ep.cap - ep.busy, 0), ${limit})
               ) d
           ), turn AS (
             SELECT id, next_attempt_at,
@@ -192,6 +202,8 @@ export function startWebhookDispatcher(options: {
     });
   running.add(wake);
 
+  const batch = Math.ceil(options.concurrency / 2);
+  let lingerSince: number | undefined;
   const loop = async () => {
     while (!stopping) {
       const free = Math.min(options.concurrency - inFlight.size, options.gate?.allowance() ?? Infinity);
@@ -200,6 +212,17 @@ export function startWebhookDispatcher(options: {
         await sleep(pollIntervalMs);
         continue;
       }
+      // A slot or two free while others are busy: wait a moment for more, so that one claim (which
+      // ranks every endpoint with work) fills several slots.
+      if (free < batch && inFlight.size > 0) {
+        lingerSince ??= performance.now();
+        const left = CLAIM_LINGER_MS - (performance.now() - lingerSince);
+        if (left > 0) {
+          await sleep(left);
+          continue;
+        }
+      }
+      lingerSince = undefined;
       woken = false;
       let claimed: WebhookDeliveryRecord[] = [];
       try {
