@@ -62,6 +62,10 @@ export const Invoice = z
       .string()
       .optional()
       .meta({ description: "As sent in the order (a label such as NA stays NA), on lines that take it" }),
+    awaitingAdmin: z.literal(true).optional().meta({
+      description:
+        "Present (true) while an admin must settle the order: the supplier's outcome was not settled in time, and an admin will complete it or cancel and refund it. The status stays pending or processing meanwhile; absent on every other order",
+    }),
     error: z.string().optional().meta({ description: "Present on cancelled orders: why" }),
     refunded: z.boolean().optional().meta({
       description:

@@ -48,7 +48,10 @@ export const Product = z
     kind: z.enum(["topup", "gamekey", "giftcard"]),
     price: z.number().meta({ description: "USD", example: 0.99 }),
     currency: z.literal("USD"),
-    orderable: z.boolean(),
+    orderable: z.boolean().meta({
+      description:
+        "false when the line takes no orders (GAME DISABLED) or a game-key or gift-card pack has no codes in stock (INSUFFICIENT_STOCK)",
+    }),
     stock: z.number().int().optional().meta({ description: "Codes in stock; game-key and gift-card packs only" }),
   })
   .meta({ id: "Product" });

@@ -61,7 +61,8 @@ export const WEBHOOK_EVENT_DOCS = {
   },
   "order.flagged": {
     data: OrderEventData,
-    summary: "Not settled in time; an admin will complete it or cancel and refund it",
+    summary:
+      "Not settled in time; an admin will complete it or cancel and refund it (the invoice says `awaitingAdmin: true` until then)",
   },
   "wallet.credited": { data: WalletEventData, summary: "An admin credited your wallet" },
   "wallet.debited": { data: WalletEventData, summary: "An admin made a correcting deduction from your wallet" },

@@ -144,9 +144,10 @@ export const errorCatalogue = {
   INSUFFICIENT_STOCK: {
     status: 400,
     error: "INSUFFICIENT STOCK",
-    when: "Fewer game-key or gift-card codes in stock than `quantity`; nothing is charged.",
+    when: "Fewer game-key or gift-card codes in stock than `quantity`, whatever the balance (stock is checked before the wallet); nothing is charged or stored.",
     retryable: true,
-    action: "Order a smaller quantity (see `stock` in `GET /products`) or retry after a restock.",
+    action:
+      "Order a smaller quantity (see `stock` and `orderable` in `GET /products`) or retry after a restock; the same trxid may be reused.",
   },
   INVALID_JSON: {
     status: 401,

@@ -22,7 +22,9 @@ export const POST = publicRoute({
     "Idempotent per account on `idempotencyKey ?? trxid`, forever. A duplicate of a finished request answers the same invoice " +
     "with the header `Idempotent-Replayed: true`; a duplicate while the original is still executing answers 429 " +
     "DUPLICATE_IN_FLIGHT; the same trxid from another key of your account answers 403 FORBIDDEN; the same trxid with a " +
-    "different pid, identifiers or quantity answers 409 IDEMPOTENCY_MISMATCH. A wallet that cannot cover the price answers " +
+    "different pid, identifiers or quantity answers 409 IDEMPOTENCY_MISMATCH. Stock is checked before the wallet: more codes " +
+    "than are in stock answers 400 INSUFFICIENT_STOCK whatever the balance, stores nothing and leaves the trxid free. A " +
+    "wallet that cannot cover the price answers " +
     '200 with a cancelled invoice (`orderCreated: false`, `error: "INSUFFICIENT BALANCE"`); a new charge needs a new trxid. ' +
     'A fresh order answers `status: "processing"`; poll GET /orders/{orderId} until completed or cancelled. ' +
     "The invoice echoes `userId`, `zoneId` and `serverId` exactly as sent (a serverId label such as `NA` stays `NA`; " +

@@ -17,7 +17,10 @@ export interface ProductView {
   stock?: number;
 }
 
-/** GET /products and /catalog: active packs of available lines; stock for code-delivered lines. */
+/**
+ * GET /products and /catalog: active packs of available lines; stock for code-delivered lines.
+ * `orderable` is false when the line takes no orders or the pack has no codes in stock.
+ */
 export async function listProducts(): Promise<ProductView[]> {
   const { rows } = await getPool().query<ListedProductRecord>(
     prepared(
@@ -41,7 +44,8 @@ export async function listProducts(): Promise<ProductView[]> {
     kind: row.kind,
     price: centsToUsd(row.priceCents),
     currency: "USD" as const,
-    orderable: row.orderable,
+    // A code-delivered pack with no codes left would only answer INSUFFICIENT_STOCK.
+    orderable: row.orderable && row.stock !== 0,
     ...(row.stock === null ? {} : { stock: row.stock }),
   }));
 }

@@ -11,6 +11,8 @@ export type Invoice = ReturnType<typeof toInvoice>;
 
 export function toInvoice(order: OrderRecord, codes?: string[]) {
   const finished = order.finishedAt && (order.status === "completed" || order.status === "cancelled");
+  // Flagged (not settled by SUPPLIER_DEADLINE_MS) and not yet settled by an admin.
+  const awaitingAdmin = order.needsAdmin && (order.status === "pending" || order.status === "processing");
   return {
     orderCreated: order.orderCreated,
     orderId: order.publicId,
@@ -23,6 +25,8 @@ export function toInvoice(order: OrderRecord, codes?: string[]) {
     ...(order.userId !== null ? { userId: order.sentUserId ?? order.userId } : {}),
     ...(order.zoneId !== null ? { zoneId: order.sentZoneId ?? order.zoneId } : {}),
     ...(order.serverId !== null ? { serverId: order.sentServerId ?? order.serverId } : {}),
+    // Present only while true: an order without it is not waiting for anyone.
+    ...(awaitingAdmin ? { awaitingAdmin: true as const } : {}),
     ...(order.status === "cancelled" ? { error: order.error ?? "CANCELLED", refunded: order.refunded } : {}),
     ...(codes && codes.length ? { codes } : {}),
     ...(finished

@@ -1,7 +1,8 @@
-// POST /orders: idempotency (per account, forever), a conditional wallet debit with its ledger
-// entry, the order row with a snapshot of product, pack and price, reservation of codes for key and
-// gift-card lines, the order event and the fulfilment job, all in place_order (a SQL function of the
-// migrations), one transaction. Nothing is written when any step fails.
+// POST /orders: idempotency (per account, forever), the order row with a snapshot of product, pack
+// and price, the stock check and reservation of codes for key and gift-card lines (stock before the
+// wallet), a conditional wallet debit with its ledger entry, the order event and the fulfilment
+// job, all in place_order (a SQL function of the migrations), one transaction. Nothing is written
+// when any step fails.
 //
 // Two round trips and no BEGIN/COMMIT: the lookup (under POST /orders it is the API key's own,
 // placementKeyLookup), the body validated against its catalog entry in Node, then place_order.
@@ -173,7 +174,8 @@ async function attemptPlacement(
     const { code, constraint, message } = error as { code?: string; constraint?: string; message?: string };
     // The key's original committed between our snapshot and our insert: answer it as a replay.
     if (code === "23505" && constraint === "orders_account_id_idempotency_key_key") throw new ConcurrentDuplicate();
-    // Charged, then too few free codes: the statement failed itself, so nothing was written.
+    // Too few free codes, checked before the wallet: the statement failed itself, so nothing was
+    // written and the trxid stays free, whatever the balance.
     if (code === "P0001" && message === "INSUFFICIENT_STOCK") throw new ApiError("INSUFFICIENT_STOCK");
     if (code === "P0001" && message === "FULFILMENT_JOB_TAKEN") {
       throw new Error(

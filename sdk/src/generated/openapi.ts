@@ -602,7 +602,7 @@ export interface paths {
         put?: never;
         /**
          * Place an order for one pack
-         * @description Idempotent per account on `idempotencyKey ?? trxid`, forever. A duplicate of a finished request answers the same invoice with the header `Idempotent-Replayed: true`; a duplicate while the original is still executing answers 429 DUPLICATE_IN_FLIGHT; the same trxid from another key of your account answers 403 FORBIDDEN; the same trxid with a different pid, identifiers or quantity answers 409 IDEMPOTENCY_MISMATCH. A wallet that cannot cover the price answers 200 with a cancelled invoice (`orderCreated: false`, `error: "INSUFFICIENT BALANCE"`); a new charge needs a new trxid. A fresh order answers `status: "processing"`; poll GET /orders/{orderId} until completed or cancelled. The invoice echoes `userId`, `zoneId` and `serverId` exactly as sent (a serverId label such as `NA` stays `NA`; the supplier gets the resolved value). While MAINTENANCE or API_ORDER_DISABLED stops new orders, a repeat of an order that exists still answers its invoice (`Idempotent-Replayed: true`), whatever has changed in the catalog since.
+         * @description Idempotent per account on `idempotencyKey ?? trxid`, forever. A duplicate of a finished request answers the same invoice with the header `Idempotent-Replayed: true`; a duplicate while the original is still executing answers 429 DUPLICATE_IN_FLIGHT; the same trxid from another key of your account answers 403 FORBIDDEN; the same trxid with a different pid, identifiers or quantity answers 409 IDEMPOTENCY_MISMATCH. Stock is checked before the wallet: more codes than are in stock answers 400 INSUFFICIENT_STOCK whatever the balance, stores nothing and leaves the trxid free. A wallet that cannot cover the price answers 200 with a cancelled invoice (`orderCreated: false`, `error: "INSUFFICIENT BALANCE"`); a new charge needs a new trxid. A fresh order answers `status: "processing"`; poll GET /orders/{orderId} until completed or cancelled. The invoice echoes `userId`, `zoneId` and `serverId` exactly as sent (a serverId label such as `NA` stays `NA`; the supplier gets the resolved value). While MAINTENANCE or API_ORDER_DISABLED stops new orders, a repeat of an order that exists still answers its invoice (`Idempotent-Replayed: true`), whatever has changed in the catalog since.
          *
          *     Also accepted field names: `pid`: `PID`; `trxid`: `trxId`, `idtrx`, `idTrx`; `userId`: `userID`; `idempotencyKey`: `idempotency`.
          */
@@ -665,6 +665,11 @@ export interface paths {
                             zoneId?: string;
                             /** @description As sent in the order (a label such as NA stays NA), on lines that take it */
                             serverId?: string;
+                            /**
+                             * @description Present (true) while an admin must settle the order: the supplier's outcome was not settled in time, and an admin will complete it or cancel and refund it. The status stays pending or processing meanwhile; absent on every other order
+                             * @enum {boolean}
+                             */
+                            awaitingAdmin?: true;
                             /** @description Present on cancelled orders: why */
                             error?: string;
                             /** @description Present on cancelled orders: true when the charge was returned to the wallet, false when nothing was charged */
@@ -694,7 +699,7 @@ export interface paths {
                  *
                  *     `QUANTITY_ONLY_FOR_GAMEKEY_OR_GIFTCARD` (QUANTITY ONLY FOR GAMEKEY OR GIFTCARD): `quantity` sent for a top-up line.
                  *
-                 *     `INSUFFICIENT_STOCK` (INSUFFICIENT STOCK): Fewer game-key or gift-card codes in stock than `quantity`; nothing is charged.
+                 *     `INSUFFICIENT_STOCK` (INSUFFICIENT STOCK): Fewer game-key or gift-card codes in stock than `quantity`, whatever the balance (stock is checked before the wallet); nothing is charged or stored.
                  */
                 400: {
                     headers: {
@@ -876,6 +881,11 @@ export interface paths {
                             zoneId?: string;
                             /** @description As sent in the order (a label such as NA stays NA), on lines that take it */
                             serverId?: string;
+                            /**
+                             * @description Present (true) while an admin must settle the order: the supplier's outcome was not settled in time, and an admin will complete it or cancel and refund it. The status stays pending or processing meanwhile; absent on every other order
+                             * @enum {boolean}
+                             */
+                            awaitingAdmin?: true;
                             /** @description Present on cancelled orders: why */
                             error?: string;
                             /** @description Present on cancelled orders: true when the charge was returned to the wallet, false when nothing was charged */
@@ -2220,7 +2230,7 @@ export interface webhooks {
         get?: never;
         put?: never;
         /**
-         * Not settled in time; an admin will complete it or cancel and refund it
+         * Not settled in time; an admin will complete it or cancel and refund it (the invoice says `awaitingAdmin: true` until then)
          * @description Signed per the Standard Webhooks specification: verify with the `standardwebhooks` package and your endpoint's `whsec_` secret, and reject timestamps older than 5 minutes. Only a 2xx answer within 15 s counts; redirects are not followed. Attempts: at once, 5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 10 h, 24 h (each wait ±10%), longer when a 429 or 503 carries Retry-After. A 410 disables the endpoint at once; an endpoint failing every attempt for 3 days is disabled and you are told in the bot. Missed events: GET /events?after=<sequence>.
          */
         post: {
@@ -2542,6 +2552,11 @@ export interface components {
             zoneId?: string;
             /** @description As sent in the order (a label such as NA stays NA), on lines that take it */
             serverId?: string;
+            /**
+             * @description Present (true) while an admin must settle the order: the supplier's outcome was not settled in time, and an admin will complete it or cancel and refund it. The status stays pending or processing meanwhile; absent on every other order
+             * @enum {boolean}
+             */
+            awaitingAdmin?: true;
             /** @description Present on cancelled orders: why */
             error?: string;
             /** @description Present on cancelled orders: true when the charge was returned to the wallet, false when nothing was charged */
@@ -2628,6 +2643,7 @@ export interface components {
             price: number;
             /** @enum {string} */
             currency: "USD";
+            /** @description false when the line takes no orders (GAME DISABLED) or a game-key or gift-card pack has no codes in stock (INSUFFICIENT_STOCK) */
             orderable: boolean;
             /** @description Codes in stock; game-key and gift-card packs only */
             stock?: number;
@@ -2662,6 +2678,11 @@ export interface components {
             zoneId?: string;
             /** @description As sent in the order (a label such as NA stays NA), on lines that take it */
             serverId?: string;
+            /**
+             * @description Present (true) while an admin must settle the order: the supplier's outcome was not settled in time, and an admin will complete it or cancel and refund it. The status stays pending or processing meanwhile; absent on every other order
+             * @enum {boolean}
+             */
+            awaitingAdmin?: true;
             /** @description Present on cancelled orders: why */
             error?: string;
             /** @description Present on cancelled orders: true when the charge was returned to the wallet, false when nothing was charged */
