@@ -9,6 +9,7 @@ export const dynamic = "force-dynamic";
 
 export const POST = publicRoute({
   method: "POST",
+  operationId: "redeemCode",
   path: "/rdmbr",
   tag: "Verify and redeem",
   action: "redeem",
