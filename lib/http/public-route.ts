@@ -51,10 +51,11 @@ export interface PublicRouteSpec<B extends z.ZodType | undefined, Q extends z.Zo
   /** Accepted alternative names of body fields: canonical name -> aliases (docs/api.md). */
   aliases?: Record<string, string[]>;
   /**
-   * Body fields the handler itself requires (missing is 400 INVALID REQUEST rather than INVALID BODY,
-   * so the zod schema lets them through): required in the OpenAPI document.
+   * Required body fields the zod schema cannot mark required, for the OpenAPI document: a name is a
+   * field the handler requires itself (missing is 400 INVALID REQUEST, not INVALID BODY); a list is
+   * "at least one of these fields" (a refinement of the schema).
    */
-  documentRequired?: string[];
+  documentRequired?: (string | string[])[];
   query?: Q;
   params?: z.ZodObject;
   /** Schema of the 200 body, for the OpenAPI document; absent for a route that never succeeds (POST /balance). */

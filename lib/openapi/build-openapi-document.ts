@@ -43,7 +43,8 @@ type HeaderObject = { description: string; required?: boolean; schema: Record<st
 
 /**
  * The per-key limit headers (docs/api.md: Rate limits), sent on every answer to a known key: on every
- * 200, and on failures after the key was looked up (never on a 401, nor on a 429 for bad keys).
+ * 200, and on failures once the key was looked up (a 401 INVALID_JSON has them, a 401 for the key
+ * itself or a 429 for bad keys has not), so optional on failures.
  */
 function rateLimitHeaders(required: boolean): Record<string, HeaderObject> {
   const header = (description: string, schema: Record<string, unknown>): HeaderObject => ({
@@ -104,7 +105,7 @@ function errorResponses(keys: ErrorKey[]) {
       status,
       {
         description: group.map(describeError).join("\n\n"),
-        headers: { ...retryAfterHeader(group), ...(status === 401 ? {} : rateLimitHeaders(false)) },
+        headers: { ...retryAfterHeader(group), ...rateLimitHeaders(false) },
         content: {
           "application/json": {
             schema: ErrorBody,
@@ -120,34 +121,41 @@ type JsonSchema = { properties?: Record<string, JsonSchema>; required?: string[]
 
 /**
  * The request body as a client may send it: each alias the service accepts is a property too (same
- * schema), and a required field with aliases is "one of its names present": an allOf of anyOfs, each
- * branch an object requiring one name, which JSON Schema validators and openapi-typescript (an
- * intersection of unions) both read that way. The zod schema reads the canonical name only, after
- * the wrapper has copied an alias onto it.
+ * schema), and a required field with aliases is "one of its names present", as is a list in
+ * `documentRequired`: an allOf of anyOfs, each branch an object requiring one name, which JSON Schema
+ * validators and openapi-typescript (an intersection of unions) both read that way. The zod schema
+ * reads the canonical name only, after the wrapper has copied an alias onto it.
  */
-function withAliases(schema: JsonSchema, aliases: Record<string, string[]>, documentRequired: string[]): JsonSchema {
+function withAliases(
+  schema: JsonSchema,
+  aliases: Record<string, string[]>,
+  documentRequired: (string | string[])[],
+): JsonSchema {
   const properties = { ...schema.properties };
-  const required = new Set([...(schema.required ?? []), ...documentRequired]);
-  const oneNameOf: JsonSchema[] = [];
+  const required = new Set([...(schema.required ?? []), ...documentRequired.filter((f) => typeof f === "string")]);
+  const oneNameOf: string[][] = documentRequired.filter((f) => Array.isArray(f));
   for (const [canonical, names] of Object.entries(aliases)) {
-    const base = properties[canonical];
-    if (!base) throw new Error(`alias of unknown field ${canonical}`);
-    const { description: _description, ...shape } = base;
+    const { description: _description, ...shape } = properties[canonical] ?? {};
     for (const name of names) {
       properties[name] = {
         ...shape,
         description: `Alias of \`${canonical}\` (read when \`${canonical}\` is absent or null)`,
       };
     }
-    if (!required.delete(canonical)) continue;
-    oneNameOf.push({
-      anyOf: [canonical, ...names].map((name) => ({ type: "object", properties: { [name]: shape }, required: [name] })),
-    });
+    if (required.delete(canonical)) oneNameOf.push([canonical, ...names]);
   }
   const result: JsonSchema = { ...schema, properties };
   delete result.required;
   if (required.size > 0) result.required = [...required];
-  if (oneNameOf.length > 0) result.allOf = oneNameOf;
+  if (oneNameOf.length > 0) {
+    result.allOf = oneNameOf.map((names) => ({
+      anyOf: names.map((name) => {
+        if (!properties[name]) throw new Error(`required body field ${name} is not in the schema`);
+        const { description: _description, ...shape } = properties[name];
+        return { type: "object", properties: { [name]: shape }, required: [name] };
+      }),
+    }));
+  }
   return result;
 }
 
@@ -170,7 +178,7 @@ export function buildOpenApiDocument(routes: PublicRoute[]) {
     const errors = [
       ...access,
       ...(spec.body ? BODY_ERRORS : []),
-      ...(spec.query || spec.documentRequired ? (["INVALID_REQUEST"] as ErrorKey[]) : []),
+      ...(spec.query ? (["INVALID_REQUEST"] as ErrorKey[]) : []),
       ...spec.errors,
     ];
     if (spec.action === "order") errors.push("MAINTENANCE", "API_ORDER_DISABLED");

@@ -707,6 +707,16 @@ export interface operations {
              */
             401: {
                 headers: {
+                    /** @description Each window's calls admitted now and seconds until that grows: `"burst";r=9;t=1, "minute";r=79;t=60` */
+                    RateLimit?: string;
+                    /** @description The key's quotas: `"burst";q=10;w=1, "minute";q=80;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description The binding window's quota (the one with fewer calls left) */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Calls left in the binding window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the binding window frees a slot */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -854,6 +864,16 @@ export interface operations {
              */
             401: {
                 headers: {
+                    /** @description Each window's calls admitted now and seconds until that grows: `"burst";r=9;t=1, "minute";r=79;t=60` */
+                    RateLimit?: string;
+                    /** @description The key's quotas: `"burst";q=10;w=1, "minute";q=80;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description The binding window's quota (the one with fewer calls left) */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Calls left in the binding window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the binding window frees a slot */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1001,6 +1021,16 @@ export interface operations {
              */
             401: {
                 headers: {
+                    /** @description Each window's calls admitted now and seconds until that grows: `"burst";r=9;t=1, "minute";r=79;t=60` */
+                    RateLimit?: string;
+                    /** @description The key's quotas: `"burst";q=10;w=1, "minute";q=80;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description The binding window's quota (the one with fewer calls left) */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Calls left in the binding window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the binding window frees a slot */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1149,6 +1179,16 @@ export interface operations {
              */
             401: {
                 headers: {
+                    /** @description Each window's calls admitted now and seconds until that grows: `"burst";r=9;t=1, "minute";r=79;t=60` */
+                    RateLimit?: string;
+                    /** @description The key's quotas: `"burst";q=10;w=1, "minute";q=80;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description The binding window's quota (the one with fewer calls left) */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Calls left in the binding window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the binding window frees a slot */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1288,6 +1328,16 @@ export interface operations {
              */
             401: {
                 headers: {
+                    /** @description Each window's calls admitted now and seconds until that grows: `"burst";r=9;t=1, "minute";r=79;t=60` */
+                    RateLimit?: string;
+                    /** @description The key's quotas: `"burst";q=10;w=1, "minute";q=80;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description The binding window's quota (the one with fewer calls left) */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Calls left in the binding window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the binding window frees a slot */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1412,6 +1462,16 @@ export interface operations {
              */
             401: {
                 headers: {
+                    /** @description Each window's calls admitted now and seconds until that grows: `"burst";r=9;t=1, "minute";r=79;t=60` */
+                    RateLimit?: string;
+                    /** @description The key's quotas: `"burst";q=10;w=1, "minute";q=80;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description The binding window's quota (the one with fewer calls left) */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Calls left in the binding window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the binding window frees a slot */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1690,6 +1750,16 @@ export interface operations {
              */
             401: {
                 headers: {
+                    /** @description Each window's calls admitted now and seconds until that grows: `"burst";r=9;t=1, "minute";r=79;t=60` */
+                    RateLimit?: string;
+                    /** @description The key's quotas: `"burst";q=10;w=1, "minute";q=80;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description The binding window's quota (the one with fewer calls left) */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Calls left in the binding window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the binding window frees a slot */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1969,6 +2039,16 @@ export interface operations {
              */
             401: {
                 headers: {
+                    /** @description Each window's calls admitted now and seconds until that grows: `"burst";r=9;t=1, "minute";r=79;t=60` */
+                    RateLimit?: string;
+                    /** @description The key's quotas: `"burst";q=10;w=1, "minute";q=80;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description The binding window's quota (the one with fewer calls left) */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Calls left in the binding window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the binding window frees a slot */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2174,6 +2254,16 @@ export interface operations {
              */
             401: {
                 headers: {
+                    /** @description Each window's calls admitted now and seconds until that grows: `"burst";r=9;t=1, "minute";r=79;t=60` */
+                    RateLimit?: string;
+                    /** @description The key's quotas: `"burst";q=10;w=1, "minute";q=80;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description The binding window's quota (the one with fewer calls left) */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Calls left in the binding window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the binding window frees a slot */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2374,6 +2464,16 @@ export interface operations {
              */
             401: {
                 headers: {
+                    /** @description Each window's calls admitted now and seconds until that grows: `"burst";r=9;t=1, "minute";r=79;t=60` */
+                    RateLimit?: string;
+                    /** @description The key's quotas: `"burst";q=10;w=1, "minute";q=80;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description The binding window's quota (the one with fewer calls left) */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Calls left in the binding window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the binding window frees a slot */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2561,6 +2661,16 @@ export interface operations {
              */
             401: {
                 headers: {
+                    /** @description Each window's calls admitted now and seconds until that grows: `"burst";r=9;t=1, "minute";r=79;t=60` */
+                    RateLimit?: string;
+                    /** @description The key's quotas: `"burst";q=10;w=1, "minute";q=80;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description The binding window's quota (the one with fewer calls left) */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Calls left in the binding window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the binding window frees a slot */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2738,7 +2848,7 @@ export interface operations {
                 "application/json": {
                     /** @description User id (alias userID) */
                     userId?: string | number;
-                    /** @description Numeric zone id */
+                    /** @description Numeric zone id: up to 10 digits */
                     zoneId: string | number;
                     /** @description Your reference for this check, recorded only: a check is not idempotent (it changes nothing) */
                     trxid?: string | number;
@@ -2801,6 +2911,16 @@ export interface operations {
              */
             401: {
                 headers: {
+                    /** @description Each window's calls admitted now and seconds until that grows: `"burst";r=9;t=1, "minute";r=79;t=60` */
+                    RateLimit?: string;
+                    /** @description The key's quotas: `"burst";q=10;w=1, "minute";q=80;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description The binding window's quota (the one with fewer calls left) */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Calls left in the binding window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the binding window frees a slot */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3016,6 +3136,8 @@ export interface operations {
                     "X-RateLimit-Remaining": number;
                     /** @description Seconds until the binding window frees a slot */
                     "X-RateLimit-Reset": number;
+                    /** @description `true` when the answer is that of an earlier redemption with the same `trxid` */
+                    "Idempotent-Replayed"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3056,6 +3178,16 @@ export interface operations {
              */
             401: {
                 headers: {
+                    /** @description Each window's calls admitted now and seconds until that grows: `"burst";r=9;t=1, "minute";r=79;t=60` */
+                    RateLimit?: string;
+                    /** @description The key's quotas: `"burst";q=10;w=1, "minute";q=80;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description The binding window's quota (the one with fewer calls left) */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Calls left in the binding window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the binding window frees a slot */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3326,6 +3458,16 @@ export interface operations {
              */
             401: {
                 headers: {
+                    /** @description Each window's calls admitted now and seconds until that grows: `"burst";r=9;t=1, "minute";r=79;t=60` */
+                    RateLimit?: string;
+                    /** @description The key's quotas: `"burst";q=10;w=1, "minute";q=80;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description The binding window's quota (the one with fewer calls left) */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Calls left in the binding window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the binding window frees a slot */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3450,7 +3592,13 @@ export interface operations {
                     eventIds?: string[];
                     /** @description Only to this endpoint (default: every enabled endpoint subscribed) */
                     endpointId?: number;
-                };
+                } & ({
+                    after: number;
+                } | {
+                    through: number;
+                } | {
+                    eventIds: string[];
+                });
             };
         };
         responses: {
@@ -3510,6 +3658,16 @@ export interface operations {
              */
             401: {
                 headers: {
+                    /** @description Each window's calls admitted now and seconds until that grows: `"burst";r=9;t=1, "minute";r=79;t=60` */
+                    RateLimit?: string;
+                    /** @description The key's quotas: `"burst";q=10;w=1, "minute";q=80;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description The binding window's quota (the one with fewer calls left) */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Calls left in the binding window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the binding window frees a slot */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {

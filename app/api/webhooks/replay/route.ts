@@ -18,6 +18,7 @@ export const POST = publicRoute({
     "An event still waiting for an endpoint is not queued for it again; an account queues at most 10,000 replayed " +
     "deliveries an hour (`deliveries` says how many this call queued).",
   body: ReplayBody,
+  documentRequired: [["after", "through", "eventIds"]],
   response: ReplayResponse,
   errors: ["ENDPOINT_NOT_FOUND", "REPLAY_QUOTA_EXCEEDED"],
   handle: async ({ caller, body }) => {
