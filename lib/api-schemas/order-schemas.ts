@@ -91,6 +91,7 @@ export const queryInt = (min: number, max: number, description: string, digits =
     .regex(new RegExp(`^\\d{1,${digits}}$`), "must be a whole number")
     .transform(Number)
     .pipe(z.number().int().min(min).max(max))
+    // zod's meta type lists no JSON Schema keywords; zod-to-openapi writes these over the generated schema.
     .meta({ type: "integer", minimum: min, maximum: max } as never)
     .optional()
     .meta({ description });
