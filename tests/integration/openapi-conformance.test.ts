@@ -70,6 +70,9 @@ async function send(call: Call): Promise<Exchange> {
 let validator: OpenApiValidator;
 /** operationId -> statuses seen, to show every operation was exercised. */
 const seen = new Map<string, Set<number>>();
+function record(operationId: string, status: number) {
+  seen.set(operationId, (seen.get(operationId) ?? new Set()).add(status));
+}
 
 /**
  * Sends the call and checks both sides against the document. `accepted` says whether the document
@@ -87,8 +90,7 @@ async function exchange(call: Call, expected: { status: number; code?: ErrorKey;
   if (expected.accepted === false) expect(requestProblems, `the document should refuse ${what}`).not.toEqual([]);
   else expect(requestProblems, `the document refuses ${what}`).toEqual([]);
   expect(validator.checkResponse(result.request, result.response), `undocumented in ${what}`).toEqual([]);
-  const operationId = validator.operationFor(result.request)!.operationId;
-  seen.set(operationId, (seen.get(operationId) ?? new Set()).add(result.response.status));
+  record(validator.operationFor(result.request)!.operationId, result.response.status);
   return result;
 }
 
@@ -475,7 +477,7 @@ describe("the rate limiter's answers, on servers of their own", () => {
     expect(refused?.json.code).toBe("RATE_LIMIT");
     expect(Number(refused!.response.headers.get("retry-after"))).toBeGreaterThanOrEqual(1);
     expect(refused!.response.headers.get("ratelimit-policy")).toContain("q=2");
-    seen.get("getBalance")!.add(429);
+    record("getBalance", 429);
   });
 
   it("503 RATE_LIMIT_UNAVAILABLE with Retry-After when the store does not answer", async () => {
