@@ -14,7 +14,8 @@ const NO_SUCCESS_ANSWER = "#/paths/~1balance/post/responses";
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), "openapi-lint-"));
 const document = path.join(dir, "openapi.json");
 fs.writeFileSync(document, servedOpenApiJson());
-fs.writeFileSync(path.join(dir, "redocly.yaml"), "extends:\n  - recommended\n");
+// telemetry: off, so a lint sends no usage data anywhere.
+fs.writeFileSync(path.join(dir, "redocly.yaml"), "extends:\n  - recommended\ntelemetry: off\n");
 fs.writeFileSync(
   path.join(dir, ".redocly.lint-ignore.yaml"),
   `openapi.json:\n  operation-2xx-response:\n    - '${NO_SUCCESS_ANSWER}'\n`,
