@@ -85,12 +85,18 @@ export const Invoice = z
 
 export const InvoiceResponse = Invoice.extend({ success: z.literal(true) });
 
-const queryInt = (min: number, max: number, description: string) =>
+/**
+ * A whole-number query parameter: read from the query's text, documented as the integer it is (with
+ * its bounds), so generated clients send numbers and validators check the range.
+ */
+export const queryInt = (min: number, max: number, description: string, digits = 6) =>
   z
     .string()
-    .regex(/^\d{1,6}$/, "must be a whole number")
+    .regex(new RegExp(`^\\d{1,${digits}}$`), "must be a whole number")
     .transform(Number)
     .pipe(z.number().int().min(min).max(max))
+    // zod's meta type lists no JSON Schema keywords; zod-to-openapi writes these over the generated schema.
+    .meta({ type: "integer", minimum: min, maximum: max } as never)
     .optional()
     .meta({ description });
 

@@ -15,7 +15,21 @@ export const ErrorBody = z
       description:
         "Stable machine code, present on every failure: switch on it. Each code is described in `x-error-codes` at the top of this document",
     }),
-    details: z.array(z.object({ field: z.string(), message: z.string() })).optional(),
+    details: z
+      .array(z.object({ field: z.string(), message: z.string() }))
+      .optional()
+      .meta({
+        description: "INVALID_BODY, INVALID_REQUEST (and a malformed INVALID_CODE): each field that failed and why",
+      }),
+    restrictedUntil: z
+      .string()
+      .optional()
+      .meta({ description: "ACCOUNT_RESTRICTED: until when (ISO 8601)", example: "2026-12-01T00:00:00.000Z" }),
+    maxBytes: z
+      .number()
+      .int()
+      .optional()
+      .meta({ description: "PAYLOAD_TOO_LARGE: the largest body accepted, in bytes", example: 16384 }),
   })
   .meta({ id: "Error" });
 

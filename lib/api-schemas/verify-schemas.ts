@@ -15,7 +15,16 @@ export const brVerifyAliases = { playerId: ["playerID", "userId", "userID"] };
 
 export const MobaVerifyBody = z.object({
   userId: identifier("User id (alias userID)"),
-  zoneId: identifier("Numeric zone id").pipe(z.string().regex(/^\d{1,10}$/, "zoneId must be numeric")),
+  zoneId: identifier("Numeric zone id")
+    .pipe(z.string().regex(/^\d{1,10}$/, "zoneId must be numeric"))
+    // What the parse accepts: up to 10 digits, as a string (surrounding blanks are trimmed) or a number.
+    .meta({
+      anyOf: [
+        { type: "string", pattern: "^\\s*\\d{1,10}\\s*$" },
+        { type: "integer", minimum: 0, maximum: 9_999_999_999 },
+      ],
+      description: "Numeric zone id: up to 10 digits",
+    } as never),
   trxid: identifier(
     "Your reference for this check, recorded only: a check is not idempotent (it changes nothing)",
   ).optional(),

@@ -1,25 +1,16 @@
 // Webhook events (GET /events, POST /webhooks/replay, and the OpenAPI document's `webhooks`).
 // `data` of each event has the shape of the API's own answers: the Invoice for order events.
 import { z } from "zod";
-import { Invoice } from "./order-schemas";
-
-const querySequence = (description: string) =>
-  z
-    .string()
-    .regex(/^\d{1,15}$/, "must be a whole number")
-    .transform(Number)
-    .optional()
-    .meta({ description });
+import { Invoice, queryInt } from "./order-schemas";
 
 export const EventsQuery = z.object({
-  after: querySequence("Return events with a sequence number greater than this (default 0: from the first)"),
-  limit: z
-    .string()
-    .regex(/^\d{1,4}$/, "must be a whole number")
-    .transform(Number)
-    .pipe(z.number().int().min(1).max(500))
-    .optional()
-    .meta({ description: "At most this many events (1-500, default 100)" }),
+  after: queryInt(
+    0,
+    999_999_999_999_999,
+    "Return events with a sequence number greater than this (default 0: from the first)",
+    15,
+  ),
+  limit: queryInt(1, 500, "At most this many events (1-500, default 100)", 4),
 });
 
 export const OrderEventData = Invoice.omit({ codes: true }).meta({

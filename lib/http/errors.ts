@@ -16,6 +16,8 @@ export interface ErrorReference {
   retryable: boolean;
   /** What the client should do. */
   action: string;
+  /** true when every answer with this code carries `Retry-After` (seconds); the OpenAPI document declares it. */
+  retryAfter?: true;
 }
 
 export const errorCatalogue = {
@@ -190,6 +192,7 @@ export const errorCatalogue = {
     when: "More than 10 calls in a rolling second or 80 in a rolling minute for this key, or too many failed authentications from your address.",
     retryable: true,
     action: "Wait `Retry-After` seconds, then retry; pace calls by the `RateLimit` headers.",
+    retryAfter: true,
   },
   REPLAY_QUOTA_EXCEEDED: {
     status: 429,
@@ -198,6 +201,15 @@ export const errorCatalogue = {
     retryable: true,
     action:
       "Wait `Retry-After` seconds; replay a narrower range or one `endpointId` (events already waiting for an endpoint are not queued again).",
+    retryAfter: true,
+  },
+  ENDPOINT_NOT_FOUND: {
+    status: 404,
+    error: "ENDPOINT NOT FOUND",
+    when: "`POST /webhooks/replay`: `endpointId` names no webhook endpoint of your account.",
+    retryable: false,
+    action:
+      "Use an endpoint id the bot's /webhook list shows, or leave out `endpointId` to replay to every subscribed endpoint.",
   },
   NOT_IMPLEMENTED: {
     status: 501,
@@ -226,6 +238,7 @@ export const errorCatalogue = {
     when: "The rate-limit store did not answer in time; nothing was done.",
     retryable: true,
     action: "Retry after `Retry-After` seconds.",
+    retryAfter: true,
   },
 
   // Verify and redeem.
@@ -256,6 +269,7 @@ export const errorCatalogue = {
     when: "The supplier could not answer the check or redemption now.",
     retryable: true,
     action: "Retry after `Retry-After` seconds.",
+    retryAfter: true,
   },
 
   // The Telegram webhook (POST /api/telegram/webhook): only Telegram, with the registered secret.
@@ -286,7 +300,7 @@ export const errorCatalogue = {
   PAYLOAD_TOO_LARGE: {
     status: 413,
     error: "PAYLOAD TOO LARGE",
-    when: "The body is larger than the limit (16 KiB by default).",
+    when: "The body is larger than the limit (16 KiB by default); the body's `maxBytes` says the limit.",
     retryable: false,
     action: "Send a smaller body.",
   },
@@ -303,6 +317,7 @@ export const errorCatalogue = {
     when: "The database did not answer, or (`GET /ledger` statements) the service is already streaming its most statements at once or this key already streams one, or a `next start` server was still starting and could not yet tell the client's address; nothing was done.",
     retryable: true,
     action: "Retry after `Retry-After` seconds (an order retry with the same `trxid` is safe).",
+    retryAfter: true,
   },
   INTERNAL_ERROR: {
     status: 500,

@@ -25,7 +25,7 @@ function refuseOversize(res: http.ServerResponse, maxBytes: number): void {
     res.destroy();
     return;
   }
-  const body = JSON.stringify(errorBody("PAYLOAD_TOO_LARGE", `PAYLOAD TOO LARGE: at most ${maxBytes} bytes`));
+  const body = JSON.stringify(errorBody("PAYLOAD_TOO_LARGE", undefined, { maxBytes }));
   // Node discards the unread rest of the body after the answer (as for the API's own 413s).
   res.writeHead(413, { "content-type": "application/json; charset=utf-8", ...API_SECURITY_HEADERS });
   res.end(body);

@@ -39,6 +39,8 @@ export interface HandlerInput<B, Q> {
 
 export interface PublicRouteSpec<B extends z.ZodType | undefined, Q extends z.ZodType | undefined> {
   method: HttpMethod;
+  /** The OpenAPI operationId: camelCase, stable, the TypeScript client's method name for the operation. */
+  operationId: string;
   /** Path with ":param" segments, without the /api prefix (served at both). */
   path: string;
   summary: string;
@@ -48,14 +50,20 @@ export interface PublicRouteSpec<B extends z.ZodType | undefined, Q extends z.Zo
   body?: B;
   /** Accepted alternative names of body fields: canonical name -> aliases (docs/api.md). */
   aliases?: Record<string, string[]>;
+  /**
+   * Required body fields the zod schema cannot mark required, for the OpenAPI document: a name is a
+   * field the handler requires itself (missing is 400 INVALID REQUEST, not INVALID BODY); a list is
+   * "at least one of these fields" (a refinement of the schema).
+   */
+  documentRequired?: (string | string[])[];
   query?: Q;
   params?: z.ZodObject;
-  /** Schema of the 200 body, for the OpenAPI document. */
-  response: z.ZodType;
+  /** Schema of the 200 body, for the OpenAPI document; absent for a route that never succeeds (POST /balance). */
+  response?: z.ZodType;
   /** Other media types the 200 answer can take (GET /ledger's text/csv), for the OpenAPI document. */
   alternateContent?: Record<string, z.ZodType>;
-  /** Headers of the 200 answer worth documenting: name -> description. */
-  responseHeaders?: Record<string, string>;
+  /** Headers of the 200 answer besides the rate-limit ones: name -> description, and whether every 200 has it. */
+  responseHeaders?: Record<string, { description: string; required?: true }>;
   /** Errors this route can answer besides the authentication, access and rate-limit ones. */
   errors: ErrorKey[];
   /**

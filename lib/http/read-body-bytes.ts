@@ -2,8 +2,9 @@
 // Content-Length header is checked first, then the bytes actually received).
 import { ApiError } from "./errors";
 
+/** The catalogue's error string as every code has it; the limit is in `maxBytes`. */
 export function payloadTooLarge(maxBytes: number): ApiError {
-  return new ApiError("PAYLOAD_TOO_LARGE", { message: `PAYLOAD TOO LARGE: at most ${maxBytes} bytes` });
+  return new ApiError("PAYLOAD_TOO_LARGE", { extra: { maxBytes } });
 }
 
 export async function readBodyBytes(request: Request, maxBytes: number): Promise<Buffer> {

@@ -5,7 +5,7 @@ import { operationExamples } from "./operation-examples";
 import { codeSamples } from "./code-samples";
 
 interface Operation {
-  parameters?: { in: string; name: string; example?: unknown }[];
+  parameters?: { in: string; name: string; example?: unknown; schema?: { type?: string } }[];
   requestBody?: { content: Record<string, { examples?: unknown }> };
   responses: Record<string, { content?: Record<string, { examples?: unknown }> }>;
   "x-codeSamples"?: unknown;
@@ -23,7 +23,8 @@ export function attachOperationExamples<D extends { paths?: Record<string, unkno
             : parameter.in === "query"
               ? example.query?.[parameter.name]
               : undefined;
-        if (value !== undefined) parameter.example = value;
+        // The examples are the query's text; an integer parameter's example is the number it reads.
+        if (value !== undefined) parameter.example = parameter.schema?.type === "integer" ? Number(value) : value;
       }
       const body = operation.requestBody?.content["application/json"];
       if (body && example.body) body.examples = { example: { summary: "Request", value: example.body } };

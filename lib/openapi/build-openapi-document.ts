@@ -25,9 +25,58 @@ const ACCESS_ERRORS: ErrorKey[] = [
   "RATE_LIMIT",
   "RATE_LIMIT_UNAVAILABLE",
   "SERVICE_UNAVAILABLE",
+  "INTERNAL_ERROR",
 ];
 const IP_ERRORS: ErrorKey[] = ["IP_ALLOWLIST_REQUIRED", "IP_NOT_ALLOWED"];
 const BODY_ERRORS: ErrorKey[] = ["INVALID_BODY", "INVALID_JSON", "PAYLOAD_TOO_LARGE", "UNSUPPORTED_MEDIA_TYPE"];
+
+/** One line per tag, in the order /docs shows them. */
+const TAGS = [
+  { name: "Catalog", description: "Game lines, packs and their prices." },
+  { name: "Account", description: "Your wallet, its statement and the address the service sees." },
+  { name: "Orders", description: "Placing orders and reading them back." },
+  { name: "Verify and redeem", description: "Player checks and code redemption, answered by the supplier." },
+  { name: "Webhooks", description: "Your account's events, and re-sending them to your endpoints." },
+];
+
+type HeaderObject = { description: string; required?: boolean; schema: Record<string, unknown> };
+
+/**
+ * The per-key limit headers (docs/api.md: Rate limits), sent on every answer to a known key: on every
+ * 200, and on failures once the key was looked up (a 401 INVALID_JSON has them, a 401 for the key
+ * itself or a 429 for bad keys has not), so optional on failures.
+ */
+function rateLimitHeaders(required: boolean): Record<string, HeaderObject> {
+  const header = (description: string, schema: Record<string, unknown>): HeaderObject => ({
+    description,
+    ...(required ? { required: true } : {}),
+    schema,
+  });
+  const seconds = { type: "integer", minimum: 0 };
+  return {
+    RateLimit: header(
+      'Each window\'s calls admitted now and seconds until that grows: `"burst";r=9;t=1, "minute";r=79;t=60`',
+      { type: "string" },
+    ),
+    "RateLimit-Policy": header('The key\'s quotas: `"burst";q=10;w=1, "minute";q=80;w=60`', { type: "string" }),
+    "X-RateLimit-Limit": header("The binding window's quota (the one with fewer calls left)", seconds),
+    "X-RateLimit-Remaining": header("Calls left in the binding window", seconds),
+    "X-RateLimit-Reset": header("Seconds until the binding window frees a slot", seconds),
+  };
+}
+
+/** Retry-After on a status whose codes carry it: required when every one of them does. */
+function retryAfterHeader(group: ErrorKey[]): Record<string, HeaderObject> {
+  const carrying = group.filter((key) => "retryAfter" in errorCatalogue[key]);
+  if (carrying.length === 0) return {};
+  return {
+    "Retry-After": {
+      description: `Seconds to wait before retrying: sent with ${carrying.map((key) => `\`${key}\``).join(", ")}`,
+      ...(carrying.length === group.length ? { required: true } : {}),
+      schema: { type: "integer", minimum: 0 },
+    },
+  };
+}
 
 function describeError(key: ErrorKey): string {
   const entry = errorCatalogue[key];
@@ -36,9 +85,13 @@ function describeError(key: ErrorKey): string {
 
 /** The body the API answers for this code (as `errorBody` builds it), with a `details` entry where it has one. */
 function errorExample(key: ErrorKey) {
-  const details =
-    key === "INVALID_BODY" ? { details: [{ field: "quantity", message: "Too big: expected number to be <=10" }] } : {};
-  return { summary: errorCatalogue[key].error, value: { ...errorBody(key), ...details } };
+  const extra =
+    key === "INVALID_BODY"
+      ? { details: [{ field: "quantity", message: "Too big: expected number to be <=10" }] }
+      : key === "PAYLOAD_TOO_LARGE"
+        ? { maxBytes: 16384 }
+        : {};
+  return { summary: errorCatalogue[key].error, value: { ...errorBody(key), ...extra } };
 }
 
 function errorResponses(keys: ErrorKey[]) {
@@ -52,6 +105,7 @@ function errorResponses(keys: ErrorKey[]) {
       status,
       {
         description: group.map(describeError).join("\n\n"),
+        headers: { ...retryAfterHeader(group), ...rateLimitHeaders(false) },
         content: {
           "application/json": {
             schema: ErrorBody,
@@ -61,6 +115,48 @@ function errorResponses(keys: ErrorKey[]) {
       },
     ]),
   );
+}
+
+type JsonSchema = { properties?: Record<string, JsonSchema>; required?: string[]; [key: string]: unknown };
+
+/**
+ * The request body as a client may send it: each alias the service accepts is a property too (same
+ * schema), and a required field with aliases is "one of its names present", as is a list in
+ * `documentRequired`: an allOf of anyOfs, each branch an object requiring one name, which JSON Schema
+ * validators and openapi-typescript (an intersection of unions) both read that way. The zod schema
+ * reads the canonical name only, after the wrapper has copied an alias onto it.
+ */
+function withAliases(
+  schema: JsonSchema,
+  aliases: Record<string, string[]>,
+  documentRequired: (string | string[])[],
+): JsonSchema {
+  const properties = { ...schema.properties };
+  const required = new Set([...(schema.required ?? []), ...documentRequired.filter((f) => typeof f === "string")]);
+  const oneNameOf: string[][] = documentRequired.filter((f) => Array.isArray(f));
+  for (const [canonical, names] of Object.entries(aliases)) {
+    const { description: _description, ...shape } = properties[canonical] ?? {};
+    for (const name of names) {
+      properties[name] = {
+        ...shape,
+        description: `Alias of \`${canonical}\` (read when \`${canonical}\` is absent or null)`,
+      };
+    }
+    if (required.delete(canonical)) oneNameOf.push([canonical, ...names]);
+  }
+  const result: JsonSchema = { ...schema, properties };
+  delete result.required;
+  if (required.size > 0) result.required = [...required];
+  if (oneNameOf.length > 0) {
+    result.allOf = oneNameOf.map((names) => ({
+      anyOf: names.map((name) => {
+        if (!properties[name]) throw new Error(`required body field ${name} is not in the schema`);
+        const { description: _description, ...shape } = properties[name];
+        return { type: "object", properties: { [name]: shape }, required: [name] };
+      }),
+    }));
+  }
+  return result;
 }
 
 export function buildOpenApiDocument(routes: PublicRoute[]) {
@@ -88,14 +184,15 @@ export function buildOpenApiDocument(routes: PublicRoute[]) {
     if (spec.action === "order") errors.push("MAINTENANCE", "API_ORDER_DISABLED");
     if (spec.action === "redeem") errors.push("MAINTENANCE");
     const aliasNote = spec.aliases
-      ? "\n\nAlso accepted field names: " +
+      ? "\n\nAlso accepted field names (each in the body schema): " +
         Object.entries(spec.aliases)
           .map(([canonical, names]) => `\`${canonical}\`: ${names.map((n) => `\`${n}\``).join(", ")}`)
           .join("; ") +
-        "."
+        ". When a body carries several names of one field, the first name listed that is not null is read."
       : "";
     const operationErrors = [...new Set(errors)];
     registry.registerPath({
+      operationId: spec.operationId,
       "x-error-codes": operationErrors,
       method: spec.method.toLowerCase() as "get" | "post",
       path: spec.path.replace(/:([A-Za-z]+)/g, "{$1}"),
@@ -108,25 +205,28 @@ export function buildOpenApiDocument(routes: PublicRoute[]) {
         ...(spec.body ? { body: { required: true, content: { "application/json": { schema: spec.body } } } } : {}),
       },
       responses: {
-        200: {
-          description: "Success",
-          ...(spec.responseHeaders
-            ? {
-                headers: Object.fromEntries(
-                  Object.entries(spec.responseHeaders).map(([name, description]) => [
-                    name,
-                    { description, schema: { type: "string" as const } },
-                  ]),
-                ),
-              }
-            : {}),
-          content: {
-            "application/json": { schema: spec.response },
-            ...Object.fromEntries(
-              Object.entries(spec.alternateContent ?? {}).map(([type, schema]) => [type, { schema }]),
-            ),
-          },
-        },
+        ...(spec.response
+          ? {
+              200: {
+                description: "Success",
+                headers: {
+                  ...rateLimitHeaders(true),
+                  ...Object.fromEntries(
+                    Object.entries(spec.responseHeaders ?? {}).map(([name, { description, required }]) => [
+                      name,
+                      { description, ...(required ? { required } : {}), schema: { type: "string" as const } },
+                    ]),
+                  ),
+                },
+                content: {
+                  "application/json": { schema: spec.response },
+                  ...Object.fromEntries(
+                    Object.entries(spec.alternateContent ?? {}).map(([type, schema]) => [type, { schema }]),
+                  ),
+                },
+              },
+            }
+          : {}),
         ...errorResponses(operationErrors),
       },
     });
@@ -140,7 +240,11 @@ export function buildOpenApiDocument(routes: PublicRoute[]) {
       title: "Top-up API",
       version: serviceVersion,
       description: DESCRIPTION,
+      // No licence is granted for this API or its document (SPDX's form for a licence it does not list).
+      license: { name: "Proprietary", identifier: "LicenseRef-Proprietary" },
+      contact: { name: "Support, through the service's Telegram bot" },
     },
+    tags: TAGS,
     servers: [
       { url: "/", description: "This service" },
       { url: "/api", description: "This service, under /api" },
@@ -150,6 +254,15 @@ export function buildOpenApiDocument(routes: PublicRoute[]) {
     // operation's `x-error-codes` lists the codes it can answer.
     "x-error-codes": Object.fromEntries(listErrorCodes().map(({ code, ...entry }) => [code, entry])),
   });
+  for (const { spec } of routes) {
+    if (!spec.aliases && !spec.documentRequired) continue;
+    const path = spec.path.replace(/:([A-Za-z]+)/g, "{$1}");
+    const operation = document.paths?.[path]?.[spec.method.toLowerCase() as "get" | "post"];
+    const body = operation?.requestBody;
+    const media = body && "content" in body ? body.content["application/json"] : undefined;
+    if (!media?.schema) throw new Error(`${spec.method} ${spec.path}: aliases without a body`);
+    media.schema = withAliases(media.schema as JsonSchema, spec.aliases ?? {}, spec.documentRequired ?? []) as never;
+  }
   return attachOperationExamples(document);
 }
 

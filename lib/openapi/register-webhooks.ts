@@ -30,6 +30,8 @@ export function registerWebhooks(registry: OpenAPIRegistry): void {
     registry.registerWebhook({
       method: "post",
       path: type,
+      // "order.completed" -> "orderCompletedWebhook": what your receiver handles, named like the API's operations.
+      operationId: `${type.replace(/[._]([a-z])/g, (_, c: string) => c.toUpperCase())}Webhook`,
       tags: ["Webhooks"],
       summary: doc.summary,
       description:

@@ -54,10 +54,12 @@ function post(baseUrl: string, path: string, size: number, mode: "declared" | "c
   });
 }
 
+// The catalogue's error string, as on every failure; the limit is a field of its own.
 const tooLarge = (limit: number) => ({
   success: false,
   code: "PAYLOAD_TOO_LARGE",
-  error: `PAYLOAD TOO LARGE: at most ${limit} bytes`,
+  error: "PAYLOAD TOO LARGE",
+  maxBytes: limit,
 });
 
 let next: NextServer;

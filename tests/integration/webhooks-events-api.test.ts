@@ -130,9 +130,14 @@ describe("GET /events after a receiver was down for the whole schedule", () => {
         body: { eventIds: [events[0].id, "evt_unknown"] },
       });
       expect(byId.json).toEqual({ success: true, events: 1, deliveries: 2 });
+      // An endpoint id the account does not have is its own 404, not the unknown-path one.
       expect(
-        (await api(`/webhooks/replay`, { key: account.key, body: { after: 0, endpointId: 999_999 } })).status,
-      ).toBe(404);
+        (await api(`/webhooks/replay`, { key: account.key, body: { after: 0, endpointId: 999_999 } })).json,
+      ).toEqual({
+        success: false,
+        error: "ENDPOINT NOT FOUND",
+        code: "ENDPOINT_NOT_FOUND",
+      });
       expect((await api(`/webhooks/replay`, { key: account.key, body: {} })).status).toBe(400);
       // Another account cannot replay this account's events to anything.
       expect((await api(`/webhooks/replay`, { key: other.key, body: { eventIds: [events[0].id] } })).json).toEqual({

@@ -109,8 +109,8 @@ function expectWellFormed(res: ApiResult, what: string) {
     // Every failure carries a catalogue code and its status.
     expect(Object.keys(errorCatalogue), what).toContain(res.json.code);
     expect(res.status, what).toBe(errorCatalogue[res.json.code as keyof typeof errorCatalogue].status);
-    // ACCOUNT_RESTRICTED, IP_NOT_ALLOWED and PAYLOAD_TOO_LARGE put details in their message; all others are the catalogue's.
-    if (!["ACCOUNT_RESTRICTED", "IP_NOT_ALLOWED", "PAYLOAD_TOO_LARGE"].includes(res.json.code)) {
+    // ACCOUNT_RESTRICTED and IP_NOT_ALLOWED put details in their message; all others are the catalogue's.
+    if (!["ACCOUNT_RESTRICTED", "IP_NOT_ALLOWED"].includes(res.json.code)) {
       expect(catalogueErrors.has(res.json.error), what).toBe(true);
     }
   } else {

@@ -68,6 +68,7 @@ describe.each(catalogue)("%s", (code, entry) => {
       when: entry.when,
       retryable: entry.retryable,
       action: entry.action,
+      ...("retryAfter" in entry ? { retryAfter: true } : {}),
     });
     expect(document.components.schemas.Error.properties.code.enum).toContain(code);
   });

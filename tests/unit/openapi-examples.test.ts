@@ -48,8 +48,9 @@ describe.each(operations)("$key", ({ key, spec, path, operation }) => {
         "params",
       );
     if (spec.query) {
+      // As the query string carries them: an integer parameter's example is a number in the document.
       const query = Object.fromEntries(
-        parameters.filter((p) => p.in === "query" && p.example !== undefined).map((p) => [p.name, p.example]),
+        parameters.filter((p) => p.in === "query" && p.example !== undefined).map((p) => [p.name, String(p.example)]),
       );
       expect(Object.keys(query).length, "at least one query parameter has an example").toBeGreaterThan(0);
       expectParses(spec.query, query, "query");
@@ -64,14 +65,15 @@ describe.each(operations)("$key", ({ key, spec, path, operation }) => {
   });
 
   it("has an example of every answer it documents, each one the API could give", () => {
-    const successes = examplesOf(operation.responses["200"].content);
     if (operationExamples[key]?.responses === null) {
-      // It never succeeds: its answer is an error, whose example is checked below.
-      expect(successes).toEqual([]);
+      // It never succeeds: it documents no 200, and its answer is an error, whose example is checked below.
+      expect(operation.responses["200"]).toBeUndefined();
+      expect(spec.response).toBeUndefined();
       expect(spec.errors).toContain("NOT_IMPLEMENTED");
     } else {
+      const successes = examplesOf(operation.responses["200"].content);
       expect(successes.length, "200 examples").toBeGreaterThan(0);
-      for (const value of successes) expectParses(spec.response, value, "200 example");
+      for (const value of successes) expectParses(spec.response!, value, "200 example");
     }
     for (const code of operation["x-error-codes"] as ErrorKey[]) {
       const status = String(errorCatalogue[code].status);

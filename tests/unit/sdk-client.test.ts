@@ -232,3 +232,26 @@ describe("the package", () => {
       expect(root.dependencies[name] ?? root.devDependencies[name], name).toBe(sdkDependencies[name]);
   });
 });
+
+describe("the client's method names", () => {
+  it("are the operationIds of the OpenAPI document (POST /balance, always 501, has no method)", async () => {
+    const { createClient } = await import("../../sdk/src/index");
+    const { buildOpenApiDocument } = await import("@/lib/openapi/build-openapi-document");
+    const { publicRoutes } = await import("@/app/api/public-routes");
+    const document = buildOpenApiDocument(publicRoutes) as unknown as {
+      paths: Record<string, Record<string, { operationId?: string }>>;
+    };
+    const operationIds = Object.values(document.paths).flatMap((item) =>
+      Object.values(item).map((op) => op.operationId),
+    );
+    const client = createClient({ baseUrl: "http://127.0.0.1:1", apiKey: `svc_${"a".repeat(40)}` }) as Record<
+      string,
+      unknown
+    >;
+    expect(new Set(operationIds).size).toBe(operationIds.length);
+    for (const operationId of operationIds) {
+      expect(operationId, "camelCase").toMatch(/^[a-z][A-Za-z]*$/);
+      if (operationId !== "fundBalance") expect(typeof client[operationId!], operationId).toBe("function");
+    }
+  });
+});

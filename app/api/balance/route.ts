@@ -9,9 +9,11 @@ export const dynamic = "force-dynamic";
 
 export const GET = publicRoute({
   method: "GET",
+  operationId: "getBalance",
   path: "/balance",
   tag: "Account",
   summary: "Wallet balance in USD",
+  description: "The wallet's balance, in USD, as the ledger (GET /ledger) sums it.",
   response: BalanceResponse,
   errors: [],
   handle: async ({ caller }) => ({
@@ -23,10 +25,12 @@ export const GET = publicRoute({
 
 export const POST = publicRoute({
   method: "POST",
+  operationId: "fundBalance",
   path: "/balance",
   tag: "Account",
   summary: "Not available: wallets are funded only through the bot",
-  response: BalanceResponse,
+  description:
+    "Always answers 501 NOT_IMPLEMENTED on this build: wallets are funded in the bot (an admin's /credit). Read the balance with GET /balance.",
   errors: ["NOT_IMPLEMENTED"],
   handle: async () => {
     throw new ApiError("NOT_IMPLEMENTED");

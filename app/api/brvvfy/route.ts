@@ -8,6 +8,7 @@ export const dynamic = "force-dynamic";
 
 export const POST = publicRoute({
   method: "POST",
+  operationId: "verifyBrPlayer",
   path: "/brvvfy",
   ...playerCheckRoute,
   summary: "Verify a battle-royale player id (in-game name check) without ordering",

@@ -6,9 +6,10 @@ export const dynamic = "force-dynamic";
 
 export const GET = publicRoute({
   ...getProducts.spec,
+  operationId: "getCatalog",
   path: "/catalog",
   summary: "Alias of GET /products (same payload)",
-  description: undefined,
+  description: "The same payload as GET /products: one row per active pack, each `id` usable as `pid` on POST /orders.",
 });
 
 export const { HEAD, POST, PUT, PATCH, DELETE, OPTIONS } = otherMethods({ GET });

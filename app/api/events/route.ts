@@ -7,6 +7,7 @@ export const dynamic = "force-dynamic";
 
 export const GET = publicRoute({
   method: "GET",
+  operationId: "listEvents",
   path: "/events",
   tag: "Webhooks",
   summary: "Your webhook events after a sequence number, oldest first",

@@ -8,6 +8,7 @@ export const dynamic = "force-dynamic";
 
 export const GET = publicRoute({
   method: "GET",
+  operationId: "getHistory",
   path: "/history",
   tag: "Orders",
   summary: "The calling key's orders, newest first",

@@ -13,6 +13,7 @@ export const dynamic = "force-dynamic";
 
 export const GET = publicRoute({
   method: "GET",
+  operationId: "getLedger",
   path: "/ledger",
   tag: "Account",
   summary: "Your wallet statement, newest first",
@@ -27,8 +28,9 @@ export const GET = publicRoute({
   response: LedgerResponse,
   alternateContent: { "text/csv": LedgerStatementCsv },
   responseHeaders: {
-    "Content-Disposition":
-      "With format=csv: `attachment` with a file name (`ledger-<from>-to-<to>.csv` for a statement)",
+    "Content-Disposition": {
+      description: "With format=csv: `attachment` with a file name (`ledger-<from>-to-<to>.csv` for a statement)",
+    },
   },
   errors: ["SERVICE_UNAVAILABLE"],
   handle: async ({ request, caller, query }) => {

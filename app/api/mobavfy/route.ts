@@ -8,6 +8,7 @@ export const dynamic = "force-dynamic";
 
 export const POST = publicRoute({
   method: "POST",
+  operationId: "verifyMobaPlayer",
   path: "/mobavfy",
   ...playerCheckRoute,
   summary: "Verify a MOBA user and zone (region / profile check)",

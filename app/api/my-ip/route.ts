@@ -6,6 +6,7 @@ export const dynamic = "force-dynamic";
 
 export const GET = publicRoute({
   method: "GET",
+  operationId: "getMyIp",
   path: "/my-ip",
   tag: "Account",
   summary: "Your public IP as the service sees it (the address IP allowlists are checked against)",

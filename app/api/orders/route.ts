@@ -14,6 +14,7 @@ export const dynamic = "force-dynamic";
 
 export const POST = publicRoute({
   method: "POST",
+  operationId: "placeOrder",
   path: "/orders",
   tag: "Orders",
   action: "order",
@@ -32,9 +33,12 @@ export const POST = publicRoute({
     "order that exists still answers its invoice (`Idempotent-Replayed: true`), whatever has changed in the catalog since.",
   body: OrderBody,
   aliases: orderBodyAliases,
+  documentRequired: ["pid", "trxid"],
   response: InvoiceResponse,
   responseHeaders: {
-    "Idempotent-Replayed": "`true` when the invoice is that of an earlier request with the same idempotency key",
+    "Idempotent-Replayed": {
+      description: "`true` when the invoice is that of an earlier request with the same idempotency key",
+    },
   },
   errors: [
     "INVALID_REQUEST",

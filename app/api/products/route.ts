@@ -7,6 +7,7 @@ export const dynamic = "force-dynamic";
 
 export const GET = publicRoute({
   method: "GET",
+  operationId: "listProducts",
   path: "/products",
   tag: "Catalog",
   summary: "The catalog: one row per active pack",

@@ -9,6 +9,7 @@ export const dynamic = "force-dynamic";
 
 export const POST = publicRoute({
   method: "POST",
+  operationId: "redeemCode",
   path: "/rdmbr",
   tag: "Verify and redeem",
   action: "redeem",
@@ -26,6 +27,11 @@ export const POST = publicRoute({
   body: RedeemBody,
   aliases: brVerifyAliases,
   response: RedeemResponse,
+  responseHeaders: {
+    "Idempotent-Replayed": {
+      description: "`true` when the answer is that of an earlier redemption with the same `trxid`",
+    },
+  },
   errors: [
     "PLAYER_NOT_FOUND",
     "INVALID_CODE",

@@ -7,6 +7,7 @@ export const dynamic = "force-dynamic";
 
 export const GET = publicRoute({
   method: "GET",
+  operationId: "listServices",
   path: "/services",
   tag: "Catalog",
   summary: "Game lines and the fields their orders require",

@@ -25,6 +25,7 @@ export const ERROR_CODES = {
   FORBIDDEN: { status: 403, retryable: false },
   TELEGRAM_WEBHOOK_FORBIDDEN: { status: 403, retryable: false },
   ORDER_NOT_FOUND: { status: 404, retryable: false },
+  ENDPOINT_NOT_FOUND: { status: 404, retryable: false },
   PLAYER_NOT_FOUND: { status: 404, retryable: false },
   NOT_FOUND: { status: 404, retryable: false },
   METHOD_NOT_ALLOWED: { status: 405, retryable: false },

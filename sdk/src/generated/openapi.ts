@@ -11,90 +11,7 @@ export interface paths {
          * Game lines and the fields their orders require
          * @description Only available lines are listed. `required` names the order-body fields each line needs.
          */
-        get: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description Success */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @enum {boolean} */
-                            success: true;
-                            services: components["schemas"]["Service"][];
-                        };
-                    };
-                };
-                /**
-                 * @description `MISSING_API_KEY` (API key missing: send X-API-Key or Authorization: Bearer): No `X-API-Key` header and no `Authorization: Bearer` token.
-                 *
-                 *     `INVALID_API_KEY_FORMAT` (API key is malformed: expected svc_ followed by 40 letters and digits): The key is not `svc_` followed by 40 letters and digits.
-                 *
-                 *     `INVALID_API_KEY` (API key is unknown or revoked): No live key has this value (unknown, or revoked in the bot).
-                 */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /**
-                 * @description `API_DISABLED` (API access is turned off for this account: send /api on to the bot): The account holder has not turned API access on.
-                 *
-                 *     `API_DISABLED_BY_ADMIN` (API access was turned off for this account by an administrator): An administrator blocked API access for the account.
-                 *
-                 *     `API_NOT_ELIGIBLE` (This account does not meet the rules for API use yet): The eligibility rule is on and the account does not meet it yet (age or total funding); or, on `/brvvfy`, `/mobavfy` and `/rdmbr`, the account has never been funded (`SUPPLIER_CALLS_REQUIRE_FUNDING`, on by default).
-                 *
-                 *     `ACCOUNT_BANNED` (This account is banned): The account is banned.
-                 *
-                 *     `ACCOUNT_RESTRICTED` (This account is temporarily restricted): The account is restricted for a while; the body's `restrictedUntil` says until when.
-                 *
-                 *     `IP_ALLOWLIST_REQUIRED` (This key requires an IP allowlist and its list is empty: add an address in the bot): The key requires an IP allowlist and its list is empty (`GET /my-ip` still answers).
-                 *
-                 *     `IP_NOT_ALLOWED` (Your IP address is not on this key's allowlist): The caller's address is not on the key's allowlist (`GET /my-ip` still answers).
-                 */
-                403: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description `RATE_LIMIT` (TOO MANY REQUESTS): More than 10 calls in a rolling second or 80 in a rolling minute for this key, or too many failed authentications from your address. */
-                429: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /**
-                 * @description `RATE_LIMIT_UNAVAILABLE` (RATE_LIMIT_UNAVAILABLE): The rate-limit store did not answer in time; nothing was done.
-                 *
-                 *     `SERVICE_UNAVAILABLE` (SERVICE UNAVAILABLE): The database did not answer, or (`GET /ledger` statements) the service is already streaming its most statements at once or this key already streams one, or a `next start` server was still starting and could not yet tell the client's address; nothing was done.
-                 */
-                503: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-            };
-        };
+        get: operations["listServices"];
         put?: never;
         post?: never;
         delete?: never;
@@ -114,90 +31,7 @@ export interface paths {
          * The catalog: one row per active pack
          * @description Each `id` is a catalog id usable as `pid` on POST /orders. `stock` is present on game-key and gift-card packs.
          */
-        get: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description Success */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @enum {boolean} */
-                            success: true;
-                            products: components["schemas"]["Product"][];
-                        };
-                    };
-                };
-                /**
-                 * @description `MISSING_API_KEY` (API key missing: send X-API-Key or Authorization: Bearer): No `X-API-Key` header and no `Authorization: Bearer` token.
-                 *
-                 *     `INVALID_API_KEY_FORMAT` (API key is malformed: expected svc_ followed by 40 letters and digits): The key is not `svc_` followed by 40 letters and digits.
-                 *
-                 *     `INVALID_API_KEY` (API key is unknown or revoked): No live key has this value (unknown, or revoked in the bot).
-                 */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /**
-                 * @description `API_DISABLED` (API access is turned off for this account: send /api on to the bot): The account holder has not turned API access on.
-                 *
-                 *     `API_DISABLED_BY_ADMIN` (API access was turned off for this account by an administrator): An administrator blocked API access for the account.
-                 *
-                 *     `API_NOT_ELIGIBLE` (This account does not meet the rules for API use yet): The eligibility rule is on and the account does not meet it yet (age or total funding); or, on `/brvvfy`, `/mobavfy` and `/rdmbr`, the account has never been funded (`SUPPLIER_CALLS_REQUIRE_FUNDING`, on by default).
-                 *
-                 *     `ACCOUNT_BANNED` (This account is banned): The account is banned.
-                 *
-                 *     `ACCOUNT_RESTRICTED` (This account is temporarily restricted): The account is restricted for a while; the body's `restrictedUntil` says until when.
-                 *
-                 *     `IP_ALLOWLIST_REQUIRED` (This key requires an IP allowlist and its list is empty: add an address in the bot): The key requires an IP allowlist and its list is empty (`GET /my-ip` still answers).
-                 *
-                 *     `IP_NOT_ALLOWED` (Your IP address is not on this key's allowlist): The caller's address is not on the key's allowlist (`GET /my-ip` still answers).
-                 */
-                403: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description `RATE_LIMIT` (TOO MANY REQUESTS): More than 10 calls in a rolling second or 80 in a rolling minute for this key, or too many failed authentications from your address. */
-                429: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /**
-                 * @description `RATE_LIMIT_UNAVAILABLE` (RATE_LIMIT_UNAVAILABLE): The rate-limit store did not answer in time; nothing was done.
-                 *
-                 *     `SERVICE_UNAVAILABLE` (SERVICE UNAVAILABLE): The database did not answer, or (`GET /ledger` statements) the service is already streaming its most statements at once or this key already streams one, or a `next start` server was still starting and could not yet tell the client's address; nothing was done.
-                 */
-                503: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-            };
-        };
+        get: operations["listProducts"];
         put?: never;
         post?: never;
         delete?: never;
@@ -213,91 +47,11 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Alias of GET /products (same payload) */
-        get: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description Success */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @enum {boolean} */
-                            success: true;
-                            products: components["schemas"]["Product"][];
-                        };
-                    };
-                };
-                /**
-                 * @description `MISSING_API_KEY` (API key missing: send X-API-Key or Authorization: Bearer): No `X-API-Key` header and no `Authorization: Bearer` token.
-                 *
-                 *     `INVALID_API_KEY_FORMAT` (API key is malformed: expected svc_ followed by 40 letters and digits): The key is not `svc_` followed by 40 letters and digits.
-                 *
-                 *     `INVALID_API_KEY` (API key is unknown or revoked): No live key has this value (unknown, or revoked in the bot).
-                 */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /**
-                 * @description `API_DISABLED` (API access is turned off for this account: send /api on to the bot): The account holder has not turned API access on.
-                 *
-                 *     `API_DISABLED_BY_ADMIN` (API access was turned off for this account by an administrator): An administrator blocked API access for the account.
-                 *
-                 *     `API_NOT_ELIGIBLE` (This account does not meet the rules for API use yet): The eligibility rule is on and the account does not meet it yet (age or total funding); or, on `/brvvfy`, `/mobavfy` and `/rdmbr`, the account has never been funded (`SUPPLIER_CALLS_REQUIRE_FUNDING`, on by default).
-                 *
-                 *     `ACCOUNT_BANNED` (This account is banned): The account is banned.
-                 *
-                 *     `ACCOUNT_RESTRICTED` (This account is temporarily restricted): The account is restricted for a while; the body's `restrictedUntil` says until when.
-                 *
-                 *     `IP_ALLOWLIST_REQUIRED` (This key requires an IP allowlist and its list is empty: add an address in the bot): The key requires an IP allowlist and its list is empty (`GET /my-ip` still answers).
-                 *
-                 *     `IP_NOT_ALLOWED` (Your IP address is not on this key's allowlist): The caller's address is not on the key's allowlist (`GET /my-ip` still answers).
-                 */
-                403: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description `RATE_LIMIT` (TOO MANY REQUESTS): More than 10 calls in a rolling second or 80 in a rolling minute for this key, or too many failed authentications from your address. */
-                429: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /**
-                 * @description `RATE_LIMIT_UNAVAILABLE` (RATE_LIMIT_UNAVAILABLE): The rate-limit store did not answer in time; nothing was done.
-                 *
-                 *     `SERVICE_UNAVAILABLE` (SERVICE UNAVAILABLE): The database did not answer, or (`GET /ledger` statements) the service is already streaming its most statements at once or this key already streams one, or a `next start` server was still starting and could not yet tell the client's address; nothing was done.
-                 */
-                503: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-            };
-        };
+        /**
+         * Alias of GET /products (same payload)
+         * @description The same payload as GET /products: one row per active pack, each `id` usable as `pid` on POST /orders.
+         */
+        get: operations["getCatalog"];
         put?: never;
         post?: never;
         delete?: never;
@@ -317,87 +71,7 @@ export interface paths {
          * Your public IP as the service sees it (the address IP allowlists are checked against)
          * @description Answers even where the key's IP allowlist would refuse the caller (IP_NOT_ALLOWED, IP_ALLOWLIST_REQUIRED), so a client can learn which address to add. The key, the account state and the rate limit still apply.
          */
-        get: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description Success */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @enum {boolean} */
-                            success: true;
-                            /** @example 203.0.113.7 */
-                            ip: string;
-                        };
-                    };
-                };
-                /**
-                 * @description `MISSING_API_KEY` (API key missing: send X-API-Key or Authorization: Bearer): No `X-API-Key` header and no `Authorization: Bearer` token.
-                 *
-                 *     `INVALID_API_KEY_FORMAT` (API key is malformed: expected svc_ followed by 40 letters and digits): The key is not `svc_` followed by 40 letters and digits.
-                 *
-                 *     `INVALID_API_KEY` (API key is unknown or revoked): No live key has this value (unknown, or revoked in the bot).
-                 */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /**
-                 * @description `API_DISABLED` (API access is turned off for this account: send /api on to the bot): The account holder has not turned API access on.
-                 *
-                 *     `API_DISABLED_BY_ADMIN` (API access was turned off for this account by an administrator): An administrator blocked API access for the account.
-                 *
-                 *     `API_NOT_ELIGIBLE` (This account does not meet the rules for API use yet): The eligibility rule is on and the account does not meet it yet (age or total funding); or, on `/brvvfy`, `/mobavfy` and `/rdmbr`, the account has never been funded (`SUPPLIER_CALLS_REQUIRE_FUNDING`, on by default).
-                 *
-                 *     `ACCOUNT_BANNED` (This account is banned): The account is banned.
-                 *
-                 *     `ACCOUNT_RESTRICTED` (This account is temporarily restricted): The account is restricted for a while; the body's `restrictedUntil` says until when.
-                 */
-                403: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description `RATE_LIMIT` (TOO MANY REQUESTS): More than 10 calls in a rolling second or 80 in a rolling minute for this key, or too many failed authentications from your address. */
-                429: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /**
-                 * @description `RATE_LIMIT_UNAVAILABLE` (RATE_LIMIT_UNAVAILABLE): The rate-limit store did not answer in time; nothing was done.
-                 *
-                 *     `SERVICE_UNAVAILABLE` (SERVICE UNAVAILABLE): The database did not answer, or (`GET /ledger` statements) the service is already streaming its most statements at once or this key already streams one, or a `next start` server was still starting and could not yet tell the client's address; nothing was done.
-                 */
-                503: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-            };
-        };
+        get: operations["getMyIp"];
         put?: never;
         post?: never;
         delete?: never;
@@ -413,178 +87,17 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Wallet balance in USD */
-        get: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description Success */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Balance"];
-                    };
-                };
-                /**
-                 * @description `MISSING_API_KEY` (API key missing: send X-API-Key or Authorization: Bearer): No `X-API-Key` header and no `Authorization: Bearer` token.
-                 *
-                 *     `INVALID_API_KEY_FORMAT` (API key is malformed: expected svc_ followed by 40 letters and digits): The key is not `svc_` followed by 40 letters and digits.
-                 *
-                 *     `INVALID_API_KEY` (API key is unknown or revoked): No live key has this value (unknown, or revoked in the bot).
-                 */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /**
-                 * @description `API_DISABLED` (API access is turned off for this account: send /api on to the bot): The account holder has not turned API access on.
-                 *
-                 *     `API_DISABLED_BY_ADMIN` (API access was turned off for this account by an administrator): An administrator blocked API access for the account.
-                 *
-                 *     `API_NOT_ELIGIBLE` (This account does not meet the rules for API use yet): The eligibility rule is on and the account does not meet it yet (age or total funding); or, on `/brvvfy`, `/mobavfy` and `/rdmbr`, the account has never been funded (`SUPPLIER_CALLS_REQUIRE_FUNDING`, on by default).
-                 *
-                 *     `ACCOUNT_BANNED` (This account is banned): The account is banned.
-                 *
-                 *     `ACCOUNT_RESTRICTED` (This account is temporarily restricted): The account is restricted for a while; the body's `restrictedUntil` says until when.
-                 *
-                 *     `IP_ALLOWLIST_REQUIRED` (This key requires an IP allowlist and its list is empty: add an address in the bot): The key requires an IP allowlist and its list is empty (`GET /my-ip` still answers).
-                 *
-                 *     `IP_NOT_ALLOWED` (Your IP address is not on this key's allowlist): The caller's address is not on the key's allowlist (`GET /my-ip` still answers).
-                 */
-                403: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description `RATE_LIMIT` (TOO MANY REQUESTS): More than 10 calls in a rolling second or 80 in a rolling minute for this key, or too many failed authentications from your address. */
-                429: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /**
-                 * @description `RATE_LIMIT_UNAVAILABLE` (RATE_LIMIT_UNAVAILABLE): The rate-limit store did not answer in time; nothing was done.
-                 *
-                 *     `SERVICE_UNAVAILABLE` (SERVICE UNAVAILABLE): The database did not answer, or (`GET /ledger` statements) the service is already streaming its most statements at once or this key already streams one, or a `next start` server was still starting and could not yet tell the client's address; nothing was done.
-                 */
-                503: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-            };
-        };
+        /**
+         * Wallet balance in USD
+         * @description The wallet's balance, in USD, as the ledger (GET /ledger) sums it.
+         */
+        get: operations["getBalance"];
         put?: never;
-        /** Not available: wallets are funded only through the bot */
-        post: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description Success */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Balance"];
-                    };
-                };
-                /**
-                 * @description `MISSING_API_KEY` (API key missing: send X-API-Key or Authorization: Bearer): No `X-API-Key` header and no `Authorization: Bearer` token.
-                 *
-                 *     `INVALID_API_KEY_FORMAT` (API key is malformed: expected svc_ followed by 40 letters and digits): The key is not `svc_` followed by 40 letters and digits.
-                 *
-                 *     `INVALID_API_KEY` (API key is unknown or revoked): No live key has this value (unknown, or revoked in the bot).
-                 */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /**
-                 * @description `API_DISABLED` (API access is turned off for this account: send /api on to the bot): The account holder has not turned API access on.
-                 *
-                 *     `API_DISABLED_BY_ADMIN` (API access was turned off for this account by an administrator): An administrator blocked API access for the account.
-                 *
-                 *     `API_NOT_ELIGIBLE` (This account does not meet the rules for API use yet): The eligibility rule is on and the account does not meet it yet (age or total funding); or, on `/brvvfy`, `/mobavfy` and `/rdmbr`, the account has never been funded (`SUPPLIER_CALLS_REQUIRE_FUNDING`, on by default).
-                 *
-                 *     `ACCOUNT_BANNED` (This account is banned): The account is banned.
-                 *
-                 *     `ACCOUNT_RESTRICTED` (This account is temporarily restricted): The account is restricted for a while; the body's `restrictedUntil` says until when.
-                 *
-                 *     `IP_ALLOWLIST_REQUIRED` (This key requires an IP allowlist and its list is empty: add an address in the bot): The key requires an IP allowlist and its list is empty (`GET /my-ip` still answers).
-                 *
-                 *     `IP_NOT_ALLOWED` (Your IP address is not on this key's allowlist): The caller's address is not on the key's allowlist (`GET /my-ip` still answers).
-                 */
-                403: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description `RATE_LIMIT` (TOO MANY REQUESTS): More than 10 calls in a rolling second or 80 in a rolling minute for this key, or too many failed authentications from your address. */
-                429: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description `NOT_IMPLEMENTED` (NOT IMPLEMENTED): The path exists in the contract but not on this build (`POST /balance`: wallets are funded in the bot). */
-                501: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /**
-                 * @description `RATE_LIMIT_UNAVAILABLE` (RATE_LIMIT_UNAVAILABLE): The rate-limit store did not answer in time; nothing was done.
-                 *
-                 *     `SERVICE_UNAVAILABLE` (SERVICE UNAVAILABLE): The database did not answer, or (`GET /ledger` statements) the service is already streaming its most statements at once or this key already streams one, or a `next start` server was still starting and could not yet tell the client's address; nothing was done.
-                 */
-                503: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-            };
-        };
+        /**
+         * Not available: wallets are funded only through the bot
+         * @description Always answers 501 NOT_IMPLEMENTED on this build: wallets are funded in the bot (an admin's /credit). Read the balance with GET /balance.
+         */
+        post: operations["fundBalance"];
         delete?: never;
         options?: never;
         head?: never;
@@ -604,212 +117,9 @@ export interface paths {
          * Place an order for one pack
          * @description Idempotent per account on `idempotencyKey ?? trxid`, forever. A duplicate of a finished request answers the same invoice with the header `Idempotent-Replayed: true`; a duplicate while the original is still executing answers 429 DUPLICATE_IN_FLIGHT; the same trxid from another key of your account answers 403 FORBIDDEN; the same trxid with a different pid, identifiers or quantity answers 409 IDEMPOTENCY_MISMATCH. Stock is checked before the wallet: more codes than are in stock answers 400 INSUFFICIENT_STOCK whatever the balance, stores nothing and leaves the trxid free. A wallet that cannot cover the price answers 200 with a cancelled invoice (`orderCreated: false`, `error: "INSUFFICIENT BALANCE"`); a new charge needs a new trxid. A fresh order answers `status: "processing"`; poll GET /orders/{orderId} until completed or cancelled. The invoice echoes `userId`, `zoneId` and `serverId` exactly as sent (a serverId label such as `NA` stays `NA`; the supplier gets the resolved value). While MAINTENANCE or API_ORDER_DISABLED stops new orders, a repeat of an order that exists still answers its invoice (`Idempotent-Replayed: true`), whatever has changed in the catalog since.
          *
-         *     Also accepted field names: `pid`: `PID`; `trxid`: `trxId`, `idtrx`, `idTrx`; `userId`: `userID`; `idempotencyKey`: `idempotency`.
+         *     Also accepted field names (each in the body schema): `pid`: `PID`; `trxid`: `trxId`, `idtrx`, `idTrx`; `userId`: `userID`; `idempotencyKey`: `idempotency`. When a body carries several names of one field, the first name listed that is not null is read.
          */
-        post: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody: {
-                content: {
-                    "application/json": {
-                        /** @description Catalog id from GET /products (alias PID). Required: missing, null or empty is INVALID REQUEST */
-                        pid?: string | null;
-                        /** @description Your id for this purchase (aliases trxId, idtrx, idTrx). Required: missing, null or empty is INVALID REQUEST. A new purchase needs a new trxid */
-                        trxid?: string | number | null;
-                        /** @description Player id / uid (alias userID), for lines that require it; echoed in the invoice as sent */
-                        userId?: string | number;
-                        /** @description Numeric zone, for lines that require it; echoed in the invoice as sent */
-                        zoneId?: string | number;
-                        /** @description Server value or label from serverIdOptions; echoed in the invoice as sent */
-                        serverId?: string | number;
-                        /** @description Game-key and gift-card lines only: 1 to 10 codes (default 1) */
-                        quantity?: number;
-                        /** @description Alias idempotency. When omitted (or null or empty), trxid is the idempotency key. Scoped to your account, kept forever */
-                        idempotencyKey?: string | null;
-                    };
-                };
-            };
-            responses: {
-                /** @description Success */
-                200: {
-                    headers: {
-                        /** @description `true` when the invoice is that of an earlier request with the same idempotency key */
-                        "Idempotent-Replayed"?: string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @description false for an order cancelled at placement (INSUFFICIENT BALANCE) */
-                            orderCreated: boolean;
-                            /**
-                             * @description Public id SVCAPI-<line code>-<base36>-<hash>
-                             * @example SVCAPI-BR-2N9C-7F3KQ1
-                             */
-                            orderId: string;
-                            trxid: string;
-                            /** @enum {string} */
-                            status: "pending" | "processing" | "completed" | "cancelled";
-                            /** @description Line slug */
-                            game: string;
-                            packName: string;
-                            /** @description Total charged (unit price x quantity), USD */
-                            amountUsd: number;
-                            quantity: number;
-                            /** @description As sent in the order, on lines that take it */
-                            userId?: string;
-                            /** @description As sent in the order, on lines that take it */
-                            zoneId?: string;
-                            /** @description As sent in the order (a label such as NA stays NA), on lines that take it */
-                            serverId?: string;
-                            /**
-                             * @description Present (true) while an admin must settle the order: the supplier's outcome was not settled in time, and an admin will complete it or cancel and refund it. The status stays pending or processing meanwhile; absent on every other order
-                             * @enum {boolean}
-                             */
-                            awaitingAdmin?: true;
-                            /** @description Present on cancelled orders: why */
-                            error?: string;
-                            /** @description Present on cancelled orders: true when the charge was returned to the wallet, false when nothing was charged */
-                            refunded?: boolean;
-                            /** @description Game-key and gift-card codes, on completed orders, shown only to their owner */
-                            codes?: string[];
-                            /** @description Seconds from placement to completion or cancellation, on finished orders */
-                            durationSec?: number;
-                            createdAt: string;
-                            /** @enum {boolean} */
-                            success: true;
-                        };
-                    };
-                };
-                /**
-                 * @description `INVALID_BODY` (INVALID BODY): The body fails its schema: a wrong type, an out-of-range value, a missing field other than `pid`/`trxid`, or not a JSON object. `details` lists `{ field, message }`.
-                 *
-                 *     `INVALID_REQUEST` (INVALID REQUEST): `pid` or `trxid` missing (absent, `null` or empty), an identifier the line requires missing or not allowed (`userId`, `zoneId`, `serverId`), or a query parameter out of range. `details` says which.
-                 *
-                 *     `UNKNOWN_PID` (UNKNOWN PID): `pid` matches no catalog id.
-                 *
-                 *     `GAME_DISABLED` (GAME DISABLED): The pack's game line exists but does not take orders now.
-                 *
-                 *     `INVALID_PRODUCT` (INVALID PRODUCT): The pack exists but cannot be fulfilled (misconfigured).
-                 *
-                 *     `PRODUCT_DISABLED` (PRODUCT DISABLED): The pack is inactive for orders.
-                 *
-                 *     `QUANTITY_ONLY_FOR_GAMEKEY_OR_GIFTCARD` (QUANTITY ONLY FOR GAMEKEY OR GIFTCARD): `quantity` sent for a top-up line.
-                 *
-                 *     `INSUFFICIENT_STOCK` (INSUFFICIENT STOCK): Fewer game-key or gift-card codes in stock than `quantity`, whatever the balance (stock is checked before the wallet); nothing is charged or stored.
-                 */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /**
-                 * @description `MISSING_API_KEY` (API key missing: send X-API-Key or Authorization: Bearer): No `X-API-Key` header and no `Authorization: Bearer` token.
-                 *
-                 *     `INVALID_API_KEY_FORMAT` (API key is malformed: expected svc_ followed by 40 letters and digits): The key is not `svc_` followed by 40 letters and digits.
-                 *
-                 *     `INVALID_API_KEY` (API key is unknown or revoked): No live key has this value (unknown, or revoked in the bot).
-                 *
-                 *     `INVALID_JSON` (INVALID JSON): The body is not valid JSON (401, as the contract says).
-                 */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /**
-                 * @description `API_DISABLED` (API access is turned off for this account: send /api on to the bot): The account holder has not turned API access on.
-                 *
-                 *     `API_DISABLED_BY_ADMIN` (API access was turned off for this account by an administrator): An administrator blocked API access for the account.
-                 *
-                 *     `API_NOT_ELIGIBLE` (This account does not meet the rules for API use yet): The eligibility rule is on and the account does not meet it yet (age or total funding); or, on `/brvvfy`, `/mobavfy` and `/rdmbr`, the account has never been funded (`SUPPLIER_CALLS_REQUIRE_FUNDING`, on by default).
-                 *
-                 *     `ACCOUNT_BANNED` (This account is banned): The account is banned.
-                 *
-                 *     `ACCOUNT_RESTRICTED` (This account is temporarily restricted): The account is restricted for a while; the body's `restrictedUntil` says until when.
-                 *
-                 *     `IP_ALLOWLIST_REQUIRED` (This key requires an IP allowlist and its list is empty: add an address in the bot): The key requires an IP allowlist and its list is empty (`GET /my-ip` still answers).
-                 *
-                 *     `IP_NOT_ALLOWED` (Your IP address is not on this key's allowlist): The caller's address is not on the key's allowlist (`GET /my-ip` still answers).
-                 *
-                 *     `FORBIDDEN` (FORBIDDEN): The `trxid` (idempotency key) already belongs to an order, or a `/rdmbr` redemption, made with another key of your account.
-                 */
-                403: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description `IDEMPOTENCY_MISMATCH` (TRXID REUSED WITH DIFFERENT REQUEST): The `trxid` (idempotency key) already has an order with a different pid, identifiers or quantity, or a `/rdmbr` redemption with another player or code. */
-                409: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description `PAYLOAD_TOO_LARGE` (PAYLOAD TOO LARGE): The body is larger than the limit (16 KiB by default). */
-                413: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description `UNSUPPORTED_MEDIA_TYPE` (UNSUPPORTED MEDIA TYPE: send Content-Type: application/json): A POST body without `Content-Type: application/json`. */
-                415: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /**
-                 * @description `RATE_LIMIT` (TOO MANY REQUESTS): More than 10 calls in a rolling second or 80 in a rolling minute for this key, or too many failed authentications from your address.
-                 *
-                 *     `DUPLICATE_IN_FLIGHT` (DUPLICATE_IN_FLIGHT): The same `trxid` (idempotency key) is being placed, or redeemed at `/rdmbr`, by a request that has not answered yet.
-                 */
-                429: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /**
-                 * @description `RATE_LIMIT_UNAVAILABLE` (RATE_LIMIT_UNAVAILABLE): The rate-limit store did not answer in time; nothing was done.
-                 *
-                 *     `SERVICE_UNAVAILABLE` (SERVICE UNAVAILABLE): The database did not answer, or (`GET /ledger` statements) the service is already streaming its most statements at once or this key already streams one, or a `next start` server was still starting and could not yet tell the client's address; nothing was done.
-                 *
-                 *     `MAINTENANCE` (MAINTENANCE): New orders and redeems are paused for maintenance. A replay of an existing order still answers its invoice.
-                 *
-                 *     `API_ORDER_DISABLED` (API_ORDER_DISABLED): New orders are off for everyone for a while; reads keep working. A replay of an existing order still answers its invoice.
-                 */
-                503: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-            };
-        };
+        post: operations["placeOrder"];
         delete?: never;
         options?: never;
         head?: never;
@@ -827,159 +137,7 @@ export interface paths {
          * One of your orders
          * @description Accepts the public id, your trxid, your idempotency key, or the numeric id. When the reference matches more than one of your orders ("123" can be both an order id and a trxid), the first kind that matches wins, always in this order: publicId, trxid (the newest order with it), idempotencyKey, numeric id. The header `Order-Matched-By` names the kind that matched; `?by=` restricts the lookup to one kind (`?by=id` for the numeric id). Another account's order, by any form, is 404 ORDER NOT FOUND. With `?wait=N` the answer is held up to N seconds (max 30) until the order is completed or cancelled.
          */
-        get: {
-            parameters: {
-                query?: {
-                    /**
-                     * @description Seconds (up to 30) to hold the answer until the order is completed or cancelled
-                     * @example 10
-                     */
-                    wait?: string;
-                    /** @description Read `orderId` as this kind of reference only. Without it, the first kind that matches wins: publicId, then trxid, then idempotencyKey, then the numeric id */
-                    by?: "publicId" | "trxid" | "idempotencyKey" | "id";
-                };
-                header?: never;
-                path: {
-                    /**
-                     * @description The public id (SVCAPI-...), your trxid, your idempotency key, or the numeric id. When it matches several of your orders, the first kind that matches wins: publicId, then trxid (newest order with it), then idempotencyKey, then the numeric id; the response header Order-Matched-By says which
-                     * @example SVCAPI-BR-2N9C-7F3KQ1
-                     */
-                    orderId: string;
-                };
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description Success */
-                200: {
-                    headers: {
-                        /** @description The kind of reference `orderId` matched: publicId, trxid, idempotencyKey or id */
-                        "Order-Matched-By"?: string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @description false for an order cancelled at placement (INSUFFICIENT BALANCE) */
-                            orderCreated: boolean;
-                            /**
-                             * @description Public id SVCAPI-<line code>-<base36>-<hash>
-                             * @example SVCAPI-BR-2N9C-7F3KQ1
-                             */
-                            orderId: string;
-                            trxid: string;
-                            /** @enum {string} */
-                            status: "pending" | "processing" | "completed" | "cancelled";
-                            /** @description Line slug */
-                            game: string;
-                            packName: string;
-                            /** @description Total charged (unit price x quantity), USD */
-                            amountUsd: number;
-                            quantity: number;
-                            /** @description As sent in the order, on lines that take it */
-                            userId?: string;
-                            /** @description As sent in the order, on lines that take it */
-                            zoneId?: string;
-                            /** @description As sent in the order (a label such as NA stays NA), on lines that take it */
-                            serverId?: string;
-                            /**
-                             * @description Present (true) while an admin must settle the order: the supplier's outcome was not settled in time, and an admin will complete it or cancel and refund it. The status stays pending or processing meanwhile; absent on every other order
-                             * @enum {boolean}
-                             */
-                            awaitingAdmin?: true;
-                            /** @description Present on cancelled orders: why */
-                            error?: string;
-                            /** @description Present on cancelled orders: true when the charge was returned to the wallet, false when nothing was charged */
-                            refunded?: boolean;
-                            /** @description Game-key and gift-card codes, on completed orders, shown only to their owner */
-                            codes?: string[];
-                            /** @description Seconds from placement to completion or cancellation, on finished orders */
-                            durationSec?: number;
-                            createdAt: string;
-                            /** @enum {boolean} */
-                            success: true;
-                        };
-                    };
-                };
-                /** @description `INVALID_REQUEST` (INVALID REQUEST): `pid` or `trxid` missing (absent, `null` or empty), an identifier the line requires missing or not allowed (`userId`, `zoneId`, `serverId`), or a query parameter out of range. `details` says which. */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /**
-                 * @description `MISSING_API_KEY` (API key missing: send X-API-Key or Authorization: Bearer): No `X-API-Key` header and no `Authorization: Bearer` token.
-                 *
-                 *     `INVALID_API_KEY_FORMAT` (API key is malformed: expected svc_ followed by 40 letters and digits): The key is not `svc_` followed by 40 letters and digits.
-                 *
-                 *     `INVALID_API_KEY` (API key is unknown or revoked): No live key has this value (unknown, or revoked in the bot).
-                 */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /**
-                 * @description `API_DISABLED` (API access is turned off for this account: send /api on to the bot): The account holder has not turned API access on.
-                 *
-                 *     `API_DISABLED_BY_ADMIN` (API access was turned off for this account by an administrator): An administrator blocked API access for the account.
-                 *
-                 *     `API_NOT_ELIGIBLE` (This account does not meet the rules for API use yet): The eligibility rule is on and the account does not meet it yet (age or total funding); or, on `/brvvfy`, `/mobavfy` and `/rdmbr`, the account has never been funded (`SUPPLIER_CALLS_REQUIRE_FUNDING`, on by default).
-                 *
-                 *     `ACCOUNT_BANNED` (This account is banned): The account is banned.
-                 *
-                 *     `ACCOUNT_RESTRICTED` (This account is temporarily restricted): The account is restricted for a while; the body's `restrictedUntil` says until when.
-                 *
-                 *     `IP_ALLOWLIST_REQUIRED` (This key requires an IP allowlist and its list is empty: add an address in the bot): The key requires an IP allowlist and its list is empty (`GET /my-ip` still answers).
-                 *
-                 *     `IP_NOT_ALLOWED` (Your IP address is not on this key's allowlist): The caller's address is not on the key's allowlist (`GET /my-ip` still answers).
-                 */
-                403: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description `ORDER_NOT_FOUND` (ORDER NOT FOUND): No order of your account matches the reference (another account's order is not found either). */
-                404: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description `RATE_LIMIT` (TOO MANY REQUESTS): More than 10 calls in a rolling second or 80 in a rolling minute for this key, or too many failed authentications from your address. */
-                429: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /**
-                 * @description `RATE_LIMIT_UNAVAILABLE` (RATE_LIMIT_UNAVAILABLE): The rate-limit store did not answer in time; nothing was done.
-                 *
-                 *     `SERVICE_UNAVAILABLE` (SERVICE UNAVAILABLE): The database did not answer, or (`GET /ledger` statements) the service is already streaming its most statements at once or this key already streams one, or a `next start` server was still starting and could not yet tell the client's address; nothing was done.
-                 */
-                503: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-            };
-        };
+        get: operations["getOrder"];
         put?: never;
         post?: never;
         delete?: never;
@@ -999,119 +157,7 @@ export interface paths {
          * The calling key's orders, newest first
          * @description Only orders placed with the key of this request (another key of the same account sees its own). Simple mode: `limit` (1-200, default 30). Paged mode, when `page` is passed: `pageSize` (1-50, default 20), with `total` and `hasMore` (counted over this key's orders). Values outside those ranges, or not whole numbers, answer 400 INVALID REQUEST with details.
          */
-        get: {
-            parameters: {
-                query?: {
-                    /** @description Simple mode: how many of your newest orders (1-200, default 30) */
-                    limit?: string;
-                    /**
-                     * @description Paged mode: page number from 1; passing it switches to paged mode
-                     * @example 1
-                     */
-                    page?: string;
-                    /**
-                     * @description Paged mode: orders per page (1-50, default 20)
-                     * @example 20
-                     */
-                    pageSize?: string;
-                };
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description Success */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @enum {boolean} */
-                            success: true;
-                            count: number;
-                            orders: components["schemas"]["Invoice"][];
-                            page?: number;
-                            pageSize?: number;
-                            /** @description Paged mode: all your orders */
-                            total?: number;
-                            /** @description Paged mode: whether a next page exists */
-                            hasMore?: boolean;
-                        };
-                    };
-                };
-                /** @description `INVALID_REQUEST` (INVALID REQUEST): `pid` or `trxid` missing (absent, `null` or empty), an identifier the line requires missing or not allowed (`userId`, `zoneId`, `serverId`), or a query parameter out of range. `details` says which. */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /**
-                 * @description `MISSING_API_KEY` (API key missing: send X-API-Key or Authorization: Bearer): No `X-API-Key` header and no `Authorization: Bearer` token.
-                 *
-                 *     `INVALID_API_KEY_FORMAT` (API key is malformed: expected svc_ followed by 40 letters and digits): The key is not `svc_` followed by 40 letters and digits.
-                 *
-                 *     `INVALID_API_KEY` (API key is unknown or revoked): No live key has this value (unknown, or revoked in the bot).
-                 */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /**
-                 * @description `API_DISABLED` (API access is turned off for this account: send /api on to the bot): The account holder has not turned API access on.
-                 *
-                 *     `API_DISABLED_BY_ADMIN` (API access was turned off for this account by an administrator): An administrator blocked API access for the account.
-                 *
-                 *     `API_NOT_ELIGIBLE` (This account does not meet the rules for API use yet): The eligibility rule is on and the account does not meet it yet (age or total funding); or, on `/brvvfy`, `/mobavfy` and `/rdmbr`, the account has never been funded (`SUPPLIER_CALLS_REQUIRE_FUNDING`, on by default).
-                 *
-                 *     `ACCOUNT_BANNED` (This account is banned): The account is banned.
-                 *
-                 *     `ACCOUNT_RESTRICTED` (This account is temporarily restricted): The account is restricted for a while; the body's `restrictedUntil` says until when.
-                 *
-                 *     `IP_ALLOWLIST_REQUIRED` (This key requires an IP allowlist and its list is empty: add an address in the bot): The key requires an IP allowlist and its list is empty (`GET /my-ip` still answers).
-                 *
-                 *     `IP_NOT_ALLOWED` (Your IP address is not on this key's allowlist): The caller's address is not on the key's allowlist (`GET /my-ip` still answers).
-                 */
-                403: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description `RATE_LIMIT` (TOO MANY REQUESTS): More than 10 calls in a rolling second or 80 in a rolling minute for this key, or too many failed authentications from your address. */
-                429: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /**
-                 * @description `RATE_LIMIT_UNAVAILABLE` (RATE_LIMIT_UNAVAILABLE): The rate-limit store did not answer in time; nothing was done.
-                 *
-                 *     `SERVICE_UNAVAILABLE` (SERVICE UNAVAILABLE): The database did not answer, or (`GET /ledger` statements) the service is already streaming its most statements at once or this key already streams one, or a `next start` server was still starting and could not yet tell the client's address; nothing was done.
-                 */
-                503: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-            };
-        };
+        get: operations["getHistory"];
         put?: never;
         post?: never;
         delete?: never;
@@ -1131,133 +177,7 @@ export interface paths {
          * Your wallet statement, newest first
          * @description Every credit, debit, refund and adjustment with the balance after it, in pages, newest first. `?format=csv` answers the page as CSV. `?format=csv&from=...&to=...` streams every entry with `from <= createdAt < to` (oldest first, not paged) between an opening and a closing balance line, for reconciling a period in one download: `from` and `to` are ISO-8601 instants with an offset or bare dates (00:00 UTC), at most 366 days apart; a month is `from=2026-10-01&to=2026-11-01`. The opening balance plus the entries' amounts equals the closing balance. While the service already streams its most statements at once, or this key already streams one, a statement answers 503 SERVICE UNAVAILABLE with Retry-After.
          */
-        get: {
-            parameters: {
-                query?: {
-                    /**
-                     * @description Page number from 1 (default 1)
-                     * @example 1
-                     */
-                    page?: string;
-                    /**
-                     * @description Entries per page (1-500, default 50)
-                     * @example 50
-                     */
-                    pageSize?: string;
-                    /** @description csv: the page as CSV, or with from and to the whole range as one streamed statement */
-                    format?: "json" | "csv";
-                    /** @description With format=csv and to: the statement's start, inclusive (a bare date is 00:00 UTC that day) */
-                    from?: string;
-                    /** @description With format=csv and from: the statement's end, exclusive (at most 366 days after from) */
-                    to?: string;
-                };
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description Success */
-                200: {
-                    headers: {
-                        /** @description With format=csv: `attachment` with a file name (`ledger-<from>-to-<to>.csv` for a statement) */
-                        "Content-Disposition"?: string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @enum {boolean} */
-                            success: true;
-                            page: number;
-                            pageSize: number;
-                            total: number;
-                            hasMore: boolean;
-                            entries: {
-                                /** @description The entry's number within your account: 1, 2, 3... in posting order */
-                                id: number;
-                                /** @enum {string} */
-                                type: "credit" | "debit" | "refund" | "adjustment";
-                                amountUsd: number;
-                                balanceAfterUsd: number;
-                                orderId: string | null;
-                                reason: string | null;
-                                createdAt: string;
-                            }[];
-                        };
-                        "text/csv": string;
-                    };
-                };
-                /** @description `INVALID_REQUEST` (INVALID REQUEST): `pid` or `trxid` missing (absent, `null` or empty), an identifier the line requires missing or not allowed (`userId`, `zoneId`, `serverId`), or a query parameter out of range. `details` says which. */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /**
-                 * @description `MISSING_API_KEY` (API key missing: send X-API-Key or Authorization: Bearer): No `X-API-Key` header and no `Authorization: Bearer` token.
-                 *
-                 *     `INVALID_API_KEY_FORMAT` (API key is malformed: expected svc_ followed by 40 letters and digits): The key is not `svc_` followed by 40 letters and digits.
-                 *
-                 *     `INVALID_API_KEY` (API key is unknown or revoked): No live key has this value (unknown, or revoked in the bot).
-                 */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /**
-                 * @description `API_DISABLED` (API access is turned off for this account: send /api on to the bot): The account holder has not turned API access on.
-                 *
-                 *     `API_DISABLED_BY_ADMIN` (API access was turned off for this account by an administrator): An administrator blocked API access for the account.
-                 *
-                 *     `API_NOT_ELIGIBLE` (This account does not meet the rules for API use yet): The eligibility rule is on and the account does not meet it yet (age or total funding); or, on `/brvvfy`, `/mobavfy` and `/rdmbr`, the account has never been funded (`SUPPLIER_CALLS_REQUIRE_FUNDING`, on by default).
-                 *
-                 *     `ACCOUNT_BANNED` (This account is banned): The account is banned.
-                 *
-                 *     `ACCOUNT_RESTRICTED` (This account is temporarily restricted): The account is restricted for a while; the body's `restrictedUntil` says until when.
-                 *
-                 *     `IP_ALLOWLIST_REQUIRED` (This key requires an IP allowlist and its list is empty: add an address in the bot): The key requires an IP allowlist and its list is empty (`GET /my-ip` still answers).
-                 *
-                 *     `IP_NOT_ALLOWED` (Your IP address is not on this key's allowlist): The caller's address is not on the key's allowlist (`GET /my-ip` still answers).
-                 */
-                403: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description `RATE_LIMIT` (TOO MANY REQUESTS): More than 10 calls in a rolling second or 80 in a rolling minute for this key, or too many failed authentications from your address. */
-                429: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /**
-                 * @description `RATE_LIMIT_UNAVAILABLE` (RATE_LIMIT_UNAVAILABLE): The rate-limit store did not answer in time; nothing was done.
-                 *
-                 *     `SERVICE_UNAVAILABLE` (SERVICE UNAVAILABLE): The database did not answer, or (`GET /ledger` statements) the service is already streaming its most statements at once or this key already streams one, or a `next start` server was still starting and could not yet tell the client's address; nothing was done.
-                 */
-                503: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-            };
-        };
+        get: operations["getLedger"];
         put?: never;
         post?: never;
         delete?: never;
@@ -1279,137 +199,9 @@ export interface paths {
          * Verify a battle-royale player id (in-game name check) without ordering
          * @description 200 with the nickname when the player exists; 404 PLAYER_NOT_FOUND when not; 503 SUPPLIER_UNAVAILABLE (retry) when the check cannot be made now. A `trxid` is recorded as your reference only: a check changes nothing, so repeating it (with any trxid) asks again and answers the current state. An account that has never been funded is refused with 403 API_NOT_ELIGIBLE and nothing is sent to the supplier (README: Configuration, SUPPLIER_CALLS_REQUIRE_FUNDING).
          *
-         *     Also accepted field names: `playerId`: `playerID`, `userId`, `userID`.
+         *     Also accepted field names (each in the body schema): `playerId`: `playerID`, `userId`, `userID`. When a body carries several names of one field, the first name listed that is not null is read.
          */
-        post: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody: {
-                content: {
-                    "application/json": {
-                        /** @description Battle-royale player id (aliases playerID, userId, userID) */
-                        playerId: string | number;
-                        /** @description Your reference for this check, recorded only: a check is not idempotent (it changes nothing) */
-                        trxid?: string | number;
-                    };
-                };
-            };
-            responses: {
-                /** @description Success */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Verification"];
-                    };
-                };
-                /** @description `INVALID_BODY` (INVALID BODY): The body fails its schema: a wrong type, an out-of-range value, a missing field other than `pid`/`trxid`, or not a JSON object. `details` lists `{ field, message }`. */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /**
-                 * @description `MISSING_API_KEY` (API key missing: send X-API-Key or Authorization: Bearer): No `X-API-Key` header and no `Authorization: Bearer` token.
-                 *
-                 *     `INVALID_API_KEY_FORMAT` (API key is malformed: expected svc_ followed by 40 letters and digits): The key is not `svc_` followed by 40 letters and digits.
-                 *
-                 *     `INVALID_API_KEY` (API key is unknown or revoked): No live key has this value (unknown, or revoked in the bot).
-                 *
-                 *     `INVALID_JSON` (INVALID JSON): The body is not valid JSON (401, as the contract says).
-                 */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /**
-                 * @description `API_DISABLED` (API access is turned off for this account: send /api on to the bot): The account holder has not turned API access on.
-                 *
-                 *     `API_DISABLED_BY_ADMIN` (API access was turned off for this account by an administrator): An administrator blocked API access for the account.
-                 *
-                 *     `API_NOT_ELIGIBLE` (This account does not meet the rules for API use yet): The eligibility rule is on and the account does not meet it yet (age or total funding); or, on `/brvvfy`, `/mobavfy` and `/rdmbr`, the account has never been funded (`SUPPLIER_CALLS_REQUIRE_FUNDING`, on by default).
-                 *
-                 *     `ACCOUNT_BANNED` (This account is banned): The account is banned.
-                 *
-                 *     `ACCOUNT_RESTRICTED` (This account is temporarily restricted): The account is restricted for a while; the body's `restrictedUntil` says until when.
-                 *
-                 *     `IP_ALLOWLIST_REQUIRED` (This key requires an IP allowlist and its list is empty: add an address in the bot): The key requires an IP allowlist and its list is empty (`GET /my-ip` still answers).
-                 *
-                 *     `IP_NOT_ALLOWED` (Your IP address is not on this key's allowlist): The caller's address is not on the key's allowlist (`GET /my-ip` still answers).
-                 */
-                403: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description `PLAYER_NOT_FOUND` (PLAYER NOT FOUND): The supplier knows no such player (or no such user in that zone). */
-                404: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description `PAYLOAD_TOO_LARGE` (PAYLOAD TOO LARGE): The body is larger than the limit (16 KiB by default). */
-                413: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description `UNSUPPORTED_MEDIA_TYPE` (UNSUPPORTED MEDIA TYPE: send Content-Type: application/json): A POST body without `Content-Type: application/json`. */
-                415: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description `RATE_LIMIT` (TOO MANY REQUESTS): More than 10 calls in a rolling second or 80 in a rolling minute for this key, or too many failed authentications from your address. */
-                429: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /**
-                 * @description `RATE_LIMIT_UNAVAILABLE` (RATE_LIMIT_UNAVAILABLE): The rate-limit store did not answer in time; nothing was done.
-                 *
-                 *     `SERVICE_UNAVAILABLE` (SERVICE UNAVAILABLE): The database did not answer, or (`GET /ledger` statements) the service is already streaming its most statements at once or this key already streams one, or a `next start` server was still starting and could not yet tell the client's address; nothing was done.
-                 *
-                 *     `SUPPLIER_UNAVAILABLE` (SUPPLIER UNAVAILABLE: try again shortly): The supplier could not answer the check or redemption now.
-                 */
-                503: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-            };
-        };
+        post: operations["verifyBrPlayer"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1429,139 +221,9 @@ export interface paths {
          * Verify a MOBA user and zone (region / profile check)
          * @description 200 with the nickname when the user exists in that zone; 404 PLAYER_NOT_FOUND when not; 503 SUPPLIER_UNAVAILABLE (retry). An account that has never been funded is refused with 403 API_NOT_ELIGIBLE and nothing is sent to the supplier (README: Configuration, SUPPLIER_CALLS_REQUIRE_FUNDING).
          *
-         *     Also accepted field names: `userId`: `userID`.
+         *     Also accepted field names (each in the body schema): `userId`: `userID`. When a body carries several names of one field, the first name listed that is not null is read.
          */
-        post: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody: {
-                content: {
-                    "application/json": {
-                        /** @description User id (alias userID) */
-                        userId: string | number;
-                        /** @description Numeric zone id */
-                        zoneId: string | number;
-                        /** @description Your reference for this check, recorded only: a check is not idempotent (it changes nothing) */
-                        trxid?: string | number;
-                    };
-                };
-            };
-            responses: {
-                /** @description Success */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Verification"];
-                    };
-                };
-                /** @description `INVALID_BODY` (INVALID BODY): The body fails its schema: a wrong type, an out-of-range value, a missing field other than `pid`/`trxid`, or not a JSON object. `details` lists `{ field, message }`. */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /**
-                 * @description `MISSING_API_KEY` (API key missing: send X-API-Key or Authorization: Bearer): No `X-API-Key` header and no `Authorization: Bearer` token.
-                 *
-                 *     `INVALID_API_KEY_FORMAT` (API key is malformed: expected svc_ followed by 40 letters and digits): The key is not `svc_` followed by 40 letters and digits.
-                 *
-                 *     `INVALID_API_KEY` (API key is unknown or revoked): No live key has this value (unknown, or revoked in the bot).
-                 *
-                 *     `INVALID_JSON` (INVALID JSON): The body is not valid JSON (401, as the contract says).
-                 */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /**
-                 * @description `API_DISABLED` (API access is turned off for this account: send /api on to the bot): The account holder has not turned API access on.
-                 *
-                 *     `API_DISABLED_BY_ADMIN` (API access was turned off for this account by an administrator): An administrator blocked API access for the account.
-                 *
-                 *     `API_NOT_ELIGIBLE` (This account does not meet the rules for API use yet): The eligibility rule is on and the account does not meet it yet (age or total funding); or, on `/brvvfy`, `/mobavfy` and `/rdmbr`, the account has never been funded (`SUPPLIER_CALLS_REQUIRE_FUNDING`, on by default).
-                 *
-                 *     `ACCOUNT_BANNED` (This account is banned): The account is banned.
-                 *
-                 *     `ACCOUNT_RESTRICTED` (This account is temporarily restricted): The account is restricted for a while; the body's `restrictedUntil` says until when.
-                 *
-                 *     `IP_ALLOWLIST_REQUIRED` (This key requires an IP allowlist and its list is empty: add an address in the bot): The key requires an IP allowlist and its list is empty (`GET /my-ip` still answers).
-                 *
-                 *     `IP_NOT_ALLOWED` (Your IP address is not on this key's allowlist): The caller's address is not on the key's allowlist (`GET /my-ip` still answers).
-                 */
-                403: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description `PLAYER_NOT_FOUND` (PLAYER NOT FOUND): The supplier knows no such player (or no such user in that zone). */
-                404: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description `PAYLOAD_TOO_LARGE` (PAYLOAD TOO LARGE): The body is larger than the limit (16 KiB by default). */
-                413: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description `UNSUPPORTED_MEDIA_TYPE` (UNSUPPORTED MEDIA TYPE: send Content-Type: application/json): A POST body without `Content-Type: application/json`. */
-                415: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description `RATE_LIMIT` (TOO MANY REQUESTS): More than 10 calls in a rolling second or 80 in a rolling minute for this key, or too many failed authentications from your address. */
-                429: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /**
-                 * @description `RATE_LIMIT_UNAVAILABLE` (RATE_LIMIT_UNAVAILABLE): The rate-limit store did not answer in time; nothing was done.
-                 *
-                 *     `SERVICE_UNAVAILABLE` (SERVICE UNAVAILABLE): The database did not answer, or (`GET /ledger` statements) the service is already streaming its most statements at once or this key already streams one, or a `next start` server was still starting and could not yet tell the client's address; nothing was done.
-                 *
-                 *     `SUPPLIER_UNAVAILABLE` (SUPPLIER UNAVAILABLE: try again shortly): The supplier could not answer the check or redemption now.
-                 */
-                503: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-            };
-        };
+        post: operations["verifyMobaPlayer"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1581,167 +243,9 @@ export interface paths {
          * Redeem a code to a battle-royale player
          * @description The code is groups of 2-10 letters or digits separated by hyphens. 200 when redeemed; 400 INVALID_CODE when the code is not of that form (nothing is sent to the supplier) or the supplier says it is invalid; 409 CODE_USED; 404 PLAYER_NOT_FOUND; 503 SUPPLIER_UNAVAILABLE (retry). A missing or non-string code is 400 INVALID BODY. Paused by MAINTENANCE. With a `trxid` the call is idempotent per account: a retry answers the first final outcome again (redeemed, INVALID_CODE, CODE_USED, PLAYER_NOT_FOUND) with the header `Idempotent-Replayed: true`; after SUPPLIER_UNAVAILABLE a retry asks the supplier again; a retry while the first is still with the supplier answers 429 DUPLICATE_IN_FLIGHT; the same trxid with another player or code answers 409 IDEMPOTENCY_MISMATCH, from another key of your account 403 FORBIDDEN. An account that has never been funded is refused with 403 API_NOT_ELIGIBLE and nothing is sent to the supplier (README: Configuration, SUPPLIER_CALLS_REQUIRE_FUNDING).
          *
-         *     Also accepted field names: `playerId`: `playerID`, `userId`, `userID`.
+         *     Also accepted field names (each in the body schema): `playerId`: `playerID`, `userId`, `userID`. When a body carries several names of one field, the first name listed that is not null is read.
          */
-        post: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody: {
-                content: {
-                    "application/json": {
-                        /** @description Battle-royale player id (aliases playerID, userId, userID) */
-                        playerId: string | number;
-                        /**
-                         * @description Groups of 2-10 letters or digits separated by hyphens; any other string is 400 INVALID_CODE
-                         * @example ABCD-EFGH-1234
-                         */
-                        code: string;
-                        /** @description Your reference for this redemption: makes it idempotent per account (a retry answers the first final outcome) */
-                        trxid?: string | number;
-                    };
-                };
-            };
-            responses: {
-                /** @description Success */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Redemption"];
-                    };
-                };
-                /**
-                 * @description `INVALID_BODY` (INVALID BODY): The body fails its schema: a wrong type, an out-of-range value, a missing field other than `pid`/`trxid`, or not a JSON object. `details` lists `{ field, message }`.
-                 *
-                 *     `INVALID_CODE` (INVALID CODE): `POST /rdmbr`: the code is not groups of 2-10 letters or digits separated by hyphens, or the supplier says it is not a valid code.
-                 */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /**
-                 * @description `MISSING_API_KEY` (API key missing: send X-API-Key or Authorization: Bearer): No `X-API-Key` header and no `Authorization: Bearer` token.
-                 *
-                 *     `INVALID_API_KEY_FORMAT` (API key is malformed: expected svc_ followed by 40 letters and digits): The key is not `svc_` followed by 40 letters and digits.
-                 *
-                 *     `INVALID_API_KEY` (API key is unknown or revoked): No live key has this value (unknown, or revoked in the bot).
-                 *
-                 *     `INVALID_JSON` (INVALID JSON): The body is not valid JSON (401, as the contract says).
-                 */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /**
-                 * @description `API_DISABLED` (API access is turned off for this account: send /api on to the bot): The account holder has not turned API access on.
-                 *
-                 *     `API_DISABLED_BY_ADMIN` (API access was turned off for this account by an administrator): An administrator blocked API access for the account.
-                 *
-                 *     `API_NOT_ELIGIBLE` (This account does not meet the rules for API use yet): The eligibility rule is on and the account does not meet it yet (age or total funding); or, on `/brvvfy`, `/mobavfy` and `/rdmbr`, the account has never been funded (`SUPPLIER_CALLS_REQUIRE_FUNDING`, on by default).
-                 *
-                 *     `ACCOUNT_BANNED` (This account is banned): The account is banned.
-                 *
-                 *     `ACCOUNT_RESTRICTED` (This account is temporarily restricted): The account is restricted for a while; the body's `restrictedUntil` says until when.
-                 *
-                 *     `IP_ALLOWLIST_REQUIRED` (This key requires an IP allowlist and its list is empty: add an address in the bot): The key requires an IP allowlist and its list is empty (`GET /my-ip` still answers).
-                 *
-                 *     `IP_NOT_ALLOWED` (Your IP address is not on this key's allowlist): The caller's address is not on the key's allowlist (`GET /my-ip` still answers).
-                 *
-                 *     `FORBIDDEN` (FORBIDDEN): The `trxid` (idempotency key) already belongs to an order, or a `/rdmbr` redemption, made with another key of your account.
-                 */
-                403: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description `PLAYER_NOT_FOUND` (PLAYER NOT FOUND): The supplier knows no such player (or no such user in that zone). */
-                404: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /**
-                 * @description `CODE_USED` (CODE ALREADY USED): `POST /rdmbr`: the code was already redeemed.
-                 *
-                 *     `IDEMPOTENCY_MISMATCH` (TRXID REUSED WITH DIFFERENT REQUEST): The `trxid` (idempotency key) already has an order with a different pid, identifiers or quantity, or a `/rdmbr` redemption with another player or code.
-                 */
-                409: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description `PAYLOAD_TOO_LARGE` (PAYLOAD TOO LARGE): The body is larger than the limit (16 KiB by default). */
-                413: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description `UNSUPPORTED_MEDIA_TYPE` (UNSUPPORTED MEDIA TYPE: send Content-Type: application/json): A POST body without `Content-Type: application/json`. */
-                415: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /**
-                 * @description `RATE_LIMIT` (TOO MANY REQUESTS): More than 10 calls in a rolling second or 80 in a rolling minute for this key, or too many failed authentications from your address.
-                 *
-                 *     `DUPLICATE_IN_FLIGHT` (DUPLICATE_IN_FLIGHT): The same `trxid` (idempotency key) is being placed, or redeemed at `/rdmbr`, by a request that has not answered yet.
-                 */
-                429: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /**
-                 * @description `RATE_LIMIT_UNAVAILABLE` (RATE_LIMIT_UNAVAILABLE): The rate-limit store did not answer in time; nothing was done.
-                 *
-                 *     `SERVICE_UNAVAILABLE` (SERVICE UNAVAILABLE): The database did not answer, or (`GET /ledger` statements) the service is already streaming its most statements at once or this key already streams one, or a `next start` server was still starting and could not yet tell the client's address; nothing was done.
-                 *
-                 *     `SUPPLIER_UNAVAILABLE` (SUPPLIER UNAVAILABLE: try again shortly): The supplier could not answer the check or redemption now.
-                 *
-                 *     `MAINTENANCE` (MAINTENANCE): New orders and redeems are paused for maintenance. A replay of an existing order still answers its invoice.
-                 */
-                503: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-            };
-        };
+        post: operations["redeemCode"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1759,113 +263,7 @@ export interface paths {
          * Your webhook events after a sequence number, oldest first
          * @description Every event of your account, whether or not it has webhook endpoints and whether or not they answered. Sequence numbers start at 1 and have no gaps: keep the last one you processed and ask for `?after=` it to catch up.
          */
-        get: {
-            parameters: {
-                query?: {
-                    /**
-                     * @description Return events with a sequence number greater than this (default 0: from the first)
-                     * @example 41
-                     */
-                    after?: string;
-                    /**
-                     * @description At most this many events (1-500, default 100)
-                     * @example 100
-                     */
-                    limit?: string;
-                };
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description Success */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @enum {boolean} */
-                            success: true;
-                            events: components["schemas"]["WebhookEvent"][];
-                            hasMore: boolean;
-                            /** @description Pass as `after` for the next page (the last sequence returned, or your `after`) */
-                            nextAfter: number;
-                        };
-                    };
-                };
-                /** @description `INVALID_REQUEST` (INVALID REQUEST): `pid` or `trxid` missing (absent, `null` or empty), an identifier the line requires missing or not allowed (`userId`, `zoneId`, `serverId`), or a query parameter out of range. `details` says which. */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /**
-                 * @description `MISSING_API_KEY` (API key missing: send X-API-Key or Authorization: Bearer): No `X-API-Key` header and no `Authorization: Bearer` token.
-                 *
-                 *     `INVALID_API_KEY_FORMAT` (API key is malformed: expected svc_ followed by 40 letters and digits): The key is not `svc_` followed by 40 letters and digits.
-                 *
-                 *     `INVALID_API_KEY` (API key is unknown or revoked): No live key has this value (unknown, or revoked in the bot).
-                 */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /**
-                 * @description `API_DISABLED` (API access is turned off for this account: send /api on to the bot): The account holder has not turned API access on.
-                 *
-                 *     `API_DISABLED_BY_ADMIN` (API access was turned off for this account by an administrator): An administrator blocked API access for the account.
-                 *
-                 *     `API_NOT_ELIGIBLE` (This account does not meet the rules for API use yet): The eligibility rule is on and the account does not meet it yet (age or total funding); or, on `/brvvfy`, `/mobavfy` and `/rdmbr`, the account has never been funded (`SUPPLIER_CALLS_REQUIRE_FUNDING`, on by default).
-                 *
-                 *     `ACCOUNT_BANNED` (This account is banned): The account is banned.
-                 *
-                 *     `ACCOUNT_RESTRICTED` (This account is temporarily restricted): The account is restricted for a while; the body's `restrictedUntil` says until when.
-                 *
-                 *     `IP_ALLOWLIST_REQUIRED` (This key requires an IP allowlist and its list is empty: add an address in the bot): The key requires an IP allowlist and its list is empty (`GET /my-ip` still answers).
-                 *
-                 *     `IP_NOT_ALLOWED` (Your IP address is not on this key's allowlist): The caller's address is not on the key's allowlist (`GET /my-ip` still answers).
-                 */
-                403: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description `RATE_LIMIT` (TOO MANY REQUESTS): More than 10 calls in a rolling second or 80 in a rolling minute for this key, or too many failed authentications from your address. */
-                429: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /**
-                 * @description `RATE_LIMIT_UNAVAILABLE` (RATE_LIMIT_UNAVAILABLE): The rate-limit store did not answer in time; nothing was done.
-                 *
-                 *     `SERVICE_UNAVAILABLE` (SERVICE UNAVAILABLE): The database did not answer, or (`GET /ledger` statements) the service is already streaming its most statements at once or this key already streams one, or a `next start` server was still starting and could not yet tell the client's address; nothing was done.
-                 */
-                503: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-            };
-        };
+        get: operations["listEvents"];
         put?: never;
         post?: never;
         delete?: never;
@@ -1887,148 +285,7 @@ export interface paths {
          * Re-send events to your webhook endpoints
          * @description A sequence range (`after` < sequence <= `through`) or a list of `eventIds`, at most 1000 events per call, to every enabled endpoint subscribed to each event's type, or to `endpointId` only. Each event keeps its id as `webhook-id`. An event still waiting for an endpoint is not queued for it again; an account queues at most 10,000 replayed deliveries an hour (`deliveries` says how many this call queued).
          */
-        post: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody: {
-                content: {
-                    "application/json": {
-                        /** @description Re-send events with a sequence number greater than this */
-                        after?: number;
-                        /** @description ... up to and including this one */
-                        through?: number;
-                        /** @description Or re-send these events */
-                        eventIds?: string[];
-                        /** @description Only to this endpoint (default: every enabled endpoint subscribed) */
-                        endpointId?: number;
-                    };
-                };
-            };
-            responses: {
-                /** @description Success */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @enum {boolean} */
-                            success: true;
-                            /** @description Events matched (at most 1000 per call) */
-                            events: number;
-                            /** @description Deliveries queued */
-                            deliveries: number;
-                        };
-                    };
-                };
-                /** @description `INVALID_BODY` (INVALID BODY): The body fails its schema: a wrong type, an out-of-range value, a missing field other than `pid`/`trxid`, or not a JSON object. `details` lists `{ field, message }`. */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /**
-                 * @description `MISSING_API_KEY` (API key missing: send X-API-Key or Authorization: Bearer): No `X-API-Key` header and no `Authorization: Bearer` token.
-                 *
-                 *     `INVALID_API_KEY_FORMAT` (API key is malformed: expected svc_ followed by 40 letters and digits): The key is not `svc_` followed by 40 letters and digits.
-                 *
-                 *     `INVALID_API_KEY` (API key is unknown or revoked): No live key has this value (unknown, or revoked in the bot).
-                 *
-                 *     `INVALID_JSON` (INVALID JSON): The body is not valid JSON (401, as the contract says).
-                 */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /**
-                 * @description `API_DISABLED` (API access is turned off for this account: send /api on to the bot): The account holder has not turned API access on.
-                 *
-                 *     `API_DISABLED_BY_ADMIN` (API access was turned off for this account by an administrator): An administrator blocked API access for the account.
-                 *
-                 *     `API_NOT_ELIGIBLE` (This account does not meet the rules for API use yet): The eligibility rule is on and the account does not meet it yet (age or total funding); or, on `/brvvfy`, `/mobavfy` and `/rdmbr`, the account has never been funded (`SUPPLIER_CALLS_REQUIRE_FUNDING`, on by default).
-                 *
-                 *     `ACCOUNT_BANNED` (This account is banned): The account is banned.
-                 *
-                 *     `ACCOUNT_RESTRICTED` (This account is temporarily restricted): The account is restricted for a while; the body's `restrictedUntil` says until when.
-                 *
-                 *     `IP_ALLOWLIST_REQUIRED` (This key requires an IP allowlist and its list is empty: add an address in the bot): The key requires an IP allowlist and its list is empty (`GET /my-ip` still answers).
-                 *
-                 *     `IP_NOT_ALLOWED` (Your IP address is not on this key's allowlist): The caller's address is not on the key's allowlist (`GET /my-ip` still answers).
-                 */
-                403: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description `NOT_FOUND` (NOT FOUND): No such path. */
-                404: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description `PAYLOAD_TOO_LARGE` (PAYLOAD TOO LARGE): The body is larger than the limit (16 KiB by default). */
-                413: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description `UNSUPPORTED_MEDIA_TYPE` (UNSUPPORTED MEDIA TYPE: send Content-Type: application/json): A POST body without `Content-Type: application/json`. */
-                415: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /**
-                 * @description `RATE_LIMIT` (TOO MANY REQUESTS): More than 10 calls in a rolling second or 80 in a rolling minute for this key, or too many failed authentications from your address.
-                 *
-                 *     `REPLAY_QUOTA_EXCEEDED` (REPLAY QUOTA EXCEEDED): `POST /webhooks/replay`: this account has already queued 10,000 replayed deliveries in the last hour.
-                 */
-                429: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /**
-                 * @description `RATE_LIMIT_UNAVAILABLE` (RATE_LIMIT_UNAVAILABLE): The rate-limit store did not answer in time; nothing was done.
-                 *
-                 *     `SERVICE_UNAVAILABLE` (SERVICE UNAVAILABLE): The database did not answer, or (`GET /ledger` statements) the service is already streaming its most statements at once or this key already streams one, or a `next start` server was still starting and could not yet tell the client's address; nothing was done.
-                 */
-                503: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-            };
-        };
+        post: operations["replayWebhooks"];
         delete?: never;
         options?: never;
         head?: never;
@@ -2050,48 +307,7 @@ export interface webhooks {
          * An order was delivered (status completed)
          * @description Signed per the Standard Webhooks specification: verify with the `standardwebhooks` package and your endpoint's `whsec_` secret, and reject timestamps older than 5 minutes. Only a 2xx answer within 15 s counts; redirects are not followed. Attempts: at once, 5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 10 h, 24 h (each wait ±10%), longer when a 429 or 503 carries Retry-After. A 410 disables the endpoint at once; an endpoint failing every attempt for 3 days is disabled and you are told in the bot. Missed events: GET /events?after=<sequence>.
          */
-        post: {
-            parameters: {
-                query?: never;
-                header: {
-                    /** @description The event id (evt_...): the same on every attempt and replay; dedupe on it */
-                    "webhook-id": string;
-                    /** @description Unix seconds when this attempt was signed */
-                    "webhook-timestamp": string;
-                    /** @description Space-separated `v1,<base64 HMAC-SHA256 of id.timestamp.body>` with the endpoint's whsec_ secret; two signatures for a day after /webhook secret rotates it (the new and the previous secret) */
-                    "webhook-signature": string;
-                };
-                path?: never;
-                cookie?: never;
-            };
-            requestBody: {
-                content: {
-                    "application/json": {
-                        /** @enum {string} */
-                        type: "order.completed";
-                        /** @description When the event happened (ISO 8601) */
-                        timestamp: string;
-                        data: components["schemas"]["OrderEventData"];
-                    };
-                };
-            };
-            responses: {
-                /** @description Any 2xx: delivered */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
-                /** @description Gone: disables the endpoint */
-                410: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
-            };
-        };
+        post: operations["orderCompletedWebhook"];
         delete?: never;
         options?: never;
         head?: never;
@@ -2111,48 +327,7 @@ export interface webhooks {
          * An order was cancelled by the supplier or an admin; `refunded` says whether the charge went back
          * @description Signed per the Standard Webhooks specification: verify with the `standardwebhooks` package and your endpoint's `whsec_` secret, and reject timestamps older than 5 minutes. Only a 2xx answer within 15 s counts; redirects are not followed. Attempts: at once, 5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 10 h, 24 h (each wait ±10%), longer when a 429 or 503 carries Retry-After. A 410 disables the endpoint at once; an endpoint failing every attempt for 3 days is disabled and you are told in the bot. Missed events: GET /events?after=<sequence>.
          */
-        post: {
-            parameters: {
-                query?: never;
-                header: {
-                    /** @description The event id (evt_...): the same on every attempt and replay; dedupe on it */
-                    "webhook-id": string;
-                    /** @description Unix seconds when this attempt was signed */
-                    "webhook-timestamp": string;
-                    /** @description Space-separated `v1,<base64 HMAC-SHA256 of id.timestamp.body>` with the endpoint's whsec_ secret; two signatures for a day after /webhook secret rotates it (the new and the previous secret) */
-                    "webhook-signature": string;
-                };
-                path?: never;
-                cookie?: never;
-            };
-            requestBody: {
-                content: {
-                    "application/json": {
-                        /** @enum {string} */
-                        type: "order.cancelled";
-                        /** @description When the event happened (ISO 8601) */
-                        timestamp: string;
-                        data: components["schemas"]["OrderEventData"];
-                    };
-                };
-            };
-            responses: {
-                /** @description Any 2xx: delivered */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
-                /** @description Gone: disables the endpoint */
-                410: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
-            };
-        };
+        post: operations["orderCancelledWebhook"];
         delete?: never;
         options?: never;
         head?: never;
@@ -2172,48 +347,7 @@ export interface webhooks {
          * The supplier's outcome is unknown; it is being asked again (status pending)
          * @description Signed per the Standard Webhooks specification: verify with the `standardwebhooks` package and your endpoint's `whsec_` secret, and reject timestamps older than 5 minutes. Only a 2xx answer within 15 s counts; redirects are not followed. Attempts: at once, 5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 10 h, 24 h (each wait ±10%), longer when a 429 or 503 carries Retry-After. A 410 disables the endpoint at once; an endpoint failing every attempt for 3 days is disabled and you are told in the bot. Missed events: GET /events?after=<sequence>.
          */
-        post: {
-            parameters: {
-                query?: never;
-                header: {
-                    /** @description The event id (evt_...): the same on every attempt and replay; dedupe on it */
-                    "webhook-id": string;
-                    /** @description Unix seconds when this attempt was signed */
-                    "webhook-timestamp": string;
-                    /** @description Space-separated `v1,<base64 HMAC-SHA256 of id.timestamp.body>` with the endpoint's whsec_ secret; two signatures for a day after /webhook secret rotates it (the new and the previous secret) */
-                    "webhook-signature": string;
-                };
-                path?: never;
-                cookie?: never;
-            };
-            requestBody: {
-                content: {
-                    "application/json": {
-                        /** @enum {string} */
-                        type: "order.pending";
-                        /** @description When the event happened (ISO 8601) */
-                        timestamp: string;
-                        data: components["schemas"]["OrderEventData"];
-                    };
-                };
-            };
-            responses: {
-                /** @description Any 2xx: delivered */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
-                /** @description Gone: disables the endpoint */
-                410: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
-            };
-        };
+        post: operations["orderPendingWebhook"];
         delete?: never;
         options?: never;
         head?: never;
@@ -2233,48 +367,7 @@ export interface webhooks {
          * Not settled in time; an admin will complete it or cancel and refund it (the invoice says `awaitingAdmin: true` until then)
          * @description Signed per the Standard Webhooks specification: verify with the `standardwebhooks` package and your endpoint's `whsec_` secret, and reject timestamps older than 5 minutes. Only a 2xx answer within 15 s counts; redirects are not followed. Attempts: at once, 5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 10 h, 24 h (each wait ±10%), longer when a 429 or 503 carries Retry-After. A 410 disables the endpoint at once; an endpoint failing every attempt for 3 days is disabled and you are told in the bot. Missed events: GET /events?after=<sequence>.
          */
-        post: {
-            parameters: {
-                query?: never;
-                header: {
-                    /** @description The event id (evt_...): the same on every attempt and replay; dedupe on it */
-                    "webhook-id": string;
-                    /** @description Unix seconds when this attempt was signed */
-                    "webhook-timestamp": string;
-                    /** @description Space-separated `v1,<base64 HMAC-SHA256 of id.timestamp.body>` with the endpoint's whsec_ secret; two signatures for a day after /webhook secret rotates it (the new and the previous secret) */
-                    "webhook-signature": string;
-                };
-                path?: never;
-                cookie?: never;
-            };
-            requestBody: {
-                content: {
-                    "application/json": {
-                        /** @enum {string} */
-                        type: "order.flagged";
-                        /** @description When the event happened (ISO 8601) */
-                        timestamp: string;
-                        data: components["schemas"]["OrderEventData"];
-                    };
-                };
-            };
-            responses: {
-                /** @description Any 2xx: delivered */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
-                /** @description Gone: disables the endpoint */
-                410: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
-            };
-        };
+        post: operations["orderFlaggedWebhook"];
         delete?: never;
         options?: never;
         head?: never;
@@ -2294,48 +387,7 @@ export interface webhooks {
          * An admin credited your wallet
          * @description Signed per the Standard Webhooks specification: verify with the `standardwebhooks` package and your endpoint's `whsec_` secret, and reject timestamps older than 5 minutes. Only a 2xx answer within 15 s counts; redirects are not followed. Attempts: at once, 5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 10 h, 24 h (each wait ±10%), longer when a 429 or 503 carries Retry-After. A 410 disables the endpoint at once; an endpoint failing every attempt for 3 days is disabled and you are told in the bot. Missed events: GET /events?after=<sequence>.
          */
-        post: {
-            parameters: {
-                query?: never;
-                header: {
-                    /** @description The event id (evt_...): the same on every attempt and replay; dedupe on it */
-                    "webhook-id": string;
-                    /** @description Unix seconds when this attempt was signed */
-                    "webhook-timestamp": string;
-                    /** @description Space-separated `v1,<base64 HMAC-SHA256 of id.timestamp.body>` with the endpoint's whsec_ secret; two signatures for a day after /webhook secret rotates it (the new and the previous secret) */
-                    "webhook-signature": string;
-                };
-                path?: never;
-                cookie?: never;
-            };
-            requestBody: {
-                content: {
-                    "application/json": {
-                        /** @enum {string} */
-                        type: "wallet.credited";
-                        /** @description When the event happened (ISO 8601) */
-                        timestamp: string;
-                        data: components["schemas"]["WalletEventData"];
-                    };
-                };
-            };
-            responses: {
-                /** @description Any 2xx: delivered */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
-                /** @description Gone: disables the endpoint */
-                410: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
-            };
-        };
+        post: operations["walletCreditedWebhook"];
         delete?: never;
         options?: never;
         head?: never;
@@ -2355,48 +407,7 @@ export interface webhooks {
          * An admin made a correcting deduction from your wallet
          * @description Signed per the Standard Webhooks specification: verify with the `standardwebhooks` package and your endpoint's `whsec_` secret, and reject timestamps older than 5 minutes. Only a 2xx answer within 15 s counts; redirects are not followed. Attempts: at once, 5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 10 h, 24 h (each wait ±10%), longer when a 429 or 503 carries Retry-After. A 410 disables the endpoint at once; an endpoint failing every attempt for 3 days is disabled and you are told in the bot. Missed events: GET /events?after=<sequence>.
          */
-        post: {
-            parameters: {
-                query?: never;
-                header: {
-                    /** @description The event id (evt_...): the same on every attempt and replay; dedupe on it */
-                    "webhook-id": string;
-                    /** @description Unix seconds when this attempt was signed */
-                    "webhook-timestamp": string;
-                    /** @description Space-separated `v1,<base64 HMAC-SHA256 of id.timestamp.body>` with the endpoint's whsec_ secret; two signatures for a day after /webhook secret rotates it (the new and the previous secret) */
-                    "webhook-signature": string;
-                };
-                path?: never;
-                cookie?: never;
-            };
-            requestBody: {
-                content: {
-                    "application/json": {
-                        /** @enum {string} */
-                        type: "wallet.debited";
-                        /** @description When the event happened (ISO 8601) */
-                        timestamp: string;
-                        data: components["schemas"]["WalletEventData"];
-                    };
-                };
-            };
-            responses: {
-                /** @description Any 2xx: delivered */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
-                /** @description Gone: disables the endpoint */
-                410: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
-            };
-        };
+        post: operations["walletDebitedWebhook"];
         delete?: never;
         options?: never;
         head?: never;
@@ -2416,48 +427,7 @@ export interface webhooks {
          * Your balance fell below the threshold you set in the bot (/lowbalance)
          * @description Signed per the Standard Webhooks specification: verify with the `standardwebhooks` package and your endpoint's `whsec_` secret, and reject timestamps older than 5 minutes. Only a 2xx answer within 15 s counts; redirects are not followed. Attempts: at once, 5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 10 h, 24 h (each wait ±10%), longer when a 429 or 503 carries Retry-After. A 410 disables the endpoint at once; an endpoint failing every attempt for 3 days is disabled and you are told in the bot. Missed events: GET /events?after=<sequence>.
          */
-        post: {
-            parameters: {
-                query?: never;
-                header: {
-                    /** @description The event id (evt_...): the same on every attempt and replay; dedupe on it */
-                    "webhook-id": string;
-                    /** @description Unix seconds when this attempt was signed */
-                    "webhook-timestamp": string;
-                    /** @description Space-separated `v1,<base64 HMAC-SHA256 of id.timestamp.body>` with the endpoint's whsec_ secret; two signatures for a day after /webhook secret rotates it (the new and the previous secret) */
-                    "webhook-signature": string;
-                };
-                path?: never;
-                cookie?: never;
-            };
-            requestBody: {
-                content: {
-                    "application/json": {
-                        /** @enum {string} */
-                        type: "balance.low";
-                        /** @description When the event happened (ISO 8601) */
-                        timestamp: string;
-                        data: components["schemas"]["BalanceLowData"];
-                    };
-                };
-            };
-            responses: {
-                /** @description Any 2xx: delivered */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
-                /** @description Gone: disables the endpoint */
-                410: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
-            };
-        };
+        post: operations["balanceLowWebhook"];
         delete?: never;
         options?: never;
         head?: never;
@@ -2477,48 +447,7 @@ export interface webhooks {
          * Sent by /webhook test to that endpoint only
          * @description Signed per the Standard Webhooks specification: verify with the `standardwebhooks` package and your endpoint's `whsec_` secret, and reject timestamps older than 5 minutes. Only a 2xx answer within 15 s counts; redirects are not followed. Attempts: at once, 5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 10 h, 24 h (each wait ±10%), longer when a 429 or 503 carries Retry-After. A 410 disables the endpoint at once; an endpoint failing every attempt for 3 days is disabled and you are told in the bot. Missed events: GET /events?after=<sequence>.
          */
-        post: {
-            parameters: {
-                query?: never;
-                header: {
-                    /** @description The event id (evt_...): the same on every attempt and replay; dedupe on it */
-                    "webhook-id": string;
-                    /** @description Unix seconds when this attempt was signed */
-                    "webhook-timestamp": string;
-                    /** @description Space-separated `v1,<base64 HMAC-SHA256 of id.timestamp.body>` with the endpoint's whsec_ secret; two signatures for a day after /webhook secret rotates it (the new and the previous secret) */
-                    "webhook-signature": string;
-                };
-                path?: never;
-                cookie?: never;
-            };
-            requestBody: {
-                content: {
-                    "application/json": {
-                        /** @enum {string} */
-                        type: "endpoint.test";
-                        /** @description When the event happened (ISO 8601) */
-                        timestamp: string;
-                        data: components["schemas"]["EndpointTestData"];
-                    };
-                };
-            };
-            responses: {
-                /** @description Any 2xx: delivered */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
-                /** @description Gone: disables the endpoint */
-                410: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
-            };
-        };
+        post: operations["endpointTestWebhook"];
         delete?: never;
         options?: never;
         head?: never;
@@ -2618,11 +547,22 @@ export interface components {
              * @description Stable machine code, present on every failure: switch on it. Each code is described in `x-error-codes` at the top of this document
              * @enum {string}
              */
-            code: "MISSING_API_KEY" | "INVALID_API_KEY_FORMAT" | "INVALID_API_KEY" | "API_DISABLED" | "API_DISABLED_BY_ADMIN" | "API_NOT_ELIGIBLE" | "ACCOUNT_BANNED" | "ACCOUNT_RESTRICTED" | "IP_ALLOWLIST_REQUIRED" | "IP_NOT_ALLOWED" | "INVALID_BODY" | "INVALID_REQUEST" | "UNKNOWN_PID" | "GAME_DISABLED" | "INVALID_PRODUCT" | "PRODUCT_DISABLED" | "QUANTITY_ONLY_FOR_GAMEKEY_OR_GIFTCARD" | "INSUFFICIENT_STOCK" | "INVALID_JSON" | "FORBIDDEN" | "ORDER_NOT_FOUND" | "IDEMPOTENCY_MISMATCH" | "DUPLICATE_IN_FLIGHT" | "RATE_LIMIT" | "REPLAY_QUOTA_EXCEEDED" | "NOT_IMPLEMENTED" | "MAINTENANCE" | "API_ORDER_DISABLED" | "RATE_LIMIT_UNAVAILABLE" | "PLAYER_NOT_FOUND" | "INVALID_CODE" | "CODE_USED" | "SUPPLIER_UNAVAILABLE" | "TELEGRAM_WEBHOOK_FORBIDDEN" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "SERVICE_UNAVAILABLE" | "INTERNAL_ERROR";
+            code: "MISSING_API_KEY" | "INVALID_API_KEY_FORMAT" | "INVALID_API_KEY" | "API_DISABLED" | "API_DISABLED_BY_ADMIN" | "API_NOT_ELIGIBLE" | "ACCOUNT_BANNED" | "ACCOUNT_RESTRICTED" | "IP_ALLOWLIST_REQUIRED" | "IP_NOT_ALLOWED" | "INVALID_BODY" | "INVALID_REQUEST" | "UNKNOWN_PID" | "GAME_DISABLED" | "INVALID_PRODUCT" | "PRODUCT_DISABLED" | "QUANTITY_ONLY_FOR_GAMEKEY_OR_GIFTCARD" | "INSUFFICIENT_STOCK" | "INVALID_JSON" | "FORBIDDEN" | "ORDER_NOT_FOUND" | "IDEMPOTENCY_MISMATCH" | "DUPLICATE_IN_FLIGHT" | "RATE_LIMIT" | "REPLAY_QUOTA_EXCEEDED" | "ENDPOINT_NOT_FOUND" | "NOT_IMPLEMENTED" | "MAINTENANCE" | "API_ORDER_DISABLED" | "RATE_LIMIT_UNAVAILABLE" | "PLAYER_NOT_FOUND" | "INVALID_CODE" | "CODE_USED" | "SUPPLIER_UNAVAILABLE" | "TELEGRAM_WEBHOOK_FORBIDDEN" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "SERVICE_UNAVAILABLE" | "INTERNAL_ERROR";
+            /** @description INVALID_BODY, INVALID_REQUEST (and a malformed INVALID_CODE): each field that failed and why */
             details?: {
                 field: string;
                 message: string;
             }[];
+            /**
+             * @description ACCOUNT_RESTRICTED: until when (ISO 8601)
+             * @example 2026-12-01T00:00:00.000Z
+             */
+            restrictedUntil?: string;
+            /**
+             * @description PAYLOAD_TOO_LARGE: the largest body accepted, in bytes
+             * @example 16384
+             */
+            maxBytes?: number;
         };
         Product: {
             /**
@@ -2736,4 +676,3520 @@ export interface components {
     pathItems: never;
 }
 export type $defs = Record<string, never>;
-export type operations = Record<string, never>;
+export interface operations {
+    listServices: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    /** @description Each window's calls admitted now and seconds until that grows: `"burst";r=9;t=1, "minute";r=79;t=60` */
+                    RateLimit: string;
+                    /** @description The key's quotas: `"burst";q=10;w=1, "minute";q=80;w=60` */
+                    "RateLimit-Policy": string;
+                    /** @description The binding window's quota (the one with fewer calls left) */
+                    "X-RateLimit-Limit": number;
+                    /** @description Calls left in the binding window */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Seconds until the binding window frees a slot */
+                    "X-RateLimit-Reset": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        services: components["schemas"]["Service"][];
+                    };
+                };
+            };
+            /**
+             * @description `MISSING_API_KEY` (API key missing: send X-API-Key or Authorization: Bearer): No `X-API-Key` header and no `Authorization: Bearer` token.
+             *
+             *     `INVALID_API_KEY_FORMAT` (API key is malformed: expected svc_ followed by 40 letters and digits): The key is not `svc_` followed by 40 letters and digits.
+             *
+             *     `INVALID_API_KEY` (API key is unknown or revoked): No live key has this value (unknown, or revoked in the bot).
+             */
+            401: {
+                headers: {
+                    /** @description Each window's calls admitted now and seconds until that grows: `"burst";r=9;t=1, "minute";r=79;t=60` */
+                    RateLimit?: string;
+                    /** @description The key's quotas: `"burst";q=10;w=1, "minute";q=80;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description The binding window's quota (the one with fewer calls left) */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Calls left in the binding window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the binding window frees a slot */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /**
+             * @description `API_DISABLED` (API access is turned off for this account: send /api on to the bot): The account holder has not turned API access on.
+             *
+             *     `API_DISABLED_BY_ADMIN` (API access was turned off for this account by an administrator): An administrator blocked API access for the account.
+             *
+             *     `API_NOT_ELIGIBLE` (This account does not meet the rules for API use yet): The eligibility rule is on and the account does not meet it yet (age or total funding); or, on `/brvvfy`, `/mobavfy` and `/rdmbr`, the account has never been funded (`SUPPLIER_CALLS_REQUIRE_FUNDING`, on by default).
+             *
+             *     `ACCOUNT_BANNED` (This account is banned): The account is banned.
+             *
+             *     `ACCOUNT_RESTRICTED` (This account is temporarily restricted): The account is restricted for a while; the body's `restrictedUntil` says until when.
+             *
+             *     `IP_ALLOWLIST_REQUIRED` (This key requires an IP allowlist and its list is empty: add an address in the bot): The key requires an IP allowlist and its list is empty (`GET /my-ip` still answers).
+             *
+             *     `IP_NOT_ALLOWED` (Your IP address is not on this key's allowlist): The caller's address is not on the key's allowlist (`GET /my-ip` still answers).
+             */
+            403: {
+                headers: {
+                    /** @description Each window's calls admitted now and seconds until that grows: `"burst";r=9;t=1, "minute";r=79;t=60` */
+                    RateLimit?: string;
+                    /** @description The key's quotas: `"burst";q=10;w=1, "minute";q=80;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description The binding window's quota (the one with fewer calls left) */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Calls left in the binding window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the binding window frees a slot */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `RATE_LIMIT` (TOO MANY REQUESTS): More than 10 calls in a rolling second or 80 in a rolling minute for this key, or too many failed authentications from your address. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying: sent with `RATE_LIMIT` */
+                    "Retry-After": number;
+                    /** @description Each window's calls admitted now and seconds until that grows: `"burst";r=9;t=1, "minute";r=79;t=60` */
+                    RateLimit?: string;
+                    /** @description The key's quotas: `"burst";q=10;w=1, "minute";q=80;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description The binding window's quota (the one with fewer calls left) */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Calls left in the binding window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the binding window frees a slot */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `INTERNAL_ERROR` (INTERNAL ERROR): An unexpected failure on our side. */
+            500: {
+                headers: {
+                    /** @description Each window's calls admitted now and seconds until that grows: `"burst";r=9;t=1, "minute";r=79;t=60` */
+                    RateLimit?: string;
+                    /** @description The key's quotas: `"burst";q=10;w=1, "minute";q=80;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description The binding window's quota (the one with fewer calls left) */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Calls left in the binding window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the binding window frees a slot */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /**
+             * @description `RATE_LIMIT_UNAVAILABLE` (RATE_LIMIT_UNAVAILABLE): The rate-limit store did not answer in time; nothing was done.
+             *
+             *     `SERVICE_UNAVAILABLE` (SERVICE UNAVAILABLE): The database did not answer, or (`GET /ledger` statements) the service is already streaming its most statements at once or this key already streams one, or a `next start` server was still starting and could not yet tell the client's address; nothing was done.
+             */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying: sent with `RATE_LIMIT_UNAVAILABLE`, `SERVICE_UNAVAILABLE` */
+                    "Retry-After": number;
+                    /** @description Each window's calls admitted now and seconds until that grows: `"burst";r=9;t=1, "minute";r=79;t=60` */
+                    RateLimit?: string;
+                    /** @description The key's quotas: `"burst";q=10;w=1, "minute";q=80;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description The binding window's quota (the one with fewer calls left) */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Calls left in the binding window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the binding window frees a slot */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    listProducts: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    /** @description Each window's calls admitted now and seconds until that grows: `"burst";r=9;t=1, "minute";r=79;t=60` */
+                    RateLimit: string;
+                    /** @description The key's quotas: `"burst";q=10;w=1, "minute";q=80;w=60` */
+                    "RateLimit-Policy": string;
+                    /** @description The binding window's quota (the one with fewer calls left) */
+                    "X-RateLimit-Limit": number;
+                    /** @description Calls left in the binding window */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Seconds until the binding window frees a slot */
+                    "X-RateLimit-Reset": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        products: components["schemas"]["Product"][];
+                    };
+                };
+            };
+            /**
+             * @description `MISSING_API_KEY` (API key missing: send X-API-Key or Authorization: Bearer): No `X-API-Key` header and no `Authorization: Bearer` token.
+             *
+             *     `INVALID_API_KEY_FORMAT` (API key is malformed: expected svc_ followed by 40 letters and digits): The key is not `svc_` followed by 40 letters and digits.
+             *
+             *     `INVALID_API_KEY` (API key is unknown or revoked): No live key has this value (unknown, or revoked in the bot).
+             */
+            401: {
+                headers: {
+                    /** @description Each window's calls admitted now and seconds until that grows: `"burst";r=9;t=1, "minute";r=79;t=60` */
+                    RateLimit?: string;
+                    /** @description The key's quotas: `"burst";q=10;w=1, "minute";q=80;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description The binding window's quota (the one with fewer calls left) */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Calls left in the binding window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the binding window frees a slot */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /**
+             * @description `API_DISABLED` (API access is turned off for this account: send /api on to the bot): The account holder has not turned API access on.
+             *
+             *     `API_DISABLED_BY_ADMIN` (API access was turned off for this account by an administrator): An administrator blocked API access for the account.
+             *
+             *     `API_NOT_ELIGIBLE` (This account does not meet the rules for API use yet): The eligibility rule is on and the account does not meet it yet (age or total funding); or, on `/brvvfy`, `/mobavfy` and `/rdmbr`, the account has never been funded (`SUPPLIER_CALLS_REQUIRE_FUNDING`, on by default).
+             *
+             *     `ACCOUNT_BANNED` (This account is banned): The account is banned.
+             *
+             *     `ACCOUNT_RESTRICTED` (This account is temporarily restricted): The account is restricted for a while; the body's `restrictedUntil` says until when.
+             *
+             *     `IP_ALLOWLIST_REQUIRED` (This key requires an IP allowlist and its list is empty: add an address in the bot): The key requires an IP allowlist and its list is empty (`GET /my-ip` still answers).
+             *
+             *     `IP_NOT_ALLOWED` (Your IP address is not on this key's allowlist): The caller's address is not on the key's allowlist (`GET /my-ip` still answers).
+             */
+            403: {
+                headers: {
+                    /** @description Each window's calls admitted now and seconds until that grows: `"burst";r=9;t=1, "minute";r=79;t=60` */
+                    RateLimit?: string;
+                    /** @description The key's quotas: `"burst";q=10;w=1, "minute";q=80;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description The binding window's quota (the one with fewer calls left) */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Calls left in the binding window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the binding window frees a slot */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `RATE_LIMIT` (TOO MANY REQUESTS): More than 10 calls in a rolling second or 80 in a rolling minute for this key, or too many failed authentications from your address. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying: sent with `RATE_LIMIT` */
+                    "Retry-After": number;
+                    /** @description Each window's calls admitted now and seconds until that grows: `"burst";r=9;t=1, "minute";r=79;t=60` */
+                    RateLimit?: string;
+                    /** @description The key's quotas: `"burst";q=10;w=1, "minute";q=80;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description The binding window's quota (the one with fewer calls left) */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Calls left in the binding window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the binding window frees a slot */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `INTERNAL_ERROR` (INTERNAL ERROR): An unexpected failure on our side. */
+            500: {
+                headers: {
+                    /** @description Each window's calls admitted now and seconds until that grows: `"burst";r=9;t=1, "minute";r=79;t=60` */
+                    RateLimit?: string;
+                    /** @description The key's quotas: `"burst";q=10;w=1, "minute";q=80;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description The binding window's quota (the one with fewer calls left) */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Calls left in the binding window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the binding window frees a slot */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /**
+             * @description `RATE_LIMIT_UNAVAILABLE` (RATE_LIMIT_UNAVAILABLE): The rate-limit store did not answer in time; nothing was done.
+             *
+             *     `SERVICE_UNAVAILABLE` (SERVICE UNAVAILABLE): The database did not answer, or (`GET /ledger` statements) the service is already streaming its most statements at once or this key already streams one, or a `next start` server was still starting and could not yet tell the client's address; nothing was done.
+             */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying: sent with `RATE_LIMIT_UNAVAILABLE`, `SERVICE_UNAVAILABLE` */
+                    "Retry-After": number;
+                    /** @description Each window's calls admitted now and seconds until that grows: `"burst";r=9;t=1, "minute";r=79;t=60` */
+                    RateLimit?: string;
+                    /** @description The key's quotas: `"burst";q=10;w=1, "minute";q=80;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description The binding window's quota (the one with fewer calls left) */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Calls left in the binding window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the binding window frees a slot */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getCatalog: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    /** @description Each window's calls admitted now and seconds until that grows: `"burst";r=9;t=1, "minute";r=79;t=60` */
+                    RateLimit: string;
+                    /** @description The key's quotas: `"burst";q=10;w=1, "minute";q=80;w=60` */
+                    "RateLimit-Policy": string;
+                    /** @description The binding window's quota (the one with fewer calls left) */
+                    "X-RateLimit-Limit": number;
+                    /** @description Calls left in the binding window */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Seconds until the binding window frees a slot */
+                    "X-RateLimit-Reset": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        products: components["schemas"]["Product"][];
+                    };
+                };
+            };
+            /**
+             * @description `MISSING_API_KEY` (API key missing: send X-API-Key or Authorization: Bearer): No `X-API-Key` header and no `Authorization: Bearer` token.
+             *
+             *     `INVALID_API_KEY_FORMAT` (API key is malformed: expected svc_ followed by 40 letters and digits): The key is not `svc_` followed by 40 letters and digits.
+             *
+             *     `INVALID_API_KEY` (API key is unknown or revoked): No live key has this value (unknown, or revoked in the bot).
+             */
+            401: {
+                headers: {
+                    /** @description Each window's calls admitted now and seconds until that grows: `"burst";r=9;t=1, "minute";r=79;t=60` */
+                    RateLimit?: string;
+                    /** @description The key's quotas: `"burst";q=10;w=1, "minute";q=80;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description The binding window's quota (the one with fewer calls left) */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Calls left in the binding window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the binding window frees a slot */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /**
+             * @description `API_DISABLED` (API access is turned off for this account: send /api on to the bot): The account holder has not turned API access on.
+             *
+             *     `API_DISABLED_BY_ADMIN` (API access was turned off for this account by an administrator): An administrator blocked API access for the account.
+             *
+             *     `API_NOT_ELIGIBLE` (This account does not meet the rules for API use yet): The eligibility rule is on and the account does not meet it yet (age or total funding); or, on `/brvvfy`, `/mobavfy` and `/rdmbr`, the account has never been funded (`SUPPLIER_CALLS_REQUIRE_FUNDING`, on by default).
+             *
+             *     `ACCOUNT_BANNED` (This account is banned): The account is banned.
+             *
+             *     `ACCOUNT_RESTRICTED` (This account is temporarily restricted): The account is restricted for a while; the body's `restrictedUntil` says until when.
+             *
+             *     `IP_ALLOWLIST_REQUIRED` (This key requires an IP allowlist and its list is empty: add an address in the bot): The key requires an IP allowlist and its list is empty (`GET /my-ip` still answers).
+             *
+             *     `IP_NOT_ALLOWED` (Your IP address is not on this key's allowlist): The caller's address is not on the key's allowlist (`GET /my-ip` still answers).
+             */
+            403: {
+                headers: {
+                    /** @description Each window's calls admitted now and seconds until that grows: `"burst";r=9;t=1, "minute";r=79;t=60` */
+                    RateLimit?: string;
+                    /** @description The key's quotas: `"burst";q=10;w=1, "minute";q=80;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description The binding window's quota (the one with fewer calls left) */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Calls left in the binding window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the binding window frees a slot */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `RATE_LIMIT` (TOO MANY REQUESTS): More than 10 calls in a rolling second or 80 in a rolling minute for this key, or too many failed authentications from your address. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying: sent with `RATE_LIMIT` */
+                    "Retry-After": number;
+                    /** @description Each window's calls admitted now and seconds until that grows: `"burst";r=9;t=1, "minute";r=79;t=60` */
+                    RateLimit?: string;
+                    /** @description The key's quotas: `"burst";q=10;w=1, "minute";q=80;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description The binding window's quota (the one with fewer calls left) */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Calls left in the binding window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the binding window frees a slot */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `INTERNAL_ERROR` (INTERNAL ERROR): An unexpected failure on our side. */
+            500: {
+                headers: {
+                    /** @description Each window's calls admitted now and seconds until that grows: `"burst";r=9;t=1, "minute";r=79;t=60` */
+                    RateLimit?: string;
+                    /** @description The key's quotas: `"burst";q=10;w=1, "minute";q=80;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description The binding window's quota (the one with fewer calls left) */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Calls left in the binding window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the binding window frees a slot */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /**
+             * @description `RATE_LIMIT_UNAVAILABLE` (RATE_LIMIT_UNAVAILABLE): The rate-limit store did not answer in time; nothing was done.
+             *
+             *     `SERVICE_UNAVAILABLE` (SERVICE UNAVAILABLE): The database did not answer, or (`GET /ledger` statements) the service is already streaming its most statements at once or this key already streams one, or a `next start` server was still starting and could not yet tell the client's address; nothing was done.
+             */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying: sent with `RATE_LIMIT_UNAVAILABLE`, `SERVICE_UNAVAILABLE` */
+                    "Retry-After": number;
+                    /** @description Each window's calls admitted now and seconds until that grows: `"burst";r=9;t=1, "minute";r=79;t=60` */
+                    RateLimit?: string;
+                    /** @description The key's quotas: `"burst";q=10;w=1, "minute";q=80;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description The binding window's quota (the one with fewer calls left) */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Calls left in the binding window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the binding window frees a slot */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getMyIp: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    /** @description Each window's calls admitted now and seconds until that grows: `"burst";r=9;t=1, "minute";r=79;t=60` */
+                    RateLimit: string;
+                    /** @description The key's quotas: `"burst";q=10;w=1, "minute";q=80;w=60` */
+                    "RateLimit-Policy": string;
+                    /** @description The binding window's quota (the one with fewer calls left) */
+                    "X-RateLimit-Limit": number;
+                    /** @description Calls left in the binding window */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Seconds until the binding window frees a slot */
+                    "X-RateLimit-Reset": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        /** @example 203.0.113.7 */
+                        ip: string;
+                    };
+                };
+            };
+            /**
+             * @description `MISSING_API_KEY` (API key missing: send X-API-Key or Authorization: Bearer): No `X-API-Key` header and no `Authorization: Bearer` token.
+             *
+             *     `INVALID_API_KEY_FORMAT` (API key is malformed: expected svc_ followed by 40 letters and digits): The key is not `svc_` followed by 40 letters and digits.
+             *
+             *     `INVALID_API_KEY` (API key is unknown or revoked): No live key has this value (unknown, or revoked in the bot).
+             */
+            401: {
+                headers: {
+                    /** @description Each window's calls admitted now and seconds until that grows: `"burst";r=9;t=1, "minute";r=79;t=60` */
+                    RateLimit?: string;
+                    /** @description The key's quotas: `"burst";q=10;w=1, "minute";q=80;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description The binding window's quota (the one with fewer calls left) */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Calls left in the binding window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the binding window frees a slot */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /**
+             * @description `API_DISABLED` (API access is turned off for this account: send /api on to the bot): The account holder has not turned API access on.
+             *
+             *     `API_DISABLED_BY_ADMIN` (API access was turned off for this account by an administrator): An administrator blocked API access for the account.
+             *
+             *     `API_NOT_ELIGIBLE` (This account does not meet the rules for API use yet): The eligibility rule is on and the account does not meet it yet (age or total funding); or, on `/brvvfy`, `/mobavfy` and `/rdmbr`, the account has never been funded (`SUPPLIER_CALLS_REQUIRE_FUNDING`, on by default).
+             *
+             *     `ACCOUNT_BANNED` (This account is banned): The account is banned.
+             *
+             *     `ACCOUNT_RESTRICTED` (This account is temporarily restricted): The account is restricted for a while; the body's `restrictedUntil` says until when.
+             */
+            403: {
+                headers: {
+                    /** @description Each window's calls admitted now and seconds until that grows: `"burst";r=9;t=1, "minute";r=79;t=60` */
+                    RateLimit?: string;
+                    /** @description The key's quotas: `"burst";q=10;w=1, "minute";q=80;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description The binding window's quota (the one with fewer calls left) */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Calls left in the binding window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the binding window frees a slot */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `RATE_LIMIT` (TOO MANY REQUESTS): More than 10 calls in a rolling second or 80 in a rolling minute for this key, or too many failed authentications from your address. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying: sent with `RATE_LIMIT` */
+                    "Retry-After": number;
+                    /** @description Each window's calls admitted now and seconds until that grows: `"burst";r=9;t=1, "minute";r=79;t=60` */
+                    RateLimit?: string;
+                    /** @description The key's quotas: `"burst";q=10;w=1, "minute";q=80;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description The binding window's quota (the one with fewer calls left) */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Calls left in the binding window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the binding window frees a slot */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `INTERNAL_ERROR` (INTERNAL ERROR): An unexpected failure on our side. */
+            500: {
+                headers: {
+                    /** @description Each window's calls admitted now and seconds until that grows: `"burst";r=9;t=1, "minute";r=79;t=60` */
+                    RateLimit?: string;
+                    /** @description The key's quotas: `"burst";q=10;w=1, "minute";q=80;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description The binding window's quota (the one with fewer calls left) */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Calls left in the binding window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the binding window frees a slot */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /**
+             * @description `RATE_LIMIT_UNAVAILABLE` (RATE_LIMIT_UNAVAILABLE): The rate-limit store did not answer in time; nothing was done.
+             *
+             *     `SERVICE_UNAVAILABLE` (SERVICE UNAVAILABLE): The database did not answer, or (`GET /ledger` statements) the service is already streaming its most statements at once or this key already streams one, or a `next start` server was still starting and could not yet tell the client's address; nothing was done.
+             */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying: sent with `RATE_LIMIT_UNAVAILABLE`, `SERVICE_UNAVAILABLE` */
+                    "Retry-After": number;
+                    /** @description Each window's calls admitted now and seconds until that grows: `"burst";r=9;t=1, "minute";r=79;t=60` */
+                    RateLimit?: string;
+                    /** @description The key's quotas: `"burst";q=10;w=1, "minute";q=80;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description The binding window's quota (the one with fewer calls left) */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Calls left in the binding window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the binding window frees a slot */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getBalance: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    /** @description Each window's calls admitted now and seconds until that grows: `"burst";r=9;t=1, "minute";r=79;t=60` */
+                    RateLimit: string;
+                    /** @description The key's quotas: `"burst";q=10;w=1, "minute";q=80;w=60` */
+                    "RateLimit-Policy": string;
+                    /** @description The binding window's quota (the one with fewer calls left) */
+                    "X-RateLimit-Limit": number;
+                    /** @description Calls left in the binding window */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Seconds until the binding window frees a slot */
+                    "X-RateLimit-Reset": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Balance"];
+                };
+            };
+            /**
+             * @description `MISSING_API_KEY` (API key missing: send X-API-Key or Authorization: Bearer): No `X-API-Key` header and no `Authorization: Bearer` token.
+             *
+             *     `INVALID_API_KEY_FORMAT` (API key is malformed: expected svc_ followed by 40 letters and digits): The key is not `svc_` followed by 40 letters and digits.
+             *
+             *     `INVALID_API_KEY` (API key is unknown or revoked): No live key has this value (unknown, or revoked in the bot).
+             */
+            401: {
+                headers: {
+                    /** @description Each window's calls admitted now and seconds until that grows: `"burst";r=9;t=1, "minute";r=79;t=60` */
+                    RateLimit?: string;
+                    /** @description The key's quotas: `"burst";q=10;w=1, "minute";q=80;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description The binding window's quota (the one with fewer calls left) */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Calls left in the binding window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the binding window frees a slot */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /**
+             * @description `API_DISABLED` (API access is turned off for this account: send /api on to the bot): The account holder has not turned API access on.
+             *
+             *     `API_DISABLED_BY_ADMIN` (API access was turned off for this account by an administrator): An administrator blocked API access for the account.
+             *
+             *     `API_NOT_ELIGIBLE` (This account does not meet the rules for API use yet): The eligibility rule is on and the account does not meet it yet (age or total funding); or, on `/brvvfy`, `/mobavfy` and `/rdmbr`, the account has never been funded (`SUPPLIER_CALLS_REQUIRE_FUNDING`, on by default).
+             *
+             *     `ACCOUNT_BANNED` (This account is banned): The account is banned.
+             *
+             *     `ACCOUNT_RESTRICTED` (This account is temporarily restricted): The account is restricted for a while; the body's `restrictedUntil` says until when.
+             *
+             *     `IP_ALLOWLIST_REQUIRED` (This key requires an IP allowlist and its list is empty: add an address in the bot): The key requires an IP allowlist and its list is empty (`GET /my-ip` still answers).
+             *
+             *     `IP_NOT_ALLOWED` (Your IP address is not on this key's allowlist): The caller's address is not on the key's allowlist (`GET /my-ip` still answers).
+             */
+            403: {
+                headers: {
+                    /** @description Each window's calls admitted now and seconds until that grows: `"burst";r=9;t=1, "minute";r=79;t=60` */
+                    RateLimit?: string;
+                    /** @description The key's quotas: `"burst";q=10;w=1, "minute";q=80;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description The binding window's quota (the one with fewer calls left) */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Calls left in the binding window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the binding window frees a slot */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `RATE_LIMIT` (TOO MANY REQUESTS): More than 10 calls in a rolling second or 80 in a rolling minute for this key, or too many failed authentications from your address. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying: sent with `RATE_LIMIT` */
+                    "Retry-After": number;
+                    /** @description Each window's calls admitted now and seconds until that grows: `"burst";r=9;t=1, "minute";r=79;t=60` */
+                    RateLimit?: string;
+                    /** @description The key's quotas: `"burst";q=10;w=1, "minute";q=80;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description The binding window's quota (the one with fewer calls left) */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Calls left in the binding window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the binding window frees a slot */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `INTERNAL_ERROR` (INTERNAL ERROR): An unexpected failure on our side. */
+            500: {
+                headers: {
+                    /** @description Each window's calls admitted now and seconds until that grows: `"burst";r=9;t=1, "minute";r=79;t=60` */
+                    RateLimit?: string;
+                    /** @description The key's quotas: `"burst";q=10;w=1, "minute";q=80;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description The binding window's quota (the one with fewer calls left) */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Calls left in the binding window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the binding window frees a slot */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /**
+             * @description `RATE_LIMIT_UNAVAILABLE` (RATE_LIMIT_UNAVAILABLE): The rate-limit store did not answer in time; nothing was done.
+             *
+             *     `SERVICE_UNAVAILABLE` (SERVICE UNAVAILABLE): The database did not answer, or (`GET /ledger` statements) the service is already streaming its most statements at once or this key already streams one, or a `next start` server was still starting and could not yet tell the client's address; nothing was done.
+             */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying: sent with `RATE_LIMIT_UNAVAILABLE`, `SERVICE_UNAVAILABLE` */
+                    "Retry-After": number;
+                    /** @description Each window's calls admitted now and seconds until that grows: `"burst";r=9;t=1, "minute";r=79;t=60` */
+                    RateLimit?: string;
+                    /** @description The key's quotas: `"burst";q=10;w=1, "minute";q=80;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description The binding window's quota (the one with fewer calls left) */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Calls left in the binding window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the binding window frees a slot */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    fundBalance: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /**
+             * @description `MISSING_API_KEY` (API key missing: send X-API-Key or Authorization: Bearer): No `X-API-Key` header and no `Authorization: Bearer` token.
+             *
+             *     `INVALID_API_KEY_FORMAT` (API key is malformed: expected svc_ followed by 40 letters and digits): The key is not `svc_` followed by 40 letters and digits.
+             *
+             *     `INVALID_API_KEY` (API key is unknown or revoked): No live key has this value (unknown, or revoked in the bot).
+             */
+            401: {
+                headers: {
+                    /** @description Each window's calls admitted now and seconds until that grows: `"burst";r=9;t=1, "minute";r=79;t=60` */
+                    RateLimit?: string;
+                    /** @description The key's quotas: `"burst";q=10;w=1, "minute";q=80;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description The binding window's quota (the one with fewer calls left) */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Calls left in the binding window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the binding window frees a slot */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /**
+             * @description `API_DISABLED` (API access is turned off for this account: send /api on to the bot): The account holder has not turned API access on.
+             *
+             *     `API_DISABLED_BY_ADMIN` (API access was turned off for this account by an administrator): An administrator blocked API access for the account.
+             *
+             *     `API_NOT_ELIGIBLE` (This account does not meet the rules for API use yet): The eligibility rule is on and the account does not meet it yet (age or total funding); or, on `/brvvfy`, `/mobavfy` and `/rdmbr`, the account has never been funded (`SUPPLIER_CALLS_REQUIRE_FUNDING`, on by default).
+             *
+             *     `ACCOUNT_BANNED` (This account is banned): The account is banned.
+             *
+             *     `ACCOUNT_RESTRICTED` (This account is temporarily restricted): The account is restricted for a while; the body's `restrictedUntil` says until when.
+             *
+             *     `IP_ALLOWLIST_REQUIRED` (This key requires an IP allowlist and its list is empty: add an address in the bot): The key requires an IP allowlist and its list is empty (`GET /my-ip` still answers).
+             *
+             *     `IP_NOT_ALLOWED` (Your IP address is not on this key's allowlist): The caller's address is not on the key's allowlist (`GET /my-ip` still answers).
+             */
+            403: {
+                headers: {
+                    /** @description Each window's calls admitted now and seconds until that grows: `"burst";r=9;t=1, "minute";r=79;t=60` */
+                    RateLimit?: string;
+                    /** @description The key's quotas: `"burst";q=10;w=1, "minute";q=80;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description The binding window's quota (the one with fewer calls left) */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Calls left in the binding window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the binding window frees a slot */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `RATE_LIMIT` (TOO MANY REQUESTS): More than 10 calls in a rolling second or 80 in a rolling minute for this key, or too many failed authentications from your address. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying: sent with `RATE_LIMIT` */
+                    "Retry-After": number;
+                    /** @description Each window's calls admitted now and seconds until that grows: `"burst";r=9;t=1, "minute";r=79;t=60` */
+                    RateLimit?: string;
+                    /** @description The key's quotas: `"burst";q=10;w=1, "minute";q=80;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description The binding window's quota (the one with fewer calls left) */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Calls left in the binding window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the binding window frees a slot */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `INTERNAL_ERROR` (INTERNAL ERROR): An unexpected failure on our side. */
+            500: {
+                headers: {
+                    /** @description Each window's calls admitted now and seconds until that grows: `"burst";r=9;t=1, "minute";r=79;t=60` */
+                    RateLimit?: string;
+                    /** @description The key's quotas: `"burst";q=10;w=1, "minute";q=80;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description The binding window's quota (the one with fewer calls left) */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Calls left in the binding window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the binding window frees a slot */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `NOT_IMPLEMENTED` (NOT IMPLEMENTED): The path exists in the contract but not on this build (`POST /balance`: wallets are funded in the bot). */
+            501: {
+                headers: {
+                    /** @description Each window's calls admitted now and seconds until that grows: `"burst";r=9;t=1, "minute";r=79;t=60` */
+                    RateLimit?: string;
+                    /** @description The key's quotas: `"burst";q=10;w=1, "minute";q=80;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description The binding window's quota (the one with fewer calls left) */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Calls left in the binding window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the binding window frees a slot */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /**
+             * @description `RATE_LIMIT_UNAVAILABLE` (RATE_LIMIT_UNAVAILABLE): The rate-limit store did not answer in time; nothing was done.
+             *
+             *     `SERVICE_UNAVAILABLE` (SERVICE UNAVAILABLE): The database did not answer, or (`GET /ledger` statements) the service is already streaming its most statements at once or this key already streams one, or a `next start` server was still starting and could not yet tell the client's address; nothing was done.
+             */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying: sent with `RATE_LIMIT_UNAVAILABLE`, `SERVICE_UNAVAILABLE` */
+                    "Retry-After": number;
+                    /** @description Each window's calls admitted now and seconds until that grows: `"burst";r=9;t=1, "minute";r=79;t=60` */
+                    RateLimit?: string;
+                    /** @description The key's quotas: `"burst";q=10;w=1, "minute";q=80;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description The binding window's quota (the one with fewer calls left) */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Calls left in the binding window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the binding window frees a slot */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    placeOrder: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description Catalog id from GET /products (alias PID). Required: missing, null or empty is INVALID REQUEST */
+                    pid?: string | null;
+                    /** @description Your id for this purchase (aliases trxId, idtrx, idTrx). Required: missing, null or empty is INVALID REQUEST. A new purchase needs a new trxid */
+                    trxid?: string | number | null;
+                    /** @description Player id / uid (alias userID), for lines that require it; echoed in the invoice as sent */
+                    userId?: string | number;
+                    /** @description Numeric zone, for lines that require it; echoed in the invoice as sent */
+                    zoneId?: string | number;
+                    /** @description Server value or label from serverIdOptions; echoed in the invoice as sent */
+                    serverId?: string | number;
+                    /** @description Game-key and gift-card lines only: 1 to 10 codes (default 1) */
+                    quantity?: number;
+                    /** @description Alias idempotency. When omitted (or null or empty), trxid is the idempotency key. Scoped to your account, kept forever */
+                    idempotencyKey?: string | null;
+                    /** @description Alias of `pid` (read when `pid` is absent or null) */
+                    PID?: string | null;
+                    /** @description Alias of `trxid` (read when `trxid` is absent or null) */
+                    trxId?: string | number | null;
+                    /** @description Alias of `trxid` (read when `trxid` is absent or null) */
+                    idtrx?: string | number | null;
+                    /** @description Alias of `trxid` (read when `trxid` is absent or null) */
+                    idTrx?: string | number | null;
+                    /** @description Alias of `userId` (read when `userId` is absent or null) */
+                    userID?: string | number;
+                    /** @description Alias of `idempotencyKey` (read when `idempotencyKey` is absent or null) */
+                    idempotency?: string | null;
+                } & (({
+                    pid: string | null;
+                } | {
+                    PID: string | null;
+                }) & ({
+                    trxid: string | number | null;
+                } | {
+                    trxId: string | number | null;
+                } | {
+                    idtrx: string | number | null;
+                } | {
+                    idTrx: string | number | null;
+                }));
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    /** @description Each window's calls admitted now and seconds until that grows: `"burst";r=9;t=1, "minute";r=79;t=60` */
+                    RateLimit: string;
+                    /** @description The key's quotas: `"burst";q=10;w=1, "minute";q=80;w=60` */
+                    "RateLimit-Policy": string;
+                    /** @description The binding window's quota (the one with fewer calls left) */
+                    "X-RateLimit-Limit": number;
+                    /** @description Calls left in the binding window */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Seconds until the binding window frees a slot */
+                    "X-RateLimit-Reset": number;
+                    /** @description `true` when the invoice is that of an earlier request with the same idempotency key */
+                    "Idempotent-Replayed"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description false for an order cancelled at placement (INSUFFICIENT BALANCE) */
+                        orderCreated: boolean;
+                        /**
+                         * @description Public id SVCAPI-<line code>-<base36>-<hash>
+                         * @example SVCAPI-BR-2N9C-7F3KQ1
+                         */
+                        orderId: string;
+                        trxid: string;
+                        /** @enum {string} */
+                        status: "pending" | "processing" | "completed" | "cancelled";
+                        /** @description Line slug */
+                        game: string;
+                        packName: string;
+                        /** @description Total charged (unit price x quantity), USD */
+                        amountUsd: number;
+                        quantity: number;
+                        /** @description As sent in the order, on lines that take it */
+                        userId?: string;
+                        /** @description As sent in the order, on lines that take it */
+                        zoneId?: string;
+                        /** @description As sent in the order (a label such as NA stays NA), on lines that take it */
+                        serverId?: string;
+                        /**
+                         * @description Present (true) while an admin must settle the order: the supplier's outcome was not settled in time, and an admin will complete it or cancel and refund it. The status stays pending or processing meanwhile; absent on every other order
+                         * @enum {boolean}
+                         */
+                        awaitingAdmin?: true;
+                        /** @description Present on cancelled orders: why */
+                        error?: string;
+                        /** @description Present on cancelled orders: true when the charge was returned to the wallet, false when nothing was charged */
+                        refunded?: boolean;
+                        /** @description Game-key and gift-card codes, on completed orders, shown only to their owner */
+                        codes?: string[];
+                        /** @description Seconds from placement to completion or cancellation, on finished orders */
+                        durationSec?: number;
+                        createdAt: string;
+                        /** @enum {boolean} */
+                        success: true;
+                    };
+                };
+            };
+            /**
+             * @description `INVALID_BODY` (INVALID BODY): The body fails its schema: a wrong type, an out-of-range value, a missing field other than `pid`/`trxid`, or not a JSON object. `details` lists `{ field, message }`.
+             *
+             *     `INVALID_REQUEST` (INVALID REQUEST): `pid` or `trxid` missing (absent, `null` or empty), an identifier the line requires missing or not allowed (`userId`, `zoneId`, `serverId`), or a query parameter out of range. `details` says which.
+             *
+             *     `UNKNOWN_PID` (UNKNOWN PID): `pid` matches no catalog id.
+             *
+             *     `GAME_DISABLED` (GAME DISABLED): The pack's game line exists but does not take orders now.
+             *
+             *     `INVALID_PRODUCT` (INVALID PRODUCT): The pack exists but cannot be fulfilled (misconfigured).
+             *
+             *     `PRODUCT_DISABLED` (PRODUCT DISABLED): The pack is inactive for orders.
+             *
+             *     `QUANTITY_ONLY_FOR_GAMEKEY_OR_GIFTCARD` (QUANTITY ONLY FOR GAMEKEY OR GIFTCARD): `quantity` sent for a top-up line.
+             *
+             *     `INSUFFICIENT_STOCK` (INSUFFICIENT STOCK): Fewer game-key or gift-card codes in stock than `quantity`, whatever the balance (stock is checked before the wallet); nothing is charged or stored.
+             */
+            400: {
+                headers: {
+                    /** @description Each window's calls admitted now and seconds until that grows: `"burst";r=9;t=1, "minute";r=79;t=60` */
+                    RateLimit?: string;
+                    /** @description The key's quotas: `"burst";q=10;w=1, "minute";q=80;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description The binding window's quota (the one with fewer calls left) */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Calls left in the binding window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the binding window frees a slot */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /**
+             * @description `MISSING_API_KEY` (API key missing: send X-API-Key or Authorization: Bearer): No `X-API-Key` header and no `Authorization: Bearer` token.
+             *
+             *     `INVALID_API_KEY_FORMAT` (API key is malformed: expected svc_ followed by 40 letters and digits): The key is not `svc_` followed by 40 letters and digits.
+             *
+             *     `INVALID_API_KEY` (API key is unknown or revoked): No live key has this value (unknown, or revoked in the bot).
+             *
+             *     `INVALID_JSON` (INVALID JSON): The body is not valid JSON (401, as the contract says).
+             */
+            401: {
+                headers: {
+                    /** @description Each window's calls admitted now and seconds until that grows: `"burst";r=9;t=1, "minute";r=79;t=60` */
+                    RateLimit?: string;
+                    /** @description The key's quotas: `"burst";q=10;w=1, "minute";q=80;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description The binding window's quota (the one with fewer calls left) */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Calls left in the binding window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the binding window frees a slot */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /**
+             * @description `API_DISABLED` (API access is turned off for this account: send /api on to the bot): The account holder has not turned API access on.
+             *
+             *     `API_DISABLED_BY_ADMIN` (API access was turned off for this account by an administrator): An administrator blocked API access for the account.
+             *
+             *     `API_NOT_ELIGIBLE` (This account does not meet the rules for API use yet): The eligibility rule is on and the account does not meet it yet (age or total funding); or, on `/brvvfy`, `/mobavfy` and `/rdmbr`, the account has never been funded (`SUPPLIER_CALLS_REQUIRE_FUNDING`, on by default).
+             *
+             *     `ACCOUNT_BANNED` (This account is banned): The account is banned.
+             *
+             *     `ACCOUNT_RESTRICTED` (This account is temporarily restricted): The account is restricted for a while; the body's `restrictedUntil` says until when.
+             *
+             *     `IP_ALLOWLIST_REQUIRED` (This key requires an IP allowlist and its list is empty: add an address in the bot): The key requires an IP allowlist and its list is empty (`GET /my-ip` still answers).
+             *
+             *     `IP_NOT_ALLOWED` (Your IP address is not on this key's allowlist): The caller's address is not on the key's allowlist (`GET /my-ip` still answers).
+             *
+             *     `FORBIDDEN` (FORBIDDEN): The `trxid` (idempotency key) already belongs to an order, or a `/rdmbr` redemption, made with another key of your account.
+             */
+            403: {
+                headers: {
+                    /** @description Each window's calls admitted now and seconds until that grows: `"burst";r=9;t=1, "minute";r=79;t=60` */
+                    RateLimit?: string;
+                    /** @description The key's quotas: `"burst";q=10;w=1, "minute";q=80;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description The binding window's quota (the one with fewer calls left) */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Calls left in the binding window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the binding window frees a slot */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `IDEMPOTENCY_MISMATCH` (TRXID REUSED WITH DIFFERENT REQUEST): The `trxid` (idempotency key) already has an order with a different pid, identifiers or quantity, or a `/rdmbr` redemption with another player or code. */
+            409: {
+                headers: {
+                    /** @description Each window's calls admitted now and seconds until that grows: `"burst";r=9;t=1, "minute";r=79;t=60` */
+                    RateLimit?: string;
+                    /** @description The key's quotas: `"burst";q=10;w=1, "minute";q=80;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description The binding window's quota (the one with fewer calls left) */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Calls left in the binding window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the binding window frees a slot */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `PAYLOAD_TOO_LARGE` (PAYLOAD TOO LARGE): The body is larger than the limit (16 KiB by default); the body's `maxBytes` says the limit. */
+            413: {
+                headers: {
+                    /** @description Each window's calls admitted now and seconds until that grows: `"burst";r=9;t=1, "minute";r=79;t=60` */
+                    RateLimit?: string;
+                    /** @description The key's quotas: `"burst";q=10;w=1, "minute";q=80;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description The binding window's quota (the one with fewer calls left) */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Calls left in the binding window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the binding window frees a slot */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `UNSUPPORTED_MEDIA_TYPE` (UNSUPPORTED MEDIA TYPE: send Content-Type: application/json): A POST body without `Content-Type: application/json`. */
+            415: {
+                headers: {
+                    /** @description Each window's calls admitted now and seconds until that grows: `"burst";r=9;t=1, "minute";r=79;t=60` */
+                    RateLimit?: string;
+                    /** @description The key's quotas: `"burst";q=10;w=1, "minute";q=80;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description The binding window's quota (the one with fewer calls left) */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Calls left in the binding window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the binding window frees a slot */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /**
+             * @description `RATE_LIMIT` (TOO MANY REQUESTS): More than 10 calls in a rolling second or 80 in a rolling minute for this key, or too many failed authentications from your address.
+             *
+             *     `DUPLICATE_IN_FLIGHT` (DUPLICATE_IN_FLIGHT): The same `trxid` (idempotency key) is being placed, or redeemed at `/rdmbr`, by a request that has not answered yet.
+             */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying: sent with `RATE_LIMIT` */
+                    "Retry-After"?: number;
+                    /** @description Each window's calls admitted now and seconds until that grows: `"burst";r=9;t=1, "minute";r=79;t=60` */
+                    RateLimit?: string;
+                    /** @description The key's quotas: `"burst";q=10;w=1, "minute";q=80;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description The binding window's quota (the one with fewer calls left) */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Calls left in the binding window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the binding window frees a slot */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `INTERNAL_ERROR` (INTERNAL ERROR): An unexpected failure on our side. */
+            500: {
+                headers: {
+                    /** @description Each window's calls admitted now and seconds until that grows: `"burst";r=9;t=1, "minute";r=79;t=60` */
+                    RateLimit?: string;
+                    /** @description The key's quotas: `"burst";q=10;w=1, "minute";q=80;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description The binding window's quota (the one with fewer calls left) */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Calls left in the binding window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the binding window frees a slot */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /**
+             * @description `RATE_LIMIT_UNAVAILABLE` (RATE_LIMIT_UNAVAILABLE): The rate-limit store did not answer in time; nothing was done.
+             *
+             *     `SERVICE_UNAVAILABLE` (SERVICE UNAVAILABLE): The database did not answer, or (`GET /ledger` statements) the service is already streaming its most statements at once or this key already streams one, or a `next start` server was still starting and could not yet tell the client's address; nothing was done.
+             *
+             *     `MAINTENANCE` (MAINTENANCE): New orders and redeems are paused for maintenance. A replay of an existing order still answers its invoice.
+             *
+             *     `API_ORDER_DISABLED` (API_ORDER_DISABLED): New orders are off for everyone for a while; reads keep working. A replay of an existing order still answers its invoice.
+             */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying: sent with `RATE_LIMIT_UNAVAILABLE`, `SERVICE_UNAVAILABLE` */
+                    "Retry-After"?: number;
+                    /** @description Each window's calls admitted now and seconds until that grows: `"burst";r=9;t=1, "minute";r=79;t=60` */
+                    RateLimit?: string;
+                    /** @description The key's quotas: `"burst";q=10;w=1, "minute";q=80;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description The binding window's quota (the one with fewer calls left) */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Calls left in the binding window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the binding window frees a slot */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getOrder: {
+        parameters: {
+            query?: {
+                /**
+                 * @description Seconds (up to 30) to hold the answer until the order is completed or cancelled
+                 * @example 10
+                 */
+                wait?: number;
+                /** @description Read `orderId` as this kind of reference only. Without it, the first kind that matches wins: publicId, then trxid, then idempotencyKey, then the numeric id */
+                by?: "publicId" | "trxid" | "idempotencyKey" | "id";
+            };
+            header?: never;
+            path: {
+                /**
+                 * @description The public id (SVCAPI-...), your trxid, your idempotency key, or the numeric id. When it matches several of your orders, the first kind that matches wins: publicId, then trxid (newest order with it), then idempotencyKey, then the numeric id; the response header Order-Matched-By says which
+                 * @example SVCAPI-BR-2N9C-7F3KQ1
+                 */
+                orderId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    /** @description Each window's calls admitted now and seconds until that grows: `"burst";r=9;t=1, "minute";r=79;t=60` */
+                    RateLimit: string;
+                    /** @description The key's quotas: `"burst";q=10;w=1, "minute";q=80;w=60` */
+                    "RateLimit-Policy": string;
+                    /** @description The binding window's quota (the one with fewer calls left) */
+                    "X-RateLimit-Limit": number;
+                    /** @description Calls left in the binding window */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Seconds until the binding window frees a slot */
+                    "X-RateLimit-Reset": number;
+                    /** @description The kind of reference `orderId` matched: publicId, trxid, idempotencyKey or id */
+                    "Order-Matched-By": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description false for an order cancelled at placement (INSUFFICIENT BALANCE) */
+                        orderCreated: boolean;
+                        /**
+                         * @description Public id SVCAPI-<line code>-<base36>-<hash>
+                         * @example SVCAPI-BR-2N9C-7F3KQ1
+                         */
+                        orderId: string;
+                        trxid: string;
+                        /** @enum {string} */
+                        status: "pending" | "processing" | "completed" | "cancelled";
+                        /** @description Line slug */
+                        game: string;
+                        packName: string;
+                        /** @description Total charged (unit price x quantity), USD */
+                        amountUsd: number;
+                        quantity: number;
+                        /** @description As sent in the order, on lines that take it */
+                        userId?: string;
+                        /** @description As sent in the order, on lines that take it */
+                        zoneId?: string;
+                        /** @description As sent in the order (a label such as NA stays NA), on lines that take it */
+                        serverId?: string;
+                        /**
+                         * @description Present (true) while an admin must settle the order: the supplier's outcome was not settled in time, and an admin will complete it or cancel and refund it. The status stays pending or processing meanwhile; absent on every other order
+                         * @enum {boolean}
+                         */
+                        awaitingAdmin?: true;
+                        /** @description Present on cancelled orders: why */
+                        error?: string;
+                        /** @description Present on cancelled orders: true when the charge was returned to the wallet, false when nothing was charged */
+                        refunded?: boolean;
+                        /** @description Game-key and gift-card codes, on completed orders, shown only to their owner */
+                        codes?: string[];
+                        /** @description Seconds from placement to completion or cancellation, on finished orders */
+                        durationSec?: number;
+                        createdAt: string;
+                        /** @enum {boolean} */
+                        success: true;
+                    };
+                };
+            };
+            /** @description `INVALID_REQUEST` (INVALID REQUEST): `pid` or `trxid` missing (absent, `null` or empty), an identifier the line requires missing or not allowed (`userId`, `zoneId`, `serverId`), or a query parameter out of range. `details` says which. */
+            400: {
+                headers: {
+                    /** @description Each window's calls admitted now and seconds until that grows: `"burst";r=9;t=1, "minute";r=79;t=60` */
+                    RateLimit?: string;
+                    /** @description The key's quotas: `"burst";q=10;w=1, "minute";q=80;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description The binding window's quota (the one with fewer calls left) */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Calls left in the binding window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the binding window frees a slot */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /**
+             * @description `MISSING_API_KEY` (API key missing: send X-API-Key or Authorization: Bearer): No `X-API-Key` header and no `Authorization: Bearer` token.
+             *
+             *     `INVALID_API_KEY_FORMAT` (API key is malformed: expected svc_ followed by 40 letters and digits): The key is not `svc_` followed by 40 letters and digits.
+             *
+             *     `INVALID_API_KEY` (API key is unknown or revoked): No live key has this value (unknown, or revoked in the bot).
+             */
+            401: {
+                headers: {
+                    /** @description Each window's calls admitted now and seconds until that grows: `"burst";r=9;t=1, "minute";r=79;t=60` */
+                    RateLimit?: string;
+                    /** @description The key's quotas: `"burst";q=10;w=1, "minute";q=80;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description The binding window's quota (the one with fewer calls left) */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Calls left in the binding window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the binding window frees a slot */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /**
+             * @description `API_DISABLED` (API access is turned off for this account: send /api on to the bot): The account holder has not turned API access on.
+             *
+             *     `API_DISABLED_BY_ADMIN` (API access was turned off for this account by an administrator): An administrator blocked API access for the account.
+             *
+             *     `API_NOT_ELIGIBLE` (This account does not meet the rules for API use yet): The eligibility rule is on and the account does not meet it yet (age or total funding); or, on `/brvvfy`, `/mobavfy` and `/rdmbr`, the account has never been funded (`SUPPLIER_CALLS_REQUIRE_FUNDING`, on by default).
+             *
+             *     `ACCOUNT_BANNED` (This account is banned): The account is banned.
+             *
+             *     `ACCOUNT_RESTRICTED` (This account is temporarily restricted): The account is restricted for a while; the body's `restrictedUntil` says until when.
+             *
+             *     `IP_ALLOWLIST_REQUIRED` (This key requires an IP allowlist and its list is empty: add an address in the bot): The key requires an IP allowlist and its list is empty (`GET /my-ip` still answers).
+             *
+             *     `IP_NOT_ALLOWED` (Your IP address is not on this key's allowlist): The caller's address is not on the key's allowlist (`GET /my-ip` still answers).
+             */
+            403: {
+                headers: {
+                    /** @description Each window's calls admitted now and seconds until that grows: `"burst";r=9;t=1, "minute";r=79;t=60` */
+                    RateLimit?: string;
+                    /** @description The key's quotas: `"burst";q=10;w=1, "minute";q=80;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description The binding window's quota (the one with fewer calls left) */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Calls left in the binding window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the binding window frees a slot */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `ORDER_NOT_FOUND` (ORDER NOT FOUND): No order of your account matches the reference (another account's order is not found either). */
+            404: {
+                headers: {
+                    /** @description Each window's calls admitted now and seconds until that grows: `"burst";r=9;t=1, "minute";r=79;t=60` */
+                    RateLimit?: string;
+                    /** @description The key's quotas: `"burst";q=10;w=1, "minute";q=80;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description The binding window's quota (the one with fewer calls left) */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Calls left in the binding window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the binding window frees a slot */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `RATE_LIMIT` (TOO MANY REQUESTS): More than 10 calls in a rolling second or 80 in a rolling minute for this key, or too many failed authentications from your address. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying: sent with `RATE_LIMIT` */
+                    "Retry-After": number;
+                    /** @description Each window's calls admitted now and seconds until that grows: `"burst";r=9;t=1, "minute";r=79;t=60` */
+                    RateLimit?: string;
+                    /** @description The key's quotas: `"burst";q=10;w=1, "minute";q=80;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description The binding window's quota (the one with fewer calls left) */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Calls left in the binding window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the binding window frees a slot */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `INTERNAL_ERROR` (INTERNAL ERROR): An unexpected failure on our side. */
+            500: {
+                headers: {
+                    /** @description Each window's calls admitted now and seconds until that grows: `"burst";r=9;t=1, "minute";r=79;t=60` */
+                    RateLimit?: string;
+                    /** @description The key's quotas: `"burst";q=10;w=1, "minute";q=80;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description The binding window's quota (the one with fewer calls left) */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Calls left in the binding window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the binding window frees a slot */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /**
+             * @description `RATE_LIMIT_UNAVAILABLE` (RATE_LIMIT_UNAVAILABLE): The rate-limit store did not answer in time; nothing was done.
+             *
+             *     `SERVICE_UNAVAILABLE` (SERVICE UNAVAILABLE): The database did not answer, or (`GET /ledger` statements) the service is already streaming its most statements at once or this key already streams one, or a `next start` server was still starting and could not yet tell the client's address; nothing was done.
+             */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying: sent with `RATE_LIMIT_UNAVAILABLE`, `SERVICE_UNAVAILABLE` */
+                    "Retry-After": number;
+                    /** @description Each window's calls admitted now and seconds until that grows: `"burst";r=9;t=1, "minute";r=79;t=60` */
+                    RateLimit?: string;
+                    /** @description The key's quotas: `"burst";q=10;w=1, "minute";q=80;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description The binding window's quota (the one with fewer calls left) */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Calls left in the binding window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the binding window frees a slot */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getHistory: {
+        parameters: {
+            query?: {
+                /** @description Simple mode: how many of your newest orders (1-200, default 30) */
+                limit?: number;
+                /**
+                 * @description Paged mode: page number from 1; passing it switches to paged mode
+                 * @example 1
+                 */
+                page?: number;
+                /**
+                 * @description Paged mode: orders per page (1-50, default 20)
+                 * @example 20
+                 */
+                pageSize?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    /** @description Each window's calls admitted now and seconds until that grows: `"burst";r=9;t=1, "minute";r=79;t=60` */
+                    RateLimit: string;
+                    /** @description The key's quotas: `"burst";q=10;w=1, "minute";q=80;w=60` */
+                    "RateLimit-Policy": string;
+                    /** @description The binding window's quota (the one with fewer calls left) */
+                    "X-RateLimit-Limit": number;
+                    /** @description Calls left in the binding window */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Seconds until the binding window frees a slot */
+                    "X-RateLimit-Reset": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        count: number;
+                        orders: components["schemas"]["Invoice"][];
+                        page?: number;
+                        pageSize?: number;
+                        /** @description Paged mode: all your orders */
+                        total?: number;
+                        /** @description Paged mode: whether a next page exists */
+                        hasMore?: boolean;
+                    };
+                };
+            };
+            /** @description `INVALID_REQUEST` (INVALID REQUEST): `pid` or `trxid` missing (absent, `null` or empty), an identifier the line requires missing or not allowed (`userId`, `zoneId`, `serverId`), or a query parameter out of range. `details` says which. */
+            400: {
+                headers: {
+                    /** @description Each window's calls admitted now and seconds until that grows: `"burst";r=9;t=1, "minute";r=79;t=60` */
+                    RateLimit?: string;
+                    /** @description The key's quotas: `"burst";q=10;w=1, "minute";q=80;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description The binding window's quota (the one with fewer calls left) */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Calls left in the binding window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the binding window frees a slot */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /**
+             * @description `MISSING_API_KEY` (API key missing: send X-API-Key or Authorization: Bearer): No `X-API-Key` header and no `Authorization: Bearer` token.
+             *
+             *     `INVALID_API_KEY_FORMAT` (API key is malformed: expected svc_ followed by 40 letters and digits): The key is not `svc_` followed by 40 letters and digits.
+             *
+             *     `INVALID_API_KEY` (API key is unknown or revoked): No live key has this value (unknown, or revoked in the bot).
+             */
+            401: {
+                headers: {
+                    /** @description Each window's calls admitted now and seconds until that grows: `"burst";r=9;t=1, "minute";r=79;t=60` */
+                    RateLimit?: string;
+                    /** @description The key's quotas: `"burst";q=10;w=1, "minute";q=80;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description The binding window's quota (the one with fewer calls left) */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Calls left in the binding window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the binding window frees a slot */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /**
+             * @description `API_DISABLED` (API access is turned off for this account: send /api on to the bot): The account holder has not turned API access on.
+             *
+             *     `API_DISABLED_BY_ADMIN` (API access was turned off for this account by an administrator): An administrator blocked API access for the account.
+             *
+             *     `API_NOT_ELIGIBLE` (This account does not meet the rules for API use yet): The eligibility rule is on and the account does not meet it yet (age or total funding); or, on `/brvvfy`, `/mobavfy` and `/rdmbr`, the account has never been funded (`SUPPLIER_CALLS_REQUIRE_FUNDING`, on by default).
+             *
+             *     `ACCOUNT_BANNED` (This account is banned): The account is banned.
+             *
+             *     `ACCOUNT_RESTRICTED` (This account is temporarily restricted): The account is restricted for a while; the body's `restrictedUntil` says until when.
+             *
+             *     `IP_ALLOWLIST_REQUIRED` (This key requires an IP allowlist and its list is empty: add an address in the bot): The key requires an IP allowlist and its list is empty (`GET /my-ip` still answers).
+             *
+             *     `IP_NOT_ALLOWED` (Your IP address is not on this key's allowlist): The caller's address is not on the key's allowlist (`GET /my-ip` still answers).
+             */
+            403: {
+                headers: {
+                    /** @description Each window's calls admitted now and seconds until that grows: `"burst";r=9;t=1, "minute";r=79;t=60` */
+                    RateLimit?: string;
+                    /** @description The key's quotas: `"burst";q=10;w=1, "minute";q=80;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description The binding window's quota (the one with fewer calls left) */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Calls left in the binding window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the binding window frees a slot */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `RATE_LIMIT` (TOO MANY REQUESTS): More than 10 calls in a rolling second or 80 in a rolling minute for this key, or too many failed authentications from your address. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying: sent with `RATE_LIMIT` */
+                    "Retry-After": number;
+                    /** @description Each window's calls admitted now and seconds until that grows: `"burst";r=9;t=1, "minute";r=79;t=60` */
+                    RateLimit?: string;
+                    /** @description The key's quotas: `"burst";q=10;w=1, "minute";q=80;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description The binding window's quota (the one with fewer calls left) */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Calls left in the binding window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the binding window frees a slot */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `INTERNAL_ERROR` (INTERNAL ERROR): An unexpected failure on our side. */
+            500: {
+                headers: {
+                    /** @description Each window's calls admitted now and seconds until that grows: `"burst";r=9;t=1, "minute";r=79;t=60` */
+                    RateLimit?: string;
+                    /** @description The key's quotas: `"burst";q=10;w=1, "minute";q=80;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description The binding window's quota (the one with fewer calls left) */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Calls left in the binding window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the binding window frees a slot */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /**
+             * @description `RATE_LIMIT_UNAVAILABLE` (RATE_LIMIT_UNAVAILABLE): The rate-limit store did not answer in time; nothing was done.
+             *
+             *     `SERVICE_UNAVAILABLE` (SERVICE UNAVAILABLE): The database did not answer, or (`GET /ledger` statements) the service is already streaming its most statements at once or this key already streams one, or a `next start` server was still starting and could not yet tell the client's address; nothing was done.
+             */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying: sent with `RATE_LIMIT_UNAVAILABLE`, `SERVICE_UNAVAILABLE` */
+                    "Retry-After": number;
+                    /** @description Each window's calls admitted now and seconds until that grows: `"burst";r=9;t=1, "minute";r=79;t=60` */
+                    RateLimit?: string;
+                    /** @description The key's quotas: `"burst";q=10;w=1, "minute";q=80;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description The binding window's quota (the one with fewer calls left) */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Calls left in the binding window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the binding window frees a slot */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getLedger: {
+        parameters: {
+            query?: {
+                /**
+                 * @description Page number from 1 (default 1)
+                 * @example 1
+                 */
+                page?: number;
+                /**
+                 * @description Entries per page (1-500, default 50)
+                 * @example 50
+                 */
+                pageSize?: number;
+                /** @description csv: the page as CSV, or with from and to the whole range as one streamed statement */
+                format?: "json" | "csv";
+                /** @description With format=csv and to: the statement's start, inclusive (a bare date is 00:00 UTC that day) */
+                from?: string;
+                /** @description With format=csv and from: the statement's end, exclusive (at most 366 days after from) */
+                to?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    /** @description Each window's calls admitted now and seconds until that grows: `"burst";r=9;t=1, "minute";r=79;t=60` */
+                    RateLimit: string;
+                    /** @description The key's quotas: `"burst";q=10;w=1, "minute";q=80;w=60` */
+                    "RateLimit-Policy": string;
+                    /** @description The binding window's quota (the one with fewer calls left) */
+                    "X-RateLimit-Limit": number;
+                    /** @description Calls left in the binding window */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Seconds until the binding window frees a slot */
+                    "X-RateLimit-Reset": number;
+                    /** @description With format=csv: `attachment` with a file name (`ledger-<from>-to-<to>.csv` for a statement) */
+                    "Content-Disposition"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        page: number;
+                        pageSize: number;
+                        total: number;
+                        hasMore: boolean;
+                        entries: {
+                            /** @description The entry's number within your account: 1, 2, 3... in posting order */
+                            id: number;
+                            /** @enum {string} */
+                            type: "credit" | "debit" | "refund" | "adjustment";
+                            amountUsd: number;
+                            balanceAfterUsd: number;
+                            orderId: string | null;
+                            reason: string | null;
+                            createdAt: string;
+                        }[];
+                    };
+                    "text/csv": string;
+                };
+            };
+            /** @description `INVALID_REQUEST` (INVALID REQUEST): `pid` or `trxid` missing (absent, `null` or empty), an identifier the line requires missing or not allowed (`userId`, `zoneId`, `serverId`), or a query parameter out of range. `details` says which. */
+            400: {
+                headers: {
+                    /** @description Each window's calls admitted now and seconds until that grows: `"burst";r=9;t=1, "minute";r=79;t=60` */
+                    RateLimit?: string;
+                    /** @description The key's quotas: `"burst";q=10;w=1, "minute";q=80;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description The binding window's quota (the one with fewer calls left) */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Calls left in the binding window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the binding window frees a slot */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /**
+             * @description `MISSING_API_KEY` (API key missing: send X-API-Key or Authorization: Bearer): No `X-API-Key` header and no `Authorization: Bearer` token.
+             *
+             *     `INVALID_API_KEY_FORMAT` (API key is malformed: expected svc_ followed by 40 letters and digits): The key is not `svc_` followed by 40 letters and digits.
+             *
+             *     `INVALID_API_KEY` (API key is unknown or revoked): No live key has this value (unknown, or revoked in the bot).
+             */
+            401: {
+                headers: {
+                    /** @description Each window's calls admitted now and seconds until that grows: `"burst";r=9;t=1, "minute";r=79;t=60` */
+                    RateLimit?: string;
+                    /** @description The key's quotas: `"burst";q=10;w=1, "minute";q=80;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description The binding window's quota (the one with fewer calls left) */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Calls left in the binding window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the binding window frees a slot */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /**
+             * @description `API_DISABLED` (API access is turned off for this account: send /api on to the bot): The account holder has not turned API access on.
+             *
+             *     `API_DISABLED_BY_ADMIN` (API access was turned off for this account by an administrator): An administrator blocked API access for the account.
+             *
+             *     `API_NOT_ELIGIBLE` (This account does not meet the rules for API use yet): The eligibility rule is on and the account does not meet it yet (age or total funding); or, on `/brvvfy`, `/mobavfy` and `/rdmbr`, the account has never been funded (`SUPPLIER_CALLS_REQUIRE_FUNDING`, on by default).
+             *
+             *     `ACCOUNT_BANNED` (This account is banned): The account is banned.
+             *
+             *     `ACCOUNT_RESTRICTED` (This account is temporarily restricted): The account is restricted for a while; the body's `restrictedUntil` says until when.
+             *
+             *     `IP_ALLOWLIST_REQUIRED` (This key requires an IP allowlist and its list is empty: add an address in the bot): The key requires an IP allowlist and its list is empty (`GET /my-ip` still answers).
+             *
+             *     `IP_NOT_ALLOWED` (Your IP address is not on this key's allowlist): The caller's address is not on the key's allowlist (`GET /my-ip` still answers).
+             */
+            403: {
+                headers: {
+                    /** @description Each window's calls admitted now and seconds until that grows: `"burst";r=9;t=1, "minute";r=79;t=60` */
+                    RateLimit?: string;
+                    /** @description The key's quotas: `"burst";q=10;w=1, "minute";q=80;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description The binding window's quota (the one with fewer calls left) */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Calls left in the binding window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the binding window frees a slot */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `RATE_LIMIT` (TOO MANY REQUESTS): More than 10 calls in a rolling second or 80 in a rolling minute for this key, or too many failed authentications from your address. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying: sent with `RATE_LIMIT` */
+                    "Retry-After": number;
+                    /** @description Each window's calls admitted now and seconds until that grows: `"burst";r=9;t=1, "minute";r=79;t=60` */
+                    RateLimit?: string;
+                    /** @description The key's quotas: `"burst";q=10;w=1, "minute";q=80;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description The binding window's quota (the one with fewer calls left) */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Calls left in the binding window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the binding window frees a slot */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `INTERNAL_ERROR` (INTERNAL ERROR): An unexpected failure on our side. */
+            500: {
+                headers: {
+                    /** @description Each window's calls admitted now and seconds until that grows: `"burst";r=9;t=1, "minute";r=79;t=60` */
+                    RateLimit?: string;
+                    /** @description The key's quotas: `"burst";q=10;w=1, "minute";q=80;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description The binding window's quota (the one with fewer calls left) */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Calls left in the binding window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the binding window frees a slot */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /**
+             * @description `RATE_LIMIT_UNAVAILABLE` (RATE_LIMIT_UNAVAILABLE): The rate-limit store did not answer in time; nothing was done.
+             *
+             *     `SERVICE_UNAVAILABLE` (SERVICE UNAVAILABLE): The database did not answer, or (`GET /ledger` statements) the service is already streaming its most statements at once or this key already streams one, or a `next start` server was still starting and could not yet tell the client's address; nothing was done.
+             */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying: sent with `RATE_LIMIT_UNAVAILABLE`, `SERVICE_UNAVAILABLE` */
+                    "Retry-After": number;
+                    /** @description Each window's calls admitted now and seconds until that grows: `"burst";r=9;t=1, "minute";r=79;t=60` */
+                    RateLimit?: string;
+                    /** @description The key's quotas: `"burst";q=10;w=1, "minute";q=80;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description The binding window's quota (the one with fewer calls left) */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Calls left in the binding window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the binding window frees a slot */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    verifyBrPlayer: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description Battle-royale player id (aliases playerID, userId, userID) */
+                    playerId?: string | number;
+                    /** @description Your reference for this check, recorded only: a check is not idempotent (it changes nothing) */
+                    trxid?: string | number;
+                    /** @description Alias of `playerId` (read when `playerId` is absent or null) */
+                    playerID?: string | number;
+                    /** @description Alias of `playerId` (read when `playerId` is absent or null) */
+                    userId?: string | number;
+                    /** @description Alias of `playerId` (read when `playerId` is absent or null) */
+                    userID?: string | number;
+                } & ({
+                    playerId: string | number;
+                } | {
+                    playerID: string | number;
+                } | {
+                    userId: string | number;
+                } | {
+                    userID: string | number;
+                });
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    /** @description Each window's calls admitted now and seconds until that grows: `"burst";r=9;t=1, "minute";r=79;t=60` */
+                    RateLimit: string;
+                    /** @description The key's quotas: `"burst";q=10;w=1, "minute";q=80;w=60` */
+                    "RateLimit-Policy": string;
+                    /** @description The binding window's quota (the one with fewer calls left) */
+                    "X-RateLimit-Limit": number;
+                    /** @description Calls left in the binding window */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Seconds until the binding window frees a slot */
+                    "X-RateLimit-Reset": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Verification"];
+                };
+            };
+            /** @description `INVALID_BODY` (INVALID BODY): The body fails its schema: a wrong type, an out-of-range value, a missing field other than `pid`/`trxid`, or not a JSON object. `details` lists `{ field, message }`. */
+            400: {
+                headers: {
+                    /** @description Each window's calls admitted now and seconds until that grows: `"burst";r=9;t=1, "minute";r=79;t=60` */
+                    RateLimit?: string;
+                    /** @description The key's quotas: `"burst";q=10;w=1, "minute";q=80;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description The binding window's quota (the one with fewer calls left) */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Calls left in the binding window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the binding window frees a slot */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /**
+             * @description `MISSING_API_KEY` (API key missing: send X-API-Key or Authorization: Bearer): No `X-API-Key` header and no `Authorization: Bearer` token.
+             *
+             *     `INVALID_API_KEY_FORMAT` (API key is malformed: expected svc_ followed by 40 letters and digits): The key is not `svc_` followed by 40 letters and digits.
+             *
+             *     `INVALID_API_KEY` (API key is unknown or revoked): No live key has this value (unknown, or revoked in the bot).
+             *
+             *     `INVALID_JSON` (INVALID JSON): The body is not valid JSON (401, as the contract says).
+             */
+            401: {
+                headers: {
+                    /** @description Each window's calls admitted now and seconds until that grows: `"burst";r=9;t=1, "minute";r=79;t=60` */
+                    RateLimit?: string;
+                    /** @description The key's quotas: `"burst";q=10;w=1, "minute";q=80;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description The binding window's quota (the one with fewer calls left) */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Calls left in the binding window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the binding window frees a slot */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /**
+             * @description `API_DISABLED` (API access is turned off for this account: send /api on to the bot): The account holder has not turned API access on.
+             *
+             *     `API_DISABLED_BY_ADMIN` (API access was turned off for this account by an administrator): An administrator blocked API access for the account.
+             *
+             *     `API_NOT_ELIGIBLE` (This account does not meet the rules for API use yet): The eligibility rule is on and the account does not meet it yet (age or total funding); or, on `/brvvfy`, `/mobavfy` and `/rdmbr`, the account has never been funded (`SUPPLIER_CALLS_REQUIRE_FUNDING`, on by default).
+             *
+             *     `ACCOUNT_BANNED` (This account is banned): The account is banned.
+             *
+             *     `ACCOUNT_RESTRICTED` (This account is temporarily restricted): The account is restricted for a while; the body's `restrictedUntil` says until when.
+             *
+             *     `IP_ALLOWLIST_REQUIRED` (This key requires an IP allowlist and its list is empty: add an address in the bot): The key requires an IP allowlist and its list is empty (`GET /my-ip` still answers).
+             *
+             *     `IP_NOT_ALLOWED` (Your IP address is not on this key's allowlist): The caller's address is not on the key's allowlist (`GET /my-ip` still answers).
+             */
+            403: {
+                headers: {
+                    /** @description Each window's calls admitted now and seconds until that grows: `"burst";r=9;t=1, "minute";r=79;t=60` */
+                    RateLimit?: string;
+                    /** @description The key's quotas: `"burst";q=10;w=1, "minute";q=80;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description The binding window's quota (the one with fewer calls left) */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Calls left in the binding window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the binding window frees a slot */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `PLAYER_NOT_FOUND` (PLAYER NOT FOUND): The supplier knows no such player (or no such user in that zone). */
+            404: {
+                headers: {
+                    /** @description Each window's calls admitted now and seconds until that grows: `"burst";r=9;t=1, "minute";r=79;t=60` */
+                    RateLimit?: string;
+                    /** @description The key's quotas: `"burst";q=10;w=1, "minute";q=80;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description The binding window's quota (the one with fewer calls left) */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Calls left in the binding window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the binding window frees a slot */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `PAYLOAD_TOO_LARGE` (PAYLOAD TOO LARGE): The body is larger than the limit (16 KiB by default); the body's `maxBytes` says the limit. */
+            413: {
+                headers: {
+                    /** @description Each window's calls admitted now and seconds until that grows: `"burst";r=9;t=1, "minute";r=79;t=60` */
+                    RateLimit?: string;
+                    /** @description The key's quotas: `"burst";q=10;w=1, "minute";q=80;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description The binding window's quota (the one with fewer calls left) */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Calls left in the binding window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the binding window frees a slot */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `UNSUPPORTED_MEDIA_TYPE` (UNSUPPORTED MEDIA TYPE: send Content-Type: application/json): A POST body without `Content-Type: application/json`. */
+            415: {
+                headers: {
+                    /** @description Each window's calls admitted now and seconds until that grows: `"burst";r=9;t=1, "minute";r=79;t=60` */
+                    RateLimit?: string;
+                    /** @description The key's quotas: `"burst";q=10;w=1, "minute";q=80;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description The binding window's quota (the one with fewer calls left) */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Calls left in the binding window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the binding window frees a slot */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `RATE_LIMIT` (TOO MANY REQUESTS): More than 10 calls in a rolling second or 80 in a rolling minute for this key, or too many failed authentications from your address. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying: sent with `RATE_LIMIT` */
+                    "Retry-After": number;
+                    /** @description Each window's calls admitted now and seconds until that grows: `"burst";r=9;t=1, "minute";r=79;t=60` */
+                    RateLimit?: string;
+                    /** @description The key's quotas: `"burst";q=10;w=1, "minute";q=80;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description The binding window's quota (the one with fewer calls left) */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Calls left in the binding window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the binding window frees a slot */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `INTERNAL_ERROR` (INTERNAL ERROR): An unexpected failure on our side. */
+            500: {
+                headers: {
+                    /** @description Each window's calls admitted now and seconds until that grows: `"burst";r=9;t=1, "minute";r=79;t=60` */
+                    RateLimit?: string;
+                    /** @description The key's quotas: `"burst";q=10;w=1, "minute";q=80;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description The binding window's quota (the one with fewer calls left) */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Calls left in the binding window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the binding window frees a slot */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /**
+             * @description `RATE_LIMIT_UNAVAILABLE` (RATE_LIMIT_UNAVAILABLE): The rate-limit store did not answer in time; nothing was done.
+             *
+             *     `SERVICE_UNAVAILABLE` (SERVICE UNAVAILABLE): The database did not answer, or (`GET /ledger` statements) the service is already streaming its most statements at once or this key already streams one, or a `next start` server was still starting and could not yet tell the client's address; nothing was done.
+             *
+             *     `SUPPLIER_UNAVAILABLE` (SUPPLIER UNAVAILABLE: try again shortly): The supplier could not answer the check or redemption now.
+             */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying: sent with `RATE_LIMIT_UNAVAILABLE`, `SERVICE_UNAVAILABLE`, `SUPPLIER_UNAVAILABLE` */
+                    "Retry-After": number;
+                    /** @description Each window's calls admitted now and seconds until that grows: `"burst";r=9;t=1, "minute";r=79;t=60` */
+                    RateLimit?: string;
+                    /** @description The key's quotas: `"burst";q=10;w=1, "minute";q=80;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description The binding window's quota (the one with fewer calls left) */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Calls left in the binding window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the binding window frees a slot */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    verifyMobaPlayer: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description User id (alias userID) */
+                    userId?: string | number;
+                    /** @description Numeric zone id: up to 10 digits */
+                    zoneId: string | number;
+                    /** @description Your reference for this check, recorded only: a check is not idempotent (it changes nothing) */
+                    trxid?: string | number;
+                    /** @description Alias of `userId` (read when `userId` is absent or null) */
+                    userID?: string | number;
+                } & ({
+                    userId: string | number;
+                } | {
+                    userID: string | number;
+                });
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    /** @description Each window's calls admitted now and seconds until that grows: `"burst";r=9;t=1, "minute";r=79;t=60` */
+                    RateLimit: string;
+                    /** @description The key's quotas: `"burst";q=10;w=1, "minute";q=80;w=60` */
+                    "RateLimit-Policy": string;
+                    /** @description The binding window's quota (the one with fewer calls left) */
+                    "X-RateLimit-Limit": number;
+                    /** @description Calls left in the binding window */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Seconds until the binding window frees a slot */
+                    "X-RateLimit-Reset": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Verification"];
+                };
+            };
+            /** @description `INVALID_BODY` (INVALID BODY): The body fails its schema: a wrong type, an out-of-range value, a missing field other than `pid`/`trxid`, or not a JSON object. `details` lists `{ field, message }`. */
+            400: {
+                headers: {
+                    /** @description Each window's calls admitted now and seconds until that grows: `"burst";r=9;t=1, "minute";r=79;t=60` */
+                    RateLimit?: string;
+                    /** @description The key's quotas: `"burst";q=10;w=1, "minute";q=80;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description The binding window's quota (the one with fewer calls left) */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Calls left in the binding window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the binding window frees a slot */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /**
+             * @description `MISSING_API_KEY` (API key missing: send X-API-Key or Authorization: Bearer): No `X-API-Key` header and no `Authorization: Bearer` token.
+             *
+             *     `INVALID_API_KEY_FORMAT` (API key is malformed: expected svc_ followed by 40 letters and digits): The key is not `svc_` followed by 40 letters and digits.
+             *
+             *     `INVALID_API_KEY` (API key is unknown or revoked): No live key has this value (unknown, or revoked in the bot).
+             *
+             *     `INVALID_JSON` (INVALID JSON): The body is not valid JSON (401, as the contract says).
+             */
+            401: {
+                headers: {
+                    /** @description Each window's calls admitted now and seconds until that grows: `"burst";r=9;t=1, "minute";r=79;t=60` */
+                    RateLimit?: string;
+                    /** @description The key's quotas: `"burst";q=10;w=1, "minute";q=80;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description The binding window's quota (the one with fewer calls left) */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Calls left in the binding window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the binding window frees a slot */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /**
+             * @description `API_DISABLED` (API access is turned off for this account: send /api on to the bot): The account holder has not turned API access on.
+             *
+             *     `API_DISABLED_BY_ADMIN` (API access was turned off for this account by an administrator): An administrator blocked API access for the account.
+             *
+             *     `API_NOT_ELIGIBLE` (This account does not meet the rules for API use yet): The eligibility rule is on and the account does not meet it yet (age or total funding); or, on `/brvvfy`, `/mobavfy` and `/rdmbr`, the account has never been funded (`SUPPLIER_CALLS_REQUIRE_FUNDING`, on by default).
+             *
+             *     `ACCOUNT_BANNED` (This account is banned): The account is banned.
+             *
+             *     `ACCOUNT_RESTRICTED` (This account is temporarily restricted): The account is restricted for a while; the body's `restrictedUntil` says until when.
+             *
+             *     `IP_ALLOWLIST_REQUIRED` (This key requires an IP allowlist and its list is empty: add an address in the bot): The key requires an IP allowlist and its list is empty (`GET /my-ip` still answers).
+             *
+             *     `IP_NOT_ALLOWED` (Your IP address is not on this key's allowlist): The caller's address is not on the key's allowlist (`GET /my-ip` still answers).
+             */
+            403: {
+                headers: {
+                    /** @description Each window's calls admitted now and seconds until that grows: `"burst";r=9;t=1, "minute";r=79;t=60` */
+                    RateLimit?: string;
+                    /** @description The key's quotas: `"burst";q=10;w=1, "minute";q=80;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description The binding window's quota (the one with fewer calls left) */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Calls left in the binding window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the binding window frees a slot */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `PLAYER_NOT_FOUND` (PLAYER NOT FOUND): The supplier knows no such player (or no such user in that zone). */
+            404: {
+                headers: {
+                    /** @description Each window's calls admitted now and seconds until that grows: `"burst";r=9;t=1, "minute";r=79;t=60` */
+                    RateLimit?: string;
+                    /** @description The key's quotas: `"burst";q=10;w=1, "minute";q=80;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description The binding window's quota (the one with fewer calls left) */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Calls left in the binding window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the binding window frees a slot */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `PAYLOAD_TOO_LARGE` (PAYLOAD TOO LARGE): The body is larger than the limit (16 KiB by default); the body's `maxBytes` says the limit. */
+            413: {
+                headers: {
+                    /** @description Each window's calls admitted now and seconds until that grows: `"burst";r=9;t=1, "minute";r=79;t=60` */
+                    RateLimit?: string;
+                    /** @description The key's quotas: `"burst";q=10;w=1, "minute";q=80;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description The binding window's quota (the one with fewer calls left) */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Calls left in the binding window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the binding window frees a slot */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `UNSUPPORTED_MEDIA_TYPE` (UNSUPPORTED MEDIA TYPE: send Content-Type: application/json): A POST body without `Content-Type: application/json`. */
+            415: {
+                headers: {
+                    /** @description Each window's calls admitted now and seconds until that grows: `"burst";r=9;t=1, "minute";r=79;t=60` */
+                    RateLimit?: string;
+                    /** @description The key's quotas: `"burst";q=10;w=1, "minute";q=80;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description The binding window's quota (the one with fewer calls left) */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Calls left in the binding window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the binding window frees a slot */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `RATE_LIMIT` (TOO MANY REQUESTS): More than 10 calls in a rolling second or 80 in a rolling minute for this key, or too many failed authentications from your address. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying: sent with `RATE_LIMIT` */
+                    "Retry-After": number;
+                    /** @description Each window's calls admitted now and seconds until that grows: `"burst";r=9;t=1, "minute";r=79;t=60` */
+                    RateLimit?: string;
+                    /** @description The key's quotas: `"burst";q=10;w=1, "minute";q=80;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description The binding window's quota (the one with fewer calls left) */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Calls left in the binding window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the binding window frees a slot */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `INTERNAL_ERROR` (INTERNAL ERROR): An unexpected failure on our side. */
+            500: {
+                headers: {
+                    /** @description Each window's calls admitted now and seconds until that grows: `"burst";r=9;t=1, "minute";r=79;t=60` */
+                    RateLimit?: string;
+                    /** @description The key's quotas: `"burst";q=10;w=1, "minute";q=80;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description The binding window's quota (the one with fewer calls left) */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Calls left in the binding window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the binding window frees a slot */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /**
+             * @description `RATE_LIMIT_UNAVAILABLE` (RATE_LIMIT_UNAVAILABLE): The rate-limit store did not answer in time; nothing was done.
+             *
+             *     `SERVICE_UNAVAILABLE` (SERVICE UNAVAILABLE): The database did not answer, or (`GET /ledger` statements) the service is already streaming its most statements at once or this key already streams one, or a `next start` server was still starting and could not yet tell the client's address; nothing was done.
+             *
+             *     `SUPPLIER_UNAVAILABLE` (SUPPLIER UNAVAILABLE: try again shortly): The supplier could not answer the check or redemption now.
+             */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying: sent with `RATE_LIMIT_UNAVAILABLE`, `SERVICE_UNAVAILABLE`, `SUPPLIER_UNAVAILABLE` */
+                    "Retry-After": number;
+                    /** @description Each window's calls admitted now and seconds until that grows: `"burst";r=9;t=1, "minute";r=79;t=60` */
+                    RateLimit?: string;
+                    /** @description The key's quotas: `"burst";q=10;w=1, "minute";q=80;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description The binding window's quota (the one with fewer calls left) */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Calls left in the binding window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the binding window frees a slot */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    redeemCode: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description Battle-royale player id (aliases playerID, userId, userID) */
+                    playerId?: string | number;
+                    /**
+                     * @description Groups of 2-10 letters or digits separated by hyphens; any other string is 400 INVALID_CODE
+                     * @example ABCD-EFGH-1234
+                     */
+                    code: string;
+                    /** @description Your reference for this redemption: makes it idempotent per account (a retry answers the first final outcome) */
+                    trxid?: string | number;
+                    /** @description Alias of `playerId` (read when `playerId` is absent or null) */
+                    playerID?: string | number;
+                    /** @description Alias of `playerId` (read when `playerId` is absent or null) */
+                    userId?: string | number;
+                    /** @description Alias of `playerId` (read when `playerId` is absent or null) */
+                    userID?: string | number;
+                } & ({
+                    playerId: string | number;
+                } | {
+                    playerID: string | number;
+                } | {
+                    userId: string | number;
+                } | {
+                    userID: string | number;
+                });
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    /** @description Each window's calls admitted now and seconds until that grows: `"burst";r=9;t=1, "minute";r=79;t=60` */
+                    RateLimit: string;
+                    /** @description The key's quotas: `"burst";q=10;w=1, "minute";q=80;w=60` */
+                    "RateLimit-Policy": string;
+                    /** @description The binding window's quota (the one with fewer calls left) */
+                    "X-RateLimit-Limit": number;
+                    /** @description Calls left in the binding window */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Seconds until the binding window frees a slot */
+                    "X-RateLimit-Reset": number;
+                    /** @description `true` when the answer is that of an earlier redemption with the same `trxid` */
+                    "Idempotent-Replayed"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Redemption"];
+                };
+            };
+            /**
+             * @description `INVALID_BODY` (INVALID BODY): The body fails its schema: a wrong type, an out-of-range value, a missing field other than `pid`/`trxid`, or not a JSON object. `details` lists `{ field, message }`.
+             *
+             *     `INVALID_CODE` (INVALID CODE): `POST /rdmbr`: the code is not groups of 2-10 letters or digits separated by hyphens, or the supplier says it is not a valid code.
+             */
+            400: {
+                headers: {
+                    /** @description Each window's calls admitted now and seconds until that grows: `"burst";r=9;t=1, "minute";r=79;t=60` */
+                    RateLimit?: string;
+                    /** @description The key's quotas: `"burst";q=10;w=1, "minute";q=80;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description The binding window's quota (the one with fewer calls left) */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Calls left in the binding window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the binding window frees a slot */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /**
+             * @description `MISSING_API_KEY` (API key missing: send X-API-Key or Authorization: Bearer): No `X-API-Key` header and no `Authorization: Bearer` token.
+             *
+             *     `INVALID_API_KEY_FORMAT` (API key is malformed: expected svc_ followed by 40 letters and digits): The key is not `svc_` followed by 40 letters and digits.
+             *
+             *     `INVALID_API_KEY` (API key is unknown or revoked): No live key has this value (unknown, or revoked in the bot).
+             *
+             *     `INVALID_JSON` (INVALID JSON): The body is not valid JSON (401, as the contract says).
+             */
+            401: {
+                headers: {
+                    /** @description Each window's calls admitted now and seconds until that grows: `"burst";r=9;t=1, "minute";r=79;t=60` */
+                    RateLimit?: string;
+                    /** @description The key's quotas: `"burst";q=10;w=1, "minute";q=80;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description The binding window's quota (the one with fewer calls left) */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Calls left in the binding window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the binding window frees a slot */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /**
+             * @description `API_DISABLED` (API access is turned off for this account: send /api on to the bot): The account holder has not turned API access on.
+             *
+             *     `API_DISABLED_BY_ADMIN` (API access was turned off for this account by an administrator): An administrator blocked API access for the account.
+             *
+             *     `API_NOT_ELIGIBLE` (This account does not meet the rules for API use yet): The eligibility rule is on and the account does not meet it yet (age or total funding); or, on `/brvvfy`, `/mobavfy` and `/rdmbr`, the account has never been funded (`SUPPLIER_CALLS_REQUIRE_FUNDING`, on by default).
+             *
+             *     `ACCOUNT_BANNED` (This account is banned): The account is banned.
+             *
+             *     `ACCOUNT_RESTRICTED` (This account is temporarily restricted): The account is restricted for a while; the body's `restrictedUntil` says until when.
+             *
+             *     `IP_ALLOWLIST_REQUIRED` (This key requires an IP allowlist and its list is empty: add an address in the bot): The key requires an IP allowlist and its list is empty (`GET /my-ip` still answers).
+             *
+             *     `IP_NOT_ALLOWED` (Your IP address is not on this key's allowlist): The caller's address is not on the key's allowlist (`GET /my-ip` still answers).
+             *
+             *     `FORBIDDEN` (FORBIDDEN): The `trxid` (idempotency key) already belongs to an order, or a `/rdmbr` redemption, made with another key of your account.
+             */
+            403: {
+                headers: {
+                    /** @description Each window's calls admitted now and seconds until that grows: `"burst";r=9;t=1, "minute";r=79;t=60` */
+                    RateLimit?: string;
+                    /** @description The key's quotas: `"burst";q=10;w=1, "minute";q=80;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description The binding window's quota (the one with fewer calls left) */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Calls left in the binding window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the binding window frees a slot */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `PLAYER_NOT_FOUND` (PLAYER NOT FOUND): The supplier knows no such player (or no such user in that zone). */
+            404: {
+                headers: {
+                    /** @description Each window's calls admitted now and seconds until that grows: `"burst";r=9;t=1, "minute";r=79;t=60` */
+                    RateLimit?: string;
+                    /** @description The key's quotas: `"burst";q=10;w=1, "minute";q=80;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description The binding window's quota (the one with fewer calls left) */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Calls left in the binding window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the binding window frees a slot */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /**
+             * @description `CODE_USED` (CODE ALREADY USED): `POST /rdmbr`: the code was already redeemed.
+             *
+             *     `IDEMPOTENCY_MISMATCH` (TRXID REUSED WITH DIFFERENT REQUEST): The `trxid` (idempotency key) already has an order with a different pid, identifiers or quantity, or a `/rdmbr` redemption with another player or code.
+             */
+            409: {
+                headers: {
+                    /** @description Each window's calls admitted now and seconds until that grows: `"burst";r=9;t=1, "minute";r=79;t=60` */
+                    RateLimit?: string;
+                    /** @description The key's quotas: `"burst";q=10;w=1, "minute";q=80;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description The binding window's quota (the one with fewer calls left) */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Calls left in the binding window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the binding window frees a slot */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `PAYLOAD_TOO_LARGE` (PAYLOAD TOO LARGE): The body is larger than the limit (16 KiB by default); the body's `maxBytes` says the limit. */
+            413: {
+                headers: {
+                    /** @description Each window's calls admitted now and seconds until that grows: `"burst";r=9;t=1, "minute";r=79;t=60` */
+                    RateLimit?: string;
+                    /** @description The key's quotas: `"burst";q=10;w=1, "minute";q=80;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description The binding window's quota (the one with fewer calls left) */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Calls left in the binding window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the binding window frees a slot */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `UNSUPPORTED_MEDIA_TYPE` (UNSUPPORTED MEDIA TYPE: send Content-Type: application/json): A POST body without `Content-Type: application/json`. */
+            415: {
+                headers: {
+                    /** @description Each window's calls admitted now and seconds until that grows: `"burst";r=9;t=1, "minute";r=79;t=60` */
+                    RateLimit?: string;
+                    /** @description The key's quotas: `"burst";q=10;w=1, "minute";q=80;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description The binding window's quota (the one with fewer calls left) */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Calls left in the binding window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the binding window frees a slot */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /**
+             * @description `RATE_LIMIT` (TOO MANY REQUESTS): More than 10 calls in a rolling second or 80 in a rolling minute for this key, or too many failed authentications from your address.
+             *
+             *     `DUPLICATE_IN_FLIGHT` (DUPLICATE_IN_FLIGHT): The same `trxid` (idempotency key) is being placed, or redeemed at `/rdmbr`, by a request that has not answered yet.
+             */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying: sent with `RATE_LIMIT` */
+                    "Retry-After"?: number;
+                    /** @description Each window's calls admitted now and seconds until that grows: `"burst";r=9;t=1, "minute";r=79;t=60` */
+                    RateLimit?: string;
+                    /** @description The key's quotas: `"burst";q=10;w=1, "minute";q=80;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description The binding window's quota (the one with fewer calls left) */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Calls left in the binding window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the binding window frees a slot */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `INTERNAL_ERROR` (INTERNAL ERROR): An unexpected failure on our side. */
+            500: {
+                headers: {
+                    /** @description Each window's calls admitted now and seconds until that grows: `"burst";r=9;t=1, "minute";r=79;t=60` */
+                    RateLimit?: string;
+                    /** @description The key's quotas: `"burst";q=10;w=1, "minute";q=80;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description The binding window's quota (the one with fewer calls left) */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Calls left in the binding window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the binding window frees a slot */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /**
+             * @description `RATE_LIMIT_UNAVAILABLE` (RATE_LIMIT_UNAVAILABLE): The rate-limit store did not answer in time; nothing was done.
+             *
+             *     `SERVICE_UNAVAILABLE` (SERVICE UNAVAILABLE): The database did not answer, or (`GET /ledger` statements) the service is already streaming its most statements at once or this key already streams one, or a `next start` server was still starting and could not yet tell the client's address; nothing was done.
+             *
+             *     `SUPPLIER_UNAVAILABLE` (SUPPLIER UNAVAILABLE: try again shortly): The supplier could not answer the check or redemption now.
+             *
+             *     `MAINTENANCE` (MAINTENANCE): New orders and redeems are paused for maintenance. A replay of an existing order still answers its invoice.
+             */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying: sent with `RATE_LIMIT_UNAVAILABLE`, `SERVICE_UNAVAILABLE`, `SUPPLIER_UNAVAILABLE` */
+                    "Retry-After"?: number;
+                    /** @description Each window's calls admitted now and seconds until that grows: `"burst";r=9;t=1, "minute";r=79;t=60` */
+                    RateLimit?: string;
+                    /** @description The key's quotas: `"burst";q=10;w=1, "minute";q=80;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description The binding window's quota (the one with fewer calls left) */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Calls left in the binding window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the binding window frees a slot */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    listEvents: {
+        parameters: {
+            query?: {
+                /**
+                 * @description Return events with a sequence number greater than this (default 0: from the first)
+                 * @example 41
+                 */
+                after?: number;
+                /**
+                 * @description At most this many events (1-500, default 100)
+                 * @example 100
+                 */
+                limit?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    /** @description Each window's calls admitted now and seconds until that grows: `"burst";r=9;t=1, "minute";r=79;t=60` */
+                    RateLimit: string;
+                    /** @description The key's quotas: `"burst";q=10;w=1, "minute";q=80;w=60` */
+                    "RateLimit-Policy": string;
+                    /** @description The binding window's quota (the one with fewer calls left) */
+                    "X-RateLimit-Limit": number;
+                    /** @description Calls left in the binding window */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Seconds until the binding window frees a slot */
+                    "X-RateLimit-Reset": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        events: components["schemas"]["WebhookEvent"][];
+                        hasMore: boolean;
+                        /** @description Pass as `after` for the next page (the last sequence returned, or your `after`) */
+                        nextAfter: number;
+                    };
+                };
+            };
+            /** @description `INVALID_REQUEST` (INVALID REQUEST): `pid` or `trxid` missing (absent, `null` or empty), an identifier the line requires missing or not allowed (`userId`, `zoneId`, `serverId`), or a query parameter out of range. `details` says which. */
+            400: {
+                headers: {
+                    /** @description Each window's calls admitted now and seconds until that grows: `"burst";r=9;t=1, "minute";r=79;t=60` */
+                    RateLimit?: string;
+                    /** @description The key's quotas: `"burst";q=10;w=1, "minute";q=80;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description The binding window's quota (the one with fewer calls left) */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Calls left in the binding window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the binding window frees a slot */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /**
+             * @description `MISSING_API_KEY` (API key missing: send X-API-Key or Authorization: Bearer): No `X-API-Key` header and no `Authorization: Bearer` token.
+             *
+             *     `INVALID_API_KEY_FORMAT` (API key is malformed: expected svc_ followed by 40 letters and digits): The key is not `svc_` followed by 40 letters and digits.
+             *
+             *     `INVALID_API_KEY` (API key is unknown or revoked): No live key has this value (unknown, or revoked in the bot).
+             */
+            401: {
+                headers: {
+                    /** @description Each window's calls admitted now and seconds until that grows: `"burst";r=9;t=1, "minute";r=79;t=60` */
+                    RateLimit?: string;
+                    /** @description The key's quotas: `"burst";q=10;w=1, "minute";q=80;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description The binding window's quota (the one with fewer calls left) */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Calls left in the binding window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the binding window frees a slot */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /**
+             * @description `API_DISABLED` (API access is turned off for this account: send /api on to the bot): The account holder has not turned API access on.
+             *
+             *     `API_DISABLED_BY_ADMIN` (API access was turned off for this account by an administrator): An administrator blocked API access for the account.
+             *
+             *     `API_NOT_ELIGIBLE` (This account does not meet the rules for API use yet): The eligibility rule is on and the account does not meet it yet (age or total funding); or, on `/brvvfy`, `/mobavfy` and `/rdmbr`, the account has never been funded (`SUPPLIER_CALLS_REQUIRE_FUNDING`, on by default).
+             *
+             *     `ACCOUNT_BANNED` (This account is banned): The account is banned.
+             *
+             *     `ACCOUNT_RESTRICTED` (This account is temporarily restricted): The account is restricted for a while; the body's `restrictedUntil` says until when.
+             *
+             *     `IP_ALLOWLIST_REQUIRED` (This key requires an IP allowlist and its list is empty: add an address in the bot): The key requires an IP allowlist and its list is empty (`GET /my-ip` still answers).
+             *
+             *     `IP_NOT_ALLOWED` (Your IP address is not on this key's allowlist): The caller's address is not on the key's allowlist (`GET /my-ip` still answers).
+             */
+            403: {
+                headers: {
+                    /** @description Each window's calls admitted now and seconds until that grows: `"burst";r=9;t=1, "minute";r=79;t=60` */
+                    RateLimit?: string;
+                    /** @description The key's quotas: `"burst";q=10;w=1, "minute";q=80;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description The binding window's quota (the one with fewer calls left) */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Calls left in the binding window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the binding window frees a slot */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `RATE_LIMIT` (TOO MANY REQUESTS): More than 10 calls in a rolling second or 80 in a rolling minute for this key, or too many failed authentications from your address. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying: sent with `RATE_LIMIT` */
+                    "Retry-After": number;
+                    /** @description Each window's calls admitted now and seconds until that grows: `"burst";r=9;t=1, "minute";r=79;t=60` */
+                    RateLimit?: string;
+                    /** @description The key's quotas: `"burst";q=10;w=1, "minute";q=80;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description The binding window's quota (the one with fewer calls left) */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Calls left in the binding window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the binding window frees a slot */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `INTERNAL_ERROR` (INTERNAL ERROR): An unexpected failure on our side. */
+            500: {
+                headers: {
+                    /** @description Each window's calls admitted now and seconds until that grows: `"burst";r=9;t=1, "minute";r=79;t=60` */
+                    RateLimit?: string;
+                    /** @description The key's quotas: `"burst";q=10;w=1, "minute";q=80;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description The binding window's quota (the one with fewer calls left) */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Calls left in the binding window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the binding window frees a slot */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /**
+             * @description `RATE_LIMIT_UNAVAILABLE` (RATE_LIMIT_UNAVAILABLE): The rate-limit store did not answer in time; nothing was done.
+             *
+             *     `SERVICE_UNAVAILABLE` (SERVICE UNAVAILABLE): The database did not answer, or (`GET /ledger` statements) the service is already streaming its most statements at once or this key already streams one, or a `next start` server was still starting and could not yet tell the client's address; nothing was done.
+             */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying: sent with `RATE_LIMIT_UNAVAILABLE`, `SERVICE_UNAVAILABLE` */
+                    "Retry-After": number;
+                    /** @description Each window's calls admitted now and seconds until that grows: `"burst";r=9;t=1, "minute";r=79;t=60` */
+                    RateLimit?: string;
+                    /** @description The key's quotas: `"burst";q=10;w=1, "minute";q=80;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description The binding window's quota (the one with fewer calls left) */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Calls left in the binding window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the binding window frees a slot */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    replayWebhooks: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description Re-send events with a sequence number greater than this */
+                    after?: number;
+                    /** @description ... up to and including this one */
+                    through?: number;
+                    /** @description Or re-send these events */
+                    eventIds?: string[];
+                    /** @description Only to this endpoint (default: every enabled endpoint subscribed) */
+                    endpointId?: number;
+                } & ({
+                    after: number;
+                } | {
+                    through: number;
+                } | {
+                    eventIds: string[];
+                });
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    /** @description Each window's calls admitted now and seconds until that grows: `"burst";r=9;t=1, "minute";r=79;t=60` */
+                    RateLimit: string;
+                    /** @description The key's quotas: `"burst";q=10;w=1, "minute";q=80;w=60` */
+                    "RateLimit-Policy": string;
+                    /** @description The binding window's quota (the one with fewer calls left) */
+                    "X-RateLimit-Limit": number;
+                    /** @description Calls left in the binding window */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Seconds until the binding window frees a slot */
+                    "X-RateLimit-Reset": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        /** @description Events matched (at most 1000 per call) */
+                        events: number;
+                        /** @description Deliveries queued */
+                        deliveries: number;
+                    };
+                };
+            };
+            /** @description `INVALID_BODY` (INVALID BODY): The body fails its schema: a wrong type, an out-of-range value, a missing field other than `pid`/`trxid`, or not a JSON object. `details` lists `{ field, message }`. */
+            400: {
+                headers: {
+                    /** @description Each window's calls admitted now and seconds until that grows: `"burst";r=9;t=1, "minute";r=79;t=60` */
+                    RateLimit?: string;
+                    /** @description The key's quotas: `"burst";q=10;w=1, "minute";q=80;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description The binding window's quota (the one with fewer calls left) */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Calls left in the binding window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the binding window frees a slot */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /**
+             * @description `MISSING_API_KEY` (API key missing: send X-API-Key or Authorization: Bearer): No `X-API-Key` header and no `Authorization: Bearer` token.
+             *
+             *     `INVALID_API_KEY_FORMAT` (API key is malformed: expected svc_ followed by 40 letters and digits): The key is not `svc_` followed by 40 letters and digits.
+             *
+             *     `INVALID_API_KEY` (API key is unknown or revoked): No live key has this value (unknown, or revoked in the bot).
+             *
+             *     `INVALID_JSON` (INVALID JSON): The body is not valid JSON (401, as the contract says).
+             */
+            401: {
+                headers: {
+                    /** @description Each window's calls admitted now and seconds until that grows: `"burst";r=9;t=1, "minute";r=79;t=60` */
+                    RateLimit?: string;
+                    /** @description The key's quotas: `"burst";q=10;w=1, "minute";q=80;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description The binding window's quota (the one with fewer calls left) */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Calls left in the binding window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the binding window frees a slot */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /**
+             * @description `API_DISABLED` (API access is turned off for this account: send /api on to the bot): The account holder has not turned API access on.
+             *
+             *     `API_DISABLED_BY_ADMIN` (API access was turned off for this account by an administrator): An administrator blocked API access for the account.
+             *
+             *     `API_NOT_ELIGIBLE` (This account does not meet the rules for API use yet): The eligibility rule is on and the account does not meet it yet (age or total funding); or, on `/brvvfy`, `/mobavfy` and `/rdmbr`, the account has never been funded (`SUPPLIER_CALLS_REQUIRE_FUNDING`, on by default).
+             *
+             *     `ACCOUNT_BANNED` (This account is banned): The account is banned.
+             *
+             *     `ACCOUNT_RESTRICTED` (This account is temporarily restricted): The account is restricted for a while; the body's `restrictedUntil` says until when.
+             *
+             *     `IP_ALLOWLIST_REQUIRED` (This key requires an IP allowlist and its list is empty: add an address in the bot): The key requires an IP allowlist and its list is empty (`GET /my-ip` still answers).
+             *
+             *     `IP_NOT_ALLOWED` (Your IP address is not on this key's allowlist): The caller's address is not on the key's allowlist (`GET /my-ip` still answers).
+             */
+            403: {
+                headers: {
+                    /** @description Each window's calls admitted now and seconds until that grows: `"burst";r=9;t=1, "minute";r=79;t=60` */
+                    RateLimit?: string;
+                    /** @description The key's quotas: `"burst";q=10;w=1, "minute";q=80;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description The binding window's quota (the one with fewer calls left) */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Calls left in the binding window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the binding window frees a slot */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `ENDPOINT_NOT_FOUND` (ENDPOINT NOT FOUND): `POST /webhooks/replay`: `endpointId` names no webhook endpoint of your account. */
+            404: {
+                headers: {
+                    /** @description Each window's calls admitted now and seconds until that grows: `"burst";r=9;t=1, "minute";r=79;t=60` */
+                    RateLimit?: string;
+                    /** @description The key's quotas: `"burst";q=10;w=1, "minute";q=80;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description The binding window's quota (the one with fewer calls left) */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Calls left in the binding window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the binding window frees a slot */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `PAYLOAD_TOO_LARGE` (PAYLOAD TOO LARGE): The body is larger than the limit (16 KiB by default); the body's `maxBytes` says the limit. */
+            413: {
+                headers: {
+                    /** @description Each window's calls admitted now and seconds until that grows: `"burst";r=9;t=1, "minute";r=79;t=60` */
+                    RateLimit?: string;
+                    /** @description The key's quotas: `"burst";q=10;w=1, "minute";q=80;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description The binding window's quota (the one with fewer calls left) */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Calls left in the binding window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the binding window frees a slot */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `UNSUPPORTED_MEDIA_TYPE` (UNSUPPORTED MEDIA TYPE: send Content-Type: application/json): A POST body without `Content-Type: application/json`. */
+            415: {
+                headers: {
+                    /** @description Each window's calls admitted now and seconds until that grows: `"burst";r=9;t=1, "minute";r=79;t=60` */
+                    RateLimit?: string;
+                    /** @description The key's quotas: `"burst";q=10;w=1, "minute";q=80;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description The binding window's quota (the one with fewer calls left) */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Calls left in the binding window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the binding window frees a slot */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /**
+             * @description `RATE_LIMIT` (TOO MANY REQUESTS): More than 10 calls in a rolling second or 80 in a rolling minute for this key, or too many failed authentications from your address.
+             *
+             *     `REPLAY_QUOTA_EXCEEDED` (REPLAY QUOTA EXCEEDED): `POST /webhooks/replay`: this account has already queued 10,000 replayed deliveries in the last hour.
+             */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying: sent with `RATE_LIMIT`, `REPLAY_QUOTA_EXCEEDED` */
+                    "Retry-After": number;
+                    /** @description Each window's calls admitted now and seconds until that grows: `"burst";r=9;t=1, "minute";r=79;t=60` */
+                    RateLimit?: string;
+                    /** @description The key's quotas: `"burst";q=10;w=1, "minute";q=80;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description The binding window's quota (the one with fewer calls left) */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Calls left in the binding window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the binding window frees a slot */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `INTERNAL_ERROR` (INTERNAL ERROR): An unexpected failure on our side. */
+            500: {
+                headers: {
+                    /** @description Each window's calls admitted now and seconds until that grows: `"burst";r=9;t=1, "minute";r=79;t=60` */
+                    RateLimit?: string;
+                    /** @description The key's quotas: `"burst";q=10;w=1, "minute";q=80;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description The binding window's quota (the one with fewer calls left) */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Calls left in the binding window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the binding window frees a slot */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /**
+             * @description `RATE_LIMIT_UNAVAILABLE` (RATE_LIMIT_UNAVAILABLE): The rate-limit store did not answer in time; nothing was done.
+             *
+             *     `SERVICE_UNAVAILABLE` (SERVICE UNAVAILABLE): The database did not answer, or (`GET /ledger` statements) the service is already streaming its most statements at once or this key already streams one, or a `next start` server was still starting and could not yet tell the client's address; nothing was done.
+             */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying: sent with `RATE_LIMIT_UNAVAILABLE`, `SERVICE_UNAVAILABLE` */
+                    "Retry-After": number;
+                    /** @description Each window's calls admitted now and seconds until that grows: `"burst";r=9;t=1, "minute";r=79;t=60` */
+                    RateLimit?: string;
+                    /** @description The key's quotas: `"burst";q=10;w=1, "minute";q=80;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description The binding window's quota (the one with fewer calls left) */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Calls left in the binding window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the binding window frees a slot */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    orderCompletedWebhook: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The event id (evt_...): the same on every attempt and replay; dedupe on it */
+                "webhook-id": string;
+                /** @description Unix seconds when this attempt was signed */
+                "webhook-timestamp": string;
+                /** @description Space-separated `v1,<base64 HMAC-SHA256 of id.timestamp.body>` with the endpoint's whsec_ secret; two signatures for a day after /webhook secret rotates it (the new and the previous secret) */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @enum {string} */
+                    type: "order.completed";
+                    /** @description When the event happened (ISO 8601) */
+                    timestamp: string;
+                    data: components["schemas"]["OrderEventData"];
+                };
+            };
+        };
+        responses: {
+            /** @description Any 2xx: delivered */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Gone: disables the endpoint */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    orderCancelledWebhook: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The event id (evt_...): the same on every attempt and replay; dedupe on it */
+                "webhook-id": string;
+                /** @description Unix seconds when this attempt was signed */
+                "webhook-timestamp": string;
+                /** @description Space-separated `v1,<base64 HMAC-SHA256 of id.timestamp.body>` with the endpoint's whsec_ secret; two signatures for a day after /webhook secret rotates it (the new and the previous secret) */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @enum {string} */
+                    type: "order.cancelled";
+                    /** @description When the event happened (ISO 8601) */
+                    timestamp: string;
+                    data: components["schemas"]["OrderEventData"];
+                };
+            };
+        };
+        responses: {
+            /** @description Any 2xx: delivered */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Gone: disables the endpoint */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    orderPendingWebhook: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The event id (evt_...): the same on every attempt and replay; dedupe on it */
+                "webhook-id": string;
+                /** @description Unix seconds when this attempt was signed */
+                "webhook-timestamp": string;
+                /** @description Space-separated `v1,<base64 HMAC-SHA256 of id.timestamp.body>` with the endpoint's whsec_ secret; two signatures for a day after /webhook secret rotates it (the new and the previous secret) */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @enum {string} */
+                    type: "order.pending";
+                    /** @description When the event happened (ISO 8601) */
+                    timestamp: string;
+                    data: components["schemas"]["OrderEventData"];
+                };
+            };
+        };
+        responses: {
+            /** @description Any 2xx: delivered */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Gone: disables the endpoint */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    orderFlaggedWebhook: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The event id (evt_...): the same on every attempt and replay; dedupe on it */
+                "webhook-id": string;
+                /** @description Unix seconds when this attempt was signed */
+                "webhook-timestamp": string;
+                /** @description Space-separated `v1,<base64 HMAC-SHA256 of id.timestamp.body>` with the endpoint's whsec_ secret; two signatures for a day after /webhook secret rotates it (the new and the previous secret) */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @enum {string} */
+                    type: "order.flagged";
+                    /** @description When the event happened (ISO 8601) */
+                    timestamp: string;
+                    data: components["schemas"]["OrderEventData"];
+                };
+            };
+        };
+        responses: {
+            /** @description Any 2xx: delivered */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Gone: disables the endpoint */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    walletCreditedWebhook: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The event id (evt_...): the same on every attempt and replay; dedupe on it */
+                "webhook-id": string;
+                /** @description Unix seconds when this attempt was signed */
+                "webhook-timestamp": string;
+                /** @description Space-separated `v1,<base64 HMAC-SHA256 of id.timestamp.body>` with the endpoint's whsec_ secret; two signatures for a day after /webhook secret rotates it (the new and the previous secret) */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @enum {string} */
+                    type: "wallet.credited";
+                    /** @description When the event happened (ISO 8601) */
+                    timestamp: string;
+                    data: components["schemas"]["WalletEventData"];
+                };
+            };
+        };
+        responses: {
+            /** @description Any 2xx: delivered */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Gone: disables the endpoint */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    walletDebitedWebhook: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The event id (evt_...): the same on every attempt and replay; dedupe on it */
+                "webhook-id": string;
+                /** @description Unix seconds when this attempt was signed */
+                "webhook-timestamp": string;
+                /** @description Space-separated `v1,<base64 HMAC-SHA256 of id.timestamp.body>` with the endpoint's whsec_ secret; two signatures for a day after /webhook secret rotates it (the new and the previous secret) */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @enum {string} */
+                    type: "wallet.debited";
+                    /** @description When the event happened (ISO 8601) */
+                    timestamp: string;
+                    data: components["schemas"]["WalletEventData"];
+                };
+            };
+        };
+        responses: {
+            /** @description Any 2xx: delivered */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Gone: disables the endpoint */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    balanceLowWebhook: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The event id (evt_...): the same on every attempt and replay; dedupe on it */
+                "webhook-id": string;
+                /** @description Unix seconds when this attempt was signed */
+                "webhook-timestamp": string;
+                /** @description Space-separated `v1,<base64 HMAC-SHA256 of id.timestamp.body>` with the endpoint's whsec_ secret; two signatures for a day after /webhook secret rotates it (the new and the previous secret) */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @enum {string} */
+                    type: "balance.low";
+                    /** @description When the event happened (ISO 8601) */
+                    timestamp: string;
+                    data: components["schemas"]["BalanceLowData"];
+                };
+            };
+        };
+        responses: {
+            /** @description Any 2xx: delivered */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Gone: disables the endpoint */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    endpointTestWebhook: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The event id (evt_...): the same on every attempt and replay; dedupe on it */
+                "webhook-id": string;
+                /** @description Unix seconds when this attempt was signed */
+                "webhook-timestamp": string;
+                /** @description Space-separated `v1,<base64 HMAC-SHA256 of id.timestamp.body>` with the endpoint's whsec_ secret; two signatures for a day after /webhook secret rotates it (the new and the previous secret) */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @enum {string} */
+                    type: "endpoint.test";
+                    /** @description When the event happened (ISO 8601) */
+                    timestamp: string;
+                    data: components["schemas"]["EndpointTestData"];
+                };
+            };
+        };
+        responses: {
+            /** @description Any 2xx: delivered */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Gone: disables the endpoint */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+}

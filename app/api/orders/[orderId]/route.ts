@@ -11,6 +11,7 @@ export const dynamic = "force-dynamic";
 
 export const GET = publicRoute({
   method: "GET",
+  operationId: "getOrder",
   path: "/orders/:orderId",
   tag: "Orders",
   summary: "One of your orders",
@@ -25,7 +26,10 @@ export const GET = publicRoute({
   query: OrderWaitQuery,
   response: InvoiceResponse,
   responseHeaders: {
-    "Order-Matched-By": "The kind of reference `orderId` matched: publicId, trxid, idempotencyKey or id",
+    "Order-Matched-By": {
+      description: "The kind of reference `orderId` matched: publicId, trxid, idempotencyKey or id",
+      required: true,
+    },
   },
   errors: ["ORDER_NOT_FOUND"],
   handle: async ({ caller, params, query }) => {

@@ -8,6 +8,7 @@ export const dynamic = "force-dynamic";
 
 export const POST = publicRoute({
   method: "POST",
+  operationId: "replayWebhooks",
   path: "/webhooks/replay",
   tag: "Webhooks",
   summary: "Re-send events to your webhook endpoints",
@@ -17,11 +18,12 @@ export const POST = publicRoute({
     "An event still waiting for an endpoint is not queued for it again; an account queues at most 10,000 replayed " +
     "deliveries an hour (`deliveries` says how many this call queued).",
   body: ReplayBody,
+  documentRequired: [["after", "through", "eventIds"]],
   response: ReplayResponse,
-  errors: ["NOT_FOUND", "REPLAY_QUOTA_EXCEEDED"],
+  errors: ["ENDPOINT_NOT_FOUND", "REPLAY_QUOTA_EXCEEDED"],
   handle: async ({ caller, body }) => {
     const result = await replayWebhookEvents({ accountId: caller.accountId, ...body });
-    if (result.status === "endpoint_not_found") throw new ApiError("NOT_FOUND");
+    if (result.status === "endpoint_not_found") throw new ApiError("ENDPOINT_NOT_FOUND");
     if (result.status === "quota_exhausted")
       throw new ApiError("REPLAY_QUOTA_EXCEEDED", { headers: { "retry-after": String(result.retryAfterSeconds) } });
     return { success: true, events: result.events, deliveries: result.deliveries };
