@@ -196,10 +196,12 @@ console.log(
     `${adminIds.includes(String(telegramId)) ? ", an admin" : ""}; database ${where.host}${where.pathname}`,
 );
 console.log(
-  "[bot:console] type a command (/start, /help ...) or text; press a button by its number or label. Ctrl-D leaves.",
+  "[bot:console] type a command (/start, /help ...) or text; press a button by its number or label. Ctrl-D or Ctrl-C leaves.",
 );
 
 const input = readline.createInterface({ input: process.stdin, output: process.stdout, terminal: color });
+// Ctrl-C leaves as Ctrl-D does (readline would only pause the input).
+input.on("SIGINT", () => input.close());
 const prompt = () => color && input.prompt();
 input.setPrompt(style("2", "you: "));
 prompt();
