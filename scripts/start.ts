@@ -17,6 +17,7 @@ import { applyMigrations } from "@/lib/db/migrate";
 import { closePool } from "@/lib/db/pool";
 import { startEmbeddedPostgresProcess, type EmbeddedPostgresProcess } from "@/lib/db/embedded-process";
 import { superviseProcess, type Supervisor } from "@/lib/process/supervise-process";
+import { botConsoleHint } from "./bot-console-hint";
 import { isDatabaseEmpty, readRememberedDemoKey, seedForEnvironment } from "@/lib/seed/seed-demo-data";
 
 const log = (line: string) => console.log(`[start] ${line}`);
@@ -145,6 +146,7 @@ async function main(): Promise<void> {
   else {
     console.log(`  Demo key:   ${demoApiKey ?? "(not known here: create one with the bot's /newkey)"}`);
     if (demoApiKey) console.log(`  Try:        curl -H "X-API-Key: ${demoApiKey}" ${base}/balance`);
+    for (const line of botConsoleHint()) console.log(line);
   }
   if (config.telegramBotToken && config.telegramWebhookSecret) {
     console.log(

@@ -2,9 +2,10 @@
 // Scalar's API reference, configured so the page makes no request off this origin: no web fonts
 // (Scalar fetches them from its CDN by default), no telemetry, no AI agent or MCP panel (they
 // call Scalar's services), no developer toolbar. Imported by api-reference.tsx in the browser only.
-import { useMemo } from "react";
+import { useEffect, useMemo } from "react";
 import { ApiReferenceReact } from "@scalar/api-reference-react";
 import "@scalar/api-reference-react/style.css";
+import { API_KEY_FIELD_HINT, SCALAR_SAMPLE_KEY } from "@/lib/openapi/docs-key-field";
 
 // System fonts instead of the CDN's.
 const CUSTOM_CSS = `
@@ -35,7 +36,28 @@ function configuration() {
   };
 }
 
+/** Puts the hint in place of Scalar's sample key: in the masked input (placeholder) and the plain one (data-placeholder). */
+function replaceSampleKeyPlaceholders(): void {
+  for (const attribute of ["placeholder", "data-placeholder"]) {
+    for (const field of document.querySelectorAll(`[${attribute}="${SCALAR_SAMPLE_KEY}"]`))
+      field.setAttribute(attribute, API_KEY_FIELD_HINT);
+  }
+}
+
 export default function ScalarReference() {
   const config = useMemo(() => configuration(), []);
+  // Scalar renders the key field late (the client dialog, a scheme switched, the key unmasked), so
+  // every new one is caught as it appears; Vue leaves the attribute alone afterwards.
+  useEffect(() => {
+    replaceSampleKeyPlaceholders();
+    const observer = new MutationObserver(replaceSampleKeyPlaceholders);
+    observer.observe(document.body, {
+      subtree: true,
+      childList: true,
+      attributes: true,
+      attributeFilter: ["placeholder", "data-placeholder"],
+    });
+    return () => observer.disconnect();
+  }, []);
   return <ApiReferenceReact configuration={config} />;
 }

@@ -272,7 +272,9 @@ const DESCRIPTION = [
     "identically, under `/api`. Bodies are JSON. Authenticate with `X-API-Key: <key>` or `Authorization: Bearer <key>` " +
     "(the demo key is printed by `npm start`). Limits: 10 calls per rolling second and 80 per rolling minute per key.",
   "Every operation below has request and response examples and code samples for curl and the TypeScript client " +
-    `(\`createClient({ baseUrl, apiKey })\`). In the curl samples, set \`BASE_URL\` (for example \`http://localhost:3000\`) and \`API_KEY\`.`,
+    "(`createClient({ baseUrl, apiKey })`). Both read `TOPUP_API_URL` (for example `http://localhost:3000`) and " +
+    "`TOPUP_API_KEY` from the environment, as the README's quickstart sets them: " +
+    "`export TOPUP_API_URL=http://localhost:3000 TOPUP_API_KEY=svc_...`.",
   "## Errors",
   "Failures are `{ success: false, error, code }`: switch on `code`. Every code is listed here (and in `x-error-codes`); " +
     'each operation lists the codes it can answer. "Retry can succeed" means sending the same request again, unchanged, ' +

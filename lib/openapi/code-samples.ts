@@ -55,13 +55,13 @@ function urlOf(path: string, example: OperationExample): string {
     encodeURIComponent(example.params?.[name] ?? `<${name}>`),
   );
   const query = example.query ? `?${new URLSearchParams(example.query)}` : "";
-  return `$BASE_URL${filled}${query}`;
+  return `$TOPUP_API_URL${filled}${query}`;
 }
 
 export function curlSample(method: string, path: string, example: OperationExample): string {
   const lines = [
     `curl -sS${method === "GET" ? "" : ` -X ${method}`} "${urlOf(path, example)}"`,
-    `  -H "X-API-Key: $API_KEY"`,
+    `  -H "X-API-Key: $TOPUP_API_KEY"`,
   ];
   if (example.body)
     lines.push(`  -H "Content-Type: application/json"`, `  -d ${shellQuote(JSON.stringify(example.body))}`);
@@ -74,7 +74,7 @@ export function typescriptSample(operationKey: string, example: OperationExample
   return [
     `import { createClient } from "${CLIENT_PACKAGE}";`,
     "",
-    "const client = createClient({ baseUrl: process.env.BASE_URL!, apiKey: process.env.API_KEY! });",
+    "const client = createClient({ baseUrl: process.env.TOPUP_API_URL!, apiKey: process.env.TOPUP_API_KEY! });",
     call(example),
   ].join("\n");
 }

@@ -1,8 +1,9 @@
 // The interactive API reference at /docs, in Chromium, on both hosts (the lean host that hands
 // /docs to Next in its process, and `next start` alone): every request the page makes, "try it"
 // included, stays on the page's origin (no CDN, no fonts, no telemetry); every operation and
-// webhook event of /openapi.json is listed; the error reference is on the page; and "try it" on
-// GET /balance with the demo key shows the balance the database holds. Needs the Next build (npm
+// webhook event of /openapi.json is listed; the error reference is on the page; the key field
+// starts empty, with a hint where Scalar shows a sample key; and "try it" on GET /balance with the
+// demo key shows the balance the database holds. Needs the Next build (npm
 // test makes it). Screenshots: test-results/screenshots/docs-try-it-<host>.png.
 import fs from "node:fs";
 import path from "node:path";
@@ -18,6 +19,7 @@ import { closeSql, resetDatabase } from "../helpers/db";
 import { findChromium, launchBrowser, SCREENSHOT_DIR } from "../helpers/browser";
 import { startNextServer, type NextServer } from "../helpers/next-start";
 import { TEST_ENV } from "../setup/test-env";
+import { API_KEY_FIELD_HINT, SCALAR_SAMPLE_KEY } from "@/lib/openapi/docs-key-field";
 
 const chromiumPath = findChromium();
 if (!chromiumPath)
@@ -142,7 +144,15 @@ describe.skipIf(!chromiumPath)("the API reference at /docs in Chromium", () => {
           .getByRole("button", { name: /Test Request/ })
           .click();
         const client = page.getByRole("dialog");
-        await client.getByRole("textbox", { name: "Value", exact: true }).fill(demoKey);
+        const keyField = client.getByRole("textbox", { name: "Value", exact: true });
+        // The key field starts empty, with a hint in words rather than something shaped like a key.
+        expect(await keyField.inputValue()).toBe("");
+        expect(await keyField.getAttribute("placeholder")).toBe(API_KEY_FIELD_HINT);
+        // Nor anywhere else on the page (the reference's own authentication box).
+        expect(
+          await page.locator(`[placeholder="${SCALAR_SAMPLE_KEY}"], [data-placeholder="${SCALAR_SAMPLE_KEY}"]`).count(),
+        ).toBe(0);
+        await keyField.fill(demoKey);
         const [sent] = await Promise.all([
           page.waitForRequest(
             (request) => new URL(request.url()).pathname === "/balance" && request.method() === "GET",

@@ -129,6 +129,9 @@ describe("npm start", () => {
     expect((await api("/healthz")).json.ok).toBe(true);
     expect(demoKey, stdout).toMatch(/^svc_/);
     expect((await api("/balance", { key: demoKey })).status).toBe(200);
+    // Without a bot token, the banner says how to get a key, fund a wallet and add a webhook.
+    expect(stdout).toContain("npm run bot:console -- --as 1001 --username you");
+    expect(stdout).toContain("/credit @you 50, Confirm");
 
     const wrong = new pg.Client({ connectionString: (await embeddedUrl()).replace(/:[^:@]+@/, ":embedded-local@") });
     await expect(wrong.connect()).rejects.toMatchObject({ code: "28P01" });

@@ -1,38 +1,34 @@
 // A local Bot API server for tests: the real Telegraf bot talks to it over HTTP (telegram.apiRoot)
-// exactly as it would talk to Telegram. It hands out queued updates through getUpdates (honouring
-// the offset the bot confirms, like Telegram), can redeliver an update the bot already confirmed
-// (what Telegram does after a crash or a webhook timeout), and records every call the bot makes so
-// tests can assert on the text and buttons it sent.
+// exactly as it would talk to Telegram. The calls the bot makes are answered and recorded by the
+// local Bot API the console uses (bot/local-bot-api.ts); this adds what tests need: it hands out
+// queued updates through getUpdates (honouring the offset the bot confirms, like Telegram), can
+// redeliver an update the bot already confirmed (what Telegram does after a crash or a webhook
+// timeout), and can fail chosen calls.
 //
 // Webhook mode: after setWebhook it POSTs each update to the registered URL the way Telegram does
 // (JSON body, the secret_token in X-Telegram-Bot-Api-Secret-Token, several updates at once on
 // separate connections), and getUpdates answers 409 Conflict as long as a webhook is set.
 import { fork } from "node:child_process";
 import crypto from "node:crypto";
-import http from "node:http";
+import type http from "node:http";
 import path from "node:path";
-import type { AddressInfo } from "node:net";
 import type { Telegraf } from "telegraf";
 import type { Update } from "telegraf/types";
 import { inject } from "vitest";
 import { createBot, type CreateBotOptions } from "@/bot";
+import { LocalBotApi, type ApiAnswer, type LocalUser, type RecordedCall as LocalCall } from "@/bot/local-bot-api";
 import { projectRoot } from "@/lib/config/env";
 import { startServer } from "../setup/global-setup";
 import { TEST_ENV } from "../setup/test-env";
 import type { BotContext } from "@/bot/context";
 
-export interface RecordedCall {
-  method: string;
-  payload: Record<string, any>;
-  /** What the fake answered: the sent message (with its message_id), true, or an error body. */
-  response?: any;
-}
+export { buttonsOf, htmlProblem, plain } from "@/bot/local-bot-api";
+export type FakeUser = LocalUser;
 
-export interface FakeUser {
-  id: number;
-  first_name: string;
-  last_name?: string;
-  username?: string;
+/** A call the bot made, read by the tests as untyped JSON. */
+export interface RecordedCall extends LocalCall {
+  payload: Record<string, any>;
+  response?: any;
 }
 
 interface QueuedUpdate {
@@ -51,8 +47,6 @@ interface Poller {
   timer: NodeJS.Timeout;
 }
 
-const BOT_USER = { id: 7_000_000_001, is_bot: true, first_name: "Top-up Bot", username: "topup_test_bot" };
-
 export interface FakeWebhook {
   url: string;
   secretToken?: string;
@@ -64,11 +58,7 @@ export interface WebhookDelivery {
   body: string;
 }
 
-export class FakeTelegram {
-  readonly token = "7000000001:TEST-token-for-the-fake-bot-api";
-  readonly botUser = BOT_USER;
-  /** Every call except getUpdates, in order. */
-  readonly calls: RecordedCall[] = [];
+export class FakeTelegram extends LocalBotApi<RecordedCall> {
   /** sendMessage to these chat ids answers 403 "bot was blocked by the user". */
   readonly blockedChats = new Set<number>();
   /** Methods whose next call fails with 400 (one failure each time failNext is called). */
@@ -80,53 +70,15 @@ export class FakeTelegram {
   private queue: QueuedUpdate[] = [];
   private poller: Poller | undefined;
   private responsesSent = 0;
-  private nextUpdate = 1000;
-  private nextMessage = 1;
-
-  private constructor(
-    private readonly server: http.Server,
-    readonly apiRoot: string,
-    private readonly longPollMs: number,
-  ) {}
+  private longPollMs = 300;
 
   static async start(options: { longPollMs?: number; firstUpdateId?: number } = {}): Promise<FakeTelegram> {
-    let fake: FakeTelegram | undefined;
-    const server = http.createServer((req, res) => void fake!.handle(req, res));
-    await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-    const { port } = server.address() as AddressInfo;
-    fake = new FakeTelegram(server, `http://127.0.0.1:${port}`, options.longPollMs ?? 300);
-    if (options.firstUpdateId !== undefined) fake.nextUpdate = options.firstUpdateId - 1;
+    const fake = await FakeTelegram.listen({ firstUpdateId: options.firstUpdateId });
+    fake.longPollMs = options.longPollMs ?? 300;
     return fake;
   }
 
   // ---- building updates ----------------------------------------------------------------------
-
-  newUpdateId(): number {
-    return ++this.nextUpdate;
-  }
-
-  /** A private-chat text message; a leading /command gets the bot_command entity Telegram adds. */
-  message(
-    from: FakeUser,
-    text: string,
-    chat: { id: number; type: "private" | "group" | "supergroup" } = { id: from.id, type: "private" },
-  ): Update {
-    const command = /^\/[A-Za-z0-9_]+(@[A-Za-z0-9_]+)?/.exec(text);
-    return {
-      update_id: this.newUpdateId(),
-      message: {
-        message_id: this.nextMessage++,
-        date: Math.floor(Date.now() / 1000),
-        chat:
-          chat.type === "private"
-            ? { id: chat.id, type: "private", first_name: from.first_name, username: from.username }
-            : { id: chat.id, type: chat.type, title: "A group" },
-        from: { ...from, is_bot: false },
-        text,
-        ...(command ? { entities: [{ type: "bot_command" as const, offset: 0, length: command[0].length }] } : {}),
-      },
-    } as Update;
-  }
 
   /** `text` as `from` forwards it from `original`'s message (Bot API 7: forward_origin). */
   forwarded(from: FakeUser, text: string, original: FakeUser): Update {
@@ -139,26 +91,6 @@ export class FakeTelegram {
       },
     });
     return update;
-  }
-
-  /** A press of an inline button with `data` on the bot's message `message_id` in `from`'s chat. */
-  callback(from: FakeUser, data: string, messageId: number): Update {
-    return {
-      update_id: this.newUpdateId(),
-      callback_query: {
-        id: `cb-${this.nextUpdate}`,
-        from: { ...from, is_bot: false },
-        chat_instance: `ci-${from.id}`,
-        data,
-        message: {
-          message_id: messageId,
-          date: Math.floor(Date.now() / 1000),
-          chat: { id: from.id, type: "private", first_name: from.first_name },
-          from: BOT_USER,
-          text: "(button message)",
-        },
-      },
-    } as Update;
   }
 
   // ---- delivering updates ----------------------------------------------------------------------
@@ -259,142 +191,89 @@ export class FakeTelegram {
       .filter((call) => call.method === "sendMessage" && Number(call.payload.chat_id) === chatId)
       .map((call) => call.payload.text);
   }
-
   // ---- the Bot API -----------------------------------------------------------------------------
 
-  private async handle(req: http.IncomingMessage, res: http.ServerResponse): Promise<void> {
-    const chunks: Buffer[] = [];
-    for await (const chunk of req) chunks.push(chunk as Buffer);
-    const match = /^\/bot([^/]+)\/([A-Za-z]+)$/.exec(new URL(req.url ?? "/", "http://x").pathname);
-    let recorded: RecordedCall | undefined;
-    const reply = (status: number, body: any) => {
-      if (recorded) recorded.response = body.ok ? body.result : body;
-      if (res.writableEnded || res.destroyed) return;
-      res.writeHead(status, { "content-type": "application/json" });
-      res.end(JSON.stringify(body));
-    };
-    if (!match) return reply(404, { ok: false, error_code: 404, description: "Not Found" });
-    if (match[1] !== this.token) return reply(401, { ok: false, error_code: 401, description: "Unauthorized" });
-    const method = match[2]!;
-    let payload: Record<string, any> = {};
-    const raw = Buffer.concat(chunks).toString("utf8");
-    if (raw) {
-      try {
-        payload = JSON.parse(raw);
-      } catch {
-        return reply(400, { ok: false, error_code: 400, description: "Bad Request: this fake reads JSON bodies only" });
-      }
-    }
-
-    if (method === "getUpdates") {
-      if (this.webhook) {
-        return reply(409, {
+  protected override takeOver(
+    method: string,
+    payload: Record<string, any>,
+    res: http.ServerResponse,
+    reply: (answer: ApiAnswer) => void,
+  ): boolean {
+    if (method !== "getUpdates") return false;
+    if (this.webhook) {
+      reply({
+        status: 409,
+        body: {
           ok: false,
           error_code: 409,
           description:
             "Conflict: can't use getUpdates method while webhook is active; use deleteWebhook to delete the webhook first",
-        });
-      }
-      this.getUpdatesCount++;
-      return this.getUpdates(payload, res, (updates) => reply(200, { ok: true, result: updates }));
+        },
+      });
+      return true;
     }
-    recorded = { method, payload };
-    this.calls.push(recorded);
-    const ok = (result: unknown) => reply(200, { ok: true, result });
+    this.getUpdatesCount++;
+    this.getUpdates(payload, res, (updates) => reply({ status: 200, body: { ok: true, result: updates } }));
+    return true;
+  }
+
+  protected override answer(method: string, payload: Record<string, any>): ApiAnswer {
     const failure = this.failures.indexOf(method);
     if (failure >= 0) {
       this.failures.splice(failure, 1);
-      return reply(400, { ok: false, error_code: 400, description: "Bad Request: injected failure" });
+      return { status: 400, body: { ok: false, error_code: 400, description: "Bad Request: injected failure" } };
     }
     switch (method) {
-      case "getMe":
-        return ok(BOT_USER);
       case "setWebhook": {
         if (typeof payload.url !== "string" || !/^https?:\/\//.test(payload.url)) {
-          return reply(400, {
-            ok: false,
-            error_code: 400,
-            description: "Bad Request: bad webhook: an HTTPS URL must be provided for webhook",
-          });
+          return {
+            status: 400,
+            body: {
+              ok: false,
+              error_code: 400,
+              description: "Bad Request: bad webhook: an HTTPS URL must be provided for webhook",
+            },
+          };
         }
         if (payload.secret_token !== undefined && !/^[A-Za-z0-9_-]{1,256}$/.test(payload.secret_token)) {
-          return reply(400, {
-            ok: false,
-            error_code: 400,
-            description: "Bad Request: secret token contains unallowed characters",
-          });
+          return {
+            status: 400,
+            body: {
+              ok: false,
+              error_code: 400,
+              description: "Bad Request: secret token contains unallowed characters",
+            },
+          };
         }
         this.webhook = { url: payload.url, secretToken: payload.secret_token, allowedUpdates: payload.allowed_updates };
-        return ok(true);
+        return { status: 200, body: { ok: true, result: true } };
       }
       case "deleteWebhook":
         this.webhook = undefined;
-        return ok(true);
+        return { status: 200, body: { ok: true, result: true } };
       case "getWebhookInfo":
-        return ok({
-          url: this.webhook?.url ?? "",
-          has_custom_certificate: false,
-          pending_update_count: 0,
-          allowed_updates: this.webhook?.allowedUpdates,
-        });
-      case "setMyCommands":
-      case "answerCallbackQuery":
-        return ok(true);
-      case "sendMessage": {
-        const chatId = Number(payload.chat_id);
-        if (this.blockedChats.has(chatId)) {
-          return reply(403, { ok: false, error_code: 403, description: "Forbidden: bot was blocked by the user" });
+        return {
+          status: 200,
+          body: {
+            ok: true,
+            result: {
+              url: this.webhook?.url ?? "",
+              has_custom_certificate: false,
+              pending_update_count: 0,
+              allowed_updates: this.webhook?.allowedUpdates,
+            },
+          },
+        };
+      case "sendMessage":
+        if (this.blockedChats.has(Number(payload.chat_id))) {
+          return {
+            status: 403,
+            body: { ok: false, error_code: 403, description: "Forbidden: bot was blocked by the user" },
+          };
         }
-        if (typeof payload.text !== "string" || payload.text.length === 0) {
-          return reply(400, { ok: false, error_code: 400, description: "Bad Request: message text is empty" });
-        }
-        if (payload.text.length > 4096)
-          return reply(400, { ok: false, error_code: 400, description: "Bad Request: message is too long" });
-        if (payload.parse_mode === "HTML") {
-          const problem = htmlProblem(payload.text);
-          if (problem)
-            return reply(400, {
-              ok: false,
-              error_code: 400,
-              description: `Bad Request: can't parse entities: ${problem}`,
-            });
-        }
-        return ok({
-          message_id: this.nextMessage++,
-          date: Math.floor(Date.now() / 1000),
-          chat: { id: chatId, type: "private" },
-          from: BOT_USER,
-          text: payload.text,
-        });
-      }
-      case "editMessageText": {
-        if (payload.parse_mode === "HTML") {
-          const problem = htmlProblem(payload.text);
-          if (problem)
-            return reply(400, {
-              ok: false,
-              error_code: 400,
-              description: `Bad Request: can't parse entities: ${problem}`,
-            });
-        }
-        return ok({
-          message_id: payload.message_id,
-          date: Math.floor(Date.now() / 1000),
-          chat: { id: Number(payload.chat_id), type: "private" },
-          from: BOT_USER,
-          text: payload.text,
-        });
-      }
-      case "editMessageReplyMarkup":
-        return ok({
-          message_id: payload.message_id,
-          date: Math.floor(Date.now() / 1000),
-          chat: { id: Number(payload.chat_id), type: "private" },
-          from: BOT_USER,
-        });
+        return super.answer(method, payload);
       default:
-        // An unexpected method is an error the test should see, not a silent success.
-        return reply(404, { ok: false, error_code: 404, description: `Not Found: method ${method} is not faked` });
+        return super.answer(method, payload);
     }
   }
 
@@ -461,70 +340,13 @@ export class FakeTelegram {
     if (this.poller) setImmediate(() => this.flushPoller());
   }
 
-  async close(): Promise<void> {
+  override async close(): Promise<void> {
     if (this.poller) {
       clearTimeout(this.poller.timer);
       this.poller = undefined;
     }
-    this.server.closeAllConnections();
-    await new Promise<void>((resolve) => this.server.close(() => resolve()));
+    await super.close();
   }
-}
-
-/**
- * The subset of Telegram's HTML rules a bot can break by forgetting to escape: tags must be known
- * and balanced, and "<", ">", "&" outside tags must be escaped. Returns a description or undefined.
- */
-export function htmlProblem(text: string): string | undefined {
-  const allowed = new Set([
-    "b",
-    "strong",
-    "i",
-    "em",
-    "u",
-    "ins",
-    "s",
-    "strike",
-    "del",
-    "code",
-    "pre",
-    "a",
-    "tg-spoiler",
-    "blockquote",
-    "span",
-  ]);
-  const stack: string[] = [];
-  const tokens = text.split(/(<[^>]*>)/);
-  for (const token of tokens) {
-    if (token.startsWith("<")) {
-      const tag = /^<(\/?)([a-z-]+)(\s[^>]*)?>$/.exec(token);
-      if (!tag || !allowed.has(tag[2]!)) return `unsupported tag ${token}`;
-      if (tag[1]) {
-        if (stack.pop() !== tag[2]) return `unbalanced ${token}`;
-      } else stack.push(tag[2]!);
-    } else {
-      if (token.includes(">")) return `unescaped ">"`;
-      if (/&(?!(amp|lt|gt|quot|#\d+);)/.test(token)) return `unescaped "&"`;
-    }
-  }
-  return stack.length ? `unclosed <${stack.at(-1)}>` : undefined;
-}
-
-/** Buttons of a recorded sendMessage / editMessageText call: [text, callback_data] pairs. */
-export function buttonsOf(call: RecordedCall | undefined): Array<[string, string]> {
-  const keyboard: Array<Array<{ text: string; callback_data?: string }>> =
-    call?.payload.reply_markup?.inline_keyboard ?? [];
-  return keyboard.flat().map((button) => [button.text, button.callback_data ?? ""]);
-}
-
-/** Tags stripped and entities decoded: what the user reads. */
-export function plain(html: string): string {
-  return html
-    .replace(/<[^>]*>/g, "")
-    .replace(/&lt;/g, "<")
-    .replace(/&gt;/g, ">")
-    .replace(/&quot;/g, '"')
-    .replace(/&amp;/g, "&");
 }
 
 export type BotMode = "polling" | "webhook";

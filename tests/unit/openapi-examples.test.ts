@@ -91,17 +91,17 @@ describe.each(operations)("$key", ({ key, spec, path, operation }) => {
     expect(curl?.lang).toBe("Shell");
     expect(curl!.source).toMatch(
       new RegExp(
-        `^curl -sS${spec.method === "GET" ? "" : ` -X ${spec.method}`} "\\$BASE_URL${path.replace(/\{\w+\}/g, '[^"?]+')}`,
+        `^curl -sS${spec.method === "GET" ? "" : ` -X ${spec.method}`} "\\$TOPUP_API_URL${path.replace(/\{\w+\}/g, '[^"?]+')}`,
       ),
     );
-    expect(curl!.source).toContain(`-H "X-API-Key: $API_KEY"`);
+    expect(curl!.source).toContain(`-H "X-API-Key: $TOPUP_API_KEY"`);
     const sent = /-d '(.*)'$/m.exec(curl!.source);
     if (spec.body) expect(JSON.parse(sent![1]!)).toEqual(examplesOf(operation.requestBody.content)[0]);
     else expect(sent).toBeNull();
     expect(typescript?.lang).toBe("TypeScript");
     expect(typescript!.source).toContain(`import { createClient } from "${CLIENT_PACKAGE}";`);
     expect(typescript!.source).toContain(
-      "createClient({ baseUrl: process.env.BASE_URL!, apiKey: process.env.API_KEY! })",
+      "createClient({ baseUrl: process.env.TOPUP_API_URL!, apiKey: process.env.TOPUP_API_KEY! })",
     );
     expect(typescript!.source).toMatch(/await client\.\w+\(/);
   });
