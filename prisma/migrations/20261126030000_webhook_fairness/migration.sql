@@ -6,7 +6,10 @@ ALTER TABLE "webhook_endpoints"
   ADD COLUMN "consecutive_failures" INTEGER NOT NULL DEFAULT 0,
   ADD COLUMN "paused_until" TIMESTAMPTZ(3);
 
--- The claim walks endpoints and takes each one's due deliveries from this index.
+-- The claim walks the endpoints with pending deliveries and takes each one's due deliveries from
+-- this index; the index by status and time it replaces served the first-come claim and, left in
+-- place, tempts the planner into scanning every pending delivery for each endpoint.
+DROP INDEX "webhook_deliveries_status_next_attempt_at_idx";
 CREATE INDEX "webhook_deliveries_endpoint_due_idx" ON "webhook_deliveries" ("endpoint_id", "next_attempt_at")
   WHERE "status" = 'pending';
 -- Deliveries in flight, counted per endpoint by every claim.
