@@ -238,7 +238,7 @@ export async function startWorker(options: {
     ordersBusy: () => (current?.inFlight ?? 0) >= concurrency,
     wake: wakeWebhookDispatchers,
     maxCredit: webhookConcurrency,
-    batch: Math.ceil(webhookConcurrency / 2),
+    batch: webhookConcurrency,
   });
   // What both runners share: no signal handling (the process stops them), no cron, quiet logs.
   const shared = {

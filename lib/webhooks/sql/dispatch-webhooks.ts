@@ -66,7 +66,8 @@ export async function claimDueDeliveries(
                      WHERE c.endpoint_id = e.id AND c.claimed_by IS NOT NULL AND c.claimed_until > now()) AS busy
               FROM waiting w JOIN webhook_endpoints e ON e.id = w.endpoint_id
           ), account AS (
-            SELECT *, sum(busy) OVER (PARTITION BY account_id) AS account_busy FROM endpoint
+            SELECT *, sum(busy) OVER (PARTITION BY account_id) AS account_busy, count(*) OVER () AS waiting_endpoints
+              FROM endpoint
           ), due AS (
             SELECT d.id, d.next_attempt_at, ep.account_id, ep.account_busy,
                    ep.busy + row_number() OVER (PARTITION BY ep.id ORDER BY d.next_attempt_at, d.id) AS endpoint_turn
@@ -76,7 +77,9 @@ export async function claimDueDeliveries(
                  WHERE endpoint_id = ep.id AND status = 'pending' AND next_attempt_at <= now()
                    AND (claimed_until IS NULL OR claimed_until < now())
                    AND (ep.paused_until IS NULL OR ep.paused_until <= now())
-                 ORDER BY next_attempt_at LIMIT least(greatest(ep.cap - ep.busy, 0), ${limit})
+                 -- Enough for the claim's share of each endpoint: fewer rows to rank.
+                 ORDER BY next_attempt_at
+                 LIMIT least(greatest(ep.cap - ep.busy, 0), ceil(${limit}::numeric / ep.waiting_endpoints)::int)
               ) d
           ), turn AS (
             SELECT id, next_attempt_at,
