@@ -1,13 +1,13 @@
-// Orders come first in a worker process short of CPU. While every order slot is busy and the
-// process was busy for more than half of the last moment, webhook deliveries are held to one for
-// every ORDERS_PER_DELIVERY_WHEN_BUSY orders finished, let go a batch at a time, so a burst of
-// orders is fulfilled at full speed and its webhooks catch up as it drains. Slots held by a slow supplier leave the process
-// idle, so they never hold deliveries back.
+// Orders come first in a worker process short of CPU. While most order slots are busy and the
+// process was busy for more than BUSY_UTILISATION of the last moment, webhook deliveries are held
+// to one for every ORDERS_PER_DELIVERY_WHEN_BUSY orders finished, let go a batch at a time, so a
+// burst of orders is fulfilled at full speed and its webhooks catch up as it drains. Slots held by
+// a slow supplier leave the process idle, so they never hold deliveries back.
 import { performance, type EventLoopUtilization } from "node:perf_hooks";
 
 export const ORDERS_PER_DELIVERY_WHEN_BUSY = 10;
 /** The process counts as short of CPU above this share of busy time. */
-export const BUSY_UTILISATION = 0.5;
+export const BUSY_UTILISATION = 0.3;
 /** How long a sample of the event loop's busy time lasts. */
 const SAMPLE_MS = 100;
 
@@ -24,7 +24,7 @@ export interface OrderPriority extends DeliveryGate {
 }
 
 export function yieldToOrders(options: {
-  /** Whether every order slot is taken. */
+  /** Whether most order slots are taken. */
   ordersBusy: () => boolean;
   /** Called when a held-back delivery may go. */
   wake: () => void;

@@ -235,7 +235,7 @@ export async function startWorker(options: {
   const concurrency = options.concurrency ?? configured.concurrency;
   const webhookConcurrency = options.webhookConcurrency ?? configured.webhookConcurrency;
   const orderPriority = yieldToOrders({
-    ordersBusy: () => (current?.inFlight ?? 0) >= concurrency,
+    ordersBusy: () => (current?.inFlight ?? 0) >= Math.ceil(concurrency / 2),
     wake: wakeWebhookDispatchers,
     maxCredit: webhookConcurrency,
     batch: webhookConcurrency,
