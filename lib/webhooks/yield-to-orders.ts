@@ -1,14 +1,14 @@
-// Orders come first in a worker process short of CPU. While most order slots are busy and the
-// process was busy for more than BUSY_UTILISATION of the last moment, webhook deliveries are held
-// to one for every ORDERS_PER_DELIVERY_WHEN_BUSY orders finished, let go a batch at a time, so a
-// burst of orders is fulfilled at full speed and its webhooks catch up as it drains. Slots held by
-// a slow supplier leave the process idle, so they never hold deliveries back.
+// Orders come first in a worker process short of CPU. While orders finished at a burst's rate in
+// the last moment and the process was busy for more than BUSY_UTILISATION of it, webhook
+// deliveries are held to one for every ORDERS_PER_DELIVERY_WHEN_BUSY orders finished, let go a
+// batch at a time, so a burst of orders is fulfilled at full speed and its webhooks catch up as it
+// drains. A trickle of orders, or slots held by a slow supplier, hold nothing back.
 import { performance, type EventLoopUtilization } from "node:perf_hooks";
 
 export const ORDERS_PER_DELIVERY_WHEN_BUSY = 10;
 /** The process counts as short of CPU above this share of busy time. */
 export const BUSY_UTILISATION = 0.3;
-/** How long a sample of the event loop's busy time lasts. */
+/** How long a sample of the event loop's busy time and the orders' rate lasts, by default. */
 const SAMPLE_MS = 100;
 
 export interface DeliveryGate {
@@ -24,8 +24,9 @@ export interface OrderPriority extends DeliveryGate {
 }
 
 export function yieldToOrders(options: {
-  /** Whether most order slots are taken. */
-  ordersBusy: () => boolean;
+  /** Orders finished per second from which they count as a burst. */
+  burstOrdersPerSecond: number;
+  sampleMs?: number;
   /** Called when a held-back delivery may go. */
   wake: () => void;
   /** Most deliveries saved up for (the dispatcher's slots). */
@@ -37,15 +38,19 @@ export function yieldToOrders(options: {
   let orders = 0;
   let sample: EventLoopUtilization = performance.eventLoopUtilization();
   let sampledAt = performance.now();
-  let cpuShort = false;
+  let finished = 0;
+  let burst = false;
   const holding = () => {
-    if (performance.now() - sampledAt >= SAMPLE_MS) {
+    const elapsed = performance.now() - sampledAt;
+    if (elapsed >= (options.sampleMs ?? SAMPLE_MS)) {
       const now = performance.eventLoopUtilization();
-      cpuShort = performance.eventLoopUtilization(now, sample).utilization > BUSY_UTILISATION;
+      const cpuShort = performance.eventLoopUtilization(now, sample).utilization > BUSY_UTILISATION;
+      burst = cpuShort && (finished * 1000) / elapsed >= options.burstOrdersPerSecond;
       sample = now;
       sampledAt = performance.now();
+      finished = 0;
     }
-    return cpuShort && options.ordersBusy();
+    return burst;
   };
   return {
     allowance() {
@@ -57,6 +62,7 @@ export function yieldToOrders(options: {
       orders = Math.max(0, orders - count * ORDERS_PER_DELIVERY_WHEN_BUSY);
     },
     orderFinished() {
+      finished++;
       if (orders >= options.maxCredit * ORDERS_PER_DELIVERY_WHEN_BUSY) return;
       orders++;
       if (orders === Math.min(options.batch, options.maxCredit) * ORDERS_PER_DELIVERY_WHEN_BUSY) options.wake();

@@ -235,7 +235,8 @@ export async function startWorker(options: {
   const concurrency = options.concurrency ?? configured.concurrency;
   const webhookConcurrency = options.webhookConcurrency ?? configured.webhookConcurrency;
   const orderPriority = yieldToOrders({
-    ordersBusy: () => (current?.inFlight ?? 0) >= Math.ceil(concurrency / 2),
+    // Ten orders a second per slot: a backlog being drained, not a trickle.
+    burstOrdersPerSecond: concurrency * 10,
     wake: wakeWebhookDispatchers,
     maxCredit: webhookConcurrency,
     batch: webhookConcurrency,
