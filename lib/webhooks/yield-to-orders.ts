@@ -45,7 +45,10 @@ export function yieldToOrders(options: {
     if (elapsed >= (options.sampleMs ?? SAMPLE_MS)) {
       const now = performance.eventLoopUtilization();
       const cpuShort = performance.eventLoopUtilization(now, sample).utilization > BUSY_UTILISATION;
-      burst = cpuShort && (finished * 1000) / elapsed >= options.burstOrdersPerSecond;
+      // Once in a burst, it lasts while orders still finish: a pause of the job queue's fetching
+      // between two samples does not end it.
+      const rate = (finished * 1000) / elapsed;
+      burst = cpuShort && (rate >= options.burstOrdersPerSecond || (burst && finished > 0));
       sample = now;
       sampledAt = performance.now();
       finished = 0;
