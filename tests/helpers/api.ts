@@ -22,7 +22,8 @@ export function baseUrl(): string {
   return inject("baseUrl");
 }
 
-export async function api(path: string, call: ApiCall = {}, base = baseUrl()): Promise<ApiResult> {
+/** The method, headers and body `api` sends for a call. */
+export function apiRequest(call: ApiCall): { method: string; headers: Record<string, string>; body?: string } {
   const headers: Record<string, string> = { ...call.headers };
   if (call.key !== undefined) headers["x-api-key"] = call.key;
   let body: string | undefined = call.rawBody;
@@ -30,12 +31,11 @@ export async function api(path: string, call: ApiCall = {}, base = baseUrl()): P
     body = JSON.stringify(call.body);
     headers["content-type"] ??= "application/json";
   }
-  const response = await fetch(base + path, {
-    method: call.method ?? (body !== undefined ? "POST" : "GET"),
-    headers,
-    body,
-    signal: call.signal,
-  });
+  return { method: call.method ?? (body !== undefined ? "POST" : "GET"), headers, body };
+}
+
+export async function api(path: string, call: ApiCall = {}, base = baseUrl()): Promise<ApiResult> {
+  const response = await fetch(base + path, { ...apiRequest(call), signal: call.signal });
   const text = await response.text();
   let json: any;
   try {

@@ -7,7 +7,7 @@
 import type { ChildProcess } from "node:child_process";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { errorCatalogue, type ErrorKey } from "@/lib/http/errors";
-import { baseUrl } from "../helpers/api";
+import { api, apiRequest, baseUrl } from "../helpers/api";
 import { sql } from "../helpers/db";
 import { createAccount, issueTestKey } from "../helpers/fixtures";
 import { newTrxid } from "../helpers/orders";
@@ -44,27 +44,9 @@ interface Exchange {
 }
 
 async function send(call: Call): Promise<Exchange> {
-  const headers: Record<string, string> = { ...call.headers };
-  if (call.key !== undefined) headers["x-api-key"] = call.key;
-  let body = call.rawBody;
-  if (body === undefined && call.body !== undefined) {
-    body = JSON.stringify(call.body);
-    headers["content-type"] ??= "application/json";
-  }
-  const method = call.method ?? (body !== undefined ? "POST" : "GET");
-  const response = await fetch((call.base ?? baseUrl()) + call.path, { method, headers, body });
-  const text = await response.text();
-  let json: any;
-  try {
-    json = JSON.parse(text);
-  } catch {
-    json = undefined;
-  }
-  return {
-    request: { method, url: call.path, headers, body },
-    response: { status: response.status, headers: response.headers, text },
-    json,
-  };
+  const { method, headers, body } = apiRequest(call);
+  const { status, headers: received, text, json } = await api(call.path, call, call.base ?? baseUrl());
+  return { request: { method, url: call.path, headers, body }, response: { status, headers: received, text }, json };
 }
 
 let validator: OpenApiValidator;
