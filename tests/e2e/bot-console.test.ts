@@ -86,7 +86,8 @@ describe("npm run bot:console", () => {
     expect(keys.map((row) => row.prefix)).toEqual([key!.slice(0, 12)]);
 
     const admin = open(["--as", String(ADMIN.id), "--admin", "--username", ADMIN.username]);
-    const request = await admin.type(`/credit @${HOLDER.username} 50`, "Confirm within");
+    // The buttons are printed after the message's text: wait for them.
+    const request = await admin.type(`/credit @${HOLDER.username} 50`, /\[2\] Cancel/);
     expect(request).toContain(`Credit $50.00 to account #${accountId} @${HOLDER.username}`);
     expect(request).toMatch(/\[1\] ✅ Confirm credit\s+\[2\] Cancel/);
     // Nothing moves before Confirm.

@@ -324,7 +324,16 @@ export async function startWorker(options: {
   /** Stops a generation, waits for its last job to return, then lets its ids go. */
   const drain = async (generation: Generation) => {
     await Promise.all(generation.runners.map((runner) => runner.stop().catch(() => undefined)));
-    while (generation.inFlight > 0) await sleep(100);
+    const waitingSince = Date.now();
+    let said = false;
+    while (generation.inFlight > 0) {
+      // Says so when a job outlives the stop by much: the worker takes no job until it returns.
+      if (!said && Date.now() - waitingSince > 10_000) {
+        said = true;
+        log(`waiting for ${generation.inFlight} job(s) in flight to return before taking jobs again`);
+      }
+      await sleep(100);
+    }
     await letGo([...generation.ids]);
   };
 
