@@ -7,7 +7,8 @@
 // a lost liveness connection is taken again with backoff until it succeeds, and graphile's runners
 // (which stop when they cannot record a job's end) are stopped and started afresh. While the
 // liveness locks are not held no new job is taken; a runner's ids stay locked until its last job
-// has returned, and only then are they let go, so the sweep releases what it left locked.
+// has returned, and only then are they let go, so the sweep releases what it left locked. A
+// stopped generation drains beside its successor: nothing it waits for holds the new one back.
 import { randomUUID } from "node:crypto";
 import { EventEmitter } from "node:events";
 import pg from "pg";
@@ -243,7 +244,6 @@ export async function startWorker(options: {
   });
   // What both runners share: no signal handling (the process stops them), no cron, quiet logs.
   const shared = {
-    connectionString: options.connectionString,
     noHandleSignals: true,
     // No cron: without this graphile-worker looks for a ./crontab file and says it found none.
     parsedCronItems: parseCronItems([]),
@@ -260,11 +260,30 @@ export async function startWorker(options: {
     runners: Runner[];
     ids: Set<string>;
     inFlight: number;
+    /** The runners' connections, ended once they have stopped. */
+    pools: pg.Pool[];
   }
   let current: Generation | undefined;
+  // Stopped generations still waiting for their jobs to return.
+  const draining = new Set<Promise<void>>();
+
+  /**
+   * A runner's pool. Its connection attempts time out (PG_CONNECT_TIMEOUT_MS) like every pool of the
+   * service: an attempt that hangs would otherwise hold a start or a stop for good.
+   */
+  const runnerPool = (generation: Generation) => {
+    const runnerDb = new pg.Pool({
+      connectionString: options.connectionString,
+      max: 10,
+      connectionTimeoutMillis: config.pgConnectTimeoutMs,
+    });
+    runnerDb.on("error", (error) => log(`runner pool error: ${error.message}`));
+    generation.pools.push(runnerDb);
+    return runnerDb;
+  };
 
   const startRunners = async (): Promise<Generation> => {
-    const generation: Generation = { runners: [], ids: new Set(), inFlight: 0 };
+    const generation: Generation = { runners: [], ids: new Set(), inFlight: 0, pools: [] };
     // Each start gets its own emitter, so the ids it reports belong to this generation.
     const events: WorkerEvents = new EventEmitter() as WorkerEvents;
     const hold = (id: string) => {
@@ -289,6 +308,7 @@ export async function startWorker(options: {
       generation.runners.push(
         await run({
           ...shared,
+          pgPool: runnerPool(generation),
           events,
           concurrency,
           // graphile-worker's batching: jobs are locked and completed many per query, not one commit
@@ -306,7 +326,9 @@ export async function startWorker(options: {
         }),
       );
       // graphile's runner for the webhook task that tells a holder an endpoint was disabled.
-      generation.runners.push(await run({ ...shared, events, concurrency: 1, taskList: webhookTasks }));
+      generation.runners.push(
+        await run({ ...shared, pgPool: runnerPool(generation), events, concurrency: 1, taskList: webhookTasks }),
+      );
     } catch (error) {
       await drain(generation);
       throw error;
@@ -335,6 +357,12 @@ export async function startWorker(options: {
       await sleep(100);
     }
     await letGo([...generation.ids]);
+    await Promise.all(generation.pools.map((runnerDb) => runnerDb.end().catch(() => undefined)));
+  };
+  /** Drains a stopped generation without waiting for it (stop() waits for every one). */
+  const drainBeside = (generation: Generation) => {
+    const drained = drain(generation).finally(() => draining.delete(drained));
+    draining.add(drained);
   };
 
   let recovering: Promise<void> | undefined;
@@ -357,9 +385,8 @@ export async function startWorker(options: {
     recovering = (async () => {
       const old = current;
       current = undefined;
-      const locks = holdLiveness();
-      if (old) await drain(old);
-      await locks;
+      if (old) drainBeside(old);
+      await holdLiveness();
       const next = await untilItWorks("starting the job runners again", startRunners, RESTART_RETRY_MAX_MS);
       if (!next) return;
       if (stopping) return void (await drain(next));
@@ -426,7 +453,7 @@ export async function startWorker(options: {
       stopping = true;
       clearInterval(timer);
       await recovering;
-      await Promise.all([current && drain(current), dispatcher?.stop()]);
+      await Promise.all([current && drain(current), ...draining, dispatcher?.stop()]);
       await dispatchPool?.end();
       await liveness?.end().catch(() => undefined);
       await utils.release();
