@@ -9,7 +9,7 @@ export interface CommandInfo {
 
 export const HOLDER_COMMANDS: readonly CommandInfo[] = [
   { command: "start", usage: "/start", description: "register (safe to repeat)" },
-  { command: "newkey", usage: "/newkey", description: "create an API key (shown once)" },
+  { command: "newkey", usage: "/newkey [test]", description: "create an API key (shown once); test: a test key" },
   { command: "keys", usage: "/keys", description: "list your API keys" },
   { command: "revokekey", usage: "/revokekey <prefix>", description: "revoke a key" },
   { command: "api", usage: "/api on|off", description: "turn API access on or off" },
@@ -18,11 +18,13 @@ export const HOLDER_COMMANDS: readonly CommandInfo[] = [
     usage: "/ip add|remove <ip-or-cidr> [key-prefix], /ip list, /ip require on|off [key-prefix]",
     description: "manage a key's IP allowlist",
   },
-  { command: "balance", usage: "/balance", description: "wallet balance" },
+  { command: "balance", usage: "/balance", description: "wallet balance (live and test)" },
+  { command: "testcredit", usage: "/testcredit <usd>", description: "add play money to your test wallet" },
+  { command: "testreset", usage: "/testreset", description: "empty your test wallet" },
   { command: "orders", usage: "/orders", description: "your last 10 orders" },
   {
     command: "webhook",
-    usage: "/webhook add <https-url> [events], /webhook list|remove|test|secret <id>",
+    usage: "/webhook add <https-url> [events] [test], /webhook list|remove|test|secret <id>",
     description: "order and wallet webhooks",
   },
   { command: "lowbalance", usage: "/lowbalance <usd>|off", description: "balance.low webhook threshold" },

@@ -10,6 +10,8 @@ import { senderOf, type BotContext } from "../context";
 import { escapeHtml, formatTime, parseArgs, replyHtml } from "../format";
 import { requireAccount } from "../middleware/require-account";
 import { accountWarnings } from "./start";
+import { env } from "@/lib/config/env";
+import { TEST_MODE_OFF_REPLY } from "./test-mode";
 
 export const keys = new Composer<BotContext>();
 
@@ -26,7 +28,17 @@ export function describeAllowlist(key: Pick<ApiKeySummary, "cidrs" | "requireIpA
 keys.command("newkey", requireAccount, async (ctx) => {
   const sender = senderOf(ctx);
   const account = sender.account!;
-  const issued = await issueApiKey(account.id, sender.actor);
+  const [mode] = parseArgs(ctx.payload).words;
+  if (mode !== undefined && mode.toLowerCase() !== "test") {
+    await replyHtml(ctx, `Usage: ${escapeHtml(usageOf("newkey"))}`);
+    return;
+  }
+  const livemode = mode === undefined;
+  if (!livemode && !env().testMode) {
+    await ctx.reply(TEST_MODE_OFF_REPLY);
+    return;
+  }
+  const issued = await issueApiKey(account.id, sender.actor, { livemode });
   if (issued.status === "limit_reached") {
     await replyHtml(
       ctx,
@@ -36,7 +48,10 @@ keys.command("newkey", requireAccount, async (ctx) => {
   }
   if (issued.status === "not_found") throw new Error(`account ${account.id} vanished during /newkey`);
   const lines = [
-    "Your new API key. It is shown only this once: store it now.",
+    livemode
+      ? "Your new API key. It is shown only this once: store it now."
+      : "Your new test key: play money from your test wallet (/testcredit), orders fulfilled by the sandbox, " +
+        "never your live balance or stock. It is shown only this once: store it now.",
     "",
     `<code>${issued.key}</code>`,
     "",
@@ -70,7 +85,7 @@ keys.command("keys", requireAccount, async (ctx) => {
   }
   const lines = [`<b>Your API keys</b> (API access: ${account.apiEnabled ? "on" : "off — /api on turns it on"})`, ""];
   for (const key of list) {
-    lines.push(`<code>${escapeHtml(key.prefix)}</code>`);
+    lines.push(`<code>${escapeHtml(key.prefix)}</code>${key.livemode ? "" : " (test)"}`);
     lines.push(`  created ${formatTime(key.createdAt)}, last used ${formatTime(key.lastUsedAt)}`);
     lines.push(`  IP allowlist: ${describeAllowlist(key)}`);
   }

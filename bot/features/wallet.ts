@@ -1,6 +1,8 @@
 // /balance and /orders for the account holder.
 import { Composer } from "telegraf";
 import { listRecentOrders } from "@/lib/accounts/list-recent-orders";
+import { env } from "@/lib/config/env";
+import { readTestBalance } from "@/lib/wallet/test-wallet";
 import { senderOf, type BotContext } from "../context";
 import { escapeHtml, formatTime, formatUsd, replyHtml } from "../format";
 import { requireAccount } from "../middleware/require-account";
@@ -12,7 +14,10 @@ const RECENT_ORDERS = 10;
 wallet.command("balance", requireAccount, async (ctx) => {
   // The account was read at the start of this update, so the balance is current.
   const account = senderOf(ctx).account!;
-  await replyHtml(ctx, `Balance: <b>${formatUsd(account.balanceCents)}</b>`);
+  const lines = [`Balance: <b>${formatUsd(account.balanceCents)}</b>`];
+  if (env().testMode)
+    lines.push(`Test balance: ${formatUsd(await readTestBalance(account.id))} (play money, /testcredit)`);
+  await replyHtml(ctx, lines.join("\n"));
 });
 
 wallet.command("orders", requireAccount, async (ctx) => {

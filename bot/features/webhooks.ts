@@ -9,6 +9,10 @@ import { sendTestEvent, TEST_EVENTS_PER_HOUR } from "@/lib/webhooks/send-test-ev
 import { readLowBalanceThreshold, setLowBalanceThreshold } from "@/lib/webhooks/set-low-balance-threshold";
 import { MAX_ENDPOINTS_PER_ACCOUNT, WEBHOOK_EVENT_TYPES } from "@/lib/webhooks/event-types";
 import { parseUsd } from "@/lib/money/parse-usd";
+import { env } from "@/lib/config/env";
+import { findEndpointAccount } from "@/lib/webhooks/find-endpoint-account";
+import { openHolderTestAccount } from "@/lib/wallet/test-wallet";
+import { TEST_MODE_OFF_REPLY } from "./test-mode";
 import { senderOf, type BotContext } from "../context";
 import { escapeHtml, formatTime, formatUsd, parseArgs, replyHtml } from "../format";
 import { requireAccount } from "../middleware/require-account";
@@ -19,7 +23,8 @@ const SUBSCRIBABLE = WEBHOOK_EVENT_TYPES.filter((type) => type !== "endpoint.tes
 
 const USAGE = [
   "Usage:",
-  "/webhook add &lt;https-url&gt; [event types, comma-separated; default all]",
+  "/webhook add &lt;https-url&gt; [event types, comma-separated; default all] [test]",
+  "  (test: the endpoint receives test mode's events only, and a live one never does)",
   "/webhook list",
   "/webhook remove &lt;id&gt;",
   "/webhook test &lt;id&gt;",
@@ -39,13 +44,16 @@ webhooks.command("webhook", requireAccount, async (ctx) => {
   const sub = words[0]?.toLowerCase();
 
   if (sub === "add" && words[1]) {
+    const test = words.length > 2 && words.at(-1)!.toLowerCase() === "test";
+    if (test && !env().testMode) return void (await ctx.reply(TEST_MODE_OFF_REPLY));
     const eventTypes = words
-      .slice(2)
+      .slice(2, test ? -1 : undefined)
       .join(",")
       .split(",")
       .map((type) => type.trim())
       .filter(Boolean);
-    const result = await addWebhookEndpoint({ accountId, url: words[1], eventTypes, actor: sender.actor });
+    const owner = test ? await openHolderTestAccount(accountId) : accountId;
+    const result = await addWebhookEndpoint({ accountId: owner, url: words[1], eventTypes, actor: sender.actor });
     switch (result.status) {
       case "refused_url":
         await replyHtml(ctx, `That URL cannot receive webhooks: ${escapeHtml(result.reason)}.`);
@@ -63,7 +71,7 @@ webhooks.command("webhook", requireAccount, async (ctx) => {
     await replyHtml(
       ctx,
       [
-        `Endpoint <b>#${result.endpointId}</b> added: <code>${escapeHtml(result.url)}</code>`,
+        `${test ? "Test endpoint" : "Endpoint"} <b>#${result.endpointId}</b> added: <code>${escapeHtml(result.url)}</code>`,
         `Events: ${result.eventTypes.length ? result.eventTypes.join(", ") : "all"}`,
         "",
         `Signing secret (shown only now; keep it on your server):`,
@@ -86,7 +94,7 @@ webhooks.command("webhook", requireAccount, async (ctx) => {
     ];
     for (const e of endpoints) {
       lines.push("");
-      lines.push(`<b>#${e.id}</b> <code>${escapeHtml(e.url)}</code>`);
+      lines.push(`<b>#${e.id}</b>${e.livemode ? "" : " (test)"} <code>${escapeHtml(e.url)}</code>`);
       lines.push(`  events: ${e.eventTypes.length ? escapeHtml(e.eventTypes.join(", ")) : "all"}`);
       if (e.disabledAt)
         lines.push(`  <b>disabled</b> ${formatTime(e.disabledAt)}: ${escapeHtml(e.disabledReason ?? "")}`);
@@ -105,6 +113,8 @@ webhooks.command("webhook", requireAccount, async (ctx) => {
 
   const id = endpointId(words[1]);
   if ((sub === "remove" || sub === "test" || sub === "secret") && words.length === 2 && id !== undefined) {
+    // A test endpoint belongs to the holder's test account; an id that is neither's is "not found" below.
+    const accountId = (await findEndpointAccount(sender.account!.id, id)) ?? sender.account!.id;
     if (sub === "remove") {
       const removed = await removeWebhookEndpoint({ accountId, endpointId: id, actor: sender.actor });
       await ctx.reply(

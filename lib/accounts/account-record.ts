@@ -12,6 +12,7 @@ export type AccountRecord = Omit<
   | "updatedAt"
   | "ledgerCount"
   | "ledgerLastAt"
+  | "liveAccountId"
 > & {
   telegramId: number | null;
   lowBalanceThresholdCents: number | null;

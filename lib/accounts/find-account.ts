@@ -21,7 +21,8 @@ export async function findAccount(reference: string, db: PrismaDb = getPrisma())
   if (idMatch) {
     const id = Number(idMatch[1]);
     if (id < 1 || id > MAX_INT4) return { status: "not_found" };
-    const row = await db.account.findUnique({ where: { id } });
+    // A test account (test mode's wallet) is its holder's, never an account of its own to act on.
+    const row = await db.account.findFirst({ where: { id, liveAccountId: null } });
     return row ? { status: "found", account: toAccountRecord(row) } : { status: "not_found" };
   }
   const usernameMatch = /^@([A-Za-z0-9_]{1,64})$/.exec(text);

@@ -2,6 +2,7 @@ import { getPrisma } from "../db/prisma";
 import { recordAuditEntry } from "../audit/sql/record-audit-entry";
 import { generateApiKey } from "../auth/api-key-format";
 import { lockAccount } from "./sql/lock-account";
+import { openTestAccount } from "../wallet/test-wallet";
 
 /** Active keys per account. Each key has its own allowlist; more than a handful is a mistake or abuse. */
 export const MAX_ACTIVE_KEYS = 10;
@@ -18,6 +19,8 @@ export interface IssueApiKeyOptions {
   plainKey?: ReturnType<typeof generateApiKey>;
   /** The bot leaves the default; the benchmark's load accounts hold many more keys. */
   maxActiveKeys?: number;
+  /** False for a test key (svc_test_...), which acts on the account's test account (made here). */
+  livemode?: boolean;
 }
 
 /**
@@ -36,9 +39,12 @@ export async function issueApiKey(
     if (!(await lockAccount(tx, accountId))) return { status: "not_found" as const };
     const active = await tx.apiKey.count({ where: { accountId, revokedAt: null } });
     if (active >= limit) return { status: "limit_reached" as const, limit };
-    const generated = options.plainKey ?? generateApiKey();
+    const livemode = options.livemode ?? true;
+    // The test account exists before its first key can be used: the key's lookup needs it.
+    if (!livemode && (await openTestAccount(tx, accountId)) === undefined) return { status: "not_found" as const };
+    const generated = options.plainKey ?? generateApiKey({ livemode });
     const row = await tx.apiKey.create({
-      data: { accountId, keyHash: generated.hash, prefix: generated.prefix, name: options.name ?? null },
+      data: { accountId, keyHash: generated.hash, prefix: generated.prefix, name: options.name ?? null, livemode },
       select: { id: true },
     });
     await recordAuditEntry(
@@ -47,7 +53,7 @@ export async function issueApiKey(
         action: "api_key.create",
         targetType: "api_key",
         targetId: row.id,
-        details: { accountId, prefix: generated.prefix },
+        details: { accountId, prefix: generated.prefix, livemode },
       },
       tx,
     );

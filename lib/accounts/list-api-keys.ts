@@ -10,6 +10,8 @@ export interface ApiKeySummary {
   requireIpAllowlist: boolean;
   /** Normalised CIDR entries, sorted. */
   cidrs: string[];
+  /** False for a test key. */
+  livemode: boolean;
 }
 
 /** The account's active (not revoked) keys with their IP allowlists, oldest first. */
@@ -24,6 +26,7 @@ export async function listApiKeys(accountId: number, db: PrismaDb = getPrisma())
       createdAt: true,
       lastUsedAt: true,
       requireIpAllowlist: true,
+      livemode: true,
       ipAllowlist: { select: { cidr: true }, orderBy: { cidr: "asc" } },
     },
   });

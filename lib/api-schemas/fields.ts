@@ -44,3 +44,8 @@ export function blankAsMissing(value: unknown): unknown {
 export function failsAs(key: ErrorKey, message: string) {
   return { message, params: { errorKey: key } };
 }
+
+/** On every invoice, balance, ledger entry and event: false for test mode's play money. */
+export const livemode = z.boolean().meta({
+  description: "false in test mode (a svc_test_ key's play money, fulfilled by the sandbox); true for live money",
+});

@@ -2,7 +2,7 @@
 // non-negative integer (a zoneId sent as 12345 is read as "12345"); anything else is INVALID BODY.
 // `pid` and `trxid` sent as null, "" or blanks count as missing (INVALID REQUEST, like absent ones).
 import { z } from "zod";
-import { blankAsMissing, echoedIdentifier, identifier, plainText } from "./fields";
+import { blankAsMissing, echoedIdentifier, identifier, livemode, plainText } from "./fields";
 import { ORDER_REFERENCE_KINDS } from "../orders/parse-order-reference";
 
 export const MAX_QUANTITY = 10;
@@ -80,6 +80,7 @@ export const Invoice = z
       .optional()
       .meta({ description: "Seconds from placement to completion or cancellation, on finished orders" }),
     createdAt: z.string(),
+    livemode,
   })
   .meta({ id: "Invoice" });
 
@@ -204,6 +205,7 @@ export const LedgerResponse = z.object({
       orderId: z.string().nullable(),
       reason: z.string().nullable(),
       createdAt: z.string(),
+      livemode,
     }),
   ),
 });

@@ -1,6 +1,7 @@
 // Response shapes of the read endpoints. They document the API in the
 // OpenAPI document; the handlers build exactly these objects.
 import { z } from "zod";
+import { livemode } from "./fields";
 import { errorCatalogue, type ErrorKey } from "../http/errors";
 
 const ERROR_CODES = Object.keys(errorCatalogue) as [ErrorKey, ...ErrorKey[]];
@@ -73,7 +74,7 @@ export const Product = z
 export const ProductsResponse = z.object({ success: z.literal(true), products: z.array(Product) });
 
 export const BalanceResponse = z
-  .object({ success: z.literal(true), balanceUsd: z.number(), currency: z.literal("USD") })
+  .object({ success: z.literal(true), balanceUsd: z.number(), currency: z.literal("USD"), livemode })
   .meta({ id: "Balance" });
 
 export const MyIpResponse = z.object({ success: z.literal(true), ip: z.string().meta({ example: "203.0.113.7" }) });

@@ -1,6 +1,7 @@
 // Webhook events (GET /events, POST /webhooks/replay, and the OpenAPI document's `webhooks`).
 // `data` of each event has the shape of the API's own answers: the Invoice for order events.
 import { z } from "zod";
+import { livemode } from "./fields";
 import { Invoice, queryInt } from "./order-schemas";
 
 export const EventsQuery = z.object({
@@ -73,6 +74,7 @@ export const WebhookEventView = z
     sequence: z.number().int().meta({ description: "Per account, from 1, without gaps" }),
     type: z.enum(Object.keys(WEBHOOK_EVENT_DOCS) as [keyof typeof WEBHOOK_EVENT_DOCS]),
     timestamp: z.string().meta({ description: "When the event happened (ISO 8601)" }),
+    livemode,
     data: z.union([OrderEventData, WalletEventData, BalanceLowData, EndpointTestData]),
   })
   .meta({ id: "WebhookEvent" });

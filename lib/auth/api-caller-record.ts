@@ -6,7 +6,10 @@ import type { BigintsAsNumbers } from "../db/number-from-db";
 
 export type ApiCaller = {
   keyId: ApiKey["id"];
+  /** The account acted on: the key's own, or for a test key its test account (test mode). */
   accountId: ApiKey["accountId"];
+  /** False for a test key. */
+  livemode: ApiKey["livemode"];
   requireIpAllowlist: ApiKey["requireIpAllowlist"];
   /** With keyId, names this very key row (the batched last_used_at stamp is bound to it). */
   keyCreatedAt: ApiKey["createdAt"];

@@ -2,6 +2,7 @@
 // state and its allowlist by the key's hash (lib/auth/sql/lookup-api-caller.ts). Nothing is cached,
 // so a revoked key, a ban or an allowlist change takes effect on the very next request.
 import { ApiError } from "../http/errors";
+import { env } from "../config/env";
 import { ipInAnyRange } from "../net/ip";
 import { hashApiKey, isWellFormedApiKey } from "./api-key-format";
 import { isAccountEligible } from "../settings/is-account-eligible";
@@ -45,6 +46,7 @@ export async function authenticateApiKey(
   if (!isWellFormedApiKey(presented)) throw new ApiError("INVALID_API_KEY_FORMAT");
   const found = await lookup(hashApiKey(presented));
   if (!found) throw new ApiError("INVALID_API_KEY");
+  if (!found.caller.livemode && !env().testMode) throw new ApiError("TEST_MODE_OFF");
   return found;
 }
 

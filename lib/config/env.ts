@@ -122,6 +122,8 @@ const schema = z
     ),
     // On by default: a free account could otherwise spend supplier calls without limit (README: Configuration).
     SUPPLIER_CALLS_REQUIRE_FUNDING: flag(true),
+    // Test keys and test wallets (README: Test mode); 0 refuses test keys with TEST_MODE_OFF.
+    TEST_MODE: flag(true),
     SUPPLIER_POLL_MS: int(1, 2000),
     SUPPLIER_POLL_MAX_MS: int(1, 60_000),
     SUPPLIER_DEADLINE_MS: int(1, 10 * 60_000),
@@ -223,6 +225,7 @@ export function loadEnv(source?: EnvSource) {
     },
     supplier: vars.SUPPLIER,
     supplierCallsRequireFunding: vars.SUPPLIER_CALLS_REQUIRE_FUNDING,
+    testMode: vars.TEST_MODE,
     fulfilment: {
       pollBaseMs: vars.SUPPLIER_POLL_MS,
       pollMaxMs: vars.SUPPLIER_POLL_MAX_MS,

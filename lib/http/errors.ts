@@ -32,7 +32,7 @@ export const errorCatalogue = {
   INVALID_API_KEY_FORMAT: {
     status: 401,
     error: "API key is malformed: expected svc_ followed by 40 letters and digits",
-    when: "The key is not `svc_` followed by 40 letters and digits.",
+    when: "The key is not `svc_` (a test key: `svc_test_`) followed by 40 letters and digits.",
     retryable: false,
     action: "Check the key for truncation or extra characters; keys are issued by the bot's /newkey.",
   },
@@ -42,6 +42,13 @@ export const errorCatalogue = {
     when: "No live key has this value (unknown, or revoked in the bot).",
     retryable: false,
     action: "Use a current key; create one with the bot's /newkey.",
+  },
+  TEST_MODE_OFF: {
+    status: 401,
+    error: "Test mode is turned off on this service: use a live key",
+    when: "A test key (`svc_test_`) was sent to a deployment that runs with TEST_MODE=0.",
+    retryable: false,
+    action: "Use a live key, or ask the operator whether test mode will return.",
   },
   API_DISABLED: {
     status: 403,

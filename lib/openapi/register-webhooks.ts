@@ -2,6 +2,7 @@
 // Webhooks headers, and what the receiver must answer.
 import type { OpenAPIRegistry } from "@asteasolutions/zod-to-openapi";
 import { z } from "zod";
+import { livemode } from "../api-schemas/fields";
 import { WEBHOOK_EVENT_DOCS } from "../api-schemas/webhook-schemas";
 import { RETRY_SCHEDULE_MS } from "../webhooks/retry-schedule";
 
@@ -49,6 +50,7 @@ export function registerWebhooks(registry: OpenAPIRegistry): void {
               schema: z.object({
                 type: z.literal(type),
                 timestamp: z.string().meta({ description: "When the event happened (ISO 8601)" }),
+                livemode,
                 data: doc.data,
               }),
             },

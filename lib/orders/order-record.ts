@@ -36,5 +36,6 @@ export type OrderRecord = BigintsAsNumbers<
     | "supplier"
     | "createdAt"
     | "finishedAt"
+    | "livemode"
   >
 >;

@@ -39,3 +39,8 @@ export function getSupplier(name: string = env().supplier, settings: SupplierSet
   }
   return supplier;
 }
+
+/** Who answers a caller's verify or redeem: SUPPLIER, or for a test key always the sandbox (test mode). */
+export function getCallerSupplier(caller: { livemode: boolean }): Supplier {
+  return getSupplier(caller.livemode ? undefined : "sandbox");
+}

@@ -12,18 +12,21 @@ export interface WebhookEndpointSummary {
   /** No delivery is attempted before this (failures in a row pause the endpoint). */
   pausedUntil: Date | null;
   pendingDeliveries: number;
+  /** False for a test endpoint: it receives test events only. */
+  livemode: boolean;
   lastAttemptAt: Date | null;
   lastHttpStatus: number | null;
   lastError: string | null;
 }
 
 /**
- * An account's endpoints with their delivery state, oldest first; "all" for the dashboard (every
- * account's, newest first, at most 200). Secrets are never listed.
+ * An account's endpoints, its test endpoints included (test mode), with their delivery state,
+ * oldest first; "all" for the dashboard (every account's, newest first, at most 200). Secrets are
+ * never listed.
  */
 export async function listWebhookEndpoints(accountId: number | "all"): Promise<WebhookEndpointSummary[]> {
   const endpoints = await getPrisma().webhookEndpoint.findMany({
-    where: accountId === "all" ? {} : { accountId },
+    where: accountId === "all" ? {} : { account: { OR: [{ id: accountId }, { liveAccountId: accountId }] } },
     orderBy: { id: accountId === "all" ? "desc" : "asc" },
     take: 200,
     select: {
@@ -36,6 +39,7 @@ export async function listWebhookEndpoints(accountId: number | "all"): Promise<W
       disabledReason: true,
       failingSince: true,
       pausedUntil: true,
+      account: { select: { liveAccountId: true } },
       _count: { select: { deliveries: { where: { status: "pending" } } } },
       // A delivery's lastAttemptAt is written with its newest attempt, so the newest attempt of the
       // endpoint is the newest attempt of its most recently attempted delivery.
@@ -53,10 +57,11 @@ export async function listWebhookEndpoints(accountId: number | "all"): Promise<W
       },
     },
   });
-  return endpoints.map(({ _count, deliveries, ...endpoint }) => {
+  return endpoints.map(({ _count, deliveries, account, ...endpoint }) => {
     const last = deliveries[0]?.attemptRecords[0];
     return {
       ...endpoint,
+      livemode: account.liveAccountId === null,
       pendingDeliveries: _count.deliveries,
       lastAttemptAt: last?.attemptedAt ?? null,
       lastHttpStatus: last?.httpStatus ?? null,

@@ -20,4 +20,10 @@ export type WebhookDeliveryRecord = BigintsAsNumbers<
   eventType: WebhookEventRecord["type"];
   eventData: WebhookEventRecord["data"];
   eventCreatedAt: WebhookEventRecord["createdAt"];
-} & Pick<WebhookEndpoint, "accountId" | "url" | "secret" | "previousSecret" | "previousSecretExpiresAt" | "disabledAt">;
+} & Pick<
+    WebhookEndpoint,
+    "accountId" | "url" | "secret" | "previousSecret" | "previousSecretExpiresAt" | "disabledAt"
+  > & {
+    /** False when the endpoint is a test endpoint (its account is a test account). */
+    livemode: boolean;
+  };

@@ -20,6 +20,7 @@ export const GET = publicRoute({
     success: true,
     balanceUsd: centsToUsd(await readBalanceCents(caller.accountId)),
     currency: "USD",
+    livemode: caller.livemode,
   }),
 });
 

@@ -1,6 +1,6 @@
 import { publicRoute } from "@/lib/http/public-route";
 import { verifyPlayer } from "@/lib/redemptions/sql/verify-player";
-import { getSupplier } from "@/lib/suppliers/get-supplier";
+import { getCallerSupplier } from "@/lib/suppliers/get-supplier";
 import { BrVerifyBody, brVerifyAliases, playerCheckRoute } from "@/lib/api-schemas/verify-schemas";
 import { otherMethods } from "@/lib/http/route-methods";
 
@@ -19,7 +19,7 @@ export const POST = publicRoute({
   body: BrVerifyBody,
   aliases: brVerifyAliases,
   handle: ({ caller, body }) =>
-    verifyPlayer(caller, getSupplier(), { game: "br", playerId: body.playerId, trxid: body.trxid }),
+    verifyPlayer(caller, getCallerSupplier(caller), { game: "br", playerId: body.playerId, trxid: body.trxid }),
 });
 
 export const { GET, HEAD, PUT, PATCH, DELETE, OPTIONS } = otherMethods({ POST });

@@ -20,7 +20,12 @@ export const GET = publicRoute({
   handle: async ({ caller, query }) => {
     const after = query.after ?? 0;
     const { events, hasMore } = await listWebhookEvents(caller.accountId, after, query.limit ?? 100);
-    return { success: true, events, hasMore, nextAfter: events.at(-1)?.sequence ?? after };
+    return {
+      success: true,
+      events: events.map((event) => ({ ...event, livemode: caller.livemode })),
+      hasMore,
+      nextAfter: events.at(-1)?.sequence ?? after,
+    };
   },
 });
 

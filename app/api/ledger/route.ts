@@ -47,7 +47,14 @@ export const GET = publicRoute({
         },
       });
     }
-    return { success: true, page, pageSize, total, hasMore: page * pageSize < total, entries };
+    return {
+      success: true,
+      page,
+      pageSize,
+      total,
+      hasMore: page * pageSize < total,
+      entries: entries.map((entry) => ({ ...entry, livemode: caller.livemode })),
+    };
   },
 });
 

@@ -1,6 +1,6 @@
 import { publicRoute } from "@/lib/http/public-route";
 import { verifyPlayer } from "@/lib/redemptions/sql/verify-player";
-import { getSupplier } from "@/lib/suppliers/get-supplier";
+import { getCallerSupplier } from "@/lib/suppliers/get-supplier";
 import { MobaVerifyBody, mobaVerifyAliases, playerCheckRoute } from "@/lib/api-schemas/verify-schemas";
 import { otherMethods } from "@/lib/http/route-methods";
 
@@ -18,7 +18,7 @@ export const POST = publicRoute({
   body: MobaVerifyBody,
   aliases: mobaVerifyAliases,
   handle: ({ caller, body }) =>
-    verifyPlayer(caller, getSupplier(), {
+    verifyPlayer(caller, getCallerSupplier(caller), {
       game: "moba",
       playerId: body.userId,
       zoneId: body.zoneId,

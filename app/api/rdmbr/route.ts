@@ -1,7 +1,7 @@
 import { jsonResponse } from "@/lib/http/errors";
 import { publicRoute } from "@/lib/http/public-route";
 import { redeemCode } from "@/lib/redemptions/sql/redeem-code";
-import { getSupplier } from "@/lib/suppliers/get-supplier";
+import { getCallerSupplier } from "@/lib/suppliers/get-supplier";
 import { RedeemBody, RedeemResponse, brVerifyAliases } from "@/lib/api-schemas/verify-schemas";
 import { otherMethods } from "@/lib/http/route-methods";
 
@@ -42,7 +42,7 @@ export const POST = publicRoute({
     "FORBIDDEN",
   ],
   handle: async ({ caller, body }) => {
-    const { body: answer, replayed } = await redeemCode(caller, getSupplier(), body);
+    const { body: answer, replayed } = await redeemCode(caller, getCallerSupplier(caller), body);
     return jsonResponse(answer, 200, replayed ? { "idempotent-replayed": "true" } : undefined);
   },
 });

@@ -3,6 +3,7 @@
 import type pg from "pg";
 import { getPool } from "../../db/pool";
 import { decryptCode } from "../../codes/code-crypto";
+import { testCodes } from "../../codes/test-codes";
 import { centsToUsd } from "../../money/cents-to-usd";
 import type { OrderRecord } from "../order-record";
 import { sql } from "../../db/run-sql";
@@ -33,13 +34,15 @@ export function toInvoice(order: OrderRecord, codes?: string[]) {
       ? { durationSec: Math.round((order.finishedAt!.getTime() - order.createdAt.getTime()) / 100) / 10 }
       : {}),
     createdAt: order.createdAt.toISOString(),
+    livemode: order.livemode,
   };
 }
 
 /** Invoices for rows of one account, with delivered codes fetched in one query for the lot. */
 export async function buildInvoices(orders: OrderRecord[], client: Pick<pg.PoolClient, "query"> = getPool()) {
-  const withCodes = orders.filter((o) => o.status === "completed" && o.lineKind !== "topup").map((o) => o.id);
-  const codesByOrder = new Map<number, string[]>();
+  const delivered = orders.filter((o) => o.status === "completed" && o.lineKind !== "topup");
+  const withCodes = delivered.filter((o) => o.livemode).map((o) => o.id);
+  const codesByOrder = new Map<number, string[]>(delivered.filter((o) => !o.livemode).map((o) => [o.id, testCodes(o)]));
   if (withCodes.length) {
     const { rows } = await client.query<{ orderId: number; ciphertext: string }>(
       sql`SELECT order_id AS "orderId", ciphertext FROM inventory_codes

@@ -1,5 +1,5 @@
 // GET /history: the calling key's orders (README: The API), newest first. Scoped by account as well
-// as key, like every lookup.
+// as key, like every lookup (a test key's orders are its test account's, the key its holder's).
 //
 // Each order has its key's number key_seq (1..n without gaps, in placement order) and the key's row
 // holds n (order_count), both written by place_order (lib/orders/sql/place-order.ts calls it). So one
@@ -38,7 +38,7 @@ export async function listKeyOrders(
                WHERE o.api_key_id = k.id AND o.key_seq <= k.order_count - ${offset}::int
                ORDER BY o.key_seq DESC LIMIT ${limit}
             ) page ON (page.o).account_id = ${scope.accountId}
-           WHERE k.id = ${scope.keyId} AND k.account_id = ${scope.accountId}
+           WHERE k.id = ${scope.keyId}
            ORDER BY (page.o).key_seq DESC`,
     ),
   );

@@ -136,6 +136,11 @@ async function attemptPlacement(
   const id = opened.nextId!;
   const publicId = formatPublicOrderId(line.lineCode, id);
   assertPostingAmount(-line.priceCents * order.quantity);
+  const topup = line.lineKind === "topup";
+  // Test mode: a test top-up goes to the sandbox whatever the line's supplier, and a test key or
+  // gift card takes no code from stock (its invoice shows generated test codes, lib/codes/test-codes.ts).
+  const supplier = !topup ? null : caller.livemode ? line.supplier : "sandbox";
+  const codes = topup || !caller.livemode ? 0 : order.quantity;
   let placed: PlacedRow;
   try {
     placed = (
@@ -164,8 +169,8 @@ async function attemptPlacement(
                        sent_user_id => ${order.sent.userId ?? null}::text,
                        sent_zone_id => ${order.sent.zoneId ?? null}::text,
                        sent_server_id => ${order.sent.serverId ?? null}::text,
-                       supplier => ${line.lineKind === "topup" ? line.supplier : null}::text,
-                       codes => ${line.lineKind === "topup" ? 0 : order.quantity},
+                       supplier => ${supplier}::text,
+                       codes => ${codes},
                        low_event_id => ${newEventId()}) p`,
         ),
       )

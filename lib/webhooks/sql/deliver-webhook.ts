@@ -44,9 +44,14 @@ export type DeliveryResult =
   | { outcome: "retrying"; attempt: number; nextAttemptAt: Date; httpStatus?: number; error?: string }
   | { outcome: "failed"; attempt: number; reason: string; endpointDisabled: boolean };
 
-/** The body every attempt of an event sends, byte for byte: `{ type, timestamp, data }`. */
-export function webhookBody(event: { type: string; createdAt: Date; data: unknown }): string {
-  return JSON.stringify({ type: event.type, timestamp: event.createdAt.toISOString(), data: event.data });
+/** The body every attempt of an event sends, byte for byte: `{ type, timestamp, livemode, data }`. */
+export function webhookBody(event: { type: string; createdAt: Date; livemode: boolean; data: unknown }): string {
+  return JSON.stringify({
+    type: event.type,
+    timestamp: event.createdAt.toISOString(),
+    livemode: event.livemode,
+    data: event.data,
+  });
 }
 
 /** Standard Webhooks headers; during a rotation's overlap the previous secret signs too. */
@@ -93,7 +98,12 @@ export async function attemptDelivery(
     return { outcome: "failed", attempt: row.attempts, reason: "endpoint disabled", endpointDisabled: true };
   }
 
-  const body = webhookBody({ type: row.eventType, createdAt: row.eventCreatedAt, data: row.eventData });
+  const body = webhookBody({
+    type: row.eventType,
+    createdAt: row.eventCreatedAt,
+    livemode: row.livemode,
+    data: row.eventData,
+  });
   let sent: SendOutcome;
   try {
     const destination = await resolveDestination(row.url, options.policy ?? webhookPolicyFromEnv());

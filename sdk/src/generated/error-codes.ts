@@ -14,6 +14,7 @@ export const ERROR_CODES = {
   MISSING_API_KEY: { status: 401, retryable: false },
   INVALID_API_KEY_FORMAT: { status: 401, retryable: false },
   INVALID_API_KEY: { status: 401, retryable: false },
+  TEST_MODE_OFF: { status: 401, retryable: false },
   INVALID_JSON: { status: 401, retryable: false },
   API_DISABLED: { status: 403, retryable: false },
   API_DISABLED_BY_ADMIN: { status: 403, retryable: false },

@@ -493,6 +493,8 @@ export interface components {
             /** @description Seconds from placement to completion or cancellation, on finished orders */
             durationSec?: number;
             createdAt: string;
+            /** @description false in test mode (a svc_test_ key's play money, fulfilled by the sandbox); true for live money */
+            livemode: boolean;
         };
         WalletEventData: {
             /** @description The adjustment, USD (positive) */
@@ -547,7 +549,7 @@ export interface components {
              * @description Stable machine code, present on every failure: switch on it. Each code is described in `x-error-codes` at the top of this document
              * @enum {string}
              */
-            code: "MISSING_API_KEY" | "INVALID_API_KEY_FORMAT" | "INVALID_API_KEY" | "API_DISABLED" | "API_DISABLED_BY_ADMIN" | "API_NOT_ELIGIBLE" | "ACCOUNT_BANNED" | "ACCOUNT_RESTRICTED" | "IP_ALLOWLIST_REQUIRED" | "IP_NOT_ALLOWED" | "INVALID_BODY" | "INVALID_REQUEST" | "UNKNOWN_PID" | "GAME_DISABLED" | "INVALID_PRODUCT" | "PRODUCT_DISABLED" | "QUANTITY_ONLY_FOR_GAMEKEY_OR_GIFTCARD" | "INSUFFICIENT_STOCK" | "INVALID_JSON" | "FORBIDDEN" | "ORDER_NOT_FOUND" | "IDEMPOTENCY_MISMATCH" | "DUPLICATE_IN_FLIGHT" | "RATE_LIMIT" | "REPLAY_QUOTA_EXCEEDED" | "ENDPOINT_NOT_FOUND" | "NOT_IMPLEMENTED" | "MAINTENANCE" | "API_ORDER_DISABLED" | "RATE_LIMIT_UNAVAILABLE" | "PLAYER_NOT_FOUND" | "INVALID_CODE" | "CODE_USED" | "SUPPLIER_UNAVAILABLE" | "TELEGRAM_WEBHOOK_FORBIDDEN" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "SERVICE_UNAVAILABLE" | "INTERNAL_ERROR";
+            code: "MISSING_API_KEY" | "INVALID_API_KEY_FORMAT" | "INVALID_API_KEY" | "TEST_MODE_OFF" | "API_DISABLED" | "API_DISABLED_BY_ADMIN" | "API_NOT_ELIGIBLE" | "ACCOUNT_BANNED" | "ACCOUNT_RESTRICTED" | "IP_ALLOWLIST_REQUIRED" | "IP_NOT_ALLOWED" | "INVALID_BODY" | "INVALID_REQUEST" | "UNKNOWN_PID" | "GAME_DISABLED" | "INVALID_PRODUCT" | "PRODUCT_DISABLED" | "QUANTITY_ONLY_FOR_GAMEKEY_OR_GIFTCARD" | "INSUFFICIENT_STOCK" | "INVALID_JSON" | "FORBIDDEN" | "ORDER_NOT_FOUND" | "IDEMPOTENCY_MISMATCH" | "DUPLICATE_IN_FLIGHT" | "RATE_LIMIT" | "REPLAY_QUOTA_EXCEEDED" | "ENDPOINT_NOT_FOUND" | "NOT_IMPLEMENTED" | "MAINTENANCE" | "API_ORDER_DISABLED" | "RATE_LIMIT_UNAVAILABLE" | "PLAYER_NOT_FOUND" | "INVALID_CODE" | "CODE_USED" | "SUPPLIER_UNAVAILABLE" | "TELEGRAM_WEBHOOK_FORBIDDEN" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "SERVICE_UNAVAILABLE" | "INTERNAL_ERROR";
             /** @description INVALID_BODY, INVALID_REQUEST (and a malformed INVALID_CODE): each field that failed and why */
             details?: {
                 field: string;
@@ -594,6 +596,8 @@ export interface components {
             balanceUsd: number;
             /** @enum {string} */
             currency: "USD";
+            /** @description false in test mode (a svc_test_ key's play money, fulfilled by the sandbox); true for live money */
+            livemode: boolean;
         };
         Invoice: {
             /** @description false for an order cancelled at placement (INSUFFICIENT BALANCE) */
@@ -632,6 +636,8 @@ export interface components {
             /** @description Seconds from placement to completion or cancellation, on finished orders */
             durationSec?: number;
             createdAt: string;
+            /** @description false in test mode (a svc_test_ key's play money, fulfilled by the sandbox); true for live money */
+            livemode: boolean;
         };
         Verification: {
             /** @enum {boolean} */
@@ -666,6 +672,8 @@ export interface components {
             type: "order.completed" | "order.cancelled" | "order.pending" | "order.flagged" | "wallet.credited" | "wallet.debited" | "balance.low" | "endpoint.test";
             /** @description When the event happened (ISO 8601) */
             timestamp: string;
+            /** @description false in test mode (a svc_test_ key's play money, fulfilled by the sandbox); true for live money */
+            livemode: boolean;
             data: components["schemas"]["OrderEventData"] | components["schemas"]["WalletEventData"] | components["schemas"]["BalanceLowData"] | components["schemas"]["EndpointTestData"];
         };
     };
@@ -712,7 +720,7 @@ export interface operations {
             /**
              * @description `MISSING_API_KEY` (API key missing: send X-API-Key or Authorization: Bearer): No `X-API-Key` header and no `Authorization: Bearer` token.
              *
-             *     `INVALID_API_KEY_FORMAT` (API key is malformed: expected svc_ followed by 40 letters and digits): The key is not `svc_` followed by 40 letters and digits.
+             *     `INVALID_API_KEY_FORMAT` (API key is malformed: expected svc_ followed by 40 letters and digits): The key is not `svc_` (a test key: `svc_test_`) followed by 40 letters and digits.
              *
              *     `INVALID_API_KEY` (API key is unknown or revoked): No live key has this value (unknown, or revoked in the bot).
              */
@@ -869,7 +877,7 @@ export interface operations {
             /**
              * @description `MISSING_API_KEY` (API key missing: send X-API-Key or Authorization: Bearer): No `X-API-Key` header and no `Authorization: Bearer` token.
              *
-             *     `INVALID_API_KEY_FORMAT` (API key is malformed: expected svc_ followed by 40 letters and digits): The key is not `svc_` followed by 40 letters and digits.
+             *     `INVALID_API_KEY_FORMAT` (API key is malformed: expected svc_ followed by 40 letters and digits): The key is not `svc_` (a test key: `svc_test_`) followed by 40 letters and digits.
              *
              *     `INVALID_API_KEY` (API key is unknown or revoked): No live key has this value (unknown, or revoked in the bot).
              */
@@ -1026,7 +1034,7 @@ export interface operations {
             /**
              * @description `MISSING_API_KEY` (API key missing: send X-API-Key or Authorization: Bearer): No `X-API-Key` header and no `Authorization: Bearer` token.
              *
-             *     `INVALID_API_KEY_FORMAT` (API key is malformed: expected svc_ followed by 40 letters and digits): The key is not `svc_` followed by 40 letters and digits.
+             *     `INVALID_API_KEY_FORMAT` (API key is malformed: expected svc_ followed by 40 letters and digits): The key is not `svc_` (a test key: `svc_test_`) followed by 40 letters and digits.
              *
              *     `INVALID_API_KEY` (API key is unknown or revoked): No live key has this value (unknown, or revoked in the bot).
              */
@@ -1184,7 +1192,7 @@ export interface operations {
             /**
              * @description `MISSING_API_KEY` (API key missing: send X-API-Key or Authorization: Bearer): No `X-API-Key` header and no `Authorization: Bearer` token.
              *
-             *     `INVALID_API_KEY_FORMAT` (API key is malformed: expected svc_ followed by 40 letters and digits): The key is not `svc_` followed by 40 letters and digits.
+             *     `INVALID_API_KEY_FORMAT` (API key is malformed: expected svc_ followed by 40 letters and digits): The key is not `svc_` (a test key: `svc_test_`) followed by 40 letters and digits.
              *
              *     `INVALID_API_KEY` (API key is unknown or revoked): No live key has this value (unknown, or revoked in the bot).
              */
@@ -1333,7 +1341,7 @@ export interface operations {
             /**
              * @description `MISSING_API_KEY` (API key missing: send X-API-Key or Authorization: Bearer): No `X-API-Key` header and no `Authorization: Bearer` token.
              *
-             *     `INVALID_API_KEY_FORMAT` (API key is malformed: expected svc_ followed by 40 letters and digits): The key is not `svc_` followed by 40 letters and digits.
+             *     `INVALID_API_KEY_FORMAT` (API key is malformed: expected svc_ followed by 40 letters and digits): The key is not `svc_` (a test key: `svc_test_`) followed by 40 letters and digits.
              *
              *     `INVALID_API_KEY` (API key is unknown or revoked): No live key has this value (unknown, or revoked in the bot).
              */
@@ -1467,7 +1475,7 @@ export interface operations {
             /**
              * @description `MISSING_API_KEY` (API key missing: send X-API-Key or Authorization: Bearer): No `X-API-Key` header and no `Authorization: Bearer` token.
              *
-             *     `INVALID_API_KEY_FORMAT` (API key is malformed: expected svc_ followed by 40 letters and digits): The key is not `svc_` followed by 40 letters and digits.
+             *     `INVALID_API_KEY_FORMAT` (API key is malformed: expected svc_ followed by 40 letters and digits): The key is not `svc_` (a test key: `svc_test_`) followed by 40 letters and digits.
              *
              *     `INVALID_API_KEY` (API key is unknown or revoked): No live key has this value (unknown, or revoked in the bot).
              */
@@ -1715,6 +1723,8 @@ export interface operations {
                         /** @description Seconds from placement to completion or cancellation, on finished orders */
                         durationSec?: number;
                         createdAt: string;
+                        /** @description false in test mode (a svc_test_ key's play money, fulfilled by the sandbox); true for live money */
+                        livemode: boolean;
                         /** @enum {boolean} */
                         success: true;
                     };
@@ -1758,7 +1768,7 @@ export interface operations {
             /**
              * @description `MISSING_API_KEY` (API key missing: send X-API-Key or Authorization: Bearer): No `X-API-Key` header and no `Authorization: Bearer` token.
              *
-             *     `INVALID_API_KEY_FORMAT` (API key is malformed: expected svc_ followed by 40 letters and digits): The key is not `svc_` followed by 40 letters and digits.
+             *     `INVALID_API_KEY_FORMAT` (API key is malformed: expected svc_ followed by 40 letters and digits): The key is not `svc_` (a test key: `svc_test_`) followed by 40 letters and digits.
              *
              *     `INVALID_API_KEY` (API key is unknown or revoked): No live key has this value (unknown, or revoked in the bot).
              *
@@ -2027,6 +2037,8 @@ export interface operations {
                         /** @description Seconds from placement to completion or cancellation, on finished orders */
                         durationSec?: number;
                         createdAt: string;
+                        /** @description false in test mode (a svc_test_ key's play money, fulfilled by the sandbox); true for live money */
+                        livemode: boolean;
                         /** @enum {boolean} */
                         success: true;
                     };
@@ -2054,7 +2066,7 @@ export interface operations {
             /**
              * @description `MISSING_API_KEY` (API key missing: send X-API-Key or Authorization: Bearer): No `X-API-Key` header and no `Authorization: Bearer` token.
              *
-             *     `INVALID_API_KEY_FORMAT` (API key is malformed: expected svc_ followed by 40 letters and digits): The key is not `svc_` followed by 40 letters and digits.
+             *     `INVALID_API_KEY_FORMAT` (API key is malformed: expected svc_ followed by 40 letters and digits): The key is not `svc_` (a test key: `svc_test_`) followed by 40 letters and digits.
              *
              *     `INVALID_API_KEY` (API key is unknown or revoked): No live key has this value (unknown, or revoked in the bot).
              */
@@ -2269,7 +2281,7 @@ export interface operations {
             /**
              * @description `MISSING_API_KEY` (API key missing: send X-API-Key or Authorization: Bearer): No `X-API-Key` header and no `Authorization: Bearer` token.
              *
-             *     `INVALID_API_KEY_FORMAT` (API key is malformed: expected svc_ followed by 40 letters and digits): The key is not `svc_` followed by 40 letters and digits.
+             *     `INVALID_API_KEY_FORMAT` (API key is malformed: expected svc_ followed by 40 letters and digits): The key is not `svc_` (a test key: `svc_test_`) followed by 40 letters and digits.
              *
              *     `INVALID_API_KEY` (API key is unknown or revoked): No live key has this value (unknown, or revoked in the bot).
              */
@@ -2452,6 +2464,8 @@ export interface operations {
                             orderId: string | null;
                             reason: string | null;
                             createdAt: string;
+                            /** @description false in test mode (a svc_test_ key's play money, fulfilled by the sandbox); true for live money */
+                            livemode: boolean;
                         }[];
                     };
                     "text/csv": string;
@@ -2479,7 +2493,7 @@ export interface operations {
             /**
              * @description `MISSING_API_KEY` (API key missing: send X-API-Key or Authorization: Bearer): No `X-API-Key` header and no `Authorization: Bearer` token.
              *
-             *     `INVALID_API_KEY_FORMAT` (API key is malformed: expected svc_ followed by 40 letters and digits): The key is not `svc_` followed by 40 letters and digits.
+             *     `INVALID_API_KEY_FORMAT` (API key is malformed: expected svc_ followed by 40 letters and digits): The key is not `svc_` (a test key: `svc_test_`) followed by 40 letters and digits.
              *
              *     `INVALID_API_KEY` (API key is unknown or revoked): No live key has this value (unknown, or revoked in the bot).
              */
@@ -2674,7 +2688,7 @@ export interface operations {
             /**
              * @description `MISSING_API_KEY` (API key missing: send X-API-Key or Authorization: Bearer): No `X-API-Key` header and no `Authorization: Bearer` token.
              *
-             *     `INVALID_API_KEY_FORMAT` (API key is malformed: expected svc_ followed by 40 letters and digits): The key is not `svc_` followed by 40 letters and digits.
+             *     `INVALID_API_KEY_FORMAT` (API key is malformed: expected svc_ followed by 40 letters and digits): The key is not `svc_` (a test key: `svc_test_`) followed by 40 letters and digits.
              *
              *     `INVALID_API_KEY` (API key is unknown or revoked): No live key has this value (unknown, or revoked in the bot).
              *
@@ -2924,7 +2938,7 @@ export interface operations {
             /**
              * @description `MISSING_API_KEY` (API key missing: send X-API-Key or Authorization: Bearer): No `X-API-Key` header and no `Authorization: Bearer` token.
              *
-             *     `INVALID_API_KEY_FORMAT` (API key is malformed: expected svc_ followed by 40 letters and digits): The key is not `svc_` followed by 40 letters and digits.
+             *     `INVALID_API_KEY_FORMAT` (API key is malformed: expected svc_ followed by 40 letters and digits): The key is not `svc_` (a test key: `svc_test_`) followed by 40 letters and digits.
              *
              *     `INVALID_API_KEY` (API key is unknown or revoked): No live key has this value (unknown, or revoked in the bot).
              *
@@ -3191,7 +3205,7 @@ export interface operations {
             /**
              * @description `MISSING_API_KEY` (API key missing: send X-API-Key or Authorization: Bearer): No `X-API-Key` header and no `Authorization: Bearer` token.
              *
-             *     `INVALID_API_KEY_FORMAT` (API key is malformed: expected svc_ followed by 40 letters and digits): The key is not `svc_` followed by 40 letters and digits.
+             *     `INVALID_API_KEY_FORMAT` (API key is malformed: expected svc_ followed by 40 letters and digits): The key is not `svc_` (a test key: `svc_test_`) followed by 40 letters and digits.
              *
              *     `INVALID_API_KEY` (API key is unknown or revoked): No live key has this value (unknown, or revoked in the bot).
              *
@@ -3473,7 +3487,7 @@ export interface operations {
             /**
              * @description `MISSING_API_KEY` (API key missing: send X-API-Key or Authorization: Bearer): No `X-API-Key` header and no `Authorization: Bearer` token.
              *
-             *     `INVALID_API_KEY_FORMAT` (API key is malformed: expected svc_ followed by 40 letters and digits): The key is not `svc_` followed by 40 letters and digits.
+             *     `INVALID_API_KEY_FORMAT` (API key is malformed: expected svc_ followed by 40 letters and digits): The key is not `svc_` (a test key: `svc_test_`) followed by 40 letters and digits.
              *
              *     `INVALID_API_KEY` (API key is unknown or revoked): No live key has this value (unknown, or revoked in the bot).
              */
@@ -3671,7 +3685,7 @@ export interface operations {
             /**
              * @description `MISSING_API_KEY` (API key missing: send X-API-Key or Authorization: Bearer): No `X-API-Key` header and no `Authorization: Bearer` token.
              *
-             *     `INVALID_API_KEY_FORMAT` (API key is malformed: expected svc_ followed by 40 letters and digits): The key is not `svc_` followed by 40 letters and digits.
+             *     `INVALID_API_KEY_FORMAT` (API key is malformed: expected svc_ followed by 40 letters and digits): The key is not `svc_` (a test key: `svc_test_`) followed by 40 letters and digits.
              *
              *     `INVALID_API_KEY` (API key is unknown or revoked): No live key has this value (unknown, or revoked in the bot).
              *
@@ -3877,6 +3891,8 @@ export interface operations {
                     type: "order.completed";
                     /** @description When the event happened (ISO 8601) */
                     timestamp: string;
+                    /** @description false in test mode (a svc_test_ key's play money, fulfilled by the sandbox); true for live money */
+                    livemode: boolean;
                     data: components["schemas"]["OrderEventData"];
                 };
             };
@@ -3919,6 +3935,8 @@ export interface operations {
                     type: "order.cancelled";
                     /** @description When the event happened (ISO 8601) */
                     timestamp: string;
+                    /** @description false in test mode (a svc_test_ key's play money, fulfilled by the sandbox); true for live money */
+                    livemode: boolean;
                     data: components["schemas"]["OrderEventData"];
                 };
             };
@@ -3961,6 +3979,8 @@ export interface operations {
                     type: "order.pending";
                     /** @description When the event happened (ISO 8601) */
                     timestamp: string;
+                    /** @description false in test mode (a svc_test_ key's play money, fulfilled by the sandbox); true for live money */
+                    livemode: boolean;
                     data: components["schemas"]["OrderEventData"];
                 };
             };
@@ -4003,6 +4023,8 @@ export interface operations {
                     type: "order.flagged";
                     /** @description When the event happened (ISO 8601) */
                     timestamp: string;
+                    /** @description false in test mode (a svc_test_ key's play money, fulfilled by the sandbox); true for live money */
+                    livemode: boolean;
                     data: components["schemas"]["OrderEventData"];
                 };
             };
@@ -4045,6 +4067,8 @@ export interface operations {
                     type: "wallet.credited";
                     /** @description When the event happened (ISO 8601) */
                     timestamp: string;
+                    /** @description false in test mode (a svc_test_ key's play money, fulfilled by the sandbox); true for live money */
+                    livemode: boolean;
                     data: components["schemas"]["WalletEventData"];
                 };
             };
@@ -4087,6 +4111,8 @@ export interface operations {
                     type: "wallet.debited";
                     /** @description When the event happened (ISO 8601) */
                     timestamp: string;
+                    /** @description false in test mode (a svc_test_ key's play money, fulfilled by the sandbox); true for live money */
+                    livemode: boolean;
                     data: components["schemas"]["WalletEventData"];
                 };
             };
@@ -4129,6 +4155,8 @@ export interface operations {
                     type: "balance.low";
                     /** @description When the event happened (ISO 8601) */
                     timestamp: string;
+                    /** @description false in test mode (a svc_test_ key's play money, fulfilled by the sandbox); true for live money */
+                    livemode: boolean;
                     data: components["schemas"]["BalanceLowData"];
                 };
             };
@@ -4171,6 +4199,8 @@ export interface operations {
                     type: "endpoint.test";
                     /** @description When the event happened (ISO 8601) */
                     timestamp: string;
+                    /** @description false in test mode (a svc_test_ key's play money, fulfilled by the sandbox); true for live money */
+                    livemode: boolean;
                     data: components["schemas"]["EndpointTestData"];
                 };
             };
