@@ -4,8 +4,9 @@
 export function botConsoleHint(): string[] {
   return [
     "  No bot token? The bot runs in a terminal (development only):",
-    "    npm run bot:console -- --as 1001 --username you     then /start, /newkey (an API key),",
-    "                                                         /webhook add <https-url> (a webhook)",
-    "    npm run bot:console -- --as 1002 --admin            then /credit @you 50, Confirm (funds your wallet)",
+    "    npm run bot:console -- --as 1001 --username you     then /start, /api on, /newkey (an API key),",
+    "                                                         /newkey test, /testcredit 50 (a test key, play money),",
+    "                                                         /webhook add <https-url> [test] (a webhook)",
+    "    npm run bot:console -- --as 1002 --admin            then /credit @you 50, Confirm (funds your live wallet)",
   ];
 }

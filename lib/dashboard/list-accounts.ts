@@ -19,7 +19,8 @@ export async function listAccounts(
   options: { query?: string; olderThan?: number; limit?: number } = {},
 ): Promise<AccountPage> {
   const limit = Math.min(Math.max(options.limit ?? 50, 1), 200);
-  const where: Prisma.AccountWhereInput[] = [];
+  // Test accounts (test mode's wallets) are their holders': shown on the holder's page.
+  const where: Prisma.AccountWhereInput[] = [{ liveAccountId: null }];
   const query = options.query?.trim().replace(/^@/, "") ?? "";
   if (query) {
     const number = /^#?\d{1,15}$/.test(query) ? Number(query.replace("#", "")) : undefined;

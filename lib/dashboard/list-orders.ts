@@ -10,6 +10,8 @@ export type OrderStatusFilter = OrderStatus | "needs_admin" | "refused";
 export const ORDER_STATUS_FILTERS: OrderStatusFilter[] = [...Object.values(OrderStatus), "needs_admin", "refused"];
 
 export interface OrderFilters {
+  /** Live orders unless "test" (test mode's, left out of everything else the dashboard shows). */
+  mode?: "live" | "test";
   status?: OrderStatusFilter;
   lineSlug?: string;
   accountId?: number;
@@ -56,8 +58,12 @@ export async function listOrders(filters: OrderFilters, page: OrderPageRequest =
     default:
       where.push({ status: filters.status });
   }
+  const livemode = filters.mode !== "test";
+  where.push({ livemode });
   if (filters.lineSlug) where.push({ lineSlug: filters.lineSlug });
-  if (filters.accountId !== undefined) where.push({ accountId: filters.accountId });
+  // An account's test orders are its test account's.
+  if (filters.accountId !== undefined)
+    where.push(livemode ? { accountId: filters.accountId } : { account: { liveAccountId: filters.accountId } });
   if (filters.createdFrom) where.push({ createdAt: { gte: filters.createdFrom } });
   if (filters.createdBefore) where.push({ createdAt: { lt: filters.createdBefore } });
 

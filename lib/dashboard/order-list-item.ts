@@ -27,6 +27,7 @@ export type OrderListItem = Pick<
   | "error"
   | "createdAt"
   | "finishedAt"
+  | "livemode"
 > & { accountUsername: string | null };
 
 /** The Prisma select behind an OrderListItem (pass the row to toOrderListItem). */
@@ -34,7 +35,7 @@ export const ORDER_LIST_SELECT = {
   id: true,
   publicId: true,
   accountId: true,
-  account: { select: { telegramUsername: true } },
+  account: { select: { telegramUsername: true, liveAccount: { select: { id: true, telegramUsername: true } } } },
   trxid: true,
   lineSlug: true,
   packName: true,
@@ -50,10 +51,18 @@ export const ORDER_LIST_SELECT = {
   error: true,
   createdAt: true,
   finishedAt: true,
+  livemode: true,
 } as const satisfies Prisma.OrderSelect;
 
 export type OrderListRow = Prisma.OrderGetPayload<{ select: typeof ORDER_LIST_SELECT }>;
 
+/** A test order (test mode) is shown as its holder's: its own account is the holder's test wallet. */
 export function toOrderListItem({ account, amountCents, ...order }: OrderListRow): OrderListItem {
-  return { ...order, accountUsername: account.telegramUsername, amountCents: numberFromDb(amountCents) };
+  const holder = account.liveAccount;
+  return {
+    ...order,
+    accountId: holder?.id ?? order.accountId,
+    accountUsername: holder ? holder.telegramUsername : account.telegramUsername,
+    amountCents: numberFromDb(amountCents),
+  };
 }

@@ -12,7 +12,8 @@ export interface OrderBacklog {
 
 export async function readOrderBacklog(limit = 10): Promise<OrderBacklog> {
   const prisma = getPrisma();
-  const open = { status: { in: ["pending" as const, "processing" as const] } };
+  // Live orders only: test mode's are the integrators' own experiments.
+  const open = { status: { in: ["pending" as const, "processing" as const] }, livemode: true };
   // Both read the (status, needs_admin) index: only open orders are looked at.
   const [byFlag, oldest] = await Promise.all([
     prisma.order.groupBy({ by: ["needsAdmin"], where: open, _count: { _all: true } }),

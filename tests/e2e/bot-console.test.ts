@@ -82,8 +82,19 @@ describe("npm run bot:console", () => {
     expect(key, issued).toBeDefined();
     expect(issued).toContain("Tip: /ip add <your server's IP>");
     await holder.type("/api on", "on");
-    const keys = await sql(`SELECT prefix FROM api_keys WHERE account_id = $1 AND revoked_at IS NULL`, [accountId]);
-    expect(keys.map((row) => row.prefix)).toEqual([key!.slice(0, 12)]);
+    // Test mode without an admin: a test key and play money.
+    const issuedTest = await holder.type("/newkey test", "Delete this message once the key is stored safely.");
+    const testKey = issuedTest.match(/svc_test_[A-Za-z0-9]{40}/)?.[0];
+    expect(testKey, issuedTest).toBeDefined();
+    expect(await holder.type("/testcredit 50", "test balance")).toContain("test balance $50.00");
+    const keys = await sql(
+      `SELECT prefix, livemode FROM api_keys WHERE account_id = $1 AND revoked_at IS NULL ORDER BY id`,
+      [accountId],
+    );
+    expect(keys).toEqual([
+      { prefix: key!.slice(0, 12), livemode: true },
+      { prefix: testKey!.slice(0, 17), livemode: false },
+    ]);
 
     const admin = open(["--as", String(ADMIN.id), "--admin", "--username", ADMIN.username]);
     // The buttons are printed after the message's text: wait for them.
@@ -122,9 +133,11 @@ describe("npm run bot:console", () => {
     expect(audit.find((row) => row.action === "wallet.credit")?.id).toBe(ledger[0]!.audit_log_id);
 
     // The holder's own session sees the money, and so does the API with the key /newkey printed.
-    await holder.type("/balance", "$50.00");
+    expect(await holder.type("/balance", "Test balance")).toMatch(/Balance: \$50\.00\s+Test balance: \$50\.00/);
     const balance = await fetch(`${inject("baseUrl")}/balance`, { headers: { "x-api-key": key! } });
-    expect(await balance.json()).toEqual({ success: true, balanceUsd: 50, currency: "USD" });
+    expect(await balance.json()).toEqual({ success: true, balanceUsd: 50, currency: "USD", livemode: true });
+    const testBalance = await fetch(`${inject("baseUrl")}/balance`, { headers: { "x-api-key": testKey! } });
+    expect(await testBalance.json()).toEqual({ success: true, balanceUsd: 50, currency: "USD", livemode: false });
 
     expect(await holder.leave()).toBe(0);
     expect(await admin.leave()).toBe(0);

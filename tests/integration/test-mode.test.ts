@@ -5,6 +5,9 @@ import type { ChildProcess } from "node:child_process";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { loadEnv } from "@/lib/config/env";
 import { startWorker, type RunningWorker } from "@/lib/fulfilment/sql/run-worker";
+import { listAccounts } from "@/lib/dashboard/list-accounts";
+import { listOrders } from "@/lib/dashboard/list-orders";
+import { readOrderMetrics } from "@/lib/dashboard/sql/read-order-metrics";
 import { seedDemoCatalog } from "@/lib/seed/seed-demo-data";
 import { creditWallet } from "@/lib/wallet/credit-wallet";
 import { creditTestWallet, resetTestWallet, TEST_CREDIT_DAILY_CAP_CENTS } from "@/lib/wallet/test-wallet";
@@ -206,6 +209,28 @@ describe("the test wallet under concurrency", () => {
     const test = await sqlRow(`SELECT balance_cents FROM accounts WHERE live_account_id = $1`, [holder]);
     expect(Number(test.balance_cents)).toBeGreaterThanOrEqual(0);
     await expectBooksBalance();
+  });
+});
+
+describe("the dashboard", () => {
+  it("leaves test activity out of its figures, lists and accounts, and shows it on request", async () => {
+    const holder = await bot.accountIdOf(TESS);
+    const testOrderCount = (await sqlRow(`SELECT count(*)::int AS n FROM orders WHERE NOT livemode`)).n;
+    expect(testOrderCount).toBe(11);
+    const live = await readOrderMetrics("24h", new Date());
+    expect(live.totals).toMatchObject({ total: 1, completed: 1, revenueCents: 99 });
+    const test = await readOrderMetrics("24h", new Date(), false);
+    expect(test.totals.total).toBe(testOrderCount);
+
+    const liveList = await listOrders({ accountId: holder });
+    expect(liveList.orders.map((o) => o.livemode)).toEqual([true]);
+    const testList = await listOrders({ accountId: holder, mode: "test" });
+    expect(testList.orders).toHaveLength(testOrderCount);
+    // Shown as the holder's, whose test wallet the orders spent.
+    for (const item of testList.orders) expect(item).toMatchObject({ livemode: false, accountId: holder });
+
+    const accounts = await listAccounts();
+    expect(accounts.accounts.map((account) => account.id)).toEqual([holder]);
   });
 });
 

@@ -1,5 +1,6 @@
 // Overview: what needs an admin now, and how the last 24 hours and 7 days went.
 import Link from "next/link";
+import { single, type PageSearchParams } from "../_lib/search-params";
 import { readOrderMetrics, type OrderMetrics } from "@/lib/dashboard/sql/read-order-metrics";
 import { readOrderBacklog } from "@/lib/dashboard/read-order-backlog";
 import { requireAdminPage } from "../_lib/session";
@@ -154,18 +155,31 @@ function MetricsSection({ metrics, heading }: { metrics: OrderMetrics; heading: 
   );
 }
 
-export default async function OverviewPage() {
+export default async function OverviewPage({ searchParams }: { searchParams: PageSearchParams }) {
   await requireAdminPage();
+  // Test mode's orders are left out unless asked for, and then shown alone.
+  const livemode = single(await searchParams, "mode") !== "test";
   const now = new Date();
   const [day, week, backlog] = await Promise.all([
-    readOrderMetrics("24h", now),
-    readOrderMetrics("7d", now),
+    readOrderMetrics("24h", now, livemode),
+    readOrderMetrics("7d", now, livemode),
     readOrderBacklog(),
   ]);
   const totals = day.totals;
   return (
     <>
-      <h1>Overview</h1>
+      <h1>Overview{livemode ? "" : ": test mode"}</h1>
+      <p className="muted small" data-testid="mode-switch">
+        {livemode ? (
+          <>
+            Live orders. <Link href="/admin?mode=test">Show test mode</Link> (integrators&apos; play money).
+          </>
+        ) : (
+          <>
+            Test mode&apos;s orders only (play money, not revenue). <Link href="/admin">Back to live</Link>
+          </>
+        )}
+      </p>
       <div className="cards">
         <Link
           href="/admin/orders?status=needs_admin"

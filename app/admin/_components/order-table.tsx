@@ -39,6 +39,12 @@ export function OrderTable({
             <Link href={`/admin/orders/${order.id}`} className="mono" prefetch={false}>
               {order.publicId}
             </Link>
+            {order.livemode ? null : (
+              <>
+                {" "}
+                <span className="badge">test</span>
+              </>
+            )}
           </td>
           <td>
             <OrderStatusBadge status={order.status} orderCreated={order.orderCreated} needsAdmin={order.needsAdmin} />

@@ -84,7 +84,12 @@ function figures(row: OrderMetricsRow): OrderMetricsFigures {
   };
 }
 
-export async function readOrderMetrics(range: MetricsRange, now: Date = new Date()): Promise<OrderMetrics> {
+/** Live orders' figures; `livemode` false gives test mode's instead (never the two mixed). */
+export async function readOrderMetrics(
+  range: MetricsRange,
+  now: Date = new Date(),
+  livemode = true,
+): Promise<OrderMetrics> {
   const { unit, count } = RANGES[range];
   const stepMs = unit === "hour" ? 3_600_000 : 86_400_000;
   const lastStart = Math.floor(now.getTime() / stepMs) * stepMs;
@@ -104,7 +109,8 @@ export async function readOrderMetrics(range: MetricsRange, now: Date = new Date
                    CASE WHEN status = 'completed'
                         THEN date_bin('100 milliseconds', finished_at + interval '50 milliseconds', created_at) - created_at END AS took
               FROM orders
-             WHERE created_at >= ${from}::timestamptz AND created_at < ${to}::timestamptz) windowed
+             WHERE created_at >= ${from}::timestamptz AND created_at < ${to}::timestamptz
+               AND livemode = ${livemode}) windowed
      GROUP BY 1, status, order_created, took
   ), counted AS (
     SELECT start, GROUPING(start) AS whole,

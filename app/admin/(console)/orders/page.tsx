@@ -54,8 +54,9 @@ export default async function OrdersPage({ searchParams }: { searchParams: PageS
   const accountText = single(params, "account");
   const from = single(params, "from");
   const to = single(params, "to");
+  const mode = single(params, "mode") === "test" ? "test" : undefined;
   const problems: string[] = [];
-  const filters: OrderFilters = {};
+  const filters: OrderFilters = { mode };
   if (status) {
     if ((ORDER_STATUS_FILTERS as string[]).includes(status)) filters.status = status as OrderStatusFilter;
     else problems.push(`Unknown status “${status}”.`);
@@ -88,7 +89,7 @@ export default async function OrdersPage({ searchParams }: { searchParams: PageS
     listGameLineSlugs(),
     listOrders(filters, { olderThan: cursorParam(params, "older"), newerThan: cursorParam(params, "newer") }),
   ]);
-  const kept = { status, line, account: accountText, from, to };
+  const kept = { status, line, account: accountText, from, to, mode };
 
   return (
     <>
@@ -120,6 +121,13 @@ export default async function OrdersPage({ searchParams }: { searchParams: PageS
         <label>
           Account
           <input name="account" defaultValue={accountText} placeholder="42 or @username" size={14} />
+        </label>
+        <label>
+          Mode
+          <select name="mode" defaultValue={mode ?? ""}>
+            <option value="">live</option>
+            <option value="test">test</option>
+          </select>
         </label>
         <label>
           From (UTC)

@@ -2,6 +2,7 @@
 // with its running balance, recent orders, and the actions that restrict access. Nothing on this
 // page adds money: funding is done in the bot, with its own confirmation step.
 import Link from "next/link";
+import { readTestBalance } from "@/lib/wallet/test-wallet";
 import { notFound } from "next/navigation";
 import { describeAccount } from "@/lib/accounts/describe-account";
 import { listAccountLedger } from "@/lib/dashboard/list-account-ledger";
@@ -37,9 +38,10 @@ export default async function AccountPage({
   if (!accountId || !description) notFound();
   const query = await searchParams;
   const olderThan = cursorParam(query, "older");
-  const [ledger, orders] = await Promise.all([
+  const [ledger, orders, testBalanceCents] = await Promise.all([
     listAccountLedger(accountId, { olderThan }),
     listOrders({ accountId }, { limit: 10 }),
+    readTestBalance(accountId),
   ]);
   const { account, keys, orderCount } = description;
   const now = new Date();
@@ -60,6 +62,14 @@ export default async function AccountPage({
           <div className="label">Balance</div>
           <div className="value" data-testid="balance">
             {formatUsd(account.balanceCents)}
+          </div>
+        </div>
+        <div className="card">
+          <div className="label">
+            Test balance (<Link href={`/admin/orders?account=${account.id}&mode=test`}>test orders</Link>)
+          </div>
+          <div className="value" data-testid="test-balance">
+            {formatUsd(testBalanceCents)}
           </div>
         </div>
         <div className="card">
