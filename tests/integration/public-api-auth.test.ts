@@ -62,6 +62,9 @@ describe.each(routes)("$name", (route) => {
     "svc_" + "a".repeat(41),
     "key_" + "a".repeat(40),
     "svc_" + "!".repeat(40),
+    "svc_test_" + "a".repeat(39),
+    "svc_test" + "a".repeat(40),
+    "svc_live_" + "a".repeat(40),
   ])("answers 401 INVALID_API_KEY_FORMAT for %j", async (bad) => {
     const res = await call(route, bad);
     expect(res.status).toBe(401);
@@ -72,6 +75,8 @@ describe.each(routes)("$name", (route) => {
     const unknown = await call(route, "svc_" + "Z".repeat(40));
     expect(unknown.status).toBe(401);
     expect(unknown.json).toMatchObject({ success: false, code: "INVALID_API_KEY" });
+    // A test key's format is well formed too: unknown, not malformed.
+    expect((await call(route, "svc_test_" + "Z".repeat(40))).json.code).toBe("INVALID_API_KEY");
     const revoked = await createAccount();
     await sql(`UPDATE api_keys SET revoked_at = now() WHERE id = $1`, [revoked.keyId]);
     expect((await call(route, revoked.key)).json.code).toBe("INVALID_API_KEY");

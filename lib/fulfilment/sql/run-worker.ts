@@ -277,7 +277,11 @@ export async function startWorker(options: {
       max: 10,
       connectionTimeoutMillis: config.pgConnectTimeoutMs,
     });
+    // Idle and checked-out clients both, as for the worker's own pool.
     runnerDb.on("error", (error) => log(`runner pool error: ${error.message}`));
+    runnerDb.on("connect", (client) =>
+      client.on("error", (error) => log(`runner pool client error: ${error.message}`)),
+    );
     generation.pools.push(runnerDb);
     return runnerDb;
   };
