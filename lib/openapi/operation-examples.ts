@@ -37,6 +37,7 @@ const brInvoice = {
   quantity: 1,
   userId: "5123456789",
   createdAt: PLACED_AT,
+  livemode: true,
 };
 
 const completedInvoice = { ...brInvoice, status: "completed", durationSec: 2.4 };
@@ -104,7 +105,7 @@ export const operationExamples: Record<string, OperationExample> = {
     responses: {
       balance: {
         summary: "The demo account's starting balance",
-        value: { success: true, balanceUsd: 100, currency: "USD" },
+        value: { success: true, balanceUsd: 100, currency: "USD", livemode: true },
       },
     },
   },
@@ -170,6 +171,7 @@ export const operationExamples: Record<string, OperationExample> = {
               orderId: ORDER_ID,
               reason: null,
               createdAt: PLACED_AT,
+              livemode: true,
             },
             {
               id: 1,
@@ -179,6 +181,7 @@ export const operationExamples: Record<string, OperationExample> = {
               orderId: null,
               reason: "demo funding",
               createdAt: "2026-01-15T09:00:00.000Z",
+              livemode: true,
             },
           ],
         },
@@ -232,6 +235,7 @@ export const operationExamples: Record<string, OperationExample> = {
               sequence: 42,
               type: "order.completed",
               timestamp: "2026-01-15T09:30:02.400Z",
+              livemode: true,
               data: completedInvoice,
             },
           ],

@@ -71,7 +71,7 @@ describe("npm run dev", () => {
       // The dev server compiles each route on its first request: no short timeouts here.
       const balance = await fetch(`${base}/balance`, { headers: { "x-api-key": key! } });
       expect(balance.status, output).toBe(200);
-      expect(await balance.json()).toEqual({ success: true, balanceUsd: 100, currency: "USD" });
+      expect(await balance.json()).toEqual({ success: true, balanceUsd: 100, currency: "USD", livemode: true });
       const refused = await fetch(`${base}/api/balance`);
       expect(refused.status).toBe(401);
       expect(await refused.json()).toMatchObject({ success: false, code: "MISSING_API_KEY" });

@@ -125,8 +125,10 @@ describe.each(BOT_MODES)("in %s mode", (mode) => {
     it("the key works from the allowed IP and /balance shows the credit", async () => {
       const res = await api("/balance", { key: apiKey });
       expect(res.status, res.text).toBe(200);
-      expect(res.json).toEqual({ success: true, balanceUsd: 25.5, currency: "USD" });
-      expect(plain(messageTo(await bot.fake.send(ALICE, "/balance"), ALICE).payload.text)).toBe("Balance: $25.50");
+      expect(res.json).toEqual({ success: true, balanceUsd: 25.5, currency: "USD", livemode: true });
+      expect(plain(messageTo(await bot.fake.send(ALICE, "/balance"), ALICE).payload.text)).toBe(
+        "Balance: $25.50\nTest balance: $0.00 (play money, /testcredit)",
+      );
     });
 
     it("with only another address on the list, the same call gets IP_NOT_ALLOWED", async () => {

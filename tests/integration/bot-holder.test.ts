@@ -250,7 +250,7 @@ describe("limits", () => {
 describe("balance and orders", () => {
   it("/balance and /orders show the holder's wallet and last 10 orders", async () => {
     const account = await accountOf(DAN);
-    expect(await say(DAN, "/balance")).toBe("Balance: $0.00");
+    expect(await say(DAN, "/balance")).toBe("Balance: $0.00\nTest balance: $0.00 (play money, /testcredit)");
     expect(await say(DAN, "/orders")).toBe("You have no orders yet.");
     for (let i = 1; i <= 12; i++) {
       await sql(
@@ -315,6 +315,6 @@ describe("manners", () => {
     const calls = await bot.fake.send(DAN, "/balance");
     expect(calls.map((call) => call.method)).toEqual(["sendMessage", "sendMessage"]);
     expect(calls[1]!.payload.text).toBe("Sorry, something went wrong on our side. Please try again in a moment.");
-    expect(await say(DAN, "/balance")).toBe("Balance: $0.00");
+    expect(await say(DAN, "/balance")).toBe("Balance: $0.00\nTest balance: $0.00 (play money, /testcredit)");
   });
 });

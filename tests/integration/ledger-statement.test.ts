@@ -331,6 +331,7 @@ describe("GET /ledger JSON pages and the page CSV", () => {
       "balanceAfterUsd",
       "createdAt",
       "id",
+      "livemode",
       "orderId",
       "reason",
       "type",

@@ -37,6 +37,7 @@ describe("a successful placement", () => {
       quantity: 1,
       userId: "5123456",
       createdAt: expect.any(String),
+      livemode: true,
     });
     expect(await balanceCents(account.accountId)).toBe(1000 - 99);
     const row = await sqlRow(`SELECT unit_price_cents, catalog_id, pack_name FROM orders WHERE public_id = $1`, [

@@ -94,7 +94,7 @@ describe("GET /balance and GET /my-ip", () => {
   it("returns the balance in USD", async () => {
     const res = await api("/balance", { key });
     expect(res.status).toBe(200);
-    expect(res.json).toEqual({ success: true, balanceUsd: 123.45, currency: "USD" });
+    expect(res.json).toEqual({ success: true, balanceUsd: 123.45, currency: "USD", livemode: true });
   });
 
   it("POST /balance does not exist: 501 NOT IMPLEMENTED", async () => {

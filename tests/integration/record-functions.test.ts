@@ -34,7 +34,7 @@ describe("the records' fields read the columns Prisma reads", () => {
       placed.json.orderId,
     ]);
     const model = await getPrisma().order.findUniqueOrThrow({ where: { publicId: placed.json.orderId } });
-    expect(Object.keys(record)).toHaveLength(28);
+    expect(Object.keys(record)).toHaveLength(29);
     expect(record.sentServerId).toBe("NA");
     expectSameFields(record, model);
   });
@@ -47,13 +47,15 @@ describe("the records' fields read the columns Prisma reads", () => {
       where: { id: account.keyId },
       include: { account: true },
     });
-    const { keyId, keyCreatedAt, cidrs, accountCreatedAt, accountId, requireIpAllowlist, ...accountFields } = caller;
-    expect({ keyId, keyCreatedAt, accountId, requireIpAllowlist, cidrs }).toEqual({
+    const { keyId, keyCreatedAt, cidrs, accountCreatedAt, accountId, requireIpAllowlist, livemode, ...accountFields } =
+      caller;
+    expect({ keyId, keyCreatedAt, accountId, requireIpAllowlist, cidrs, livemode }).toEqual({
       keyId: key.id,
       keyCreatedAt: key.createdAt,
       accountId: key.accountId,
       requireIpAllowlist: key.requireIpAllowlist,
       cidrs: ["203.0.113.7/32"],
+      livemode: true,
     });
     expect(accountCreatedAt).toEqual(key.account.createdAt);
     expectSameFields(accountFields, key.account);
@@ -102,7 +104,8 @@ describe("the records' fields read the columns Prisma reads", () => {
       eventData: model.event.data,
       eventCreatedAt: model.event.createdAt,
     });
-    const { id: deliveryId, status, attempts, endpointId, ...endpointFields } = rest;
+    const { id: deliveryId, status, attempts, endpointId, livemode, ...endpointFields } = rest;
+    expect(livemode).toBe(true);
     expectSameFields({ id: deliveryId, status, attempts, endpointId }, model);
     expectSameFields(endpointFields, model.endpoint);
   });

@@ -79,7 +79,12 @@ describe("order events", () => {
     const payload = webhook.verify(delivered.body, delivered.headers) as any;
     const { success, ...apiInvoice } = invoice;
     expect(success).toBe(true);
-    expect(payload).toEqual({ type: "order.completed", timestamp: expect.any(String), data: apiInvoice });
+    expect(payload).toEqual({
+      type: "order.completed",
+      timestamp: expect.any(String),
+      livemode: true,
+      data: apiInvoice,
+    });
 
     const tampered = delivered.body.replace(`"status":"completed"`, `"status":"cancelled"`);
     expect(tampered).not.toBe(delivered.body);
