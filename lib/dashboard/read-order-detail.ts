@@ -3,7 +3,7 @@
 // admin actions taken on it. Codes are never decrypted here: the page shows how many were delivered.
 import { getPrisma } from "../db/prisma";
 import type { Order } from "../generated/prisma/client";
-import { numberFromDb, type BigintsAsNumbers } from "../db/number-from-db";
+import { nullableNumberFromDb, numberFromDb, type BigintsAsNumbers } from "../db/number-from-db";
 import type { LedgerKind, OrderStatus } from "../generated/prisma/enums";
 import { toInvoice, type Invoice } from "../orders/sql/build-invoice";
 
@@ -84,8 +84,13 @@ export async function readOrderDetail(orderId: number): Promise<OrderDetail | un
       orderBy: { id: "asc" },
     }),
   ]);
-  const { account, apiKey, events, ledgerEntries, unitPriceCents, amountCents, ...rest } = found;
-  const order = { ...rest, unitPriceCents: numberFromDb(unitPriceCents), amountCents: numberFromDb(amountCents) };
+  const { account, apiKey, events, ledgerEntries, unitPriceCents, amountCents, costCents, ...rest } = found;
+  const order = {
+    ...rest,
+    unitPriceCents: numberFromDb(unitPriceCents),
+    amountCents: numberFromDb(amountCents),
+    costCents: nullableNumberFromDb(costCents),
+  };
   const codes = (status: "reserved" | "delivered") =>
     codeCounts.find((group) => group.status === status)?._count._all ?? 0;
   return {

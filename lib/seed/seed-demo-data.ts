@@ -25,6 +25,13 @@ export interface SeedResult {
 export async function seedDemoCatalog(options: { demoCodes?: boolean } = {}): Promise<void> {
   const prisma = getPrisma();
   const demoCodes = options.demoCodes ?? true;
+  // The demo's top-ups go to one supplier account, the in-process sandbox, each pack at cost 0
+  // until an admin sets its cost.
+  const sandbox = await prisma.supplier.upsert({
+    where: { name: "sandbox" },
+    update: {},
+    create: { name: "sandbox", kind: "sandbox" },
+  });
   for (const [lineIndex, line] of demoCatalog.entries()) {
     const row = await prisma.gameLine.upsert({
       where: { slug: line.slug },
@@ -54,6 +61,13 @@ export async function seedDemoCatalog(options: { demoCodes?: boolean } = {}): Pr
           sortOrder: productIndex,
         },
       });
+      if (line.kind === "topup" && product.supplierSku) {
+        await prisma.supplierOffer.upsert({
+          where: { productId_supplierId: { productId: productRow.id, supplierId: sandbox.id } },
+          update: {},
+          create: { productId: productRow.id, supplierId: sandbox.id, sku: product.supplierSku },
+        });
+      }
       if (demoCodes && product.codes) {
         const codes = Array.from({ length: product.codes }, (_, i) => demoCode(line.code, product.token, i + 1));
         await prisma.inventoryCode.createMany({

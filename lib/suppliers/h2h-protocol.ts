@@ -30,6 +30,8 @@ export const h2hTopupAnswer = z.object({
   reference: z.string().optional(),
   supplierRef: z.string().min(1).optional(),
   message: z.string().optional(),
+  /** On a failure, whose side refused; without it the message decides (h2h-supplier.ts). */
+  failure: z.enum(["customer", "supplier"]).optional(),
 });
 export type H2hTopupAnswer = z.infer<typeof h2hTopupAnswer>;
 

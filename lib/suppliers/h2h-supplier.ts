@@ -17,7 +17,9 @@
 // and the supplier answers JSON. A request that fails the signature check is answered 401.
 //
 //   POST /v1/topups          { reference, sku, game, userId?, zoneId?, serverId? }
-//     200 { status: "success" | "pending" | "failed", reference?, supplierRef?, message? }
+//     200 { status: "success" | "pending" | "failed", reference?, supplierRef?, message?, failure? }
+//     failure ("customer" | "supplier") says whose side refused a failed top-up; without it a
+//     message naming the player, zone or server is the customer's, anything else the supplier's.
 //     The supplier deduplicates by reference: a resubmission answers the existing order's state
 //     and never delivers twice. So placing again after "unknown" is safe.
 //   GET  /v1/topups/{reference}   (reference percent-encoded)
@@ -35,7 +37,7 @@
 //     { status: "failed" }, otherwise unknown (a 400 may be our bug, not a refusal of the order)
 //   checkTopup answered 404 -> not_found (safe to place again: the supplier deduplicates)
 import { exchangeWithH2h, type H2hConnection, type H2hExchange } from "./h2h-exchange";
-import { H2H_PATHS, h2hRedeemAnswer, h2hTopupAnswer, h2hVerifyAnswer } from "./h2h-protocol";
+import { H2H_PATHS, h2hRedeemAnswer, h2hTopupAnswer, h2hVerifyAnswer, type H2hTopupAnswer } from "./h2h-protocol";
 import { env, type Env } from "../config/env";
 import { SupplierConfigError } from "./supplier-config";
 import type { RedeemOutcome, Supplier, TopupOutcome, VerifyOutcome } from "./types";
@@ -58,12 +60,13 @@ export function h2hConfigFromEnv(settings: Env["h2h"] = env().h2h): H2hConfig {
   return { baseUrl, partnerId, secret, timeoutMs };
 }
 
-export function createH2hSupplier(config: H2hConfig): Supplier {
+/** `name`: the supplier account's name, when several h2h accounts are configured. */
+export function createH2hSupplier(config: H2hConfig, name = "h2h"): Supplier {
   assertUsableConfig(config);
   const connection: H2hConnection = { ...config };
 
   return {
-    name: "h2h",
+    name,
 
     async placeTopup(request) {
       const payload = {
@@ -138,7 +141,7 @@ function topupOutcomeOf(answer: H2hExchange, reference: string): TopupOutcome {
     if (!parsed.success) return { status: "unknown", reason: `unreadable answer (HTTP ${httpStatus})` };
     if (!readable) return { status: "unknown", reason: "the answer names another reference" };
     const { status, supplierRef, message } = parsed.data;
-    if (status === "failed") return withSupplierRef({ status, reason: message || "SUPPLIER REJECTED" }, supplierRef);
+    if (status === "failed") return withSupplierRef(failedOutcome(parsed.data), supplierRef);
     if (status === "pending") return withSupplierRef({ status }, supplierRef);
     return withSupplierRef(message ? { status, message } : { status }, supplierRef);
   }
@@ -146,12 +149,17 @@ function topupOutcomeOf(answer: H2hExchange, reference: string): TopupOutcome {
   // might be our own mistake, and guessing "failed" would refund an order that was delivered.
   const isClientError = httpStatus >= 400 && httpStatus < 500 && httpStatus !== 404 && httpStatus !== 429;
   if (isClientError && readable && parsed.data.status === "failed") {
-    return withSupplierRef(
-      { status: "failed", reason: parsed.data.message || "SUPPLIER REJECTED" },
-      parsed.data.supplierRef,
-    );
+    return withSupplierRef(failedOutcome(parsed.data), parsed.data.supplierRef);
   }
   return { status: "unknown", reason: `supplier answered HTTP ${httpStatus}` };
+}
+
+const CUSTOMER_SIDE_MESSAGE = /PLAYER|USER|ZONE|SERVER/i;
+
+function failedOutcome(answer: H2hTopupAnswer): TopupOutcome {
+  const reason = answer.message || "SUPPLIER REJECTED";
+  const failure = answer.failure ?? (CUSTOMER_SIDE_MESSAGE.test(reason) ? "customer" : "supplier");
+  return { status: "failed", reason, failure };
 }
 
 function withSupplierRef<Outcome extends TopupOutcome>(outcome: Outcome, supplierRef: string | undefined): Outcome {

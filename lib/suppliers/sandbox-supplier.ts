@@ -24,8 +24,15 @@ export { sandboxBehaviours, sandboxCodeRules, sandboxBehaviourFor } from "./sand
 export type { SandboxBehaviour, SandboxBehaviourName, SandboxCodeRule } from "./sandbox-behaviours";
 
 export interface SandboxOptions {
-  /** Added to every call (SANDBOX_LATENCY_MS). */
+  /** The supplier account's name (several sandbox accounts may be configured). */
+  name?: string;
+  /** Added to every call (SANDBOX_LATENCY_MS, or the account's own). */
   latencyMs?: number;
+  /** The whole supplier refuses every top-up, for its own reasons (a supplier that is down). */
+  down?: boolean;
+  /** SKUs it refuses for its own reasons, and SKUs it has no stock of: supplier-side refusals. */
+  refuseSkus?: string[];
+  outOfStockSkus?: string[];
   /** Extra wait for players whose id ends with 408 (SANDBOX_SLOW_MS). */
   slowMs?: number;
   /** How many references placeTopup remembers; the oldest is forgotten first. */
@@ -59,12 +66,22 @@ export function createSandboxSupplier(options: SandboxOptions = {}): Supplier {
     remembered.set(reference, entry);
   }
 
+  // The account's own refusals, before any player rule: they are about the supplier, not the player.
+  function accountRefusal(sku: string): TopupOutcome | undefined {
+    if (options.down) return { status: "failed", reason: "SUPPLIER DOWN", failure: "supplier" };
+    if (options.refuseSkus?.includes(sku)) return { status: "failed", reason: "SKU REFUSED", failure: "supplier" };
+    if (options.outOfStockSkus?.includes(sku)) return { status: "failed", reason: "OUT OF STOCK", failure: "supplier" };
+    return undefined;
+  }
+
   return {
-    name: "sandbox",
+    name: options.name ?? "sandbox",
 
     async placeTopup(request: TopupRequest): Promise<TopupOutcome> {
       const userId = request.userId ?? "";
       await answerDelay(userId);
+      const refused = accountRefusal(request.sku);
+      if (refused) return refused;
       // Read after the wait and write without another await in between, so two concurrent
       // placements of one reference cannot both deliver.
       const known = remembered.get(request.reference);
@@ -115,9 +132,9 @@ function settledTopupState(behaviour: SandboxBehaviourName, reference: string): 
   const supplierRef = `SANDBOX-${reference}`;
   switch (behaviour) {
     case "player_not_found":
-      return { status: "failed", reason: "PLAYER NOT FOUND", supplierRef };
+      return { status: "failed", reason: "PLAYER NOT FOUND", failure: "customer", supplierRef };
     case "supplier_rejects":
-      return { status: "failed", reason: "SUPPLIER REJECTED", supplierRef };
+      return { status: "failed", reason: "SUPPLIER REJECTED", failure: "supplier", supplierRef };
     case "never_settles":
       return { status: "pending", supplierRef };
     case "success":

@@ -15,12 +15,19 @@ export interface TopupRequest {
 export type TopupOutcome =
   /** Delivered. */
   | { status: "success"; supplierRef?: string; message?: string }
-  /** Definitively not delivered (player not found, rejected): the order is cancelled and refunded. */
-  | { status: "failed"; reason: string; supplierRef?: string }
+  /**
+   * Definitively not delivered. `failure` says whose side refused: the customer's (player not found,
+   * a bad zone or server: another supplier would say the same, so the order is cancelled and
+   * refunded) or the supplier's own (maintenance, its stock or balance: the order moves on to the
+   * pack's next supplier).
+   */
+  | { status: "failed"; reason: string; failure: FailureSide; supplierRef?: string }
   /** Accepted but not settled yet: ask again later with checkTopup. */
   | { status: "pending"; supplierRef?: string }
   /** We do not know (no answer, timeout, 5xx, garbage): ask with checkTopup, never guess. */
   | { status: "unknown"; reason: string };
+
+export type FailureSide = "customer" | "supplier";
 
 /** checkTopup adds "not_found": the supplier never received this reference (safe to place it). */
 export type TopupStatus = TopupOutcome | { status: "not_found" };

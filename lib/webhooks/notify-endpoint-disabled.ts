@@ -1,14 +1,14 @@
 // Tells the holder in the bot that one of their endpoints was disabled. It runs as its own job,
 // added in the transaction that disabled the endpoint, so the message is not lost when Telegram
 // is briefly unreachable (the job is retried), and the worker needs no bot running.
-import { Telegram } from "telegraf";
+import type { Telegram } from "telegraf";
 import { getPrisma } from "../db/prisma";
 import { nullableNumberFromDb } from "../db/number-from-db";
-import { env } from "../config/env";
+import { telegramFromEnv } from "../telegram/telegram-from-env";
 
 export async function notifyEndpointDisabled(
   endpointId: number,
-  telegram: Pick<Telegram, "sendMessage"> | undefined = defaultTelegram(),
+  telegram: Pick<Telegram, "sendMessage"> | undefined = telegramFromEnv(),
 ): Promise<"sent" | "no_bot" | "no_chat"> {
   const endpoint = await getPrisma().webhookEndpoint.findUnique({
     where: { id: endpointId },
@@ -28,11 +28,4 @@ export async function notifyEndpointDisabled(
       `Events are still recorded: GET /events?after=<sequence> catches up. Fix the receiver, then add it again with /webhook add.`,
   );
   return "sent";
-}
-
-function defaultTelegram(): Telegram | undefined {
-  const { telegramBotToken, telegramApiRoot } = env();
-  return telegramBotToken
-    ? new Telegram(telegramBotToken, telegramApiRoot ? { apiRoot: telegramApiRoot } : {})
-    : undefined;
 }

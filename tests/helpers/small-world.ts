@@ -1,5 +1,5 @@
 // A small world for a test that owns its own PostgreSQL, written with a client of its own: one line,
-// one pack (SVCBR60 at $0.99), and one funded account with an API key.
+// one pack (SVCBR60 at $0.99) carried by the sandbox supplier, and one funded account with an API key.
 import pg from "pg";
 import { generateApiKey } from "@/lib/auth/api-key-format";
 
@@ -16,7 +16,14 @@ export async function seedSmallWorld(
       )
     ).rows;
     await admin.query(
-      `INSERT INTO products (catalog_id, line_id, pack_name, price_cents, supplier_sku) VALUES ('SVCBR60', $1, '60 UC', 99, 'br-60')`,
+      `WITH pack AS (
+         INSERT INTO products (catalog_id, line_id, pack_name, price_cents, supplier_sku)
+         VALUES ('SVCBR60', $1, '60 UC', 99, 'br-60') RETURNING id
+       ), supplier AS (
+         INSERT INTO suppliers (name, kind) VALUES ('sandbox', 'sandbox')
+         ON CONFLICT (name) DO UPDATE SET kind = EXCLUDED.kind RETURNING id
+       )
+       INSERT INTO supplier_offers (product_id, supplier_id, sku) SELECT pack.id, supplier.id, 'br-60' FROM pack, supplier`,
       [lineId],
     );
     const [{ id: accountId }] = (

@@ -8,6 +8,7 @@ import { sql, sqlRow } from "../helpers/db";
 import { createAccount } from "../helpers/fixtures";
 import { startFakeH2hSupplier, type FakeH2hSupplier, type FakeFault } from "../helpers/fake-h2h-supplier";
 import { newTrxid, order, storedSupplierRef } from "../helpers/orders";
+import { routeLineTo, upsertSupplier } from "../helpers/suppliers";
 import { useCleanDatabase } from "../helpers/clean-database";
 import { loadEnv } from "@/lib/config/env";
 
@@ -28,7 +29,7 @@ beforeAll(async () => {
     SUPPLIER_POLL_MAX_MS: "200",
     SUPPLIER_DEADLINE_MS: "20000",
   });
-  await sql(`UPDATE game_lines SET supplier = 'h2h' WHERE slug = 'br'`);
+  await routeLineTo("br", await upsertSupplier("h2h", "h2h"));
   key = (await createAccount({ balanceCents: 100_000 })).key;
   worker = await startWorker({ connectionString: inject("databaseUrl"), concurrency: 4, log: () => undefined, config });
 });
@@ -99,7 +100,7 @@ describe("fulfilment through the h2h supplier", () => {
   });
 
   it("the supplier gets the canonical identifiers while the invoice echoes them as sent", async () => {
-    await sql(`UPDATE game_lines SET supplier = 'h2h' WHERE slug = 'gacha'`);
+    await routeLineTo("gacha", await upsertSupplier("h2h", "h2h"));
     supplier.addPlayer("h2h-gacha", "Dee");
     const placed = await order(key, { pid: "SVCGA60", trxid: newTrxid("h2h"), userId: " h2h-gacha ", serverId: "NA" });
     expect(placed.json).toMatchObject({ orderCreated: true, userId: " h2h-gacha ", serverId: "NA" });

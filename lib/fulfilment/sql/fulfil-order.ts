@@ -1,15 +1,38 @@
 // Takes one order toward a terminal state. Safe to run twice, concurrently, or after a crash at
-// any line: every change is a guarded transition (settle-order.ts), and the attempt is counted
-// before the supplier is called, so a retry asks the supplier what happened instead of guessing.
+// any line: every change is a guarded transition (settle-order.ts), the move to another supplier
+// is guarded too (route-order.ts), and the attempt is counted before the supplier is called, so a
+// retry asks the supplier what happened instead of guessing.
+//
+// A live top-up goes to its pack's suppliers by priority. What a supplier answers decides:
+// - delivered: completed, at that supplier's cost;
+// - refused for the customer's reasons (player not found, a bad zone): cancelled and refunded,
+//   no other supplier asked (it would say the same);
+// - refused for its own reasons (down, out of stock, a definite rejection): the next supplier at
+//   once; with none left, cancelled and refunded;
+// - not known (timeout, lost answer, 5xx) or not settled yet: that supplier is asked again later,
+//   until it knows or says it never received the order; only then may the order move on.
+// So an order is never with two suppliers at once and is delivered at most once. A test top-up
+// (test mode) always goes to the sandbox.
 import { getPool } from "../../db/pool";
 import { prepared, sql } from "../../db/run-sql";
 import { getSupplier } from "../../suppliers/get-supplier";
-import type { Supplier, TopupStatus } from "../../suppliers/types";
+import { supplierForAccount } from "../../suppliers/supplier-account";
+import { recordSupplierFailure, recordSupplierSuccess } from "../../suppliers/sql/record-supplier-result";
+import { notifyCircuitChange } from "../../suppliers/notify-circuit-change";
+import type { Supplier, TopupRequest, TopupStatus } from "../../suppliers/types";
 import type { Product } from "../../generated/prisma/client";
 import type { OrderRecord } from "../../orders/order-record";
 import { enqueueFulfilment } from "./enqueue-fulfilment";
-import { cancelAndRefundOrder, completeOrder, flagOrderForAdmin, moveOrder } from "./settle-order";
-import { env } from "../../config/env";
+import { readCurrentRoute, routeOrder, type SupplierRoute } from "./route-order";
+import {
+  cancelAndRefundOrder,
+  completeOrder,
+  flagOrderForAdmin,
+  moveOrder,
+  recordSupplierAttempt,
+  type SupplierAttempt,
+} from "./settle-order";
+import { env, type Env } from "../../config/env";
 
 export interface FulfilmentTiming {
   /** First wait before asking the supplier again; doubles per attempt. */
@@ -24,12 +47,21 @@ export function fulfilmentTiming(): FulfilmentTiming {
   return env().fulfilment;
 }
 
-type FulfilmentRow = OrderRecord & Pick<Product, "supplierSku"> & { countedAttempts: number | null };
+/** The error of an order no supplier could take: none left untried, open or unpaused. */
+export const NO_SUPPLIER_LEFT = "SUPPLIER UNAVAILABLE";
+
+type FulfilmentRow = OrderRecord &
+  Pick<Product, "supplierSku"> & {
+    countedAttempts: number | null;
+    productId: number | null;
+    supplierId: number | null;
+    triedSupplierIds: number[];
+  };
 
 export async function fulfilOrder(
   orderId: number,
   timing: FulfilmentTiming = fulfilmentTiming(),
-  supplierFor: (name: string) => Supplier = getSupplier,
+  config: Env = env(),
 ): Promise<void> {
   const pool = getPool();
   // One round trip: the order as it was, and, for a top-up still to fulfil, its attempt counted
@@ -42,7 +74,8 @@ export async function fulfilOrder(
              WHERE id = ${orderId} AND line_kind = 'topup' AND status IN ('pending', 'processing') AND NOT needs_admin
             RETURNING attempts
           )
-          SELECT (order_record(o)).*, p.supplier_sku AS "supplierSku", (SELECT attempts FROM counted) AS "countedAttempts"
+          SELECT (order_record(o)).*, p.supplier_sku AS "supplierSku", (SELECT attempts FROM counted) AS "countedAttempts",
+                 o.product_id AS "productId", o.supplier_id AS "supplierId", o.tried_supplier_ids AS "triedSupplierIds"
             FROM orders o LEFT JOIN products p ON p.id = o.product_id WHERE o.id = ${orderId}`,
     ),
   );
@@ -55,49 +88,123 @@ export async function fulfilOrder(
   }
   // Settled or flagged between the snapshot and the count: nothing to do.
   if (order.countedAttempts === null) return;
-
   if (order.status === "pending") await moveOrder(orderId, "processing", "attempt started");
-  const attempts = order.countedAttempts;
-  const supplier = supplierFor(order.supplier ?? "sandbox");
-  const request = {
+
+  const request = (sku: string): TopupRequest => ({
     reference: order.publicId,
-    sku: order.supplierSku ?? order.catalogId,
+    sku,
     game: order.lineSlug,
     userId: order.userId ?? undefined,
     zoneId: order.zoneId ?? undefined,
     serverId: order.serverId ?? undefined,
-  };
+  });
 
-  let outcome: TopupStatus =
-    attempts > 1 ? await supplier.checkTopup(order.publicId) : await supplier.placeTopup(request);
-  // The supplier never received it (the earlier attempt died before sending): place it now.
-  if (outcome.status === "not_found") outcome = await supplier.placeTopup(request);
+  // Test mode: the sandbox, with the pack's own SKU, never a supplier account.
+  if (!order.livemode) {
+    const sandbox = getSupplier("sandbox", config);
+    const sku = order.supplierSku ?? order.catalogId;
+    const outcome = await askSupplier(sandbox, order.countedAttempts, request(sku), order.publicId);
+    await settleOrWait(order, outcome.status === "not_found" ? await sandbox.placeTopup(request(sku)) : outcome);
+    return;
+  }
 
-  const supplierRef = ("supplierRef" in outcome && outcome.supplierRef) || undefined;
-  switch (outcome.status) {
-    // A settled outcome's reference is written by the settlement itself: one commit, not two.
-    case "success":
-      await completeOrder(orderId, "supplier confirmed delivery", { supplierRef });
-      return;
-    case "failed":
-      await cancelAndRefundOrder(orderId, outcome.reason, { supplierRef });
-      return;
-    case "pending":
-    case "unknown": {
-      if (supplierRef) await pool.query(sql`UPDATE orders SET supplier_ref = ${supplierRef} WHERE id = ${orderId}`);
-      if (Date.now() - order.createdAt.getTime() >= timing.deadlineMs) {
-        await flagOrderForAdmin(orderId, `supplier outcome not settled after ${attempts} attempts`);
+  let route: SupplierRoute | undefined;
+  let attempts = order.countedAttempts;
+  if (order.supplierId === null) {
+    const routed = await routeOrder({ id: orderId, productId: order.productId, from: null, tried: [] });
+    if (routed.status === "moved_meanwhile") return;
+    if (routed.status === "none_left") return void (await cancelAndRefundOrder(orderId, NO_SUPPLIER_LEFT));
+    route = routed.route;
+  } else route = await readCurrentRoute({ productId: order.productId, supplierId: order.supplierId });
+  if (!route) return void (await cancelAndRefundOrder(orderId, NO_SUPPLIER_LEFT));
+  const tried = new Set([...order.triedSupplierIds, route.id]);
+
+  for (;;) {
+    const started = Date.now();
+    const sku = route.sku ?? order.supplierSku ?? order.catalogId;
+    const outcome = await askSupplier(supplierForAccount(route, config), attempts, request(sku), order.publicId);
+    const attempt: SupplierAttempt = {
+      supplierId: route.id,
+      supplier: route.name,
+      outcome: outcome.status,
+      ...(outcome.status === "failed" ? { failure: outcome.failure, reason: outcome.reason } : {}),
+      ...(outcome.status === "unknown" ? { reason: outcome.reason } : {}),
+      latencyMs: Date.now() - started,
+    };
+    const supplierSide =
+      outcome.status === "unknown" || (outcome.status === "failed" && outcome.failure === "supplier");
+    await recordCircuit(route, supplierSide);
+
+    // Refused for its own reasons, or it never received the order: the next supplier, at once.
+    const refusedBySupplier = outcome.status === "failed" && outcome.failure === "supplier";
+    if (refusedBySupplier || outcome.status === "not_found") {
+      const next = await routeOrder({ id: orderId, productId: order.productId, from: route.id, tried: [...tried] });
+      // None left: a refusal ends the order; a supplier that never received it gets it again.
+      if (next.status === "none_left" && outcome.status === "failed") {
+        return void (await cancelAndRefundOrder(orderId, outcome.reason, {
+          supplierRef: outcome.supplierRef,
+          attempt,
+        }));
+      }
+      await recordSupplierAttempt(orderId, attempt);
+      if (next.status === "moved_meanwhile") return;
+      if (next.status === "routed") {
+        route = next.route;
+        tried.add(route.id);
+      }
+      attempts = 1;
+      continue;
+    }
+    await settleOrWait(order, outcome, attempt);
+    return;
+  }
+
+  /** The settled outcomes end the order; the others have it asked about again later. */
+  async function settleOrWait(
+    current: FulfilmentRow,
+    outcome: Exclude<TopupStatus, { status: "not_found" }>,
+    attempt?: SupplierAttempt,
+  ) {
+    const supplierRef = ("supplierRef" in outcome && outcome.supplierRef) || undefined;
+    switch (outcome.status) {
+      // A settled outcome's reference is written by the settlement itself: one commit, not two.
+      case "success":
+        await completeOrder(orderId, "supplier confirmed delivery", { supplierRef, attempt });
+        return;
+      case "failed":
+        await cancelAndRefundOrder(orderId, outcome.reason, { supplierRef, attempt });
+        return;
+      case "pending":
+      case "unknown": {
+        if (attempt) await recordSupplierAttempt(orderId, attempt);
+        if (supplierRef) await pool.query(sql`UPDATE orders SET supplier_ref = ${supplierRef} WHERE id = ${orderId}`);
+        if (Date.now() - current.createdAt.getTime() >= timing.deadlineMs) {
+          await flagOrderForAdmin(orderId, `supplier outcome not settled after ${attempts} attempts`);
+          return;
+        }
+        if (outcome.status === "unknown") {
+          await moveOrder(orderId, "pending", `supplier outcome unknown (${outcome.reason}); asking again`);
+        }
+        const delay = Math.min(timing.pollMaxMs, timing.pollBaseMs * 2 ** Math.min(attempts - 1, 16));
+        await enqueueFulfilment(pool, orderId, new Date(Date.now() + delay));
         return;
       }
-      if (outcome.status === "unknown") {
-        await moveOrder(orderId, "pending", `supplier outcome unknown (${outcome.reason}); asking again`);
-      }
-      const delay = Math.min(timing.pollMaxMs, timing.pollBaseMs * 2 ** Math.min(attempts - 1, 16));
-      await enqueueFulfilment(pool, orderId, new Date(Date.now() + delay));
-      return;
     }
-    default:
-      outcome satisfies { status: "not_found" };
-      await enqueueFulfilment(pool, orderId, new Date(Date.now() + timing.pollBaseMs));
   }
+}
+
+/** The first attempt places the top-up; a later one asks what became of it. */
+function askSupplier(supplier: Supplier, attempts: number, request: TopupRequest, reference: string) {
+  return attempts > 1 ? supplier.checkTopup(reference) : supplier.placeTopup(request);
+}
+
+/** The supplier's circuit (record-supplier-result.ts); admins are told when it opens or closes. */
+async function recordCircuit(route: SupplierRoute, failed: boolean): Promise<void> {
+  // A healthy supplier's row is not written on every order: only when there is something to reset.
+  const change = failed
+    ? await recordSupplierFailure(route.id)
+    : route.consecutiveFailures > 0
+      ? await recordSupplierSuccess(route.id)
+      : undefined;
+  if (change) void notifyCircuitChange(route.name, change).catch(() => undefined);
 }

@@ -23,7 +23,6 @@ import {
   type WorkerUtils,
 } from "graphile-worker";
 import { env, type Env } from "../../config/env";
-import { getSupplier } from "../../suppliers/get-supplier";
 import { fulfilOrder } from "./fulfil-order";
 import { FULFIL_ORDER_TASK } from "./enqueue-fulfilment";
 import { webhookTasks } from "../../webhooks/webhook-tasks";
@@ -324,7 +323,7 @@ export async function startWorker(options: {
           taskList: {
             [FULFIL_ORDER_TASK]: counted(async (payload) => {
               const { orderId } = payload as { orderId: number };
-              await fulfilOrder(orderId, config.fulfilment, (name) => getSupplier(name, config));
+              await fulfilOrder(orderId, config.fulfilment, config);
             }),
           },
         }),

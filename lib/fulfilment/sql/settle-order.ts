@@ -4,7 +4,7 @@
 // twice) changes nothing. The refund is a ledger entry linked to the order, and the (order, kind)
 // unique constraint makes a second one impossible even if this guard were bypassed.
 import type pg from "pg";
-import { withTransaction } from "../../db/pool";
+import { getPool, withTransaction } from "../../db/pool";
 import { prepared, sql } from "../../db/run-sql";
 import { postLedgerEntry } from "../../wallet/sql/post-ledger-entry";
 import { recordAuditEntry, type AuditEntry } from "../../audit/sql/record-audit-entry";
@@ -28,18 +28,33 @@ export const ORDER_WAITER_LOCK_NAMESPACE = 72_707_003;
 
 export type SettleResult = { settled: true; order: OrderRecord } | { settled: false };
 
-/** Who settles (the worker by default; an admin's settlement carries its audit entry) and the supplier's reference, if it gave one. */
+/** One call to a supplier about an order, recorded as an order event (the dashboard's supplier health reads them). */
+export interface SupplierAttempt {
+  supplierId: number;
+  supplier: string;
+  outcome: "success" | "failed" | "pending" | "unknown" | "not_found";
+  /** Whose side refused a failed top-up. */
+  failure?: "customer" | "supplier";
+  reason?: string;
+  latencyMs: number;
+}
+
+/**
+ * Who settles (the worker by default; an admin's settlement carries its audit entry), the
+ * supplier's reference, if it gave one, and the supplier attempt that settled it.
+ */
 export interface SettleOptions {
   actor?: string;
   audit?: SettlementAudit;
   supplierRef?: string;
+  attempt?: SupplierAttempt;
 }
 
 async function finish(
   orderId: number,
   to: "completed" | "cancelled",
   reason: string,
-  { actor = "worker", audit, supplierRef }: SettleOptions,
+  { actor = "worker", audit, supplierRef, attempt }: SettleOptions,
   /** The settlement's own writes; returns the order again when they changed it. */
   work: (
     client: pg.PoolClient,
@@ -52,7 +67,8 @@ async function finish(
     // The guarded move out of a non-terminal status (the row lock taken first, so a concurrent
     // settlement waits and then finds the order settled), its order event, and the notification
     // that wakes GET /orders/:id?wait when a request waits for it. The supplier's reference for a
-    // settled outcome is written here too.
+    // settled outcome is written here too, and the cost: the offer's of the supplier that
+    // delivered, at this moment, or nothing for a cancelled order.
     const { rows } = await client.query<OrderRecord & { fromStatus: OrderStatus }>(
       prepared(
         "settle-order",
@@ -60,13 +76,18 @@ async function finish(
             settled AS (
               UPDATE orders o
                  SET status = ${to}, error = ${error ?? null}, needs_admin = false, finished_at = now(), updated_at = now(),
-                     supplier_ref = COALESCE(${supplierRef ?? null}, o.supplier_ref)
+                     supplier_ref = COALESCE(${supplierRef ?? null}, o.supplier_ref),
+                     cost_cents = CASE WHEN ${to}::text = 'completed'
+                                       THEN COALESCE((SELECT f.cost_cents FROM supplier_offers f
+                                                       WHERE f.product_id = o.product_id AND f.supplier_id = o.supplier_id), 0)
+                                       ELSE 0 END
                 FROM before
                WHERE o.id = ${orderId} AND before.status IN ('pending', 'processing')
               RETURNING before.status AS "fromStatus", (order_record(o)).*
             ), event AS (
               INSERT INTO order_events (order_id, from_status, to_status, reason, data)
-              SELECT ${orderId}, settled."fromStatus", ${to}, ${reason}, ${JSON.stringify({ actor })}::jsonb FROM settled
+              SELECT ${orderId}, settled."fromStatus", ${to}, ${reason}, ${JSON.stringify({ actor, ...attempt })}::jsonb
+                FROM settled
             ), notified AS (
               SELECT pg_notify(${ORDER_FINISHED_CHANNEL}, ${orderId}::text) FROM settled
                WHERE NOT pg_try_advisory_xact_lock(${ORDER_WAITER_LOCK_NAMESPACE}, ${orderId})
@@ -151,6 +172,15 @@ export async function flagOrderForAdmin(orderId: number, reason: string): Promis
     await recordOrderWebhookEvent(client, "order.flagged", flagged);
     return true;
   });
+}
+
+/** A supplier attempt that settled nothing: an event at the order's status as it is. */
+export async function recordSupplierAttempt(orderId: number, attempt: SupplierAttempt): Promise<void> {
+  const reason = `${attempt.supplier}: ${attempt.outcome}${attempt.reason ? ` (${attempt.reason})` : ""}`;
+  await getPool().query(
+    sql`INSERT INTO order_events (order_id, from_status, to_status, reason, data)
+        SELECT id, status, status, ${reason}, ${JSON.stringify(attempt)}::jsonb FROM orders WHERE id = ${orderId}`,
+  );
 }
 
 /** A non-terminal status change with its event (processing <-> pending). */

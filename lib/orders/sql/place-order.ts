@@ -137,9 +137,10 @@ async function attemptPlacement(
   const publicId = formatPublicOrderId(line.lineCode, id);
   assertPostingAmount(-line.priceCents * order.quantity);
   const topup = line.lineKind === "topup";
-  // Test mode: a test top-up goes to the sandbox whatever the line's supplier, and a test key or
-  // gift card takes no code from stock (its invoice shows generated test codes, lib/codes/test-codes.ts).
-  const supplier = !topup ? null : caller.livemode ? line.supplier : "sandbox";
+  // A live top-up's supplier is chosen when it is fulfilled (lib/fulfilment/sql/route-order.ts). Test
+  // mode: a test top-up goes to the sandbox, and a test key or gift card takes no code from stock
+  // (its invoice shows generated test codes, lib/codes/test-codes.ts).
+  const supplier = topup && !caller.livemode ? "sandbox" : null;
   const codes = topup || !caller.livemode ? 0 : order.quantity;
   let placed: PlacedRow;
   try {

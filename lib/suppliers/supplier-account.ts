@@ -1,0 +1,87 @@
+// A supplier account (the suppliers table) as a Supplier: the sandbox with the account's behaviours,
+// or an h2h client with the account's connection. An h2h account's settings name what differs from
+// the H2H_* environment: its base URL, partner id and timeout, and its secret either from another
+// environment variable (secretEnv) or sealed at rest with CODES_ENCRYPTION_KEY (sealedSecret).
+// One instance per account version, so the sandbox's memory of references is shared by every caller.
+import { z } from "zod";
+import { env, type Env } from "../config/env";
+import { openSecret } from "../webhooks/endpoint-secret";
+import { createH2hSupplier, h2hConfigFromEnv } from "./h2h-supplier";
+import { createSandboxSupplier } from "./sandbox-supplier";
+import { SupplierConfigError } from "./supplier-config";
+import type { Supplier } from "./types";
+
+export const SUPPLIER_KINDS = ["sandbox", "h2h"] as const;
+export type SupplierKind = (typeof SUPPLIER_KINDS)[number];
+
+export const SandboxAccountSettings = z
+  .object({
+    latencyMs: z.number().int().min(0).max(60_000).optional(),
+    down: z.boolean().optional(),
+    refuseSkus: z.array(z.string()).optional(),
+    outOfStockSkus: z.array(z.string()).optional(),
+  })
+  .strict();
+
+export const H2hAccountSettings = z
+  .object({
+    baseUrl: z.url().optional(),
+    partnerId: z.string().min(1).optional(),
+    timeoutMs: z.number().int().min(1).max(120_000).optional(),
+    secretEnv: z
+      .string()
+      .regex(/^[A-Z][A-Z0-9_]*$/)
+      .optional(),
+    sealedSecret: z.string().optional(),
+  })
+  .strict();
+
+export const SUPPLIER_SETTINGS = { sandbox: SandboxAccountSettings, h2h: H2hAccountSettings } as const;
+
+export interface SupplierAccount {
+  id: number;
+  name: string;
+  kind: string;
+  settings: unknown;
+  updatedAt: Date;
+}
+
+const instances = new Map<string, Supplier>();
+
+export function supplierForAccount(account: SupplierAccount, config: Env = env()): Supplier {
+  const version = `${account.id}:${account.updatedAt.getTime()}`;
+  let supplier = instances.get(version);
+  if (!supplier) {
+    supplier = buildSupplier(account, config);
+    for (const key of instances.keys()) if (key.startsWith(`${account.id}:`)) instances.delete(key);
+    instances.set(version, supplier);
+  }
+  return supplier;
+}
+
+function buildSupplier(account: SupplierAccount, config: Env): Supplier {
+  if (account.kind === "sandbox") {
+    const settings = SandboxAccountSettings.parse(account.settings ?? {});
+    return createSandboxSupplier({ ...config.sandbox, ...settings, name: account.name });
+  }
+  if (account.kind === "h2h") {
+    const settings = H2hAccountSettings.parse(account.settings ?? {});
+    const secret = settings.sealedSecret
+      ? openSecret(settings.sealedSecret)
+      : settings.secretEnv
+        ? process.env[settings.secretEnv]
+        : undefined;
+    if ((settings.secretEnv || settings.sealedSecret) && !secret) {
+      throw new SupplierConfigError(`Supplier "${account.name}": its secret (${settings.secretEnv}) is not set.`);
+    }
+    const fromEnv = {
+      ...config.h2h,
+      ...(settings.baseUrl ? { baseUrl: settings.baseUrl } : {}),
+      ...(settings.partnerId ? { partnerId: settings.partnerId } : {}),
+      ...(settings.timeoutMs ? { timeoutMs: settings.timeoutMs } : {}),
+      ...(secret ? { secret } : {}),
+    };
+    return createH2hSupplier(h2hConfigFromEnv(fromEnv), account.name);
+  }
+  throw new SupplierConfigError(`Supplier "${account.name}" has an unknown kind "${account.kind}".`);
+}
