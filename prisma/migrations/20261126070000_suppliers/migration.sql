@@ -51,3 +51,6 @@ SELECT p."id", s."id", p."supplier_sku"
   FROM "products" p JOIN "game_lines" l ON l."id" = p."line_id" JOIN "suppliers" s ON s."name" = l."supplier"
  WHERE l."kind" = 'topup' AND p."supplier_sku" IS NOT NULL;
 UPDATE "orders" o SET "supplier_id" = s."id" FROM "suppliers" s WHERE s."name" = o."supplier" AND o."livemode";
+
+-- Supplier health reads the last hour of supplier attempts (lib/suppliers/sql/read-supplier-health.ts).
+CREATE INDEX "order_events_created_at_idx" ON "order_events"("created_at") WHERE "data" ? 'supplierId';
