@@ -20,18 +20,30 @@ export async function exportAccountLedger(accountId: number): Promise<string | u
     olderThan = page.olderCursor;
   } while (olderThan !== undefined && entries.length < MAX_EXPORTED_LEDGER_ENTRIES);
   return toCsv(
-    ["id", "kind", "amount_usd", "balance_after_usd", "order_id", "actor", "reason", "created_at"],
-    entries
-      .slice(0, MAX_EXPORTED_LEDGER_ENTRIES)
-      .map((e) => [
-        e.id,
-        e.kind,
-        csvNumber(centsToUsd(e.amountCents), 2),
-        csvNumber(centsToUsd(e.balanceAfterCents), 2),
-        e.orderPublicId,
-        e.actor,
-        e.reason,
-        e.createdAt,
-      ]),
+    [
+      "id",
+      "kind",
+      "amount_usd",
+      "balance_after_usd",
+      "order_id",
+      "order_cost_usd",
+      "order_margin_usd",
+      "actor",
+      "reason",
+      "created_at",
+    ],
+    entries.slice(0, MAX_EXPORTED_LEDGER_ENTRIES).map((e) => [
+      e.id,
+      e.kind,
+      csvNumber(centsToUsd(e.amountCents), 2),
+      csvNumber(centsToUsd(e.balanceAfterCents), 2),
+      e.orderPublicId,
+      // On a completed order's debit: its cost, and the margin (what was charged less the cost).
+      e.orderCostCents === null ? null : csvNumber(centsToUsd(e.orderCostCents), 2),
+      e.orderCostCents === null ? null : csvNumber(centsToUsd(-e.amountCents - e.orderCostCents), 2),
+      e.actor,
+      e.reason,
+      e.createdAt,
+    ]),
   );
 }

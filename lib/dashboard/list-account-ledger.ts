@@ -13,6 +13,8 @@ export interface AccountLedgerLine {
   continuous: boolean;
   orderId: number | null;
   orderPublicId: string | null;
+  /** On the debit of a completed order: what fulfilling it cost; null otherwise. */
+  orderCostCents: number | null;
   actor: string;
   reason: string | null;
   createdAt: Date;
@@ -32,7 +34,7 @@ export async function listAccountLedger(
       amountCents: true,
       balanceAfterCents: true,
       orderId: true,
-      order: { select: { publicId: true } },
+      order: { select: { publicId: true, status: true, costCents: true } },
       actor: true,
       reason: true,
       createdAt: true,
@@ -46,6 +48,10 @@ export async function listAccountLedger(
     amountCents: Number(amountCents),
     balanceAfterCents: Number(balanceAfterCents),
     orderPublicId: order?.publicId ?? null,
+    orderCostCents:
+      row.kind === "debit" && order?.status === "completed" && order.costCents !== null
+        ? Number(order.costCents)
+        : null,
   }));
   const entries = rows.slice(0, limit).map((row, index) => {
     const previousBalance = rows[index + 1]?.balanceAfterCents ?? 0;

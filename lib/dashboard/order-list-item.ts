@@ -28,7 +28,7 @@ export type OrderListItem = Pick<
   | "createdAt"
   | "finishedAt"
   | "livemode"
-> & { accountUsername: string | null };
+> & { accountUsername: string | null; costCents: number | null };
 
 /** The Prisma select behind an OrderListItem (pass the row to toOrderListItem). */
 export const ORDER_LIST_SELECT = {
@@ -52,17 +52,19 @@ export const ORDER_LIST_SELECT = {
   createdAt: true,
   finishedAt: true,
   livemode: true,
+  costCents: true,
 } as const satisfies Prisma.OrderSelect;
 
 export type OrderListRow = Prisma.OrderGetPayload<{ select: typeof ORDER_LIST_SELECT }>;
 
 /** A test order (test mode) is shown as its holder's: its own account is the holder's test wallet. */
-export function toOrderListItem({ account, amountCents, ...order }: OrderListRow): OrderListItem {
+export function toOrderListItem({ account, amountCents, costCents, ...order }: OrderListRow): OrderListItem {
   const holder = account.liveAccount;
   return {
     ...order,
     accountId: holder?.id ?? order.accountId,
     accountUsername: holder ? holder.telegramUsername : account.telegramUsername,
     amountCents: numberFromDb(amountCents),
+    costCents: costCents === null ? null : numberFromDb(costCents),
   };
 }

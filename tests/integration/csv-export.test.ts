@@ -92,14 +92,19 @@ describe.skipIf(!built)("the dashboard's account ledger download", () => {
     expect(res.headers.get("content-type")).toContain("text/csv");
     expect(res.headers.get("content-disposition")).toContain(`account-${account.accountId}-ledger.csv`);
     const lines = (await res.text()).trim().split("\r\n");
-    expect(lines[0]).toBe("id,kind,amount_usd,balance_after_usd,order_id,actor,reason,created_at");
+    expect(lines[0]).toBe(
+      "id,kind,amount_usd,balance_after_usd,order_id,order_cost_usd,order_margin_usd,actor,reason,created_at",
+    );
     expect(lines).toHaveLength(5);
     const [refund, debit, secondCredit, firstCredit] = lines.slice(1);
-    expect(refund).toContain(`"refund","0.99","6.00","${account.publicOrderId}","worker","'-2+3+cmd|' /C calc'!A0"`);
+    // A cancelled order cost nothing and earned nothing: no cost or margin on its lines.
+    expect(refund).toContain(
+      `"refund","0.99","6.00","${account.publicOrderId}","","","worker","'-2+3+cmd|' /C calc'!A0"`,
+    );
     expect(debit).toContain(`"debit","-0.99","5.01","${account.publicOrderId}"`);
-    expect(secondCredit).toContain(`"credit","1.00","6.00","","'=admin:1+1","'@SUM(1+1)*cmd|' /C calc'!A0"`);
+    expect(secondCredit).toContain(`"credit","1.00","6.00","","","","'=admin:1+1","'@SUM(1+1)*cmd|' /C calc'!A0"`);
     expect(firstCredit).toContain(
-      `"credit","5.00","5.00","","telegram:1","'=HYPERLINK(""http://evil.example"",""pay"")"`,
+      `"credit","5.00","5.00","","","","telegram:1","'=HYPERLINK(""http://evil.example"",""pay"")"`,
     );
     expectNoFormulaCells(lines.slice(1));
 

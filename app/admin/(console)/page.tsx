@@ -2,6 +2,7 @@
 import Link from "next/link";
 import { single, type PageSearchParams } from "../_lib/search-params";
 import { readOrderMetrics, type OrderMetrics } from "@/lib/dashboard/sql/read-order-metrics";
+import { readMargins, type Margins } from "@/lib/dashboard/sql/read-margins";
 import { readOrderBacklog } from "@/lib/dashboard/read-order-backlog";
 import { requireAdminPage } from "../_lib/session";
 import { formatPercent, formatSeconds, formatTime, formatUsd } from "../_lib/format";
@@ -155,15 +156,58 @@ function MetricsSection({ metrics, heading }: { metrics: OrderMetrics; heading: 
   );
 }
 
+const DAY_MS = 86_400_000;
+
+function MarginTable({ heading, margins }: { heading: string; margins: Margins }) {
+  const rows = [
+    { key: "total", label: "All", figures: margins.total },
+    ...margins.byLine.map((entry) => ({ key: `line:${entry.line}`, label: `line ${entry.line}`, figures: entry })),
+    ...margins.bySupplier.map((entry) => ({
+      key: `supplier:${entry.supplier}`,
+      label: `supplier ${entry.supplier}`,
+      figures: entry,
+    })),
+  ];
+  return (
+    <table className="data" aria-label={`Margins, ${heading}`}>
+      <caption>{heading}</caption>
+      <thead>
+        <tr>
+          <th />
+          <th className="num">Orders</th>
+          <th className="num">Revenue</th>
+          <th className="num">Cost</th>
+          <th className="num">Margin</th>
+          <th className="num">Margin %</th>
+        </tr>
+      </thead>
+      <tbody>
+        {rows.map(({ key, label, figures }) => (
+          <tr key={key} data-margin={key}>
+            <td>{label}</td>
+            <td className="num">{figures.orders}</td>
+            <td className="num">{formatUsd(figures.revenueCents)}</td>
+            <td className="num">{formatUsd(figures.costCents)}</td>
+            <td className="num">{formatUsd(figures.marginCents)}</td>
+            <td className="num">{formatPercent(figures.marginRate)}</td>
+          </tr>
+        ))}
+      </tbody>
+    </table>
+  );
+}
+
 export default async function OverviewPage({ searchParams }: { searchParams: PageSearchParams }) {
   await requireAdminPage();
   // Test mode's orders are left out unless asked for, and then shown alone.
   const livemode = single(await searchParams, "mode") !== "test";
   const now = new Date();
-  const [day, week, backlog] = await Promise.all([
+  const [day, week, backlog, dayMargins, weekMargins] = await Promise.all([
     readOrderMetrics("24h", now, livemode),
     readOrderMetrics("7d", now, livemode),
     readOrderBacklog(),
+    readMargins(new Date(now.getTime() - DAY_MS), now),
+    readMargins(new Date(now.getTime() - 7 * DAY_MS), now),
   ]);
   const totals = day.totals;
   return (
@@ -217,6 +261,14 @@ export default async function OverviewPage({ searchParams }: { searchParams: Pag
         <section className="panel" aria-label="Waiting for an admin">
           <h2>Waiting for an admin (oldest first)</h2>
           <OrderTable orders={backlog.oldestAwaitingAdmin} />
+        </section>
+      ) : null}
+
+      {livemode ? (
+        <section className="panel" aria-label="Margins">
+          <h2>Revenue, cost and gross margin (completed orders)</h2>
+          <MarginTable heading="Last 24 hours" margins={dayMargins} />
+          <MarginTable heading="Last 7 days" margins={weekMargins} />
         </section>
       ) : null}
 

@@ -12,6 +12,7 @@ const COLUMNS: Column[] = [
   "Account",
   "Line / pack",
   { label: "Amount", num: true },
+  { label: "Cost / margin", num: true },
   "Player",
   "trxid",
   "Created",
@@ -67,6 +68,11 @@ export function OrderTable({
             ) : (
               formatUsd(order.amountCents)
             )}
+          </td>
+          <td className="num">
+            {order.status === "completed" && order.costCents !== null
+              ? `${formatUsd(order.costCents)} / ${formatUsd(order.amountCents - order.costCents)}`
+              : "—"}
           </td>
           <td className="mono">
             {order.userId ?? "—"}

@@ -54,9 +54,7 @@ export async function readMargins(from: Date, to: Date): Promise<Margins> {
      ORDER BY 1, 2`;
   return {
     total: figures(rows.find((row) => row.by_line === 1 && row.by_supplier === 1)),
-    byLine: rows
-      .filter((row) => row.by_line === 0)
-      .map((row) => ({ line: row.line!, ...figures(row) })),
+    byLine: rows.filter((row) => row.by_line === 0).map((row) => ({ line: row.line!, ...figures(row) })),
     bySupplier: rows
       .filter((row) => row.by_supplier === 0)
       .map((row) => ({ supplier: row.supplier!, ...figures(row) })),

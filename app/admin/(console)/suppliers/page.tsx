@@ -1,0 +1,188 @@
+// Suppliers: each account's state and last hour (from the orders' attempt events), pause and
+// resume, the accounts' settings, and which suppliers carry each top-up pack at what cost.
+import { readSupplierHealth } from "@/lib/suppliers/sql/read-supplier-health";
+import { listPackOffers } from "@/lib/suppliers/manage-suppliers";
+import { requireAdminPage } from "../../_lib/session";
+import { formatPercent, formatTime, formatUsd } from "../../_lib/format";
+import { ActionForm } from "../../_components/action-form";
+import { removeOfferAction, saveOfferAction, saveSupplierAction, setSupplierPausedAction } from "./actions";
+
+export const metadata = { title: "Suppliers · Top-up operations" };
+
+function stateOf(supplier: { pausedAt: Date | null; circuitOpenUntil: Date | null }, now: Date) {
+  if (supplier.pausedAt) return { label: `paused since ${formatTime(supplier.pausedAt)}`, tone: "bad" };
+  if (supplier.circuitOpenUntil && supplier.circuitOpenUntil > now)
+    return { label: `circuit open until ${formatTime(supplier.circuitOpenUntil)}`, tone: "bad" };
+  if (supplier.circuitOpenUntil) return { label: "circuit open, probing", tone: "bad" };
+  return { label: "taking orders", tone: "good" };
+}
+
+export default async function SuppliersPage() {
+  await requireAdminPage();
+  const now = new Date();
+  const [health, packs] = await Promise.all([readSupplierHealth(now), listPackOffers()]);
+  const names = health.map((supplier) => supplier.name);
+  return (
+    <>
+      <h1>Suppliers</h1>
+      <p className="muted">
+        A top-up goes to its pack&apos;s suppliers by priority. A supplier&apos;s own refusals move the order to the
+        next one; the customer&apos;s (player not found) cancel and refund it; an unknown outcome is asked about until
+        it is known. Repeated failures open a supplier&apos;s circuit: orders skip it, then one probes it.
+      </p>
+      <section className="panel" aria-label="Supplier health">
+        <h2>Health, last hour</h2>
+        <table className="data">
+          <thead>
+            <tr>
+              <th>Supplier</th>
+              <th>State</th>
+              <th className="num">Attempts</th>
+              <th className="num">Success</th>
+              <th className="num">p50 / p95</th>
+              <th className="num">Customer / supplier refusals</th>
+              <th className="num">Unknown / pending / not received</th>
+              <th />
+            </tr>
+          </thead>
+          <tbody>
+            {health.map((supplier) => {
+              const state = stateOf(supplier, now);
+              return (
+                <tr key={supplier.id} data-supplier={supplier.name}>
+                  <td>
+                    <strong>{supplier.name}</strong> <span className="muted">{supplier.kind}</span>
+                  </td>
+                  <td>
+                    <span className={`badge ${state.tone}`}>{state.label}</span>
+                  </td>
+                  <td className="num">{supplier.attempts}</td>
+                  <td className="num">{formatPercent(supplier.successRate)}</td>
+                  <td className="num">
+                    {supplier.p50LatencyMs ?? "—"} / {supplier.p95LatencyMs ?? "—"} ms
+                  </td>
+                  <td className="num">
+                    {supplier.customerRefusals} / {supplier.supplierRefusals}
+                  </td>
+                  <td className="num">
+                    {supplier.unknown} / {supplier.pending} / {supplier.notReceived}
+                  </td>
+                  <td>
+                    <ActionForm
+                      action={setSupplierPausedAction}
+                      submitLabel={supplier.pausedAt ? "Resume" : "Pause"}
+                      tone={supplier.pausedAt ? "primary" : "danger"}
+                      confirm={
+                        supplier.pausedAt
+                          ? `Resume ${supplier.name}? Orders are routed to it again.`
+                          : `Pause ${supplier.name}? New orders skip it; orders already with it are still asked about.`
+                      }
+                      label={`${supplier.pausedAt ? "Resume" : "Pause"} ${supplier.name}`}
+                    >
+                      <input type="hidden" name="supplierId" value={supplier.id} />
+                      <input type="hidden" name="paused" value={String(!supplier.pausedAt)} />
+                    </ActionForm>
+                  </td>
+                </tr>
+              );
+            })}
+          </tbody>
+        </table>
+      </section>
+
+      <section className="panel" aria-label="Offers">
+        <h2>Who carries each pack</h2>
+        <table className="data">
+          <thead>
+            <tr>
+              <th>Pack</th>
+              <th className="num">Price</th>
+              <th>Suppliers (priority · SKU · cost)</th>
+            </tr>
+          </thead>
+          <tbody>
+            {packs.map((pack) => (
+              <tr key={pack.catalogId} data-catalog-id={pack.catalogId}>
+                <td>
+                  <span className="mono">{pack.catalogId}</span> {pack.packName}
+                </td>
+                <td className="num">{formatUsd(pack.priceCents)}</td>
+                <td>
+                  {pack.offers.length === 0 ? <span className="badge bad">no supplier</span> : null}
+                  {pack.offers.map((offer) => (
+                    <div key={offer.id} className="offer">
+                      {offer.priority} · {offer.supplier} · <span className="mono">{offer.sku}</span> ·{" "}
+                      {formatUsd(offer.costCents)}
+                      {offer.costCents > pack.priceCents ? (
+                        <span className="badge bad"> above the price</span>
+                      ) : null}{" "}
+                      <ActionForm
+                        action={removeOfferAction}
+                        submitLabel="Remove"
+                        confirm={`Stop sending ${pack.catalogId} to ${offer.supplier}?`}
+                        label={`Remove ${offer.supplier} from ${pack.catalogId}`}
+                      >
+                        <input type="hidden" name="offerId" value={offer.id} />
+                      </ActionForm>
+                    </div>
+                  ))}
+                </td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+        <h3>Add or change an offer</h3>
+        <ActionForm action={saveOfferAction} submitLabel="Save offer" label="Save offer" layout="stacked">
+          <label>
+            Pack (catalog id) <input name="catalogId" placeholder="SVCBR60" size={12} />
+          </label>
+          <label>
+            Supplier
+            <select name="supplier">
+              {names.map((name) => (
+                <option key={name}>{name}</option>
+              ))}
+            </select>
+          </label>
+          <label>
+            SKU at the supplier <input name="sku" size={14} />
+          </label>
+          <label>
+            Cost (USD) <input name="cost" inputMode="decimal" size={8} defaultValue="0" />
+          </label>
+          <label>
+            Priority (1 first) <input name="priority" inputMode="numeric" size={4} defaultValue="1" />
+          </label>
+        </ActionForm>
+      </section>
+
+      <section className="panel" aria-label="Add a supplier">
+        <h2>Add or change a supplier account</h2>
+        <p className="muted small">
+          Settings are JSON. Sandbox: <code>latencyMs</code>, <code>down</code>, <code>refuseSkus</code>,{" "}
+          <code>outOfStockSkus</code>. h2h: <code>baseUrl</code>, <code>partnerId</code>, <code>timeoutMs</code>, and{" "}
+          <code>secretEnv</code> (the environment variable holding its secret), or give the secret below: it is sealed
+          at rest and never shown again. What an h2h account leaves out comes from the H2H_* variables.
+        </p>
+        <ActionForm action={saveSupplierAction} submitLabel="Save supplier" label="Save supplier" layout="stacked">
+          <label>
+            Name <input name="name" placeholder="h2h-backup" size={20} />
+          </label>
+          <label>
+            Kind
+            <select name="kind" defaultValue="h2h">
+              <option>sandbox</option>
+              <option>h2h</option>
+            </select>
+          </label>
+          <label>
+            Settings <textarea name="settings" rows={3} cols={60} defaultValue="{}" />
+          </label>
+          <label>
+            Secret (h2h, optional) <input name="secret" type="password" autoComplete="off" size={30} />
+          </label>
+        </ActionForm>
+      </section>
+    </>
+  );
+}
