@@ -11,6 +11,8 @@ export interface CatalogProductWithStock {
   supplierSku: string | null;
   /** Code counts for game-key and gift-card products; null for top-ups (the supplier delivers). */
   stock: { available: number; reserved: number; delivered: number } | null;
+  /** The cheapest cost among the suppliers that carry a top-up; null without one. */
+  cheapestCostCents: number | null;
 }
 
 export interface CatalogLineWithStock {
@@ -48,7 +50,15 @@ export async function listCatalogWithStock(): Promise<CatalogLineWithStock[]> {
         orderable: true,
         supplier: true,
         products: {
-          select: { id: true, catalogId: true, packName: true, priceCents: true, active: true, supplierSku: true },
+          select: {
+            id: true,
+            catalogId: true,
+            packName: true,
+            priceCents: true,
+            active: true,
+            supplierSku: true,
+            offers: { select: { costCents: true }, orderBy: { costCents: "asc" }, take: 1 },
+          },
           orderBy: [{ sortOrder: "asc" }, { id: "asc" }],
         },
       },
@@ -61,9 +71,10 @@ export async function listCatalogWithStock(): Promise<CatalogLineWithStock[]> {
     stock.find((group) => group.productId === productId && group.status === status)?._count._all ?? 0;
   return lines.map((line) => ({
     ...line,
-    products: line.products.map((product) => ({
+    products: line.products.map(({ offers, ...product }) => ({
       ...product,
       priceCents: numberFromDb(product.priceCents),
+      cheapestCostCents: offers[0] ? numberFromDb(offers[0].costCents) : null,
       stock: isStockKind(line.kind)
         ? {
             available: count(product.id, "available"),

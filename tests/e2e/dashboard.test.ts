@@ -447,6 +447,34 @@ describe.skipIf(!chromiumPath)("admin dashboard in Chromium", () => {
     ]);
   });
 
+  it("pauses and resumes a supplier, audited, and flags a pack priced below every supplier's cost", async () => {
+    await page.goto("/admin/suppliers");
+    const row = page.locator('[data-supplier="sandbox"]');
+    await row.getByRole("button", { name: "Pause…" }).click();
+    await row.getByRole("button", { name: "Confirm: Pause" }).click();
+    await expect.poll(() => row.getByRole("status").textContent()).toContain("sandbox paused");
+    expect(await sql(`SELECT paused_at IS NOT NULL AS paused FROM suppliers WHERE name = 'sandbox'`)).toEqual([
+      { paused: true },
+    ]);
+    await page.reload();
+    await row.getByRole("button", { name: "Resume…" }).click();
+    await row.getByRole("button", { name: "Confirm: Resume" }).click();
+    await expect.poll(() => row.getByRole("status").textContent()).toContain("sandbox resumed");
+    expect(await sql(`SELECT action, actor FROM audit_log WHERE target_type = 'supplier' ORDER BY id`)).toEqual([
+      { action: "supplier.pause", actor: `admin:${ADMIN_EMAIL}` },
+      { action: "supplier.resume", actor: `admin:${ADMIN_EMAIL}` },
+    ]);
+
+    await sql(`UPDATE supplier_offers SET cost_cents = 500 WHERE sku = 'br-60'`);
+    try {
+      await page.goto("/admin/catalog");
+      expect(await page.locator('[data-catalog-id="SVCBR60"]').getByTestId("below-cost").count()).toBe(1);
+      expect(await page.locator('[data-catalog-id="SVCBR325"]').getByTestId("below-cost").count()).toBe(0);
+    } finally {
+      await sql(`UPDATE supplier_offers SET cost_cents = 0 WHERE sku = 'br-60'`);
+    }
+  });
+
   it("uploads codes from a pasted list and a CSV file, refuses duplicates, and stock rises", async () => {
     await page.goto("/admin/catalog");
     const productRow = page.locator('tr[data-catalog-id="SVCGC10"]');
@@ -612,6 +640,8 @@ describe.skipIf(!chromiumPath)("admin dashboard in Chromium", () => {
         "setting.set",
         "setting.set",
         "setting.set",
+        "supplier.pause",
+        "supplier.resume",
       ].sort(),
     );
     await screenshot(page, "10-audit");

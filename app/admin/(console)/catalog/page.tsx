@@ -2,6 +2,7 @@
 // gift-card packs, with the forms that change them.
 import { listCatalogWithStock, isStockKind } from "@/lib/catalog/list-catalog-with-stock";
 import { requireAdminPage } from "../../_lib/session";
+import Link from "next/link";
 import { formatUsd } from "../../_lib/format";
 import { ActionForm } from "../../_components/action-form";
 import {
@@ -48,7 +49,13 @@ export default async function CatalogPage() {
               </h2>
               <p className="muted">
                 {line.productName} · {line.kind} ·{" "}
-                {isStockKind(line.kind) ? "delivered from code stock" : `supplier ${line.supplier}`}
+                {isStockKind(line.kind) ? (
+                  "delivered from code stock"
+                ) : (
+                  <>
+                    suppliers per pack: <Link href="/admin/suppliers">Suppliers</Link>
+                  </>
+                )}
               </p>
             </div>
             <ActionForm
@@ -91,6 +98,15 @@ export default async function CatalogPage() {
                   </td>
                   <td className="num" data-testid="price">
                     {formatUsd(product.priceCents)}
+                    {product.cheapestCostCents !== null && product.priceCents < product.cheapestCostCents ? (
+                      <span
+                        className="badge bad"
+                        data-testid="below-cost"
+                        title={`Every supplier charges more: the cheapest costs ${formatUsd(product.cheapestCostCents)}`}
+                      >
+                        below cost
+                      </span>
+                    ) : null}
                   </td>
                   {product.stock ? (
                     <td className="num" data-testid="stock-available">
