@@ -12,6 +12,7 @@ import { closePool } from "@/lib/db/pool";
 import { issueApiKey } from "@/lib/accounts/issue-api-key";
 import { creditWallet } from "@/lib/wallet/credit-wallet";
 import { seedDemoCatalog } from "@/lib/seed/seed-demo-data";
+import { listPackOffers, saveSupplierAccount, saveSupplierOffer } from "@/lib/suppliers/manage-suppliers";
 import { stopAll } from "./processes";
 
 export interface BenchDatabase {
@@ -131,10 +132,27 @@ export async function forEachLimited<T>(
   await Promise.all(lanes);
 }
 
-/** Demo catalog, funded API-enabled accounts and their keys, through the project's own functions. */
+/**
+ * Demo catalog, funded API-enabled accounts and their keys, through the project's own functions.
+ * Every top-up pack has two suppliers, as a wholesaler's would: the demo's sandbox first, and a
+ * second sandbox account behind it for failover.
+ */
 export async function seedBench(options: { accounts: number; keys: number }): Promise<BenchIdentities> {
   await seedDemoCatalog();
   const prisma = getPrisma();
+  await saveSupplierAccount({ name: "sandbox-backup", kind: "sandbox", settingsJson: "{}", actor: "bench" });
+  for (const pack of await listPackOffers()) {
+    const [first] = pack.offers;
+    if (!first) continue;
+    await saveSupplierOffer({
+      catalogId: pack.catalogId,
+      supplierName: "sandbox-backup",
+      sku: first.sku,
+      costCents: 0,
+      priority: first.priority + 1,
+      actor: "bench",
+    });
+  }
 
   const accountIds: number[] = [];
   for (let i = 0; i < options.accounts; i++) {

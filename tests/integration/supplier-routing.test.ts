@@ -7,6 +7,9 @@ import { loadEnv } from "@/lib/config/env";
 import { readMargins } from "@/lib/dashboard/sql/read-margins";
 import { startWorker, type RunningWorker } from "@/lib/fulfilment/sql/run-worker";
 import { setSupplierPaused } from "@/lib/suppliers/pause-supplier";
+import { notifyCircuitChange } from "@/lib/suppliers/notify-circuit-change";
+import { Telegram } from "telegraf";
+import { FakeTelegram } from "../helpers/fake-telegram";
 import { CIRCUIT_FAILURE_THRESHOLD } from "@/lib/suppliers/sql/record-supplier-result";
 import { readSupplierHealth } from "@/lib/suppliers/sql/read-supplier-health";
 import { api } from "../helpers/api";
@@ -223,6 +226,25 @@ describe("the circuit breaker, pause and resume", () => {
       { action: "supplier.pause", actor: "admin:ops@example.com" },
       { action: "supplier.resume", actor: "admin:ops@example.com" },
     ]);
+  });
+});
+
+describe("admins are told when a circuit opens or closes", () => {
+  it("through the bot, to every admin account", async () => {
+    const admin = await createAccount({ key: false });
+    await sql(`UPDATE accounts SET is_admin = true WHERE id = $1`, [admin.accountId]);
+    const fake = await FakeTelegram.start();
+    try {
+      const telegram = new Telegram(fake.token, { apiRoot: fake.apiRoot });
+      expect(await notifyCircuitChange("circuit-a", "opened", telegram)).toBe(1);
+      expect(await notifyCircuitChange("circuit-a", "closed", telegram)).toBe(1);
+      const texts = fake.textsTo(admin.telegramId);
+      expect(texts).toHaveLength(2);
+      expect(texts[0]).toContain("Supplier circuit-a: circuit open after repeated failures");
+      expect(texts[1]).toContain("Supplier circuit-a: circuit closed");
+    } finally {
+      await fake.close();
+    }
   });
 });
 

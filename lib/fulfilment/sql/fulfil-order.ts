@@ -17,13 +17,17 @@ import { getPool } from "../../db/pool";
 import { prepared, sql } from "../../db/run-sql";
 import { getSupplier } from "../../suppliers/get-supplier";
 import { supplierForAccount } from "../../suppliers/supplier-account";
-import { recordSupplierFailure, recordSupplierSuccess } from "../../suppliers/sql/record-supplier-result";
+import {
+  CIRCUIT_COOL_DOWN,
+  recordSupplierFailure,
+  recordSupplierSuccess,
+} from "../../suppliers/sql/record-supplier-result";
 import { notifyCircuitChange } from "../../suppliers/notify-circuit-change";
 import type { Supplier, TopupRequest, TopupStatus } from "../../suppliers/types";
 import type { Product } from "../../generated/prisma/client";
 import type { OrderRecord } from "../../orders/order-record";
 import { enqueueFulfilment } from "./enqueue-fulfilment";
-import { readCurrentRoute, routeOrder, type SupplierRoute } from "./route-order";
+import { routeOrder, type SupplierRoute } from "./route-order";
 import {
   cancelAndRefundOrder,
   completeOrder,
@@ -54,8 +58,9 @@ type FulfilmentRow = OrderRecord &
   Pick<Product, "supplierSku"> & {
     countedAttempts: number | null;
     productId: number | null;
-    supplierId: number | null;
     triedSupplierIds: number[];
+    /** The supplier the order is with after this statement, and its offer: the route, when there is one. */
+    route: SupplierRoute | null;
   };
 
 export async function fulfilOrder(
@@ -64,19 +69,52 @@ export async function fulfilOrder(
   config: Env = env(),
 ): Promise<void> {
   const pool = getPool();
-  // One round trip: the order as it was, and, for a top-up still to fulfil, its attempt counted
-  // (durably, before the supplier is called). Key and gift-card lines have no supplier attempt.
+  // One round trip and one commit: the order as it was and, for a top-up still to fulfil, its
+  // attempt counted (durably, before the supplier is called) and its supplier with its offer. A live
+  // top-up not routed yet goes to its pack's first supplier by priority that is neither paused nor
+  // open (route-order.ts says the rules); a supplier due a probe is taken only with its probe
+  // claimed, and otherwise routeOrder decides below. Key and gift-card lines have no supplier attempt.
   const { rows } = await pool.query<FulfilmentRow>(
     prepared(
       "fulfil-read-and-count",
-      sql`WITH counted AS (
-            UPDATE orders SET attempts = attempts + 1, updated_at = now()
-             WHERE id = ${orderId} AND line_kind = 'topup' AND status IN ('pending', 'processing') AND NOT needs_admin
-            RETURNING attempts
+      sql`WITH pick AS (
+            SELECT s.id, s.name, s.circuit_open_until IS NOT NULL AS due_probe
+              FROM orders o
+              JOIN supplier_offers f ON f.product_id = o.product_id
+              JOIN suppliers s ON s.id = f.supplier_id
+             WHERE o.id = ${orderId} AND o.supplier_id IS NULL AND o.livemode AND o.line_kind = 'topup'
+               AND s.paused_at IS NULL AND (s.circuit_open_until IS NULL OR s.circuit_open_until <= now())
+             ORDER BY f.priority, f.id
+             LIMIT 1
+          ), probe AS (
+            UPDATE suppliers s SET circuit_open_until = now() + ${CIRCUIT_COOL_DOWN}::interval
+              FROM pick
+             WHERE s.id = pick.id AND pick.due_probe AND s.circuit_open_until <= now()
+            RETURNING s.id
+          ), routed AS (
+            SELECT pick.id, pick.name FROM pick WHERE NOT pick.due_probe OR EXISTS (SELECT 1 FROM probe)
+          ), counted AS (
+            UPDATE orders o
+               SET attempts = o.attempts + 1, updated_at = now(),
+                   supplier_id = COALESCE(o.supplier_id, routed.id),
+                   supplier = CASE WHEN o.supplier_id IS NULL AND routed.id IS NOT NULL THEN routed.name ELSE o.supplier END,
+                   tried_supplier_ids = CASE WHEN o.supplier_id IS NULL AND routed.id IS NOT NULL
+                                             THEN o.tried_supplier_ids || routed.id ELSE o.tried_supplier_ids END
+              FROM (SELECT 1) one LEFT JOIN routed ON true
+             WHERE o.id = ${orderId} AND o.line_kind = 'topup' AND o.status IN ('pending', 'processing') AND NOT o.needs_admin
+            RETURNING o.attempts, o.supplier_id, o.tried_supplier_ids
           )
-          SELECT (order_record(o)).*, p.supplier_sku AS "supplierSku", (SELECT attempts FROM counted) AS "countedAttempts",
-                 o.product_id AS "productId", o.supplier_id AS "supplierId", o.tried_supplier_ids AS "triedSupplierIds"
-            FROM orders o LEFT JOIN products p ON p.id = o.product_id WHERE o.id = ${orderId}`,
+          SELECT (order_record(o)).*, p.supplier_sku AS "supplierSku", c.attempts AS "countedAttempts",
+                 o.product_id AS "productId", COALESCE(c.tried_supplier_ids, o.tried_supplier_ids) AS "triedSupplierIds",
+                 CASE WHEN s.id IS NOT NULL THEN json_build_object(
+                   'id', s.id, 'name', s.name, 'kind', s.kind, 'settings', s.settings, 'updatedAt', s.updated_at,
+                   'sku', f.sku, 'costCents', f.cost_cents, 'consecutiveFailures', s.consecutive_failures) END AS route
+            FROM orders o
+            LEFT JOIN products p ON p.id = o.product_id
+            LEFT JOIN counted c ON true
+            LEFT JOIN suppliers s ON s.id = c.supplier_id
+            LEFT JOIN supplier_offers f ON f.supplier_id = s.id AND f.product_id = o.product_id
+           WHERE o.id = ${orderId}`,
     ),
   );
   const order = rows[0];
@@ -108,15 +146,15 @@ export async function fulfilOrder(
     return;
   }
 
-  let route: SupplierRoute | undefined;
   let attempts = order.countedAttempts;
-  if (order.supplierId === null) {
+  let route = order.route && { ...order.route, updatedAt: new Date(order.route.updatedAt) };
+  if (!route) {
+    // Not routed by the statement above: every supplier paused or open, or a probe taken meanwhile.
     const routed = await routeOrder({ id: orderId, productId: order.productId, from: null, tried: [] });
     if (routed.status === "moved_meanwhile") return;
     if (routed.status === "none_left") return void (await cancelAndRefundOrder(orderId, NO_SUPPLIER_LEFT));
     route = routed.route;
-  } else route = await readCurrentRoute({ productId: order.productId, supplierId: order.supplierId });
-  if (!route) return void (await cancelAndRefundOrder(orderId, NO_SUPPLIER_LEFT));
+  }
   const tried = new Set([...order.triedSupplierIds, route.id]);
 
   for (;;) {

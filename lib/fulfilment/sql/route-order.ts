@@ -26,17 +26,6 @@ export type RouteResult =
 
 type OfferRow = SupplierRoute & { dueProbe: boolean };
 
-/** The offer of the supplier the order is with now. */
-export async function readCurrentRoute(order: { productId: number | null; supplierId: number }) {
-  const { rows } = await getPool().query<SupplierRoute>(
-    sql`SELECT s.id, s.name, s.kind, s.settings, s.updated_at AS "updatedAt", f.sku, f.cost_cents AS "costCents",
-               s.consecutive_failures AS "consecutiveFailures"
-          FROM suppliers s LEFT JOIN supplier_offers f ON f.supplier_id = s.id AND f.product_id = ${order.productId}
-         WHERE s.id = ${order.supplierId}`,
-  );
-  return rows[0];
-}
-
 /** Moves the order from `from` (null: not routed yet) to the next supplier it may go to. */
 export async function routeOrder(order: {
   id: number;
