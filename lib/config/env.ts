@@ -267,6 +267,14 @@ export function pointAtDatabase(url: string): void {
   cached = undefined;
 }
 
+/**
+ * A secret in the variable an admin named for it (an h2h supplier account's `secretEnv`): names that
+ * are not configuration of the service itself, so they are read here, at the moment they are needed.
+ */
+export function namedSecret(name: string): string | undefined {
+  return process.env[name] || undefined;
+}
+
 /** The environment for a child process: this one's, plus `extra`. */
 export function childEnvironment(extra: EnvSource = {}): NodeJS.ProcessEnv {
   return { ...process.env, ...extra };

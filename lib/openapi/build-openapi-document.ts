@@ -15,6 +15,7 @@ const ACCESS_ERRORS: ErrorKey[] = [
   "MISSING_API_KEY",
   "INVALID_API_KEY_FORMAT",
   "INVALID_API_KEY",
+  "TEST_MODE_OFF",
   "API_DISABLED",
   "API_DISABLED_BY_ADMIN",
   "API_NOT_ELIGIBLE",
@@ -165,7 +166,7 @@ export function buildOpenApiDocument(routes: PublicRoute[]) {
     type: "apiKey",
     in: "header",
     name: "X-API-Key",
-    description: `Your API key (format ${API_KEY_PATTERN.source}), issued by the bot's /newkey`,
+    description: `Your API key (format ${API_KEY_PATTERN.source}), issued by the bot's /newkey; a test key (svc_test_...) by /newkey test: play money, the sandbox, livemode false (README: Test mode)`,
   });
   registry.registerComponent("securitySchemes", "BearerAuth", {
     type: "http",

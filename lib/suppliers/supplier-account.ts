@@ -4,7 +4,7 @@
 // environment variable (secretEnv) or sealed at rest with CODES_ENCRYPTION_KEY (sealedSecret).
 // One instance per account version, so the sandbox's memory of references is shared by every caller.
 import { z } from "zod";
-import { env, type Env } from "../config/env";
+import { env, namedSecret, type Env } from "../config/env";
 import { openSecret } from "../webhooks/endpoint-secret";
 import { createH2hSupplier, h2hConfigFromEnv } from "./h2h-supplier";
 import { createSandboxSupplier } from "./sandbox-supplier";
@@ -69,7 +69,7 @@ function buildSupplier(account: SupplierAccount, config: Env): Supplier {
     const secret = settings.sealedSecret
       ? openSecret(settings.sealedSecret)
       : settings.secretEnv
-        ? process.env[settings.secretEnv]
+        ? namedSecret(settings.secretEnv)
         : undefined;
     if ((settings.secretEnv || settings.sealedSecret) && !secret) {
       throw new SupplierConfigError(`Supplier "${account.name}": its secret (${settings.secretEnv}) is not set.`);

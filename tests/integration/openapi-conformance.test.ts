@@ -7,6 +7,7 @@
 import type { ChildProcess } from "node:child_process";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { errorCatalogue, type ErrorKey } from "@/lib/http/errors";
+import { issueApiKey } from "@/lib/accounts/issue-api-key";
 import { api, apiRequest, baseUrl } from "../helpers/api";
 import { sql } from "../helpers/db";
 import { createAccount, issueTestKey } from "../helpers/fixtures";
@@ -117,6 +118,10 @@ describe("every operation, successes and failures, as the document describes the
     await exchange({ path: "/balance", key: funded.key }, { status: 200 });
     await exchange({ path: "/balance", key: restricted.key }, { status: 403, code: "ACCOUNT_RESTRICTED" });
     await exchange({ method: "POST", path: "/balance", key: funded.key }, { status: 501, code: "NOT_IMPLEMENTED" });
+    // Test mode's answers are described too (livemode false).
+    const testKey = await issueApiKey(funded.accountId, "test", { livemode: false });
+    if (testKey.status !== "created") throw new Error(`no test key: ${testKey.status}`);
+    await exchange({ path: "/balance", key: testKey.key }, { status: 200 });
   });
 
   it("placeOrder, with every alias, its replays and its refusals", async () => {

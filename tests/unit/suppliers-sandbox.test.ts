@@ -48,6 +48,7 @@ describe("sandbox supplier: players", () => {
     expect(await sandbox.placeTopup(topup("7000404"))).toEqual({
       status: "failed",
       reason: "PLAYER NOT FOUND",
+      failure: "customer",
       supplierRef: "SANDBOX-ref-7000404",
     });
     expect(await sandbox.checkTopup("ref-7000404")).toMatchObject({ status: "failed", reason: "PLAYER NOT FOUND" });
@@ -58,7 +59,11 @@ describe("sandbox supplier: players", () => {
   });
 
   it("*500 is a supplier that rejects top-ups and is unavailable for verify and redeem", async () => {
-    expect(await sandbox.placeTopup(topup("61500"))).toMatchObject({ status: "failed", reason: "SUPPLIER REJECTED" });
+    expect(await sandbox.placeTopup(topup("61500"))).toMatchObject({
+      status: "failed",
+      reason: "SUPPLIER REJECTED",
+      failure: "supplier",
+    });
     expect(await sandbox.checkTopup("ref-61500")).toMatchObject({ status: "failed", reason: "SUPPLIER REJECTED" });
     expect(await sandbox.verifyPlayer({ game: "br", playerId: "61500" })).toMatchObject({ status: "unavailable" });
     expect(await sandbox.redeemCode({ reference: "r2", playerId: "61500", code: "GOOD-1234" })).toMatchObject({

@@ -723,6 +723,8 @@ export interface operations {
              *     `INVALID_API_KEY_FORMAT` (API key is malformed: expected svc_ followed by 40 letters and digits): The key is not `svc_` (a test key: `svc_test_`) followed by 40 letters and digits.
              *
              *     `INVALID_API_KEY` (API key is unknown or revoked): No live key has this value (unknown, or revoked in the bot).
+             *
+             *     `TEST_MODE_OFF` (Test mode is turned off on this service: use a live key): A test key (`svc_test_`) was sent to a deployment that runs with TEST_MODE=0.
              */
             401: {
                 headers: {
@@ -880,6 +882,8 @@ export interface operations {
              *     `INVALID_API_KEY_FORMAT` (API key is malformed: expected svc_ followed by 40 letters and digits): The key is not `svc_` (a test key: `svc_test_`) followed by 40 letters and digits.
              *
              *     `INVALID_API_KEY` (API key is unknown or revoked): No live key has this value (unknown, or revoked in the bot).
+             *
+             *     `TEST_MODE_OFF` (Test mode is turned off on this service: use a live key): A test key (`svc_test_`) was sent to a deployment that runs with TEST_MODE=0.
              */
             401: {
                 headers: {
@@ -1037,6 +1041,8 @@ export interface operations {
              *     `INVALID_API_KEY_FORMAT` (API key is malformed: expected svc_ followed by 40 letters and digits): The key is not `svc_` (a test key: `svc_test_`) followed by 40 letters and digits.
              *
              *     `INVALID_API_KEY` (API key is unknown or revoked): No live key has this value (unknown, or revoked in the bot).
+             *
+             *     `TEST_MODE_OFF` (Test mode is turned off on this service: use a live key): A test key (`svc_test_`) was sent to a deployment that runs with TEST_MODE=0.
              */
             401: {
                 headers: {
@@ -1195,6 +1201,8 @@ export interface operations {
              *     `INVALID_API_KEY_FORMAT` (API key is malformed: expected svc_ followed by 40 letters and digits): The key is not `svc_` (a test key: `svc_test_`) followed by 40 letters and digits.
              *
              *     `INVALID_API_KEY` (API key is unknown or revoked): No live key has this value (unknown, or revoked in the bot).
+             *
+             *     `TEST_MODE_OFF` (Test mode is turned off on this service: use a live key): A test key (`svc_test_`) was sent to a deployment that runs with TEST_MODE=0.
              */
             401: {
                 headers: {
@@ -1344,6 +1352,8 @@ export interface operations {
              *     `INVALID_API_KEY_FORMAT` (API key is malformed: expected svc_ followed by 40 letters and digits): The key is not `svc_` (a test key: `svc_test_`) followed by 40 letters and digits.
              *
              *     `INVALID_API_KEY` (API key is unknown or revoked): No live key has this value (unknown, or revoked in the bot).
+             *
+             *     `TEST_MODE_OFF` (Test mode is turned off on this service: use a live key): A test key (`svc_test_`) was sent to a deployment that runs with TEST_MODE=0.
              */
             401: {
                 headers: {
@@ -1478,6 +1488,8 @@ export interface operations {
              *     `INVALID_API_KEY_FORMAT` (API key is malformed: expected svc_ followed by 40 letters and digits): The key is not `svc_` (a test key: `svc_test_`) followed by 40 letters and digits.
              *
              *     `INVALID_API_KEY` (API key is unknown or revoked): No live key has this value (unknown, or revoked in the bot).
+             *
+             *     `TEST_MODE_OFF` (Test mode is turned off on this service: use a live key): A test key (`svc_test_`) was sent to a deployment that runs with TEST_MODE=0.
              */
             401: {
                 headers: {
@@ -1771,6 +1783,8 @@ export interface operations {
              *     `INVALID_API_KEY_FORMAT` (API key is malformed: expected svc_ followed by 40 letters and digits): The key is not `svc_` (a test key: `svc_test_`) followed by 40 letters and digits.
              *
              *     `INVALID_API_KEY` (API key is unknown or revoked): No live key has this value (unknown, or revoked in the bot).
+             *
+             *     `TEST_MODE_OFF` (Test mode is turned off on this service: use a live key): A test key (`svc_test_`) was sent to a deployment that runs with TEST_MODE=0.
              *
              *     `INVALID_JSON` (INVALID JSON): The body is not valid JSON (401, as the contract says).
              */
@@ -2069,6 +2083,8 @@ export interface operations {
              *     `INVALID_API_KEY_FORMAT` (API key is malformed: expected svc_ followed by 40 letters and digits): The key is not `svc_` (a test key: `svc_test_`) followed by 40 letters and digits.
              *
              *     `INVALID_API_KEY` (API key is unknown or revoked): No live key has this value (unknown, or revoked in the bot).
+             *
+             *     `TEST_MODE_OFF` (Test mode is turned off on this service: use a live key): A test key (`svc_test_`) was sent to a deployment that runs with TEST_MODE=0.
              */
             401: {
                 headers: {
@@ -2284,6 +2300,8 @@ export interface operations {
              *     `INVALID_API_KEY_FORMAT` (API key is malformed: expected svc_ followed by 40 letters and digits): The key is not `svc_` (a test key: `svc_test_`) followed by 40 letters and digits.
              *
              *     `INVALID_API_KEY` (API key is unknown or revoked): No live key has this value (unknown, or revoked in the bot).
+             *
+             *     `TEST_MODE_OFF` (Test mode is turned off on this service: use a live key): A test key (`svc_test_`) was sent to a deployment that runs with TEST_MODE=0.
              */
             401: {
                 headers: {
@@ -2496,6 +2514,8 @@ export interface operations {
              *     `INVALID_API_KEY_FORMAT` (API key is malformed: expected svc_ followed by 40 letters and digits): The key is not `svc_` (a test key: `svc_test_`) followed by 40 letters and digits.
              *
              *     `INVALID_API_KEY` (API key is unknown or revoked): No live key has this value (unknown, or revoked in the bot).
+             *
+             *     `TEST_MODE_OFF` (Test mode is turned off on this service: use a live key): A test key (`svc_test_`) was sent to a deployment that runs with TEST_MODE=0.
              */
             401: {
                 headers: {
@@ -2691,6 +2711,8 @@ export interface operations {
              *     `INVALID_API_KEY_FORMAT` (API key is malformed: expected svc_ followed by 40 letters and digits): The key is not `svc_` (a test key: `svc_test_`) followed by 40 letters and digits.
              *
              *     `INVALID_API_KEY` (API key is unknown or revoked): No live key has this value (unknown, or revoked in the bot).
+             *
+             *     `TEST_MODE_OFF` (Test mode is turned off on this service: use a live key): A test key (`svc_test_`) was sent to a deployment that runs with TEST_MODE=0.
              *
              *     `INVALID_JSON` (INVALID JSON): The body is not valid JSON (401, as the contract says).
              */
@@ -2941,6 +2963,8 @@ export interface operations {
              *     `INVALID_API_KEY_FORMAT` (API key is malformed: expected svc_ followed by 40 letters and digits): The key is not `svc_` (a test key: `svc_test_`) followed by 40 letters and digits.
              *
              *     `INVALID_API_KEY` (API key is unknown or revoked): No live key has this value (unknown, or revoked in the bot).
+             *
+             *     `TEST_MODE_OFF` (Test mode is turned off on this service: use a live key): A test key (`svc_test_`) was sent to a deployment that runs with TEST_MODE=0.
              *
              *     `INVALID_JSON` (INVALID JSON): The body is not valid JSON (401, as the contract says).
              */
@@ -3208,6 +3232,8 @@ export interface operations {
              *     `INVALID_API_KEY_FORMAT` (API key is malformed: expected svc_ followed by 40 letters and digits): The key is not `svc_` (a test key: `svc_test_`) followed by 40 letters and digits.
              *
              *     `INVALID_API_KEY` (API key is unknown or revoked): No live key has this value (unknown, or revoked in the bot).
+             *
+             *     `TEST_MODE_OFF` (Test mode is turned off on this service: use a live key): A test key (`svc_test_`) was sent to a deployment that runs with TEST_MODE=0.
              *
              *     `INVALID_JSON` (INVALID JSON): The body is not valid JSON (401, as the contract says).
              */
@@ -3490,6 +3516,8 @@ export interface operations {
              *     `INVALID_API_KEY_FORMAT` (API key is malformed: expected svc_ followed by 40 letters and digits): The key is not `svc_` (a test key: `svc_test_`) followed by 40 letters and digits.
              *
              *     `INVALID_API_KEY` (API key is unknown or revoked): No live key has this value (unknown, or revoked in the bot).
+             *
+             *     `TEST_MODE_OFF` (Test mode is turned off on this service: use a live key): A test key (`svc_test_`) was sent to a deployment that runs with TEST_MODE=0.
              */
             401: {
                 headers: {
@@ -3688,6 +3716,8 @@ export interface operations {
              *     `INVALID_API_KEY_FORMAT` (API key is malformed: expected svc_ followed by 40 letters and digits): The key is not `svc_` (a test key: `svc_test_`) followed by 40 letters and digits.
              *
              *     `INVALID_API_KEY` (API key is unknown or revoked): No live key has this value (unknown, or revoked in the bot).
+             *
+             *     `TEST_MODE_OFF` (Test mode is turned off on this service: use a live key): A test key (`svc_test_`) was sent to a deployment that runs with TEST_MODE=0.
              *
              *     `INVALID_JSON` (INVALID JSON): The body is not valid JSON (401, as the contract says).
              */
