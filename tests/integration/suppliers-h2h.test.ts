@@ -77,13 +77,26 @@ describe("h2h placeTopup: answers", () => {
     });
   });
 
-  it("failed: the supplier's own reason is kept", async () => {
+  it("failed: the supplier's own reason is kept, and whose side it is", async () => {
+    // Without a `failure` field, a message about the player is the customer's side.
     expect(await h2h.placeTopup(topup("ord-2", "no-such-player"))).toEqual({
       status: "failed",
       reason: "PLAYER NOT FOUND",
+      failure: "customer",
       supplierRef: "FAKE-1",
     });
     expect(fake.totalDeliveries()).toBe(0);
+    // The supplier may say it in so many words, whatever its message.
+    fake.failNext("place", {
+      kind: "status",
+      httpStatus: 200,
+      body: { status: "failed", message: "PLAYER QUOTA OF THE DAY REACHED", failure: "supplier" },
+    });
+    expect(await h2h.placeTopup(topup("ord-2b"))).toEqual({
+      status: "failed",
+      reason: "PLAYER QUOTA OF THE DAY REACHED",
+      failure: "supplier",
+    });
   });
 
   it("pending, then success on a later check; delivered only when it settles", async () => {
@@ -132,7 +145,11 @@ describe("h2h placeTopup: faults are unknown, never guessed", () => {
 
   it("a 4xx that says failed in so many words is failed; any other 4xx, or a 404, is unknown", async () => {
     fake.failNext("place", { kind: "status", httpStatus: 422, body: { status: "failed", message: "UNKNOWN SKU" } });
-    expect(await h2h.placeTopup(topup("4xx-1"))).toEqual({ status: "failed", reason: "UNKNOWN SKU" });
+    expect(await h2h.placeTopup(topup("4xx-1"))).toEqual({
+      status: "failed",
+      reason: "UNKNOWN SKU",
+      failure: "supplier",
+    });
     fake.failNext("place", { kind: "status", httpStatus: 400, body: { error: "bad request" } });
     expect(await h2h.placeTopup(topup("4xx-2"))).toMatchObject({ status: "unknown" });
     fake.failNext("place", { kind: "status", httpStatus: 404, body: { status: "failed" } });
