@@ -108,7 +108,7 @@ export async function fulfilOrder(
                  o.product_id AS "productId", COALESCE(c.tried_supplier_ids, o.tried_supplier_ids) AS "triedSupplierIds",
                  CASE WHEN s.id IS NOT NULL THEN json_build_object(
                    'id', s.id, 'name', s.name, 'kind', s.kind, 'settings', s.settings, 'updatedAt', s.updated_at,
-                   'sku', f.sku, 'costCents', f.cost_cents, 'consecutiveFailures', s.consecutive_failures) END AS route
+                   'sku', f.sku, 'consecutiveFailures', s.consecutive_failures) END AS route
             FROM orders o
             LEFT JOIN products p ON p.id = o.product_id
             LEFT JOIN counted c ON true

@@ -13,7 +13,6 @@ import { CIRCUIT_COOL_DOWN } from "../../suppliers/sql/record-supplier-result";
 export interface SupplierRoute extends SupplierAccount {
   /** Null when the offer was removed while the order was with the supplier (it is still asked about it). */
   sku: string | null;
-  costCents: number | null;
   consecutiveFailures: number;
 }
 
@@ -36,7 +35,7 @@ export async function routeOrder(order: {
   const skipped = [...order.tried];
   for (;;) {
     const { rows } = await getPool().query<OfferRow>(
-      sql`SELECT s.id, s.name, s.kind, s.settings, s.updated_at AS "updatedAt", f.sku, f.cost_cents AS "costCents",
+      sql`SELECT s.id, s.name, s.kind, s.settings, s.updated_at AS "updatedAt", f.sku,
                  s.consecutive_failures AS "consecutiveFailures", s.circuit_open_until IS NOT NULL AS "dueProbe"
             FROM supplier_offers f JOIN suppliers s ON s.id = f.supplier_id
            WHERE f.product_id = ${order.productId} AND NOT s.id = ANY(${skipped}::int[]) AND s.paused_at IS NULL
