@@ -94,7 +94,7 @@ describe("failover between suppliers", () => {
       { supplierId: a, costCents: 50 },
       { supplierId: b, costCents: 70 },
     ]);
-    const { invoice, stored, attempts, money } = await placeAndFinish("6100001");
+    const { invoice, stored, attempts, money, reference } = await placeAndFinish("6100001");
     expect(invoice.status).toBe("completed");
     expect(stored).toMatchObject({
       supplier: "sandbox-up",
@@ -106,6 +106,13 @@ describe("failover between suppliers", () => {
       { supplier: "sandbox-down", outcome: "failed", failure: "supplier" },
       { supplier: "sandbox-up", outcome: "success", failure: null },
     ]);
+    // The supplier that fulfilled it stays resolvable: suppliers are paused, never deleted.
+    await expect(sql(`DELETE FROM suppliers WHERE id = $1`, [b])).rejects.toThrow(/pause it instead of deleting it/);
+    expect(
+      await sqlRow(`SELECT s.name FROM orders o JOIN suppliers s ON s.id = o.supplier_id WHERE o.public_id = $1`, [
+        reference,
+      ]),
+    ).toEqual({ name: "sandbox-up" });
     expect(money).toEqual([{ kind: "debit", amount_cents: -99 }]);
     // Not a leak of our routing: the invoice is the contract's, with no supplier or cost in it.
     expect(invoice).not.toHaveProperty("supplier");
