@@ -78,7 +78,7 @@ try {
     await applyMigrations(url);
     pointAtDatabase(url);
     try {
-      const result = await createAdminUser({ email, password, actor: "cli:admin-create" });
+      const result = await createAdminUser({ email, password, role: "owner", actor: "cli:admin-create" });
       switch (result.status) {
         case "created":
           console.log(`Admin ${result.admin.email} created. Sign in at /admin/login.`);

@@ -4,7 +4,14 @@ import type { AdminUser } from "../generated/prisma/client";
 export type AdminUserRecord = Omit<AdminUser, "passwordHash">;
 
 /** The Prisma select of an AdminUserRecord: every column but the password hash. */
-export const ADMIN_USER_SELECT = { id: true, email: true, disabled: true, createdAt: true, lastLoginAt: true } as const;
+export const ADMIN_USER_SELECT = {
+  id: true,
+  email: true,
+  role: true,
+  disabled: true,
+  createdAt: true,
+  lastLoginAt: true,
+} as const;
 
 /** Emails are compared lower-cased and trimmed: "Ops@Example.com " and "ops@example.com" are one admin. */
 export function normaliseAdminEmail(email: string): string {

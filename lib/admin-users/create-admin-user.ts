@@ -2,6 +2,7 @@ import { getPrisma } from "../db/prisma";
 import { recordAuditEntry } from "../audit/sql/record-audit-entry";
 import { ADMIN_USER_SELECT, isPlausibleEmail, normaliseAdminEmail, type AdminUserRecord } from "./admin-user-record";
 import { hashAdminPassword } from "./hash-admin-password";
+import type { AdminRole } from "./admin-role";
 
 /** Shorter passwords are refused: the dashboard can settle orders and stop the API. */
 export const MIN_ADMIN_PASSWORD_LENGTH = 12;
@@ -20,6 +21,7 @@ export type CreateAdminUserResult =
 export async function createAdminUser(input: {
   email: string;
   password: string;
+  role: AdminRole;
   actor: string;
 }): Promise<CreateAdminUserResult> {
   const email = normaliseAdminEmail(input.email);
@@ -32,7 +34,7 @@ export async function createAdminUser(input: {
   return getPrisma().$transaction(async (tx) => {
     // ON CONFLICT DO NOTHING: a concurrent create of the same email inserts nothing instead of failing.
     const [admin] = await tx.adminUser.createManyAndReturn({
-      data: [{ email, passwordHash }],
+      data: [{ email, passwordHash, role: input.role }],
       skipDuplicates: true,
       select: ADMIN_USER_SELECT,
     });
@@ -43,7 +45,7 @@ export async function createAdminUser(input: {
         action: "admin_user.create",
         targetType: "admin_user",
         targetId: admin.id,
-        details: { email },
+        details: { email, role: input.role },
       },
       tx,
     );

@@ -134,9 +134,9 @@ describe.skipIf(!chromiumPath)("admin dashboard in Chromium", () => {
   beforeAll(async () => {
     await resetDatabase();
     await seedDemoCatalog();
-    expect((await createAdminUser({ email: ADMIN_EMAIL, password: ADMIN_PASSWORD, actor: "test" })).status).toBe(
-      "created",
-    );
+    expect(
+      (await createAdminUser({ email: ADMIN_EMAIL, password: ADMIN_PASSWORD, role: "owner", actor: "test" })).status,
+    ).toBe("created");
     worker = await startWorker({
       connectionString: inject("databaseUrl"),
       concurrency: 4,

@@ -150,9 +150,9 @@ describe("security headers", () => {
   });
 
   it("every page Next renders runs its scripts by a fresh nonce per answer, never by 'unsafe-inline'", async () => {
-    expect((await createAdminUser({ email: ADMIN_EMAIL, password: ADMIN_PASSWORD, actor: "test" })).status).toBe(
-      "created",
-    );
+    expect(
+      (await createAdminUser({ email: ADMIN_EMAIL, password: ADMIN_PASSWORD, role: "owner", actor: "test" })).status,
+    ).toBe("created");
     for (const host of hosts) {
       const session = await signIn(host.baseUrl);
       for (const [pathName, status, cookie] of [

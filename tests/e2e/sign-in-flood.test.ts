@@ -51,7 +51,7 @@ describe.skipIf(!built)("a sign-in flood", () => {
       [TARGET, TARGET_PASSWORD],
       [OTHER, OTHER_PASSWORD],
     ] as const) {
-      expect((await createAdminUser({ email, password, actor: "test" })).status).toBe("created");
+      expect((await createAdminUser({ email, password, role: "owner", actor: "test" })).status).toBe("created");
     }
     apiKey = (await createAccount({ balanceCents: 1_234 })).key;
     // A server of its own: the throttle's memory is per process, and this one trusts 127.0.0.1 as

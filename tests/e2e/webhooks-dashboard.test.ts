@@ -27,9 +27,9 @@ describe.skipIf(!chromiumPath)("the webhooks page", () => {
 
   beforeAll(async () => {
     await resetDatabase();
-    expect((await createAdminUser({ email: ADMIN_EMAIL, password: ADMIN_PASSWORD, actor: "test" })).status).toBe(
-      "created",
-    );
+    expect(
+      (await createAdminUser({ email: ADMIN_EMAIL, password: ADMIN_PASSWORD, role: "owner", actor: "test" })).status,
+    ).toBe("created");
     receiver = await WebhookReceiver.start();
     browser = await launchBrowser();
     context = await newDashboardContext(browser);

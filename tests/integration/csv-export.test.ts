@@ -83,7 +83,14 @@ describe.skipIf(!built)("the dashboard's account ledger download", () => {
     expect(await anonymous.text()).not.toContain("HYPERLINK");
 
     expect(
-      (await createAdminUser({ email: "csv@example.com", password: "a long enough password", actor: "test" })).status,
+      (
+        await createAdminUser({
+          email: "csv@example.com",
+          password: "a long enough password",
+          role: "owner",
+          actor: "test",
+        })
+      ).status,
     ).toBe("created");
     // A session cookie as next-auth issues it (signed with the server's NEXTAUTH_SECRET).
     const token = await encode({ token: { sub: "1", email: "csv@example.com" }, secret: TEST_ENV.NEXTAUTH_SECRET! });

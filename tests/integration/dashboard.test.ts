@@ -59,26 +59,42 @@ describe("admin passwords", () => {
 
   it("creates an admin once per email (case-insensitive), refuses weak passwords, and audits", async () => {
     expect(
-      await createAdminUser({ email: "not-an-email", password: "long enough password", actor: "cli:admin-create" }),
+      await createAdminUser({
+        email: "not-an-email",
+        password: "long enough password",
+        role: "owner",
+        actor: "cli:admin-create",
+      }),
     ).toEqual({ status: "invalid_email" });
-    expect(await createAdminUser({ email: "ops@example.com", password: "short", actor: "cli:admin-create" })).toEqual({
+    expect(
+      await createAdminUser({ email: "ops@example.com", password: "short", role: "owner", actor: "cli:admin-create" }),
+    ).toEqual({
       status: "weak_password",
       minLength: 12,
     });
     const created = await createAdminUser({
       email: "  Ops@Example.com ",
       password: "long enough password",
+      role: "owner",
       actor: "cli:admin-create",
     });
-    expect(created).toMatchObject({ status: "created", admin: { email: "ops@example.com", disabled: false } });
+    expect(created).toMatchObject({
+      status: "created",
+      admin: { email: "ops@example.com", role: "owner", disabled: false },
+    });
     expect(
-      await createAdminUser({ email: "OPS@example.com", password: "another long password", actor: "cli:admin-create" }),
+      await createAdminUser({
+        email: "OPS@example.com",
+        password: "another long password",
+        role: "owner",
+        actor: "cli:admin-create",
+      }),
     ).toEqual({ status: "exists" });
     const row = await sqlRow(`SELECT password_hash FROM admin_users WHERE email = 'ops@example.com'`);
     expect(row.password_hash).toMatch(/^scrypt\$/);
     expect(row.password_hash).not.toContain("long enough password");
     expect(await sql(`SELECT actor, action, details FROM audit_log WHERE action = 'admin_user.create'`)).toEqual([
-      { actor: "cli:admin-create", action: "admin_user.create", details: { email: "ops@example.com" } },
+      { actor: "cli:admin-create", action: "admin_user.create", details: { email: "ops@example.com", role: "owner" } },
     ]);
   });
 

@@ -6,6 +6,11 @@ export const NOT_SIGNED_IN: ActionState = {
   message: "Not signed in (or the session ended): sign in again. Nothing was changed.",
 };
 
+/** An admin whose role is below what the action needs. */
+export function roleRefusal(needed: string, held: string): ActionState {
+  return { ok: false, message: `Needs the ${needed} role (yours is ${held}): nothing was changed.` };
+}
+
 /** Dangerous forms send confirmed=yes only from their confirmation step (ActionForm). */
 export const NOT_CONFIRMED: ActionState = { ok: false, message: "Not confirmed: nothing was changed." };
 

@@ -1,12 +1,14 @@
 // The only way dashboard code learns who is signed in. Pages call requireAdminPage (redirects to
-// the sign-in page); server actions call requireAdminForAction themselves and refuse without an
-// admin: an action is a public POST endpoint, so it never trusts that its page checked.
+// the sign-in page); server actions call requireAdminForAction with the role they need and refuse
+// whoever lacks it: an action is a public POST endpoint, so it never trusts that its page checked.
 import { cache } from "react";
 import { redirect } from "next/navigation";
 import { getServerSession } from "next-auth/next";
 import { findActiveAdmin } from "@/lib/admin-users/find-active-admin";
 import { adminActor, type AdminUserRecord } from "@/lib/admin-users/admin-user-record";
+import { roleAllows, type AdminRole } from "@/lib/admin-users/admin-role";
 import { authOptions } from "./auth-options";
+import { NOT_SIGNED_IN, roleRefusal, type ActionState } from "./action-state";
 
 export interface SignedInAdmin extends AdminUserRecord {
   /** "admin:<email>", the actor of every audit entry this admin causes. */
@@ -31,7 +33,15 @@ export async function requireAdminPage(): Promise<SignedInAdmin> {
   return admin;
 }
 
-/** Read afresh (not from the render cache): an action must see the session as it is now. */
-export function requireAdminForAction(): Promise<SignedInAdmin | undefined> {
-  return readSignedInAdmin();
+export type ActionGate = { admin: SignedInAdmin } | { refusal: ActionState };
+
+/**
+ * The signed-in admin when their role allows `role`, or the answer refusing the action. Read afresh
+ * (not from the render cache): an action must see the session and the role as they are now.
+ */
+export async function requireAdminForAction(role: AdminRole): Promise<ActionGate> {
+  const admin = await readSignedInAdmin();
+  if (!admin) return { refusal: NOT_SIGNED_IN };
+  if (!roleAllows(admin.role, role)) return { refusal: roleRefusal(role, admin.role) };
+  return { admin };
 }

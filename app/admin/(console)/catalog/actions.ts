@@ -11,21 +11,15 @@ import { importInventoryCodes } from "@/lib/catalog/import-inventory-codes";
 import type { CodeSource } from "@/lib/catalog/parse-code-list";
 import { parseUsd } from "@/lib/money/parse-usd";
 import { formatUsd } from "../../_lib/format";
-import {
-  idField,
-  isConfirmed,
-  NOT_CONFIRMED,
-  NOT_SIGNED_IN,
-  textField,
-  type ActionState,
-} from "../../_lib/action-state";
+import { idField, isConfirmed, NOT_CONFIRMED, textField, type ActionState } from "../../_lib/action-state";
 import { requireAdminForAction } from "../../_lib/session";
 
 const CATALOG = "/admin/catalog";
 
 export async function setLineOrderableAction(_state: ActionState, formData: FormData): Promise<ActionState> {
-  const admin = await requireAdminForAction();
-  if (!admin) return NOT_SIGNED_IN;
+  const gate = await requireAdminForAction("owner");
+  if ("refusal" in gate) return gate.refusal;
+  const { admin } = gate;
   if (!isConfirmed(formData)) return NOT_CONFIRMED;
   const lineId = idField(formData, "lineId");
   if (lineId === undefined) return { ok: false, message: "No line given." };
@@ -40,8 +34,9 @@ export async function setLineOrderableAction(_state: ActionState, formData: Form
 }
 
 export async function setProductActiveAction(_state: ActionState, formData: FormData): Promise<ActionState> {
-  const admin = await requireAdminForAction();
-  if (!admin) return NOT_SIGNED_IN;
+  const gate = await requireAdminForAction("owner");
+  if ("refusal" in gate) return gate.refusal;
+  const { admin } = gate;
   if (!isConfirmed(formData)) return NOT_CONFIRMED;
   const productId = idField(formData, "productId");
   if (productId === undefined) return { ok: false, message: "No product given." };
@@ -53,8 +48,9 @@ export async function setProductActiveAction(_state: ActionState, formData: Form
 }
 
 export async function setProductPriceAction(_state: ActionState, formData: FormData): Promise<ActionState> {
-  const admin = await requireAdminForAction();
-  if (!admin) return NOT_SIGNED_IN;
+  const gate = await requireAdminForAction("owner");
+  if ("refusal" in gate) return gate.refusal;
+  const { admin } = gate;
   if (!isConfirmed(formData)) return NOT_CONFIRMED;
   const productId = idField(formData, "productId");
   if (productId === undefined) return { ok: false, message: "No product given." };
@@ -74,8 +70,9 @@ export async function setProductPriceAction(_state: ActionState, formData: FormD
 
 /** Codes from a pasted list and/or an uploaded CSV or text file, in that order. */
 export async function importInventoryCodesAction(_state: ActionState, formData: FormData): Promise<ActionState> {
-  const admin = await requireAdminForAction();
-  if (!admin) return NOT_SIGNED_IN;
+  const gate = await requireAdminForAction("owner");
+  if ("refusal" in gate) return gate.refusal;
+  const { admin } = gate;
   const productId = idField(formData, "productId");
   if (productId === undefined) return { ok: false, message: "Choose a product." };
   const sources: CodeSource[] = [];

@@ -7,15 +7,16 @@ import { revalidatePath } from "next/cache";
 import { setEligibilityRule, setSwitch } from "@/lib/settings/set-switch";
 import { SWITCH_NAMES, type EligibilityRule, type SwitchName } from "@/lib/settings/setting-schemas";
 import { parseUsd } from "@/lib/money/parse-usd";
-import { isConfirmed, NOT_CONFIRMED, NOT_SIGNED_IN, textField, type ActionState } from "../../_lib/action-state";
+import { isConfirmed, NOT_CONFIRMED, textField, type ActionState } from "../../_lib/action-state";
 import { requireAdminForAction } from "../../_lib/session";
 
 /** The eligibility rule's minimum credit: any amount an admin could mean, up to $1,000,000. */
 const MAX_MIN_CREDITED_CENTS = 100_000_000;
 
 export async function setSwitchAction(_state: ActionState, formData: FormData): Promise<ActionState> {
-  const admin = await requireAdminForAction();
-  if (!admin) return NOT_SIGNED_IN;
+  const gate = await requireAdminForAction("operator");
+  if ("refusal" in gate) return gate.refusal;
+  const { admin } = gate;
   if (!isConfirmed(formData)) return NOT_CONFIRMED;
   const name = textField(formData, "name");
   if (!(SWITCH_NAMES as readonly string[]).includes(name)) return { ok: false, message: "Unknown switch." };
@@ -29,8 +30,9 @@ export async function setSwitchAction(_state: ActionState, formData: FormData): 
 }
 
 export async function setEligibilityRuleAction(_state: ActionState, formData: FormData): Promise<ActionState> {
-  const admin = await requireAdminForAction();
-  if (!admin) return NOT_SIGNED_IN;
+  const gate = await requireAdminForAction("operator");
+  if ("refusal" in gate) return gate.refusal;
+  const { admin } = gate;
   if (!isConfirmed(formData)) return NOT_CONFIRMED;
   const rule: EligibilityRule = { enabled: formData.get("enabled") === "on" };
   const credited = textField(formData, "minTotalCreditedUsd").replace(/^\$/, "");

@@ -5,21 +5,15 @@ import { revalidatePath } from "next/cache";
 import { setSupplierPaused } from "@/lib/suppliers/pause-supplier";
 import { removeSupplierOffer, saveSupplierAccount, saveSupplierOffer } from "@/lib/suppliers/manage-suppliers";
 import { parseUsd } from "@/lib/money/parse-usd";
-import {
-  idField,
-  isConfirmed,
-  NOT_CONFIRMED,
-  NOT_SIGNED_IN,
-  textField,
-  type ActionState,
-} from "../../_lib/action-state";
+import { idField, isConfirmed, NOT_CONFIRMED, textField, type ActionState } from "../../_lib/action-state";
 import { requireAdminForAction } from "../../_lib/session";
 
 const SUPPLIERS = "/admin/suppliers";
 
 export async function setSupplierPausedAction(_state: ActionState, formData: FormData): Promise<ActionState> {
-  const admin = await requireAdminForAction();
-  if (!admin) return NOT_SIGNED_IN;
+  const gate = await requireAdminForAction("owner");
+  if ("refusal" in gate) return gate.refusal;
+  const { admin } = gate;
   if (!isConfirmed(formData)) return NOT_CONFIRMED;
   const supplierId = idField(formData, "supplierId");
   if (supplierId === undefined) return { ok: false, message: "No supplier given." };
@@ -31,8 +25,9 @@ export async function setSupplierPausedAction(_state: ActionState, formData: For
 }
 
 export async function saveSupplierAction(_state: ActionState, formData: FormData): Promise<ActionState> {
-  const admin = await requireAdminForAction();
-  if (!admin) return NOT_SIGNED_IN;
+  const gate = await requireAdminForAction("owner");
+  if ("refusal" in gate) return gate.refusal;
+  const { admin } = gate;
   const result = await saveSupplierAccount({
     name: textField(formData, "name"),
     kind: textField(formData, "kind"),
@@ -45,8 +40,9 @@ export async function saveSupplierAction(_state: ActionState, formData: FormData
 }
 
 export async function saveOfferAction(_state: ActionState, formData: FormData): Promise<ActionState> {
-  const admin = await requireAdminForAction();
-  if (!admin) return NOT_SIGNED_IN;
+  const gate = await requireAdminForAction("owner");
+  if ("refusal" in gate) return gate.refusal;
+  const { admin } = gate;
   const cost = textField(formData, "cost");
   const costCents = cost === "0" ? { ok: true as const, cents: 0 } : parseUsd(cost);
   if (!costCents.ok) return { ok: false, message: `Cost: ${costCents.error}.` };
@@ -63,8 +59,9 @@ export async function saveOfferAction(_state: ActionState, formData: FormData): 
 }
 
 export async function removeOfferAction(_state: ActionState, formData: FormData): Promise<ActionState> {
-  const admin = await requireAdminForAction();
-  if (!admin) return NOT_SIGNED_IN;
+  const gate = await requireAdminForAction("owner");
+  if ("refusal" in gate) return gate.refusal;
+  const { admin } = gate;
   if (!isConfirmed(formData)) return NOT_CONFIRMED;
   const offerId = idField(formData, "offerId");
   if (offerId === undefined) return { ok: false, message: "No offer given." };

@@ -4,19 +4,13 @@
 import { revalidatePath } from "next/cache";
 import { redeliverWebhook } from "@/lib/webhooks/redeliver-webhook";
 import { replayWebhookEvents } from "@/lib/webhooks/sql/replay-webhook-events";
-import {
-  idField,
-  isConfirmed,
-  NOT_CONFIRMED,
-  NOT_SIGNED_IN,
-  textField,
-  type ActionState,
-} from "../../_lib/action-state";
+import { idField, isConfirmed, NOT_CONFIRMED, textField, type ActionState } from "../../_lib/action-state";
 import { requireAdminForAction } from "../../_lib/session";
 
 export async function redeliverWebhookAction(_state: ActionState, formData: FormData): Promise<ActionState> {
-  const admin = await requireAdminForAction();
-  if (!admin) return NOT_SIGNED_IN;
+  const gate = await requireAdminForAction("operator");
+  if ("refusal" in gate) return gate.refusal;
+  const { admin } = gate;
   if (!isConfirmed(formData)) return NOT_CONFIRMED;
   const deliveryId = idField(formData, "deliveryId");
   if (deliveryId === undefined) return { ok: false, message: "No delivery given." };
@@ -29,8 +23,9 @@ export async function redeliverWebhookAction(_state: ActionState, formData: Form
 }
 
 export async function replayWebhookRangeAction(_state: ActionState, formData: FormData): Promise<ActionState> {
-  const admin = await requireAdminForAction();
-  if (!admin) return NOT_SIGNED_IN;
+  const gate = await requireAdminForAction("operator");
+  if ("refusal" in gate) return gate.refusal;
+  const { admin } = gate;
   if (!isConfirmed(formData)) return NOT_CONFIRMED;
   const accountId = idField(formData, "accountId");
   const after = textField(formData, "after");

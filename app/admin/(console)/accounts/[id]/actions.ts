@@ -9,14 +9,7 @@ import { unbanAccount } from "@/lib/accounts/unban-account";
 import { MAX_RESTRICT_MINUTES, restrictAccount } from "@/lib/accounts/restrict-account";
 import { setAdminApiBlock } from "@/lib/accounts/set-admin-api-block";
 import { formatTime } from "../../../_lib/format";
-import {
-  idField,
-  isConfirmed,
-  NOT_CONFIRMED,
-  NOT_SIGNED_IN,
-  textField,
-  type ActionState,
-} from "../../../_lib/action-state";
+import { idField, isConfirmed, NOT_CONFIRMED, textField, type ActionState } from "../../../_lib/action-state";
 import { requireAdminForAction, type SignedInAdmin } from "../../../_lib/session";
 
 const MAX_REASON_LENGTH = 200;
@@ -26,8 +19,9 @@ const NO_ACCOUNT: ActionState = { ok: false, message: "No such account." };
 async function authorise(
   formData: FormData,
 ): Promise<{ admin: SignedInAdmin; accountId: number } | { refusal: ActionState }> {
-  const admin = await requireAdminForAction();
-  if (!admin) return { refusal: NOT_SIGNED_IN };
+  const gate = await requireAdminForAction("operator");
+  if ("refusal" in gate) return gate;
+  const { admin } = gate;
   if (!isConfirmed(formData)) return { refusal: NOT_CONFIRMED };
   const accountId = idField(formData, "accountId");
   if (accountId === undefined) return { refusal: NO_ACCOUNT };

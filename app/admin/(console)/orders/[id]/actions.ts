@@ -6,19 +6,13 @@
 import { revalidatePath } from "next/cache";
 import { settleFlaggedOrder, type FlaggedOrderOutcome } from "@/lib/dashboard/settle-flagged-order";
 import { formatUsd } from "../../../_lib/format";
-import {
-  idField,
-  isConfirmed,
-  NOT_CONFIRMED,
-  NOT_SIGNED_IN,
-  textField,
-  type ActionState,
-} from "../../../_lib/action-state";
+import { idField, isConfirmed, NOT_CONFIRMED, textField, type ActionState } from "../../../_lib/action-state";
 import { requireAdminForAction } from "../../../_lib/session";
 
 async function settle(outcome: FlaggedOrderOutcome, formData: FormData): Promise<ActionState> {
-  const admin = await requireAdminForAction();
-  if (!admin) return NOT_SIGNED_IN;
+  const gate = await requireAdminForAction("operator");
+  if ("refusal" in gate) return gate.refusal;
+  const { admin } = gate;
   if (!isConfirmed(formData)) return NOT_CONFIRMED;
   const orderId = idField(formData, "orderId");
   if (orderId === undefined) return { ok: false, message: "No order given." };

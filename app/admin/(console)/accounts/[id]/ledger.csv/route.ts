@@ -6,7 +6,7 @@ import { requireAdminForAction } from "../../../../_lib/session";
 export const dynamic = "force-dynamic";
 
 export async function GET(_request: Request, { params }: { params: Promise<{ id: string }> }): Promise<Response> {
-  if (!(await requireAdminForAction()))
+  if ("refusal" in (await requireAdminForAction("viewer")))
     return new Response(null, { status: 307, headers: { location: "/admin/login" } });
   const { id } = await params;
   const accountId = /^\d{1,10}$/.test(id) && Number(id) <= 2_147_483_647 ? Number(id) : undefined;
