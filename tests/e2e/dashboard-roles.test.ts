@@ -66,7 +66,10 @@ interface TestAdmin {
 const PASSWORD = "a long enough test password";
 const REFUSALS = [/Needs the \w+ role/, /Owner actions need two-factor/, /Not signed in/, /Not confirmed/];
 
-/** Every table an action could change: row count and a digest of the rows. */
+/**
+ * Every table an action could change: row count and a digest of the rows. An API key's last_used_at
+ * is left out: the API stamps it in batches, after the request that used the key (the order above).
+ */
 async function snapshot(): Promise<Record<string, { n: number; digest: string }>> {
   const tables = (
     await sql<{ name: string }>(
@@ -77,7 +80,9 @@ async function snapshot(): Promise<Record<string, { n: number; digest: string }>
   const result: Record<string, { n: number; digest: string }> = {};
   for (const table of tables) {
     result[table] = await sqlRow(
-      `SELECT count(*)::int AS n, md5(coalesce(string_agg(t::text, '|' ORDER BY t::text), '')) AS digest FROM "${table}" t`,
+      `SELECT count(*)::int AS n,
+                md5(coalesce(string_agg((to_jsonb(t) - 'last_used_at')::text, '|' ORDER BY t::text), '')) AS digest
+           FROM "${table}" t`,
     );
   }
   return result;

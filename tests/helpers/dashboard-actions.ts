@@ -51,7 +51,8 @@ export function postAction(action: ManifestAction, headers: Record<string, strin
 
 /**
  * Calls a form's server action (useActionState's `(state, formData)`) the way React's client encodes
- * it: part "0" holds the arguments, `[null, "$K1"]`, and the form's fields follow as "_1_<name>".
+ * it: the form's fields as "_1_<name>", then part "0" with the arguments, `[null, "$K1"]` (the server
+ * reads the arguments when "0" arrives, so the fields must come first).
  */
 export function postActionForm(
   action: ManifestAction,
@@ -60,8 +61,8 @@ export function postActionForm(
   base = baseUrl(),
 ) {
   const body = new FormData();
-  body.set("0", JSON.stringify([null, "$K1"]));
   for (const [name, value] of Object.entries(fields)) body.append(`_1_${name}`, value);
+  body.append("0", JSON.stringify([null, "$K1"]));
   return fetch(base + action.pagePath, {
     method: "POST",
     redirect: "manual",
