@@ -1,6 +1,5 @@
 // npm run admin:create -- <email>: creates a dashboard admin. On a terminal it asks for the
 // password twice (not echoed); otherwise (a pipe, CI) it generates a strong one and prints it once.
-import crypto from "node:crypto";
 import { withDatabase } from "./database";
 import { pointAtDatabase } from "@/lib/config/env";
 import { applyMigrations } from "@/lib/db/migrate";
@@ -8,6 +7,7 @@ import { closePool } from "@/lib/db/pool";
 import { disconnectPrisma } from "@/lib/db/prisma";
 import { createAdminUser, MIN_ADMIN_PASSWORD_LENGTH } from "@/lib/admin-users/create-admin-user";
 import { isPlausibleEmail, normaliseAdminEmail } from "@/lib/admin-users/admin-user-record";
+import { generateAdminPassword } from "@/lib/admin-users/generate-admin-password";
 
 /** Asks on the terminal without echoing what is typed. */
 function askHidden(question: string): Promise<string> {
@@ -45,17 +45,12 @@ function askHidden(question: string): Promise<string> {
   });
 }
 
-/** 24 characters from a 57-letter alphabet without look-alikes: about 140 bits. */
-function generatePassword(): string {
-  const alphabet = "ABCDEFGHJKLMNPQRSTUVWXYZabcdefghijkmnopqrstuvwxyz23456789";
-  return Array.from({ length: 24 }, () => alphabet[crypto.randomInt(alphabet.length)]).join("");
-}
 
 async function choosePassword(): Promise<{ password: string; generated: boolean }> {
-  if (!process.stdin.isTTY) return { password: generatePassword(), generated: true };
+  if (!process.stdin.isTTY) return { password: generateAdminPassword(), generated: true };
   console.log(`Choose a password (at least ${MIN_ADMIN_PASSWORD_LENGTH} characters), or press Enter to generate one.`);
   const first = await askHidden("Password: ");
-  if (first === "") return { password: generatePassword(), generated: true };
+  if (first === "") return { password: generateAdminPassword(), generated: true };
   const second = await askHidden("Again:    ");
   if (first !== second) throw new Error("the two passwords differ");
   return { password: first, generated: false };
@@ -83,6 +78,7 @@ try {
         case "created":
           console.log(`Admin ${result.admin.email} created. Sign in at /admin/login.`);
           if (generated) console.log(`Password (shown only now, keep it safe): ${password}`);
+          console.log("It is an owner: owner actions need two-factor, set up under Your account (/admin/account).");
           break;
         case "exists":
           console.error(`An admin with the email ${email} already exists: nothing changed.`);

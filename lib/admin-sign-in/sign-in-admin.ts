@@ -1,6 +1,7 @@
 // A dashboard sign-in: the throttle first (no password is checked for a throttled or locked IP or
-// email), then the password check in the bounded scrypt queue. A lockout is written to the audit
-// log once, when it starts.
+// email), then the password check in the bounded scrypt queue, then, for an admin with two-factor
+// on, the code. A wrong or missing code is a failed attempt like a wrong password, and answers the
+// same. A lockout is written to the audit log once, when it starts.
 import { normaliseAdminEmail, type AdminUserRecord } from "../admin-users/admin-user-record";
 import { verifyAdminPassword } from "../admin-users/verify-admin-password";
 import { QueueFullError } from "./bounded-queue";
@@ -23,7 +24,13 @@ export const SIGN_IN_ERROR_CODES: Record<Exclude<SignInResult["status"], "signed
   busy: "SIGN_IN_BUSY",
 };
 
-export async function signInAdmin(input: { email: string; password: string; clientIp: string }): Promise<SignInResult> {
+export async function signInAdmin(input: {
+  email: string;
+  password: string;
+  /** A TOTP code or a recovery code; needed only by admins with two-factor on. */
+  code?: string;
+  clientIp: string;
+}): Promise<SignInResult> {
   const { throttle, passwordChecks } = signInState();
   const email = normaliseAdminEmail(input.email);
   const decision = throttle.attempt(input.clientIp, email);
@@ -37,7 +44,7 @@ export async function signInAdmin(input: { email: string; password: string; clie
   }
   let admin: AdminUserRecord | undefined;
   try {
-    admin = await passwordChecks.run(() => verifyAdminPassword(email, input.password));
+    admin = await passwordChecks.run(() => verifyAdminPassword(email, input.password, input.code ?? ""));
   } catch (error) {
     if (error instanceof QueueFullError) return { status: "busy" };
     throw error;

@@ -1,9 +1,10 @@
-// The admin as the dashboard's session and pages see it. The password hash never leaves lib/.
+// The admin as the dashboard's session and pages see it. The password hash and the two-factor
+// secrets never leave lib/.
 import type { AdminUser } from "../generated/prisma/client";
 
-export type AdminUserRecord = Omit<AdminUser, "passwordHash">;
+export type AdminUserRecord = Omit<AdminUser, "passwordHash" | "totpSecret" | "totpPendingSecret" | "totpLastStep">;
 
-/** The Prisma select of an AdminUserRecord: every column but the password hash. */
+/** The Prisma select of an AdminUserRecord: every column but the password hash and the secrets. */
 export const ADMIN_USER_SELECT = {
   id: true,
   email: true,
@@ -11,7 +12,13 @@ export const ADMIN_USER_SELECT = {
   disabled: true,
   createdAt: true,
   lastLoginAt: true,
+  totpEnabledAt: true,
 } as const;
+
+/** Whether the admin signs in with a second factor (a TOTP code or a recovery code). */
+export function hasTwoFactor(admin: Pick<AdminUserRecord, "totpEnabledAt">): boolean {
+  return admin.totpEnabledAt !== null;
+}
 
 /** Emails are compared lower-cased and trimmed: "Ops@Example.com " and "ops@example.com" are one admin. */
 export function normaliseAdminEmail(email: string): string {

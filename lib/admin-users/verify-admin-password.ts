@@ -1,16 +1,23 @@
 import { getPrisma } from "../db/prisma";
-import { ADMIN_USER_SELECT, normaliseAdminEmail, type AdminUserRecord } from "./admin-user-record";
+import { ADMIN_USER_SELECT, hasTwoFactor, normaliseAdminEmail, type AdminUserRecord } from "./admin-user-record";
 import { hashAdminPassword, matchesPasswordHash } from "./hash-admin-password";
+import { checkSecondFactor } from "./check-second-factor";
 
 // Hashed once per process: checking a password against it costs the same as against a real hash,
 // so an unknown email answers as slowly as a wrong password and does not reveal who is an admin.
 let decoyHash: Promise<string> | undefined;
 
 /**
- * The admin whose email and password match, or undefined (unknown email, wrong password, or a
- * disabled admin). A successful check records the sign-in time.
+ * The admin whose email and password match, and, when they have two-factor on, whose `secondFactor`
+ * (a TOTP code or a recovery code) is right and unused; otherwise undefined (unknown email, wrong
+ * password, wrong or missing code, or a disabled admin), without saying which. A successful check
+ * records the sign-in time.
  */
-export async function verifyAdminPassword(email: string, password: string): Promise<AdminUserRecord | undefined> {
+export async function verifyAdminPassword(
+  email: string,
+  password: string,
+  secondFactor = "",
+): Promise<AdminUserRecord | undefined> {
   const found = await getPrisma().adminUser.findUnique({
     where: { email: normaliseAdminEmail(email) },
     select: { ...ADMIN_USER_SELECT, passwordHash: true },
@@ -20,6 +27,7 @@ export async function verifyAdminPassword(email: string, password: string): Prom
     found?.passwordHash ?? (await (decoyHash ??= hashAdminPassword("decoy password"))),
   );
   if (!found || !matches || found.disabled) return undefined;
+  if (hasTwoFactor(found) && !(secondFactor && (await checkSecondFactor(found.id, secondFactor)))) return undefined;
   const { passwordHash: _, ...admin } = found;
   const signedIn = await getPrisma().adminUser.update({
     where: { id: admin.id },

@@ -3,12 +3,10 @@
 // a flagged order, a switch the API obeys, code uploads that raise stock, account actions, the
 // audit log, and charts whose numbers match the database. Screenshots of every page are saved
 // under test-results/screenshots/.
-import fs from "node:fs";
-import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { inject } from "vitest";
 import type { Browser, BrowserContext, Page, Response } from "playwright";
-import { loadEnv, projectRoot } from "@/lib/config/env";
+import { loadEnv } from "@/lib/config/env";
 import { closePool } from "@/lib/db/pool";
 import { seedDemoCatalog } from "@/lib/seed/seed-demo-data";
 import { startWorker, type RunningWorker } from "@/lib/fulfilment/sql/run-worker";
@@ -19,6 +17,8 @@ import { closeSql, resetDatabase, sql, sqlRow } from "../helpers/db";
 import { createAccount } from "../helpers/fixtures";
 import { newTrxid, order } from "../helpers/orders";
 import { findChromium, launchBrowser, newDashboardContext, pageProblems, screenshot, signIn } from "../helpers/browser";
+import { enableTwoFactor } from "../helpers/two-factor";
+import { dashboardActions, postAction } from "../helpers/dashboard-actions";
 
 const ADMIN_EMAIL = "ops@example.com";
 const ADMIN_PASSWORD = "correct horse battery staple";
@@ -38,51 +38,9 @@ function dashboardPages(ids: { orderId: number; accountId: number }): string[] {
     "/admin/catalog",
     "/admin/settings",
     "/admin/audit",
+    "/admin/admins",
+    "/admin/account",
   ];
-}
-
-interface ManifestAction {
-  id: string;
-  name: string;
-  /** A page path that serves the action (Next looks actions up by the page they are posted to). */
-  pagePath: string;
-}
-
-/** Every server action of the dashboard, from the build's server-reference manifest. */
-function dashboardActions(ids: { orderId: number; accountId: number }): ManifestAction[] {
-  const manifest = JSON.parse(
-    fs.readFileSync(path.join(projectRoot, ".next", "server", "server-reference-manifest.json"), "utf8"),
-  );
-  return Object.entries(
-    manifest.node as Record<string, { workers: Record<string, unknown>; exportedName: string; filename: string }>,
-  )
-    .filter(([, entry]) => entry.filename.startsWith("app/admin/"))
-    .map(([id, entry]) => {
-      const worker = Object.keys(entry.workers)[0]!;
-      const pagePath = worker
-        .replace(/^app/, "")
-        .replace(/\/page$/, "")
-        .replace(/\/\([^)]+\)/g, "")
-        .replace("/orders/[id]", `/orders/${ids.orderId}`)
-        .replace("/accounts/[id]", `/accounts/${ids.accountId}`);
-      return { id, name: entry.exportedName, pagePath: pagePath || "/admin" };
-    });
-}
-
-/** Calls a server action the way Next's client does, with no arguments. */
-function postAction(action: ManifestAction, headers: Record<string, string> = {}) {
-  return fetch(baseUrl() + action.pagePath, {
-    method: "POST",
-    redirect: "manual",
-    headers: {
-      "next-action": action.id,
-      "content-type": "text/plain;charset=UTF-8",
-      origin: baseUrl(),
-      accept: "text/x-component",
-      ...headers,
-    },
-    body: "[]",
-  });
 }
 
 async function waitTerminal(key: string, orderId: string) {
@@ -130,6 +88,7 @@ describe.skipIf(!chromiumPath)("admin dashboard in Chromium", () => {
   let customer: Awaited<ReturnType<typeof createAccount>>;
   const placed: { trxid: string; orderId: string; userId: string }[] = [];
   let flagged: { publicId: string; id: number; amountCents: number };
+  let totpSecret: string;
 
   beforeAll(async () => {
     await resetDatabase();
@@ -137,6 +96,8 @@ describe.skipIf(!chromiumPath)("admin dashboard in Chromium", () => {
     expect(
       (await createAdminUser({ email: ADMIN_EMAIL, password: ADMIN_PASSWORD, role: "owner", actor: "test" })).status,
     ).toBe("created");
+    // Owner actions (catalog, suppliers) need two-factor: the admin signs in with a code.
+    totpSecret = (await enableTwoFactor(ADMIN_EMAIL)).secret;
     worker = await startWorker({
       connectionString: inject("databaseUrl"),
       concurrency: 4,
@@ -248,7 +209,7 @@ describe.skipIf(!chromiumPath)("admin dashboard in Chromium", () => {
       .toContain("Wrong email or password");
     expect(new URL(page.url()).pathname).toBe("/admin/login");
 
-    await signIn(page, ADMIN_EMAIL.toUpperCase(), ADMIN_PASSWORD);
+    await signIn(page, ADMIN_EMAIL.toUpperCase(), ADMIN_PASSWORD, { totpSecret });
     expect(await page.getByTestId("signed-in-as").textContent()).toBe(ADMIN_EMAIL);
     expect(
       (await sqlRow(`SELECT last_login_at FROM admin_users WHERE email = $1`, [ADMIN_EMAIL])).last_login_at,
@@ -262,7 +223,7 @@ describe.skipIf(!chromiumPath)("admin dashboard in Chromium", () => {
       const loginNonce = await expectNoncePolicy(ownPage, await ownPage.goto("/admin/login"), "/admin/login");
       // The form signs in by script, then loads the overview in full: it works only if the page's
       // scripts ran.
-      await signIn(ownPage, ADMIN_EMAIL, ADMIN_PASSWORD);
+      await signIn(ownPage, ADMIN_EMAIL, ADMIN_PASSWORD, { totpSecret });
       await ownPage.getByTestId("signed-in-as").waitFor();
       const ordersNonce = await expectNoncePolicy(ownPage, await ownPage.goto("/admin/orders"), "/admin/orders");
       expect(ordersNonce).not.toBe(loginNonce);

@@ -7,6 +7,7 @@ import path from "node:path";
 import { chromium, type Browser, type BrowserContext, type Page } from "playwright";
 import { projectRoot } from "@/lib/config/env";
 import { baseUrl } from "./api";
+import { freshTotpCode } from "./two-factor";
 
 const CANDIDATES = [
   process.env.CHROMIUM_PATH,
@@ -83,11 +84,21 @@ export function pageProblems(context: BrowserContext): PageProblems {
   return seen;
 }
 
-/** Signs in through the real sign-in page and waits for the overview. */
-export async function signIn(page: Page, email: string, password: string): Promise<void> {
+/**
+ * Signs in through the real sign-in page and waits for the overview. With `totpSecret` (an admin with
+ * two-factor on, tests/helpers/two-factor.ts) it also types a fresh code from that secret.
+ */
+export async function signIn(
+  page: Page,
+  email: string,
+  password: string,
+  options: { totpSecret?: string } = {},
+): Promise<void> {
   await page.goto("/admin/login");
   await page.getByLabel("Email").fill(email);
   await page.getByLabel("Password").fill(password);
+  if (options.totpSecret)
+    await page.getByLabel("Two-factor code").fill(await freshTotpCode(email, options.totpSecret));
   await page.getByRole("button", { name: "Sign in" }).click();
   await page.waitForURL((url) => url.pathname === "/admin");
 }

@@ -1,6 +1,8 @@
 // The signed-in dashboard's frame. It refuses a visitor without a session, but so does every page
 // and action on its own: Next may re-render a page without its layout.
 import type { ReactNode } from "react";
+import Link from "next/link";
+import { hasTwoFactor } from "@/lib/admin-users/admin-user-record";
 import { requireAdminPage } from "../_lib/session";
 import { NavLinks } from "../_components/nav-links";
 import { SignOutButton } from "../_components/sign-out-button";
@@ -19,10 +21,23 @@ export default async function ConsoleLayout({ children }: { children: ReactNode 
           <br />
           <strong data-testid="signed-in-as">{admin.email}</strong>
           <br />
+          <span className="muted small" data-testid="signed-in-role">
+            {admin.role}
+          </span>{" "}
+          · <Link href="/admin/account">Your account</Link>
+          <br />
           <SignOutButton />
         </div>
       </nav>
-      <main className="admin-main">{children}</main>
+      <main className="admin-main">
+        {admin.role === "owner" && !hasTwoFactor(admin) ? (
+          <p className="banner" data-testid="two-factor-banner">
+            Owner actions (catalog, suppliers, admins) need two-factor sign-in, and yours is off.{" "}
+            <Link href="/admin/account">Set up two-factor</Link>
+          </p>
+        ) : null}
+        {children}
+      </main>
     </div>
   );
 }

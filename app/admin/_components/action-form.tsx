@@ -86,6 +86,13 @@ export function ActionForm({
           {state.message}
         </p>
       ) : null}
+      {state?.shownOnce?.length ? (
+        <ul className="shown-once mono" aria-label="Shown once">
+          {state.shownOnce.map((line) => (
+            <li key={line}>{line}</li>
+          ))}
+        </ul>
+      ) : null}
     </form>
   );
 }

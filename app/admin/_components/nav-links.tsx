@@ -11,6 +11,7 @@ const SECTIONS = [
   { href: "/admin/suppliers", label: "Suppliers" },
   { href: "/admin/webhooks", label: "Webhooks" },
   { href: "/admin/settings", label: "Settings" },
+  { href: "/admin/admins", label: "Admins" },
   { href: "/admin/audit", label: "Audit log" },
 ];
 

@@ -1,5 +1,10 @@
 // What a dashboard server action answers to its form (shown under the form by ActionForm).
-export type ActionState = { ok: boolean; message: string } | null;
+export type ActionState = {
+  ok: boolean;
+  message: string;
+  /** Secrets shown in this answer only (recovery codes, a generated password): never stored in clear. */
+  shownOnce?: string[];
+} | null;
 
 export const NOT_SIGNED_IN: ActionState = {
   ok: false,
@@ -10,6 +15,12 @@ export const NOT_SIGNED_IN: ActionState = {
 export function roleRefusal(needed: string, held: string): ActionState {
   return { ok: false, message: `Needs the ${needed} role (yours is ${held}): nothing was changed.` };
 }
+
+/** Owner actions need two-factor sign-in: an owner's password alone must not change the catalog or the admins. */
+export const OWNER_NEEDS_TWO_FACTOR: ActionState = {
+  ok: false,
+  message: "Owner actions need two-factor sign-in: set it up under Your account (/admin/account). Nothing was changed.",
+};
 
 /** Dangerous forms send confirmed=yes only from their confirmation step (ActionForm). */
 export const NOT_CONFIRMED: ActionState = { ok: false, message: "Not confirmed: nothing was changed." };

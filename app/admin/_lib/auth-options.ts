@@ -1,5 +1,6 @@
 // next-auth for the dashboard: one credentials provider checked against admin_users (scrypt
-// hashes), JWT sessions signed with NEXTAUTH_SECRET. next-auth's own POST endpoints (sign-in,
+// hashes, and a TOTP or recovery code for admins with two-factor on), JWT sessions signed with
+// NEXTAUTH_SECRET. next-auth's own POST endpoints (sign-in,
 // sign-out) carry its double-submit CSRF token; the dashboard's own changes are server actions,
 // which Next only runs when the request's Origin matches its Host (Next's built-in CSRF check).
 //
@@ -58,12 +59,14 @@ export const authOptions: NextAuthOptions = {
       credentials: {
         email: { label: "Email", type: "email" },
         password: { label: "Password", type: "password" },
+        code: { label: "Two-factor code", type: "text" },
       },
       async authorize(credentials, req) {
         const email = credentials?.email;
         const password = credentials?.password;
         if (typeof email !== "string" || typeof password !== "string" || !email || !password) return null;
-        const result = await signInAdmin({ email, password, clientIp: clientIpOf(req?.headers) });
+        const code = typeof credentials?.code === "string" ? credentials.code : "";
+        const result = await signInAdmin({ email, password, code, clientIp: clientIpOf(req?.headers) });
         if (result.status === "signed_in") return { id: String(result.admin.id), email: result.admin.email };
         if (result.status === "wrong_credentials") return null;
         // next-auth answers 401 with this message as the `error` the sign-in form receives.

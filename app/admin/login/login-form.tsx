@@ -4,6 +4,9 @@
 import { signIn } from "next-auth/react";
 import { useState, type FormEvent } from "react";
 
+// One answer whichever part was wrong: it must not tell a guesser that the password was right.
+const WRONG_CREDENTIALS = "Wrong email or password, or a wrong two-factor code.";
+
 function messageFor(error: string | null | undefined, status: number | undefined): string {
   switch (error) {
     case "SIGN_IN_THROTTLED":
@@ -13,9 +16,9 @@ function messageFor(error: string | null | undefined, status: number | undefined
     case "SIGN_IN_BUSY":
       return "The server is busy checking sign-ins. Try again in a moment.";
     case "CredentialsSignin":
-      return "Wrong email or password.";
+      return WRONG_CREDENTIALS;
     default:
-      return status === 401 ? "Wrong email or password." : "Sign-in failed. Try again.";
+      return status === 401 ? WRONG_CREDENTIALS : "Sign-in failed. Try again.";
   }
 }
 
@@ -31,6 +34,7 @@ export function LoginForm() {
     const result = await signIn("credentials", {
       email: String(form.get("email") ?? ""),
       password: String(form.get("password") ?? ""),
+      code: String(form.get("code") ?? ""),
       redirect: false,
     }).catch(() => undefined);
     if (result?.ok && !result.error) {
@@ -57,6 +61,11 @@ export function LoginForm() {
       <label>
         Password
         <input name="password" type="password" autoComplete="current-password" required />
+      </label>
+      {/* Always asked for: showing it only for admins with two-factor on would tell who they are. */}
+      <label>
+        Two-factor code (if turned on)
+        <input name="code" type="text" inputMode="text" autoComplete="one-time-code" maxLength={24} />
       </label>
       <button type="submit" className="primary" disabled={busy}>
         {busy ? "Signing in…" : "Sign in"}

@@ -27,6 +27,7 @@ function targetHref(type: string | null, id: string | null): string | undefined 
   if (type === "account") return `/admin/accounts/${id}`;
   if (type === "setting") return "/admin/settings";
   if (type === "product" || type === "game_line") return "/admin/catalog";
+  if (type === "admin_user") return "/admin/admins";
   return undefined;
 }
 

@@ -4,7 +4,7 @@ import { readEligibilityRuleState, readSwitchStates } from "@/lib/settings/read-
 import { SWITCH_NAMES, type SwitchName } from "@/lib/settings/setting-schemas";
 import { requireAdminPage } from "../../_lib/session";
 import { formatTime, formatUsd } from "../../_lib/format";
-import { ActionForm } from "../../_components/action-form";
+import { GatedActionForm } from "../../_components/gated-action-form";
 import { setEligibilityRuleAction, setSwitchAction } from "./actions";
 
 export const metadata = { title: "Settings · Top-up operations" };
@@ -39,7 +39,8 @@ export default async function SettingsPage() {
                     : "Never changed (off by default)"}
                 </span>
               </div>
-              <ActionForm
+              <GatedActionForm
+role="operator"
                 action={setSwitchAction}
                 submitLabel={state.value ? `Turn ${name} off` : `Turn ${name} on`}
                 tone={state.value ? "primary" : "danger"}
@@ -52,7 +53,7 @@ export default async function SettingsPage() {
               >
                 <input type="hidden" name="name" value={name} />
                 <input type="hidden" name="on" value={String(!state.value)} />
-              </ActionForm>
+              </GatedActionForm>
             </div>
           );
         })}
@@ -74,7 +75,8 @@ export default async function SettingsPage() {
             ? `Last changed by ${eligibility.updatedBy} at ${formatTime(eligibility.updatedAt)}.`
             : "Never changed."}
         </p>
-        <ActionForm
+        <GatedActionForm
+role="operator"
           action={setEligibilityRuleAction}
           submitLabel="Save rule"
           confirm="Save this eligibility rule? It applies to every API call within seconds."
@@ -104,7 +106,7 @@ export default async function SettingsPage() {
             />{" "}
             hours
           </label>
-        </ActionForm>
+        </GatedActionForm>
       </section>
     </>
   );

@@ -4,7 +4,7 @@ import { readSupplierHealth } from "@/lib/suppliers/sql/read-supplier-health";
 import { listPackOffers } from "@/lib/suppliers/manage-suppliers";
 import { requireAdminPage } from "../../_lib/session";
 import { formatPercent, formatTime, formatUsd } from "../../_lib/format";
-import { ActionForm } from "../../_components/action-form";
+import { GatedActionForm } from "../../_components/gated-action-form";
 import { removeOfferAction, saveOfferAction, saveSupplierAction, setSupplierPausedAction } from "./actions";
 
 export const metadata = { title: "Suppliers · Top-up operations" };
@@ -68,7 +68,8 @@ export default async function SuppliersPage() {
                     {supplier.unknown} / {supplier.pending} / {supplier.notReceived}
                   </td>
                   <td>
-                    <ActionForm
+                    <GatedActionForm
+role="owner"
                       action={setSupplierPausedAction}
                       submitLabel={supplier.pausedAt ? "Resume" : "Pause"}
                       tone={supplier.pausedAt ? "primary" : "danger"}
@@ -81,7 +82,7 @@ export default async function SuppliersPage() {
                     >
                       <input type="hidden" name="supplierId" value={supplier.id} />
                       <input type="hidden" name="paused" value={String(!supplier.pausedAt)} />
-                    </ActionForm>
+                    </GatedActionForm>
                   </td>
                 </tr>
               );
@@ -116,14 +117,15 @@ export default async function SuppliersPage() {
                       {offer.costCents > pack.priceCents ? (
                         <span className="badge bad"> above the price</span>
                       ) : null}{" "}
-                      <ActionForm
+                      <GatedActionForm
+role="owner"
                         action={removeOfferAction}
                         submitLabel="Remove"
                         confirm={`Stop sending ${pack.catalogId} to ${offer.supplier}?`}
                         label={`Remove ${offer.supplier} from ${pack.catalogId}`}
                       >
                         <input type="hidden" name="offerId" value={offer.id} />
-                      </ActionForm>
+                      </GatedActionForm>
                     </div>
                   ))}
                 </td>
@@ -132,7 +134,7 @@ export default async function SuppliersPage() {
           </tbody>
         </table>
         <h3>Add or change an offer</h3>
-        <ActionForm action={saveOfferAction} submitLabel="Save offer" label="Save offer" layout="stacked">
+        <GatedActionForm role="owner" action={saveOfferAction} submitLabel="Save offer" label="Save offer" layout="stacked">
           <label>
             Pack (catalog id) <input name="catalogId" placeholder="SVCBR60" size={12} />
           </label>
@@ -153,7 +155,7 @@ export default async function SuppliersPage() {
           <label>
             Priority (1 first) <input name="priority" inputMode="numeric" size={4} defaultValue="1" />
           </label>
-        </ActionForm>
+        </GatedActionForm>
       </section>
 
       <section className="panel" aria-label="Add a supplier">
@@ -164,7 +166,7 @@ export default async function SuppliersPage() {
           <code>secretEnv</code> (the environment variable holding its secret), or give the secret below: it is sealed
           at rest and never shown again. What an h2h account leaves out comes from the H2H_* variables.
         </p>
-        <ActionForm action={saveSupplierAction} submitLabel="Save supplier" label="Save supplier" layout="stacked">
+        <GatedActionForm role="owner" action={saveSupplierAction} submitLabel="Save supplier" label="Save supplier" layout="stacked">
           <label>
             Name <input name="name" placeholder="h2h-backup" size={20} />
           </label>
@@ -181,7 +183,7 @@ export default async function SuppliersPage() {
           <label>
             Secret (h2h, optional) <input name="secret" type="password" autoComplete="off" size={30} />
           </label>
-        </ActionForm>
+        </GatedActionForm>
       </section>
     </>
   );

@@ -6,7 +6,7 @@ import { listWebhookDeliveries } from "@/lib/webhooks/list-webhook-deliveries";
 import { requireAdminPage } from "../../_lib/session";
 import { cursorParam, single, type PageSearchParams } from "../../_lib/search-params";
 import { formatTime } from "../../_lib/format";
-import { ActionForm } from "../../_components/action-form";
+import { GatedActionForm } from "../../_components/gated-action-form";
 import { DataTable } from "../../_components/data-table";
 import { redeliverWebhookAction, replayWebhookRangeAction } from "./actions";
 
@@ -140,21 +140,23 @@ export default async function WebhooksPage({ searchParams }: { searchParams: Pag
               </details>
             </td>
             <td>
-              <ActionForm
+              <GatedActionForm
+role="operator"
                 action={redeliverWebhookAction}
                 submitLabel="Re-send"
                 confirm={`Send event ${d.eventId} to endpoint #${d.endpointId} again, as a new delivery?`}
                 label={`Re-send delivery ${d.id}`}
               >
                 <input type="hidden" name="deliveryId" value={d.id} />
-              </ActionForm>
+              </GatedActionForm>
             </td>
           </tr>
         )}
       </DataTable>
 
       <h2>Replay an account&apos;s events</h2>
-      <ActionForm
+      <GatedActionForm
+role="operator"
         action={replayWebhookRangeAction}
         submitLabel="Replay"
         confirm="Re-send these events to every enabled endpoint of the account subscribed to them?"
@@ -170,7 +172,7 @@ export default async function WebhooksPage({ searchParams }: { searchParams: Pag
         <label>
           Through sequence (optional) <input name="through" size={8} />
         </label>
-      </ActionForm>
+      </GatedActionForm>
     </>
   );
 }

@@ -10,7 +10,7 @@ import { listOrders } from "@/lib/dashboard/list-orders";
 import { requireAdminPage } from "../../../_lib/session";
 import { cursorParam, queryString, type PageSearchParams } from "../../../_lib/search-params";
 import { formatSignedUsd, formatTime, formatUsd } from "../../../_lib/format";
-import { ActionForm } from "../../../_components/action-form";
+import { GatedActionForm } from "../../../_components/gated-action-form";
 import { OrderTable } from "../../../_components/order-table";
 import { AccountStateBadges } from "../account-state";
 import {
@@ -131,16 +131,18 @@ export default async function AccountPage({
         <section className="panel" aria-label="Access actions">
           <h2>Access</h2>
           {account.bannedAt ? (
-            <ActionForm
+            <GatedActionForm
+role="operator"
               action={unbanAccountAction}
               submitLabel="Unban"
               confirm={`Lift the ban on ${name}? Its API keys work again.`}
               label="Unban"
             >
               <input type="hidden" name="accountId" value={account.id} />
-            </ActionForm>
+            </GatedActionForm>
           ) : (
-            <ActionForm
+            <GatedActionForm
+role="operator"
               action={banAccountAction}
               submitLabel="Ban"
               tone="danger"
@@ -149,9 +151,10 @@ export default async function AccountPage({
             >
               <input type="hidden" name="accountId" value={account.id} />
               <input name="reason" placeholder="Reason (kept in the log)" maxLength={200} />
-            </ActionForm>
+            </GatedActionForm>
           )}
-          <ActionForm
+          <GatedActionForm
+role="operator"
             action={restrictAccountAction}
             submitLabel="Restrict"
             confirm={`Restrict ${name}? API calls answer ACCOUNT_RESTRICTED until the time ends.`}
@@ -170,28 +173,31 @@ export default async function AccountPage({
             />
             <span className="muted">hours</span>
             <input name="reason" placeholder="Reason" maxLength={200} />
-          </ActionForm>
+          </GatedActionForm>
           {restricted ? (
-            <ActionForm
+            <GatedActionForm
+role="operator"
               action={liftRestrictionAction}
               submitLabel="Lift restriction"
               confirm={`Lift the restriction on ${name} now?`}
               label="Lift restriction"
             >
               <input type="hidden" name="accountId" value={account.id} />
-            </ActionForm>
+            </GatedActionForm>
           ) : null}
           {account.apiDisabledByAdmin ? (
-            <ActionForm
+            <GatedActionForm
+role="operator"
               action={unblockApiAction}
               submitLabel="Unblock API access"
               confirm={`Unblock API access for ${name}?`}
               label="Unblock API access"
             >
               <input type="hidden" name="accountId" value={account.id} />
-            </ActionForm>
+            </GatedActionForm>
           ) : (
-            <ActionForm
+            <GatedActionForm
+role="operator"
               action={blockApiAction}
               submitLabel="Block API access"
               tone="danger"
@@ -199,7 +205,7 @@ export default async function AccountPage({
               label="Block API access"
             >
               <input type="hidden" name="accountId" value={account.id} />
-            </ActionForm>
+            </GatedActionForm>
           )}
         </section>
       </div>

@@ -6,7 +6,7 @@ import { readOrderDetail } from "@/lib/dashboard/read-order-detail";
 import { requireAdminPage } from "../../../_lib/session";
 import { formatDuration, formatSignedUsd, formatTime, formatUsd } from "../../../_lib/format";
 import { OrderStatusBadge } from "../../../_components/status-badge";
-import { ActionForm } from "../../../_components/action-form";
+import { GatedActionForm } from "../../../_components/gated-action-form";
 import { cancelAndRefundFlaggedOrderAction, completeFlaggedOrderAction } from "./actions";
 
 export const metadata = { title: "Order · Top-up operations" };
@@ -38,7 +38,8 @@ export default async function OrderPage({ params }: { params: Promise<{ id: stri
             {order.packName} reached player <code>{order.userId ?? "—"}</code>, then settle it once:
           </p>
           <div className="grid-2">
-            <ActionForm
+            <GatedActionForm
+role="operator"
               action={completeFlaggedOrderAction}
               submitLabel="Mark completed"
               confirm={`Mark ${order.publicId} completed? The customer keeps being charged ${formatUsd(order.amountCents)} and sees the order as delivered.`}
@@ -48,8 +49,9 @@ export default async function OrderPage({ params }: { params: Promise<{ id: stri
             >
               <input type="hidden" name="orderId" value={order.id} />
               <input name="reason" placeholder="Note for the log (e.g. supplier confirmed delivery)" maxLength={200} />
-            </ActionForm>
-            <ActionForm
+            </GatedActionForm>
+            <GatedActionForm
+role="operator"
               action={cancelAndRefundFlaggedOrderAction}
               submitLabel="Cancel and refund"
               confirm={`Cancel ${order.publicId} and refund ${formatUsd(order.amountCents)} to account ${accountName}? The customer sees CANCELLED BY ADMIN.`}
@@ -59,7 +61,7 @@ export default async function OrderPage({ params }: { params: Promise<{ id: stri
             >
               <input type="hidden" name="orderId" value={order.id} />
               <input name="reason" placeholder="Note for the log (e.g. supplier refused)" maxLength={200} />
-            </ActionForm>
+            </GatedActionForm>
           </div>
         </section>
       ) : null}
