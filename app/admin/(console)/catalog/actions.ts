@@ -141,6 +141,8 @@ export async function saveGameLineAction(_state: ActionState, formData: FormData
   const { admin } = gate;
   const lineId = idField(formData, "lineId");
   if (textField(formData, "lineId") !== "" && lineId === undefined) return { ok: false, message: "No such line." };
+  // Editing can close a line or change what clients must send: it runs only from its confirmation step.
+  if (lineId !== undefined && !isConfirmed(formData)) return NOT_CONFIRMED;
   const result = await saveGameLine({
     lineId,
     fields: {

@@ -95,6 +95,7 @@ export default async function CatalogPage() {
               action={saveGameLineAction}
               submitLabel="Save line"
               layout="stacked"
+              confirm={`Save ${line.slug}? Clients see the change in GET /services and GET /products at once; unticking "Takes orders" closes the line.`}
               label={`Edit line ${line.slug}`}
             >
               <input type="hidden" name="lineId" value={line.id} />
