@@ -177,4 +177,23 @@ describe.skipIf(!chromiumPath)("catalog management in Chromium", () => {
     expect(listed.find((product) => product.id === "SVCAR500")?.price).toBe(12.1);
     expect(pageProblems(context).consoleErrors, "console errors").toEqual([]);
   });
+
+  it("edits a pack after confirmation; its catalog id stays", async () => {
+    await page.goto("/admin/catalog");
+    const row = page.locator('tr[data-catalog-id="SVCAR500"]');
+    await row.getByText("Edit", { exact: true }).click();
+    const form = row.getByRole("form", { name: "Edit SVCAR500" });
+    // The label of a filled input may carry its value: match the label text from its start.
+    await form.getByRole("textbox", { name: /^Name/ }).fill("500 Tokens Mega");
+    await form.getByRole("button", { name: "Save pack…" }).click();
+    await form.getByRole("button", { name: "Confirm: Save pack" }).click();
+    await expect.poll(() => form.getByRole("status").textContent()).toBe("SVCAR500 saved: packName changed.");
+    expect((await products(customer.key)).find((product) => product.id === "SVCAR500")).toMatchObject({
+      packName: "500 Tokens Mega",
+      price: 12.1,
+    });
+    expect(
+      (await sqlRow(`SELECT details FROM audit_log WHERE action = 'product.update' ORDER BY id DESC LIMIT 1`)).details,
+    ).toEqual({ catalogId: "SVCAR500", changes: { packName: { from: "500 Tokens", to: "500 Tokens Mega" } } });
+  });
 });

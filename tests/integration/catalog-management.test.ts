@@ -445,6 +445,22 @@ describe("price list import", () => {
     const preview = await previewPriceList(csv);
     expect(preview).toMatchObject({ errors: [], changes: [], unchanged: count });
   });
+
+  it("two admins applying the same previewed list at once: it is applied once, the other applies nothing", async () => {
+    const csv = [HEADER, "SVCBR60,br,60 UC,1.19,true,,br-60", "SVCGKDUO,keys,Duo Key,3.00,true,2,"].join("\n");
+    const preview = await previewPriceList(csv);
+    expect(preview.changes).toHaveLength(2);
+    const audits = (await sqlRow(`SELECT count(*)::int AS n FROM audit_log WHERE action = 'catalog.import'`)).n;
+    const results = await Promise.all(
+      [1, 2].map(() => importPriceList({ csv, digest: preview.digest, actor: ADMIN })),
+    );
+    expect(results.map((result) => result.status).sort()).toEqual(["applied", "stale"]);
+    expect((await sqlRow(`SELECT count(*)::int AS n FROM products WHERE catalog_id = 'SVCGKDUO'`)).n).toBe(1);
+    expect((await productRow("SVCBR60")).price_cents).toBe(119);
+    expect((await sqlRow(`SELECT count(*)::int AS n FROM audit_log WHERE action = 'catalog.import'`)).n).toBe(
+      audits + 1,
+    );
+  });
 });
 
 describe("a line's prices by percent", () => {
