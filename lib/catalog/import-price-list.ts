@@ -122,13 +122,12 @@ export async function previewPriceList(csv: string, db: PrismaDb = getPrisma()):
     return failed(1, `${rows.length} rows: at most ${MAX_PRICE_LIST_ROWS} per file, split it`);
   const column = (name: Column) => names.indexOf(name);
 
-  const [lines, products] = await Promise.all([
-    db.gameLine.findMany({ select: { id: true, slug: true, code: true, kind: true } }),
-    db.product.findMany({
-      where: { catalogId: { in: rows.map(({ record }) => unescapeCell(record[column("catalog_id")] ?? "")) } },
-      include: { line: { select: { slug: true } } },
-    }),
-  ]);
+  // One after the other: `db` may be a transaction's client, which runs one statement at a time.
+  const lines = await db.gameLine.findMany({ select: { id: true, slug: true, code: true, kind: true } });
+  const products = await db.product.findMany({
+    where: { catalogId: { in: rows.map(({ record }) => unescapeCell(record[column("catalog_id")] ?? "")) } },
+    include: { line: { select: { slug: true } } },
+  });
   const lineBySlug = new Map(lines.map((line) => [line.slug, line]));
   const productById = new Map(products.map((product) => [product.catalogId, product]));
 
