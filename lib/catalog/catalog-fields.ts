@@ -92,9 +92,17 @@ export const GameLineFields = z
       ctx.addIssue({ code: "custom", path: ["requiredFields"], message: "a top-up line needs userId" });
     const needsServers = fields.includes("serverId");
     if (needsServers && !line.serverIdOptions)
-      ctx.addIssue({ code: "custom", path: ["serverIdOptions"], message: "a line that asks for serverId lists its servers" });
+      ctx.addIssue({
+        code: "custom",
+        path: ["serverIdOptions"],
+        message: "a line that asks for serverId lists its servers",
+      });
     if (!needsServers && line.serverIdOptions)
-      ctx.addIssue({ code: "custom", path: ["serverIdOptions"], message: "only a line that asks for serverId lists servers" });
+      ctx.addIssue({
+        code: "custom",
+        path: ["serverIdOptions"],
+        message: "only a line that asks for serverId lists servers",
+      });
     // A client may send any spelling of a server; one spelling naming two servers would be a guess.
     const spellings = new Map<string, string>();
     for (const option of line.serverIdOptions ?? []) {
@@ -190,9 +198,7 @@ export function formatRequiredFieldsText(fields: { field: string; label: string 
 }
 
 /** "value | Label | alias, alias" per line, as the line form writes server options; empty text is null. */
-export function parseServerIdOptionsText(
-  text: string,
-): { value: string; label: string; aliases?: string[] }[] | null {
+export function parseServerIdOptionsText(text: string): { value: string; label: string; aliases?: string[] }[] | null {
   const rows = text
     .split(/\r?\n/)
     .map((row) => row.trim())

@@ -79,7 +79,10 @@ async function changePricesInTransaction(
       where: { id: lineId },
       select: {
         slug: true,
-        products: { select: { id: true, catalogId: true, priceCents: true }, orderBy: [{ sortOrder: "asc" }, { id: "asc" }] },
+        products: {
+          select: { id: true, catalogId: true, priceCents: true },
+          orderBy: [{ sortOrder: "asc" }, { id: "asc" }],
+        },
       },
     });
     if (!line) return { status: "refused" as const, message: "No such line." };

@@ -271,7 +271,10 @@ export async function importPriceList(input: {
     });
   } catch (error) {
     // A pack changed, or a new catalog id created, by someone else since the read: nothing was applied.
-    if (error instanceof StaleCatalog || (error instanceof Prisma.PrismaClientKnownRequestError && error.code === "P2002"))
+    if (
+      error instanceof StaleCatalog ||
+      (error instanceof Prisma.PrismaClientKnownRequestError && error.code === "P2002")
+    )
       return { status: "stale", preview: await previewPriceList(input.csv) };
     throw error;
   }

@@ -140,7 +140,9 @@ describe.skipIf(!chromiumPath)("catalog management in Chromium", () => {
       ),
     );
     await previewForm.getByRole("button", { name: "Preview" }).click();
-    await expect.poll(() => previewForm.getByRole("status").textContent()).toBe("2 changes to apply, 0 rows unchanged.");
+    await expect
+      .poll(() => previewForm.getByRole("status").textContent())
+      .toBe("2 changes to apply, 0 rows unchanged.");
     const changes = page.getByRole("table", { name: "Changes" });
     expect(await changes.locator('tr[data-catalog-id="SVCAR100"]').textContent()).toContain("price $2.49 → $2.99");
     expect(await changes.locator('tr[data-catalog-id="SVCAR500"]').textContent()).toContain("new pack on arcade");
@@ -156,9 +158,9 @@ describe.skipIf(!chromiumPath)("catalog management in Chromium", () => {
     const listed = await products(customer.key);
     expect(listed.find((product) => product.id === "SVCAR500")).toMatchObject({ slug: "arcade", price: 11 });
     expect(listed.find((product) => product.id === "SVCAR100")).toMatchObject({ price: 2.99 });
-    expect(
-      (await sqlRow(`SELECT actor, details FROM audit_log WHERE action = 'catalog.import'`)).actor,
-    ).toBe(`admin:${ADMIN_EMAIL}`);
+    expect((await sqlRow(`SELECT actor, details FROM audit_log WHERE action = 'catalog.import'`)).actor).toBe(
+      `admin:${ADMIN_EMAIL}`,
+    );
     expect(pageProblems(context).cspViolations, "Content-Security-Policy violations").toEqual([]);
   });
 

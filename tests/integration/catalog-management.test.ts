@@ -151,7 +151,13 @@ describe("game lines", () => {
 
     const recode = await saveGameLine({
       lineId: br,
-      fields: { ...RACING, slug: "br", code: "BX", requiredFields: [{ field: "userId", label: "Player ID" }], serverIdOptions: null },
+      fields: {
+        ...RACING,
+        slug: "br",
+        code: "BX",
+        requiredFields: [{ field: "userId", label: "Player ID" }],
+        serverIdOptions: null,
+      },
       actor: ADMIN,
     });
     expect(recode.status).toBe("refused");
@@ -183,7 +189,10 @@ describe("packs", () => {
       ),
     ).toEqual([{ name: "sandbox", sku: "rc-100", cost_cents: 0, priority: 1 }]);
     const audit = await sqlRow(`SELECT actor, details FROM audit_log WHERE action = 'product.create'`);
-    expect(audit).toMatchObject({ actor: ADMIN, details: { catalogId: "SVCRC100", priceCents: 199, offerAt: "sandbox" } });
+    expect(audit).toMatchObject({
+      actor: ADMIN,
+      details: { catalogId: "SVCRC100", priceCents: 199, offerAt: "sandbox" },
+    });
 
     const account = await createAccount({ balanceCents: 1_000 });
     expect(await listedProduct(account.key, "SVCRC100")).toMatchObject({
@@ -206,7 +215,14 @@ describe("packs", () => {
     expect(line.status).toBe("created");
     const created = await savePack({
       lineId: await lineId("kart"),
-      fields: { catalogId: "SVCKT1", packName: "1 Kart", priceCents: 100, active: true, stockAlertBelow: null, supplierSku: "kt-1" },
+      fields: {
+        catalogId: "SVCKT1",
+        packName: "1 Kart",
+        priceCents: 100,
+        active: true,
+        stockAlertBelow: null,
+        supplierSku: "kt-1",
+      },
       actor: ADMIN,
     });
     expect(created).toMatchObject({ status: "created" });
@@ -231,9 +247,7 @@ describe("packs", () => {
     expect(await problems(keys, { catalogId: "SVCBR999" })).toContain("a pack of keys starts with SVCGK");
     expect(await problems(keys, { catalogId: "svcgkx" })).toContain("Catalog id: SVC, the line's code");
     expect(await problems(keys, { catalogId: "SVCGKINDIE" })).toBe("Catalog id: SVCGKINDIE already exists");
-    expect(await problems(keys, { catalogId: "SVCGKNEW", supplierSku: "sku" })).toContain(
-      "only top-up packs have one",
-    );
+    expect(await problems(keys, { catalogId: "SVCGKNEW", supplierSku: "sku" })).toContain("only top-up packs have one");
     expect(await problems(racing, { catalogId: "SVCRC5" })).toContain("a top-up pack needs the SKU");
     expect(await problems(racing, { catalogId: "SVCRC5", supplierSku: "rc-5", stockAlertBelow: 3 })).toContain(
       "top-ups have no code stock",
@@ -377,7 +391,10 @@ describe("price list import", () => {
     const later = await order(account.key, { pid: "SVCBR660", trxid: newTrxid(), userId: "6200002" });
     expect(later.json.amountUsd).toBe(10.99);
     expect((await api(`/orders/${earlier.json.orderId}`, { key: account.key })).json.amountUsd).toBe(9.99);
-    expect((await sqlRow(`SELECT unit_price_cents FROM orders WHERE public_id = $1`, [earlier.json.orderId])).unit_price_cents).toBe(999);
+    expect(
+      (await sqlRow(`SELECT unit_price_cents FROM orders WHERE public_id = $1`, [earlier.json.orderId]))
+        .unit_price_cents,
+    ).toBe(999);
 
     // Applying the same list again: the catalog already matches, nothing happens.
     const again = await previewPriceList(csv);
@@ -393,7 +410,14 @@ describe("price list import", () => {
     const aaa = (await productRow("SVCGKAAA")).id;
     await savePack({
       productId: aaa,
-      fields: { catalogId: "SVCGKAAA", packName: "AAA Game Key", priceCents: 3299, active: true, stockAlertBelow: null, supplierSku: null },
+      fields: {
+        catalogId: "SVCGKAAA",
+        packName: "AAA Game Key",
+        priceCents: 3299,
+        active: true,
+        stockAlertBelow: null,
+        supplierSku: null,
+      },
       actor: ADMIN,
     });
     const before = await catalogSnapshot();
@@ -425,12 +449,19 @@ describe("price list import", () => {
   });
 
   it("exports the catalog in the import's format, formula-safe, and the export imports back unchanged", async () => {
-    const formulaName = "=HYPERLINK(\"http://evil.example\",\"x\")";
+    const formulaName = '=HYPERLINK("http://evil.example","x")';
     const aaa = (await productRow("SVCGKAAA")).id;
     expect(
       await savePack({
         productId: aaa,
-        fields: { catalogId: "SVCGKAAA", packName: formulaName, priceCents: 3299, active: true, stockAlertBelow: 1, supplierSku: null },
+        fields: {
+          catalogId: "SVCGKAAA",
+          packName: formulaName,
+          priceCents: 3299,
+          active: true,
+          stockAlertBelow: 1,
+          supplierSku: null,
+        },
         actor: ADMIN,
       }),
     ).toMatchObject({ status: "updated" });
@@ -451,9 +482,7 @@ describe("price list import", () => {
     const preview = await previewPriceList(csv);
     expect(preview.changes).toHaveLength(2);
     const audits = (await sqlRow(`SELECT count(*)::int AS n FROM audit_log WHERE action = 'catalog.import'`)).n;
-    const results = await Promise.all(
-      [1, 2].map(() => importPriceList({ csv, digest: preview.digest, actor: ADMIN })),
-    );
+    const results = await Promise.all([1, 2].map(() => importPriceList({ csv, digest: preview.digest, actor: ADMIN })));
     expect(results.map((result) => result.status).sort()).toEqual(["applied", "stale"]);
     expect((await sqlRow(`SELECT count(*)::int AS n FROM products WHERE catalog_id = 'SVCGKDUO'`)).n).toBe(1);
     expect((await productRow("SVCBR60")).price_cents).toBe(119);
@@ -505,7 +534,14 @@ describe("a line's prices by percent", () => {
     const kart = await lineId("kart");
     await savePack({
       lineId: kart,
-      fields: { catalogId: "SVCKT2", packName: "2 Karts", priceCents: 4, active: true, stockAlertBelow: null, supplierSku: "kt-2" },
+      fields: {
+        catalogId: "SVCKT2",
+        packName: "2 Karts",
+        priceCents: 4,
+        active: true,
+        stockAlertBelow: null,
+        supplierSku: "kt-2",
+      },
       actor: ADMIN,
     });
     const before = await catalogSnapshot();

@@ -16,7 +16,8 @@ describe("a line's price change by percent", () => {
     expect(parsePercent("-12.5")).toBe(-1250);
     expect(parsePercent("+2.25%")).toBe(225);
     expect(parsePercent(" 0.01 ")).toBe(1);
-    for (const text of ["", "abc", "1.234", "1e2", "--5", "5 %x", "10000"]) expect(parsePercent(text), text).toBe(undefined);
+    for (const text of ["", "abc", "1.234", "1e2", "--5", "5 %x", "10000"])
+      expect(parsePercent(text), text).toBe(undefined);
   });
 
   it("rounds to the nearest cent, halves up, without floating point", () => {

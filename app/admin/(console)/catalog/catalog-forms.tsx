@@ -1,7 +1,11 @@
 // The inputs of the line and pack forms, filled with the current values when editing. The lib
 // functions (save-game-line.ts, save-pack.ts) validate everything again; these only help the admin.
 import { formatRequiredFieldsText, formatServerIdOptionsText } from "@/lib/catalog/catalog-fields";
-import { isStockKind, type CatalogLineWithStock, type CatalogProductWithStock } from "@/lib/catalog/list-catalog-with-stock";
+import {
+  isStockKind,
+  type CatalogLineWithStock,
+  type CatalogProductWithStock,
+} from "@/lib/catalog/list-catalog-with-stock";
 
 /** A line's fields; kind and code are sent as fixed values once the line has packs. */
 export function LineFormFields({ line }: { line?: CatalogLineWithStock }) {

@@ -45,7 +45,13 @@ export default async function CatalogPage() {
       ) : null}
       <details className="panel">
         <summary>New line</summary>
-        <ActionForm action={saveGameLineAction} submitLabel="Create line" tone="primary" layout="stacked" label="New line">
+        <ActionForm
+          action={saveGameLineAction}
+          submitLabel="Create line"
+          tone="primary"
+          layout="stacked"
+          label="New line"
+        >
           <LineFormFields />
         </ActionForm>
       </details>
@@ -111,8 +117,7 @@ export default async function CatalogPage() {
             >
               <input type="hidden" name="lineId" value={line.id} />
               <label>
-                By percent{" "}
-                <input name="percent" inputMode="decimal" size={6} placeholder="-10 or 5.5" required />
+                By percent <input name="percent" inputMode="decimal" size={6} placeholder="-10 or 5.5" required />
               </label>
             </ActionForm>
           ) : null}

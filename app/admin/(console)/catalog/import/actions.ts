@@ -14,8 +14,7 @@ import { requireAdminForAction } from "../../../_lib/session";
 
 /** A preview's answer: the message, and the list with the text it was read from. */
 export type PreviewState =
-  | (NonNullable<ActionState> & { preview?: PriceListPreview; csv?: string; fileName?: string })
-  | null;
+  (NonNullable<ActionState> & { preview?: PriceListPreview; csv?: string; fileName?: string }) | null;
 
 async function readCsv(formData: FormData): Promise<{ csv: string; fileName?: string } | { error: string }> {
   const file = formData instanceof FormData ? formData.get("file") : null;
@@ -76,7 +75,8 @@ export async function applyPriceListAction(_state: ActionState, formData: FormDa
     case "stale":
       return {
         ok: false,
-        message: "Nothing applied: the catalog changed since the preview. Preview again to see the changes as they are now.",
+        message:
+          "Nothing applied: the catalog changed since the preview. Preview again to see the changes as they are now.",
       };
     case "nothing_to_apply":
       return { ok: false, message: "Nothing to apply: the catalog already matches the list." };

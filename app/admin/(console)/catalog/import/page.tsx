@@ -14,10 +14,10 @@ export default async function ImportPriceListPage() {
       <section className="panel" aria-label="Price list format">
         <p>
           One row per pack, found by its catalog id: <code>{PRICE_LIST_COLUMNS.join(",")}</code>. A known catalog id
-          changes that pack; a new one creates a pack on the named line. Packs the list does not name stay as they
-          are. <code>stock_alert_below</code> and <code>supplier_sku</code> may be left out (the packs keep theirs).
-          Start from the <a href="/admin/catalog/export.csv">export of the catalog</a>; prices are USD with up to two
-          decimals and apply to new orders only. See the <Link href="/admin/catalog">catalog</Link>.
+          changes that pack; a new one creates a pack on the named line. Packs the list does not name stay as they are.{" "}
+          <code>stock_alert_below</code> and <code>supplier_sku</code> may be left out (the packs keep theirs). Start
+          from the <a href="/admin/catalog/export.csv">export of the catalog</a>; prices are USD with up to two decimals
+          and apply to new orders only. See the <Link href="/admin/catalog">catalog</Link>.
         </p>
       </section>
       <PriceListImport />
