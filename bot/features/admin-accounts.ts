@@ -183,9 +183,14 @@ adminAccounts.command("tier", async (ctx) => {
   const [reference, tierName, extra] = parseArgs(ctx.payload).words;
   if (!reference || !tierName || extra) {
     const tiers = await listPriceTierNames();
-    const known = tiers.length ? `Tiers: ${tiers.map(escapeHtml).join(", ")}.` : "No tiers yet (the dashboard's Tiers page).";
-    await replyHtml(ctx, `${usage("tier")}
-${known} <code>${NO_TIER}</code> means list prices.`);
+    const known = tiers.length
+      ? `Tiers: ${tiers.map(escapeHtml).join(", ")}.`
+      : "No tiers yet (the dashboard's Tiers page).";
+    await replyHtml(
+      ctx,
+      `${usage("tier")}
+${known} <code>${NO_TIER}</code> means list prices.`,
+    );
     return;
   }
   const account = await resolveAccountArg(ctx, reference);

@@ -62,7 +62,8 @@ export const Product = z
     packName: z.string(),
     kind: z.enum(["topup", "gamekey", "giftcard"]),
     price: z.number().meta({
-      description: "USD, the calling key's unit price (its account's price tier, else the list price): what POST /orders charges",
+      description:
+        "USD, the calling key's unit price (its account's price tier, else the list price): what POST /orders charges",
       example: 0.99,
     }),
     currency: z.literal("USD"),

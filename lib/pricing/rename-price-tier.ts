@@ -3,7 +3,11 @@ import { recordAuditEntry } from "../audit/sql/record-audit-entry";
 import { isUniqueViolation, PriceTierName, type PriceTierChange } from "./price-tier-rules";
 
 /** Renames a tier; its accounts and prices stay as they are. */
-export async function renamePriceTier(input: { tierId: number; name: string; actor: string }): Promise<PriceTierChange> {
+export async function renamePriceTier(input: {
+  tierId: number;
+  name: string;
+  actor: string;
+}): Promise<PriceTierChange> {
   const name = PriceTierName.safeParse(input.name);
   if (!name.success) return { status: "refused", message: `Name: ${name.error.issues[0]!.message}.` };
   try {

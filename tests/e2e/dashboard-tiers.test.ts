@@ -119,7 +119,9 @@ describe.skipIf(!chromiumPath)("the price tiers page", () => {
     await move.getByRole("button", { name: "Confirm: Set price tier" }).click();
     await expect.poll(() => move.getByRole("status").textContent()).toContain("Needs the owner role");
     expect(await sql(`SELECT name FROM price_tiers`)).toEqual([{ name: "gold" }]);
-    expect((await sqlRow(`SELECT price_tier_id FROM accounts WHERE id = $1`, [customer.accountId])).price_tier_id).not.toBeNull();
+    expect(
+      (await sqlRow(`SELECT price_tier_id FROM accounts WHERE id = $1`, [customer.accountId])).price_tier_id,
+    ).not.toBeNull();
     await operatorContext.close();
   });
 
@@ -130,8 +132,9 @@ describe.skipIf(!chromiumPath)("the price tiers page", () => {
     await remove.getByRole("button", { name: "Confirm: Remove tier" }).click();
     await expect.poll(async () => (await sql(`SELECT 1 FROM price_tiers`)).length).toBe(0);
     expect(await shownPrice(customer.key, "SVCBR60")).toBe(0.99);
-    expect(
-      await sqlRow(`SELECT actor, details FROM audit_log WHERE action = 'price_tier.remove'`),
-    ).toEqual({ actor: `admin:${OWNER_EMAIL}`, details: { name: "gold", accountIds: [customer.accountId] } });
+    expect(await sqlRow(`SELECT actor, details FROM audit_log WHERE action = 'price_tier.remove'`)).toEqual({
+      actor: `admin:${OWNER_EMAIL}`,
+      details: { name: "gold", accountIds: [customer.accountId] },
+    });
   });
 });

@@ -69,9 +69,21 @@ describe("/tier", () => {
     expect(
       await sql(`SELECT actor, action, details FROM audit_log WHERE action = 'account.price_tier' ORDER BY id`),
     ).toEqual([
-      { actor: `telegram:${ADMIN.id}`, action: "account.price_tier", details: { from: null, to: "gold", changed: true } },
-      { actor: `telegram:${ADMIN.id}`, action: "account.price_tier", details: { from: "gold", to: "gold", changed: false } },
-      { actor: `telegram:${ADMIN.id}`, action: "account.price_tier", details: { from: "gold", to: null, changed: true } },
+      {
+        actor: `telegram:${ADMIN.id}`,
+        action: "account.price_tier",
+        details: { from: null, to: "gold", changed: true },
+      },
+      {
+        actor: `telegram:${ADMIN.id}`,
+        action: "account.price_tier",
+        details: { from: "gold", to: "gold", changed: false },
+      },
+      {
+        actor: `telegram:${ADMIN.id}`,
+        action: "account.price_tier",
+        details: { from: "gold", to: null, changed: true },
+      },
     ]);
     await expectBooksBalance();
   });
@@ -81,7 +93,9 @@ describe("/tier", () => {
     expect(await say(ADMIN, "/tier")).toBe(
       "Usage: /tier <account> <tier|none>\n<account> is an account id (42) or @username.\nTiers: gold. none means list prices.",
     );
-    expect(await say(ADMIN, `/tier ${holderId} platinum`)).toBe("No tier platinum. Tiers: gold; none means list prices.");
+    expect(await say(ADMIN, `/tier ${holderId} platinum`)).toBe(
+      "No tier platinum. Tiers: gold; none means list prices.",
+    );
     expect(await say(ADMIN, "/tier @nobody_here gold")).toBe(
       "No account @nobody_here. Name it by account id (42) or @username.",
     );

@@ -126,7 +126,12 @@ describe("what each account is charged", () => {
     expect(keys.status, keys.text).toBe(200);
     expect(keys.json).toMatchObject({ amountUsd: 8.98, quantity: 2 });
     expect(await charged(keys.json.orderId)).toEqual({ unit: 449, amount: 898, ledger: -898 });
-    const moba = await order(gold.key, { pid: "SVCMB172", trxid: newTrxid("tier-mb"), userId: "700100", zoneId: "2001" });
+    const moba = await order(gold.key, {
+      pid: "SVCMB172",
+      trxid: newTrxid("tier-mb"),
+      userId: "700100",
+      zoneId: "2001",
+    });
     expect(moba.status, moba.text).toBe(200);
     expect(await charged(moba.json.orderId)).toEqual({ unit: 155, amount: 155, ledger: -155 });
     expect(await balanceCents(gold.accountId)).toBe(before - 898 - 155);
@@ -173,10 +178,9 @@ describe("changes apply to new orders only", () => {
       expect(await pricesFor(plain.key, ["SVCBR60"])).toEqual({ SVCBR60: 1.2 });
       expect((await order(account.key, first)).json).toEqual(placed.json);
       expect((await order(account.key, second)).json).toEqual(next.json);
-      expect(await sql(`SELECT amount_cents FROM orders WHERE account_id = $1 ORDER BY id`, [account.accountId])).toEqual([
-        { amount_cents: 80 },
-        { amount_cents: 84 },
-      ]);
+      expect(
+        await sql(`SELECT amount_cents FROM orders WHERE account_id = $1 ORDER BY id`, [account.accountId]),
+      ).toEqual([{ amount_cents: 80 }, { amount_cents: 84 }]);
       expect(await balanceCents(account.accountId)).toBe(836);
     } finally {
       await getPrisma().product.update({ where: { catalogId: "SVCBR60" }, data: { priceCents: 99 } });
@@ -228,10 +232,9 @@ describe("managing tiers", () => {
       tier: "bronze",
     });
     expect(
-      await sql(
-        `SELECT action, details FROM audit_log WHERE target_type = 'account' AND target_id = $1 ORDER BY id`,
-        [String(account.accountId)],
-      ),
+      await sql(`SELECT action, details FROM audit_log WHERE target_type = 'account' AND target_id = $1 ORDER BY id`, [
+        String(account.accountId),
+      ]),
     ).toEqual([
       { action: "account.price_tier", details: { from: null, to: "gold", changed: true } },
       { action: "account.price_tier", details: { from: "gold", to: null, changed: true } },
@@ -270,9 +273,9 @@ describe("managing tiers", () => {
       message: "Tier temp removed: 1 account pays list prices on new orders.",
     });
     expect(await pricesFor(account.key, ["SVCBR60"])).toEqual({ SVCBR60: 0.99 });
-    expect(await sql(`SELECT count(*)::int AS n FROM price_tier_prices WHERE price_tier_id = $1`, [tierIds.temp])).toEqual(
-      [{ n: 0 }],
-    );
+    expect(
+      await sql(`SELECT count(*)::int AS n FROM price_tier_prices WHERE price_tier_id = $1`, [tierIds.temp]),
+    ).toEqual([{ n: 0 }]);
     expect(
       await sqlRow(`SELECT details FROM audit_log WHERE action = 'price_tier.remove' AND target_id = $1`, [
         String(tierIds.temp),

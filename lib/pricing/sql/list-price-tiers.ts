@@ -69,7 +69,11 @@ export async function listPricedPacks(): Promise<{ catalogId: string; packName: 
     orderBy: [{ line: { sortOrder: "asc" } }, { lineId: "asc" }, { sortOrder: "asc" }, { id: "asc" }],
     select: { catalogId: true, packName: true, priceCents: true },
   });
-  return products.map((p) => ({ catalogId: p.catalogId, packName: p.packName, listPriceCents: numberFromDb(p.priceCents) }));
+  return products.map((p) => ({
+    catalogId: p.catalogId,
+    packName: p.packName,
+    listPriceCents: numberFromDb(p.priceCents),
+  }));
 }
 
 /** The tiers' names, for the account page's picker. */

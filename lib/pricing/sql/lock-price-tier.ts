@@ -14,7 +14,10 @@ export async function lockPriceTier(tx: PrismaTx, tierId: number): Promise<strin
  * The tier named `name`, held (FOR KEY SHARE) until the transaction ends so it cannot be removed
  * before an account moved onto it commits; undefined when there is none.
  */
-export async function holdPriceTierByName(tx: PrismaTx, name: string): Promise<{ id: number; name: string } | undefined> {
+export async function holdPriceTierByName(
+  tx: PrismaTx,
+  name: string,
+): Promise<{ id: number; name: string } | undefined> {
   const rows = await tx.$queryRaw<{ id: number; name: string }[]>`
     SELECT id, name FROM price_tiers WHERE name = ${name} FOR KEY SHARE`;
   return rows[0];
