@@ -113,6 +113,7 @@ async function placeOrder(caller: ApiCaller, body: Row): Promise<unknown> {
             userId,
             `api-key:${caller.keyId}`,
             `evt_${crypto.randomBytes(16).toString("base64url")}`,
+            caller.priceTierId,
           ],
         })
       ).rows[0];
@@ -161,8 +162,8 @@ async function handle(req: http.IncomingMessage, res: http.ServerResponse): Prom
       return send(res, 200, { success: true, balanceUsd, currency: "USD" });
     }
     if (req.method === "GET" && (pathname === "/products" || pathname === "/catalog")) {
-      await authenticate(req);
-      const products = await listProducts();
+      const caller = await authenticate(req);
+      const products = await listProducts(caller.priceTierId);
       return send(res, 200, { success: true, products });
     }
     if (req.method === "GET" && pathname === "/history") {

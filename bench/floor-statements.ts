@@ -29,8 +29,12 @@ export const RESERVE_ORDER_IDS = `SELECT nextval(pg_get_serial_sequence('orders'
  * OrderRecord. A concurrent duplicate that commits after this statement's snapshot fails the
  * insert with 23505, as in the service.
  *
+ * The price is the caller's, as the service's catalog_entry reads it: pack_price() at the caller's
+ * price tier, one probe of price_tier_prices' primary key.
+ *
  * $1 account id, $2 idempotency key, $3 pid, $4 order id, $5 public id after "SVCAPI-<line code>-",
- * $6 key id, $7 trxid, $8 request fingerprint, $9 userId, $10 actor, $11 the balance.low event's id.
+ * $6 key id, $7 trxid, $8 request fingerprint, $9 userId, $10 actor, $11 the balance.low event's id,
+ * $12 the caller's price tier (null: list prices).
  */
 export const PLACE_ORDER = `
   WITH opened AS (
@@ -38,9 +42,11 @@ export const PLACE_ORDER = `
            EXISTS (SELECT 1 FROM orders o WHERE o.account_id = $1 AND o.idempotency_key = $2) AS existing,
            p.id IS NOT NULL AS known,
            COALESCE(p.active AND l.available AND l.orderable AND l.kind = 'topup' AND COALESCE(p.supplier_sku, '') <> '', false) AS orderable,
-           p.id AS product_id, p.catalog_id, p.pack_name, p.price_cents, l.slug, l.code, l.kind, l.supplier
+           p.id AS product_id, p.catalog_id, p.pack_name,
+           pack_price(p.price_cents, tp.price_cents, tp.percent_off_bp) AS price_cents, l.slug, l.code, l.kind, l.supplier
       FROM (SELECT 1) one
       LEFT JOIN (products p JOIN game_lines l ON l.id = p.line_id) ON p.catalog_id = $3
+      LEFT JOIN price_tier_prices tp ON tp.price_tier_id = $12::int AND tp.product_id = p.id
   ), accepted AS (
     SELECT * FROM opened WHERE locked AND NOT existing AND orderable
   ), numbered AS (

@@ -51,6 +51,11 @@ export const ADMIN_COMMANDS: readonly CommandInfo[] = [
     description: "restrict for a while (0 lifts)",
   },
   { command: "block", usage: "/block <account>", description: "turn API access off (API_DISABLED_BY_ADMIN)" },
+  {
+    command: "tier",
+    usage: "/tier <account> <tier|none>",
+    description: "put an account on a price tier (none: list prices)",
+  },
   { command: "unblock", usage: "/unblock <account>", description: "lift an API block" },
   { command: "maintenance", usage: "/maintenance on|off", description: "pause orders for maintenance" },
   {

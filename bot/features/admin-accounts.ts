@@ -1,4 +1,4 @@
-// /account, /ban, /unban, /restrict, /block, /unblock. Each lib function writes its own audit entry.
+// /account, /ban, /unban, /restrict, /block, /unblock, /tier. Each lib function writes its own audit entry.
 import { Composer } from "telegraf";
 import { describeAccount } from "@/lib/accounts/describe-account";
 import { banAccount } from "@/lib/accounts/ban-account";
@@ -6,6 +6,9 @@ import { unbanAccount } from "@/lib/accounts/unban-account";
 import { restrictAccount, MAX_RESTRICT_MINUTES } from "@/lib/accounts/restrict-account";
 import { setAdminApiBlock } from "@/lib/accounts/set-admin-api-block";
 import type { AccountRecord } from "@/lib/accounts/account-record";
+import { setAccountTier } from "@/lib/pricing/set-account-tier";
+import { NO_TIER } from "@/lib/pricing/price-tier-rules";
+import { listPriceTierNames } from "@/lib/pricing/sql/list-price-tiers";
 import { usageOf } from "../commands";
 import { senderOf, type BotContext } from "../context";
 import { escapeHtml, formatSignedUsd, formatTime, formatUsd, parseArgs, replyHtml } from "../format";
@@ -53,11 +56,12 @@ adminAccounts.command("account", async (ctx) => {
     await replyHtml(ctx, `Account #${found.id} no longer exists.`);
     return;
   }
-  const { account, keys, recentLedger, orderCount } = description;
+  const { account, keys, recentLedger, orderCount, priceTier } = description;
   const lines = [
     `<b>Account ${describeAccountName(account)}</b>`,
     `Telegram id: ${account.telegramId ?? "none"} · registered ${formatTime(account.createdAt)}`,
     ...stateLines(account),
+    `Price tier: ${priceTier ? escapeHtml(priceTier) : "none (list prices)"}`,
     `Balance: <b>${formatUsd(account.balanceCents)}</b> (credited in total ${formatUsd(account.totalCreditedCents)}) · orders: ${orderCount}`,
     "",
     keys.length === 0 ? "No active API keys." : `<b>API keys (${keys.length})</b>`,
@@ -170,3 +174,53 @@ for (const [command, blocked] of [
     await replyHtml(ctx, text);
   });
 }
+
+/** "gold" or "list prices", for /tier's replies. */
+const tierWords = (tier: string | null) => (tier ? `tier ${escapeHtml(tier)}` : "list prices");
+
+adminAccounts.command("tier", async (ctx) => {
+  const sender = senderOf(ctx);
+  const [reference, tierName, extra] = parseArgs(ctx.payload).words;
+  if (!reference || !tierName || extra) {
+    const tiers = await listPriceTierNames();
+    const known = tiers.length
+      ? `Tiers: ${tiers.map(escapeHtml).join(", ")}.`
+      : "No tiers yet (the dashboard's Tiers page).";
+    await replyHtml(
+      ctx,
+      `${usage("tier")}
+${known} <code>${NO_TIER}</code> means list prices.`,
+    );
+    return;
+  }
+  const account = await resolveAccountArg(ctx, reference);
+  if (!account) return;
+  const result = await setAccountTier({ accountId: account.id, tierName, actor: sender.actor });
+  switch (result.status) {
+    case "not_found":
+      return void (await replyHtml(ctx, `Account #${account.id} no longer exists.`));
+    case "test_account":
+      return void (await replyHtml(
+        ctx,
+        `Account #${account.id} is a test wallet: it pays the tier of its holder, account #${result.holderId}.`,
+      ));
+    case "no_such_tier": {
+      const tiers = await listPriceTierNames();
+      const known = tiers.length ? `Tiers: ${tiers.map(escapeHtml).join(", ")}` : "There are no tiers yet";
+      return void (await replyHtml(
+        ctx,
+        `No tier <code>${escapeHtml(result.tier)}</code>. ${known}; <code>${NO_TIER}</code> means list prices.`,
+      ));
+    }
+    case "unchanged":
+      return void (await replyHtml(
+        ctx,
+        `Account ${describeAccountName(result.account)} already pays ${tierWords(result.tier)}.`,
+      ));
+    case "updated":
+      await replyHtml(
+        ctx,
+        `Account ${describeAccountName(result.account)} now pays ${tierWords(result.tier)} (was ${tierWords(result.previous)}). New orders only: orders already placed keep what they were charged.`,
+      );
+  }
+});

@@ -13,6 +13,8 @@ export type AccountRecord = Omit<
   | "ledgerCount"
   | "ledgerLastAt"
   | "liveAccountId"
+  // The tier is read by name where it is shown (describeAccount) and priced in SQL (api_caller).
+  | "priceTierId"
 > & {
   telegramId: number | null;
   lowBalanceThresholdCents: number | null;

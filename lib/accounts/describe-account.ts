@@ -21,6 +21,8 @@ export interface AccountDescription {
   /** Newest first. */
   recentLedger: LedgerLine[];
   orderCount: number;
+  /** The account's price tier; null: list prices. */
+  priceTier: string | null;
 }
 
 /** Everything an admin needs to judge an account at a glance (/account). */
@@ -29,7 +31,10 @@ export async function describeAccount(
   ledgerLimit = 10,
   db: PrismaDb = getPrisma(),
 ): Promise<AccountDescription | undefined> {
-  const row = await db.account.findUnique({ where: { id: accountId } });
+  const row = await db.account.findUnique({
+    where: { id: accountId },
+    include: { priceTier: { select: { name: true } } },
+  });
   if (!row) return undefined;
   // Sequential on purpose: db may be one transaction's client, which runs one query at a time.
   const orderCount = await db.order.count({ where: { accountId } });
@@ -58,5 +63,6 @@ export async function describeAccount(
       balanceAfterCents: numberFromDb(line.balanceAfterCents),
     })),
     orderCount,
+    priceTier: row.priceTier?.name ?? null,
   };
 }

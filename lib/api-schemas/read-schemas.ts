@@ -61,7 +61,11 @@ export const Product = z
     serviceName: z.string(),
     packName: z.string(),
     kind: z.enum(["topup", "gamekey", "giftcard"]),
-    price: z.number().meta({ description: "USD", example: 0.99 }),
+    price: z.number().meta({
+      description:
+        "USD, the calling key's unit price (its account's price tier, else the list price): what POST /orders charges",
+      example: 0.99,
+    }),
     currency: z.literal("USD"),
     orderable: z.boolean().meta({
       description:

@@ -1,6 +1,6 @@
 // The caller as the API key lookup of every request reads it (api_caller, a SQL function of the
 // migrations): the key (api_keys), its allowlist (ip_allow_entries) and its account's state
-// (accounts), typed from Prisma's models with cents as numbers.
+// (accounts, the holder's price tier included), typed from Prisma's models with cents as numbers.
 import type { Account, ApiKey, IpAllowEntry } from "../generated/prisma/client";
 import type { BigintsAsNumbers } from "../db/number-from-db";
 
@@ -16,6 +16,8 @@ export type ApiCaller = {
   /** The key's allowlist; empty when it has none. */
   cidrs: IpAllowEntry["cidr"][];
   accountCreatedAt: Account["createdAt"];
+  /** The holder's price tier (for a test key too); null: list prices. */
+  priceTierId: Account["priceTierId"];
 } & BigintsAsNumbers<
   Pick<Account, "apiEnabled" | "apiDisabledByAdmin" | "bannedAt" | "restrictedUntil" | "totalCreditedCents">
 >;

@@ -21,7 +21,10 @@ export type GameLineRecord = Pick<
   serverIdOptions: ServerIdOption[] | null;
 };
 
-/** A listed pack: its product and line, and the codes in stock on code-delivered lines (null on top-ups). */
+/**
+ * A listed pack: its product and line, and the codes in stock on code-delivered lines (null on
+ * top-ups); priceCents is the caller's price, as in CatalogEntry.
+ */
 export type ListedProductRecord = Pick<ProductRecord, "catalogId" | "packName" | "priceCents"> &
   Pick<GameLineRecord, "slug" | "gameName" | "productName" | "kind" | "orderable"> & { stock: number | null };
 
@@ -33,6 +36,7 @@ export type CatalogEntry = {
   productId: ProductRecord["id"];
   catalogId: ProductRecord["catalogId"];
   packName: ProductRecord["packName"];
+  /** The unit price the caller is charged: pack_price() at the caller's price tier (the list price without one). */
   priceCents: ProductRecord["priceCents"];
   productActive: ProductRecord["active"];
   supplierSku: ProductRecord["supplierSku"];

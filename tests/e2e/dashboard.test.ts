@@ -36,6 +36,7 @@ function dashboardPages(ids: { orderId: number; accountId: number }): string[] {
     "/admin/accounts",
     `/admin/accounts/${ids.accountId}`,
     "/admin/catalog",
+    "/admin/tiers",
     "/admin/settings",
     "/admin/audit",
     "/admin/admins",

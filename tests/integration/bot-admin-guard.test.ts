@@ -29,6 +29,8 @@ describe("a non-admin sending admin commands", () => {
     await bot.fake.send(VICTIM, "/start");
     const victimId = (await sqlRow(`SELECT id FROM accounts WHERE telegram_id = $1`, [VICTIM.id])).id;
     const malloryId = (await sqlRow(`SELECT id FROM accounts WHERE telegram_id = $1`, [MALLORY.id])).id;
+    // A tier /tier could move the victim to.
+    await sql(`INSERT INTO price_tiers (name) VALUES ('gold')`);
     // A real pending credit of the admin's, whose button Mallory will try to press.
     const summaryCalls = await bot.fake.send(ADMIN, `/credit ${victimId} 40 pending`);
     const summary = summaryCalls.find((call) => buttonsOf(call).length === 2)!;
@@ -45,6 +47,8 @@ describe("a non-admin sending admin commands", () => {
       `/restrict ${victimId} 60`,
       `/block ${victimId}`,
       `/unblock ${malloryId}`,
+      `/tier ${malloryId} none`,
+      `/tier ${victimId} gold`,
       `/maintenance on`,
       `/maintenance off`,
       `/maintenance`,

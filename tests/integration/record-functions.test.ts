@@ -63,8 +63,8 @@ describe("the records' fields read the columns Prisma reads", () => {
     expect(await sql(`SELECT * FROM api_caller(key_hash => $1)`, [hashApiKey(account.key)])).toEqual([]);
   });
 
-  it("catalog_entry: the pack and its line", async () => {
-    const entry = await sqlRow(`SELECT * FROM catalog_entry(catalog_id => 'SVCGA60')`);
+  it("catalog_entry: the pack and its line (at list price: no tier)", async () => {
+    const entry = await sqlRow(`SELECT * FROM catalog_entry(catalog_id => 'SVCGA60', price_tier_id => NULL)`);
     const product = await getPrisma().product.findUniqueOrThrow({
       where: { catalogId: "SVCGA60" },
       include: { line: true },

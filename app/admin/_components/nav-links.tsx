@@ -8,6 +8,7 @@ const SECTIONS = [
   { href: "/admin/orders", label: "Orders" },
   { href: "/admin/accounts", label: "Accounts" },
   { href: "/admin/catalog", label: "Catalog" },
+  { href: "/admin/tiers", label: "Tiers" },
   { href: "/admin/suppliers", label: "Suppliers" },
   { href: "/admin/webhooks", label: "Webhooks" },
   { href: "/admin/settings", label: "Settings" },

@@ -12,10 +12,11 @@ export const GET = publicRoute({
   tag: "Catalog",
   summary: "The catalog: one row per active pack",
   description:
-    "Each `id` is a catalog id usable as `pid` on POST /orders. `stock` is present on game-key and gift-card packs.",
+    "Each `id` is a catalog id usable as `pid` on POST /orders. `stock` is present on game-key and gift-card packs. Prices are the calling key's (its account's price tier): what POST /orders charges it.",
   response: ProductsResponse,
   errors: [],
-  handle: async () => ({ success: true, products: await listProducts() }),
+  // The caller's prices (their account's price tier): never cache this answer across keys.
+  handle: async ({ caller }) => ({ success: true, products: await listProducts(caller.priceTierId) }),
 });
 
 export const { HEAD, POST, PUT, PATCH, DELETE, OPTIONS } = otherMethods({ GET });

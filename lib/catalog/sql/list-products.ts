@@ -19,18 +19,22 @@ export interface ProductView {
 
 /**
  * GET /products and /catalog: active packs of available lines; stock for code-delivered lines.
- * `orderable` is false when the line takes no orders or the pack has no codes in stock.
+ * `orderable` is false when the line takes no orders or the pack has no codes in stock. `price` is
+ * the caller's: pack_price() at the caller's price tier (null: list prices), the price a placement
+ * charges (catalog_entry uses the same function), so nothing here may be shared between callers.
  */
-export async function listProducts(): Promise<ProductView[]> {
+export async function listProducts(priceTierId: number | null): Promise<ProductView[]> {
   const { rows } = await getPool().query<ListedProductRecord>(
     prepared(
       "list-products",
-      sql`SELECT p.catalog_id AS "catalogId", p.pack_name AS "packName", p.price_cents AS "priceCents",
+      sql`SELECT p.catalog_id AS "catalogId", p.pack_name AS "packName",
+                 pack_price(p.price_cents, tp.price_cents, tp.percent_off_bp) AS "priceCents",
                  l.slug, l.game_name AS "gameName", l.product_name AS "productName", l.kind, l.orderable,
                  CASE WHEN l.kind IN ('gamekey', 'giftcard')
                       THEN (SELECT count(*)::int FROM inventory_codes c WHERE c.product_id = p.id AND c.status = 'available')
                  END AS stock
             FROM products p JOIN game_lines l ON l.id = p.line_id
+            LEFT JOIN price_tier_prices tp ON tp.price_tier_id = ${priceTierId}::int AND tp.product_id = p.id
            WHERE p.active AND l.available
            ORDER BY l.sort_order, l.id, p.sort_order, p.id`,
     ),

@@ -6,6 +6,8 @@
 //
 // Two round trips and no BEGIN/COMMIT: the lookup (under POST /orders it is the API key's own,
 // placementKeyLookup), the body validated against its catalog entry in Node, then place_order.
+// The catalog entry's price is the caller's (catalog_entry at the holder's price tier, the same
+// pack_price() GET /products shows), and the order keeps it: a replay answers what was charged.
 import type pg from "pg";
 import { getPool, withTransaction } from "../../db/pool";
 import { prepared, sql } from "../../db/run-sql";
@@ -56,7 +58,7 @@ export function placementKeyLookup(body: OrderBody): KeyLookup | undefined {
       prepared(
         "auth-key-lookup+place-open",
         sql`SELECT c.*,
-                   (SELECT row_to_json(e) FROM catalog_entry(catalog_id => ${pid}) e) AS entry,
+                   (SELECT row_to_json(e) FROM catalog_entry(catalog_id => ${pid}, price_tier_id => c."priceTierId") e) AS entry,
                    nextval(pg_get_serial_sequence('orders', 'id'))::int AS "nextId",
                    EXISTS (SELECT 1 FROM orders o
                             WHERE o.account_id = c."accountId" AND o.idempotency_key = ${idempotencyKey}) AS existing
@@ -83,18 +85,18 @@ function readLookup({ locked, entry, nextId, ...order }: LookupRow) {
   };
 }
 
-// The placement's lookup when the key's did not do it, or found the key's order: the catalog entry,
-// a reserved id and the existing order's columns (all null when there is none), so a replay's
-// invoice is built from exactly the values the original's was.
-async function openPlacement(accountId: number, idempotencyKey: string, pid: string) {
+// The placement's lookup when the key's did not do it, or found the key's order: the catalog entry
+// at the caller's tier, a reserved id and the existing order's columns (all null when there is
+// none), so a replay's invoice is built from exactly the values the original's was.
+async function openPlacement(caller: ApiCaller, idempotencyKey: string, pid: string) {
   const { rows } = await getPool().query<LookupRow>(
     prepared(
       "place-open",
-      sql`SELECT (SELECT row_to_json(e) FROM catalog_entry(catalog_id => ${pid}) e) AS entry,
+      sql`SELECT (SELECT row_to_json(e) FROM catalog_entry(catalog_id => ${pid}, price_tier_id => ${caller.priceTierId}::int) e) AS entry,
                  nextval(pg_get_serial_sequence('orders', 'id'))::int AS "nextId",
                  (order_record(o)).*
             FROM (SELECT 1) one
-            LEFT JOIN orders o ON o.account_id = ${accountId} AND o.idempotency_key = ${idempotencyKey}`,
+            LEFT JOIN orders o ON o.account_id = ${caller.accountId} AND o.idempotency_key = ${idempotencyKey}`,
     ),
   );
   return readLookup(firstRow(rows, "place-open"));
@@ -127,7 +129,7 @@ async function attemptPlacement(
   const opened =
     prefetched && !prefetched.existing
       ? { entry: prefetched.entry ?? undefined, nextId: prefetched.nextId, existing: undefined }
-      : await openPlacement(caller.accountId, keys.idempotencyKey, keys.pid);
+      : await openPlacement(caller, keys.idempotencyKey, keys.pid);
   const entry = opened.entry;
   if (opened.existing) return replay(caller, body, opened.existing, entry, getPool());
 
@@ -216,7 +218,7 @@ export async function findOrderReplay(caller: ApiCaller, body: OrderBody): Promi
       prepared(
         "place-replay-lookup",
         sql`SELECT pg_try_advisory_xact_lock(hashtextextended(${caller.accountId}::int || ':' || ${idempotencyKey}::text, 0)) AS locked,
-                   (SELECT row_to_json(e) FROM catalog_entry(catalog_id => ${body.pid}) e) AS entry,
+                   (SELECT row_to_json(e) FROM catalog_entry(catalog_id => ${body.pid}, price_tier_id => ${caller.priceTierId}::int) e) AS entry,
                    (order_record(o)).*
               FROM (SELECT 1) one
               LEFT JOIN orders o ON o.account_id = ${caller.accountId} AND o.idempotency_key = ${idempotencyKey}`,

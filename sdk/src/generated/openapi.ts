@@ -29,7 +29,7 @@ export interface paths {
         };
         /**
          * The catalog: one row per active pack
-         * @description Each `id` is a catalog id usable as `pid` on POST /orders. `stock` is present on game-key and gift-card packs.
+         * @description Each `id` is a catalog id usable as `pid` on POST /orders. `stock` is present on game-key and gift-card packs. Prices are the calling key's (its account's price tier): what POST /orders charges it.
          */
         get: operations["listProducts"];
         put?: never;
@@ -579,7 +579,7 @@ export interface components {
             /** @enum {string} */
             kind: "topup" | "gamekey" | "giftcard";
             /**
-             * @description USD
+             * @description USD, the calling key's unit price (its account's price tier, else the list price): what POST /orders charges
              * @example 0.99
              */
             price: number;

@@ -1,13 +1,15 @@
 "use server";
-// Account actions: ban, unban, restrict (or lift), block and unblock API access. None of them
-// touches money (funding stays in the bot). Each checks the session itself, needs the form's
-// confirmation, and is audited with the admin's email by the lib function (same transaction).
+// Account actions: ban, unban, restrict (or lift), block and unblock API access, and the price
+// tier (owners only). None of them moves money (funding stays in the bot). Each checks the session
+// itself, needs the form's confirmation, and is audited with the admin's email by the lib function
+// (same transaction).
 // Next runs server actions only when the Origin matches the Host: that is the CSRF protection.
 import { revalidatePath } from "next/cache";
 import { banAccount } from "@/lib/accounts/ban-account";
 import { unbanAccount } from "@/lib/accounts/unban-account";
 import { MAX_RESTRICT_MINUTES, restrictAccount } from "@/lib/accounts/restrict-account";
 import { setAdminApiBlock } from "@/lib/accounts/set-admin-api-block";
+import { setAccountTier } from "@/lib/pricing/set-account-tier";
 import { formatTime } from "../../../_lib/format";
 import { idField, isConfirmed, NOT_CONFIRMED, textField, type ActionState } from "../../../_lib/action-state";
 import { requireAdminForAction, type SignedInAdmin } from "../../../_lib/session";
@@ -105,4 +107,34 @@ export async function unblockApiAction(_state: ActionState, formData: FormData):
   revalidatePath(`/admin/accounts/${checked.accountId}`);
   if (result.status === "not_found") return NO_ACCOUNT;
   return { ok: true, message: result.status === "updated" ? "API access unblocked." : "API access was not blocked." };
+}
+
+export async function setAccountTierAction(_state: ActionState, formData: FormData): Promise<ActionState> {
+  const gate = await requireAdminForAction("owner");
+  if ("refusal" in gate) return gate.refusal;
+  if (!isConfirmed(formData)) return NOT_CONFIRMED;
+  const accountId = idField(formData, "accountId");
+  if (accountId === undefined) return NO_ACCOUNT;
+  const result = await setAccountTier({
+    accountId,
+    tierName: textField(formData, "tier") || null,
+    actor: gate.admin.actor,
+  });
+  revalidatePath(`/admin/accounts/${accountId}`);
+  const pays = (tier: string | null) => (tier ? `tier ${tier}` : "list prices");
+  switch (result.status) {
+    case "not_found":
+      return NO_ACCOUNT;
+    case "test_account":
+      return { ok: false, message: `A test wallet pays its holder's tier: set account #${result.holderId}'s.` };
+    case "no_such_tier":
+      return { ok: false, message: `No tier ${result.tier}.` };
+    case "unchanged":
+      return { ok: true, message: `Already on ${pays(result.tier)}.` };
+    case "updated":
+      return {
+        ok: true,
+        message: `Now on ${pays(result.tier)} (was ${pays(result.previous)}): new orders are charged its prices.`,
+      };
+  }
 }

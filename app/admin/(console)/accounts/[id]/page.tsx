@@ -7,6 +7,7 @@ import { notFound } from "next/navigation";
 import { describeAccount } from "@/lib/accounts/describe-account";
 import { listAccountLedger } from "@/lib/dashboard/list-account-ledger";
 import { listOrders } from "@/lib/dashboard/list-orders";
+import { listPriceTierNames } from "@/lib/pricing/sql/list-price-tiers";
 import { requireAdminPage } from "../../../_lib/session";
 import { cursorParam, queryString, type PageSearchParams } from "../../../_lib/search-params";
 import { formatSignedUsd, formatTime, formatUsd } from "../../../_lib/format";
@@ -18,6 +19,7 @@ import {
   blockApiAction,
   liftRestrictionAction,
   restrictAccountAction,
+  setAccountTierAction,
   unbanAccountAction,
   unblockApiAction,
 } from "./actions";
@@ -38,12 +40,13 @@ export default async function AccountPage({
   if (!accountId || !description) notFound();
   const query = await searchParams;
   const olderThan = cursorParam(query, "older");
-  const [ledger, orders, testBalanceCents] = await Promise.all([
+  const [ledger, orders, testBalanceCents, tierNames] = await Promise.all([
     listAccountLedger(accountId, { olderThan }),
     listOrders({ accountId }, { limit: 10 }),
     readTestBalance(accountId),
+    listPriceTierNames(),
   ]);
-  const { account, keys, orderCount } = description;
+  const { account, keys, orderCount, priceTier } = description;
   const now = new Date();
   const restricted = account.restrictedUntil !== null && account.restrictedUntil > now;
   const name = account.telegramUsername ? `@${account.telegramUsername}` : `#${account.id}`;
@@ -121,11 +124,31 @@ export default async function AccountPage({
                 <th>API blocked by admin</th>
                 <td>{account.apiDisabledByAdmin ? "yes" : "no"}</td>
               </tr>
+              <tr>
+                <th>Price tier</th>
+                <td data-testid="price-tier">{priceTier ?? "none (list prices)"}</td>
+              </tr>
             </tbody>
           </table>
           <p className="muted small">
             To add or remove money, use the bot&apos;s wallet commands: the dashboard cannot move money.
           </p>
+          <ActionForm
+            action={setAccountTierAction}
+            submitLabel="Set price tier"
+            confirm={`Change the prices ${name} pays? New orders (its test keys' too) are charged the chosen tier's prices; placed orders keep their amounts.`}
+            label="Set price tier"
+          >
+            <input type="hidden" name="accountId" value={account.id} />
+            <select name="tier" defaultValue={priceTier ?? ""} aria-label="Price tier">
+              <option value="">none (list prices)</option>
+              {tierNames.map((tier) => (
+                <option key={tier} value={tier}>
+                  {tier}
+                </option>
+              ))}
+            </select>
+          </ActionForm>
         </section>
 
         <section className="panel" aria-label="Access actions">

@@ -1,0 +1,125 @@
+// Price tiers: each tier's accounts and pack prices (each with the price it charges, computed by
+// the same SQL function the API prices with), and the owner's forms to create, rename and remove
+// tiers and set a pack's price in one. Accounts are put on a tier on their account page or with
+// the bot's /tier.
+import { listPricedPacks, listPriceTiers } from "@/lib/pricing/sql/list-price-tiers";
+import { describeTierRule } from "@/lib/pricing/price-tier-rules";
+import { requireAdminPage } from "../../_lib/session";
+import { formatUsd } from "../../_lib/format";
+import { ActionForm } from "../../_components/action-form";
+import {
+  clearTierPackPriceAction,
+  createPriceTierAction,
+  removePriceTierAction,
+  renamePriceTierAction,
+  setTierPackPriceAction,
+} from "./actions";
+
+export const metadata = { title: "Price tiers · Top-up operations" };
+
+export default async function PriceTiersPage() {
+  await requireAdminPage();
+  const [tiers, packs] = await Promise.all([listPriceTiers(), listPricedPacks()]);
+  return (
+    <>
+      <h1>Price tiers</h1>
+      <p className="muted">
+        A tier sets, per pack, a fixed price or a percent off the list price (rounded half up to the cent, never below
+        $0.01); packs it does not name keep their list price. An account on a tier sees these prices in GET /products
+        and is charged them; its test keys too. Changes apply to new orders: placed orders keep their amounts.
+      </p>
+      <section className="panel" aria-label="New tier">
+        <h2>New tier</h2>
+        <ActionForm action={createPriceTierAction} submitLabel="Create tier" label="Create tier" resetOnSuccess>
+          <input name="name" placeholder="gold" size={20} aria-label="Tier name" />
+        </ActionForm>
+        <p className="muted small">One word: lower-case letters, digits, dashes and underscores.</p>
+      </section>
+      {tiers.length === 0 ? <p className="muted">No tiers yet: every account pays list prices.</p> : null}
+      {tiers.map((tier) => (
+        <section key={tier.id} className="panel" aria-label={`Tier ${tier.name}`} data-tier={tier.name}>
+          <h2>
+            {tier.name}{" "}
+            <span className="muted small">
+              {tier.accountCount === 1 ? "1 account" : `${tier.accountCount} accounts`}
+            </span>
+          </h2>
+          {tier.prices.length === 0 ? (
+            <p className="muted">Every pack at its list price.</p>
+          ) : (
+            <table className="data" aria-label={`Prices of ${tier.name}`}>
+              <thead>
+                <tr>
+                  <th>Pack</th>
+                  <th className="num">List price</th>
+                  <th>Rule</th>
+                  <th className="num">Charged</th>
+                  <th />
+                </tr>
+              </thead>
+              <tbody>
+                {tier.prices.map((price) => (
+                  <tr key={price.catalogId} data-catalog-id={price.catalogId}>
+                    <td>
+                      <span className="mono">{price.catalogId}</span> {price.packName}
+                    </td>
+                    <td className="num">{formatUsd(price.listPriceCents)}</td>
+                    <td>{describeTierRule(price)}</td>
+                    <td className="num">{formatUsd(price.tierPriceCents)}</td>
+                    <td>
+                      <ActionForm
+                        action={clearTierPackPriceAction}
+                        submitLabel="List price"
+                        confirm={`Charge ${tier.name}'s accounts the list price for ${price.catalogId} on new orders?`}
+                        label={`List price for ${price.catalogId} in ${tier.name}`}
+                      >
+                        <input type="hidden" name="tierId" value={tier.id} />
+                        <input type="hidden" name="catalogId" value={price.catalogId} />
+                      </ActionForm>
+                    </td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          )}
+          <h3>Set a pack&apos;s price</h3>
+          <ActionForm
+            action={setTierPackPriceAction}
+            submitLabel="Set price"
+            confirm={`Charge ${tier.name}'s accounts this price for the pack on new orders? Placed orders keep their amounts.`}
+            label={`Set a pack price in ${tier.name}`}
+          >
+            <input type="hidden" name="tierId" value={tier.id} />
+            <select name="catalogId" aria-label="Pack">
+              {packs.map((pack) => (
+                <option key={pack.catalogId} value={pack.catalogId}>
+                  {pack.catalogId} {pack.packName} ({formatUsd(pack.listPriceCents)})
+                </option>
+              ))}
+            </select>
+            <select name="kind" aria-label="Rule" defaultValue="percent">
+              <option value="percent">percent off</option>
+              <option value="price">fixed price (USD)</option>
+            </select>
+            <input name="value" inputMode="decimal" size={8} aria-label="Value" placeholder="10" />
+          </ActionForm>
+          <div className="row">
+            <ActionForm action={renamePriceTierAction} submitLabel="Rename" label={`Rename ${tier.name}`}>
+              <input type="hidden" name="tierId" value={tier.id} />
+              <input name="name" defaultValue={tier.name} size={20} aria-label="New name" />
+            </ActionForm>
+            <ActionForm
+              action={removePriceTierAction}
+              submitLabel="Remove tier"
+              tone="danger"
+              confirm={`Remove ${tier.name}? Its ${tier.accountCount} account(s) pay list prices on new orders; placed orders keep their amounts.`}
+              label={`Remove ${tier.name}`}
+            >
+              <input type="hidden" name="tierId" value={tier.id} />
+            </ActionForm>
+          </div>
+        </section>
+      ))}
+    </>
+  );
+}

@@ -1,0 +1,83 @@
+// The dashboard's tiers page: each tier with its accounts and its pack rules, each rule with the
+// price it gives, computed by pack_price() (the function GET /products and placements use), so the
+// page shows exactly what those accounts are shown and charged.
+import { getPrisma } from "../../db/prisma";
+import { numberFromDb, nullableNumberFromDb } from "../../db/number-from-db";
+
+export interface TierPackPrice {
+  catalogId: string;
+  packName: string;
+  listPriceCents: number;
+  /** The rule: exactly one of these is set. */
+  priceCents: number | null;
+  percentOffBp: number | null;
+  /** What the tier's accounts pay for the pack. */
+  tierPriceCents: number;
+}
+
+export interface PriceTierView {
+  id: number;
+  name: string;
+  accountCount: number;
+  /** In catalog order. */
+  prices: TierPackPrice[];
+}
+
+export async function listPriceTiers(): Promise<PriceTierView[]> {
+  const prisma = getPrisma();
+  const tiers = await prisma.priceTier.findMany({
+    orderBy: { name: "asc" },
+    select: { id: true, name: true, _count: { select: { accounts: true } } },
+  });
+  const rows = await prisma.$queryRaw<
+    {
+      tierId: number;
+      catalogId: string;
+      packName: string;
+      listPriceCents: bigint | number;
+      priceCents: bigint | number | null;
+      percentOffBp: number | null;
+      tierPriceCents: bigint | number;
+    }[]
+  >`SELECT tp.price_tier_id AS "tierId", p.catalog_id AS "catalogId", p.pack_name AS "packName",
+           p.price_cents AS "listPriceCents", tp.price_cents AS "priceCents", tp.percent_off_bp AS "percentOffBp",
+           pack_price(p.price_cents, tp.price_cents, tp.percent_off_bp) AS "tierPriceCents"
+      FROM price_tier_prices tp
+      JOIN products p ON p.id = tp.product_id
+      JOIN game_lines l ON l.id = p.line_id
+     ORDER BY l.sort_order, l.id, p.sort_order, p.id`;
+  return tiers.map((tier) => ({
+    id: tier.id,
+    name: tier.name,
+    accountCount: tier._count.accounts,
+    prices: rows
+      .filter((row) => row.tierId === tier.id)
+      .map((row) => ({
+        catalogId: row.catalogId,
+        packName: row.packName,
+        listPriceCents: numberFromDb(row.listPriceCents),
+        priceCents: nullableNumberFromDb(row.priceCents),
+        percentOffBp: row.percentOffBp,
+        tierPriceCents: numberFromDb(row.tierPriceCents),
+      })),
+  }));
+}
+
+/** Every pack, for the page's pack picker: catalog id, name and list price, in catalog order. */
+export async function listPricedPacks(): Promise<{ catalogId: string; packName: string; listPriceCents: number }[]> {
+  const products = await getPrisma().product.findMany({
+    orderBy: [{ line: { sortOrder: "asc" } }, { lineId: "asc" }, { sortOrder: "asc" }, { id: "asc" }],
+    select: { catalogId: true, packName: true, priceCents: true },
+  });
+  return products.map((p) => ({
+    catalogId: p.catalogId,
+    packName: p.packName,
+    listPriceCents: numberFromDb(p.priceCents),
+  }));
+}
+
+/** The tiers' names, for the account page's picker. */
+export async function listPriceTierNames(): Promise<string[]> {
+  const tiers = await getPrisma().priceTier.findMany({ orderBy: { name: "asc" }, select: { name: true } });
+  return tiers.map((tier) => tier.name);
+}
