@@ -1,6 +1,7 @@
 import { getPrisma } from "../db/prisma";
 import type { CodeStatus, LineKind } from "../generated/prisma/enums";
 import { numberFromDb } from "../db/number-from-db";
+import type { RequiredField, ServerIdOption } from "./catalog-record";
 
 export interface CatalogProductWithStock {
   id: number;
@@ -9,6 +10,10 @@ export interface CatalogProductWithStock {
   priceCents: number;
   active: boolean;
   supplierSku: string | null;
+  /** Warn when fewer codes than this are available (game-key and gift-card packs); null: no rule. */
+  stockAlertBelow: number | null;
+  /** How many supplier accounts carry the pack: a top-up with none cannot be fulfilled. */
+  supplierCount: number;
   /** Code counts for game-key and gift-card products; null for top-ups (the supplier delivers). */
   stock: { available: number; reserved: number; delivered: number } | null;
   /** The cheapest cost among the suppliers that carry a top-up; null without one. */
@@ -27,6 +32,8 @@ export interface CatalogLineWithStock {
   /** Takes new orders; false answers GAME DISABLED. */
   orderable: boolean;
   supplier: string;
+  requiredFields: RequiredField[];
+  serverIdOptions: ServerIdOption[] | null;
   products: CatalogProductWithStock[];
 }
 
@@ -49,6 +56,8 @@ export async function listCatalogWithStock(): Promise<CatalogLineWithStock[]> {
         available: true,
         orderable: true,
         supplier: true,
+        requiredFields: true,
+        serverIdOptions: true,
         products: {
           select: {
             id: true,
@@ -57,6 +66,8 @@ export async function listCatalogWithStock(): Promise<CatalogLineWithStock[]> {
             priceCents: true,
             active: true,
             supplierSku: true,
+            stockAlertBelow: true,
+            _count: { select: { offers: true } },
             offers: { select: { costCents: true }, orderBy: { costCents: "asc" }, take: 1 },
           },
           orderBy: [{ sortOrder: "asc" }, { id: "asc" }],
@@ -71,8 +82,11 @@ export async function listCatalogWithStock(): Promise<CatalogLineWithStock[]> {
     stock.find((group) => group.productId === productId && group.status === status)?._count._all ?? 0;
   return lines.map((line) => ({
     ...line,
-    products: line.products.map(({ offers, ...product }) => ({
+    requiredFields: line.requiredFields as RequiredField[],
+    serverIdOptions: (line.serverIdOptions ?? null) as ServerIdOption[] | null,
+    products: line.products.map(({ offers, _count, ...product }) => ({
       ...product,
+      supplierCount: _count.offers,
       priceCents: numberFromDb(product.priceCents),
       cheapestCostCents: offers[0] ? numberFromDb(offers[0].costCents) : null,
       stock: isStockKind(line.kind)

@@ -1,16 +1,20 @@
 // Catalog: lines and packs, what they cost, whether they sell, and the code stock of game-key and
-// gift-card packs, with the forms that change them.
+// gift-card packs, with the forms that create and change them; the price list's import and export.
 import { listCatalogWithStock, isStockKind } from "@/lib/catalog/list-catalog-with-stock";
 import { requireAdminPage } from "../../_lib/session";
 import Link from "next/link";
 import { formatUsd } from "../../_lib/format";
 import { ActionForm } from "../../_components/action-form";
 import {
+  changeLinePricesAction,
   importInventoryCodesAction,
+  saveGameLineAction,
+  savePackAction,
   setLineOrderableAction,
   setProductActiveAction,
   setProductPriceAction,
 } from "./actions";
+import { LineFormFields, PackFormFields } from "./catalog-forms";
 
 export const metadata = { title: "Catalog · Top-up operations" };
 
@@ -28,11 +32,23 @@ export default async function CatalogPage() {
   return (
     <>
       <h1>Catalog</h1>
+      <p>
+        <Link href="/admin/catalog/import">Import a price list</Link> ·{" "}
+        <a href="/admin/catalog/export.csv" download>
+          Export the catalog (CSV)
+        </a>
+      </p>
       {lines.length === 0 ? (
         <p className="muted">
-          No game lines yet: run <code>npm run db:seed</code> for the demo catalog.
+          No game lines yet: create one below, or run <code>npm run db:seed</code> for the demo catalog.
         </p>
       ) : null}
+      <details className="panel">
+        <summary>New line</summary>
+        <ActionForm action={saveGameLineAction} submitLabel="Create line" tone="primary" layout="stacked" label="New line">
+          <LineFormFields />
+        </ActionForm>
+      </details>
       {lines.map((line) => (
         <section key={line.id} className="panel" aria-label={`Line ${line.slug}`}>
           <div className="line-head">
@@ -73,6 +89,33 @@ export default async function CatalogPage() {
               <input type="hidden" name="orderable" value={String(!line.orderable)} />
             </ActionForm>
           </div>
+          <details>
+            <summary>Edit line {line.slug}</summary>
+            <ActionForm
+              action={saveGameLineAction}
+              submitLabel="Save line"
+              layout="stacked"
+              confirm={`Save ${line.slug}? Clients see the change in GET /services and GET /products at once; unticking "Takes orders" closes the line.`}
+              label={`Edit line ${line.slug}`}
+            >
+              <input type="hidden" name="lineId" value={line.id} />
+              <LineFormFields line={line} />
+            </ActionForm>
+          </details>
+          {line.products.length > 0 ? (
+            <ActionForm
+              action={changeLinePricesAction}
+              submitLabel="Change all prices"
+              confirm={`Change the price of every pack of ${line.slug} (${line.products.length}) by this percentage, each rounded to the nearest cent? Orders already placed keep their price.`}
+              label={`Change prices of ${line.slug}`}
+            >
+              <input type="hidden" name="lineId" value={line.id} />
+              <label>
+                By percent{" "}
+                <input name="percent" inputMode="decimal" size={6} placeholder="-10 or 5.5" required />
+              </label>
+            </ActionForm>
+          ) : null}
           <table className="data">
             <thead>
               <tr>
@@ -82,6 +125,7 @@ export default async function CatalogPage() {
                 <th className="num">Price</th>
                 {isStockKind(line.kind) ? <th className="num">In stock</th> : null}
                 {isStockKind(line.kind) ? <th className="num">Reserved / delivered</th> : null}
+                {isStockKind(line.kind) ? <th className="num">Alert below</th> : <th>Supplier SKU</th>}
                 <th>Change price (future orders)</th>
                 <th />
               </tr>
@@ -95,6 +139,15 @@ export default async function CatalogPage() {
                     <span className={`badge ${product.active ? "good" : "bad"}`}>
                       {product.active ? "enabled" : "disabled"}
                     </span>
+                    {line.kind === "topup" && product.supplierCount === 0 ? (
+                      <span
+                        className="badge bad"
+                        data-testid="no-supplier"
+                        title="No supplier carries this pack: its orders cannot be fulfilled. Add an offer on the suppliers page."
+                      >
+                        no supplier
+                      </span>
+                    ) : null}
                   </td>
                   <td className="num" data-testid="price">
                     {formatUsd(product.priceCents)}
@@ -118,6 +171,16 @@ export default async function CatalogPage() {
                       {product.stock.reserved} / {product.stock.delivered}
                     </td>
                   ) : null}
+                  {product.stock ? (
+                    <td className="num" data-testid="stock-alert-below">
+                      {product.stockAlertBelow ?? "—"}
+                      {product.stockAlertBelow !== null && product.stock.available < product.stockAlertBelow ? (
+                        <span className="badge bad">low</span>
+                      ) : null}
+                    </td>
+                  ) : (
+                    <td className="mono">{product.supplierSku ?? "—"}</td>
+                  )}
                   <td>
                     <ActionForm
                       action={setProductPriceAction}
@@ -149,11 +212,37 @@ export default async function CatalogPage() {
                       <input type="hidden" name="productId" value={product.id} />
                       <input type="hidden" name="active" value={String(!product.active)} />
                     </ActionForm>
+                    <details>
+                      <summary>Edit</summary>
+                      <ActionForm
+                        action={savePackAction}
+                        submitLabel="Save pack"
+                        layout="stacked"
+                        confirm={`Save ${product.catalogId}? A new price applies to new orders only.`}
+                        label={`Edit ${product.catalogId}`}
+                      >
+                        <input type="hidden" name="productId" value={product.id} />
+                        <PackFormFields line={line} product={product} />
+                      </ActionForm>
+                    </details>
                   </td>
                 </tr>
               ))}
             </tbody>
           </table>
+          <details>
+            <summary>New pack on {line.slug}</summary>
+            <ActionForm
+              action={savePackAction}
+              submitLabel="Create pack"
+              tone="primary"
+              layout="stacked"
+              label={`New pack on ${line.slug}`}
+            >
+              <input type="hidden" name="lineId" value={line.id} />
+              <PackFormFields line={line} />
+            </ActionForm>
+          </details>
         </section>
       ))}
 
