@@ -16,7 +16,16 @@ import { api, baseUrl } from "../helpers/api";
 import { closeSql, resetDatabase, sql, sqlRow } from "../helpers/db";
 import { createAccount } from "../helpers/fixtures";
 import { newTrxid, order } from "../helpers/orders";
-import { findChromium, launchBrowser, newDashboardContext, pageProblems, screenshot, signIn } from "../helpers/browser";
+import {
+  DASHBOARD_WIDTH,
+  findChromium,
+  launchBrowser,
+  newDashboardContext,
+  pageOverflow,
+  pageProblems,
+  screenshot,
+  signIn,
+} from "../helpers/browser";
 import { enableTwoFactor } from "../helpers/two-factor";
 import { dashboardActions, postAction } from "../helpers/dashboard-actions";
 
@@ -695,6 +704,21 @@ describe.skipIf(!chromiumPath)("admin dashboard in Chromium", () => {
         ).n,
       ),
     );
+  });
+
+  it("fits every page in a 1,280 px window: tables scroll inside their card, long values wrap", async () => {
+    // Long unbroken values where they show: a supplier's refusal on an order, its page's JSON, an account's name.
+    const long = await order(customer.key, { pid: "SVCBR60", trxid: `wide-${"W".repeat(59)}`, userId: "7100004" });
+    expect(long.status).toBe(200);
+    await waitTerminal(customer.key, long.json.orderId);
+    const row = await sqlRow(`SELECT id FROM orders WHERE public_id = $1`, [long.json.orderId]);
+    await sql(`UPDATE orders SET error = $2 WHERE id = $1`, [row.id, `SUPPLIER ${"REFUSED".repeat(40)}`]);
+    const ids = { orderId: row.id, accountId: customer.accountId };
+    for (const pagePath of [...dashboardPages(ids), `/admin/orders/${flagged.id}`]) {
+      const response = await page.goto(pagePath);
+      expect(response?.status(), pagePath).toBe(200);
+      expect(await pageOverflow(page), `${pagePath} at ${DASHBOARD_WIDTH} px`).toEqual([]);
+    }
   });
 
   it("signs out: the dashboard refuses the browser again", async () => {

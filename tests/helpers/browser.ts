@@ -51,8 +51,11 @@ const problems = new WeakMap<BrowserContext, PageProblems>();
  * Content-Security-Policy violation (the document's `securitypolicyviolation` event and Chromium's
  * "Refused to ..." console error) and each console error: pageProblems(context) reads them.
  */
+/** The narrowest window the dashboard is made for: every page fits it without scrolling sideways. */
+export const DASHBOARD_WIDTH = 1280;
+
 export async function newDashboardContext(browser: Browser): Promise<BrowserContext> {
-  const context = await browser.newContext({ baseURL: baseUrl(), viewport: { width: 1400, height: 900 } });
+  const context = await browser.newContext({ baseURL: baseUrl(), viewport: { width: DASHBOARD_WIDTH, height: 900 } });
   context.setDefaultTimeout(15_000);
   const seen: PageProblems = { cspViolations: [], consoleErrors: [] };
   problems.set(context, seen);
@@ -101,6 +104,35 @@ export async function signIn(
     await page.getByLabel("Two-factor code").fill(await freshTotpCode(email, options.totpSecret));
   await page.getByRole("button", { name: "Sign in" }).click();
   await page.waitForURL((url) => url.pathname === "/admin");
+}
+
+/**
+ * What makes the page itself scroll sideways in its window: the elements that reach past its right
+ * edge out of a parent that does not, outside any scrolling box (a table scrolling inside its card
+ * is fine). Empty when the page fits.
+ */
+export async function pageOverflow(page: Page): Promise<string[]> {
+  return page.evaluate(() => {
+    const width = document.documentElement.clientWidth;
+    if (document.documentElement.scrollWidth <= width) return [];
+    const scrolls = (element: Element) => /auto|scroll|hidden|clip/.test(getComputedStyle(element).overflowX);
+    const sticksOut = (element: Element) => element.getBoundingClientRect().right > width + 1;
+    const offenders: string[] = [];
+    for (const element of document.querySelectorAll("body *")) {
+      if (!sticksOut(element)) continue;
+      // Where the overflow begins: an element that sticks out of a parent that does not.
+      const parent = element.parentElement;
+      if (parent && sticksOut(parent)) continue;
+      let inside = element.parentElement;
+      while (inside && !scrolls(inside)) inside = inside.parentElement;
+      if (inside && inside !== document.documentElement && inside !== document.body) continue;
+      const name = `${element.tagName.toLowerCase()}${element.className ? `.${String(element.className).split(" ").join(".")}` : ""}`;
+      offenders.push(`${name} reaches ${Math.round(element.getBoundingClientRect().right)} px of ${width}`);
+    }
+    return offenders.length > 0
+      ? offenders.slice(0, 10)
+      : [`the page is ${document.documentElement.scrollWidth} px wide`];
+  });
 }
 
 export const SCREENSHOT_DIR = path.join(projectRoot, "test-results", "screenshots");

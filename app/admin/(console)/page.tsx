@@ -4,6 +4,8 @@ import { single, type PageSearchParams } from "../_lib/search-params";
 import { readOrderMetrics, type OrderMetrics } from "@/lib/dashboard/sql/read-order-metrics";
 import { readMargins, type Margins } from "@/lib/dashboard/sql/read-margins";
 import { readOrderBacklog } from "@/lib/dashboard/read-order-backlog";
+import { readWalletLiability } from "@/lib/dashboard/read-wallet-liability";
+import { listLowStock } from "@/lib/dashboard/list-low-stock";
 import { requireAdminPage } from "../_lib/session";
 import { formatPercent, formatSeconds, formatTime, formatUsd } from "../_lib/format";
 import { BarChart, LineChart, type ChartColumn } from "../_components/charts";
@@ -202,12 +204,14 @@ export default async function OverviewPage({ searchParams }: { searchParams: Pag
   // Test mode's orders are left out unless asked for, and then shown alone.
   const livemode = single(await searchParams, "mode") !== "test";
   const now = new Date();
-  const [day, week, backlog, dayMargins, weekMargins] = await Promise.all([
+  const [day, week, backlog, dayMargins, weekMargins, liability, lowStock] = await Promise.all([
     readOrderMetrics("24h", now, livemode),
     readOrderMetrics("7d", now, livemode),
     readOrderBacklog(),
     readMargins(new Date(now.getTime() - DAY_MS), now),
     readMargins(new Date(now.getTime() - 7 * DAY_MS), now),
+    readWalletLiability(),
+    listLowStock(),
   ]);
   const totals = day.totals;
   return (
@@ -233,6 +237,11 @@ export default async function OverviewPage({ searchParams }: { searchParams: Pag
           <div className="label">Waiting for an admin</div>
           <div className="value">{backlog.awaitingAdmin}</div>
         </Link>
+        <div className="card" data-testid="wallet-liability" data-cents={liability.totalCents}>
+          <div className="label">Owed to holders (live wallets)</div>
+          <div className="value">{formatUsd(liability.totalCents)}</div>
+          <div className="muted small">{liability.fundedAccounts} funded accounts</div>
+        </div>
         <div className="card">
           <div className="label">In flight (worker)</div>
           <div className="value">{backlog.inFlight}</div>
@@ -261,6 +270,34 @@ export default async function OverviewPage({ searchParams }: { searchParams: Pag
         <section className="panel" aria-label="Waiting for an admin">
           <h2>Waiting for an admin (oldest first)</h2>
           <OrderTable orders={backlog.oldestAwaitingAdmin} />
+        </section>
+      ) : null}
+
+      {lowStock.length > 0 ? (
+        <section className="panel" aria-label="Low stock">
+          <h2>Low stock (below the pack&apos;s alert)</h2>
+          <div className="table-wrap">
+            <table className="data" aria-label="Packs below their stock alert">
+              <thead>
+                <tr>
+                  <th>Pack</th>
+                  <th className="num">Codes left</th>
+                  <th className="num">Alert below</th>
+                </tr>
+              </thead>
+              <tbody>
+                {lowStock.map((pack) => (
+                  <tr key={pack.productId} data-low-stock={pack.catalogId}>
+                    <td>
+                      <Link href="/admin/catalog">{pack.catalogId}</Link> · {pack.packName}
+                    </td>
+                    <td className="num">{pack.available}</td>
+                    <td className="num">{pack.threshold}</td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </div>
         </section>
       ) : null}
 
