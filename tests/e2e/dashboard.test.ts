@@ -3,10 +3,12 @@
 // a flagged order, a switch the API obeys, code uploads that raise stock, account actions, the
 // audit log, and charts whose numbers match the database. Screenshots of every page are saved
 // under test-results/screenshots/.
+import fs from "node:fs";
+import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { inject } from "vitest";
 import type { Browser, BrowserContext, Page, Response } from "playwright";
-import { loadEnv } from "@/lib/config/env";
+import { loadEnv, projectRoot } from "@/lib/config/env";
 import { closePool } from "@/lib/db/pool";
 import { seedDemoCatalog } from "@/lib/seed/seed-demo-data";
 import { startWorker, type RunningWorker } from "@/lib/fulfilment/sql/run-worker";
@@ -88,6 +90,23 @@ async function expectNoncePolicy(page: Page, answer: Response | null, what: stri
 
 async function auditCount(): Promise<number> {
   return (await sqlRow(`SELECT count(*)::int AS n FROM audit_log`)).n;
+}
+
+/** Every page of the dashboard, from its page files, so a page added later is checked too. */
+function everyPagePath(ids: { orderId: number; accountId: number }): string[] {
+  const root = path.join(projectRoot, "app", "admin");
+  const files = fs
+    .readdirSync(root, { recursive: true, encoding: "utf8" })
+    .filter((file) => /(^|\/)page\.tsx$/.test(file));
+  return files.map((file) => {
+    const route = `/admin/${path.dirname(file)}`
+      .replace(/\/\([^)]+\)/g, "")
+      .replace(/\/\.$/, "")
+      .replace("/orders/[id]", `/orders/${ids.orderId}`)
+      .replace("/accounts/[id]", `/accounts/${ids.accountId}`);
+    if (route.includes("[")) throw new Error(`no value for the dynamic segment of ${file}`);
+    return route;
+  });
 }
 
 describe.skipIf(!chromiumPath)("admin dashboard in Chromium", () => {
@@ -713,8 +732,10 @@ describe.skipIf(!chromiumPath)("admin dashboard in Chromium", () => {
     await waitTerminal(customer.key, long.json.orderId);
     const row = await sqlRow(`SELECT id FROM orders WHERE public_id = $1`, [long.json.orderId]);
     await sql(`UPDATE orders SET error = $2 WHERE id = $1`, [row.id, `SUPPLIER ${"REFUSED".repeat(40)}`]);
-    const ids = { orderId: row.id, accountId: customer.accountId };
-    for (const pagePath of [...dashboardPages(ids), `/admin/orders/${flagged.id}`]) {
+    for (const pagePath of [
+      ...everyPagePath({ orderId: row.id, accountId: customer.accountId }),
+      "/admin/orders?q=7100",
+    ]) {
       const response = await page.goto(pagePath);
       expect(response?.status(), pagePath).toBe(200);
       expect(await pageOverflow(page), `${pagePath} at ${DASHBOARD_WIDTH} px`).toEqual([]);

@@ -133,7 +133,8 @@ export default async function AccountPage({
           <p className="muted small">
             To add or remove money, use the bot&apos;s wallet commands: the dashboard cannot move money.
           </p>
-          <ActionForm
+          <GatedActionForm
+            role="owner"
             action={setAccountTierAction}
             submitLabel="Set price tier"
             confirm={`Change the prices ${name} pays? New orders (its test keys' too) are charged the chosen tier's prices; placed orders keep their amounts.`}
@@ -148,14 +149,14 @@ export default async function AccountPage({
                 </option>
               ))}
             </select>
-          </ActionForm>
+          </GatedActionForm>
         </section>
 
         <section className="panel" aria-label="Access actions">
           <h2>Access</h2>
           {account.bannedAt ? (
             <GatedActionForm
-role="operator"
+              role="operator"
               action={unbanAccountAction}
               submitLabel="Unban"
               confirm={`Lift the ban on ${name}? Its API keys work again.`}
@@ -165,7 +166,7 @@ role="operator"
             </GatedActionForm>
           ) : (
             <GatedActionForm
-role="operator"
+              role="operator"
               action={banAccountAction}
               submitLabel="Ban"
               tone="danger"
@@ -177,7 +178,7 @@ role="operator"
             </GatedActionForm>
           )}
           <GatedActionForm
-role="operator"
+            role="operator"
             action={restrictAccountAction}
             submitLabel="Restrict"
             confirm={`Restrict ${name}? API calls answer ACCOUNT_RESTRICTED until the time ends.`}
@@ -199,7 +200,7 @@ role="operator"
           </GatedActionForm>
           {restricted ? (
             <GatedActionForm
-role="operator"
+              role="operator"
               action={liftRestrictionAction}
               submitLabel="Lift restriction"
               confirm={`Lift the restriction on ${name} now?`}
@@ -210,7 +211,7 @@ role="operator"
           ) : null}
           {account.apiDisabledByAdmin ? (
             <GatedActionForm
-role="operator"
+              role="operator"
               action={unblockApiAction}
               submitLabel="Unblock API access"
               confirm={`Unblock API access for ${name}?`}
@@ -220,7 +221,7 @@ role="operator"
             </GatedActionForm>
           ) : (
             <GatedActionForm
-role="operator"
+              role="operator"
               action={blockApiAction}
               submitLabel="Block API access"
               tone="danger"
