@@ -148,10 +148,20 @@ const FIELD_NAMES: Record<string, string> = {
 };
 
 /** Every issue of a failed parse as "Field: what is wrong", in the order zod found them. */
-export function describeIssues(error: z.ZodError): string[] {
+/** How the price list names the pack fields: its columns. */
+export const PRICE_LIST_NAMES: Record<string, string> = {
+  catalogId: "catalog_id",
+  packName: "name",
+  priceCents: "price_usd",
+  stockAlertBelow: "stock_alert_below",
+  supplierSku: "supplier_sku",
+};
+
+/** Every issue of a failed parse as "Field: what is wrong" (`names`: the form's or the CSV's), in zod's order. */
+export function describeIssues(error: z.ZodError, names: Record<string, string> = FIELD_NAMES): string[] {
   return error.issues.map((issue) => {
     const head = issue.path[0];
-    const name = typeof head === "string" ? (FIELD_NAMES[head] ?? head) : "Value";
+    const name = typeof head === "string" ? (names[head] ?? head) : "Value";
     const where = issue.path.length > 1 ? ` (${issue.path.slice(1).join(".")})` : "";
     return `${name}${where}: ${issue.message}`;
   });
@@ -166,15 +176,19 @@ export function isCodeStockKind(kind: (typeof LINE_KINDS)[number]): boolean {
 export function packLineProblems(
   pack: Pick<PackFields, "catalogId" | "supplierSku" | "stockAlertBelow">,
   line: { code: string; kind: (typeof LINE_KINDS)[number]; slug: string },
+  names: Record<string, string> = FIELD_NAMES,
 ): string[] {
   const problems: string[] = [];
   if (!pack.catalogId.startsWith(`SVC${line.code}`) || pack.catalogId.length === `SVC${line.code}`.length)
-    problems.push(`Catalog id: a pack of ${line.slug} starts with SVC${line.code}`);
+    problems.push(`${names.catalogId}: a pack of ${line.slug} starts with SVC${line.code}`);
   if (isCodeStockKind(line.kind)) {
-    if (pack.supplierSku !== null) problems.push("Supplier SKU: only top-up packs have one (this line delivers codes)");
+    if (pack.supplierSku !== null)
+      problems.push(`${names.supplierSku}: only top-up packs have one (this line delivers codes)`);
   } else {
-    if (pack.supplierSku === null) problems.push("Supplier SKU: a top-up pack needs the SKU its supplier sells");
-    if (pack.stockAlertBelow !== null) problems.push("Stock alert below: top-ups have no code stock: leave it empty");
+    if (pack.supplierSku === null)
+      problems.push(`${names.supplierSku}: a top-up pack needs the SKU its supplier sells`);
+    if (pack.stockAlertBelow !== null)
+      problems.push(`${names.stockAlertBelow}: top-ups have no code stock: leave it empty`);
   }
   return problems;
 }

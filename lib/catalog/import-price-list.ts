@@ -11,7 +11,7 @@ import { Prisma } from "../generated/prisma/client";
 import { recordAuditEntry } from "../audit/sql/record-audit-entry";
 import { numberFromDb } from "../db/number-from-db";
 import { parseUsd } from "../money/parse-usd";
-import { PackFields, describeIssues, packLineProblems } from "./catalog-fields";
+import { PRICE_LIST_NAMES, PackFields, describeIssues, packLineProblems } from "./catalog-fields";
 import { MAX_PRODUCT_PRICE_CENTS } from "./set-product-price";
 import { insertPack } from "./save-pack";
 
@@ -183,11 +183,11 @@ export async function previewPriceList(csv: string, db: PrismaDb = getPrisma()):
     };
     const checked = PackFields.safeParse(fields);
     if (!checked.success) {
-      preview.errors.push({ row, message: describeIssues(checked.error).join("; ") });
+      preview.errors.push({ row, message: describeIssues(checked.error, PRICE_LIST_NAMES).join("; ") });
       continue;
     }
     const pack = checked.data;
-    const lineProblems = packLineProblems(pack, line);
+    const lineProblems = packLineProblems(pack, line, PRICE_LIST_NAMES);
     if (lineProblems.length > 0) {
       preview.errors.push({ row, message: lineProblems.join("; ") });
       continue;

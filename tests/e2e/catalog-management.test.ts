@@ -180,6 +180,36 @@ describe.skipIf(!chromiumPath)("catalog management in Chromium", () => {
     expect(pageProblems(context).consoleErrors, "console errors").toEqual([]);
   });
 
+  it("refuses catalog changes to a viewer, who can still export", async () => {
+    const email = "catalog-viewer@example.com";
+    expect((await createAdminUser({ email, password: ADMIN_PASSWORD, role: "viewer", actor: "test" })).status).toBe(
+      "created",
+    );
+    const viewer = await newDashboardContext(browser);
+    try {
+      const viewerPage = await viewer.newPage();
+      await signIn(viewerPage, email, ADMIN_PASSWORD);
+      await viewerPage.goto("/admin/catalog");
+      const before = await catalogRows();
+      await viewerPage.getByText("New line", { exact: true }).click();
+      const lineForm = viewerPage.getByRole("form", { name: "New line" });
+      await lineForm.getByLabel("Slug", { exact: true }).fill("viewerline");
+      await lineForm.getByLabel("Code", { exact: true }).fill("VW");
+      await lineForm.getByLabel("Game name", { exact: true }).fill("Viewer");
+      await lineForm.getByLabel("Product name", { exact: true }).fill("Viewer");
+      await lineForm.getByRole("textbox", { name: /^Required fields/ }).fill("userId: ID");
+      await lineForm.getByRole("button", { name: "Create line" }).click();
+      await expect
+        .poll(() => lineForm.getByRole("status").textContent())
+        .toBe("Needs the owner role (yours is viewer): nothing was changed.");
+      expect((await sqlRow(`SELECT count(*)::int AS n FROM game_lines WHERE slug = 'viewerline'`)).n).toBe(0);
+      expect(await catalogRows()).toEqual(before);
+      expect((await viewerPage.request.get("/admin/catalog/export.csv")).status()).toBe(200);
+    } finally {
+      await viewer.close();
+    }
+  });
+
   it("edits a pack after confirmation; its catalog id stays", async () => {
     await page.goto("/admin/catalog");
     const row = page.locator('tr[data-catalog-id="SVCAR500"]');

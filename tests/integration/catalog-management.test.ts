@@ -444,7 +444,13 @@ describe("price list import", () => {
     });
     expect(await first(`${HEADER}\nSVCBR60,br,60 UC,1.09,true,3,br-60`)).toEqual({
       row: 2,
-      message: "Stock alert below: top-ups have no code stock: leave it empty",
+      message: "stock_alert_below: top-ups have no code stock: leave it empty",
+    });
+    // Errors name the file's columns, as the person fixing the file sees them.
+    expect(await first(`${HEADER}\nSVCGKZZ,keys,,1.00,true,,`)).toEqual({ row: 2, message: "name: required" });
+    expect(await first(`${HEADER}\nSVCBRZZ,keys,Key,1.00,true,,`)).toEqual({
+      row: 2,
+      message: "catalog_id: a pack of keys starts with SVCGK",
     });
   });
 
