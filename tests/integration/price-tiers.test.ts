@@ -283,6 +283,29 @@ describe("managing tiers", () => {
     ).toEqual({ details: { name: "temp", accountIds: [account.accountId] } });
   });
 
+  it("a removal racing an account's move onto the tier: either order, the audit names exactly what moved", async () => {
+    const account = await createAccount();
+    for (let round = 0; round < 8; round++) {
+      const name = `race${round}`;
+      await makeTier(name, { SVCBR60: price(50) });
+      const [moved, removed] = await Promise.all([
+        setAccountTier({ accountId: account.accountId, tierName: name, actor: "test" }),
+        removePriceTier({ tierId: tierIds[name]!, actor: "test" }),
+      ]);
+      expect(removed.status).toBe("saved");
+      const audit = await sqlRow(
+        `SELECT details FROM audit_log WHERE action = 'price_tier.remove' AND target_id = $1`,
+        [String(tierIds[name])],
+      );
+      // The move either committed first (the removal took the account back) or found no tier.
+      if (moved.status === "updated") expect(audit.details.accountIds).toEqual([account.accountId]);
+      else expect([moved.status, audit.details.accountIds]).toEqual(["no_such_tier", []]);
+      expect(
+        (await sqlRow(`SELECT price_tier_id FROM accounts WHERE id = $1`, [account.accountId])).price_tier_id,
+      ).toBeNull();
+    }
+  });
+
   it("catalog_entry, which placements read, prices with the same function as the catalog", async () => {
     const entry = (tier: number | null) =>
       sqlRow(`SELECT "priceCents" FROM catalog_entry(catalog_id => 'SVCMB172', price_tier_id => $1::int)`, [tier]);
