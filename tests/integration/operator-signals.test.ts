@@ -26,15 +26,17 @@ if (!built) console.log("[operator signals] dashboard pages skipped: no Next bui
 let cookie: string;
 beforeAll(async () => {
   const email = "viewer@example.com";
-  expect((await createAdminUser({ email, password: "a long enough password", role: "viewer", actor: "test" })).status).toBe(
-    "created",
-  );
+  expect(
+    (await createAdminUser({ email, password: "a long enough password", role: "viewer", actor: "test" })).status,
+  ).toBe("created");
   const token = await encode({ token: { sub: "1", email }, secret: TEST_ENV.NEXTAUTH_SECRET! });
   cookie = `next-auth.session-token=${token}`;
 });
 
 async function liveBalanceSum(): Promise<number> {
-  return Number((await sqlRow(`SELECT COALESCE(sum(balance_cents), 0) AS s FROM accounts WHERE live_account_id IS NULL`)).s);
+  return Number(
+    (await sqlRow(`SELECT COALESCE(sum(balance_cents), 0) AS s FROM accounts WHERE live_account_id IS NULL`)).s,
+  );
 }
 
 describe("wallet liability", () => {
@@ -73,7 +75,9 @@ describe.skipIf(!built)("the orders export", () => {
     const anonymous = await fetch(`${baseUrl()}/admin/orders/export.csv`, { redirect: "manual" });
     expect(anonymous.status).toBe(307);
 
-    const res = await fetch(`${baseUrl()}/admin/orders/export.csv?account=${account.accountId}`, { headers: { cookie } });
+    const res = await fetch(`${baseUrl()}/admin/orders/export.csv?account=${account.accountId}`, {
+      headers: { cookie },
+    });
     expect(res.status).toBe(200);
     expect(res.headers.get("content-type")).toContain("text/csv");
     expect(res.headers.get("content-disposition")).toMatch(/attachment; filename="orders-\d{4}-\d{2}-\d{2}\.csv"/);
@@ -85,7 +89,9 @@ describe.skipIf(!built)("the orders export", () => {
     const rows = lines.slice(1);
     // Every order of the account (more than one page of 200), newest first, and none of the other's.
     expect(rows).toHaveLength(230);
-    const stored = await sql(`SELECT public_id FROM orders WHERE account_id = $1 ORDER BY id DESC`, [account.accountId]);
+    const stored = await sql(`SELECT public_id FROM orders WHERE account_id = $1 ORDER BY id DESC`, [
+      account.accountId,
+    ]);
     expect(rows.map((row) => row.slice(1, row.indexOf('"', 1)))).toEqual(stored.map((o) => o.public_id));
     const cancelled = rows.at(-1)!;
     expect(cancelled).toContain(`"cancelled","true","false","${account.accountId}"`);
