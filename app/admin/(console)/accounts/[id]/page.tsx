@@ -132,7 +132,7 @@ export default async function AccountPage({
           <h2>Access</h2>
           {account.bannedAt ? (
             <GatedActionForm
-role="operator"
+              role="operator"
               action={unbanAccountAction}
               submitLabel="Unban"
               confirm={`Lift the ban on ${name}? Its API keys work again.`}
@@ -142,7 +142,7 @@ role="operator"
             </GatedActionForm>
           ) : (
             <GatedActionForm
-role="operator"
+              role="operator"
               action={banAccountAction}
               submitLabel="Ban"
               tone="danger"
@@ -154,7 +154,7 @@ role="operator"
             </GatedActionForm>
           )}
           <GatedActionForm
-role="operator"
+            role="operator"
             action={restrictAccountAction}
             submitLabel="Restrict"
             confirm={`Restrict ${name}? API calls answer ACCOUNT_RESTRICTED until the time ends.`}
@@ -176,7 +176,7 @@ role="operator"
           </GatedActionForm>
           {restricted ? (
             <GatedActionForm
-role="operator"
+              role="operator"
               action={liftRestrictionAction}
               submitLabel="Lift restriction"
               confirm={`Lift the restriction on ${name} now?`}
@@ -187,7 +187,7 @@ role="operator"
           ) : null}
           {account.apiDisabledByAdmin ? (
             <GatedActionForm
-role="operator"
+              role="operator"
               action={unblockApiAction}
               submitLabel="Unblock API access"
               confirm={`Unblock API access for ${name}?`}
@@ -197,7 +197,7 @@ role="operator"
             </GatedActionForm>
           ) : (
             <GatedActionForm
-role="operator"
+              role="operator"
               action={blockApiAction}
               submitLabel="Block API access"
               tone="danger"
