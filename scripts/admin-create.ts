@@ -45,7 +45,6 @@ function askHidden(question: string): Promise<string> {
   });
 }
 
-
 async function choosePassword(): Promise<{ password: string; generated: boolean }> {
   if (!process.stdin.isTTY) return { password: generateAdminPassword(), generated: true };
   console.log(`Choose a password (at least ${MIN_ADMIN_PASSWORD_LENGTH} characters), or press Enter to generate one.`);

@@ -12,7 +12,11 @@ export type SecondFactor = "totp" | "recovery_code";
  * refused), a recovery code once ever (its use is audited). Undefined when the code is wrong, used,
  * or the admin has no two-factor. Pass `tx` to use the code up in the caller's transaction.
  */
-export async function checkSecondFactor(adminId: number, code: string, tx?: PrismaTx): Promise<SecondFactor | undefined> {
+export async function checkSecondFactor(
+  adminId: number,
+  code: string,
+  tx?: PrismaTx,
+): Promise<SecondFactor | undefined> {
   const db = tx ?? getPrisma();
   const admin = await db.adminUser.findUnique({ where: { id: adminId }, select: { email: true, totpSecret: true } });
   if (!admin?.totpSecret) return undefined;
@@ -32,7 +36,7 @@ export async function checkSecondFactor(adminId: number, code: string, tx?: Pris
   }
   const codeHash = hashRecoveryCode(code);
   if (codeHash === undefined) return undefined;
-  const useUp = async (inner: PrismaTx) => {
+  const spend = async (inner: PrismaTx) => {
     const { count } = await inner.adminRecoveryCode.updateMany({
       where: { adminUserId: adminId, codeHash, usedAt: null },
       data: { usedAt: new Date() },
@@ -51,5 +55,5 @@ export async function checkSecondFactor(adminId: number, code: string, tx?: Pris
     );
     return "recovery_code" as const;
   };
-  return tx ? useUp(tx) : getPrisma().$transaction(useUp);
+  return tx ? spend(tx) : getPrisma().$transaction(spend);
 }

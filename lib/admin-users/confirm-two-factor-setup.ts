@@ -4,9 +4,7 @@ import { matchTotpStep, openTotpSecret } from "./admin-totp";
 import { generateRecoveryCode, hashRecoveryCode, RECOVERY_CODE_COUNT } from "./recovery-codes";
 
 export type ConfirmTwoFactorSetupResult =
-  | { status: "enabled"; recoveryCodes: string[] }
-  | { status: "wrong_code" }
-  | { status: "no_setup" };
+  { status: "enabled"; recoveryCodes: string[] } | { status: "wrong_code" } | { status: "no_setup" };
 
 /**
  * Turns two-factor on when `code` is valid for the pending secret: the secret becomes the admin's,

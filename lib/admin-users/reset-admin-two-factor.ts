@@ -2,13 +2,17 @@ import { getPrisma } from "../db/prisma";
 import { recordAuditEntry } from "../audit/sql/record-audit-entry";
 import { clearTwoFactor } from "./turn-off-two-factor";
 
-export type ResetAdminTwoFactorResult = { status: "reset"; email: string } | { status: "not_on" } | { status: "not_found" };
+export type ResetAdminTwoFactorResult =
+  { status: "reset"; email: string } | { status: "not_on" } | { status: "not_found" };
 
 /**
  * An owner turns another admin's two-factor off (a lost phone and lost recovery codes): they sign in
  * with their password alone until they set it up again. Audited in the same transaction.
  */
-export async function resetAdminTwoFactor(input: { adminId: number; actor: string }): Promise<ResetAdminTwoFactorResult> {
+export async function resetAdminTwoFactor(input: {
+  adminId: number;
+  actor: string;
+}): Promise<ResetAdminTwoFactorResult> {
   return getPrisma().$transaction(async (tx) => {
     const admin = await tx.adminUser.findUnique({
       where: { id: input.adminId },

@@ -15,7 +15,11 @@ export type SetAdminRoleResult =
  * with no owner left, nobody could manage the admins, the catalog or the suppliers. Changes of roles
  * and disabled flags are serialised, so two owners demoting each other at once leave one owner.
  */
-export async function setAdminRole(input: { adminId: number; role: AdminRole; actor: string }): Promise<SetAdminRoleResult> {
+export async function setAdminRole(input: {
+  adminId: number;
+  role: AdminRole;
+  actor: string;
+}): Promise<SetAdminRoleResult> {
   return getPrisma().$transaction(async (tx) => {
     await lockAdminUsers(tx);
     const admin = await tx.adminUser.findUnique({

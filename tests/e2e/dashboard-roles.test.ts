@@ -128,10 +128,14 @@ describe.skipIf(!built)("every dashboard action refuses the roles below its own"
 
   it("names the role of every action in the build", () => {
     const names = dashboardActions(ids).map((action) => action.name);
-    expect(names.filter((name) => !(name in ACTION_ROLES)), "actions missing from ACTION_ROLES").toEqual([]);
-    expect(Object.keys(ACTION_ROLES).filter((name) => !names.includes(name)), "ACTION_ROLES naming no action").toEqual(
-      [],
-    );
+    expect(
+      names.filter((name) => !(name in ACTION_ROLES)),
+      "actions missing from ACTION_ROLES",
+    ).toEqual([]);
+    expect(
+      Object.keys(ACTION_ROLES).filter((name) => !names.includes(name)),
+      "ACTION_ROLES naming no action",
+    ).toEqual([]);
   });
 
   it("refuses each role below the action's own and changes nothing; lets the others through", async () => {

@@ -632,6 +632,8 @@ describe.skipIf(!chromiumPath)("admin dashboard in Chromium", () => {
         "setting.set",
         "supplier.pause",
         "supplier.resume",
+        // The admin turned two-factor on before signing in (beforeAll), as owners must.
+        "admin_user.two_factor_on",
       ].sort(),
     );
     await screenshot(page, "10-audit");

@@ -28,7 +28,9 @@ function wrongCode(secret: string): string {
   const now = Math.floor(Date.now() / 30_000);
   const valid = new Set([-2, -1, 0, 1, 2].map((delta) => totpCodeAt(secret, now + delta)));
   for (let n = 0; ; n++) {
-    const code = String(n * 7919).padStart(6, "0").slice(-6);
+    const code = String(n * 7919)
+      .padStart(6, "0")
+      .slice(-6);
     if (!valid.has(code)) return code;
   }
 }
@@ -69,7 +71,9 @@ describe.skipIf(!built)("two-factor sign-in", () => {
     const signedIn = await signIn("192.0.2.4", PASSWORD, code);
     expect(signedIn).toMatchObject({ status: 200, error: "" });
     expect(signedIn.sessionCookie).toMatch(/^next-auth\.session-token=/);
-    expect((await sqlRow(`SELECT last_login_at FROM admin_users WHERE email = $1`, [EMAIL])).last_login_at).not.toBeNull();
+    expect(
+      (await sqlRow(`SELECT last_login_at FROM admin_users WHERE email = $1`, [EMAIL])).last_login_at,
+    ).not.toBeNull();
 
     // The same code again, from anywhere, within its window: refused.
     expect(await signIn("192.0.2.5", PASSWORD, code)).toEqual(refused);
@@ -95,9 +99,15 @@ describe.skipIf(!built)("two-factor sign-in", () => {
     });
     // ...and from another address the same code signs in.
     expect((await signIn("198.51.100.8", PASSWORD, code)).sessionCookie).toBeDefined();
-    const lockout = await sql(`SELECT target_type, target_id, details FROM audit_log WHERE action = 'admin.sign_in_lockout'`);
+    const lockout = await sql(
+      `SELECT target_type, target_id, details FROM audit_log WHERE action = 'admin.sign_in_lockout'`,
+    );
     expect(lockout).toEqual([
-      expect.objectContaining({ target_type: "admin_email", target_id: EMAIL, details: expect.objectContaining({ clientIp: "198.51.100.7" }) }),
+      expect.objectContaining({
+        target_type: "admin_email",
+        target_id: EMAIL,
+        details: expect.objectContaining({ clientIp: "198.51.100.7" }),
+      }),
     ]);
   });
 
@@ -105,7 +115,9 @@ describe.skipIf(!built)("two-factor sign-in", () => {
     const [first, second] = recoveryCodes;
     expect(recoveryCodes).toHaveLength(10);
     // Typed in lower case without dashes: still the code.
-    expect((await signIn("203.0.113.5", PASSWORD, first!.toLowerCase().replaceAll("-", ""))).sessionCookie).toBeDefined();
+    expect(
+      (await signIn("203.0.113.5", PASSWORD, first!.toLowerCase().replaceAll("-", ""))).sessionCookie,
+    ).toBeDefined();
     expect(await signIn("203.0.113.5", PASSWORD, first)).toMatchObject({ status: 401, error: "CredentialsSignin" });
     expect((await signIn("203.0.113.5", PASSWORD, second)).sessionCookie).toBeDefined();
     expect(

@@ -100,8 +100,7 @@ export async function signIn(
   await page.goto("/admin/login");
   await page.getByLabel("Email").fill(email);
   await page.getByLabel("Password").fill(password);
-  if (options.totpSecret)
-    await page.getByLabel("Two-factor code").fill(await freshTotpCode(email, options.totpSecret));
+  if (options.totpSecret) await page.getByLabel("Two-factor code").fill(await freshTotpCode(email, options.totpSecret));
   await page.getByRole("button", { name: "Sign in" }).click();
   await page.waitForURL((url) => url.pathname === "/admin");
 }

@@ -13,7 +13,13 @@ const PERIOD_MS = 30_000;
 
 /** The six-digit code of `secret` for time step `step`. */
 export function totpCodeAt(secret: string, step: number): string {
-  return TOTP.generate({ secret: Secret.fromBase32(secret), algorithm: "SHA1", digits: 6, period: 30, timestamp: step * PERIOD_MS });
+  return TOTP.generate({
+    secret: Secret.fromBase32(secret),
+    algorithm: "SHA1",
+    digits: 6,
+    period: 30,
+    timestamp: step * PERIOD_MS,
+  });
 }
 
 function currentStep(): number {
@@ -26,7 +32,11 @@ function currentStep(): number {
  * With `previous`, the step before now is tried first (accepted too, unless the clock moves on before
  * the code is checked: only for a check made at once, which can try again).
  */
-export async function freshTotpCode(email: string, secret: string, options: { previous?: boolean } = {}): Promise<string> {
+export async function freshTotpCode(
+  email: string,
+  secret: string,
+  options: { previous?: boolean } = {},
+): Promise<string> {
   const { totp_last_step: last } = await sqlRow<{ totp_last_step: number | null }>(
     `SELECT totp_last_step FROM admin_users WHERE email = lower(trim($1))`,
     [email],

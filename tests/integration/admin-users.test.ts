@@ -35,14 +35,20 @@ async function auditOf(action: string) {
 
 describe("managing admins", () => {
   it("invites an admin with a role and a generated password that signs in", async () => {
-    const invited = await inviteAdminUser({ email: " New@Example.com", role: "operator", actor: "admin:boss@example.com" });
+    const invited = await inviteAdminUser({
+      email: " New@Example.com",
+      role: "operator",
+      actor: "admin:boss@example.com",
+    });
     expect(invited).toMatchObject({ status: "created", admin: { email: "new@example.com", role: "operator" } });
     if (invited.status !== "created") return;
     expect(invited.password).toMatch(/^[A-Za-z2-9]{24}$/);
     expect(await verifyAdminPassword("new@example.com", invited.password)).toMatchObject({ role: "operator" });
-    expect(await inviteAdminUser({ email: "new@example.com", role: "owner", actor: "admin:boss@example.com" })).toEqual({
-      status: "exists",
-    });
+    expect(await inviteAdminUser({ email: "new@example.com", role: "owner", actor: "admin:boss@example.com" })).toEqual(
+      {
+        status: "exists",
+      },
+    );
     expect(await auditOf("admin_user.create")).toEqual([
       {
         actor: "admin:boss@example.com",
@@ -66,19 +72,26 @@ describe("managing admins", () => {
       email: "viewer-a@example.com",
     });
     // The only owner can neither be demoted nor disabled, and nobody disables themselves.
-    expect(await setAdminRole({ adminId: owner.id, role: "viewer", actor: "admin:owner-a@example.com" })).toMatchObject({
-      status: "last_owner",
-    });
+    expect(await setAdminRole({ adminId: owner.id, role: "viewer", actor: "admin:owner-a@example.com" })).toMatchObject(
+      {
+        status: "last_owner",
+      },
+    );
     expect(
       await setAdminDisabled({ adminId: owner.id, disabled: true, byAdminId: viewer.id, actor: "admin:x@example.com" }),
     ).toMatchObject({ status: "last_owner" });
     expect(
-      await setAdminDisabled({ adminId: owner.id, disabled: true, byAdminId: owner.id, actor: "admin:owner-a@example.com" }),
+      await setAdminDisabled({
+        adminId: owner.id,
+        disabled: true,
+        byAdminId: owner.id,
+        actor: "admin:owner-a@example.com",
+      }),
     ).toEqual({ status: "self" });
     expect(await setAdminRole({ adminId: 999_999, role: "viewer", actor: "admin:owner-a@example.com" })).toEqual({
       status: "not_found",
     });
-    expect((await sqlRow(`SELECT role, disabled FROM admin_users WHERE id = $1`, [owner.id]))).toEqual({
+    expect(await sqlRow(`SELECT role, disabled FROM admin_users WHERE id = $1`, [owner.id])).toEqual({
       role: "owner",
       disabled: false,
     });
@@ -96,18 +109,29 @@ describe("managing admins", () => {
     const operator = await newAdmin("operator-b@example.com", "operator");
     expect(await findActiveAdmin("operator-b@example.com")).toBeDefined();
     expect(
-      await setAdminDisabled({ adminId: operator.id, disabled: true, byAdminId: owner.id, actor: "admin:owner-b@example.com" }),
+      await setAdminDisabled({
+        adminId: operator.id,
+        disabled: true,
+        byAdminId: owner.id,
+        actor: "admin:owner-b@example.com",
+      }),
     ).toEqual({ status: "changed", email: "operator-b@example.com" });
     expect(await findActiveAdmin("operator-b@example.com")).toBeUndefined();
     expect(await verifyAdminPassword("operator-b@example.com", PASSWORD)).toBeUndefined();
     expect(
-      await setAdminDisabled({ adminId: operator.id, disabled: false, byAdminId: owner.id, actor: "admin:owner-b@example.com" }),
+      await setAdminDisabled({
+        adminId: operator.id,
+        disabled: false,
+        byAdminId: owner.id,
+        actor: "admin:owner-b@example.com",
+      }),
     ).toEqual({ status: "changed", email: "operator-b@example.com" });
     expect(await findActiveAdmin("operator-b@example.com")).toBeDefined();
     expect(
-      (await sql(`SELECT action, details FROM audit_log WHERE target_id = $1 AND action LIKE 'admin_user.%able' ORDER BY id`, [
-        String(operator.id),
-      ])),
+      await sql(
+        `SELECT action, details FROM audit_log WHERE target_id = $1 AND action LIKE 'admin_user.%able' ORDER BY id`,
+        [String(operator.id)],
+      ),
     ).toEqual([
       { action: "admin_user.disable", details: { email: "operator-b@example.com", role: "operator" } },
       { action: "admin_user.enable", details: { email: "operator-b@example.com", role: "operator" } },
@@ -124,7 +148,9 @@ describe("managing admins", () => {
       setAdminRole({ adminId: a.id, role: "operator", actor: "admin:race-b@example.com" }),
     ]);
     expect(results.map((r) => r.status).sort()).toEqual(["changed", "last_owner"]);
-    expect((await sqlRow(`SELECT count(*)::int AS n FROM admin_users WHERE role = 'owner' AND NOT disabled`)).n).toBe(1);
+    expect((await sqlRow(`SELECT count(*)::int AS n FROM admin_users WHERE role = 'owner' AND NOT disabled`)).n).toBe(
+      1,
+    );
     expect((await listAdminUsers()).filter((admin) => admin.role === "owner")).toHaveLength(1);
   });
 });
@@ -132,9 +158,11 @@ describe("managing admins", () => {
 describe("two-factor", () => {
   it("turns on only with a code from the set-up's secret, sealed at rest, with ten hashed recovery codes", async () => {
     const admin = await newAdmin("tf-a@example.com", "owner");
-    expect(await confirmTwoFactorSetup({ adminId: admin.id, code: "123456", actor: "admin:tf-a@example.com" })).toEqual({
-      status: "no_setup",
-    });
+    expect(await confirmTwoFactorSetup({ adminId: admin.id, code: "123456", actor: "admin:tf-a@example.com" })).toEqual(
+      {
+        status: "no_setup",
+      },
+    );
     expect(await startTwoFactorSetup(admin.id)).toEqual({ status: "started" });
     const setup = (await readTwoFactorSetup(admin.id))!;
     expect(setup.secret).toMatch(/^[A-Z2-7]{32}$/);
@@ -157,20 +185,26 @@ describe("two-factor", () => {
     expect(new Set(confirmed.recoveryCodes).size).toBe(10);
     for (const recovery of confirmed.recoveryCodes) expect(recovery).toMatch(/^[A-Z2-7]{4}(-[A-Z2-7]{4}){3}$/);
 
-    const row = await sqlRow(`SELECT totp_secret, totp_pending_secret, totp_enabled_at FROM admin_users WHERE id = $1`, [
-      admin.id,
-    ]);
+    const row = await sqlRow(
+      `SELECT totp_secret, totp_pending_secret, totp_enabled_at FROM admin_users WHERE id = $1`,
+      [admin.id],
+    );
     expect(row.totp_pending_secret).toBeNull();
     expect(row.totp_enabled_at).not.toBeNull();
     expect(row.totp_secret).toMatch(/^v1:/);
     expect(row.totp_secret).not.toContain(setup.secret);
-    const hashes = await sql<{ code_hash: string }>(`SELECT code_hash FROM admin_recovery_codes WHERE admin_user_id = $1`, [
-      admin.id,
-    ]);
+    const hashes = await sql<{ code_hash: string }>(
+      `SELECT code_hash FROM admin_recovery_codes WHERE admin_user_id = $1`,
+      [admin.id],
+    );
     expect(hashes).toHaveLength(10);
     for (const { code_hash } of hashes) expect(code_hash).toMatch(/^[0-9a-f]{64}$/);
     expect(await auditOf("admin_user.two_factor_on")).toEqual([
-      { actor: "admin:tf-a@example.com", target_id: String(admin.id), details: { email: "tf-a@example.com", recoveryCodes: 10 } },
+      {
+        actor: "admin:tf-a@example.com",
+        target_id: String(admin.id),
+        details: { email: "tf-a@example.com", recoveryCodes: 10 },
+      },
     ]);
 
     // The code that confirmed the set-up is used up; so is each code once accepted.
@@ -185,14 +219,18 @@ describe("two-factor", () => {
     await newAdmin("tf-b@example.com", "operator");
     const { recoveryCodes } = await enableTwoFactor("tf-b@example.com");
     const id = (await findActiveAdmin("tf-b@example.com"))!.id;
-    expect(await turnOffTwoFactor({ adminId: id, code: "AAAA-AAAA-AAAA-AAAA", actor: "admin:tf-b@example.com" })).toEqual({
+    expect(
+      await turnOffTwoFactor({ adminId: id, code: "AAAA-AAAA-AAAA-AAAA", actor: "admin:tf-b@example.com" }),
+    ).toEqual({
       status: "wrong_code",
     });
     expect(await turnOffTwoFactor({ adminId: id, code: recoveryCodes[0]!, actor: "admin:tf-b@example.com" })).toEqual({
       status: "off",
     });
     expect((await findActiveAdmin("tf-b@example.com"))!.totpEnabledAt).toBeNull();
-    expect((await sqlRow(`SELECT count(*)::int AS n FROM admin_recovery_codes WHERE admin_user_id = $1`, [id])).n).toBe(0);
+    expect((await sqlRow(`SELECT count(*)::int AS n FROM admin_recovery_codes WHERE admin_user_id = $1`, [id])).n).toBe(
+      0,
+    );
     // With two-factor off the password alone signs in again.
     expect(await verifyAdminPassword("tf-b@example.com", PASSWORD)).toBeDefined();
 
@@ -202,10 +240,14 @@ describe("two-factor", () => {
       status: "reset",
       email: "tf-b@example.com",
     });
-    expect(await resetAdminTwoFactor({ adminId: id, actor: "admin:owner-b@example.com" })).toEqual({ status: "not_on" });
+    expect(await resetAdminTwoFactor({ adminId: id, actor: "admin:owner-b@example.com" })).toEqual({
+      status: "not_on",
+    });
     expect((await auditOf("admin_user.two_factor_off")).map((row) => row.details)).toEqual([
       { email: "tf-b@example.com", with: "recovery_code" },
     ]);
-    expect((await auditOf("admin_user.two_factor_reset")).map((row) => row.actor)).toEqual(["admin:owner-b@example.com"]);
+    expect((await auditOf("admin_user.two_factor_reset")).map((row) => row.actor)).toEqual([
+      "admin:owner-b@example.com",
+    ]);
   });
 });

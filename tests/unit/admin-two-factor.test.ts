@@ -21,7 +21,8 @@ describe("TOTP codes", () => {
 
   it("reads six digits only", () => {
     expect(parseTotpCode(" 123-456 ")).toBe("123456");
-    for (const text of ["", "12345", "1234567", "12345a", "ABCD-EFGH-JKLM-NPQR"]) expect(parseTotpCode(text)).toBeUndefined();
+    for (const text of ["", "12345", "1234567", "12345a", "ABCD-EFGH-JKLM-NPQR"])
+      expect(parseTotpCode(text)).toBeUndefined();
   });
 
   it("describes the secret for authenticator apps", () => {

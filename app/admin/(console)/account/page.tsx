@@ -79,9 +79,21 @@ export default async function AccountPage() {
                 <p>
                   Key: <code data-testid="totp-secret">{setup.secret}</code>
                 </p>
-                <ActionForm action={confirmTwoFactorSetupAction} submitLabel="Turn two-factor on" label="Confirm two-factor">
+                <ActionForm
+                  action={confirmTwoFactorSetupAction}
+                  submitLabel="Turn two-factor on"
+                  label="Confirm two-factor"
+                >
                   <label>
-                    Code <input name="code" inputMode="numeric" autoComplete="one-time-code" size={8} maxLength={8} required />
+                    Code{" "}
+                    <input
+                      name="code"
+                      inputMode="numeric"
+                      autoComplete="one-time-code"
+                      size={8}
+                      maxLength={8}
+                      required
+                    />
                   </label>
                 </ActionForm>
               </div>

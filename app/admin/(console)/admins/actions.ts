@@ -99,5 +99,8 @@ export async function resetAdminTwoFactorAction(_state: ActionState, formData: F
   revalidatePath("/admin/admins");
   if (result.status === "not_found") return NO_ADMIN;
   if (result.status === "not_on") return { ok: true, message: "Two-factor was not on." };
-  return { ok: true, message: `${result.email}'s two-factor is off: they sign in with their password and set it up again.` };
+  return {
+    ok: true,
+    message: `${result.email}'s two-factor is off: they sign in with their password and set it up again.`,
+  };
 }

@@ -62,10 +62,14 @@ export default async function AdminsPage() {
               </td>
               <td data-testid="role">{admin.role}</td>
               <td data-testid="two-factor">
-                <span className={`badge ${hasTwoFactor(admin) ? "good" : "bad"}`}>{hasTwoFactor(admin) ? "on" : "off"}</span>
+                <span className={`badge ${hasTwoFactor(admin) ? "good" : "bad"}`}>
+                  {hasTwoFactor(admin) ? "on" : "off"}
+                </span>
               </td>
               <td data-testid="state">
-                <span className={`badge ${admin.disabled ? "bad" : "good"}`}>{admin.disabled ? "disabled" : "active"}</span>
+                <span className={`badge ${admin.disabled ? "bad" : "good"}`}>
+                  {admin.disabled ? "disabled" : "active"}
+                </span>
               </td>
               <td>{formatTime(admin.lastLoginAt)}</td>
               {manage ? (
@@ -77,7 +81,8 @@ export default async function AdminsPage() {
                     label={`Role of ${admin.email}`}
                   >
                     <input type="hidden" name="adminId" value={admin.id} />
-                    <select name="role" defaultValue={admin.role} aria-label="Role">
+                    {/* Keyed by the role: a changed role re-renders the choice instead of keeping the old one. */}
+                    <select key={admin.role} name="role" defaultValue={admin.role} aria-label="Role">
                       {ADMIN_ROLES.map((role) => (
                         <option key={role} value={role}>
                           {role}

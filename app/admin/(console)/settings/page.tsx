@@ -40,7 +40,7 @@ export default async function SettingsPage() {
                 </span>
               </div>
               <GatedActionForm
-role="operator"
+                role="operator"
                 action={setSwitchAction}
                 submitLabel={state.value ? `Turn ${name} off` : `Turn ${name} on`}
                 tone={state.value ? "primary" : "danger"}
@@ -76,7 +76,7 @@ role="operator"
             : "Never changed."}
         </p>
         <GatedActionForm
-role="operator"
+          role="operator"
           action={setEligibilityRuleAction}
           submitLabel="Save rule"
           confirm="Save this eligibility rule? It applies to every API call within seconds."

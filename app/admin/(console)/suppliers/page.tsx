@@ -69,7 +69,7 @@ export default async function SuppliersPage() {
                   </td>
                   <td>
                     <GatedActionForm
-role="owner"
+                      role="owner"
                       action={setSupplierPausedAction}
                       submitLabel={supplier.pausedAt ? "Resume" : "Pause"}
                       tone={supplier.pausedAt ? "primary" : "danger"}
@@ -118,7 +118,7 @@ role="owner"
                         <span className="badge bad"> above the price</span>
                       ) : null}{" "}
                       <GatedActionForm
-role="owner"
+                        role="owner"
                         action={removeOfferAction}
                         submitLabel="Remove"
                         confirm={`Stop sending ${pack.catalogId} to ${offer.supplier}?`}
@@ -134,7 +134,13 @@ role="owner"
           </tbody>
         </table>
         <h3>Add or change an offer</h3>
-        <GatedActionForm role="owner" action={saveOfferAction} submitLabel="Save offer" label="Save offer" layout="stacked">
+        <GatedActionForm
+          role="owner"
+          action={saveOfferAction}
+          submitLabel="Save offer"
+          label="Save offer"
+          layout="stacked"
+        >
           <label>
             Pack (catalog id) <input name="catalogId" placeholder="SVCBR60" size={12} />
           </label>
@@ -166,7 +172,13 @@ role="owner"
           <code>secretEnv</code> (the environment variable holding its secret), or give the secret below: it is sealed
           at rest and never shown again. What an h2h account leaves out comes from the H2H_* variables.
         </p>
-        <GatedActionForm role="owner" action={saveSupplierAction} submitLabel="Save supplier" label="Save supplier" layout="stacked">
+        <GatedActionForm
+          role="owner"
+          action={saveSupplierAction}
+          submitLabel="Save supplier"
+          label="Save supplier"
+          layout="stacked"
+        >
           <label>
             Name <input name="name" placeholder="h2h-backup" size={20} />
           </label>

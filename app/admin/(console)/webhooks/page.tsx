@@ -141,7 +141,7 @@ export default async function WebhooksPage({ searchParams }: { searchParams: Pag
             </td>
             <td>
               <GatedActionForm
-role="operator"
+                role="operator"
                 action={redeliverWebhookAction}
                 submitLabel="Re-send"
                 confirm={`Send event ${d.eventId} to endpoint #${d.endpointId} again, as a new delivery?`}
@@ -156,7 +156,7 @@ role="operator"
 
       <h2>Replay an account&apos;s events</h2>
       <GatedActionForm
-role="operator"
+        role="operator"
         action={replayWebhookRangeAction}
         submitLabel="Replay"
         confirm="Re-send these events to every enabled endpoint of the account subscribed to them?"

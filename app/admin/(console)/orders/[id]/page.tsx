@@ -39,7 +39,7 @@ export default async function OrderPage({ params }: { params: Promise<{ id: stri
           </p>
           <div className="grid-2">
             <GatedActionForm
-role="operator"
+              role="operator"
               action={completeFlaggedOrderAction}
               submitLabel="Mark completed"
               confirm={`Mark ${order.publicId} completed? The customer keeps being charged ${formatUsd(order.amountCents)} and sees the order as delivered.`}
@@ -51,7 +51,7 @@ role="operator"
               <input name="reason" placeholder="Note for the log (e.g. supplier confirmed delivery)" maxLength={200} />
             </GatedActionForm>
             <GatedActionForm
-role="operator"
+              role="operator"
               action={cancelAndRefundFlaggedOrderAction}
               submitLabel="Cancel and refund"
               confirm={`Cancel ${order.publicId} and refund ${formatUsd(order.amountCents)} to account ${accountName}? The customer sees CANCELLED BY ADMIN.`}
