@@ -20,7 +20,9 @@ export interface ReadOrderFilters {
   kept: { status: string; line: string; account: string; from: string; to: string; mode: "test" | undefined };
 }
 
-export async function readOrderFilters(params: Record<string, string | string[] | undefined>): Promise<ReadOrderFilters> {
+export async function readOrderFilters(
+  params: Record<string, string | string[] | undefined>,
+): Promise<ReadOrderFilters> {
   const status = single(params, "status");
   const line = single(params, "line");
   const accountText = single(params, "account");

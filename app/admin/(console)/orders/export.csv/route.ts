@@ -11,7 +11,10 @@ export async function GET(request: Request): Promise<Response> {
     return new Response(null, { status: 307, headers: { location: "/admin/login" } });
   const { filters, problems } = await readOrderFilters(Object.fromEntries(new URL(request.url).searchParams));
   if (problems.length > 0) {
-    return new Response(`${problems.join("\n")}\n`, { status: 400, headers: { "content-type": "text/plain; charset=utf-8" } });
+    return new Response(`${problems.join("\n")}\n`, {
+      status: 400,
+      headers: { "content-type": "text/plain; charset=utf-8" },
+    });
   }
   const day = new Date().toISOString().slice(0, 10);
   return new Response(streamOrdersCsv(filters), {
