@@ -6,6 +6,7 @@ import type { Browser, BrowserContext, Page } from "playwright";
 import { closePool } from "@/lib/db/pool";
 import { seedDemoCatalog } from "@/lib/seed/seed-demo-data";
 import { createAdminUser } from "@/lib/admin-users/create-admin-user";
+import { enableTwoFactor } from "../helpers/two-factor";
 import { api, baseUrl } from "../helpers/api";
 import { closeSql, resetDatabase, sql, sqlRow } from "../helpers/db";
 import { createAccount } from "../helpers/fixtures";
@@ -34,6 +35,7 @@ describe.skipIf(!chromiumPath)("catalog management in Chromium", () => {
   let browser: Browser;
   let context: BrowserContext;
   let page: Page;
+  let totpSecret: string;
   let customer: Awaited<ReturnType<typeof createAccount>>;
 
   beforeAll(async () => {
@@ -42,6 +44,8 @@ describe.skipIf(!chromiumPath)("catalog management in Chromium", () => {
     expect(
       (await createAdminUser({ email: ADMIN_EMAIL, password: ADMIN_PASSWORD, role: "owner", actor: "test" })).status,
     ).toBe("created");
+    // Owners reach owner actions only with two-factor on.
+    totpSecret = (await enableTwoFactor(ADMIN_EMAIL)).secret;
     customer = await createAccount({ balanceCents: 5_000 });
     browser = await launchBrowser();
     context = await newDashboardContext(browser);
@@ -64,7 +68,7 @@ describe.skipIf(!chromiumPath)("catalog management in Chromium", () => {
   });
 
   it("creates a line and a pack, which GET /products lists at once", async () => {
-    await signIn(page, ADMIN_EMAIL, ADMIN_PASSWORD);
+    await signIn(page, ADMIN_EMAIL, ADMIN_PASSWORD, { totpSecret });
     await page.goto("/admin/catalog");
     await page.getByText("New line", { exact: true }).click();
     const lineForm = page.getByRole("form", { name: "New line" });
