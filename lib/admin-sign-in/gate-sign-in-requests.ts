@@ -3,7 +3,7 @@
 // refused at once (and counted against their IP), in next-auth's JSON shape so the form shows why.
 import type http from "node:http";
 import { createBoundedQueue, QueueFullError } from "./bounded-queue";
-import { SIGN_IN_ERROR_CODES } from "./sign-in-admin";
+import { SIGN_IN_ERROR_CODES } from "./sign-in-error-codes";
 import { recordLockout, signInState } from "./sign-in-state";
 
 export const SIGN_IN_PATH = "/api/auth/callback/credentials";

@@ -5,6 +5,7 @@
 import { normaliseAdminEmail, type AdminUserRecord } from "../admin-users/admin-user-record";
 import { verifyAdminPassword } from "../admin-users/verify-admin-password";
 import { QueueFullError } from "./bounded-queue";
+export { SIGN_IN_ERROR_CODES } from "./sign-in-error-codes";
 import type { ThrottleScope } from "./sign-in-throttle";
 import { recordLockout, signInState } from "./sign-in-state";
 
@@ -17,12 +18,6 @@ export type SignInResult =
   /** Too many sign-ins are being checked at once: refused without waiting. */
   | { status: "busy" };
 
-/** The `error` next-auth hands the sign-in form for each refusal other than a wrong password. */
-export const SIGN_IN_ERROR_CODES: Record<Exclude<SignInResult["status"], "signed_in" | "wrong_credentials">, string> = {
-  throttled: "SIGN_IN_THROTTLED",
-  locked: "SIGN_IN_LOCKED",
-  busy: "SIGN_IN_BUSY",
-};
 
 export async function signInAdmin(input: {
   email: string;

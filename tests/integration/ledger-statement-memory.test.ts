@@ -31,7 +31,7 @@ import { useCleanDatabase } from "../helpers/clean-database";
 
 const ENTRIES = 100_000;
 // Old-generation caps per host: `next start` carries Next's own modules as well.
-const LEAN_HEAP_MB = Number(process.env.STATEMENT_HEAP_MB ?? 96);
+const LEAN_HEAP_MB = Number(process.env.STATEMENT_HEAP_MB ?? 128);
 const NEXT_HEAP_MB = Number(process.env.STATEMENT_NEXT_HEAP_MB ?? 160);
 const built = fs.existsSync(path.join(projectRoot, ".next", "BUILD_ID"));
 if (!built)
