@@ -18,7 +18,6 @@ export type SignInResult =
   /** Too many sign-ins are being checked at once: refused without waiting. */
   | { status: "busy" };
 
-
 export async function signInAdmin(input: {
   email: string;
   password: string;
