@@ -23,7 +23,6 @@ import {
   type WorkerUtils,
 } from "graphile-worker";
 import { env, type Env } from "../../config/env";
-import { alertLowStock } from "../../catalog/alert-low-stock";
 import { fulfilOrder } from "./fulfil-order";
 import { FULFIL_ORDER_TASK } from "./enqueue-fulfilment";
 import { webhookTasks } from "../../webhooks/webhook-tasks";
@@ -448,15 +447,8 @@ export async function startWorker(options: {
       return [];
     }
   };
-  // Packs whose stock fell below their alert are told to the admins at the same pace.
-  const housekeeping = async () => {
-    await sweep();
-    await alertLowStock(undefined, (line) => log(`stock alerts: ${line}`)).catch((error: Error) =>
-      log(`stock alerts failed: ${error.message}`),
-    );
-  };
-  await housekeeping();
-  const timer = setInterval(() => void housekeeping(), options.sweepIntervalMs ?? configured.sweepIntervalMs);
+  await sweep();
+  const timer = setInterval(() => void sweep(), options.sweepIntervalMs ?? configured.sweepIntervalMs);
 
   return {
     sweep,
