@@ -37,6 +37,13 @@ export interface CatalogLineWithStock {
   products: CatalogProductWithStock[];
 }
 
+/** A code-delivered pack whose free codes are below the alert an owner set for it. */
+export function isBelowStockAlert(product: Pick<CatalogProductWithStock, "stock" | "stockAlertBelow">): boolean {
+  return (
+    product.stock !== null && product.stockAlertBelow !== null && product.stock.available < product.stockAlertBelow
+  );
+}
+
 export function isStockKind(kind: CatalogLineWithStock["kind"]): boolean {
   return kind === "gamekey" || kind === "giftcard";
 }

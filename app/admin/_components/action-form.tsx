@@ -81,11 +81,7 @@ export function ActionForm({
           </button>
         </div>
       )}
-      {state ? (
-        <p className={`result ${state.ok ? "ok" : "error"}`} role="status">
-          {state.message}
-        </p>
-      ) : null}
+      <ActionResult state={state} />
       {state?.shownOnce?.length ? (
         <ul className="shown-once mono" aria-label="Shown once">
           {state.shownOnce.map((line) => (
@@ -95,4 +91,13 @@ export function ActionForm({
       ) : null}
     </form>
   );
+}
+
+/** An action's answer under its form: what happened, or why nothing did. */
+export function ActionResult({ state }: { state: ActionState }) {
+  return state ? (
+    <p className={`result ${state.ok ? "ok" : "error"}`} role="status">
+      {state.message}
+    </p>
+  ) : null;
 }

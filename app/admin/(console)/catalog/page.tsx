@@ -1,6 +1,6 @@
 // Catalog: lines and packs, what they cost, whether they sell, and the code stock of game-key and
 // gift-card packs, with the forms that create and change them; the price list's import and export.
-import { listCatalogWithStock, isStockKind } from "@/lib/catalog/list-catalog-with-stock";
+import { isBelowStockAlert, isStockKind, listCatalogWithStock } from "@/lib/catalog/list-catalog-with-stock";
 import { requireAdminPage } from "../../_lib/session";
 import Link from "next/link";
 import { formatUsd } from "../../_lib/format";
@@ -179,9 +179,7 @@ export default async function CatalogPage() {
                   {product.stock ? (
                     <td className="num" data-testid="stock-alert-below">
                       {product.stockAlertBelow ?? "—"}
-                      {product.stockAlertBelow !== null && product.stock.available < product.stockAlertBelow ? (
-                        <span className="badge bad">low</span>
-                      ) : null}
+                      {isBelowStockAlert(product) ? <span className="badge bad">low</span> : null}
                     </td>
                   ) : (
                     <td className="mono">{product.supplierSku ?? "—"}</td>

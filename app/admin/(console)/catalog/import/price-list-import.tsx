@@ -5,7 +5,7 @@
 import { useActionState } from "react";
 import { formatUsd } from "@/lib/money/parse-usd";
 import type { PriceListChange } from "@/lib/catalog/import-price-list";
-import { ActionForm } from "../../../_components/action-form";
+import { ActionForm, ActionResult } from "../../../_components/action-form";
 import { applyPriceListAction, previewPriceListAction, type PreviewState } from "./actions";
 
 const FIELD_LABELS: Record<string, string> = {
@@ -53,11 +53,7 @@ export function PriceListImport() {
               {pending ? "Working…" : "Preview"}
             </button>
           </div>
-          {state ? (
-            <p className={`result ${state.ok ? "ok" : "error"}`} role="status">
-              {state.message}
-            </p>
-          ) : null}
+          <ActionResult state={state} />
         </form>
       </section>
 
