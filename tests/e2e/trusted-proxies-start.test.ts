@@ -23,7 +23,7 @@ function run(
     // Listening despite the bad entry is the failure this test exists for: stop it and report.
     if (message?.type === "listening") child.kill("SIGTERM");
   });
-  return new Promise((resolve) => child.once("exit", (code) => resolve({ code, stdout, stderr })));
+  return new Promise((resolve) => child.once("close", (code) => resolve({ code, stdout, stderr })));
 }
 
 describe("TRUSTED_PROXIES is validated at start", () => {

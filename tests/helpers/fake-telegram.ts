@@ -390,7 +390,7 @@ function runScript(
   let output = "";
   child.stdout!.on("data", (chunk) => (output += chunk));
   child.stderr!.on("data", (chunk) => (output += chunk));
-  return new Promise((resolve) => child.once("exit", (code) => resolve({ code, output })));
+  return new Promise((resolve) => child.once("close", (code) => resolve({ code, output })));
 }
 
 /**

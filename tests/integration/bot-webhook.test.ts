@@ -36,7 +36,7 @@ function runScript(
     // A server that listens when it should have refused to start: stop it, the test reports it.
     if (message?.type === "listening") child.kill("SIGTERM");
   });
-  return new Promise((resolve) => child.once("exit", (code) => resolve({ code, output })));
+  return new Promise((resolve) => child.once("close", (code) => resolve({ code, output })));
 }
 
 async function traces(updateId: number) {

@@ -88,7 +88,7 @@ describe("production secrets", () => {
     let output = "";
     child.stdout!.on("data", (chunk) => (output += chunk));
     child.stderr!.on("data", (chunk) => (output += chunk));
-    const exited = new Promise<number | null>((resolve) => child.once("exit", (code) => resolve(code)));
+    const exited = new Promise<number | null>((resolve) => child.once("close", (code) => resolve(code)));
     // Asked all along, from the start to the exit: not one answer, health check or order.
     const answered: string[] = [];
     let running = true;
@@ -196,7 +196,8 @@ describe("development secrets", () => {
             });
             let out = "";
             child.stdout.on("data", (chunk) => (out += chunk));
-            child.once("exit", (code) => (code === 0 ? resolve(out) : reject(new Error(`exit ${code}`))));
+            // "close", not "exit": at "exit" the last chunk of stdout may not have been read yet.
+            child.once("close", (code) => (code === 0 ? resolve(out) : reject(new Error(`exit ${code}`))));
           }),
       ),
     );
