@@ -1,5 +1,6 @@
 // Tells the admins once each time a pack's free codes fall below the threshold an owner set for it
-// (stock_alert_below); the pack is re-armed when its stock is back at or above it.
+// (stock_alert_below); the pack is re-armed when its stock is back at or above it. The worker looks
+// after every sweep, so a crossing is told within WORKER_SWEEP_MS, off the placement path.
 import type { Telegram } from "telegraf";
 import { notifyAdmins } from "../telegram/notify-admins";
 import { telegramFromEnv } from "../telegram/telegram-from-env";

@@ -1,8 +1,9 @@
 // Stock alerts: admins are told through the bot (the local Bot API) once each time a pack's free
 // codes fall below the threshold set for it, and again only after the stock has been back at or
-// above it. Codes are taken by real orders over HTTP and given back by a real upload.
+// above it. Codes are taken by real orders over HTTP and given back by a real upload; the last test
+// leaves the looking to a running worker process, as the service runs.
 import crypto from "node:crypto";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { Telegram } from "telegraf";
 import { alertLowStock } from "@/lib/catalog/alert-low-stock";
 import { importInventoryCodes } from "@/lib/catalog/import-inventory-codes";
@@ -11,6 +12,7 @@ import { useCleanDatabase } from "../helpers/clean-database";
 import { sql, sqlRow } from "../helpers/db";
 import { createAccount } from "../helpers/fixtures";
 import { newTrxid, order } from "../helpers/orders";
+import { startWorkerProcess } from "../helpers/fault-load";
 
 useCleanDatabase();
 
@@ -97,4 +99,52 @@ describe("low stock alerts", () => {
     expect(looks.flat()).toHaveLength(1);
     expect(fake.textsTo(admin.telegramId)).toHaveLength(before + 1);
   });
+
+  it("a running worker process tells them on its own, once per crossing", async () => {
+    const admin = await createAccount({ key: false });
+    await sql(`UPDATE accounts SET is_admin = true WHERE id = $1`, [admin.accountId]);
+    const buyer = await createAccount({ balanceCents: 100_000 });
+    if ((await available()) < 3) await uploadCodes(3);
+    const threshold = await available();
+    await sql(`UPDATE products SET stock_alert_below = $2, stock_alert_sent_at = NULL WHERE catalog_id = $1`, [
+      PACK,
+      threshold,
+    ]);
+    const worker = startWorkerProcess({
+      DATABASE_URL: inject("databaseUrl"),
+      TELEGRAM_BOT_TOKEN: fake.token,
+      TELEGRAM_API_ROOT: fake.apiRoot,
+      WORKER_SWEEP_MS: "200",
+    });
+    try {
+      await worker.ready;
+      const told = () => fake.textsTo(admin.telegramId).filter((text) => text.includes(`Low stock: ${PACK}`));
+
+      await buyOne(buyer.key);
+      await expect.poll(told, { timeout: 20_000, interval: 100 }).toHaveLength(1);
+      expect(told()[0]).toContain(`${threshold - 1} codes left, below its alert at ${threshold}`);
+      // Lower still: the same crossing, not told again. The worker re-arms the pack once the
+      // restock is back at the threshold (seen in the row), and tells the next fall below.
+      await buyOne(buyer.key);
+      await uploadCodes(2);
+      await expect
+        .poll(
+          async () =>
+            (await sqlRow(`SELECT stock_alert_sent_at FROM products WHERE catalog_id = $1`, [PACK]))
+              .stock_alert_sent_at,
+          {
+            timeout: 20_000,
+            interval: 100,
+          },
+        )
+        .toBeNull();
+      expect(told()).toHaveLength(1);
+      await buyOne(buyer.key);
+      await expect.poll(told, { timeout: 20_000, interval: 100 }).toHaveLength(2);
+      expect(told()[1]).toContain(`${threshold - 1} codes left`);
+    } finally {
+      worker.child.kill("SIGTERM");
+      if (worker.child.exitCode === null) await new Promise((resolve) => worker.child.once("exit", resolve));
+    }
+  }, 60_000);
 });

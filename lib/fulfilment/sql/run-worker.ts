@@ -23,6 +23,7 @@ import {
   type WorkerUtils,
 } from "graphile-worker";
 import { env, type Env } from "../../config/env";
+import { alertLowStock } from "../../catalog/alert-low-stock";
 import { fulfilOrder } from "./fulfil-order";
 import { FULFIL_ORDER_TASK } from "./enqueue-fulfilment";
 import { webhookTasks } from "../../webhooks/webhook-tasks";
@@ -447,8 +448,24 @@ export async function startWorker(options: {
       return [];
     }
   };
+  // Packs whose stock fell below their alert are told to the admins at the sweep's pace: one look
+  // at a time, and none while the job runners wait for the database.
+  let alerting: Promise<void> | undefined;
+  const alertStock = () => {
+    if (alerting || recovering || stopping) return;
+    alerting = alertLowStock(undefined, (line) => log(`stock alerts: ${line}`))
+      .then(
+        () => undefined,
+        (error: Error) => log(`stock alerts failed: ${error.message}`),
+      )
+      .finally(() => (alerting = undefined));
+  };
   await sweep();
-  const timer = setInterval(() => void sweep(), options.sweepIntervalMs ?? configured.sweepIntervalMs);
+  alertStock();
+  const timer = setInterval(() => {
+    void sweep();
+    alertStock();
+  }, options.sweepIntervalMs ?? configured.sweepIntervalMs);
 
   return {
     sweep,
@@ -456,7 +473,7 @@ export async function startWorker(options: {
       stopping = true;
       clearInterval(timer);
       await recovering;
-      await Promise.all([current && drain(current), ...draining, dispatcher?.stop()]);
+      await Promise.all([current && drain(current), ...draining, dispatcher?.stop(), alerting]);
       await dispatchPool?.end();
       await liveness?.end().catch(() => undefined);
       await utils.release();
