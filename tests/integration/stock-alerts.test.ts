@@ -52,14 +52,23 @@ async function uploadCodes(count: number) {
   expect(result.status).toBe("imported");
 }
 
+/** An admin to tell, a funded buyer, and the pack's alert armed at its stock (at least 3 codes). */
+async function armAlertAtStock() {
+  const admin = await createAccount({ key: false });
+  await sql(`UPDATE accounts SET is_admin = true WHERE id = $1`, [admin.accountId]);
+  const buyer = await createAccount({ balanceCents: 100_000 });
+  if ((await available()) < 3) await uploadCodes(3);
+  const threshold = await available();
+  await sql(`UPDATE products SET stock_alert_below = $2, stock_alert_sent_at = NULL WHERE catalog_id = $1`, [
+    PACK,
+    threshold,
+  ]);
+  return { admin, buyer, threshold };
+}
+
 describe("low stock alerts", () => {
   it("tell every admin once per crossing below the pack's threshold, and again after a restock", async () => {
-    const admin = await createAccount({ key: false });
-    await sql(`UPDATE accounts SET is_admin = true WHERE id = $1`, [admin.accountId]);
-    const buyer = await createAccount({ balanceCents: 100_000 });
-    if ((await available()) < 3) await uploadCodes(3);
-    const threshold = await available();
-    await sql(`UPDATE products SET stock_alert_below = $2 WHERE catalog_id = $1`, [PACK, threshold]);
+    const { admin, buyer, threshold } = await armAlertAtStock();
 
     // At the threshold: nothing to tell.
     expect(await alertLowStock(telegram)).toEqual([]);
@@ -101,15 +110,7 @@ describe("low stock alerts", () => {
   });
 
   it("a running worker process tells them on its own, once per crossing", async () => {
-    const admin = await createAccount({ key: false });
-    await sql(`UPDATE accounts SET is_admin = true WHERE id = $1`, [admin.accountId]);
-    const buyer = await createAccount({ balanceCents: 100_000 });
-    if ((await available()) < 3) await uploadCodes(3);
-    const threshold = await available();
-    await sql(`UPDATE products SET stock_alert_below = $2, stock_alert_sent_at = NULL WHERE catalog_id = $1`, [
-      PACK,
-      threshold,
-    ]);
+    const { admin, buyer, threshold } = await armAlertAtStock();
     const worker = startWorkerProcess({
       DATABASE_URL: inject("databaseUrl"),
       TELEGRAM_BOT_TOKEN: fake.token,
