@@ -147,7 +147,6 @@ const FIELD_NAMES: Record<string, string> = {
   supplierSku: "Supplier SKU",
 };
 
-/** Every issue of a failed parse as "Field: what is wrong", in the order zod found them. */
 /** How the price list names the pack fields: its columns. */
 export const PRICE_LIST_NAMES: Record<string, string> = {
   catalogId: "catalog_id",

@@ -31,6 +31,22 @@ async function catalogRows() {
   return await sql(`SELECT catalog_id, pack_name, price_cents, active, updated_at FROM products ORDER BY catalog_id`);
 }
 
+/** Fills the catalog page's "New line" form and submits it; the form, for its answer. */
+async function submitNewLine(
+  page: Page,
+  line: { slug: string; code: string; gameName: string; productName: string; requiredFields: string },
+) {
+  await page.getByText("New line", { exact: true }).click();
+  const form = page.getByRole("form", { name: "New line" });
+  await form.getByLabel("Slug", { exact: true }).fill(line.slug);
+  await form.getByLabel("Code", { exact: true }).fill(line.code);
+  await form.getByLabel("Game name", { exact: true }).fill(line.gameName);
+  await form.getByLabel("Product name", { exact: true }).fill(line.productName);
+  await form.getByRole("textbox", { name: /^Required fields/ }).fill(line.requiredFields);
+  await form.getByRole("button", { name: "Create line" }).click();
+  return form;
+}
+
 describe.skipIf(!chromiumPath)("catalog management in Chromium", () => {
   let browser: Browser;
   let context: BrowserContext;
@@ -70,14 +86,13 @@ describe.skipIf(!chromiumPath)("catalog management in Chromium", () => {
   it("creates a line and a pack, which GET /products lists at once", async () => {
     await signIn(page, ADMIN_EMAIL, ADMIN_PASSWORD, { totpSecret });
     await page.goto("/admin/catalog");
-    await page.getByText("New line", { exact: true }).click();
-    const lineForm = page.getByRole("form", { name: "New line" });
-    await lineForm.getByLabel("Slug", { exact: true }).fill("arcade");
-    await lineForm.getByLabel("Code", { exact: true }).fill("AR");
-    await lineForm.getByLabel("Game name", { exact: true }).fill("Arcade Heroes");
-    await lineForm.getByLabel("Product name", { exact: true }).fill("Arcade Heroes Tokens");
-    await lineForm.getByRole("textbox", { name: /^Required fields/ }).fill("userId: Hero ID");
-    await lineForm.getByRole("button", { name: "Create line" }).click();
+    const lineForm = await submitNewLine(page, {
+      slug: "arcade",
+      code: "AR",
+      gameName: "Arcade Heroes",
+      productName: "Arcade Heroes Tokens",
+      requiredFields: "userId: Hero ID",
+    });
     await expect.poll(() => lineForm.getByRole("status").textContent()).toBe("Line arcade created.");
 
     const section = page.getByRole("region", { name: "Line arcade" });
@@ -195,14 +210,13 @@ describe.skipIf(!chromiumPath)("catalog management in Chromium", () => {
       await signIn(viewerPage, email, ADMIN_PASSWORD);
       await viewerPage.goto("/admin/catalog");
       const before = await catalogRows();
-      await viewerPage.getByText("New line", { exact: true }).click();
-      const lineForm = viewerPage.getByRole("form", { name: "New line" });
-      await lineForm.getByLabel("Slug", { exact: true }).fill("viewerline");
-      await lineForm.getByLabel("Code", { exact: true }).fill("VW");
-      await lineForm.getByLabel("Game name", { exact: true }).fill("Viewer");
-      await lineForm.getByLabel("Product name", { exact: true }).fill("Viewer");
-      await lineForm.getByRole("textbox", { name: /^Required fields/ }).fill("userId: ID");
-      await lineForm.getByRole("button", { name: "Create line" }).click();
+      const lineForm = await submitNewLine(viewerPage, {
+        slug: "viewerline",
+        code: "VW",
+        gameName: "Viewer",
+        productName: "Viewer",
+        requiredFields: "userId: ID",
+      });
       await expect
         .poll(() => lineForm.getByRole("status").textContent())
         .toBe("Needs the owner role (yours is viewer): nothing was changed.");
