@@ -347,9 +347,15 @@ export async function startWorker(options: {
     return generation;
   };
 
-  /** Stops a generation, waits for its last job to return, then lets its ids go. */
+  /**
+   * Stops a generation and lets its ids go once its last job has returned. graphile's own
+   * bookkeeping on stop (returning its local queue, recording failures) retries for minutes while
+   * the database is away, so the ids do not wait for it: a job still locked under them is released
+   * by a sweep.
+   */
   const drain = async (generation: Generation) => {
-    await Promise.all(generation.runners.map((runner) => runner.stop().catch(() => undefined)));
+    // Taking no new job starts at once; the promise is the bookkeeping's.
+    const stopped = Promise.all(generation.runners.map((runner) => runner.stop().catch(() => undefined)));
     const waitingSince = Date.now();
     let said = false;
     while (generation.inFlight > 0) {
@@ -361,6 +367,7 @@ export async function startWorker(options: {
       await sleep(100);
     }
     await letGo([...generation.ids]);
+    await stopped;
     await Promise.all(generation.pools.map((runnerDb) => runnerDb.end().catch(() => undefined)));
   };
   /** Drains a stopped generation without waiting for it (stop() waits for every one). */
