@@ -17,11 +17,7 @@ import { getPool } from "../../db/pool";
 import { prepared, sql } from "../../db/run-sql";
 import { getSupplier } from "../../suppliers/get-supplier";
 import { supplierForAccount } from "../../suppliers/supplier-account";
-import {
-  CIRCUIT_COOL_DOWN,
-  recordSupplierFailure,
-  recordSupplierSuccess,
-} from "../../suppliers/sql/record-supplier-result";
+import { recordSupplierFailure, recordSupplierSuccess } from "../../suppliers/sql/record-supplier-result";
 import { notifyCircuitChange } from "../../suppliers/notify-circuit-change";
 import type { Supplier, TopupRequest, TopupStatus } from "../../suppliers/types";
 import type { Product } from "../../generated/prisma/client";
@@ -70,29 +66,28 @@ export async function fulfilOrder(
 ): Promise<void> {
   const pool = getPool();
   // One round trip and one commit: the order as it was and, for a top-up still to fulfil, its
-  // attempt counted (durably, before the supplier is called) and its supplier with its offer. A live
-  // top-up not routed yet goes to its pack's first supplier by priority that is neither paused nor
-  // open (route-order.ts says the rules); a supplier due a probe is taken only with its probe
-  // claimed, and otherwise routeOrder decides below. Key and gift-card lines have no supplier attempt.
+  // attempt counted (durably, before the supplier is called) and its route: the supplier it is with
+  // and that supplier's offer or, for a live top-up not routed yet, its pack's first supplier by
+  // priority that is neither paused nor open (route-order.ts says the rules). When that supplier is
+  // due a probe, the statement routes nothing and routeOrder below claims the probe or moves on.
+  // Key and gift-card lines have no supplier attempt.
   const { rows } = await pool.query<FulfilmentRow>(
     prepared(
       "fulfil-read-and-count",
       sql`WITH pick AS (
-            SELECT s.id, s.name, s.circuit_open_until IS NOT NULL AS due_probe
+            SELECT s.id, s.name, o.supplier_id IS NULL AND s.circuit_open_until IS NOT NULL AS due_probe,
+                   json_build_object('id', s.id, 'name', s.name, 'kind', s.kind, 'settings', s.settings,
+                                     'updatedAt', s.updated_at, 'sku', f.sku,
+                                     'consecutiveFailures', s.consecutive_failures) AS route
               FROM orders o
-              JOIN supplier_offers f ON f.product_id = o.product_id
-              JOIN suppliers s ON s.id = f.supplier_id
-             WHERE o.id = ${orderId} AND o.supplier_id IS NULL AND o.livemode AND o.line_kind = 'topup'
-               AND s.paused_at IS NULL AND (s.circuit_open_until IS NULL OR s.circuit_open_until <= now())
+              JOIN suppliers s ON s.id = o.supplier_id OR o.supplier_id IS NULL
+              LEFT JOIN supplier_offers f ON f.supplier_id = s.id AND f.product_id = o.product_id
+             WHERE o.id = ${orderId} AND o.livemode AND o.line_kind = 'topup'
+               AND (o.supplier_id IS NOT NULL
+                    OR f.id IS NOT NULL AND s.paused_at IS NULL
+                       AND (s.circuit_open_until IS NULL OR s.circuit_open_until <= now()))
              ORDER BY f.priority, f.id
              LIMIT 1
-          ), probe AS (
-            UPDATE suppliers s SET circuit_open_until = now() + ${CIRCUIT_COOL_DOWN}::interval
-              FROM pick
-             WHERE s.id = pick.id AND pick.due_probe AND s.circuit_open_until <= now()
-            RETURNING s.id
-          ), routed AS (
-            SELECT pick.id, pick.name FROM pick WHERE NOT pick.due_probe OR EXISTS (SELECT 1 FROM probe)
           ), counted AS (
             UPDATE orders o
                SET attempts = o.attempts + 1, updated_at = now(),
@@ -100,20 +95,18 @@ export async function fulfilOrder(
                    supplier = CASE WHEN o.supplier_id IS NULL AND routed.id IS NOT NULL THEN routed.name ELSE o.supplier END,
                    tried_supplier_ids = CASE WHEN o.supplier_id IS NULL AND routed.id IS NOT NULL
                                              THEN o.tried_supplier_ids || routed.id ELSE o.tried_supplier_ids END
-              FROM (SELECT 1) one LEFT JOIN routed ON true
+              FROM (SELECT 1) one LEFT JOIN pick routed ON NOT routed.due_probe
              WHERE o.id = ${orderId} AND o.line_kind = 'topup' AND o.status IN ('pending', 'processing') AND NOT o.needs_admin
-            RETURNING o.attempts, o.supplier_id, o.tried_supplier_ids
+            -- The route only when it is the supplier the order is with now: another runner may have
+            -- routed the order between this statement's snapshot and its update.
+            RETURNING o.attempts, o.tried_supplier_ids, CASE WHEN o.supplier_id = routed.id THEN routed.route END AS route
           )
           SELECT (order_record(o)).*, p.supplier_sku AS "supplierSku", c.attempts AS "countedAttempts",
                  o.product_id AS "productId", COALESCE(c.tried_supplier_ids, o.tried_supplier_ids) AS "triedSupplierIds",
-                 CASE WHEN s.id IS NOT NULL THEN json_build_object(
-                   'id', s.id, 'name', s.name, 'kind', s.kind, 'settings', s.settings, 'updatedAt', s.updated_at,
-                   'sku', f.sku, 'consecutiveFailures', s.consecutive_failures) END AS route
+                 c.route
             FROM orders o
             LEFT JOIN products p ON p.id = o.product_id
             LEFT JOIN counted c ON true
-            LEFT JOIN suppliers s ON s.id = c.supplier_id
-            LEFT JOIN supplier_offers f ON f.supplier_id = s.id AND f.product_id = o.product_id
            WHERE o.id = ${orderId}`,
     ),
   );
@@ -149,7 +142,7 @@ export async function fulfilOrder(
   let attempts = order.countedAttempts;
   let route = order.route && { ...order.route, updatedAt: new Date(order.route.updatedAt) };
   if (!route) {
-    // Not routed by the statement above: every supplier paused or open, or a probe taken meanwhile.
+    // Not routed by the statement above: every supplier paused or open, or the first one due a probe.
     const routed = await routeOrder({ id: orderId, productId: order.productId, from: null, tried: [] });
     if (routed.status === "moved_meanwhile") return;
     if (routed.status === "none_left") return void (await cancelAndRefundOrder(orderId, NO_SUPPLIER_LEFT));
