@@ -14,6 +14,7 @@ export function prepared(name: string, statement: Sql): pg.QueryConfig {
   return { name, text: statement.text, values: statement.values };
 }
 
+/** Runs one whole statement (built where it is used) on either kind of transaction; it builds no SQL itself. */
 export async function runSql<T>(tx: SqlTransaction, statement: Sql, name?: string): Promise<T[]> {
   if ("query" in tx) {
     const config = name ? prepared(name, statement) : { text: statement.text, values: statement.values };
