@@ -268,14 +268,16 @@ export async function startWorker(options: {
   const draining = new Set<Promise<void>>();
 
   /**
-   * A runner's pool. Its connection attempts time out (PG_CONNECT_TIMEOUT_MS) like every pool of the
-   * service: an attempt that hangs would otherwise hold a start or a stop for good.
+   * A runner's pool, with its sessions' `settings` (libpq options). Its connection attempts time out
+   * (PG_CONNECT_TIMEOUT_MS) like every pool of the service: an attempt that hangs would otherwise
+   * hold a start or a stop for good.
    */
-  const runnerPool = (generation: Generation) => {
+  const runnerPool = (generation: Generation, settings?: string) => {
     const runnerDb = new pg.Pool({
       connectionString: options.connectionString,
       max: 10,
       connectionTimeoutMillis: config.pgConnectTimeoutMs,
+      options: settings,
     });
     // Idle and checked-out clients both, as for the worker's own pool.
     runnerDb.on("error", (error) => log(`runner pool error: ${error.message}`));
@@ -312,14 +314,19 @@ export async function startWorker(options: {
       generation.runners.push(
         await run({
           ...shared,
-          pgPool: runnerPool(generation),
+          // The queue's own bookkeeping (locking, completing, rescheduling a job) commits without
+          // waiting for the WAL flush. A job's order changes commit durably, after its lock, and a
+          // flush takes every earlier commit with it: a database crash can lose only a lock nothing
+          // was done under yet, or a completion, whose job runs again and finds its order settled.
+          pgPool: runnerPool(generation, "-c synchronous_commit=off"),
           events,
           concurrency,
-          // graphile-worker's batching: jobs are locked and completed many per query, not one commit
-          // each. Failures are batched too: unbatched, a failure that cannot be recorded (database
-          // down) is a promise nobody awaits, and its rejection would end the process.
+          // graphile-worker's batching: jobs are locked many per query, and the jobs finished within
+          // 10 ms are completed in one. Failures are batched too: unbatched, a failure that cannot
+          // be recorded (database down) is a promise nobody awaits, and its rejection would end the
+          // process.
           preset: {
-            worker: { localQueue: { size: concurrency * 2 }, completeJobBatchDelay: 0, failJobBatchDelay: 0 },
+            worker: { localQueue: { size: concurrency * 2 }, completeJobBatchDelay: 10, failJobBatchDelay: 0 },
           },
           taskList: {
             [FULFIL_ORDER_TASK]: counted(async (payload) => {
