@@ -2,9 +2,13 @@
 // so handlers never look up the caller's account or admin rights themselves.
 import type { Context } from "telegraf";
 import type { AccountRecord } from "@/lib/accounts/account-record";
+import type { TelegramAdmin } from "@/lib/admin-users/telegram-admin";
 
 export interface BotConfig {
-  /** Telegram user ids from ADMIN_TELEGRAM_IDS. accounts.is_admin grants the same rights. */
+  /**
+   * Telegram user ids from ADMIN_TELEGRAM_IDS: the bootstrap list. It grants no command; until an
+   * owner has linked Telegram, these ids get the owners' notices and are told how to link.
+   */
   adminTelegramIds: ReadonlySet<number>;
 }
 
@@ -14,6 +18,9 @@ export interface Sender {
   displayName: string | null;
   /** Undefined until the user has sent /start. */
   account?: AccountRecord;
+  /** The active admin user linked to this Telegram account, read afresh for this update. */
+  admin?: TelegramAdmin;
+  /** `admin` is set: admin features are mounted (each command still needs its role, bot/middleware/admin-guard.ts). */
   isAdmin: boolean;
   /** How the audit log and the ledger name this user: "telegram:<id>". */
   actor: string;
@@ -28,4 +35,11 @@ export interface BotContext extends Context {
 export function senderOf(ctx: BotContext): Sender {
   if (!ctx.sender) throw new Error("sender is not loaded: is load-sender registered before the features?");
   return ctx.sender;
+}
+
+/** The linked admin behind an update that reached an admin feature (mounted for linked admins only). */
+export function adminOf(ctx: BotContext): TelegramAdmin {
+  const admin = senderOf(ctx).admin;
+  if (!admin) throw new Error("no linked admin: admin features are mounted for linked admins only");
+  return admin;
 }

@@ -1,9 +1,9 @@
 // The bot: middleware and features in the order they run. Order matters:
 //   1. dedupe   — a redelivered update stops here, before anything else runs
 //   2. private  — nothing about keys or money is said in group chats; forwarded commands do not run
-//   3. sender   — who is talking: account and admin rights
-//   4. guard    — admin commands and buttons from non-admins are refused here
-//   5. features — holder features, then admin features (mounted for admins only)
+//   3. sender   — who is talking: account, and the admin user linked to them (read per update)
+//   4. guard    — admin commands and buttons are refused here unless that admin's role allows them
+//   5. features — holder features and /link, then admin features (mounted for linked admins only)
 //   6. fallback — anything unanswered gets a pointer to /help
 import { Composer, Telegraf } from "telegraf";
 import { env } from "@/lib/config/env";
@@ -20,6 +20,7 @@ import { ipAllowlist } from "./features/ip-allowlist";
 import { wallet } from "./features/wallet";
 import { testMode } from "./features/test-mode";
 import { webhooks } from "./features/webhooks";
+import { link } from "./features/link";
 import { adminWallet } from "./features/admin-wallet";
 import { adminAccounts } from "./features/admin-accounts";
 import { adminSwitches } from "./features/admin-switches";
@@ -28,7 +29,7 @@ import { fallback } from "./features/fallback";
 export interface CreateBotOptions {
   /** Another Bot API server (TELEGRAM_API_ROOT), e.g. a local one; Telegram's by default. */
   apiRoot?: string;
-  /** Telegram user ids with admin rights; ADMIN_TELEGRAM_IDS by default. */
+  /** The bootstrap Telegram user ids (no rights: see BotConfig); ADMIN_TELEGRAM_IDS by default. */
   adminTelegramIds?: readonly (string | number)[];
 }
 
@@ -73,7 +74,7 @@ export function createBot(token: string, options: CreateBotOptions = {}): Telegr
   bot.use(ignoreForwardedCommands);
   bot.use(loadSender);
   bot.use(adminGuard);
-  bot.use(start, keys, apiAccess, ipAllowlist, wallet, testMode, webhooks);
+  bot.use(start, keys, apiAccess, ipAllowlist, wallet, testMode, webhooks, link);
   bot.use(
     Composer.optional((ctx: BotContext) => ctx.sender?.isAdmin === true, adminWallet, adminAccounts, adminSwitches),
   );

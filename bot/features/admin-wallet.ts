@@ -1,5 +1,7 @@
 // /credit and /debit: the only way money enters or corrects a wallet. The command only records a
-// pending request and shows Confirm / Cancel; the money moves when Confirm is pressed, once.
+// pending request and shows Confirm / Cancel; the money moves when Confirm is pressed, once. A credit
+// above the owner-set amount (dashboard Settings) goes instead to the other linked admins who may
+// credit, with Approve / Reject: the first press decides, and its requester cannot approve it.
 import { Composer, Markup } from "telegraf";
 import { parseUsd } from "@/lib/money/parse-usd";
 import { requestWalletAdjustment, MAX_ADJUSTMENT_NOTE_LENGTH } from "@/lib/wallet/request-wallet-adjustment";
@@ -7,12 +9,16 @@ import { confirmWalletAdjustment } from "@/lib/wallet/confirm-wallet-adjustment"
 import { cancelWalletAdjustment } from "@/lib/wallet/cancel-wallet-adjustment";
 import {
   ADJUSTMENT_TTL_MINUTES,
+  APPROVAL_TTL_HOURS,
   type AdjustmentKind,
   type WalletAdjustmentRequest,
 } from "@/lib/wallet/wallet-adjustment-request";
 import { findAccount } from "@/lib/accounts/find-account";
-import { ADMIN_CALLBACK_PREFIX, usageOf } from "../commands";
-import { senderOf, type BotContext } from "../context";
+import { listTelegramAdmins } from "@/lib/admin-users/list-telegram-admins";
+import { readLargeCreditThreshold } from "@/lib/settings/read-large-credit-threshold";
+import type { AccountRecord } from "@/lib/accounts/account-record";
+import { ADMIN_BUTTON_ROLE, ADMIN_CALLBACK_PREFIX, usageOf } from "../commands";
+import { adminOf, senderOf, type BotContext } from "../context";
 import { escapeHtml, formatUsd, parseArgs, replyHtml } from "../format";
 import { describeAccountName, resolveAccountArg } from "../resolve-account-arg";
 
@@ -26,8 +32,15 @@ function verb(kind: AdjustmentKind): string {
   return kind === "credit" ? "Credit" : "Debit";
 }
 
+/** Who pressed or asked, as the wallet functions take it. */
+function decider(ctx: BotContext, token: string) {
+  const sender = senderOf(ctx);
+  return { token, adminTelegramId: sender.telegramId, adminUserId: adminOf(ctx).adminId, actor: sender.actor };
+}
+
 async function requestAdjustment(ctx: BotContext & { payload: string }, kind: AdjustmentKind): Promise<void> {
   const sender = senderOf(ctx);
+  const admin = adminOf(ctx);
   const usage = `Usage: ${escapeHtml(usageOf(kind))}\n&lt;account&gt; is an account id (42) or @username; the amount is USD, e.g. 25 or 19.99.`;
   const args = parseArgs(ctx.payload);
   const [reference, amountText] = args.words;
@@ -56,6 +69,7 @@ async function requestAdjustment(ctx: BotContext & { payload: string }, kind: Ad
     amountCents: amount.cents,
     note: note || null,
     adminTelegramId: sender.telegramId,
+    adminUserId: admin.adminId,
     actor: sender.actor,
     // Named by @username: Confirm goes ahead only while this account still carries that name.
     accountUsername: reference.trim().startsWith("@") ? account.telegramUsername : null,
@@ -82,6 +96,10 @@ async function requestAdjustment(ctx: BotContext & { payload: string }, kind: Ad
   ];
   if (request.note)
     lines.push(`${kind === "credit" ? "Note" : "Reason"}: ${escapeHtml(request.note)} (the account holder sees it)`);
+  if (request.needsApproval) {
+    await askForApproval(ctx, request, account, lines);
+    return;
+  }
   lines.push(`Confirm within ${ADJUSTMENT_TTL_MINUTES} minutes.`);
   await replyHtml(ctx, lines.join("\n"), {
     ...Markup.inlineKeyboard([
@@ -89,6 +107,69 @@ async function requestAdjustment(ctx: BotContext & { payload: string }, kind: Ad
       Markup.button.callback("Cancel", CANCEL + request.token),
     ]),
   });
+}
+
+/**
+ * A large credit: the other linked admins who may credit get Approve / Reject; its requester gets a
+ * Withdraw button. With nobody else to ask (or nobody reachable), it is withdrawn at once.
+ */
+async function askForApproval(
+  ctx: BotContext,
+  request: WalletAdjustmentRequest,
+  account: AccountRecord,
+  lines: string[],
+): Promise<void> {
+  const sender = senderOf(ctx);
+  const admin = adminOf(ctx);
+  const threshold = formatUsd((await readLargeCreditThreshold()).value);
+  const approvers = (await listTelegramAdmins(ADMIN_BUTTON_ROLE)).filter(
+    (other) => other.adminId !== admin.adminId && other.telegramId !== sender.telegramId,
+  );
+  const ask = [
+    `🔐 <b>Approval needed</b> from a second admin (credits above ${threshold}).`,
+    `Asked by ${escapeHtml(admin.email)} (${escapeHtml(sender.actor)}).`,
+    ...lines,
+    `Approve within ${APPROVAL_TTL_HOURS} hours; the first admin to press decides.`,
+  ].join("\n");
+  let told = 0;
+  for (const approver of approvers) {
+    try {
+      await ctx.telegram.sendMessage(approver.telegramId, ask, {
+        parse_mode: "HTML",
+        ...Markup.inlineKeyboard([
+          Markup.button.callback("✅ Approve credit", CONFIRM + request.token),
+          Markup.button.callback("Reject", CANCEL + request.token),
+        ]),
+      });
+      told++;
+    } catch (error) {
+      console.warn(
+        `[bot] could not ask telegram:${approver.telegramId} to approve request #${request.id}: ${error instanceof Error ? error.message : error}`,
+      );
+    }
+  }
+  if (told === 0) {
+    await cancelWalletAdjustment(decider(ctx, request.token));
+    await replyHtml(
+      ctx,
+      [
+        ...lines,
+        "",
+        `Not requested: credits above ${threshold} need a second admin's approval, and no other admin who may credit ${approvers.length === 0 ? "is linked to Telegram" : "could be told"}. Nothing was credited.`,
+        "An owner can link another admin, or change the amount on the dashboard (Settings).",
+      ].join("\n"),
+    );
+    return;
+  }
+  await replyHtml(
+    ctx,
+    [
+      ...lines,
+      "",
+      `🔐 Above ${threshold}: a second admin must approve it. Asked ${told} admin${told === 1 ? "" : "s"}; it waits up to ${APPROVAL_TTL_HOURS} hours. You will be told what they decide.`,
+    ].join("\n"),
+    { ...Markup.inlineKeyboard([Markup.button.callback("Withdraw", CANCEL + request.token)]) },
+  );
 }
 
 adminWallet.command("credit", (ctx) => requestAdjustment(ctx, "credit"));
@@ -104,23 +185,35 @@ async function accountName(accountId: number): Promise<string> {
   return lookup.status === "found" ? describeAccountName(lookup.account) : `#${accountId}`;
 }
 
+/** Tells the requester of a large credit what another admin decided (best effort, logged). */
+async function tellRequester(ctx: BotContext, request: WalletAdjustmentRequest, text: string): Promise<void> {
+  try {
+    await ctx.telegram.sendMessage(request.adminTelegramId, text, { parse_mode: "HTML" });
+  } catch (error) {
+    console.warn(
+      `[bot] could not tell telegram:${request.adminTelegramId} about request #${request.id}: ${error instanceof Error ? error.message : error}`,
+    );
+  }
+}
+
 adminWallet.action(BUTTON_PATTERN, async (ctx) => {
-  const sender = senderOf(ctx);
   const [, choice, token = ""] = ctx.match;
-  const input = { token, adminTelegramId: sender.telegramId, actor: sender.actor };
+  const input = decider(ctx, token);
+  const admin = adminOf(ctx);
 
   if (choice === "no") {
     const result = await cancelWalletAdjustment(input);
     if (result.status === "cancelled") {
-      await ctx.answerCbQuery("Cancelled");
-      const { request } = result;
+      const { request, rejected } = result;
+      await ctx.answerCbQuery(rejected ? "Rejected" : "Cancelled");
       const name = await accountName(request.accountId);
-      await ctx.editMessageText(
-        `Cancelled: nothing was ${request.kind === "credit" ? "credited" : "debited"} (${request.kind} of ${formatUsd(request.amountCents)}, account ${name}).`,
-        {
-          parse_mode: "HTML",
-        },
-      );
+      const what = `${request.kind} of ${formatUsd(request.amountCents)}, account ${name}`;
+      const nothing = `nothing was ${request.kind === "credit" ? "credited" : "debited"}`;
+      await ctx.editMessageText(`${rejected ? "Rejected" : "Cancelled"}: ${nothing} (${what}).`, {
+        parse_mode: "HTML",
+      });
+      if (rejected)
+        await tellRequester(ctx, request, `❌ ${escapeHtml(admin.email)} rejected your ${what}: ${nothing}.`);
     } else if (result.status === "not_yours") {
       await ctx.answerCbQuery("Only the admin who made this request can cancel it.", { show_alert: true });
     } else if (result.status === "already_resolved") {
@@ -135,7 +228,9 @@ adminWallet.action(BUTTON_PATTERN, async (ctx) => {
   switch (result.status) {
     case "confirmed": {
       const { request } = result;
-      await ctx.answerCbQuery(request.kind === "credit" ? "Credited" : "Debited");
+      await ctx.answerCbQuery(
+        request.needsApproval ? "Approved and credited" : request.kind === "credit" ? "Credited" : "Debited",
+      );
       const name = await accountName(request.accountId);
       const lines = [
         request.kind === "credit"
@@ -144,6 +239,14 @@ adminWallet.action(BUTTON_PATTERN, async (ctx) => {
         `New balance: ${formatUsd(result.balanceAfterCents)} (ledger entry #${result.ledgerEntryId}).`,
       ];
       if (request.note) lines.push(`${request.kind === "credit" ? "Note" : "Reason"}: ${escapeHtml(request.note)}`);
+      if (request.needsApproval) {
+        lines.push(`Approved by you; asked by telegram:${request.adminTelegramId}.`);
+        await tellRequester(
+          ctx,
+          request,
+          `✅ ${escapeHtml(admin.email)} approved your credit: <b>${formatUsd(request.amountCents)}</b> credited to account ${name}. New balance: ${formatUsd(result.balanceAfterCents)}.`,
+        );
+      }
       const notified = await notifyHolder(ctx, result.accountTelegramId, request, result.balanceAfterCents);
       if (!notified) lines.push("The account holder could not be told (no Telegram chat, or the bot is blocked).");
       await ctx.editMessageText(lines.join("\n"), { parse_mode: "HTML" });
@@ -156,8 +259,15 @@ adminWallet.action(BUTTON_PATTERN, async (ctx) => {
     case "expired":
       await ctx.answerCbQuery("Expired");
       await ctx.editMessageText(
-        `Expired: the ${result.request.kind} of ${formatUsd(result.request.amountCents)} was not confirmed within ${ADJUSTMENT_TTL_MINUTES} minutes, so nothing changed. Send the command again.`,
+        `Expired: the ${result.request.kind} of ${formatUsd(result.request.amountCents)} was not ${
+          result.request.needsApproval
+            ? `approved within ${APPROVAL_TTL_HOURS} hours`
+            : `confirmed within ${ADJUSTMENT_TTL_MINUTES} minutes`
+        }, so nothing changed. Send the command again.`,
       );
+      return;
+    case "own_request":
+      await ctx.answerCbQuery("A second admin must approve your own credit.", { show_alert: true });
       return;
     case "insufficient_balance":
       await ctx.answerCbQuery("Refused: balance too low");

@@ -3,6 +3,7 @@ import { Composer } from "telegraf";
 import { registerTelegramAccount } from "@/lib/accounts/register-telegram-account";
 import { listApiKeys } from "@/lib/accounts/list-api-keys";
 import type { AccountRecord } from "@/lib/accounts/account-record";
+import { telegramAdminMay } from "@/lib/admin-users/telegram-admin";
 import { ADMIN_COMMANDS, HOLDER_COMMANDS } from "../commands";
 import { senderOf, type BotContext } from "../context";
 import { escapeHtml, formatTime, formatUsd, replyHtml } from "../format";
@@ -64,11 +65,14 @@ start.help(async (ctx) => {
     ...HOLDER_COMMANDS.map((info) => `${escapeHtml(info.usage)} — ${escapeHtml(info.description)}`),
   ];
   lines.push("", "The key prefix is needed in /ip commands only when you have more than one key.");
-  if (sender.isAdmin) {
+  const { admin } = sender;
+  if (admin) {
     lines.push(
       "",
-      "<b>Admin commands</b>",
-      ...ADMIN_COMMANDS.map((info) => `${escapeHtml(info.usage)} — ${escapeHtml(info.description)}`),
+      `<b>Admin commands</b> (${escapeHtml(admin.email)}, ${escapeHtml(admin.role)})`,
+      ...ADMIN_COMMANDS.filter((info) => telegramAdminMay(admin, info.role)).map(
+        (info) => `${escapeHtml(info.usage)} — ${escapeHtml(info.description)}`,
+      ),
     );
     lines.push("", "&lt;account&gt; is an account id (42) or a Telegram @username. Amounts are USD, e.g. 25 or 19.99.");
   }

@@ -1,8 +1,11 @@
-// Who is talking: their account (if registered) and whether they are an admin, loaded once per
-// update. Admin rights come from ADMIN_TELEGRAM_IDS or accounts.is_admin.
+// Who is talking: their account (if registered) and the admin user linked to their Telegram account
+// (if any, and not disabled), loaded once per update: a role changed, an admin disabled or a link
+// removed on the dashboard counts from the next update. Neither ADMIN_TELEGRAM_IDS nor
+// accounts.is_admin makes anyone an admin.
 import type { MiddlewareFn } from "telegraf";
 import { findAccountByTelegramId } from "@/lib/accounts/find-account";
 import { refreshTelegramProfile } from "@/lib/accounts/refresh-telegram-profile";
+import { findTelegramAdmin } from "@/lib/admin-users/find-telegram-admin";
 import type { BotContext } from "../context";
 
 export const loadSender: MiddlewareFn<BotContext> = async (ctx, next) => {
@@ -11,7 +14,7 @@ export const loadSender: MiddlewareFn<BotContext> = async (ctx, next) => {
   if (!from || from.is_bot) return;
   const username = from.username ?? null;
   const displayName = [from.first_name, from.last_name].filter(Boolean).join(" ") || null;
-  let account = await findAccountByTelegramId(from.id);
+  let [account, admin] = await Promise.all([findAccountByTelegramId(from.id), findTelegramAdmin(from.id)]);
   if (account && (account.telegramUsername !== username || account.displayName !== displayName)) {
     account = (await refreshTelegramProfile({ telegramId: from.id, username, displayName })) ?? account;
   }
@@ -20,7 +23,8 @@ export const loadSender: MiddlewareFn<BotContext> = async (ctx, next) => {
     username,
     displayName,
     account,
-    isAdmin: ctx.config.adminTelegramIds.has(from.id) || account?.isAdmin === true,
+    admin,
+    isAdmin: admin !== undefined,
     actor: `telegram:${from.id}`,
   };
   return next();

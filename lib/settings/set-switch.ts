@@ -22,7 +22,7 @@ export interface SettingChange<T> {
 }
 
 /** Upserts `key` and writes the "setting.set" audit row with { from, to }, in the caller's transaction. */
-async function writeSetting<T extends boolean | EligibilityRule>(
+export async function writeSetting<T extends boolean | number | EligibilityRule>(
   tx: PrismaTx,
   key: string,
   value: T,

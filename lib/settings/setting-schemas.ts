@@ -1,5 +1,6 @@
 // The runtime settings of the `settings` table (key text, value jsonb, updated_by, updated_at).
 import { z } from "zod";
+import { MAX_ADJUSTMENT_CENTS } from "../money/parse-usd";
 
 export const SWITCH_NAMES = ["MAINTENANCE", "API_ORDER_DISABLED"] as const;
 export type SwitchName = (typeof SWITCH_NAMES)[number];
@@ -18,3 +19,12 @@ export const eligibilityRuleSchema = z.strictObject({
 export type EligibilityRule = z.infer<typeof eligibilityRuleSchema>;
 
 export const DISABLED_ELIGIBILITY: EligibilityRule = Object.freeze({ enabled: false });
+
+/**
+ * LARGE_CREDIT_APPROVAL_CENTS: a credit above this many cents needs a second admin's approval (owners
+ * set it). 0: every credit does; the largest credit (MAX_ADJUSTMENT_CENTS): none does.
+ */
+export const LARGE_CREDIT_KEY = "LARGE_CREDIT_APPROVAL_CENTS";
+export const largeCreditThresholdSchema = z.number().int().min(0).max(MAX_ADJUSTMENT_CENTS);
+/** Until an owner sets it: credits above $1,000.00 take two admins. */
+export const DEFAULT_LARGE_CREDIT_CENTS = 100_000;

@@ -5,6 +5,7 @@ import { lockAccount } from "../accounts/sql/lock-account";
 import { InsufficientBalanceError, postLedgerEntry } from "./sql/post-ledger-entry";
 import {
   ADJUSTMENT_TTL_MINUTES,
+  APPROVAL_TTL_HOURS,
   toWalletAdjustmentRequest,
   type WalletAdjustmentRequest,
 } from "./wallet-adjustment-request";
@@ -23,6 +24,8 @@ export type ConfirmAdjustmentResult =
   | { status: "not_found" }
   /** Only the admin who asked can confirm: a button forwarded or replayed by someone else does nothing. */
   | { status: "not_yours"; request: WalletAdjustmentRequest }
+  /** A large credit's requester pressed Approve: another admin has to. */
+  | { status: "own_request"; request: WalletAdjustmentRequest }
   | { status: "already_resolved"; request: WalletAdjustmentRequest }
   | { status: "expired"; request: WalletAdjustmentRequest }
   /** The debit would take the balance below zero: nothing moved, the request is cancelled. */
@@ -43,29 +46,52 @@ function sameUsername(a: string | null, b: string | null): boolean {
   return a !== null && b !== null && a.toLowerCase() === b.toLowerCase();
 }
 
-/**
- * Carries out a pending credit or debit exactly once. The request's status flips from pending in
- * the same transaction as the ledger entry: a second Confirm (a double tap, a redelivered update, a
- * second instance of the bot) finds nothing pending and moves no money. Credits post kind "credit";
- * debits post kind "adjustment" with a negative amount and never take the balance below zero.
- */
-export async function confirmWalletAdjustment(input: {
+/** Who pressed: their Telegram account and the admin user linked to it. */
+export interface AdjustmentDecider {
   token: string;
   adminTelegramId: number;
+  adminUserId: number;
   actor: string;
-}): Promise<ConfirmAdjustmentResult> {
+}
+
+/** Whether the admin who pressed is the one who asked (by Telegram account or by admin user). */
+export function isRequester(request: WalletAdjustmentRequest, by: AdjustmentDecider): boolean {
+  return request.adminTelegramId === by.adminTelegramId || request.requestedByAdminId === by.adminUserId;
+}
+
+/**
+ * Carries out a pending credit or debit exactly once: the requester's Confirm, or for a large credit
+ * another admin's Approve (never the requester's). The request's status flips from pending in the
+ * same transaction as the ledger entry: a second press (a double tap, a redelivered update, a
+ * second instance of the bot, two admins approving at once) finds nothing pending and moves no
+ * money. Credits post kind "credit"; debits post kind "adjustment" with a negative amount and never
+ * take the balance below zero.
+ */
+export async function confirmWalletAdjustment(input: AdjustmentDecider): Promise<ConfirmAdjustmentResult> {
   try {
     const done = await getPrisma().$transaction(async (tx) => {
       // The conditional UPDATE is the lock: of two concurrent confirms, the second waits for the
       // first to commit, then sees status <> 'pending' and updates nothing.
+      const telegramId = BigInt(input.adminTelegramId);
       const [row] = await tx.adminActionRequest.updateManyAndReturn({
         where: {
           token: input.token,
           status: "pending",
-          adminTelegramId: BigInt(input.adminTelegramId),
-          createdAt: { gt: new Date(Date.now() - ADJUSTMENT_TTL_MINUTES * 60_000) },
+          OR: [
+            {
+              needsApproval: false,
+              adminTelegramId: telegramId,
+              createdAt: { gt: new Date(Date.now() - ADJUSTMENT_TTL_MINUTES * 60_000) },
+            },
+            {
+              needsApproval: true,
+              adminTelegramId: { not: telegramId },
+              requestedByAdminId: { not: input.adminUserId },
+              createdAt: { gt: new Date(Date.now() - APPROVAL_TTL_HOURS * 3_600_000) },
+            },
+          ],
         },
-        data: { status: "confirmed", resolvedAt: new Date() },
+        data: { status: "confirmed", resolvedAt: new Date(), resolvedBy: input.actor },
       });
       if (!row) return undefined;
       const request = toWalletAdjustmentRequest(row);
@@ -87,7 +113,14 @@ export async function confirmWalletAdjustment(input: {
           action: `wallet.${request.kind}`,
           targetType: "account",
           targetId: request.accountId,
-          details: { requestId: request.id, amountCents: request.amountCents, note: request.note },
+          details: {
+            requestId: request.id,
+            amountCents: request.amountCents,
+            note: request.note,
+            ...(request.needsApproval
+              ? { approvedBy: input.actor, requestedBy: `telegram:${request.adminTelegramId}` }
+              : {}),
+          },
         },
         tx,
       );
@@ -143,14 +176,14 @@ export async function confirmWalletAdjustment(input: {
  * whole transaction rolled back; close the request so it cannot be retried blindly, and audit why.
  */
 async function refuse(
-  input: { token: string; actor: string },
+  input: AdjustmentDecider,
   action: string,
   result: (request: WalletAdjustmentRequest, balanceCents: number) => ConfirmAdjustmentResult,
 ): Promise<ConfirmAdjustmentResult> {
   return getPrisma().$transaction(async (tx: PrismaTx) => {
     const [closed] = await tx.adminActionRequest.updateManyAndReturn({
       where: { token: input.token, status: "pending" },
-      data: { status: "cancelled", resolvedAt: new Date() },
+      data: { status: "cancelled", resolvedAt: new Date(), resolvedBy: input.actor },
     });
     const request = toWalletAdjustmentRequest(
       closed ?? (await tx.adminActionRequest.findUniqueOrThrow({ where: { token: input.token } })),
@@ -182,18 +215,21 @@ async function refuse(
   });
 }
 
-/** Nothing was confirmed: say why (unknown, someone else's, already resolved, or too old). */
-async function explainUnconfirmed(input: { token: string; adminTelegramId: number }): Promise<ConfirmAdjustmentResult> {
+/** Nothing was confirmed: say why (unknown, someone else's, the requester's own, already resolved, or too old). */
+async function explainUnconfirmed(input: AdjustmentDecider): Promise<ConfirmAdjustmentResult> {
   const prisma = getPrisma();
   const row = await prisma.adminActionRequest.findUnique({ where: { token: input.token } });
   if (!row) return { status: "not_found" };
   const request = toWalletAdjustmentRequest(row);
-  if (request.adminTelegramId !== input.adminTelegramId) return { status: "not_yours", request };
+  const own = isRequester(request, input);
+  if (!request.needsApproval && request.adminTelegramId !== input.adminTelegramId)
+    return { status: "not_yours", request };
   if (request.status !== "pending") return { status: "already_resolved", request };
-  // Still pending for its own admin, so it is past its time: close it for good.
+  if (request.needsApproval && own) return { status: "own_request", request };
+  // Still pending for someone who may decide it, so it is past its time: close it for good.
   const [expired] = await prisma.adminActionRequest.updateManyAndReturn({
     where: { token: input.token, status: "pending" },
-    data: { status: "expired", resolvedAt: new Date() },
+    data: { status: "expired", resolvedAt: new Date(), resolvedBy: input.actor },
   });
   if (expired) return { status: "expired", request: toWalletAdjustmentRequest(expired) };
   // Resolved by a concurrent press between the two statements above.

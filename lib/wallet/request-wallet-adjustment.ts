@@ -3,6 +3,7 @@ import { getPrisma } from "../db/prisma";
 import { numberFromDb } from "../db/number-from-db";
 import { recordAuditEntry } from "../audit/sql/record-audit-entry";
 import { MAX_ADJUSTMENT_CENTS } from "../money/parse-usd";
+import { readLargeCreditThreshold } from "../settings/read-large-credit-threshold";
 import {
   toWalletAdjustmentRequest,
   type AdjustmentKind,
@@ -20,7 +21,9 @@ export type RequestAdjustmentResult =
 
 /**
  * Records an admin's credit or debit as pending. No money moves here: only
- * confirmWalletAdjustment does, so every change is seen and confirmed before it happens.
+ * confirmWalletAdjustment does, so every change is seen and confirmed before it happens. A credit
+ * above the owner-set amount (LARGE_CREDIT_APPROVAL_CENTS) needs another admin's approval instead of
+ * its requester's Confirm: four eyes on money.
  */
 export async function requestWalletAdjustment(input: {
   kind: AdjustmentKind;
@@ -28,6 +31,8 @@ export async function requestWalletAdjustment(input: {
   amountCents: number;
   note?: string | null;
   adminTelegramId: number;
+  /** The admin user behind that Telegram account: they can never approve their own large credit. */
+  adminUserId: number;
   actor: string;
   /** The @username the admin named the account by, if they did: Confirm checks it still belongs to the account. */
   accountUsername?: string | null;
@@ -44,6 +49,8 @@ export async function requestWalletAdjustment(input: {
     const balanceCents = numberFromDb(account.balanceCents);
     if (input.kind === "debit" && input.amountCents > balanceCents)
       return { status: "insufficient_balance" as const, balanceCents };
+    const needsApproval =
+      input.kind === "credit" && input.amountCents > (await readLargeCreditThreshold(tx)).value;
     const row = await tx.adminActionRequest.create({
       data: {
         token: crypto.randomBytes(12).toString("base64url"),
@@ -53,6 +60,8 @@ export async function requestWalletAdjustment(input: {
         amountCents: input.amountCents,
         note,
         accountUsername: input.accountUsername ?? null,
+        requestedByAdminId: input.adminUserId,
+        needsApproval,
       },
     });
     const request = toWalletAdjustmentRequest(row);
@@ -67,6 +76,7 @@ export async function requestWalletAdjustment(input: {
           amountCents: input.amountCents,
           note,
           accountUsername: request.accountUsername,
+          needsApproval,
         },
       },
       tx,

@@ -1,5 +1,6 @@
 // A pending admin money action (admin_action_requests): created by /credit or /debit, resolved
-// once by Confirm or Cancel. Shared by the request, confirm and cancel functions.
+// once by Confirm or Cancel (or, for a large credit, by another admin's Approve or Reject). Shared by
+// the request, confirm and cancel functions.
 import type { AdminActionRequest, AdminRequestStatus } from "../generated/prisma/client";
 import { numberFromDb } from "../db/number-from-db";
 
@@ -8,6 +9,8 @@ export type AdjustmentStatus = AdminRequestStatus;
 
 /** How long Confirm stays valid: a stale button pressed days later must not move money. */
 export const ADJUSTMENT_TTL_MINUTES = 15;
+/** How long a large credit waits for a second admin's approval (another person may be asleep). */
+export const APPROVAL_TTL_HOURS = 24;
 
 export interface WalletAdjustmentRequest {
   id: number;
@@ -24,6 +27,12 @@ export interface WalletAdjustmentRequest {
   status: AdjustmentStatus;
   createdAt: Date;
   resolvedAt: Date | null;
+  /** The admin user who asked; null for requests made before admins were linked. */
+  requestedByAdminId: number | null;
+  /** A large credit: another admin approves it (Approve / Reject); its requester cannot. */
+  needsApproval: boolean;
+  /** Who confirmed, approved, cancelled or rejected it. */
+  resolvedBy: string | null;
 }
 
 export function toWalletAdjustmentRequest(row: AdminActionRequest): WalletAdjustmentRequest {
@@ -41,5 +50,8 @@ export function toWalletAdjustmentRequest(row: AdminActionRequest): WalletAdjust
     status: row.status,
     createdAt: row.createdAt,
     resolvedAt: row.resolvedAt,
+    requestedByAdminId: row.requestedByAdminId,
+    needsApproval: row.needsApproval,
+    resolvedBy: row.resolvedBy,
   };
 }

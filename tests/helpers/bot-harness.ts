@@ -5,7 +5,9 @@
 // Hooks a file registers before calling useBotHarness run before the bot starts (and their
 // afterAll after it stops); those registered after it run once the bot is up.
 import { afterAll, beforeAll, expect } from "vitest";
+import type { AdminRole } from "@/lib/admin-users/admin-role";
 import { closeSql, firstOf, resetDatabase, sqlRow } from "./db";
+import { createLinkedAdmin } from "./telegram-admins";
 import {
   FakeTelegram,
   plain,
@@ -38,8 +40,13 @@ export interface BotHarness<R extends RunningBot = RunningBot> {
 export interface BotHarnessOptions {
   /** Long polling (the default) or webhook mode, where the bot runs in the web server. */
   mode?: BotMode;
-  /** Telegram users the bot treats as admins. */
-  admins?: FakeUser[];
+  /**
+   * Telegram users linked to admin users (owners with two-factor, unless a role is given), created
+   * after the database is reset and before the bot starts.
+   */
+  admins?: Array<FakeUser | { user: FakeUser; role: AdminRole }>;
+  /** ADMIN_TELEGRAM_IDS of the bot: bootstrap ids, which grant no command. */
+  bootstrapIds?: FakeUser[];
 }
 
 export function useBotHarness(options: BotHarnessOptions & { mode: "webhook" }): BotHarness<RunningWebhookBot>;
@@ -49,7 +56,7 @@ export function useBotHarness(options: BotHarnessOptions = {}): BotHarness<Runni
   let running: RunningBot | undefined;
 
   const launch = (telegram: FakeTelegram) => {
-    const botOptions = { adminTelegramIds: (options.admins ?? []).map((user) => String(user.id)) };
+    const botOptions = { adminTelegramIds: (options.bootstrapIds ?? []).map((user) => String(user.id)) };
     return options.mode === "webhook"
       ? startWebhookBot(telegram, botOptions)
       : startBot(telegram, options.mode ?? "polling", botOptions);
@@ -57,6 +64,10 @@ export function useBotHarness(options: BotHarnessOptions = {}): BotHarness<Runni
 
   beforeAll(async () => {
     await resetDatabase();
+    for (const entry of options.admins ?? []) {
+      const { user, role } = "user" in entry ? entry : { user: entry, role: "owner" as const };
+      await createLinkedAdmin(user, role);
+    }
     fake = await FakeTelegram.start();
     running = await launch(fake);
   });

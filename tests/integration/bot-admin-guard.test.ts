@@ -1,6 +1,7 @@
 // Acceptance 3: a user who is not an admin sends every admin command, with arguments that would
 // work for an admin, and presses a real admin's Confirm button: each gets a refusal, and nothing in
-// the database changes (apart from the record that the update was seen).
+// the database changes (apart from the record that the update was seen). Neither accounts.is_admin
+// nor ADMIN_TELEGRAM_IDS makes anyone an admin: only a linked admin user does.
 import { describe, expect, it } from "vitest";
 import { ADMIN_COMMAND_NAMES } from "@/bot/commands";
 import { useBotHarness } from "../helpers/bot-harness";
@@ -10,8 +11,9 @@ import { buttonsOf, plain, type FakeUser } from "../helpers/fake-telegram";
 const ADMIN: FakeUser = { id: 4_300_000_001, first_name: "Ada", username: "ada_admin" };
 const MALLORY: FakeUser = { id: 4_300_000_002, first_name: "Mallory", username: "mallory" };
 const VICTIM: FakeUser = { id: 4_300_000_003, first_name: "Victor", username: "victor" };
+const BOOTSTRAP: FakeUser = { id: 4_300_000_005, first_name: "Boots" };
 
-const bot = useBotHarness({ admins: [ADMIN] });
+const bot = useBotHarness({ admins: [ADMIN], bootstrapIds: [BOOTSTRAP] });
 
 /** Every table's full contents except the update-id log, which records that updates were seen. */
 async function snapshot(): Promise<Record<string, unknown[]>> {
@@ -94,16 +96,18 @@ describe("a non-admin sending admin commands", () => {
     expect(await snapshot()).toEqual(before);
   });
 
-  it("accounts.is_admin grants the same rights as ADMIN_TELEGRAM_IDS", async () => {
+  it("accounts.is_admin and ADMIN_TELEGRAM_IDS grant nothing; a listed id is told how to link", async () => {
     const carol: FakeUser = { id: 4_300_000_004, first_name: "Carol", username: "carol_ops" };
     await bot.fake.send(carol, "/start");
+    await sql(`UPDATE accounts SET is_admin = true WHERE telegram_id = $1`, [carol.id]);
+    const before = await snapshot();
     expect((await bot.fake.send(carol, "/account @victor")).map((call) => call.payload.text)).toEqual([
       "Sorry, this command is only for admins.",
     ]);
-    await sql(`UPDATE accounts SET is_admin = true WHERE telegram_id = $1`, [carol.id]);
-    const reply = plain((await bot.fake.send(carol, "/account @victor"))[0]!.payload.text);
-    expect(reply).toContain("Account #");
-    expect(reply).toContain("@victor");
-    expect(reply).toContain("Balance: $40.00");
+    const told = await bot.fake.send(BOOTSTRAP, "/credit @victor 5");
+    expect(told.map((call) => call.method)).toEqual(["sendMessage"]);
+    expect(plain(told[0]!.payload.text)).toContain("ADMIN_TELEGRAM_IDS alone grants none");
+    expect(plain(told[0]!.payload.text)).toContain("send /link <code> here");
+    expect(await snapshot()).toEqual(before);
   });
 });

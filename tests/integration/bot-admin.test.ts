@@ -303,6 +303,7 @@ describe("the audit log", () => {
         "account.restrict",
         "account.unban",
         "account.unrestrict",
+        "admin_user.telegram_link",
         "setting.set",
         "wallet.credit",
         "wallet.credit_requested",

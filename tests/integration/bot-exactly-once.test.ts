@@ -148,6 +148,7 @@ describe.each(BOT_MODES)("in %s mode", (mode) => {
         amountCents: 999,
         note: "race",
         adminTelegramId: ADMIN.id,
+        adminUserId: 1,
         actor: `telegram:${ADMIN.id}`,
       });
       if (requested.status !== "requested") throw new Error(requested.status);
@@ -156,6 +157,7 @@ describe.each(BOT_MODES)("in %s mode", (mode) => {
           confirmWalletAdjustment({
             token: requested.request.token,
             adminTelegramId: ADMIN.id,
+            adminUserId: 1,
             actor: `telegram:${ADMIN.id}`,
           }),
         ),

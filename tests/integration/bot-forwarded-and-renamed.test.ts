@@ -156,6 +156,7 @@ describe("/credit @username, confirmed after the name changed hands", () => {
         amountCents: 100,
         note: null,
         adminTelegramId: ADMIN_ID,
+        adminUserId: 1,
         actor: `telegram:${ADMIN_ID}`,
         accountUsername: `racer_${round}`,
       });
@@ -164,6 +165,7 @@ describe("/credit @username, confirmed after the name changed hands", () => {
         confirmWalletAdjustment({
           token: requested.request.token,
           adminTelegramId: ADMIN_ID,
+          adminUserId: 1,
           actor: `telegram:${ADMIN_ID}`,
         }),
       );

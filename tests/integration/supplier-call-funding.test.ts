@@ -87,12 +87,14 @@ async function adminCredit(accountId: number, amountCents: number): Promise<void
     amountCents,
     note: "top-up",
     adminTelegramId: ADMIN_TELEGRAM_ID,
+    adminUserId: 1,
     actor: `telegram:${ADMIN_TELEGRAM_ID}`,
   });
   expect(requested.status).toBe("requested");
   const confirmed = await confirmWalletAdjustment({
     token: (requested as { request: { token: string } }).request.token,
     adminTelegramId: ADMIN_TELEGRAM_ID,
+    adminUserId: 1,
     actor: `telegram:${ADMIN_TELEGRAM_ID}`,
   });
   expect(confirmed.status).toBe("confirmed");

@@ -177,12 +177,14 @@ describe("wallet, balance and endpoint events", () => {
         amountCents: cents,
         note,
         adminTelegramId: 1,
+        adminUserId: 1,
         actor: "telegram:1",
       });
       expect(requested.status).toBe("requested");
       const confirmed = await confirmWalletAdjustment({
         token: (requested as { request: { token: string } }).request.token,
         adminTelegramId: 1,
+        adminUserId: 1,
         actor: "telegram:1",
       });
       expect(confirmed.status).toBe("confirmed");

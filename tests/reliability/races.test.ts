@@ -23,6 +23,7 @@ async function adminAdjust(kind: "credit" | "debit", accountId: number, amountCe
     amountCents,
     note: `race ${kind}`,
     adminTelegramId: ADMIN,
+    adminUserId: 1,
     actor: `telegram:${ADMIN}`,
   });
   if (requested.status !== "requested") return requested.status;
@@ -30,6 +31,7 @@ async function adminAdjust(kind: "credit" | "debit", accountId: number, amountCe
     await confirmWalletAdjustment({
       token: requested.request.token,
       adminTelegramId: ADMIN,
+      adminUserId: 1,
       actor: `telegram:${ADMIN}`,
     })
   ).status;
