@@ -3,21 +3,33 @@
 // the update Telegram would send (a message, or the press of a button shown by its number or
 // label); the bot answers through the local Bot API (bot/local-bot-api.ts), and its replies are
 // printed. It uses the database the other commands use (DATABASE_URL, or the embedded PostgreSQL
-// under DATA_DIR, shared with a running `npm start`). Refused in production: it can make anyone an
-// admin and move money without Telegram.
+// under DATA_DIR, shared with a running `npm start`). --admin links that user to a development
+// owner (an admin user with two-factor on, created once). Refused in production: it makes admins
+// and moves money without Telegram or the dashboard.
+import crypto from "node:crypto";
 import readline from "node:readline";
 import { parseArgs } from "node:util";
 import { env, pointAtDatabase } from "@/lib/config/env";
 import { applyMigrations } from "@/lib/db/migrate";
 import { closePool } from "@/lib/db/pool";
+import { TOTP, Secret } from "otpauth";
 import { createBot } from "@/bot";
+import { createAdminUser } from "@/lib/admin-users/create-admin-user";
+import { findTelegramAdmin } from "@/lib/admin-users/find-telegram-admin";
+import { startTwoFactorSetup } from "@/lib/admin-users/start-two-factor-setup";
+import { readTwoFactorSetup } from "@/lib/admin-users/read-two-factor-setup";
+import { confirmTwoFactorSetup } from "@/lib/admin-users/confirm-two-factor-setup";
+import { issueTelegramLinkCode } from "@/lib/admin-users/issue-telegram-link-code";
+import { linkTelegramAccount } from "@/lib/admin-users/link-telegram-account";
+import { findActiveAdmin } from "@/lib/admin-users/find-active-admin";
+import { adminActor } from "@/lib/admin-users/admin-user-record";
 import { LocalBotApi, plain, type InlineKeyboardMarkup, type LocalUser, type RecordedCall } from "@/bot/local-bot-api";
 import { resolveDatabase } from "./database";
 
 const USAGE =
   "Usage: npm run bot:console -- --as <telegram-user-id> [--admin] [--username <name>]\n" +
   "  --as        the Telegram user id you talk to the bot as (any positive whole number)\n" +
-  "  --admin     that user has admin rights for this session (/credit, /account ...)\n" +
+  "  --admin     link that user to a development owner (/credit, /tier, /account ...; kept for later sessions)\n" +
   "  --username  their Telegram @username (what /credit @name finds)";
 
 const config = env();
@@ -68,9 +80,46 @@ const { url, embedded } = await resolveDatabase();
 await applyMigrations(url);
 pointAtDatabase(url);
 
+/**
+ * --admin: the bot's admins are dashboard admin users linked to Telegram, so the user is linked to a
+ * development owner (created once, with two-factor on, as owner commands need). Its password is
+ * random and never shown: sign in to the dashboard with an admin of `npm run admin:create`. A user
+ * already linked to an admin keeps that link.
+ */
+async function linkDevelopmentOwner(): Promise<string> {
+  const linked = await findTelegramAdmin(telegramId);
+  if (linked) return `${linked.email} (${linked.role})`;
+  const email = `console-${telegramId}@bot-console.invalid`;
+  const actor = "cli:bot-console";
+  const created = await createAdminUser({
+    email,
+    password: crypto.randomBytes(24).toString("base64url"),
+    role: "owner",
+    actor,
+  });
+  const admin = created.status === "created" ? created.admin : await findActiveAdmin(email);
+  if (!admin) throw new Error(`${email} exists but is disabled: enable it on the dashboard, or use another --as`);
+  if (admin.totpEnabledAt === null) {
+    await startTwoFactorSetup(admin.id);
+    const setup = await readTwoFactorSetup(admin.id);
+    if (!setup) throw new Error(`no two-factor set-up for ${email}`);
+    const code = () =>
+      TOTP.generate({ secret: Secret.fromBase32(setup.secret), algorithm: "SHA1", digits: 6, period: 30 });
+    // Once more if the clock crossed a 30-second step between the code and its check.
+    const enabled =
+      (await confirmTwoFactorSetup({ adminId: admin.id, code: code(), actor })).status === "enabled" ||
+      (await confirmTwoFactorSetup({ adminId: admin.id, code: code(), actor })).status === "enabled";
+    if (!enabled) throw new Error(`could not turn two-factor on for ${email}`);
+  }
+  const { code } = await issueTelegramLinkCode({ adminId: admin.id, actor: adminActor(email) });
+  const result = await linkTelegramAccount({ code, telegramId, actor });
+  if (result.status !== "linked") throw new Error(`could not link user ${telegramId} to ${email}: ${result.status}`);
+  return `${email} (${result.role})`;
+}
+
+const adminName = options.admin ? await linkDevelopmentOwner() : undefined;
 const api = await LocalBotApi.listen({ nextUpdateId });
-const adminIds = options.admin ? [...config.adminTelegramIds, String(telegramId)] : config.adminTelegramIds;
-const bot = createBot(api.token, { apiRoot: api.apiRoot, adminTelegramIds: adminIds });
+const bot = createBot(api.token, { apiRoot: api.apiRoot, adminTelegramIds: config.adminTelegramIds });
 
 // ---- printing what the bot did ---------------------------------------------------------------
 
@@ -193,7 +242,7 @@ async function handle(line: string): Promise<void> {
 const where = new URL(url);
 console.log(
   `[bot:console] you are Telegram user ${telegramId}${username ? ` (@${username})` : ""}` +
-    `${adminIds.includes(String(telegramId)) ? ", an admin" : ""}; database ${where.host}${where.pathname}`,
+    `${adminName ? `, linked to admin ${adminName}` : ""}; database ${where.host}${where.pathname}`,
 );
 console.log(
   "[bot:console] type a command (/start, /help ...) or text; press a button by its number or label. Ctrl-D or Ctrl-C leaves.",

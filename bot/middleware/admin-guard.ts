@@ -26,8 +26,8 @@ function refusal(ctx: BotContext, what: string, role: AdminRole): { reply: strin
     if (ctx.from && ctx.config.adminTelegramIds.has(ctx.from.id)) {
       const text =
         "Admin commands need a dashboard admin linked to this Telegram account (ADMIN_TELEGRAM_IDS alone grants none). " +
-        "Sign in to the dashboard, open Your account, get a Telegram link code and send /link <code> here.";
-      return { reply: text, alert: "Link your dashboard admin first: /link <code> (see /help)." };
+        "Sign in to the dashboard, open Your account, get a Telegram link code and send it here after /link.";
+      return { reply: text, alert: "Link your dashboard admin first: send /link and the code from the dashboard." };
     }
     return { reply: NOT_AN_ADMIN, alert: "Only admins can do this." };
   }

@@ -107,7 +107,7 @@ describe("a non-admin sending admin commands", () => {
     const told = await bot.fake.send(BOOTSTRAP, "/credit @victor 5");
     expect(told.map((call) => call.method)).toEqual(["sendMessage"]);
     expect(plain(told[0]!.payload.text)).toContain("ADMIN_TELEGRAM_IDS alone grants none");
-    expect(plain(told[0]!.payload.text)).toContain("send /link <code> here");
+    expect(plain(told[0]!.payload.text)).toContain("send it here after /link");
     expect(await snapshot()).toEqual(before);
   });
 });

@@ -69,7 +69,9 @@ describe("parseUsd", () => {
 describe("bad arguments in the bot", () => {
   const ADMIN: FakeUser = { id: 4_600_000_001, first_name: "Ada", username: "ada_admin" };
   const HOLDER: FakeUser = { id: 4_600_000_002, first_name: "Hal", username: "hal_shop" };
-  const bot = useBotHarness({ admins: [ADMIN] });
+  // A second admin: the largest credit is above the amount that needs one to approve it.
+  const SECOND: FakeUser = { id: 4_600_000_003, first_name: "Sam" };
+  const bot = useBotHarness({ admins: [ADMIN, SECOND] });
 
   beforeAll(async () => {
     await bot.fake.send(HOLDER, "/start");
@@ -104,7 +106,11 @@ describe("bad arguments in the bot", () => {
 
   it("a valid amount right at the maximum is accepted", async () => {
     const calls = await bot.fake.send(ADMIN, "/credit @hal_shop 100000");
-    expect(plain(calls[0]!.payload.text)).toContain("Credit $100,000.00 to account");
-    expect(await sql(`SELECT amount_cents FROM admin_action_requests`)).toEqual([{ amount_cents: 10_000_000 }]);
+    const reply = plain(bot.messageTo(calls, ADMIN).payload.text);
+    expect(reply).toContain("Credit $100,000.00 to account");
+    expect(reply).toContain("a second admin must approve it");
+    expect(await sql(`SELECT amount_cents, status FROM admin_action_requests`)).toEqual([
+      { amount_cents: 10_000_000, status: "pending" },
+    ]);
   });
 });
