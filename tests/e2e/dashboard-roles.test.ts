@@ -27,11 +27,16 @@ const ACTION_ROLES: Record<string, AdminRole> = {
   startTwoFactorSetupAction: "viewer",
   confirmTwoFactorSetupAction: "viewer",
   turnOffTwoFactorAction: "viewer",
+  // Your account: every admin links their own Telegram account (the bot then grants their role).
+  issueTelegramLinkCodeAction: "viewer",
+  unlinkTelegramAction: "viewer",
   // Orders, switches, account states, webhooks.
   completeFlaggedOrderAction: "operator",
   cancelAndRefundFlaggedOrderAction: "operator",
   setSwitchAction: "operator",
   setEligibilityRuleAction: "operator",
+  // Four eyes on money: owners set the amount above which a credit needs a second admin.
+  setLargeCreditThresholdAction: "owner",
   banAccountAction: "operator",
   unbanAccountAction: "operator",
   restrictAccountAction: "operator",

@@ -13,6 +13,7 @@ import { sql, sqlRow } from "../helpers/db";
 import { createAccount } from "../helpers/fixtures";
 import { newTrxid, order } from "../helpers/orders";
 import { startWorkerProcess } from "../helpers/fault-load";
+import { createLinkedAdmin } from "../helpers/telegram-admins";
 
 useCleanDatabase();
 
@@ -55,7 +56,7 @@ async function uploadCodes(count: number) {
 /** An admin to tell, a funded buyer, and the pack's alert armed at its stock (at least 3 codes). */
 async function armAlertAtStock() {
   const admin = await createAccount({ key: false });
-  await sql(`UPDATE accounts SET is_admin = true WHERE id = $1`, [admin.accountId]);
+  await createLinkedAdmin(admin.telegramId, "viewer");
   const buyer = await createAccount({ balanceCents: 100_000 });
   if ((await available()) < 3) await uploadCodes(3);
   const threshold = await available();
@@ -98,7 +99,7 @@ describe("low stock alerts", () => {
 
   it("two workers looking at the same moment tell a crossing once", async () => {
     const admin = await createAccount({ key: false });
-    await sql(`UPDATE accounts SET is_admin = true WHERE id = $1`, [admin.accountId]);
+    await createLinkedAdmin(admin.telegramId, "viewer");
     const before = fake.textsTo(admin.telegramId).length;
     await sql(`UPDATE products SET stock_alert_below = $2, stock_alert_sent_at = NULL WHERE catalog_id = $1`, [
       PACK,

@@ -19,6 +19,7 @@ import { startFakeH2hSupplier, type FakeH2hSupplier } from "../helpers/fake-h2h-
 import { createAccount } from "../helpers/fixtures";
 import { newTrxid, order } from "../helpers/orders";
 import { upsertSupplier } from "../helpers/suppliers";
+import { createLinkedAdmin } from "../helpers/telegram-admins";
 
 let worker: RunningWorker;
 let key: string;
@@ -239,7 +240,7 @@ describe("the circuit breaker, pause and resume", () => {
 describe("admins are told when a circuit opens or closes", () => {
   it("through the bot, to every admin account", async () => {
     const admin = await createAccount({ key: false });
-    await sql(`UPDATE accounts SET is_admin = true WHERE id = $1`, [admin.accountId]);
+    await createLinkedAdmin(admin.telegramId, "viewer");
     const fake = await FakeTelegram.start();
     try {
       const telegram = new Telegram(fake.token, { apiRoot: fake.apiRoot });

@@ -8,6 +8,7 @@ import { requireAdminPage } from "../../_lib/session";
 import { formatTime } from "../../_lib/format";
 import { ActionForm } from "../../_components/action-form";
 import { confirmTwoFactorSetupAction, startTwoFactorSetupAction, turnOffTwoFactorAction } from "./actions";
+import { TelegramLink } from "./telegram-link";
 
 export const metadata = { title: "Your account · Top-up operations" };
 
@@ -106,6 +107,8 @@ export default async function AccountPage() {
           </>
         )}
       </section>
+
+      <TelegramLink admin={admin} />
     </>
   );
 }

@@ -6,6 +6,7 @@ import { requireAdminPage } from "../../_lib/session";
 import { formatTime, formatUsd } from "../../_lib/format";
 import { GatedActionForm } from "../../_components/gated-action-form";
 import { setEligibilityRuleAction, setSwitchAction } from "./actions";
+import { LargeCreditSetting } from "./large-credit-setting";
 
 export const metadata = { title: "Settings · Top-up operations" };
 
@@ -108,6 +109,8 @@ export default async function SettingsPage() {
           </label>
         </GatedActionForm>
       </section>
+
+      <LargeCreditSetting />
     </>
   );
 }
