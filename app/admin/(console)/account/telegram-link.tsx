@@ -32,8 +32,8 @@ export async function TelegramLink({ admin }: { admin: SignedInAdmin }) {
         </>
       ) : (
         <p data-testid="telegram-link-state">
-          <span className="badge">not linked</span> Get a code, then send <code>/link &lt;code&gt;</code> to the bot from
-          your Telegram account within {LINK_CODE_TTL_MINUTES} minutes.
+          <span className="badge">not linked</span> Get a code, then send <code>/link &lt;code&gt;</code> to the bot
+          from your Telegram account within {LINK_CODE_TTL_MINUTES} minutes.
         </p>
       )}
       <ActionForm
