@@ -14,7 +14,8 @@ export const loadSender: MiddlewareFn<BotContext> = async (ctx, next) => {
   if (!from || from.is_bot) return;
   const username = from.username ?? null;
   const displayName = [from.first_name, from.last_name].filter(Boolean).join(" ") || null;
-  let [account, admin] = await Promise.all([findAccountByTelegramId(from.id), findTelegramAdmin(from.id)]);
+  const [found, admin] = await Promise.all([findAccountByTelegramId(from.id), findTelegramAdmin(from.id)]);
+  let account = found;
   if (account && (account.telegramUsername !== username || account.displayName !== displayName)) {
     account = (await refreshTelegramProfile({ telegramId: from.id, username, displayName })) ?? account;
   }

@@ -11,14 +11,12 @@ export async function listTelegramAdmins(role: AdminRole): Promise<TelegramAdmin
     orderBy: { linkedAt: "asc" },
   });
   return links
-    .map(
-      ({ telegramId, adminUser }): TelegramAdmin => ({
-        adminId: adminUser.id,
-        email: adminUser.email,
-        role: adminUser.role,
-        telegramId: numberFromDb(telegramId),
-        twoFactor: adminUser.totpEnabledAt !== null,
-      }),
-    )
+    .map(({ telegramId, adminUser }): TelegramAdmin => ({
+      adminId: adminUser.id,
+      email: adminUser.email,
+      role: adminUser.role,
+      telegramId: numberFromDb(telegramId),
+      twoFactor: adminUser.totpEnabledAt !== null,
+    }))
     .filter((admin) => telegramAdminMay(admin, role));
 }

@@ -49,8 +49,7 @@ export async function requestWalletAdjustment(input: {
     const balanceCents = numberFromDb(account.balanceCents);
     if (input.kind === "debit" && input.amountCents > balanceCents)
       return { status: "insufficient_balance" as const, balanceCents };
-    const needsApproval =
-      input.kind === "credit" && input.amountCents > (await readLargeCreditThreshold(tx)).value;
+    const needsApproval = input.kind === "credit" && input.amountCents > (await readLargeCreditThreshold(tx)).value;
     const row = await tx.adminActionRequest.create({
       data: {
         token: crypto.randomBytes(12).toString("base64url"),
