@@ -1,7 +1,7 @@
 // `npm run bot:console` as a developer runs it, without a Telegram bot token: real processes typed
 // into through stdin, as a holder (/start, /newkey, /api on) and as an admin (/credit, then its
-// Confirm button pressed by label). The replies are read from stdout; the money, the key and the
-// audit trail from the database and the API itself.
+// Confirm button pressed by label; --admin links the user to a development owner). The replies are
+// read from stdout; the money, the key and the audit trail from the database and the API itself.
 import { spawn, type ChildProcessWithoutNullStreams } from "node:child_process";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { projectRoot } from "@/lib/config/env";
@@ -138,6 +138,16 @@ describe("npm run bot:console", () => {
     expect(await balance.json()).toEqual({ success: true, balanceUsd: 50, currency: "USD", livemode: true });
     const testBalance = await fetch(`${inject("baseUrl")}/balance`, { headers: { "x-api-key": testKey! } });
     expect(await testBalance.json()).toEqual({ success: true, balanceUsd: 50, currency: "USD", livemode: false });
+
+    // --admin linked the user to a development owner with two-factor on, so owner commands work too.
+    expect(await admin.type("/tier", /^bot: /m)).toContain("Usage: /tier <account> <tier|none>");
+    expect(
+      await sql(
+        `SELECT u.email, u.role, u.totp_enabled_at IS NOT NULL AS two_factor
+           FROM admin_telegram_links l JOIN admin_users u ON u.id = l.admin_user_id WHERE l.telegram_id = $1`,
+        [ADMIN.id],
+      ),
+    ).toEqual([{ email: `console-${ADMIN.id}@bot-console.invalid`, role: "owner", two_factor: true }]);
 
     expect(await holder.leave()).toBe(0);
     expect(await admin.leave()).toBe(0);
