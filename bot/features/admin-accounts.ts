@@ -39,7 +39,6 @@ function stateLines(account: AccountRecord, now = Date.now()): string[] {
   lines.push(
     `API access: ${account.apiEnabled ? "on" : "off"} (holder)${account.apiDisabledByAdmin ? ", 🚫 blocked by admin" : ""}`,
   );
-  if (account.isAdmin) lines.push("Admin: yes");
   return lines;
 }
 
