@@ -4,6 +4,7 @@ import type { Telegram } from "telegraf";
 import { getPrisma } from "../db/prisma";
 import { env } from "../config/env";
 import { nullableNumberFromDb } from "../db/number-from-db";
+import { sendToChats } from "./send-to-chats";
 import { telegramFromEnv } from "./telegram-from-env";
 
 /** How many admins were told. */
@@ -24,14 +25,5 @@ export async function notifyAdmins(
       return id === null ? [] : [String(id)];
     }),
   ]);
-  let sent = 0;
-  for (const chat of chats) {
-    try {
-      await telegram.sendMessage(chat, text);
-      sent++;
-    } catch (error) {
-      log(`could not tell admin ${chat}: ${(error as Error).message}`);
-    }
-  }
-  return sent;
+  return sendToChats(chats, text, telegram, log);
 }
