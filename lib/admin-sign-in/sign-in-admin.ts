@@ -52,7 +52,8 @@ export async function signInAdmin(input: {
     throw error;
   }
   if (!admin) return { status: "wrong_credentials" };
-  if ("secondFactorLocked" in admin) return { status: "second_factor_locked", retryAfterSeconds: admin.retryAfterSeconds };
+  if ("secondFactorLocked" in admin)
+    return { status: "second_factor_locked", retryAfterSeconds: admin.retryAfterSeconds };
   throttle.succeeded(input.clientIp, email);
   return { status: "signed_in", admin };
 }

@@ -11,9 +11,7 @@ import { lockSecondFactor } from "./sql/lock-second-factor";
 export const SECOND_FACTOR_LOCK = { maxWrong: 10, windowMs: 15 * 60_000 } as const;
 
 export type SecondFactorAttempt<T> =
-  | { status: "right"; value: T }
-  | { status: "wrong" }
-  | { status: "locked"; retryAfterSeconds: number };
+  { status: "right"; value: T } | { status: "wrong" } | { status: "locked"; retryAfterSeconds: number };
 
 /**
  * Runs `check` (which answers undefined for a wrong code) unless the admin's second step is locked,
@@ -62,7 +60,12 @@ async function recordLock(tx: PrismaTx, adminId: number, sources: string[], now:
       action: "admin_user.second_factor_locked",
       targetType: "admin_user",
       targetId: adminId,
-      details: { email: admin.email, wrongCodes: sources.length, sources: distinct, lockedUntil: lockedUntil.toISOString() },
+      details: {
+        email: admin.email,
+        wrongCodes: sources.length,
+        sources: distinct,
+        lockedUntil: lockedUntil.toISOString(),
+      },
     },
     tx,
   );

@@ -11,7 +11,9 @@ export async function notifyOwners(text: string): Promise<void> {
   const telegram = telegramFromEnv();
   const chats = new Set(env().adminTelegramIds);
   if (!telegram || chats.size === 0) {
-    log(`${text} (${telegram ? "ADMIN_TELEGRAM_IDS is empty" : "TELEGRAM_BOT_TOKEN is not set here"}, so no owner is told)`);
+    log(
+      `${text} (${telegram ? "ADMIN_TELEGRAM_IDS is empty" : "TELEGRAM_BOT_TOKEN is not set here"}, so no owner is told)`,
+    );
     return;
   }
   if ((await sendToChats(chats, text, telegram, log)) === 0) throw new Error("no owner could be told");

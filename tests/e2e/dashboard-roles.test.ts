@@ -27,6 +27,7 @@ const ACTION_ROLES: Record<string, AdminRole> = {
   startTwoFactorSetupAction: "viewer",
   confirmTwoFactorSetupAction: "viewer",
   turnOffTwoFactorAction: "viewer",
+  regenerateRecoveryCodesAction: "viewer",
   // Orders, switches, account states, webhooks.
   completeFlaggedOrderAction: "operator",
   cancelAndRefundFlaggedOrderAction: "operator",

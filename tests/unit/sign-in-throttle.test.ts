@@ -202,13 +202,20 @@ describe("SignInThrottle", () => {
       expect(answers.at(-1)).toMatchObject({ allowed: false, reason: "locked" });
       expect(answers.filter((a) => a.allowed).length).toBeLessThan(small.ip.lockAfter);
       // A known source with an email it has not tried is a newcomer to the full email table.
-      expect(throttle.attempt("10.1.0.8", "new@x.io")).toMatchObject({ allowed: false, reason: "full", scope: "email" });
+      expect(throttle.attempt("10.1.0.8", "new@x.io")).toMatchObject({
+        allowed: false,
+        reason: "full",
+        scope: "email",
+      });
     });
 
     it("refuses a newcomer when the per-source email table is full, too", () => {
       const time = clock();
       // One source trying MAX emails fills the email table; its own limit is set out of the way.
-      const wide: Record<ThrottleScope, ThrottlePolicy> = { ...small, ip: { ...small.ip, free: 1_000, lockAfter: 1_000 } };
+      const wide: Record<ThrottleScope, ThrottlePolicy> = {
+        ...small,
+        ip: { ...small.ip, free: 1_000, lockAfter: 1_000 },
+      };
       const throttle = new SignInThrottle(wide, time.now, { maxSubjects: MAX, log: () => undefined });
       for (let i = 0; i < MAX; i++) expect(throttle.attempt("10.2.0.1", `e${i}@x.io`)).toEqual({ allowed: true });
       // A new source has room in the IP table, none in the email table: refused, not admitted.
