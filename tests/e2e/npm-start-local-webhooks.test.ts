@@ -1,8 +1,9 @@
 // `WEBHOOKS_ALLOW_PRIVATE=1 npm start`, as docs/webhooks.md tells a developer with a receiver on
-// their own machine, after a build: the API and the dashboard serve, and an order's webhook reaches
-// the receiver on 127.0.0.1. Loading Next in the web process rewrites its NODE_ENV to production,
-// which must not make the service refuse its development switch (lib/config/given-node-env.ts);
-// with NODE_ENV=production given, `npm start` still refuses it.
+// their own machine, after a build: the API and the dashboard serve, orders complete, and an order's
+// webhook reaches the receiver on 127.0.0.1. Loading Next in the web process rewrites its NODE_ENV
+// to production, which must not make the service refuse its development switch
+// (lib/config/given-node-env.ts); with NODE_ENV=production given, `npm start` still refuses it.
+// CI also runs this file under Node 24 (.ci/run).
 import { spawn, type ChildProcess } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
@@ -63,6 +64,21 @@ function startNpm(env: NodeJS.ProcessEnv): ChildProcess {
   return child;
 }
 
+async function placeOrder(base: string, key: string, trxid: string): Promise<{ orderId: string }> {
+  const answer = await fetch(`${base}/orders`, {
+    method: "POST",
+    headers: { "x-api-key": key, "content-type": "application/json" },
+    body: JSON.stringify({ pid: "SVCBR60", trxid, userId: "5100" }),
+  });
+  const body = await answer.json();
+  expect(answer.status, JSON.stringify(body)).toBe(200);
+  return body;
+}
+
+async function getOrder(base: string, key: string, orderId: string): Promise<{ status: string }> {
+  return (await fetch(`${base}/orders/${orderId}`, { headers: { "x-api-key": key } })).json();
+}
+
 const exitOf = (child: ChildProcess) =>
   child.exitCode !== null || child.signalCode !== null
     ? Promise.resolve(child.exitCode)
@@ -89,7 +105,7 @@ afterAll(async () => {
 });
 
 describe("WEBHOOKS_ALLOW_PRIVATE=1 npm start", () => {
-  it("in development, built: serves the API and the dashboard, and an order's webhook reaches a local receiver", async () => {
+  it("in development, built: serves the API and the dashboard, completes orders, and an order's webhook reaches a local receiver", async () => {
     npm = startNpm(developmentEnv());
     await expect
       .poll(() => output.includes("Press Ctrl-C") || npm!.exitCode !== null, { timeout: 120_000, interval: 250 })
@@ -97,6 +113,8 @@ describe("WEBHOOKS_ALLOW_PRIVATE=1 npm start", () => {
     expect(npm.exitCode, `npm start stopped:\n${output}`).toBeNull();
     const base = output.match(/API:\s+(http:\/\/localhost:\d+)/)![1]!.replace("localhost", "127.0.0.1");
 
+    const demoKey = output.match(/Demo key:\s+(svc_[A-Za-z0-9]{40})/)?.[1];
+    expect(demoKey, output).toBeDefined();
     expect(await (await fetch(`${base}/healthz`)).json()).toMatchObject({ ok: true });
     const login = await fetch(`${base}/admin/login`);
     expect(login.status).toBe(200);
@@ -115,13 +133,12 @@ describe("WEBHOOKS_ALLOW_PRIVATE=1 npm start", () => {
     const secret = added.match(/whsec_[A-Za-z0-9+/=]+/)![0];
     expect(await holder.leave()).toBe(0);
 
-    const placed = await fetch(`${base}/orders`, {
-      method: "POST",
-      headers: { "x-api-key": testKey!, "content-type": "application/json" },
-      body: JSON.stringify({ pid: "SVCBR60", trxid: "local-hook-1", userId: "5100" }),
-    });
-    const order = await placed.json();
-    expect(placed.status, JSON.stringify(order)).toBe(200);
+    // The demo key's live order, and the holder's test order whose outcome is pushed to the receiver.
+    const live = await placeOrder(base, demoKey!, "local-live-1");
+    await expect
+      .poll(async () => (await getOrder(base, demoKey!, live.orderId)).status, { timeout: 60_000, interval: 250 })
+      .toBe("completed");
+    const order = await placeOrder(base, testKey!, "local-hook-1");
 
     await expect
       .poll(() => receiver.received.map((hook) => JSON.parse(hook.body).type), { timeout: 60_000, interval: 250 })
