@@ -107,8 +107,9 @@ afterAll(async () => {
 describe("WEBHOOKS_ALLOW_PRIVATE=1 npm start", () => {
   it("in development, built: serves the API and the dashboard, completes orders, and an order's webhook reaches a local receiver", async () => {
     npm = startNpm(developmentEnv());
+    // A start after a source change builds the dashboard (next build) before it serves.
     await expect
-      .poll(() => output.includes("Press Ctrl-C") || npm!.exitCode !== null, { timeout: 120_000, interval: 250 })
+      .poll(() => output.includes("Press Ctrl-C") || npm!.exitCode !== null, { timeout: 540_000, interval: 250 })
       .toBe(true);
     expect(npm.exitCode, `npm start stopped:\n${output}`).toBeNull();
     const base = output.match(/API:\s+(http:\/\/localhost:\d+)/)![1]!.replace("localhost", "127.0.0.1");
@@ -150,7 +151,7 @@ describe("WEBHOOKS_ALLOW_PRIVATE=1 npm start", () => {
     };
     expect(event).toMatchObject({ livemode: false, data: { orderId: order.orderId, status: "completed" } });
     expect(output).not.toContain("failed to start");
-  }, 300_000);
+  }, 720_000);
 
   it("with NODE_ENV=production (secrets set) is refused before it serves, naming the switch", async () => {
     const env: NodeJS.ProcessEnv = { ...developmentEnv(), NODE_ENV: "production" };
@@ -159,5 +160,5 @@ describe("WEBHOOKS_ALLOW_PRIVATE=1 npm start", () => {
     expect(await exitOf(refused), output).not.toBe(0);
     expect(output).toContain("Refusing to start in production with WEBHOOKS_ALLOW_PRIVATE=1");
     expect(output).not.toContain("API:");
-  }, 120_000);
+  }, 540_000);
 });
