@@ -42,8 +42,8 @@ function newestIn(dir, skip) {
 }
 
 function npmInstall() {
-  // stderr through the filter: npm's engine warnings about browser-only packages are nothing a
-  // user can act on (scripts/npm-install-output.mjs); everything else npm says is passed on.
+  // stderr through the filter: on an older Node than package.json's engines, npm's warning that the
+  // project wants a newer one is said once, not again per package (scripts/npm-install-output.mjs).
   const result = spawnSync("npm", ["install", "--no-audit", "--no-fund"], {
     cwd: root,
     stdio: ["inherit", "inherit", "pipe"],

@@ -9,7 +9,7 @@
 import crypto from "node:crypto";
 import readline from "node:readline";
 import { parseArgs } from "node:util";
-import { env, pointAtDatabase } from "@/lib/config/env";
+import { env, isProduction, pointAtDatabase } from "@/lib/config/env";
 import { applyMigrations } from "@/lib/db/migrate";
 import { closePool } from "@/lib/db/pool";
 import { TOTP, Secret } from "otpauth";
@@ -33,7 +33,7 @@ const USAGE =
   "  --username  their Telegram @username (what /credit @name finds)";
 
 const config = env();
-if (config.nodeEnv === "production") {
+if (isProduction(config)) {
   console.error(
     "[bot:console] refused: NODE_ENV=production. The console makes any user an admin and moves money without Telegram; use it in development only.",
   );

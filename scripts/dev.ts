@@ -5,7 +5,7 @@
 // Ctrl-C stops everything it started, the database last.
 import { fork, spawn, type ChildProcess } from "node:child_process";
 import path from "node:path";
-import { childEnvironment, env, projectRoot, pointAtDatabase } from "@/lib/config/env";
+import { childEnvironment, env, isProduction, projectRoot, pointAtDatabase } from "@/lib/config/env";
 import { applyMigrations } from "@/lib/db/migrate";
 import { closePool } from "@/lib/db/pool";
 import { isDatabaseEmpty, readRememberedDemoKey, seedForEnvironment } from "@/lib/seed/seed-demo-data";
@@ -62,7 +62,7 @@ await applyMigrations(database.url, { log: (line) => console.log(`[migrate] ${li
 const demoApiKey = (await isDatabaseEmpty())
   ? (await seedForEnvironment({ nodeEnv: config.nodeEnv, dataDir: config.dataDir, demoApiKey: config.demoApiKey }))
       .demoApiKey
-  : config.nodeEnv === "production"
+  : isProduction(config)
     ? undefined
     : await readRememberedDemoKey(config.dataDir);
 await closePool();

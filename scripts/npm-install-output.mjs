@@ -1,10 +1,11 @@
-// What `npm install` prints, less the engine warnings of packages that never run on the server's
-// Node: Scalar's packages (the /docs page) declare Node 22 but run in the browser, bundled by
-// `next build`, which runs on Node 20.19+; @prisma/streams-local belongs to `prisma dev`, which
-// this project does not use. Any other engine warning, and everything else npm says, is kept.
+// What `npm install` prints, less repeats of one engine warning. On the Node versions package.json's
+// `engines` names, npm prints none. On an older Node, npm warns once that this project wants a newer
+// one (kept), then again for each package here that wants Node 22 (dropped): Scalar's (the /docs
+// page's code, bundled for the browser by `next build`) and @prisma/streams-local (for `prisma dev`,
+// which this project does not use). Any other engine warning, and everything else npm says, is kept.
 // Plain JavaScript with no dependencies: scripts/bootstrap.mjs uses it before packages exist.
 
-/** Packages whose engine warnings are dropped (README: the Node version). */
+/** Packages whose engine warnings are dropped (README: the Node versions). */
 export const NOT_RUN_ON_NODE = /^'?(@scalar\/[^@']+|@prisma\/streams-local)@/;
 
 /** `stderr` of npm install without the EBADENGINE blocks of NOT_RUN_ON_NODE's packages. */

@@ -3,6 +3,7 @@
 import fs from "node:fs";
 import path from "node:path";
 import { assertProductionSecrets, env, projectRoot } from "@/lib/config/env";
+import { holdGivenNodeEnv } from "@/lib/config/given-node-env";
 import { createHttpServer, type NodeHandler } from "@/lib/http/lean-host";
 import { closePool } from "@/lib/db/pool";
 import { createApiRouter } from "@/app/api/routes";
@@ -21,6 +22,8 @@ async function loadNext(): Promise<NodeHandler | undefined> {
 }
 
 async function main() {
+  // Before Next loads and rewrites NODE_ENV: every check here and in Next's bundle reads this one.
+  holdGivenNodeEnv();
   assertProductionSecrets();
   const config = env();
   if (config.telegramBotToken && config.telegramWebhookSecret)

@@ -12,7 +12,14 @@
 import { fork, type ChildProcess } from "node:child_process";
 import path from "node:path";
 import fs from "node:fs";
-import { assertProductionSecrets, childEnvironment, env, projectRoot, pointAtDatabase } from "@/lib/config/env";
+import {
+  assertProductionSecrets,
+  childEnvironment,
+  env,
+  isProduction,
+  projectRoot,
+  pointAtDatabase,
+} from "@/lib/config/env";
 import { applyMigrations } from "@/lib/db/migrate";
 import { closePool } from "@/lib/db/pool";
 import { startEmbeddedPostgresProcess, type EmbeddedPostgresProcess } from "@/lib/db/embedded-process";
@@ -91,7 +98,7 @@ async function main(): Promise<void> {
   pointAtDatabase(databaseUrl);
 
   await applyMigrations(databaseUrl, { log: (line) => console.log(`[migrate] ${line}`) });
-  const production = config.nodeEnv === "production";
+  const production = isProduction(config);
   let demoApiKey: string | undefined;
   if (await isDatabaseEmpty()) {
     log(

@@ -1,6 +1,7 @@
 // The host's gate in front of Next for sign-in POSTs: a flood of sign-ins would stall the event loop
-// the API shares. Throttled or locked IPs are answered here, Next sees a few at a time, the rest are
-// refused at once (and counted against their IP), in next-auth's JSON shape so the form shows why.
+// the API shares. Throttled or locked IPs (and, while the throttle's table is full, IPs it does not
+// know) are answered here, Next sees a few at a time, the rest are refused at once (and counted
+// against their IP), in next-auth's JSON shape so the form shows why.
 import type http from "node:http";
 import { createBoundedQueue, QueueFullError } from "./bounded-queue";
 import { SIGN_IN_ERROR_CODES } from "./sign-in-error-codes";

@@ -7,4 +7,6 @@ export const SIGN_IN_ERROR_CODES: Record<Exclude<SignInResult["status"], "signed
   throttled: "SIGN_IN_THROTTLED",
   locked: "SIGN_IN_LOCKED",
   busy: "SIGN_IN_BUSY",
+  full: "SIGN_IN_FULL",
+  second_factor_locked: "SIGN_IN_SECOND_FACTOR_LOCKED",
 };

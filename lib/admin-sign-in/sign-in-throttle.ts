@@ -3,7 +3,9 @@
 // refused without a password check and still counted, and past a limit the IP or email is locked
 // out for a while (the source, or the email from that source only). An attempt counts the moment it starts, so a burst of parallel guesses is
 // throttled as surely as a slow series; a successful sign-in gives the email its attempts back.
-// Kept in process memory, bounded: each web process counts on its own (docs/dashboard.md).
+// Kept in process memory, bounded: each web process counts on its own (docs/dashboard.md). It never
+// fails open: only entries that restrict nothing any more are forgotten, and when the table is full
+// of live ones a source (or email) it does not know is refused, not admitted uncounted.
 // A source is an IPv4 address or an IPv6 /64, as for the API's limiter (one subscriber holds a /64).
 import { authFailureScope } from "../ratelimit/auth-failure-scope";
 
@@ -29,12 +31,15 @@ export const SIGN_IN_POLICIES: Record<ThrottleScope, ThrottlePolicy> = {
 };
 
 /**
- * Subjects remembered per scope; the least recently seen unlocked ones are forgotten first (an
- * active lockout is never forgotten to make room: a flood of new subjects must not lift it).
+ * Subjects remembered per scope (each entry takes a few hundred bytes). Only an entry whose window
+ * or lockout has passed is forgotten to make room: a flood of new subjects must not lift a lockout
+ * or a backoff.
  */
-const MAX_SUBJECTS = 10_000;
-/** Oldest entries looked at per insertion for one that may be forgotten: eviction stays O(1). */
+export const MAX_SUBJECTS = 50_000;
+/** Oldest entries looked at per newcomer for one that may be forgotten: eviction stays O(1). */
 const EVICTION_SCAN = 64;
+/** The wait a newcomer refused by a full table is told (entries expire within a window). */
+const FULL_RETRY_MS = 60_000;
 
 interface Entry {
   /** Attempts that checked a password and have not succeeded: they set the backoff. */
@@ -61,7 +66,8 @@ export type ThrottleDecision =
   | { allowed: true }
   | {
       allowed: false;
-      reason: "throttled" | "locked";
+      /** "full": a newcomer, and the table has no room for it. */
+      reason: "throttled" | "locked" | "full";
       scope: ThrottleScope;
       retryAfterMs: number;
       newLockout?: NewLockout;
@@ -69,28 +75,67 @@ export type ThrottleDecision =
 
 export class SignInThrottle {
   private readonly entries: Record<ThrottleScope, Map<string, Entry>> = { ip: new Map(), email: new Map() };
+  /** Scopes whose fullness is logged already: one line when a table fills, another after it had room. */
+  private readonly fullLogged = new Set<ThrottleScope>();
 
   constructor(
     private readonly policies: Record<ThrottleScope, ThrottlePolicy> = SIGN_IN_POLICIES,
     private readonly now: () => number = Date.now,
+    private readonly options: { maxSubjects?: number; log?: (line: string) => void } = {},
   ) {}
+
+  private get maxSubjects(): number {
+    return this.options.maxSubjects ?? MAX_SUBJECTS;
+  }
+
+  private isDead(scope: ThrottleScope, entry: Entry, now: number): boolean {
+    if (entry.lockedUntil > now) return false;
+    return entry.lockedUntil !== 0 || now - entry.lastSeenAt > this.policies[scope].windowMs;
+  }
 
   /** The live entry, or undefined once its lockout or its window has passed. */
   private read(scope: ThrottleScope, subject: string): Entry | undefined {
     const entry = this.entries[scope].get(subject);
     if (!entry) return undefined;
-    const now = this.now();
-    if (entry.lockedUntil > now) return entry;
-    if (entry.lockedUntil !== 0 || now - entry.lastSeenAt > this.policies[scope].windowMs) {
+    if (this.isDead(scope, entry, this.now())) {
       this.entries[scope].delete(subject);
       return undefined;
     }
     return entry;
   }
 
+  /**
+   * Whether a subject without an entry can have one: the table has room, or an entry that restricts
+   * nothing any more (among the oldest) is forgotten to make it. Live entries met on the way move
+   * to the recent end, so the next look starts past them.
+   */
+  private makeRoom(scope: ThrottleScope): boolean {
+    const map = this.entries[scope];
+    const now = this.now();
+    for (let i = 0; i < EVICTION_SCAN && map.size >= this.maxSubjects; i++) {
+      const oldest = map.keys().next().value!;
+      const entry = map.get(oldest)!;
+      map.delete(oldest);
+      if (!this.isDead(scope, entry, now)) map.set(oldest, entry);
+    }
+    const room = map.size < this.maxSubjects;
+    if (room) this.fullLogged.delete(scope);
+    else if (!this.fullLogged.has(scope)) {
+      this.fullLogged.add(scope);
+      (this.options.log ?? console.warn)(
+        `[web] sign-in throttle: its table of ${scope === "ip" ? "sources" : "emails per source"} is full ` +
+          `(${map.size} live entries): sign-ins it cannot count are refused until entries expire`,
+      );
+    }
+    return room;
+  }
+
   private check(scope: ThrottleScope, subject: string, audited = subject): ThrottleDecision {
     const entry = this.read(scope, subject);
-    if (!entry) return { allowed: true };
+    if (!entry) {
+      if (this.makeRoom(scope)) return { allowed: true };
+      return { allowed: false, reason: "full", scope, retryAfterMs: FULL_RETRY_MS };
+    }
     const now = this.now();
     if (entry.lockedUntil > now)
       return { allowed: false, reason: "locked", scope, retryAfterMs: entry.lockedUntil - now };
@@ -121,7 +166,7 @@ export class SignInThrottle {
     return { allowed: false, reason: "throttled", scope, retryAfterMs: wait };
   }
 
-  /** The subject's live entry, created if need be, moved to the most recently seen end. */
+  /** The subject's live entry, created if need be (when check() found room), moved to the most recently seen end. */
   private touch(scope: ThrottleScope, subject: string): Entry {
     const map = this.entries[scope];
     const entry = this.read(scope, subject) ?? {
@@ -134,23 +179,7 @@ export class SignInThrottle {
     entry.lastSeenAt = this.now();
     map.delete(subject);
     map.set(subject, entry);
-    if (map.size > MAX_SUBJECTS) this.evict(map, subject);
     return entry;
-  }
-
-  /** Forgets the least recently seen entry that is not locked out; a locked one met on the way is kept. */
-  private evict(map: Map<string, Entry>, newcomer: string): void {
-    const now = this.now();
-    for (let i = 0; i < EVICTION_SCAN; i++) {
-      const oldest = map.keys().next().value!;
-      const entry = map.get(oldest)!;
-      map.delete(oldest);
-      if (oldest === newcomer || entry.lockedUntil <= now) return;
-      // Still locked: moved to the recent end so the next scan starts past it.
-      map.set(oldest, entry);
-    }
-    // Only lockouts at the old end: the newcomer is not remembered (its source's IP entry still is).
-    map.delete(newcomer);
   }
 
   /** The email's entry is per source: failures from one source never lock the email for the others. */
@@ -165,7 +194,9 @@ export class SignInThrottle {
 
   /** An attempt from this IP refused before any check (the sign-in queue was full). */
   countRefused(ip: string): void {
-    this.touch("ip", authFailureScope(ip)).refused++;
+    const source = authFailureScope(ip);
+    // Without room it is not counted; it was refused anyway.
+    if (this.read("ip", source) || this.makeRoom("ip")) this.touch("ip", source).refused++;
   }
 
   /**

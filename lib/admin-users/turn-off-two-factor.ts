@@ -1,26 +1,48 @@
 import { getPrisma, type PrismaTx } from "../db/prisma";
 import { recordAuditEntry } from "../audit/sql/record-audit-entry";
-import { checkSecondFactor } from "./check-second-factor";
+import { attemptSecondFactor } from "./attempt-second-factor";
+import { checkSecondFactor, type SecondFactor } from "./check-second-factor";
+import { matchesPasswordHash } from "./hash-admin-password";
 
-export type TurnOffTwoFactorResult = { status: "off" } | { status: "wrong_code" } | { status: "not_on" };
+export type TurnOffTwoFactorResult =
+  | { status: "off" }
+  | { status: "wrong_password" }
+  | { status: "wrong_code" }
+  | { status: "locked"; retryAfterSeconds: number }
+  | { status: "not_on" };
 
 /**
- * Turns the admin's own two-factor off when `code` (a current TOTP code or an unused recovery code)
- * is right: the secret and the recovery codes are dropped and the change audited, in one transaction.
+ * Turns the admin's own two-factor off when `password` is theirs and `code` (a current TOTP code or an
+ * unused recovery code) is right: the secret and the recovery codes are dropped and the change
+ * audited, in one transaction. A wrong password or code counts against the admin's second step like
+ * a wrong code at sign-in (attempt-second-factor.ts): a stolen session cannot guess either here.
  */
 export async function turnOffTwoFactor(input: {
   adminId: number;
+  password: string;
   code: string;
   actor: string;
+  /** The request's source (an IPv4 address or an IPv6 /64). */
+  source: string;
 }): Promise<TurnOffTwoFactorResult> {
   return getPrisma().$transaction(async (tx) => {
     const admin = await tx.adminUser.findUnique({
       where: { id: input.adminId },
-      select: { email: true, totpSecret: true },
+      select: { email: true, totpSecret: true, passwordHash: true },
     });
     if (!admin?.totpSecret) return { status: "not_on" as const };
-    const factor = await checkSecondFactor(input.adminId, input.code, tx);
-    if (!factor) return { status: "wrong_code" as const };
+    let passwordRight = false;
+    const attempt = await attemptSecondFactor<SecondFactor>(
+      { adminId: input.adminId, source: input.source },
+      async (inner) => {
+        passwordRight = await matchesPasswordHash(input.password, admin.passwordHash);
+        return passwordRight ? checkSecondFactor(input.adminId, input.code, inner) : undefined;
+      },
+      tx,
+    );
+    if (attempt.status === "locked") return attempt;
+    if (attempt.status === "wrong")
+      return { status: passwordRight ? ("wrong_code" as const) : ("wrong_password" as const) };
     await clearTwoFactor(tx, input.adminId);
     await recordAuditEntry(
       {
@@ -28,7 +50,7 @@ export async function turnOffTwoFactor(input: {
         action: "admin_user.two_factor_off",
         targetType: "admin_user",
         targetId: input.adminId,
-        details: { email: admin.email, with: factor },
+        details: { email: admin.email, with: attempt.value },
       },
       tx,
     );

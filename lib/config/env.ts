@@ -12,6 +12,7 @@ import {
 } from "../ratelimit/config";
 import { SANDBOX_DEFAULTS } from "../suppliers/sandbox-supplier";
 import { parseTrustedProxies } from "../net/ip";
+import { givenNodeEnv } from "./given-node-env";
 import { processSecrets, type Secrets } from "./secrets";
 
 export type EnvSource = Record<string, string | undefined>;
@@ -168,8 +169,8 @@ export const projectRoot = import.meta.dirname ? path.resolve(import.meta.dirnam
  * variable at once, so a misconfigured process stops at start.
  */
 export function loadEnv(source?: EnvSource) {
-  // NODE_ENV by name: inside Next's bundle that reads the value compiled in at build time.
-  const parsed = schema.safeParse(source ?? { ...process.env, NODE_ENV: process.env.NODE_ENV });
+  // NODE_ENV as given to the process, not as Next rewrites it (given-node-env.ts).
+  const parsed = schema.safeParse(source ?? { ...process.env, NODE_ENV: givenNodeEnv() });
   if (!parsed.success) {
     const input = source ?? process.env;
     const lines = parsed.error.issues.map((issue) => {
@@ -259,6 +260,14 @@ export function env(): Env {
 }
 
 /**
+ * Whether this is a production deployment: NODE_ENV=production as the environment gave it, in every
+ * process (the web process with Next loaded too). Every rule that differs in production asks this.
+ */
+export function isProduction(config: Pick<Env, "nodeEnv"> = env()): boolean {
+  return config.nodeEnv === "production";
+}
+
+/**
  * Points this process, and the processes it starts, at a database found at run time (the embedded
  * PostgreSQL that `npm start` runs when DATABASE_URL is unset).
  */
@@ -291,7 +300,7 @@ export function secrets(): Secrets {
  * development switch.
  */
 export function assertProductionSecrets(current: Env = env()): void {
-  if (current.nodeEnv === "production" && current.webhooksAllowPrivate) {
+  if (isProduction(current) && current.webhooksAllowPrivate) {
     throw new Error(
       "Refusing to start in production with WEBHOOKS_ALLOW_PRIVATE=1: it lets webhooks reach private addresses.",
     );

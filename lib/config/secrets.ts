@@ -7,6 +7,7 @@
 import crypto from "node:crypto";
 import fs from "node:fs";
 import path from "node:path";
+import { givenNodeEnv } from "./given-node-env";
 
 export const SECRET_NAMES = ["APP_SECRET", "CODES_ENCRYPTION_KEY", "NEXTAUTH_SECRET"] as const;
 export type SecretName = (typeof SECRET_NAMES)[number];
@@ -131,7 +132,7 @@ export function processSecrets(dataDir: string): Secrets {
   const holder = globalThis as WithResolved;
   holder[RESOLVED] ??= resolveSecrets({
     environment: process.env,
-    production: process.env.NODE_ENV === "production",
+    production: givenNodeEnv() === "production",
     dataDir,
   });
   return holder[RESOLVED];

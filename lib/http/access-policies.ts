@@ -11,7 +11,7 @@ import {
 } from "../ratelimit";
 import { keyLimitIdentifier } from "../ratelimit/key-limit-identifier";
 import { ApiError } from "./errors";
-import { env } from "../config/env";
+import { isProduction } from "../config/env";
 
 export type ApiSettings = RuntimeSettings;
 
@@ -104,6 +104,6 @@ let benchReplacement: typeof authenticateCaller | undefined;
  * without them; everything else in the wrapper (account and IP checks, settings) still runs.
  */
 export function replaceCallerAuthenticationForBench(authenticate: typeof authenticateCaller): void {
-  if (env().nodeEnv === "production") throw new Error("Refusing to replace API-key authentication in production");
+  if (isProduction()) throw new Error("Refusing to replace API-key authentication in production");
   benchReplacement = authenticate;
 }

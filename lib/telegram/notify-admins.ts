@@ -4,6 +4,7 @@
 import type { Telegram } from "telegraf";
 import type { AdminRole } from "../admin-users/admin-role";
 import { listNoticeChats } from "./notice-chats";
+import { sendToChats } from "./send-to-chats";
 import { telegramFromEnv } from "./telegram-from-env";
 
 /** How many admins were told. `role`: only admins of this role and above (every admin by default). */
@@ -17,14 +18,5 @@ export async function notifyAdmins(
     log(`${text} (TELEGRAM_BOT_TOKEN is not set here, so no admin is told)`);
     return 0;
   }
-  let sent = 0;
-  for (const chat of await listNoticeChats(role)) {
-    try {
-      await telegram.sendMessage(chat, text);
-      sent++;
-    } catch (error) {
-      log(`could not tell admin ${chat}: ${(error as Error).message}`);
-    }
-  }
-  return sent;
+  return sendToChats(await listNoticeChats(role), text, telegram, log);
 }

@@ -12,7 +12,7 @@
 // shown to the account (the bot, /webhook list), and echoing DNS answers would map internal names.
 import dns from "node:dns/promises";
 import ipaddr from "ipaddr.js";
-import { env, type Env } from "../config/env";
+import { env, isProduction, type Env } from "../config/env";
 import { firstRow } from "../db/first-row";
 
 export type ResolvedAddress = { address: string; family: 4 | 6 };
@@ -78,7 +78,7 @@ export function webhookPolicyFromEnv(
   resolve: Resolver = systemResolver,
   config: Pick<Env, "nodeEnv" | "webhooksAllowPrivate"> = env(),
 ): DestinationPolicy {
-  if (config.webhooksAllowPrivate && config.nodeEnv === "production") {
+  if (config.webhooksAllowPrivate && isProduction(config)) {
     throw new Error("WEBHOOKS_ALLOW_PRIVATE=1 is a development switch and is refused in production");
   }
   return { allowPrivate: config.webhooksAllowPrivate, resolve };

@@ -2,62 +2,17 @@
 // into through stdin, as a holder (/start, /newkey, /api on) and as an admin (/credit, then its
 // Confirm button pressed by label; --admin links the user to a development owner). The replies are
 // read from stdout; the money, the key and the audit trail from the database and the API itself.
-import { spawn, type ChildProcessWithoutNullStreams } from "node:child_process";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
-import { projectRoot } from "@/lib/config/env";
+import { BotConsole } from "../helpers/bot-console";
 import { closeSql, resetDatabase, sql, sqlRow } from "../helpers/db";
 import { TEST_ENV } from "../setup/test-env";
 
 const HOLDER = { id: 810_001, username: "console_alice" };
 const ADMIN = { id: 810_002, username: "console_boss" };
 
-class Console {
-  output = "";
-  errors = "";
-  readonly child: ChildProcessWithoutNullStreams;
-
-  constructor(args: string[], env: Record<string, string> = {}) {
-    this.child = spawn("npm", ["run", "-s", "bot:console", "--", ...args], {
-      cwd: projectRoot,
-      env: { ...process.env, ...TEST_ENV, DATABASE_URL: inject("databaseUrl"), ...env },
-      stdio: ["pipe", "pipe", "pipe"],
-    });
-    this.child.stdout.on("data", (chunk) => (this.output += chunk));
-    this.child.stderr.on("data", (chunk) => (this.errors += chunk));
-  }
-
-  /** Types `line` and returns what the console printed until `until` appeared (the bot handles lines in order). */
-  async type(line: string, until: string | RegExp): Promise<string> {
-    const mark = this.output.length;
-    this.child.stdin.write(`${line}\n`);
-    const printed = () => this.output.slice(mark);
-    await expect
-      .poll(() => (typeof until === "string" ? printed().includes(until) : until.test(printed())), {
-        timeout: 60_000,
-        interval: 100,
-        message: `after "${line}" the console printed:\n${printed()}\n--- stderr\n${this.errors}`,
-      })
-      .toBe(true);
-    return printed();
-  }
-
-  /** Ctrl-D: the console leaves by itself. */
-  async leave(): Promise<number | null> {
-    if (this.child.exitCode !== null) return this.child.exitCode;
-    const exited = new Promise<number | null>((resolve) => this.child.once("exit", resolve));
-    this.child.stdin.end();
-    return exited;
-  }
-
-  exited(): Promise<number | null> {
-    if (this.child.exitCode !== null) return Promise.resolve(this.child.exitCode);
-    return new Promise((resolve) => this.child.once("exit", resolve));
-  }
-}
-
-const consoles: Console[] = [];
-const open = (args: string[], env?: Record<string, string>) => {
-  const opened = new Console(args, env);
+const consoles: BotConsole[] = [];
+const open = (args: string[], env: Record<string, string> = {}) => {
+  const opened = new BotConsole(args, { ...process.env, ...TEST_ENV, DATABASE_URL: inject("databaseUrl"), ...env });
   consoles.push(opened);
   return opened;
 };

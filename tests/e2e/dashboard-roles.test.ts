@@ -27,6 +27,7 @@ const ACTION_ROLES: Record<string, AdminRole> = {
   startTwoFactorSetupAction: "viewer",
   confirmTwoFactorSetupAction: "viewer",
   turnOffTwoFactorAction: "viewer",
+  regenerateRecoveryCodesAction: "viewer",
   // Your account: every admin links their own Telegram account (the bot then grants their role).
   issueTelegramLinkCodeAction: "viewer",
   unlinkTelegramAction: "viewer",

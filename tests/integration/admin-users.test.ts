@@ -220,13 +220,25 @@ describe("two-factor", () => {
     const { recoveryCodes } = await enableTwoFactor("tf-b@example.com");
     const id = (await findActiveAdmin("tf-b@example.com"))!.id;
     expect(
-      await turnOffTwoFactor({ adminId: id, code: "AAAA-AAAA-AAAA-AAAA", actor: "admin:tf-b@example.com" }),
+      await turnOffTwoFactor({
+        adminId: id,
+        password: PASSWORD,
+        code: "AAAA-AAAA-AAAA-AAAA",
+        actor: "admin:tf-b@example.com",
+        source: "192.0.2.1",
+      }),
     ).toEqual({
       status: "wrong_code",
     });
-    expect(await turnOffTwoFactor({ adminId: id, code: recoveryCodes[0]!, actor: "admin:tf-b@example.com" })).toEqual({
-      status: "off",
-    });
+    expect(
+      await turnOffTwoFactor({
+        adminId: id,
+        password: PASSWORD,
+        code: recoveryCodes[0]!,
+        actor: "admin:tf-b@example.com",
+        source: "192.0.2.1",
+      }),
+    ).toEqual({ status: "off" });
     expect((await findActiveAdmin("tf-b@example.com"))!.totpEnabledAt).toBeNull();
     expect((await sqlRow(`SELECT count(*)::int AS n FROM admin_recovery_codes WHERE admin_user_id = $1`, [id])).n).toBe(
       0,

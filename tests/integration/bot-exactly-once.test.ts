@@ -131,8 +131,8 @@ describe.each(BOT_MODES)("in %s mode", (mode) => {
   describe("racing confirmations", () => {
     it("two bot instances handling the same update concurrently: one handles it", async () => {
       // A second bot (as in a second process) fed the same update through handleUpdate, in parallel.
-      const one = createBot(bot.fake.token, { apiRoot: bot.fake.apiRoot, adminTelegramIds: [String(ADMIN.id)] });
-      const other = createBot(bot.fake.token, { apiRoot: bot.fake.apiRoot, adminTelegramIds: [String(ADMIN.id)] });
+      const one = createBot(bot.fake.token, { apiRoot: bot.fake.apiRoot });
+      const other = createBot(bot.fake.token, { apiRoot: bot.fake.apiRoot });
       const update = bot.fake.message(ADMIN, `/credit ${bobAccountId} 2 two instances`);
       await Promise.all([one.handleUpdate(structuredClone(update)), other.handleUpdate(structuredClone(update))]);
       expect(await sql(`SELECT count(*)::int AS n FROM admin_action_requests WHERE note = 'two instances'`)).toEqual([

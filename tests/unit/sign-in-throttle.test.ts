@@ -110,19 +110,14 @@ describe("SignInThrottle", () => {
     expect(throttle.attempt("203.0.113.1", "a@x.io")).toEqual({ allowed: true });
   });
 
-  it("forgets a subject after its window, and remembers a bounded number of subjects", () => {
+  it("forgets a subject after its window", () => {
     const time = clock();
     const throttle = new SignInThrottle(small, time.now);
     throttle.attempt("203.0.113.1", "a@x.io");
     throttle.attempt("203.0.113.1", "a@x.io");
+    expect(throttle.attempt("203.0.113.1", "a@x.io")).toMatchObject({ allowed: false, reason: "throttled" });
     time.advance(600_001);
     expect(throttle.attempt("203.0.113.1", "a@x.io")).toEqual({ allowed: true });
-    // 10,000 subjects per scope at most: the least recently seen is dropped.
-    for (let i = 0; i < 10_050; i++) throttle.attempt(`10.0.${i >> 8}.${i & 255}`, `flood${i}@x.io`);
-    const sizes = (throttle as unknown as { entries: { ip: Map<string, unknown>; email: Map<string, unknown> } })
-      .entries;
-    expect(sizes.ip.size).toBe(10_000);
-    expect(sizes.email.size).toBe(10_000);
   });
 
   it("counts an IPv6 client by its /64, as the API's limiter does", () => {
@@ -160,16 +155,85 @@ describe("SignInThrottle", () => {
 
   it("never forgets an active lockout to make room, however many new subjects arrive", () => {
     const time = clock();
-    const throttle = new SignInThrottle(small, time.now);
+    const throttle = new SignInThrottle(small, time.now, { maxSubjects: 100, log: () => undefined });
     for (let i = 0; i < 8; i++) throttle.countRefused("192.0.2.1");
     expect(throttle.checkIp("192.0.2.1")).toMatchObject({ allowed: false, reason: "locked" });
-    for (let i = 0; i < 20_000; i++) throttle.countRefused(`10.${i >> 16}.${(i >> 8) & 255}.${i & 255}`);
+    for (let i = 0; i < 1_000; i++) throttle.attempt(`10.0.${i >> 8}.${i & 255}`, "a@x.io");
     expect(throttle.checkIp("192.0.2.1")).toMatchObject({ allowed: false, reason: "locked" });
-    const entries = (throttle as unknown as { entries: { ip: Map<string, unknown> } }).entries;
-    expect(entries.ip.size).toBe(10_000);
     // Once over, the lockout lets go.
     time.advance(60_001);
     expect(throttle.checkIp("192.0.2.1")).toEqual({ allowed: true });
+  });
+
+  describe("with its table full", () => {
+    const MAX = 50;
+    /** A throttle whose IP table holds MAX sources, each with one failure (live for the window). */
+    function fullThrottle() {
+      const time = clock();
+      const lines: string[] = [];
+      const throttle = new SignInThrottle(small, time.now, { maxSubjects: MAX, log: (line) => lines.push(line) });
+      for (let i = 0; i < MAX; i++) expect(throttle.attempt(`10.1.0.${i}`, "a@x.io")).toEqual({ allowed: true });
+      return { time, lines, throttle };
+    }
+
+    it("refuses a newcomer, however often it tries, and says so in one log line", () => {
+      const { lines, throttle } = fullThrottle();
+      for (let i = 0; i < 100; i++) {
+        expect(throttle.checkIp("203.0.113.9")).toMatchObject({ allowed: false, reason: "full", scope: "ip" });
+        expect(throttle.attempt("203.0.113.9", "a@x.io")).toMatchObject({
+          allowed: false,
+          reason: "full",
+          scope: "ip",
+          retryAfterMs: 60_000,
+        });
+        // Other newcomers alike: none is admitted uncounted.
+        expect(throttle.attempt(`198.51.100.${i}`, `n${i}@x.io`)).toMatchObject({ allowed: false, reason: "full" });
+      }
+      expect(lines).toEqual([expect.stringContaining("full")]);
+    });
+
+    it("keeps counting the subjects it knows, up to their lockout", () => {
+      const { time, throttle } = fullThrottle();
+      const answers = [];
+      for (let i = 0; i < 20; i++) {
+        answers.push(throttle.attempt("10.1.0.7", "a@x.io"));
+        time.advance(5_000);
+      }
+      expect(answers.at(-1)).toMatchObject({ allowed: false, reason: "locked" });
+      expect(answers.filter((a) => a.allowed).length).toBeLessThan(small.ip.lockAfter);
+      // A known source with an email it has not tried is a newcomer to the full email table.
+      expect(throttle.attempt("10.1.0.8", "new@x.io")).toMatchObject({
+        allowed: false,
+        reason: "full",
+        scope: "email",
+      });
+    });
+
+    it("refuses a newcomer when the per-source email table is full, too", () => {
+      const time = clock();
+      // One source trying MAX emails fills the email table; its own limit is set out of the way.
+      const wide: Record<ThrottleScope, ThrottlePolicy> = {
+        ...small,
+        ip: { ...small.ip, free: 1_000, lockAfter: 1_000 },
+      };
+      const throttle = new SignInThrottle(wide, time.now, { maxSubjects: MAX, log: () => undefined });
+      for (let i = 0; i < MAX; i++) expect(throttle.attempt("10.2.0.1", `e${i}@x.io`)).toEqual({ allowed: true });
+      // A new source has room in the IP table, none in the email table: refused, not admitted.
+      expect(throttle.attempt("10.2.0.2", "e0@x.io")).toMatchObject({ allowed: false, reason: "full", scope: "email" });
+    });
+
+    it("makes room only from entries that restrict nothing any more, and logs again when it fills again", () => {
+      const { time, lines, throttle } = fullThrottle();
+      expect(throttle.attempt("203.0.113.9", "a@x.io")).toMatchObject({ reason: "full" });
+      // Half the window: every entry still counts, still full.
+      time.advance(300_000);
+      expect(throttle.attempt("203.0.113.9", "a@x.io")).toMatchObject({ reason: "full" });
+      // Past the window the old entries go, and newcomers are counted from their first attempt.
+      time.advance(300_001);
+      for (let i = 0; i < MAX; i++) expect(throttle.attempt(`10.3.0.${i}`, "b@x.io")).toEqual({ allowed: true });
+      expect(throttle.attempt("203.0.113.9", "a@x.io")).toMatchObject({ allowed: false, reason: "full" });
+      expect(lines).toHaveLength(2);
+    });
   });
 
   it("ships policies that lock an email before an IP", () => {

@@ -13,6 +13,10 @@ function messageFor(error: string | null | undefined, status: number | undefined
       return "Too many failed attempts. Wait a few seconds, then try again.";
     case "SIGN_IN_LOCKED":
       return "Too many failed attempts: sign-in is locked for 15 minutes.";
+    case "SIGN_IN_FULL":
+      return "Too many addresses are failing to sign in right now, so sign-in from an address not seen before is refused. Try again in a few minutes.";
+    case "SIGN_IN_SECOND_FACTOR_LOCKED":
+      return "Too many wrong two-factor codes for this account: its two-factor step is locked for up to 15 minutes, and the owners have been told.";
     case "SIGN_IN_BUSY":
       return "The server is busy checking sign-ins. Try again in a moment.";
     case "CredentialsSignin":

@@ -27,6 +27,7 @@ import { alertLowStock } from "../../catalog/alert-low-stock";
 import { fulfilOrder } from "./fulfil-order";
 import { FULFIL_ORDER_TASK } from "./enqueue-fulfilment";
 import { webhookTasks } from "../../webhooks/webhook-tasks";
+import { telegramTasks } from "../../telegram/telegram-tasks";
 import {
   listClaimingDispatchers,
   releaseDeadClaims,
@@ -336,9 +337,15 @@ export async function startWorker(options: {
           },
         }),
       );
-      // graphile's runner for the webhook task that tells a holder an endpoint was disabled.
+      // graphile's runner for the bot messages: a holder's endpoint was disabled, the owners' alerts.
       generation.runners.push(
-        await run({ ...shared, pgPool: runnerPool(generation), events, concurrency: 1, taskList: webhookTasks }),
+        await run({
+          ...shared,
+          pgPool: runnerPool(generation),
+          events,
+          concurrency: 1,
+          taskList: { ...webhookTasks, ...telegramTasks },
+        }),
       );
     } catch (error) {
       await drain(generation);

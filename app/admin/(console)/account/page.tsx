@@ -7,7 +7,12 @@ import { countUnusedRecoveryCodes } from "@/lib/admin-users/count-unused-recover
 import { requireAdminPage } from "../../_lib/session";
 import { formatTime } from "../../_lib/format";
 import { ActionForm } from "../../_components/action-form";
-import { confirmTwoFactorSetupAction, startTwoFactorSetupAction, turnOffTwoFactorAction } from "./actions";
+import {
+  confirmTwoFactorSetupAction,
+  regenerateRecoveryCodesAction,
+  startTwoFactorSetupAction,
+  turnOffTwoFactorAction,
+} from "./actions";
 import { TelegramLink } from "./telegram-link";
 
 export const metadata = { title: "Your account · Top-up operations" };
@@ -44,6 +49,16 @@ export default async function AccountPage() {
               from your authenticator app, or one of your recovery codes ({recoveryLeft} unused).
             </p>
             <ActionForm
+              action={regenerateRecoveryCodesAction}
+              submitLabel="New recovery codes"
+              confirm="Replace your recovery codes? The old ones stop working; the new ones are shown once."
+              label="New recovery codes"
+            >
+              <label>
+                Current code <input name="code" autoComplete="one-time-code" size={20} maxLength={24} required />
+              </label>
+            </ActionForm>
+            <ActionForm
               action={turnOffTwoFactorAction}
               submitLabel="Turn two-factor off"
               tone="danger"
@@ -51,10 +66,17 @@ export default async function AccountPage() {
               label="Turn two-factor off"
             >
               <label>
+                Password <input name="password" type="password" autoComplete="current-password" required />
+              </label>{" "}
+              <label>
                 Current code or a recovery code{" "}
                 <input name="code" autoComplete="one-time-code" size={20} maxLength={24} required />
               </label>
             </ActionForm>
+            <p className="muted small">
+              Wrong codes and passwords here count with wrong codes at sign-in: ten within 15 minutes lock the
+              two-factor step for 15 minutes and the owners are told in the bot.
+            </p>
           </>
         ) : (
           <>

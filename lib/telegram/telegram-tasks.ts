@@ -1,0 +1,12 @@
+// The worker's bot-message tasks in graphile-worker (lib/fulfilment/sql/run-worker.ts registers
+// them): a message is added as a job in the transaction that decided it, and sent off that path.
+import type { TaskList } from "graphile-worker";
+import { notifyOwners } from "./notify-owners";
+
+export const NOTIFY_OWNERS_TASK = "notify_owners";
+
+export const telegramTasks: TaskList = {
+  [NOTIFY_OWNERS_TASK]: async (payload) => {
+    await notifyOwners((payload as { text: string }).text);
+  },
+};
