@@ -9,13 +9,29 @@ export function editVersionOf(updatedAt: Date): string {
   return String(updatedAt.getTime());
 }
 
+/** The version a form carries for a row that does not exist yet (a setting never saved). */
+export const NEVER_SAVED = new Date(0);
+
 /**
  * The row version a save expects: undefined when none was given (no check), else a Date; a version
- * that is not one (a hand-made request) is the epoch, which no row has, so the save is refused.
+ * that is not one (a hand-made request) is a date no row has, so the save is refused.
  */
 export function expectedVersion(version: string | undefined): Date | undefined {
   if (version === undefined || version === "") return undefined;
-  return new Date(/^\d{1,15}$/.test(version) ? Number(version) : 0);
+  return new Date(/^\d{1,15}$/.test(version) ? Number(version) : -1);
+}
+
+/** Whether a row last saved at `current` (undefined: never saved) is still at the version a form expects. */
+export function isCurrentVersion(current: Date | undefined, expected: Date | undefined): boolean {
+  return !expected || (current ?? NEVER_SAVED).getTime() === expected.getTime();
+}
+
+/** Thrown by a save whose result has no refusal of its own; the action answers its message. */
+export class StaleEditError extends Error {
+  constructor(what: string) {
+    super(staleEditMessage(what));
+    this.name = "StaleEditError";
+  }
 }
 
 /** The WHERE part of the conditional update: the row's id and, when a version was given, that version. */

@@ -19,6 +19,8 @@ export interface PriceTierView {
   id: number;
   name: string;
   accountCount: number;
+  /** The tier's version, carried by its forms (lib/db/edit-version.ts). */
+  updatedAt: Date;
   /** In catalog order. */
   prices: TierPackPrice[];
 }
@@ -27,7 +29,7 @@ export async function listPriceTiers(): Promise<PriceTierView[]> {
   const prisma = getPrisma();
   const tiers = await prisma.priceTier.findMany({
     orderBy: { name: "asc" },
-    select: { id: true, name: true, _count: { select: { accounts: true } } },
+    select: { id: true, name: true, updatedAt: true, _count: { select: { accounts: true } } },
   });
   const rows = await prisma.$queryRaw<
     {
@@ -50,6 +52,7 @@ export async function listPriceTiers(): Promise<PriceTierView[]> {
     id: tier.id,
     name: tier.name,
     accountCount: tier._count.accounts,
+    updatedAt: tier.updatedAt,
     prices: rows
       .filter((row) => row.tierId === tier.id)
       .map((row) => ({

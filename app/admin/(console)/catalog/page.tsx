@@ -5,6 +5,7 @@ import { requireAdminPage } from "../../_lib/session";
 import Link from "next/link";
 import { formatUsd } from "../../_lib/format";
 import { ActionForm } from "../../_components/action-form";
+import { VersionField } from "../../_components/version-field";
 import {
   changeLinePricesAction,
   importInventoryCodesAction,
@@ -105,6 +106,7 @@ export default async function CatalogPage() {
               label={`Edit line ${line.slug}`}
             >
               <input type="hidden" name="lineId" value={line.id} />
+              <VersionField updatedAt={line.updatedAt} />
               <LineFormFields line={line} />
             </ActionForm>
           </details>
@@ -192,6 +194,7 @@ export default async function CatalogPage() {
                       label={`Price of ${product.catalogId}`}
                     >
                       <input type="hidden" name="productId" value={product.id} />
+                      <VersionField updatedAt={product.updatedAt} />
                       <input
                         name="price"
                         defaultValue={usd(product.priceCents)}
@@ -225,6 +228,7 @@ export default async function CatalogPage() {
                         label={`Edit ${product.catalogId}`}
                       >
                         <input type="hidden" name="productId" value={product.id} />
+                        <VersionField updatedAt={product.updatedAt} />
                         <PackFormFields line={line} product={product} />
                       </ActionForm>
                     </details>

@@ -7,6 +7,7 @@ import { describeTierRule } from "@/lib/pricing/price-tier-rules";
 import { requireAdminPage } from "../../_lib/session";
 import { formatUsd } from "../../_lib/format";
 import { ActionForm } from "../../_components/action-form";
+import { VersionField } from "../../_components/version-field";
 import {
   clearTierPackPriceAction,
   createPriceTierAction,
@@ -74,6 +75,7 @@ export default async function PriceTiersPage() {
                         label={`List price for ${price.catalogId} in ${tier.name}`}
                       >
                         <input type="hidden" name="tierId" value={tier.id} />
+                        <VersionField updatedAt={tier.updatedAt} />
                         <input type="hidden" name="catalogId" value={price.catalogId} />
                       </ActionForm>
                     </td>
@@ -90,6 +92,7 @@ export default async function PriceTiersPage() {
             label={`Set a pack price in ${tier.name}`}
           >
             <input type="hidden" name="tierId" value={tier.id} />
+            <VersionField updatedAt={tier.updatedAt} />
             <select name="catalogId" aria-label="Pack">
               {packs.map((pack) => (
                 <option key={pack.catalogId} value={pack.catalogId}>
@@ -106,6 +109,7 @@ export default async function PriceTiersPage() {
           <div className="row">
             <ActionForm action={renamePriceTierAction} submitLabel="Rename" label={`Rename ${tier.name}`}>
               <input type="hidden" name="tierId" value={tier.id} />
+              <VersionField updatedAt={tier.updatedAt} />
               <input name="name" defaultValue={tier.name} size={20} aria-label="New name" />
             </ActionForm>
             <ActionForm
