@@ -6,6 +6,7 @@ import Link from "next/link";
 import { formatUsd } from "../../_lib/format";
 import { ActionForm } from "../../_components/action-form";
 import { VersionField } from "../../_components/version-field";
+import { isBelowCost } from "@/lib/pricing/is-below-cost";
 import {
   changeLinePricesAction,
   importInventoryCodesAction,
@@ -158,11 +159,11 @@ export default async function CatalogPage() {
                   </td>
                   <td className="num" data-testid="price">
                     {formatUsd(product.priceCents)}
-                    {product.cheapestCostCents !== null && product.priceCents < product.cheapestCostCents ? (
+                    {isBelowCost(product.priceCents, product.cheapestCostCents) ? (
                       <span
                         className="badge bad"
                         data-testid="below-cost"
-                        title={`Every supplier charges more: the cheapest costs ${formatUsd(product.cheapestCostCents)}`}
+                        title={`Every supplier charges more: the cheapest costs ${formatUsd(product.cheapestCostCents!)}`}
                       >
                         below cost
                       </span>

@@ -73,6 +73,7 @@ export async function setTierPackPriceAction(_state: ActionState, formData: Form
     catalogId: textField(formData, "catalogId"),
     rule: parsed.rule,
     version: versionField(formData),
+    belowCostConfirmed: textField(formData, "belowCost") === "yes",
     actor: gate.admin.actor,
   });
   revalidatePath(TIERS);
