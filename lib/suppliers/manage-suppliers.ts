@@ -71,7 +71,7 @@ export async function saveSupplierAccount(input: {
     if (existing && !expected) return refused(`Supplier ${name.data} exists: change it with its own form.`);
     if (!existing && expected) return refused(`No supplier ${name.data}.`);
     const had = existing?.kind === "h2h" ? sealedSecretOf(existing.settings) : undefined;
-    const kept = input.clearSecret ? undefined : had;
+    const kept = input.clearSecret || kind !== "h2h" ? undefined : had;
     const sealed = input.secret ? sealSecret(input.secret) : kept;
     const secretEnv = (settings.data as { secretEnv?: string }).secretEnv;
     if (sealed && secretEnv)
@@ -94,7 +94,7 @@ export async function saveSupplierAccount(input: {
     } else {
       ({ id } = await tx.supplier.create({ data: { name: name.data, kind, settings: stored }, select: { id: true } }));
     }
-    const secret = input.secret ? "new" : input.clearSecret && had ? "cleared" : kept ? "kept" : "none";
+    const secret = input.secret ? "new" : had && !kept ? "cleared" : kept ? "kept" : "none";
     await recordAuditEntry(
       {
         actor: input.actor,
