@@ -109,6 +109,7 @@ const schema = z
     ADMIN_TELEGRAM_IDS: list(),
     SETTINGS_CACHE_MS: int(0, 1000),
     WEBHOOKS_ALLOW_PRIVATE: flag(false),
+    SUPPLIERS_ALLOW_PRIVATE: flag(false),
     WORKER_CONCURRENCY: int(1, 10),
     WORKER_SWEEP_MS: int(1, 5000),
     WEBHOOK_CONCURRENCY: int(0, 10),
@@ -217,6 +218,7 @@ export function loadEnv(source?: EnvSource) {
     adminTelegramIds: vars.ADMIN_TELEGRAM_IDS,
     settingsCacheMs: vars.SETTINGS_CACHE_MS,
     webhooksAllowPrivate: vars.WEBHOOKS_ALLOW_PRIVATE,
+    suppliersAllowPrivate: vars.SUPPLIERS_ALLOW_PRIVATE,
     worker: {
       concurrency: vars.WORKER_CONCURRENCY,
       sweepIntervalMs: vars.WORKER_SWEEP_MS,
