@@ -13,6 +13,7 @@ import {
 import { SANDBOX_DEFAULTS } from "../suppliers/sandbox-supplier";
 import { parseTrustedProxies } from "../net/ip";
 import { processSecrets, type Secrets } from "./secrets";
+import { assertRealVerifySupplier } from "../suppliers/assert-real-verify-supplier";
 
 export type EnvSource = Record<string, string | undefined>;
 
@@ -288,7 +289,7 @@ export function secrets(): Secrets {
 /**
  * Resolves the secrets at a process's start, so a missing or short production secret stops the
  * start instead of failing the first request that needs it. Production also refuses the webhooks'
- * development switch.
+ * development switch, and verify and redeem answered by the sandbox.
  */
 export function assertProductionSecrets(current: Env = env()): void {
   if (current.nodeEnv === "production" && current.webhooksAllowPrivate) {
@@ -297,4 +298,5 @@ export function assertProductionSecrets(current: Env = env()): void {
     );
   }
   secrets();
+  assertRealVerifySupplier(current);
 }
