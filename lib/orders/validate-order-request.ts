@@ -62,7 +62,9 @@ export function validateOrderRequest(
     if (!entry.supplierSku)
       throw new ApiError("INVALID_PRODUCT", { message: "INVALID PRODUCT: this pack cannot be fulfilled" });
     if (options.realSupplierRequired && !entry.realSupplier)
-      throw new ApiError("INVALID_PRODUCT", { message: "INVALID PRODUCT: no supplier carries this pack for live orders" });
+      throw new ApiError("INVALID_PRODUCT", {
+        message: "INVALID PRODUCT: no supplier carries this pack for live orders",
+      });
   }
 
   const order: NormalisedOrder = {

@@ -34,7 +34,9 @@ export async function createEmptyDatabase(name: string): Promise<{ url: string; 
   });
   return {
     url: databaseUrlNamed(name),
-    drop: () => onDatabase(server, (client) => client.query(`drop database if exists ${name} with (force)`)),
+    drop: async () => {
+      await onDatabase(server, (client) => client.query(`drop database if exists ${name} with (force)`));
+    },
   };
 }
 

@@ -82,7 +82,9 @@ describe("place_order decides an order's mode from its account", () => {
         `evt_${id}`,
       ],
     );
-    const { reserved } = await sqlRow(`SELECT count(*)::int AS reserved FROM inventory_codes WHERE order_id = $1`, [id]);
+    const { reserved } = await sqlRow(`SELECT count(*)::int AS reserved FROM inventory_codes WHERE order_id = $1`, [
+      id,
+    ]);
     return { ...placed, reserved };
   }
 

@@ -157,15 +157,22 @@ describe("production: live orders need a real supplier", () => {
   });
 
   it("never sends a live order to a sandbox-kind supplier, even one an admin put first", async () => {
-    expect(await saveSupplierAccount({ name: "sandbox", kind: "sandbox", settingsJson: "{}", actor: OWNER })).toMatchObject(
-      { status: "saved" },
-    );
+    expect(
+      await saveSupplierAccount({ name: "sandbox", kind: "sandbox", settingsJson: "{}", actor: OWNER }),
+    ).toMatchObject({ status: "saved" });
     for (const [pid, sku] of [
       ["SVCBR60", "br-60"],
       ["SVCBR325", "br-325"],
     ]) {
       expect(
-        await saveSupplierOffer({ catalogId: pid!, supplierName: "sandbox", sku: sku!, costCents: 0, priority: 1, actor: OWNER }),
+        await saveSupplierOffer({
+          catalogId: pid!,
+          supplierName: "sandbox",
+          sku: sku!,
+          costCents: 0,
+          priority: 1,
+          actor: OWNER,
+        }),
       ).toMatchObject({ status: "saved" });
     }
     await saveSupplierOffer({

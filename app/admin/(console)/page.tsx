@@ -271,7 +271,12 @@ export default async function OverviewPage({ searchParams }: { searchParams: Pag
       </div>
 
       {unsupplied.length > 0 ? (
-        <section className="panel" role="alert" aria-label="Packs without a real supplier" data-testid="unsupplied-packs">
+        <section
+          className="panel"
+          role="alert"
+          aria-label="Packs without a real supplier"
+          data-testid="unsupplied-packs"
+        >
           <h2>Live packs no real supplier carries: their orders are refused</h2>
           <p className="muted small">
             In production a live top-up goes to a real supplier (not the sandbox, not paused) or is refused with
