@@ -44,7 +44,7 @@ export function resolveServerId(input: string, options: CatalogEntry["serverIdOp
 
 /**
  * `realSupplierRequired`: a live order in production, which a top-up pack no real supplier carries
- * cannot take (lib/suppliers/sandbox-serves-live-orders.ts).
+ * cannot take (lib/config/sandbox-serves-live-orders.ts).
  */
 export function validateOrderRequest(
   body: OrderBody,

@@ -2,7 +2,7 @@
 // (/brvvfy, /mobavfy, /rdmbr) must reach a real supplier, never the sandbox SUPPLIER defaults to.
 import type { Env } from "../config/env";
 import { h2hConfigFromEnv } from "./h2h-supplier";
-import { sandboxServesLiveOrders } from "./sandbox-serves-live-orders";
+import { sandboxServesLiveOrders } from "../config/sandbox-serves-live-orders";
 
 /** Throws, naming the variables to set, when live verify and redeem calls would be answered by the sandbox. */
 export function assertRealVerifySupplier(

@@ -5,7 +5,7 @@
 import { env, SUPPLIER_NAMES, type Env, type SupplierName } from "../config/env";
 import { createH2hSupplier, h2hConfigFromEnv } from "./h2h-supplier";
 import { createSandboxSupplier } from "./sandbox-supplier";
-import { sandboxServesLiveOrders } from "./sandbox-serves-live-orders";
+import { sandboxServesLiveOrders } from "../config/sandbox-serves-live-orders";
 import { SupplierConfigError } from "./supplier-config";
 import type { Supplier } from "./types";
 

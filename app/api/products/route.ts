@@ -2,7 +2,7 @@ import { publicRoute } from "@/lib/http/public-route";
 import { listProducts } from "@/lib/catalog/sql/list-products";
 import { ProductsResponse } from "@/lib/api-schemas/read-schemas";
 import { otherMethods } from "@/lib/http/route-methods";
-import { sandboxServesLiveOrders } from "@/lib/suppliers/sandbox-serves-live-orders";
+import { sandboxServesLiveOrders } from "@/lib/config/sandbox-serves-live-orders";
 
 export const dynamic = "force-dynamic";
 

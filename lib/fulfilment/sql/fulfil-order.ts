@@ -33,7 +33,7 @@ import {
   type SupplierAttempt,
 } from "./settle-order";
 import { env, type Env } from "../../config/env";
-import { sandboxServesLiveOrders } from "../../suppliers/sandbox-serves-live-orders";
+import { sandboxServesLiveOrders } from "../../config/sandbox-serves-live-orders";
 
 export interface FulfilmentTiming {
   /** First wait before asking the supplier again; doubles per attempt. */

@@ -27,7 +27,7 @@ import {
   type CatalogEntry,
 } from "../validate-order-request";
 import { firstRow } from "../../db/first-row";
-import { sandboxServesLiveOrders } from "../../suppliers/sandbox-serves-live-orders";
+import { sandboxServesLiveOrders } from "../../config/sandbox-serves-live-orders";
 
 export interface PlacementResult {
   invoice: Invoice;
