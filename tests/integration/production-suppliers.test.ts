@@ -16,7 +16,11 @@ import { creditTestWallet } from "@/lib/wallet/test-wallet";
 import { saveSupplierAccount, saveSupplierOffer } from "@/lib/suppliers/manage-suppliers";
 import { setSupplierPaused } from "@/lib/suppliers/pause-supplier";
 import { listPacksWithoutRealSupplier } from "@/lib/dashboard/list-packs-without-real-supplier";
+import { createAdminUser } from "@/lib/admin-users/create-admin-user";
 import { api } from "../helpers/api";
+import { signInOverHttp } from "../helpers/admin-session";
+import { assertNextBuilt } from "../helpers/next-start";
+import { enableTwoFactor, freshTotpCode } from "../helpers/two-factor";
 import { closeSql } from "../helpers/db";
 import { startFakeH2hSupplier, type FakeH2hSupplier } from "../helpers/fake-h2h-supplier";
 import { createAccount } from "../helpers/fixtures";
@@ -34,6 +38,7 @@ let liveKey: string;
 let testKey: string;
 
 beforeAll(async () => {
+  assertNextBuilt();
   database = await createEmptyDatabase(`production_suppliers_${process.pid}`);
   fake = await startFakeH2hSupplier({ partnerId: "p-real", secret: "s-real" });
   fake.addPlayer("5551234", "Player");
@@ -50,6 +55,8 @@ beforeAll(async () => {
       SUPPLIER_POLL_MAX_MS: "200",
       RATE_LIMIT_KEY_BURST: TEST_ENV.RATE_LIMIT_KEY_BURST!,
       RATE_LIMIT_KEY_PER_MINUTE: TEST_ENV.RATE_LIMIT_KEY_PER_MINUTE!,
+      // The overview's banner is read from the built dashboard, as an owner sees it.
+      SERVE_DASHBOARD: "1",
     }),
   );
   // This test's lib calls (the bot's funding, the dashboard's supplier forms) act on that database.
@@ -219,6 +226,28 @@ describe("production: live orders need a real supplier", () => {
       await setSupplierPaused({ supplierId: supplier.id, paused: false, actor: OWNER });
     }
     expect(await orderable(liveKey, "SVCBR60")).toBe(true);
+  });
+
+  it("the dashboard's overview lists the live packs no real supplier carries", async () => {
+    const email = "owner@example.com";
+    const password = "a-long-enough-password";
+    expect(await createAdminUser({ email, password, role: "owner", actor: "test" })).toMatchObject({
+      status: "created",
+    });
+    const { secret } = await enableTwoFactor(email);
+    const signedIn = await signInOverHttp({
+      email,
+      password,
+      code: await freshTotpCode(email, secret),
+      base: service.base,
+    });
+    expect(signedIn.error).toBe("");
+    const overview = await fetch(`${service.base}/admin`, { headers: { cookie: signedIn.sessionCookie! } });
+    const html = await overview.text();
+    expect(overview.status).toBe(200);
+    expect(html).toContain('data-testid="unsupplied-packs"');
+    expect(html).toContain('data-unsupplied="SVCBR325"');
+    expect(html).not.toContain('data-unsupplied="SVCBR60"');
   });
 
   it("verify goes to the real supplier (SUPPLIER=h2h), not the sandbox", async () => {
