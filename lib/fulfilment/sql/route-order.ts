@@ -1,6 +1,6 @@
 // Which supplier an order goes to: its pack's offers by priority, skipping the suppliers it has been
 // with, paused ones and ones whose circuit is open (lib/suppliers/sql/record-supplier-result.ts), and
-// sandbox-kind ones where the sandbox serves no live order (production: lib/config/sandbox-serves-live-orders.ts).
+// in production sandbox-kind ones (lib/config/sandbox-serves-live-orders.ts).
 // A circuit whose cool-down has passed lets one order through as a probe: the first order to claim
 // it pushes the cool-down on, so the others keep skipping it until the probe has answered.
 //
