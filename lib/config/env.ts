@@ -14,6 +14,7 @@ import { SANDBOX_DEFAULTS } from "../suppliers/sandbox-supplier";
 import { parseTrustedProxies } from "../net/ip";
 import { givenNodeEnv } from "./given-node-env";
 import { processSecrets, type Secrets } from "./secrets";
+import { assertRealVerifySupplier } from "../suppliers/assert-real-verify-supplier";
 
 export type EnvSource = Record<string, string | undefined>;
 
@@ -299,7 +300,7 @@ export function secrets(): Secrets {
 /**
  * Resolves the secrets at a process's start, so a missing or short production secret stops the
  * start instead of failing the first request that needs it. Production also refuses the webhooks'
- * development switch.
+ * development switch, and verify and redeem answered by the sandbox.
  */
 export function assertProductionSecrets(current: Env = env()): void {
   if (isProduction(current) && current.webhooksAllowPrivate) {
@@ -308,4 +309,5 @@ export function assertProductionSecrets(current: Env = env()): void {
     );
   }
   secrets();
+  assertRealVerifySupplier(current);
 }
