@@ -45,7 +45,7 @@ export interface BenchConfig {
   webhooks: { enabled: boolean; cycles: number; ordersPerRound: number };
   /** Names of endpoints to run (default all), e.g. BENCH_ENDPOINTS=balance,place. */
   endpoints?: string[];
-  /** Secrets for NODE_ENV=production: fresh each run, never the development defaults. */
+  /** Secrets given in the environment, as production takes them: fresh each run, never the development defaults. */
   secrets: { APP_SECRET: string; CODES_ENCRYPTION_KEY: string; NEXTAUTH_SECRET: string };
   /** Rate-limit keys in Redis get this prefix, so the bench shares no window with anyone else. */
   rateLimitPrefix: string;

@@ -110,9 +110,12 @@ async function main(): Promise<void> {
     const pool = getPool();
     const version = (await pool.query<{ v: string }>("SELECT split_part(version(), ' on ', 1) AS v")).rows[0]!.v;
 
+    // The sandbox stands in for a supplier, which production refuses (no live order goes to it, and
+    // SUPPLIER must name a real one), so the processes run with NODE_ENV=development: nothing else on
+    // the API's or the worker's path reads NODE_ENV, and the secrets come from the environment either way.
     const childEnv: Record<string, string | undefined> = {
       ...config.secrets,
-      NODE_ENV: "production",
+      NODE_ENV: "development",
       DATABASE_URL: db.url,
       SERVE_DASHBOARD: "0",
       HOST: "127.0.0.1",
@@ -123,14 +126,13 @@ async function main(): Promise<void> {
       SANDBOX_LATENCY_MS: "0",
     };
     const profileDir = path.join(projectRoot, "bench", "profiles");
-    // The three servers the report compares. The auth-off switch is refused in production, so that
-    // server alone runs with NODE_ENV=development (which changes nothing on the API's path).
+    // The three servers the report compares.
     const definitions: Record<Variant, { entry: string; env?: Record<string, string>; nodeArgs?: string[] }> = {
       service: {
         entry: "scripts/serve.ts",
         nodeArgs: config.cpuProfile ? ["--cpu-prof", "--cpu-prof-dir", profileDir] : [],
       },
-      noauth: { entry: "bench/serve-auth-off.ts", env: { NODE_ENV: "development" } },
+      noauth: { entry: "bench/serve-auth-off.ts" },
       floor: { entry: "bench/floor-server.ts" },
     };
     const wanted = Object.keys(definitions) as Variant[];

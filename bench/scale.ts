@@ -537,9 +537,10 @@ async function main(): Promise<void> {
       log(`grown in ${growSeconds.toFixed(0)} s`);
     }
 
+    // Development: the sandbox stands in for a supplier, which production refuses (bench/run.ts says why).
     const serviceEnv = (url: string, tag: string): Record<string, string | undefined> => ({
       ...secrets,
-      NODE_ENV: "production",
+      NODE_ENV: "development",
       DATABASE_URL: url,
       SERVE_DASHBOARD: "0",
       HOST: "127.0.0.1",

@@ -69,7 +69,7 @@ export const Product = z
     currency: z.literal("USD"),
     orderable: z.boolean().meta({
       description:
-        "false when the line takes no orders (GAME DISABLED) or a game-key or gift-card pack has no codes in stock (INSUFFICIENT_STOCK)",
+        "false when the line takes no orders (GAME DISABLED), a game-key or gift-card pack has no codes in stock (INSUFFICIENT_STOCK), or, for a live key in production, no real supplier carries the top-up pack (INVALID_PRODUCT)",
     }),
     stock: z.number().int().optional().meta({ description: "Codes in stock; game-key and gift-card packs only" }),
   })

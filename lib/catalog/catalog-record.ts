@@ -26,7 +26,11 @@ export type GameLineRecord = Pick<
  * top-ups); priceCents is the caller's price, as in CatalogEntry.
  */
 export type ListedProductRecord = Pick<ProductRecord, "catalogId" | "packName" | "priceCents"> &
-  Pick<GameLineRecord, "slug" | "gameName" | "productName" | "kind" | "orderable"> & { stock: number | null };
+  Pick<GameLineRecord, "slug" | "gameName" | "productName" | "kind" | "orderable"> & {
+    stock: number | null;
+    /** real_supplier_carries(): an unpaused supplier other than the sandbox has an offer for the pack. */
+    realSupplier: boolean;
+  };
 
 /**
  * The pack a placement buys, with its line: product fields under their own names (`id` as
@@ -48,4 +52,6 @@ export type CatalogEntry = {
   lineAvailable: GameLineRecord["available"];
   lineOrderable: GameLineRecord["orderable"];
   supplier: GameLineRecord["supplier"];
+  /** real_supplier_carries(): an unpaused supplier other than the sandbox has an offer for the pack. */
+  realSupplier: boolean;
 };

@@ -18,6 +18,8 @@ export interface CatalogProductWithStock {
   stock: { available: number; reserved: number; delivered: number } | null;
   /** The cheapest cost among the suppliers that carry a top-up; null without one. */
   cheapestCostCents: number | null;
+  /** The row's version, carried by its edit forms (lib/db/edit-version.ts). */
+  updatedAt: Date;
 }
 
 export interface CatalogLineWithStock {
@@ -35,6 +37,8 @@ export interface CatalogLineWithStock {
   requiredFields: RequiredField[];
   serverIdOptions: ServerIdOption[] | null;
   products: CatalogProductWithStock[];
+  /** The row's version, carried by its edit forms (lib/db/edit-version.ts). */
+  updatedAt: Date;
 }
 
 /** A code-delivered pack whose free codes are below the alert an owner set for it. */
@@ -65,6 +69,7 @@ export async function listCatalogWithStock(): Promise<CatalogLineWithStock[]> {
         supplier: true,
         requiredFields: true,
         serverIdOptions: true,
+        updatedAt: true,
         products: {
           select: {
             id: true,
@@ -74,6 +79,7 @@ export async function listCatalogWithStock(): Promise<CatalogLineWithStock[]> {
             active: true,
             supplierSku: true,
             stockAlertBelow: true,
+            updatedAt: true,
             _count: { select: { offers: true } },
             offers: { select: { costCents: true }, orderBy: { costCents: "asc" }, take: 1 },
           },

@@ -7,6 +7,7 @@ import { getPrisma } from "../db/prisma";
 import { Prisma } from "../generated/prisma/client";
 import { recordAuditEntry } from "../audit/sql/record-audit-entry";
 import { GameLineFields, describeIssues } from "./catalog-fields";
+import { expectedVersion, nextVersion, staleEditMessage } from "../db/edit-version";
 
 export type SaveCatalogResult =
   | { status: "created" | "updated" | "unchanged"; id: number; message: string }
@@ -47,6 +48,8 @@ export async function saveGameLine(input: {
   /** Absent: a new line. */
   lineId?: number;
   fields: unknown;
+  /** The version the edit form was opened on (lib/db/edit-version.ts). */
+  version?: string;
   actor: string;
 }): Promise<SaveCatalogResult> {
   const parsed = GameLineFields.safeParse(input.fields);
@@ -104,17 +107,14 @@ export async function saveGameLine(input: {
       }
       if (Object.keys(changes).length === 0)
         return { status: "unchanged" as const, id: before.id, message: `Line ${line.slug}: nothing to change.` };
-      // Compare-and-set on the row as read: an edit that lands between this read and the write is
-      // not overwritten unseen, and the audit entry's "from" values are the ones replaced.
+      // Compare-and-set on the version the form was opened on (else the row as read): an edit that
+      // landed since is not overwritten unseen, and the audit entry's "from" values are the ones replaced.
+      const expected = expectedVersion(input.version) ?? before.updatedAt;
       const { count } = await tx.gameLine.updateMany({
-        where: { id: before.id, updatedAt: before.updatedAt },
-        data,
+        where: { id: before.id, updatedAt: expected },
+        data: { ...data, updatedAt: nextVersion(expected) },
       });
-      if (count === 0)
-        return {
-          status: "refused" as const,
-          problems: ["Another admin changed this line just now: reload the page and try again"],
-        };
+      if (count === 0) return { status: "refused" as const, problems: [staleEditMessage(`Line ${old.slug}`)] };
       await recordAuditEntry(
         {
           actor: input.actor,

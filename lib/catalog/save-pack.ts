@@ -9,6 +9,7 @@ import { recordAuditEntry } from "../audit/sql/record-audit-entry";
 import { numberFromDb } from "../db/number-from-db";
 import { PackFields, describeIssues, packLineProblems } from "./catalog-fields";
 import type { SaveCatalogResult } from "./save-game-line";
+import { expectedVersion, nextVersion, staleEditMessage } from "../db/edit-version";
 
 /**
  * Inserts a validated pack at the end of its line. A top-up pack is given an offer at the line's
@@ -49,6 +50,8 @@ export async function savePack(input: {
   productId?: number;
   lineId?: number;
   fields: unknown;
+  /** The version the edit form was opened on (lib/db/edit-version.ts). */
+  version?: string;
   actor: string;
 }): Promise<SaveCatalogResult> {
   const parsed = PackFields.safeParse(input.fields);
@@ -111,9 +114,11 @@ export async function savePack(input: {
       if (Object.keys(changes).length === 0)
         return { status: "unchanged" as const, id: before.id, message: `${pack.catalogId}: nothing to change.` };
       // Compare-and-set on the row's version, as in save-game-line.ts.
+      const expected = expectedVersion(input.version) ?? before.updatedAt;
       const { count } = await tx.product.updateMany({
-        where: { id: before.id, updatedAt: before.updatedAt },
+        where: { id: before.id, updatedAt: expected },
         data: {
+          updatedAt: nextVersion(expected),
           packName: pack.packName,
           priceCents: pack.priceCents,
           active: pack.active,
@@ -121,11 +126,7 @@ export async function savePack(input: {
           supplierSku: pack.supplierSku,
         },
       });
-      if (count === 0)
-        return {
-          status: "refused" as const,
-          problems: ["Another admin changed this pack just now: reload the page and try again"],
-        };
+      if (count === 0) return { status: "refused" as const, problems: [staleEditMessage(before.catalogId)] };
       await recordAuditEntry(
         {
           actor: input.actor,

@@ -1,6 +1,7 @@
 import { getPrisma } from "../db/prisma";
 import { recordAuditEntry } from "../audit/sql/record-audit-entry";
 import { numberFromDb } from "../db/number-from-db";
+import { expectedVersion, nextVersion, staleEditMessage } from "../db/edit-version";
 
 /** A price above this is a typo, not a pack: $100,000.00. */
 export const MAX_PRODUCT_PRICE_CENTS = 10_000_000;
@@ -8,6 +9,7 @@ export const MAX_PRODUCT_PRICE_CENTS = 10_000_000;
 export type SetProductPriceResult =
   | { status: "updated" | "unchanged"; catalogId: string; fromCents: number; toCents: number }
   | { status: "not_found" }
+  | { status: "stale"; message: string }
   | { status: "invalid_price" };
 
 /**
@@ -17,8 +19,11 @@ export type SetProductPriceResult =
 export async function setProductPrice(input: {
   productId: number;
   priceCents: number;
+  /** The version the price form was opened on (lib/db/edit-version.ts). */
+  version?: string;
   actor: string;
 }): Promise<SetProductPriceResult> {
+  const expected = expectedVersion(input.version);
   if (!Number.isSafeInteger(input.priceCents) || input.priceCents <= 0 || input.priceCents > MAX_PRODUCT_PRICE_CENTS) {
     return { status: "invalid_price" };
   }
@@ -34,10 +39,14 @@ export async function setProductPrice(input: {
       const fromCents = numberFromDb(before.priceCents);
       const changed = fromCents !== input.priceCents;
       if (changed) {
+        // With a form's version, the price it was opened on; without one, the price read (retried).
         const { count } = await tx.product.updateMany({
-          where: { id: input.productId, priceCents: before.priceCents },
-          data: { priceCents: input.priceCents },
+          where: expected
+            ? { id: input.productId, updatedAt: expected }
+            : { id: input.productId, priceCents: before.priceCents },
+          data: { priceCents: input.priceCents, updatedAt: nextVersion(expected) },
         });
+        if (count === 0 && expected) return { status: "stale" as const, message: staleEditMessage(before.catalogId) };
         if (count === 0) continue;
       }
       await recordAuditEntry(

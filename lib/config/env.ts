@@ -14,6 +14,7 @@ import { SANDBOX_DEFAULTS } from "../suppliers/sandbox-supplier";
 import { parseTrustedProxies } from "../net/ip";
 import { givenNodeEnv } from "./given-node-env";
 import { processSecrets, type Secrets } from "./secrets";
+import { assertRealVerifySupplier } from "../suppliers/assert-real-verify-supplier";
 
 export type EnvSource = Record<string, string | undefined>;
 
@@ -109,6 +110,7 @@ const schema = z
     ADMIN_TELEGRAM_IDS: list(),
     SETTINGS_CACHE_MS: int(0, 1000),
     WEBHOOKS_ALLOW_PRIVATE: flag(false),
+    SUPPLIERS_ALLOW_PRIVATE: flag(false),
     WORKER_CONCURRENCY: int(1, 10),
     WORKER_SWEEP_MS: int(1, 5000),
     WEBHOOK_CONCURRENCY: int(0, 10),
@@ -217,6 +219,7 @@ export function loadEnv(source?: EnvSource) {
     adminTelegramIds: vars.ADMIN_TELEGRAM_IDS,
     settingsCacheMs: vars.SETTINGS_CACHE_MS,
     webhooksAllowPrivate: vars.WEBHOOKS_ALLOW_PRIVATE,
+    suppliersAllowPrivate: vars.SUPPLIERS_ALLOW_PRIVATE,
     worker: {
       concurrency: vars.WORKER_CONCURRENCY,
       sweepIntervalMs: vars.WORKER_SWEEP_MS,
@@ -297,7 +300,7 @@ export function secrets(): Secrets {
 /**
  * Resolves the secrets at a process's start, so a missing or short production secret stops the
  * start instead of failing the first request that needs it. Production also refuses the webhooks'
- * development switch.
+ * development switch, and verify and redeem answered by the sandbox.
  */
 export function assertProductionSecrets(current: Env = env()): void {
   if (isProduction(current) && current.webhooksAllowPrivate) {
@@ -306,4 +309,5 @@ export function assertProductionSecrets(current: Env = env()): void {
     );
   }
   secrets();
+  assertRealVerifySupplier(current);
 }

@@ -8,11 +8,12 @@ type WithHeld = typeof globalThis & { [HELD]?: { value: string | undefined } };
 
 /** Holds this process's NODE_ENV as given, for good: call it before anything loads Next. */
 export function holdGivenNodeEnv(): void {
-  (globalThis as WithHeld)[HELD] ??= { value: process.env.NODE_ENV };
+  (globalThis as WithHeld)[HELD] ??= { value: Reflect.get(process.env, "NODE_ENV") };
 }
 
 /** NODE_ENV as this process was given it: held before Next loaded, or read now where nothing was held. */
 export function givenNodeEnv(): string | undefined {
   const held = (globalThis as WithHeld)[HELD];
-  return held ? held.value : process.env.NODE_ENV;
+  // Reflect.get: a bundler replaces `process.env.NODE_ENV` with the value it built with.
+  return held ? held.value : Reflect.get(process.env, "NODE_ENV");
 }

@@ -132,9 +132,9 @@ export const errorCatalogue = {
   INVALID_PRODUCT: {
     status: 400,
     error: "INVALID PRODUCT",
-    when: "The pack exists but cannot be fulfilled (misconfigured).",
+    when: "The pack exists but cannot be fulfilled (misconfigured): a top-up pack without a supplier SKU, or, for a live key, a top-up pack no real supplier carries (the sandbox never serves live orders in production; `orderable` is false in `GET /products`). Nothing is charged or stored: the trxid stays free.",
     retryable: false,
-    action: "Choose another pack or contact support.",
+    action: "Choose another pack (`orderable` in `GET /products`) or contact support; the same trxid may be reused.",
   },
   PRODUCT_DISABLED: {
     status: 400,

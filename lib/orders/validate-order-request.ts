@@ -42,7 +42,15 @@ export function resolveServerId(input: string, options: CatalogEntry["serverIdOp
   )?.value;
 }
 
-export function validateOrderRequest(body: OrderBody, entry: CatalogEntry | undefined): NormalisedOrder {
+/**
+ * `realSupplierRequired`: a live order in production, which a top-up pack no real supplier carries
+ * cannot take (lib/config/sandbox-serves-live-orders.ts).
+ */
+export function validateOrderRequest(
+  body: OrderBody,
+  entry: CatalogEntry | undefined,
+  options: { realSupplierRequired?: boolean } = {},
+): NormalisedOrder {
   const { trxid, idempotencyKey } = requireOrderKeys(body);
   if (!entry) throw new ApiError("UNKNOWN_PID");
   if (!entry.lineAvailable || !entry.lineOrderable) throw new ApiError("GAME_DISABLED");
@@ -53,6 +61,10 @@ export function validateOrderRequest(body: OrderBody, entry: CatalogEntry | unde
     if (body.quantity !== undefined) throw new ApiError("QUANTITY_ONLY_FOR_GAMEKEY_OR_GIFTCARD");
     if (!entry.supplierSku)
       throw new ApiError("INVALID_PRODUCT", { message: "INVALID PRODUCT: this pack cannot be fulfilled" });
+    if (options.realSupplierRequired && !entry.realSupplier)
+      throw new ApiError("INVALID_PRODUCT", {
+        message: "INVALID PRODUCT: no supplier carries this pack for live orders",
+      });
   }
 
   const order: NormalisedOrder = {

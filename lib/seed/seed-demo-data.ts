@@ -19,19 +19,22 @@ export interface SeedResult {
 }
 
 /**
- * The catalog's lines and packs. `demoCodes: false` leaves the game-key and gift-card stock empty:
- * the demo codes are not real, so a production install imports its own (docs/operations.md).
+ * The catalog's lines and packs. `demo: false` (production) leaves out what is not real: the
+ * game-key and gift-card demo codes (a production install imports its own, docs/operations.md) and
+ * the sandbox supplier with its offers (an owner adds the real suppliers, docs/suppliers.md).
  */
-export async function seedDemoCatalog(options: { demoCodes?: boolean } = {}): Promise<void> {
+export async function seedDemoCatalog(options: { demo?: boolean } = {}): Promise<void> {
   const prisma = getPrisma();
-  const demoCodes = options.demoCodes ?? true;
+  const demo = options.demo ?? true;
   // The demo's top-ups go to one supplier account, the in-process sandbox, each pack at cost 0
   // until an admin sets its cost.
-  const sandbox = await prisma.supplier.upsert({
-    where: { name: "sandbox" },
-    update: {},
-    create: { name: "sandbox", kind: "sandbox" },
-  });
+  const sandbox = demo
+    ? await prisma.supplier.upsert({
+        where: { name: "sandbox" },
+        update: {},
+        create: { name: "sandbox", kind: "sandbox" },
+      })
+    : undefined;
   for (const [lineIndex, line] of demoCatalog.entries()) {
     const row = await prisma.gameLine.upsert({
       where: { slug: line.slug },
@@ -61,14 +64,14 @@ export async function seedDemoCatalog(options: { demoCodes?: boolean } = {}): Pr
           sortOrder: productIndex,
         },
       });
-      if (line.kind === "topup" && product.supplierSku) {
+      if (sandbox && line.kind === "topup" && product.supplierSku) {
         await prisma.supplierOffer.upsert({
           where: { productId_supplierId: { productId: productRow.id, supplierId: sandbox.id } },
           update: {},
           create: { productId: productRow.id, supplierId: sandbox.id, sku: product.supplierSku },
         });
       }
-      if (demoCodes && product.codes) {
+      if (demo && product.codes) {
         const codes = Array.from({ length: product.codes }, (_, i) => demoCode(line.code, product.token, i + 1));
         await prisma.inventoryCode.createMany({
           data: codes.map((code) => ({
@@ -140,7 +143,8 @@ export async function seedDemoData(options: { dataDir?: string; demoApiKey?: str
  * What `npm start` and `npm run db:seed` load. Outside production: the demo catalog and the demo
  * account, its credit and its key. In production no account, money or key is ever created here
  * (the first account comes through the bot, funded by an admin); only the catalog's packs, without
- * the demo codes. Returns the demo key to print, which production never has.
+ * the demo codes and without the sandbox supplier. Returns the demo key to print, which production
+ * never has.
  */
 export async function seedForEnvironment(options: {
   nodeEnv: string;
@@ -148,7 +152,7 @@ export async function seedForEnvironment(options: {
   demoApiKey?: string;
 }): Promise<{ accountId?: number; demoApiKey?: string }> {
   if (options.nodeEnv === "production") {
-    await seedDemoCatalog({ demoCodes: false });
+    await seedDemoCatalog({ demo: false });
     return {};
   }
   return seedDemoData({ dataDir: options.dataDir, demoApiKey: options.demoApiKey });

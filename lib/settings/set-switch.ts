@@ -5,6 +5,7 @@ import { recordAuditEntry } from "../audit/sql/record-audit-entry";
 import { getPrisma, type PrismaTx } from "../db/prisma";
 import { clearRuntimeSettingsCache } from "./sql/get-runtime-settings";
 import { lockSetting } from "./sql/lock-setting";
+import { expectedVersion, isCurrentVersion, nextVersion, StaleEditError } from "../db/edit-version";
 import {
   ELIGIBILITY_KEY,
   eligibilityRuleSchema,
@@ -21,22 +22,29 @@ export interface SettingChange<T> {
   updatedAt: Date;
 }
 
-/** Upserts `key` and writes the "setting.set" audit row with { from, to }, in the caller's transaction. */
+/**
+ * Upserts `key` and writes the "setting.set" audit row with { from, to }, in the caller's transaction.
+ * With the version a form was opened on (lib/db/edit-version.ts), a setting saved since is not
+ * overwritten: StaleEditError.
+ */
 export async function writeSetting<T extends boolean | number | EligibilityRule>(
   tx: PrismaTx,
   key: string,
   value: T,
   actor: string,
+  version?: string,
 ): Promise<SettingChange<T>> {
-  // So each audit row's `from` is exactly the value it replaced.
+  // So each audit row's `from` is exactly the value it replaced, and the version compared stays put.
   await lockSetting(tx, key);
-  const before = await tx.setting.findUnique({ where: { key }, select: { value: true } });
+  const before = await tx.setting.findUnique({ where: { key }, select: { value: true, updatedAt: true } });
+  if (!isCurrentVersion(before?.updatedAt, expectedVersion(version))) throw new StaleEditError(`Setting ${key}`);
   const previous = (before?.value ?? null) as T | null;
   const json = value as Prisma.InputJsonValue;
+  const updatedAt = nextVersion(before?.updatedAt);
   const row = await tx.setting.upsert({
     where: { key },
-    create: { key, value: json, updatedBy: actor },
-    update: { value: json, updatedBy: actor },
+    create: { key, value: json, updatedBy: actor, updatedAt },
+    update: { value: json, updatedBy: actor, updatedAt },
     select: { updatedBy: true, updatedAt: true },
   });
   await recordAuditEntry(
@@ -55,13 +63,17 @@ export async function setSwitch(name: SwitchName, on: boolean, actor: string): P
   return change;
 }
 
-/** Replaces API_ELIGIBILITY; throws the ZodError of an invalid rule before touching the database. */
+/**
+ * Replaces API_ELIGIBILITY; throws the ZodError of an invalid rule before touching the database, and
+ * StaleEditError when `version` (the dashboard form's) is not the rule's version any more.
+ */
 export async function setEligibilityRule(
   rule: EligibilityRule,
   actor: string,
+  version?: string,
 ): Promise<SettingChange<EligibilityRule>> {
   const valid = eligibilityRuleSchema.parse(rule);
-  const change = await getPrisma().$transaction((tx) => writeSetting(tx, ELIGIBILITY_KEY, valid, actor));
+  const change = await getPrisma().$transaction((tx) => writeSetting(tx, ELIGIBILITY_KEY, valid, actor, version));
   clearRuntimeSettingsCache();
   return change;
 }

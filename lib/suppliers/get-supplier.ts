@@ -5,6 +5,7 @@
 import { env, SUPPLIER_NAMES, type Env, type SupplierName } from "../config/env";
 import { createH2hSupplier, h2hConfigFromEnv } from "./h2h-supplier";
 import { createSandboxSupplier } from "./sandbox-supplier";
+import { sandboxServesLiveOrders } from "../config/sandbox-serves-live-orders";
 import { SupplierConfigError } from "./supplier-config";
 import type { Supplier } from "./types";
 
@@ -40,7 +41,16 @@ export function getSupplier(name: string = env().supplier, settings: SupplierSet
   return supplier;
 }
 
-/** Who answers a caller's verify or redeem: SUPPLIER, or for a test key always the sandbox (test mode). */
+/**
+ * Who answers a caller's verify or redeem: SUPPLIER, or for a test key always the sandbox (test
+ * mode). A live call in production is never answered by the sandbox (the start check refuses that
+ * configuration already: assert-real-verify-supplier.ts).
+ */
 export function getCallerSupplier(caller: { livemode: boolean }): Supplier {
-  return getSupplier(caller.livemode ? undefined : "sandbox");
+  if (!caller.livemode) return getSupplier("sandbox");
+  const name = env().supplier;
+  if (name === "sandbox" && !sandboxServesLiveOrders()) {
+    throw new SupplierConfigError("SUPPLIER=sandbox cannot answer live calls in production: set SUPPLIER=h2h.");
+  }
+  return getSupplier(name);
 }

@@ -6,7 +6,10 @@ import { getPrisma } from "../db/prisma";
 import { recordAuditEntry } from "../audit/sql/record-audit-entry";
 import { numberFromDb } from "../db/number-from-db";
 import { sealSecret } from "../webhooks/endpoint-secret";
+import { DestinationRefused, resolveDestination, type DestinationPolicy } from "../webhooks/check-destination";
+import { expectedVersion, nextVersion, staleEditMessage, whereVersion } from "../db/edit-version";
 import { SUPPLIER_KINDS, SUPPLIER_SETTINGS, type SupplierKind } from "./supplier-account";
+import { supplierDestinationPolicy } from "./supplier-destination";
 
 export type ManageResult = { status: "saved"; message: string } | { status: "refused"; message: string };
 
@@ -16,52 +19,126 @@ const SupplierName = z
   .regex(/^[a-z0-9][a-z0-9-]{0,39}$/, "a name is 1-40 lower-case letters, digits and dashes");
 
 /**
- * Adds a supplier account, or replaces the settings of the one with that name. An h2h secret given
- * here is sealed at rest (CODES_ENCRYPTION_KEY) and never shown again.
+ * Adds a supplier account (no version given: the name must be new), or changes the one that form
+ * was opened on (its version: refused when another admin saved it since). An h2h secret given here
+ * is sealed at rest (CODES_ENCRYPTION_KEY) and never shown again; an edit without one keeps the
+ * sealed secret, unless `clearSecret` asks to drop it. An account's own baseUrl must pass the
+ * webhooks' destination check (supplier-destination.ts) and comes with a secret of its own.
  */
 export async function saveSupplierAccount(input: {
   name: string;
   kind: string;
   settingsJson: string;
   secret?: string;
+  clearSecret?: boolean;
+  version?: string;
   actor: string;
+  policy?: DestinationPolicy;
 }): Promise<ManageResult> {
   const name = SupplierName.safeParse(input.name);
-  if (!name.success) return { status: "refused", message: `Name: ${name.error.issues[0]!.message}.` };
+  if (!name.success) return refused(`Name: ${name.error.issues[0]!.message}.`);
   if (!(SUPPLIER_KINDS as readonly string[]).includes(input.kind))
-    return { status: "refused", message: `Kind: one of ${SUPPLIER_KINDS.join(", ")}.` };
+    return refused(`Kind: one of ${SUPPLIER_KINDS.join(", ")}.`);
   const kind = input.kind as SupplierKind;
   let raw: unknown;
   try {
     raw = JSON.parse(input.settingsJson.trim() || "{}");
   } catch {
-    return { status: "refused", message: "Settings: not JSON." };
+    return refused("Settings: not JSON.");
   }
+  if (raw && typeof raw === "object" && "sealedSecret" in raw)
+    return refused("Settings: sealedSecret is not written here: give the secret in its own field.");
   const settings = SUPPLIER_SETTINGS[kind].safeParse(raw);
   if (!settings.success) {
     const issue = settings.error.issues[0]!;
-    return { status: "refused", message: `Settings: ${issue.path.join(".") || "value"}: ${issue.message}.` };
+    return refused(`Settings: ${issue.path.join(".") || "value"}: ${issue.message}.`);
   }
-  const stored = input.secret ? { ...settings.data, sealedSecret: sealSecret(input.secret) } : settings.data;
+  if (kind !== "h2h" && (input.secret || input.clearSecret)) return refused("Secret: only an h2h supplier has one.");
+  if (input.secret && input.clearSecret) return refused("Secret: give a new one or clear it, not both.");
+  const baseUrl = kind === "h2h" ? (settings.data as { baseUrl?: string }).baseUrl : undefined;
+  if (baseUrl) {
+    try {
+      await resolveDestination(baseUrl, input.policy ?? supplierDestinationPolicy());
+    } catch (error) {
+      if (error instanceof DestinationRefused)
+        return refused(`Settings: baseUrl: ${error.message} (SUPPLIERS_ALLOW_PRIVATE=1 allows private addresses).`);
+      throw error;
+    }
+  }
+  const expected = expectedVersion(input.version);
   return getPrisma().$transaction(async (tx) => {
-    const row = await tx.supplier.upsert({
-      where: { name: name.data },
-      update: { kind, settings: stored },
-      create: { name: name.data, kind, settings: stored },
-      select: { id: true },
-    });
-    const { sealedSecret: _sealed, ...shown } = stored as { sealedSecret?: string };
+    const existing = await tx.supplier.findUnique({ where: { name: name.data } });
+    if (existing && !expected) return refused(`Supplier ${name.data} exists: change it with its own form.`);
+    if (!existing && expected) return refused(`No supplier ${name.data}.`);
+    const had = existing?.kind === "h2h" ? sealedSecretOf(existing.settings) : undefined;
+    const kept = input.clearSecret || kind !== "h2h" ? undefined : had;
+    const sealed = input.secret ? sealSecret(input.secret) : kept;
+    const secretEnv = (settings.data as { secretEnv?: string }).secretEnv;
+    if (sealed && secretEnv)
+      return refused(
+        "Secret: this supplier has a sealed secret and a secretEnv: clear the secret or remove secretEnv.",
+      );
+    if (baseUrl && !sealed && !secretEnv)
+      return refused(
+        "Secret: a supplier with a baseUrl of its own signs with a secret of its own: give one, or name a SUPPLIER_SECRET_ variable in secretEnv.",
+      );
+    const stored = sealed ? { ...settings.data, sealedSecret: sealed } : settings.data;
+    let id: number;
+    if (existing) {
+      const changed = await tx.supplier.updateMany({
+        where: whereVersion({ id: existing.id }, expected),
+        data: { kind, settings: stored, updatedAt: nextVersion(expected) },
+      });
+      if (changed.count === 0) return refused(staleEditMessage(`Supplier ${name.data}`));
+      id = existing.id;
+    } else {
+      ({ id } = await tx.supplier.create({ data: { name: name.data, kind, settings: stored }, select: { id: true } }));
+    }
+    const secret = input.secret ? "new" : had && !kept ? "cleared" : kept ? "kept" : "none";
     await recordAuditEntry(
       {
         actor: input.actor,
         action: "supplier.save",
         targetType: "supplier",
-        targetId: row.id,
-        details: { name: name.data, kind, settings: shown, secretSet: Boolean(input.secret) },
+        targetId: id,
+        details: { name: name.data, kind, settings: settings.data, secret, secretSet: Boolean(input.secret) },
       },
       tx,
     );
     return { status: "saved" as const, message: `Supplier ${name.data} saved.` };
+  });
+}
+
+function refused(message: string): ManageResult {
+  return { status: "refused", message };
+}
+
+function sealedSecretOf(settings: unknown): string | undefined {
+  const sealed = (settings as { sealedSecret?: unknown } | null)?.sealedSecret;
+  return typeof sealed === "string" && sealed ? sealed : undefined;
+}
+
+export interface SupplierAccountForm {
+  name: string;
+  kind: string;
+  /** The settings without the sealed secret, as JSON for the form. */
+  settingsJson: string;
+  hasSealedSecret: boolean;
+  updatedAt: Date;
+}
+
+/** Every supplier account as its edit form shows it: never the sealed secret, only whether there is one. */
+export async function listSupplierAccounts(): Promise<SupplierAccountForm[]> {
+  const rows = await getPrisma().supplier.findMany({ orderBy: { name: "asc" } });
+  return rows.map((row) => {
+    const { sealedSecret, ...shown } = (row.settings ?? {}) as { sealedSecret?: string };
+    return {
+      name: row.name,
+      kind: row.kind,
+      settingsJson: JSON.stringify(shown),
+      hasSealedSecret: Boolean(sealedSecret),
+      updatedAt: row.updatedAt,
+    };
   });
 }
 

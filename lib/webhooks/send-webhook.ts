@@ -17,7 +17,8 @@ const MAX_DESTINATIONS = 500;
 
 const agents = new Map<string, http.Agent>();
 
-function agentFor(url: URL, pinned: ResolvedAddress): http.Agent {
+/** The kept-alive agent for one origin at one checked address (supplier connections use it too). */
+export function agentFor(url: URL, pinned: ResolvedAddress): http.Agent {
   const key = `${url.protocol}//${url.host}@${pinned.address}`;
   let agent = agents.get(key);
   if (agent) {

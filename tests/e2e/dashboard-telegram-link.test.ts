@@ -6,6 +6,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Browser, BrowserContext, Page } from "playwright";
 import { createAdminUser } from "@/lib/admin-users/create-admin-user";
+import { setLargeCreditThreshold } from "@/lib/settings/set-large-credit-threshold";
 import { closeSql, resetDatabase, sql, sqlRow } from "../helpers/db";
 import { findChromium, launchBrowser, newDashboardContext, pageProblems, signIn } from "../helpers/browser";
 import { enableTwoFactor } from "../helpers/two-factor";
@@ -109,5 +110,14 @@ describe.skipIf(!chromiumPath)("Telegram link and the large-credit amount on the
       value: 25_000,
       updated_by: `admin:${OWNER}`,
     });
+
+    // Another owner saves meanwhile: this page's form, opened before that save, is refused.
+    await page.reload();
+    await setLargeCreditThreshold(50_000, "admin:other-owner@example.com");
+    await form.getByLabel("above $").fill("1");
+    await form.getByRole("button", { name: "Save amount…" }).click();
+    await form.getByRole("button", { name: "Confirm: Save amount" }).click();
+    await expect.poll(() => form.getByRole("status").textContent()).toContain("Setting LARGE_CREDIT_APPROVAL_CENTS");
+    expect((await sqlRow(`SELECT value FROM settings WHERE key = 'LARGE_CREDIT_APPROVAL_CENTS'`)).value).toBe(50_000);
   });
 });

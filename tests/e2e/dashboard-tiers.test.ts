@@ -1,7 +1,8 @@
 // /admin/tiers and the account page's tier in Chromium against the real server: refused without a
 // session; an owner creates a tier, sets a pack's percent off (through the confirmation step), puts
 // an account on it, and the account's key sees and pays that price over HTTP; an operator is
-// refused; removing the tier returns the account to list prices. Each change is audited.
+// refused; a price below cost is flagged and needs confirming, and a save from a page opened before
+// another save is refused; removing the tier returns the account to list prices. Each change is audited.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Browser, BrowserContext, Page } from "playwright-core";
 import { closePool } from "@/lib/db/pool";
@@ -126,6 +127,50 @@ describe.skipIf(!chromiumPath)("the price tiers page", () => {
       (await sqlRow(`SELECT price_tier_id FROM accounts WHERE id = $1`, [customer.accountId])).price_tier_id,
     ).not.toBeNull();
     await operatorContext.close();
+  });
+
+  it("flags a tier price below cost and asks to confirm one; a save from a page opened before is refused", async () => {
+    await sql(`UPDATE supplier_offers SET cost_cents = 90 WHERE sku = 'br-60'`);
+    const stalePage = await context.newPage();
+    try {
+      await page.goto("/admin/tiers");
+      await stalePage.goto("/admin/tiers");
+      const tier = page.getByRole("region", { name: "Tier gold" });
+      const row = () => tier.getByRole("table", { name: "Prices of gold" }).locator("tr", { hasText: "SVCBR60" });
+      // 79 cents, every live supplier charges 90.
+      expect(await row().getByTestId("below-cost").count()).toBe(1);
+
+      const setPrice = tier.getByRole("form", { name: "Set a pack price in gold" });
+      const fill = async () => {
+        await setPrice.getByRole("combobox", { name: "Pack" }).selectOption("SVCBR60");
+        await setPrice.getByRole("combobox", { name: "Rule" }).selectOption("price");
+        await setPrice.getByRole("textbox", { name: "Value" }).fill("0.50");
+      };
+      await fill();
+      await setPrice.getByRole("button", { name: "Set price…" }).click();
+      await setPrice.getByRole("button", { name: "Confirm: Set price" }).click();
+      await expect
+        .poll(() => setPrice.getByRole("status").textContent())
+        .toContain("is below its cheapest live supplier cost ($0.90)");
+      expect(await row().textContent()).toContain("$0.79");
+
+      await fill();
+      await setPrice.getByRole("checkbox", { name: "sell below cost" }).check();
+      await setPrice.getByRole("button", { name: "Set price…" }).click();
+      await setPrice.getByRole("button", { name: "Confirm: Set price" }).click();
+      await expect.poll(() => row().textContent()).toContain("$0.50");
+      expect(await row().getByTestId("below-cost").count()).toBe(1);
+
+      // The other tab still shows the tier as it was before that save.
+      const rename = stalePage.getByRole("region", { name: "Tier gold" }).getByRole("form", { name: "Rename gold" });
+      await rename.getByRole("textbox", { name: "New name" }).fill("platinum");
+      await rename.getByRole("button", { name: "Rename" }).click();
+      await expect.poll(() => rename.getByRole("status").textContent()).toContain("was changed by another admin");
+      expect(await sql(`SELECT name FROM price_tiers`)).toEqual([{ name: "gold" }]);
+    } finally {
+      await stalePage.close();
+      await sql(`UPDATE supplier_offers SET cost_cents = 0 WHERE sku = 'br-60'`);
+    }
   });
 
   it("removing the tier returns its account to list prices", async () => {

@@ -1,7 +1,8 @@
 // The money functions of the migrations, called as the service calls them (post_ledger_entry through
 // postLedgerEntry, in its own transaction each), under contention: a wallet never goes below zero,
 // each posting is whole or absent, the account's entries are numbered 1..n in posting order, and
-// balance.low is recorded once per crossing.
+// balance.low is recorded once per crossing. place_order takes an order's mode, its supplier and its
+// use of stock from the account, not from its caller.
 import { describe, expect, it } from "vitest";
 import { withTransaction } from "@/lib/db/pool";
 import { InsufficientBalanceError, postLedgerEntry } from "@/lib/wallet/sql/post-ledger-entry";
@@ -9,6 +10,8 @@ import { setLowBalanceThreshold } from "@/lib/webhooks/set-low-balance-threshold
 import { sql, sqlRow } from "../helpers/db";
 import { createAccount } from "../helpers/fixtures";
 import { useCleanDatabase } from "../helpers/clean-database";
+import { issueApiKey } from "@/lib/accounts/issue-api-key";
+import { creditTestWallet } from "@/lib/wallet/test-wallet";
 
 useCleanDatabase({ checkBooks: true });
 
@@ -42,5 +45,79 @@ describe("post_ledger_entry under contention", () => {
       account.accountId,
     ]);
     expect(low).toEqual([{ data: { balanceUsd: 4, currency: "USD", thresholdUsd: 5 } }]);
+  });
+});
+
+describe("place_order decides an order's mode from its account", () => {
+  /** place_order as lib/orders/sql/place-order.ts calls it, for one unit price and quantity of a pack. */
+  async function placeDirectly(account: { accountId: number; keyId: number }, catalogId: string, quantity: number) {
+    const pack = await sqlRow(
+      `SELECT p.id, p.catalog_id, p.pack_name, p.price_cents, l.slug, l.kind
+         FROM products p JOIN game_lines l ON l.id = p.line_id WHERE p.catalog_id = $1`,
+      [catalogId],
+    );
+    const { id } = await sqlRow(`SELECT nextval(pg_get_serial_sequence('orders', 'id'))::int AS id`);
+    const trxid = `direct-${id}`;
+    const placed = await sqlRow(
+      `SELECT p.outcome, (p.placed).status, (p.placed).supplier, (p.placed).livemode
+         FROM place_order(order_id => $1, public_id => $2, account_id => $3, api_key_id => $4, trxid => $5,
+                          idempotency_key => $5, request_fingerprint => 'fp', product_id => $6, catalog_id => $7,
+                          line_slug => $8, line_kind => $9::"LineKind", pack_name => $10, unit_price_cents => $11::bigint,
+                          quantity => $12, user_id => '5551234', zone_id => NULL, server_id => NULL,
+                          sent_user_id => '5551234', sent_zone_id => NULL, sent_server_id => NULL,
+                          low_event_id => $13) p`,
+      [
+        id,
+        `SVCAPI-T-${id}`,
+        account.accountId,
+        account.keyId,
+        trxid,
+        pack.id,
+        pack.catalog_id,
+        pack.slug,
+        pack.kind,
+        pack.pack_name,
+        pack.price_cents,
+        quantity,
+        `evt_${id}`,
+      ],
+    );
+    const { reserved } = await sqlRow(`SELECT count(*)::int AS reserved FROM inventory_codes WHERE order_id = $1`, [
+      id,
+    ]);
+    return { ...placed, reserved };
+  }
+
+  it("a test account's game keys take no stock and its top-ups go to the sandbox; a live account's take stock", async () => {
+    const live = await createAccount({ balanceCents: 100_000 });
+    const testKey = await issueApiKey(live.accountId, "test", { livemode: false });
+    if (testKey.status !== "created") throw new Error(testKey.status);
+    await creditTestWallet(live.accountId, 100_000, "test");
+    const { id: testAccountId } = await sqlRow(`SELECT id FROM accounts WHERE live_account_id = $1`, [live.accountId]);
+    const test = { accountId: testAccountId, keyId: testKey.id };
+    const available = async () =>
+      (
+        await sqlRow(
+          `SELECT count(*)::int AS n FROM inventory_codes c JOIN products p ON p.id = c.product_id
+            WHERE p.catalog_id = 'SVCGKINDIE' AND c.status = 'available'`,
+        )
+      ).n;
+    const stock = await available();
+
+    // More keys than there are in stock: a test order takes none, so it is placed all the same.
+    expect(await placeDirectly(test, "SVCGKINDIE", stock + 1)).toMatchObject({
+      outcome: "placed",
+      status: "processing",
+      supplier: null,
+      livemode: false,
+      reserved: 0,
+    });
+    expect(await placeDirectly(test, "SVCBR60", 1)).toMatchObject({ supplier: "sandbox", livemode: false });
+    expect(await available()).toBe(stock);
+
+    await expect(placeDirectly(live, "SVCGKINDIE", stock + 1)).rejects.toThrow(/INSUFFICIENT_STOCK/);
+    expect(await placeDirectly(live, "SVCGKINDIE", 2)).toMatchObject({ livemode: true, supplier: null, reserved: 2 });
+    expect(await placeDirectly(live, "SVCBR60", 1)).toMatchObject({ livemode: true, supplier: null });
+    expect(await available()).toBe(stock - 2);
   });
 });

@@ -32,13 +32,15 @@ beforeAll(async () => {
     const fake = await startFakeH2hSupplier({ partnerId: `p-${name}`, secret: `s-${name}` });
     fakes.push(fake);
     // Each account's secret comes from a variable of its own.
-    process.env[`SECRET_${name.toUpperCase().replace("-", "_")}`] = `s-${name}`;
+    process.env[`SUPPLIER_SECRET_${name.toUpperCase().replace("-", "_")}`] = `s-${name}`;
   }
   const config = loadEnv({
     ...process.env,
     SUPPLIER_POLL_MS: "100",
     SUPPLIER_POLL_MAX_MS: "200",
     SUPPLIER_DEADLINE_MS: "30000",
+    // The fake suppliers listen on 127.0.0.1.
+    SUPPLIERS_ALLOW_PRIVATE: "1",
   });
   ({ key, accountId } = await createAccount({ balanceCents: 100_000 }));
   worker = await startWorker({ connectionString: inject("databaseUrl"), concurrency: 4, log: () => undefined, config });
@@ -65,7 +67,7 @@ async function h2hAccount(fake: FakeH2hSupplier, name: string) {
     baseUrl: fake.baseUrl,
     partnerId: fake.partnerId,
     timeoutMs: 300,
-    secretEnv: `SECRET_${name.toUpperCase().replace("-", "_")}`,
+    secretEnv: `SUPPLIER_SECRET_${name.toUpperCase().replace("-", "_")}`,
   });
 }
 

@@ -36,8 +36,8 @@ beforeAll(async () => {
     timeoutMs: 2000,
     secretEnv,
   });
-  const a = await upsertSupplier("refuses", "h2h", settings(refusing, "REFUSING_SECRET"));
-  const b = await upsertSupplier("delivers", "h2h", settings(delivering, "DELIVERING_SECRET"));
+  const a = await upsertSupplier("refuses", "h2h", settings(refusing, "SUPPLIER_SECRET_REFUSES"));
+  const b = await upsertSupplier("delivers", "h2h", settings(delivering, "SUPPLIER_SECRET_DELIVERS"));
   await sql(`DELETE FROM supplier_offers`);
   for (const [priority, supplierId] of [a, b].entries()) {
     await sql(
@@ -57,8 +57,10 @@ afterAll(async () => {
 function startWorker() {
   const worker = startWorkerProcess({
     DATABASE_URL: inject("databaseUrl"),
-    REFUSING_SECRET: "s-refuses",
-    DELIVERING_SECRET: "s-delivers",
+    SUPPLIER_SECRET_REFUSES: "s-refuses",
+    // The fake suppliers listen on 127.0.0.1.
+    SUPPLIERS_ALLOW_PRIVATE: "1",
+    SUPPLIER_SECRET_DELIVERS: "s-delivers",
     SUPPLIER_POLL_MS: "200",
     SUPPLIER_POLL_MAX_MS: "500",
   });

@@ -140,6 +140,11 @@ describe("production secrets", () => {
         APP_SECRET: strong("a"),
         CODES_ENCRYPTION_KEY: strong("k"),
         NEXTAUTH_SECRET: strong("n"),
+        // Verify and redeem at a real supplier, which production also requires (production-suppliers.test.ts).
+        SUPPLIER: "h2h",
+        H2H_BASE_URL: "http://127.0.0.1:9",
+        H2H_PARTNER_ID: "partner",
+        H2H_SECRET: "secret",
       }),
       stdio: ["ignore", "pipe", "pipe", "ipc"],
     });

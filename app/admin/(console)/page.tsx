@@ -6,6 +6,8 @@ import { readMargins, type Margins } from "@/lib/dashboard/sql/read-margins";
 import { readOrderBacklog } from "@/lib/dashboard/read-order-backlog";
 import { readWalletLiability } from "@/lib/dashboard/read-wallet-liability";
 import { listLowStock } from "@/lib/dashboard/list-low-stock";
+import { listPacksWithoutRealSupplier } from "@/lib/dashboard/list-packs-without-real-supplier";
+import { sandboxServesLiveOrders } from "@/lib/config/sandbox-serves-live-orders";
 import { requireAdminPage } from "../_lib/session";
 import { formatPercent, formatSeconds, formatTime, formatUsd } from "../_lib/format";
 import { BarChart, LineChart, type ChartColumn } from "../_components/charts";
@@ -204,7 +206,7 @@ export default async function OverviewPage({ searchParams }: { searchParams: Pag
   // Test mode's orders are left out unless asked for, and then shown alone.
   const livemode = single(await searchParams, "mode") !== "test";
   const now = new Date();
-  const [day, week, backlog, dayMargins, weekMargins, liability, lowStock] = await Promise.all([
+  const [day, week, backlog, dayMargins, weekMargins, liability, lowStock, unsupplied] = await Promise.all([
     readOrderMetrics("24h", now, livemode),
     readOrderMetrics("7d", now, livemode),
     readOrderBacklog(),
@@ -212,6 +214,8 @@ export default async function OverviewPage({ searchParams }: { searchParams: Pag
     readMargins(new Date(now.getTime() - 7 * DAY_MS), now),
     readWalletLiability(),
     listLowStock(),
+    // Outside production the sandbox serves these packs' live orders: nothing to tell.
+    sandboxServesLiveOrders() ? [] : listPacksWithoutRealSupplier(),
   ]);
   const totals = day.totals;
   return (
@@ -265,6 +269,45 @@ export default async function OverviewPage({ searchParams }: { searchParams: Pag
           </div>
         </div>
       </div>
+
+      {unsupplied.length > 0 ? (
+        <section
+          className="panel"
+          role="alert"
+          aria-label="Packs without a real supplier"
+          data-testid="unsupplied-packs"
+        >
+          <h2>Live packs no real supplier carries: their orders are refused</h2>
+          <p className="muted small">
+            In production a live top-up goes to a real supplier (not the sandbox, not paused) or is refused with
+            INVALID_PRODUCT, charging nothing; <code>GET /products</code> shows these packs with{" "}
+            <code>orderable: false</code>. Add a supplier and an offer for each on{" "}
+            <Link href="/admin/suppliers">Suppliers</Link>, or resume a paused one.
+          </p>
+          <div className="table-wrap">
+            <table className="data" aria-label="Live packs without a real supplier">
+              <thead>
+                <tr>
+                  <th>Pack</th>
+                  <th>Game</th>
+                  <th>Real suppliers</th>
+                </tr>
+              </thead>
+              <tbody>
+                {unsupplied.map((pack) => (
+                  <tr key={pack.productId} data-unsupplied={pack.catalogId}>
+                    <td>
+                      {pack.catalogId} · {pack.packName}
+                    </td>
+                    <td>{pack.gameName}</td>
+                    <td>{pack.pausedSuppliers.length > 0 ? `paused: ${pack.pausedSuppliers.join(", ")}` : "none"}</td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </div>
+        </section>
+      ) : null}
 
       {backlog.awaitingAdmin > 0 ? (
         <section className="panel" aria-label="Waiting for an admin">

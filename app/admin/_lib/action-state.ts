@@ -44,3 +44,8 @@ export function idField(formData: FormData, name: string): number | undefined {
   const id = Number(text);
   return id >= 1 && id <= 2_147_483_647 ? id : undefined;
 }
+
+/** The version an edit form was opened on (lib/db/edit-version.ts); undefined when the form has none. */
+export function versionField(formData: FormData): string | undefined {
+  return textField(formData, "version") || undefined;
+}

@@ -2,6 +2,7 @@ import { publicRoute } from "@/lib/http/public-route";
 import { listProducts } from "@/lib/catalog/sql/list-products";
 import { ProductsResponse } from "@/lib/api-schemas/read-schemas";
 import { otherMethods } from "@/lib/http/route-methods";
+import { sandboxServesLiveOrders } from "@/lib/config/sandbox-serves-live-orders";
 
 export const dynamic = "force-dynamic";
 
@@ -16,7 +17,10 @@ export const GET = publicRoute({
   response: ProductsResponse,
   errors: [],
   // The caller's prices (their account's price tier): never cache this answer across keys.
-  handle: async ({ caller }) => ({ success: true, products: await listProducts(caller.priceTierId) }),
+  handle: async ({ caller }) => ({
+    success: true,
+    products: await listProducts(caller.priceTierId, caller.livemode && !sandboxServesLiveOrders()),
+  }),
 });
 
 export const { HEAD, POST, PUT, PATCH, DELETE, OPTIONS } = otherMethods({ GET });

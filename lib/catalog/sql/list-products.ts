@@ -19,11 +19,12 @@ export interface ProductView {
 
 /**
  * GET /products and /catalog: active packs of available lines; stock for code-delivered lines.
- * `orderable` is false when the line takes no orders or the pack has no codes in stock. `price` is
+ * `orderable` is false when the line takes no orders, the pack has no codes in stock, or (with
+ * `realSupplierRequired`: a live key in production) no real supplier carries the top-up. `price` is
  * the caller's: pack_price() at the caller's price tier (null: list prices), the price a placement
  * charges (catalog_entry uses the same function), so nothing here may be shared between callers.
  */
-export async function listProducts(priceTierId: number | null): Promise<ProductView[]> {
+export async function listProducts(priceTierId: number | null, realSupplierRequired = false): Promise<ProductView[]> {
   const { rows } = await getPool().query<ListedProductRecord>(
     prepared(
       "list-products",
@@ -32,7 +33,8 @@ export async function listProducts(priceTierId: number | null): Promise<ProductV
                  l.slug, l.game_name AS "gameName", l.product_name AS "productName", l.kind, l.orderable,
                  CASE WHEN l.kind IN ('gamekey', 'giftcard')
                       THEN (SELECT count(*)::int FROM inventory_codes c WHERE c.product_id = p.id AND c.status = 'available')
-                 END AS stock
+                 END AS stock,
+                 l.kind = 'topup' AND real_supplier_carries(p.id) AS "realSupplier"
             FROM products p JOIN game_lines l ON l.id = p.line_id
             LEFT JOIN price_tier_prices tp ON tp.price_tier_id = ${priceTierId}::int AND tp.product_id = p.id
            WHERE p.active AND l.available
@@ -48,8 +50,9 @@ export async function listProducts(priceTierId: number | null): Promise<ProductV
     kind: row.kind,
     price: centsToUsd(row.priceCents),
     currency: "USD" as const,
-    // A code-delivered pack with no codes left would only answer INSUFFICIENT_STOCK.
-    orderable: row.orderable && row.stock !== 0,
+    // A code-delivered pack with no codes left would only answer INSUFFICIENT_STOCK, and a top-up
+    // that needs a real supplier and has none INVALID_PRODUCT.
+    orderable: row.orderable && row.stock !== 0 && !(realSupplierRequired && row.kind === "topup" && !row.realSupplier),
     ...(row.stock === null ? {} : { stock: row.stock }),
   }));
 }

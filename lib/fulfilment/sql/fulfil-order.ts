@@ -33,6 +33,7 @@ import {
   type SupplierAttempt,
 } from "./settle-order";
 import { env, type Env } from "../../config/env";
+import { sandboxServesLiveOrders } from "../../config/sandbox-serves-live-orders";
 
 export interface FulfilmentTiming {
   /** First wait before asking the supplier again; doubles per attempt. */
@@ -65,6 +66,9 @@ export async function fulfilOrder(
   config: Env = env(),
 ): Promise<void> {
   const pool = getPool();
+  // Production never sends a live order to a sandbox-kind supplier, even one an admin added: the
+  // placement already refuses packs without a real supplier, and this holds whatever happened since.
+  const sandboxAllowed = sandboxServesLiveOrders(config);
   // One round trip and one commit: the order as it was and, for a top-up still to fulfil, its
   // attempt counted (durably, before the supplier is called) and its route: the supplier it is with
   // and that supplier's offer or, for a live top-up not routed yet, its pack's first supplier by
@@ -84,7 +88,7 @@ export async function fulfilOrder(
               LEFT JOIN supplier_offers f ON f.supplier_id = s.id AND f.product_id = o.product_id
              WHERE o.id = ${orderId} AND o.livemode AND o.line_kind = 'topup'
                AND (o.supplier_id IS NOT NULL
-                    OR f.id IS NOT NULL AND s.paused_at IS NULL
+                    OR f.id IS NOT NULL AND s.paused_at IS NULL AND (s.kind <> 'sandbox' OR ${sandboxAllowed}::boolean)
                        AND (s.circuit_open_until IS NULL OR s.circuit_open_until <= now()))
              ORDER BY f.priority, f.id
              LIMIT 1
@@ -143,7 +147,7 @@ export async function fulfilOrder(
   let route = order.route && { ...order.route, updatedAt: new Date(order.route.updatedAt) };
   if (!route) {
     // Not routed by the statement above: every supplier paused or open, or the first one due a probe.
-    const routed = await routeOrder({ id: orderId, productId: order.productId, from: null, tried: [] });
+    const routed = await routeOrder({ id: orderId, productId: order.productId, from: null, tried: [], sandboxAllowed });
     if (routed.status === "moved_meanwhile") return;
     if (routed.status === "none_left") return void (await cancelAndRefundOrder(orderId, NO_SUPPLIER_LEFT));
     route = routed.route;
@@ -169,7 +173,13 @@ export async function fulfilOrder(
     // Refused for its own reasons, or it never received the order: the next supplier, at once.
     const refusedBySupplier = outcome.status === "failed" && outcome.failure === "supplier";
     if (refusedBySupplier || outcome.status === "not_found") {
-      const next = await routeOrder({ id: orderId, productId: order.productId, from: route.id, tried: [...tried] });
+      const next = await routeOrder({
+        id: orderId,
+        productId: order.productId,
+        from: route.id,
+        tried: [...tried],
+        sandboxAllowed,
+      });
       // None left: a refusal ends the order; a supplier that never received it gets it again.
       if (next.status === "none_left" && outcome.status === "failed") {
         return void (await cancelAndRefundOrder(orderId, outcome.reason, {

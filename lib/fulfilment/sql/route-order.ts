@@ -1,5 +1,6 @@
 // Which supplier an order goes to: its pack's offers by priority, skipping the suppliers it has been
-// with, paused ones and ones whose circuit is open (lib/suppliers/sql/record-supplier-result.ts).
+// with, paused ones and ones whose circuit is open (lib/suppliers/sql/record-supplier-result.ts), and
+// in production sandbox-kind ones (lib/config/sandbox-serves-live-orders.ts).
 // A circuit whose cool-down has passed lets one order through as a probe: the first order to claim
 // it pushes the cool-down on, so the others keep skipping it until the probe has answered.
 //
@@ -31,6 +32,8 @@ export async function routeOrder(order: {
   productId: number | null;
   from: number | null;
   tried: number[];
+  /** sandboxServesLiveOrders(): false in production, where a sandbox-kind supplier is never chosen. */
+  sandboxAllowed: boolean;
 }): Promise<RouteResult> {
   const skipped = [...order.tried];
   for (;;) {
@@ -39,6 +42,7 @@ export async function routeOrder(order: {
                  s.consecutive_failures AS "consecutiveFailures", s.circuit_open_until IS NOT NULL AS "dueProbe"
             FROM supplier_offers f JOIN suppliers s ON s.id = f.supplier_id
            WHERE f.product_id = ${order.productId} AND NOT s.id = ANY(${skipped}::int[]) AND s.paused_at IS NULL
+             AND (s.kind <> 'sandbox' OR ${order.sandboxAllowed}::boolean)
              AND (s.circuit_open_until IS NULL OR s.circuit_open_until <= now())
            ORDER BY f.priority, f.id
            LIMIT 1`,

@@ -27,6 +27,7 @@ import {
   type CatalogEntry,
 } from "../validate-order-request";
 import { firstRow } from "../../db/first-row";
+import { sandboxServesLiveOrders } from "../../config/sandbox-serves-live-orders";
 
 export interface PlacementResult {
   invoice: Invoice;
@@ -133,17 +134,15 @@ async function attemptPlacement(
   const entry = opened.entry;
   if (opened.existing) return replay(caller, body, opened.existing, entry, getPool());
 
-  const order = validateOrderRequest(body, entry);
+  const order = validateOrderRequest(body, entry, {
+    realSupplierRequired: caller.livemode && !sandboxServesLiveOrders(),
+  });
   const line = entry!;
   const id = opened.nextId!;
   const publicId = formatPublicOrderId(line.lineCode, id);
   assertPostingAmount(-line.priceCents * order.quantity);
-  const topup = line.lineKind === "topup";
-  // A live top-up's supplier is chosen when it is fulfilled (lib/fulfilment/sql/route-order.ts). Test
-  // mode: a test top-up goes to the sandbox, and a test key or gift card takes no code from stock
-  // (its invoice shows generated test codes, lib/codes/test-codes.ts).
-  const supplier = topup && !caller.livemode ? "sandbox" : null;
-  const codes = topup || !caller.livemode ? 0 : order.quantity;
+  // A live top-up's supplier is chosen when it is fulfilled (lib/fulfilment/sql/route-order.ts); a
+  // test order's supplier and stock use are decided by place_order from the account's mode.
   let placed: PlacedRow;
   try {
     placed = (
@@ -172,8 +171,6 @@ async function attemptPlacement(
                        sent_user_id => ${order.sent.userId ?? null}::text,
                        sent_zone_id => ${order.sent.zoneId ?? null}::text,
                        sent_server_id => ${order.sent.serverId ?? null}::text,
-                       supplier => ${supplier}::text,
-                       codes => ${codes},
                        low_event_id => ${newEventId()}) p`,
         ),
       )

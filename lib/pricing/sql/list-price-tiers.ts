@@ -13,12 +13,16 @@ export interface TierPackPrice {
   percentOffBp: number | null;
   /** What the tier's accounts pay for the pack. */
   tierPriceCents: number;
+  /** The pack's cheapest live supplier cost (suppliers not paused); null when none carries it. */
+  cheapestCostCents: number | null;
 }
 
 export interface PriceTierView {
   id: number;
   name: string;
   accountCount: number;
+  /** The tier's version, carried by its forms (lib/db/edit-version.ts). */
+  updatedAt: Date;
   /** In catalog order. */
   prices: TierPackPrice[];
 }
@@ -27,7 +31,7 @@ export async function listPriceTiers(): Promise<PriceTierView[]> {
   const prisma = getPrisma();
   const tiers = await prisma.priceTier.findMany({
     orderBy: { name: "asc" },
-    select: { id: true, name: true, _count: { select: { accounts: true } } },
+    select: { id: true, name: true, updatedAt: true, _count: { select: { accounts: true } } },
   });
   const rows = await prisma.$queryRaw<
     {
@@ -38,10 +42,13 @@ export async function listPriceTiers(): Promise<PriceTierView[]> {
       priceCents: bigint | number | null;
       percentOffBp: number | null;
       tierPriceCents: bigint | number;
+      cheapestCostCents: bigint | number | null;
     }[]
   >`SELECT tp.price_tier_id AS "tierId", p.catalog_id AS "catalogId", p.pack_name AS "packName",
            p.price_cents AS "listPriceCents", tp.price_cents AS "priceCents", tp.percent_off_bp AS "percentOffBp",
-           pack_price(p.price_cents, tp.price_cents, tp.percent_off_bp) AS "tierPriceCents"
+           pack_price(p.price_cents, tp.price_cents, tp.percent_off_bp) AS "tierPriceCents",
+           (SELECT min(o.cost_cents) FROM supplier_offers o JOIN suppliers s ON s.id = o.supplier_id
+             WHERE o.product_id = p.id AND s.paused_at IS NULL) AS "cheapestCostCents"
       FROM price_tier_prices tp
       JOIN products p ON p.id = tp.product_id
       JOIN game_lines l ON l.id = p.line_id
@@ -50,6 +57,7 @@ export async function listPriceTiers(): Promise<PriceTierView[]> {
     id: tier.id,
     name: tier.name,
     accountCount: tier._count.accounts,
+    updatedAt: tier.updatedAt,
     prices: rows
       .filter((row) => row.tierId === tier.id)
       .map((row) => ({
@@ -59,20 +67,37 @@ export async function listPriceTiers(): Promise<PriceTierView[]> {
         priceCents: nullableNumberFromDb(row.priceCents),
         percentOffBp: row.percentOffBp,
         tierPriceCents: numberFromDb(row.tierPriceCents),
+        cheapestCostCents: nullableNumberFromDb(row.cheapestCostCents),
       })),
   }));
 }
 
-/** Every pack, for the page's pack picker: catalog id, name and list price, in catalog order. */
-export async function listPricedPacks(): Promise<{ catalogId: string; packName: string; listPriceCents: number }[]> {
+/**
+ * Every pack, for the page's pack picker: catalog id, name, list price and cheapest live supplier
+ * cost (null: none carries it), in catalog order.
+ */
+export async function listPricedPacks(): Promise<
+  { catalogId: string; packName: string; listPriceCents: number; cheapestCostCents: number | null }[]
+> {
   const products = await getPrisma().product.findMany({
     orderBy: [{ line: { sortOrder: "asc" } }, { lineId: "asc" }, { sortOrder: "asc" }, { id: "asc" }],
-    select: { catalogId: true, packName: true, priceCents: true },
+    select: {
+      catalogId: true,
+      packName: true,
+      priceCents: true,
+      offers: {
+        where: { supplier: { pausedAt: null } },
+        select: { costCents: true },
+        orderBy: { costCents: "asc" },
+        take: 1,
+      },
+    },
   });
   return products.map((p) => ({
     catalogId: p.catalogId,
     packName: p.packName,
     listPriceCents: numberFromDb(p.priceCents),
+    cheapestCostCents: p.offers[0] ? numberFromDb(p.offers[0].costCents) : null,
   }));
 }
 

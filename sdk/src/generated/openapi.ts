@@ -585,7 +585,7 @@ export interface components {
             price: number;
             /** @enum {string} */
             currency: "USD";
-            /** @description false when the line takes no orders (GAME DISABLED) or a game-key or gift-card pack has no codes in stock (INSUFFICIENT_STOCK) */
+            /** @description false when the line takes no orders (GAME DISABLED), a game-key or gift-card pack has no codes in stock (INSUFFICIENT_STOCK), or, for a live key in production, no real supplier carries the top-up pack (INVALID_PRODUCT) */
             orderable: boolean;
             /** @description Codes in stock; game-key and gift-card packs only */
             stock?: number;
@@ -1751,7 +1751,7 @@ export interface operations {
              *
              *     `GAME_DISABLED` (GAME DISABLED): The pack's game line exists but does not take orders now.
              *
-             *     `INVALID_PRODUCT` (INVALID PRODUCT): The pack exists but cannot be fulfilled (misconfigured).
+             *     `INVALID_PRODUCT` (INVALID PRODUCT): The pack exists but cannot be fulfilled (misconfigured): a top-up pack without a supplier SKU, or, for a live key, a top-up pack no real supplier carries (the sandbox never serves live orders in production; `orderable` is false in `GET /products`). Nothing is charged or stored: the trxid stays free.
              *
              *     `PRODUCT_DISABLED` (PRODUCT DISABLED): The pack is inactive for orders.
              *

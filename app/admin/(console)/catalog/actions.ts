@@ -16,7 +16,14 @@ import { changeLinePrices } from "@/lib/catalog/change-line-prices";
 import { parseRequiredFieldsText, parseServerIdOptionsText } from "@/lib/catalog/catalog-fields";
 import { parseUsd } from "@/lib/money/parse-usd";
 import { formatUsd } from "../../_lib/format";
-import { idField, isConfirmed, NOT_CONFIRMED, textField, type ActionState } from "../../_lib/action-state";
+import {
+  idField,
+  isConfirmed,
+  NOT_CONFIRMED,
+  textField,
+  versionField,
+  type ActionState,
+} from "../../_lib/action-state";
 import { requireAdminForAction } from "../../_lib/session";
 
 const CATALOG = "/admin/catalog";
@@ -61,9 +68,15 @@ export async function setProductPriceAction(_state: ActionState, formData: FormD
   if (productId === undefined) return { ok: false, message: "No product given." };
   const parsed = parseUsd(textField(formData, "price").replace(/^\$/, ""), MAX_PRODUCT_PRICE_CENTS);
   if (!parsed.ok) return { ok: false, message: parsed.error };
-  const result = await setProductPrice({ productId, priceCents: parsed.cents, actor: admin.actor });
+  const result = await setProductPrice({
+    productId,
+    priceCents: parsed.cents,
+    version: versionField(formData),
+    actor: admin.actor,
+  });
   revalidatePath(CATALOG);
   if (result.status === "not_found") return { ok: false, message: "No such product." };
+  if (result.status === "stale") return { ok: false, message: result.message };
   if (result.status === "invalid_price") return { ok: false, message: "That price is not allowed." };
   if (result.status === "unchanged")
     return { ok: true, message: `${result.catalogId} already costs ${formatUsd(result.toCents)}.` };
@@ -157,6 +170,7 @@ export async function saveGameLineAction(_state: ActionState, formData: FormData
       available: checkbox(formData, "available"),
       supplier: textField(formData, "supplier") || "sandbox",
     },
+    version: versionField(formData),
     actor: admin.actor,
   });
   revalidatePath(CATALOG);
@@ -191,6 +205,7 @@ export async function savePackAction(_state: ActionState, formData: FormData): P
       stockAlertBelow: alert === "" ? null : Number(alert),
       supplierSku: sku === "" ? null : sku,
     },
+    version: versionField(formData),
     actor: admin.actor,
   });
   revalidatePath(CATALOG);

@@ -5,6 +5,8 @@ import { requireAdminPage } from "../../_lib/session";
 import Link from "next/link";
 import { formatUsd } from "../../_lib/format";
 import { ActionForm } from "../../_components/action-form";
+import { VersionField } from "../../_components/version-field";
+import { isBelowCost } from "@/lib/pricing/is-below-cost";
 import {
   changeLinePricesAction,
   importInventoryCodesAction,
@@ -105,6 +107,7 @@ export default async function CatalogPage() {
               label={`Edit line ${line.slug}`}
             >
               <input type="hidden" name="lineId" value={line.id} />
+              <VersionField updatedAt={line.updatedAt} />
               <LineFormFields line={line} />
             </ActionForm>
           </details>
@@ -156,11 +159,11 @@ export default async function CatalogPage() {
                   </td>
                   <td className="num" data-testid="price">
                     {formatUsd(product.priceCents)}
-                    {product.cheapestCostCents !== null && product.priceCents < product.cheapestCostCents ? (
+                    {isBelowCost(product.priceCents, product.cheapestCostCents) ? (
                       <span
                         className="badge bad"
                         data-testid="below-cost"
-                        title={`Every supplier charges more: the cheapest costs ${formatUsd(product.cheapestCostCents)}`}
+                        title={`Every supplier charges more: the cheapest costs ${formatUsd(product.cheapestCostCents!)}`}
                       >
                         below cost
                       </span>
@@ -192,6 +195,7 @@ export default async function CatalogPage() {
                       label={`Price of ${product.catalogId}`}
                     >
                       <input type="hidden" name="productId" value={product.id} />
+                      <VersionField updatedAt={product.updatedAt} />
                       <input
                         name="price"
                         defaultValue={usd(product.priceCents)}
@@ -225,6 +229,7 @@ export default async function CatalogPage() {
                         label={`Edit ${product.catalogId}`}
                       >
                         <input type="hidden" name="productId" value={product.id} />
+                        <VersionField updatedAt={product.updatedAt} />
                         <PackFormFields line={line} product={product} />
                       </ActionForm>
                     </details>

@@ -7,7 +7,8 @@ import { revalidatePath } from "next/cache";
 import { setEligibilityRule, setSwitch } from "@/lib/settings/set-switch";
 import { SWITCH_NAMES, type EligibilityRule, type SwitchName } from "@/lib/settings/setting-schemas";
 import { parseUsd } from "@/lib/money/parse-usd";
-import { isConfirmed, NOT_CONFIRMED, textField, type ActionState } from "../../_lib/action-state";
+import { StaleEditError } from "@/lib/db/edit-version";
+import { isConfirmed, NOT_CONFIRMED, textField, versionField, type ActionState } from "../../_lib/action-state";
 import { requireAdminForAction } from "../../_lib/session";
 
 /** The eligibility rule's minimum credit: any amount an admin could mean, up to $1,000,000. */
@@ -48,7 +49,12 @@ export async function setEligibilityRuleAction(_state: ActionState, formData: Fo
       return { ok: false, message: "Minimum account age must be a number of hours." };
     rule.minAccountAgeHours = hours;
   }
-  await setEligibilityRule(rule, admin.actor);
+  try {
+    await setEligibilityRule(rule, admin.actor, versionField(formData));
+  } catch (error) {
+    if (error instanceof StaleEditError) return { ok: false, message: error.message };
+    throw error;
+  }
   revalidatePath("/admin/settings");
   return {
     ok: true,

@@ -4,7 +4,8 @@
 import { revalidatePath } from "next/cache";
 import { setLargeCreditThreshold } from "@/lib/settings/set-large-credit-threshold";
 import { parseUsd } from "@/lib/money/parse-usd";
-import { isConfirmed, NOT_CONFIRMED, textField, type ActionState } from "../../_lib/action-state";
+import { StaleEditError } from "@/lib/db/edit-version";
+import { isConfirmed, NOT_CONFIRMED, textField, versionField, type ActionState } from "../../_lib/action-state";
 import { requireAdminForAction } from "../../_lib/session";
 import { formatUsd } from "../../_lib/format";
 
@@ -15,7 +16,13 @@ export async function setLargeCreditThresholdAction(_state: ActionState, formDat
   const text = textField(formData, "aboveUsd").replace(/^\$/, "");
   const parsed = text === "0" || text === "0.00" ? ({ ok: true, cents: 0 } as const) : parseUsd(text);
   if (!parsed.ok) return { ok: false, message: `Amount: ${parsed.error}` };
-  const change = await setLargeCreditThreshold(parsed.cents, gate.admin.actor);
+  let change;
+  try {
+    change = await setLargeCreditThreshold(parsed.cents, gate.admin.actor, versionField(formData));
+  } catch (error) {
+    if (error instanceof StaleEditError) return { ok: false, message: error.message };
+    throw error;
+  }
   revalidatePath("/admin/settings");
   return {
     ok: true,

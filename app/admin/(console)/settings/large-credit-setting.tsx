@@ -4,6 +4,8 @@ import { readLargeCreditThreshold } from "@/lib/settings/read-large-credit-thres
 import { MAX_ADJUSTMENT_CENTS } from "@/lib/money/parse-usd";
 import { formatTime, formatUsd } from "../../_lib/format";
 import { GatedActionForm } from "../../_components/gated-action-form";
+import { VersionField } from "../../_components/version-field";
+import { NEVER_SAVED } from "@/lib/db/edit-version";
 import { setLargeCreditThresholdAction } from "./large-credit-actions";
 
 export async function LargeCreditSetting() {
@@ -28,6 +30,7 @@ export async function LargeCreditSetting() {
         confirm="Save this amount? Credits above it will need a second admin's approval."
         label="Large credit amount"
       >
+        <VersionField updatedAt={threshold.updatedAt ?? NEVER_SAVED} />
         <label>
           above $
           <input name="aboveUsd" defaultValue={(cents / 100).toFixed(2)} size={10} inputMode="decimal" required />

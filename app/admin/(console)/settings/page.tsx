@@ -5,6 +5,8 @@ import { SWITCH_NAMES, type SwitchName } from "@/lib/settings/setting-schemas";
 import { requireAdminPage } from "../../_lib/session";
 import { formatTime, formatUsd } from "../../_lib/format";
 import { GatedActionForm } from "../../_components/gated-action-form";
+import { VersionField } from "../../_components/version-field";
+import { NEVER_SAVED } from "@/lib/db/edit-version";
 import { setEligibilityRuleAction, setSwitchAction } from "./actions";
 import { LargeCreditSetting } from "./large-credit-setting";
 
@@ -83,6 +85,7 @@ export default async function SettingsPage() {
           confirm="Save this eligibility rule? It applies to every API call within seconds."
           label="Eligibility rule"
         >
+          <VersionField updatedAt={eligibility.updatedAt ?? NEVER_SAVED} />
           <label>
             <input type="checkbox" name="enabled" defaultChecked={rule.enabled} /> enabled
           </label>

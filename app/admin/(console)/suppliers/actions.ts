@@ -5,7 +5,14 @@ import { revalidatePath } from "next/cache";
 import { setSupplierPaused } from "@/lib/suppliers/pause-supplier";
 import { removeSupplierOffer, saveSupplierAccount, saveSupplierOffer } from "@/lib/suppliers/manage-suppliers";
 import { parseUsd } from "@/lib/money/parse-usd";
-import { idField, isConfirmed, NOT_CONFIRMED, textField, type ActionState } from "../../_lib/action-state";
+import {
+  idField,
+  isConfirmed,
+  NOT_CONFIRMED,
+  textField,
+  versionField,
+  type ActionState,
+} from "../../_lib/action-state";
 import { requireAdminForAction } from "../../_lib/session";
 
 const SUPPLIERS = "/admin/suppliers";
@@ -33,6 +40,8 @@ export async function saveSupplierAction(_state: ActionState, formData: FormData
     kind: textField(formData, "kind"),
     settingsJson: textField(formData, "settings"),
     secret: textField(formData, "secret") || undefined,
+    clearSecret: textField(formData, "clearSecret") === "yes",
+    version: versionField(formData),
     actor: admin.actor,
   });
   revalidatePath(SUPPLIERS);

@@ -1,10 +1,11 @@
 // Suppliers: each account's state and last hour (from the orders' attempt events), pause and
 // resume, the accounts' settings, and which suppliers carry each top-up pack at what cost.
 import { readSupplierHealth } from "@/lib/suppliers/sql/read-supplier-health";
-import { listPackOffers } from "@/lib/suppliers/manage-suppliers";
+import { listPackOffers, listSupplierAccounts } from "@/lib/suppliers/manage-suppliers";
 import { requireAdminPage } from "../../_lib/session";
 import { formatPercent, formatTime, formatUsd } from "../../_lib/format";
 import { GatedActionForm } from "../../_components/gated-action-form";
+import { VersionField } from "../../_components/version-field";
 import { removeOfferAction, saveOfferAction, saveSupplierAction, setSupplierPausedAction } from "./actions";
 
 export const metadata = { title: "Suppliers · Top-up operations" };
@@ -20,7 +21,11 @@ function stateOf(supplier: { pausedAt: Date | null; circuitOpenUntil: Date | nul
 export default async function SuppliersPage() {
   await requireAdminPage();
   const now = new Date();
-  const [health, packs] = await Promise.all([readSupplierHealth(now), listPackOffers()]);
+  const [health, packs, accounts] = await Promise.all([
+    readSupplierHealth(now),
+    listPackOffers(),
+    listSupplierAccounts(),
+  ]);
   const names = health.map((supplier) => supplier.name);
   return (
     <>
@@ -164,19 +169,45 @@ export default async function SuppliersPage() {
         </GatedActionForm>
       </section>
 
-      <section className="panel" aria-label="Add a supplier">
-        <h2>Add or change a supplier account</h2>
+      <section className="panel" aria-label="Supplier accounts">
+        <h2>Supplier accounts</h2>
         <p className="muted small">
           Settings are JSON. Sandbox: <code>latencyMs</code>, <code>down</code>, <code>refuseSkus</code>,{" "}
           <code>outOfStockSkus</code>. h2h: <code>baseUrl</code>, <code>partnerId</code>, <code>timeoutMs</code>, and{" "}
-          <code>secretEnv</code> (the environment variable holding its secret), or give the secret below: it is sealed
-          at rest and never shown again. What an h2h account leaves out comes from the H2H_* variables.
+          <code>secretEnv</code> (the environment variable holding its secret, named <code>SUPPLIER_SECRET_…</code>), or
+          give the secret below: it is sealed at rest and never shown again, and a save without one keeps it. An account
+          with a <code>baseUrl</code> of its own needs a secret of its own; one without takes all of H2H_*.
         </p>
+        {accounts.map((account) => (
+          <div key={account.name} data-supplier-account={account.name}>
+            <h3>
+              {account.name} <span className="muted">{account.kind}</span>{" "}
+              {account.hasSealedSecret ? <span className="badge good">sealed secret</span> : null}
+            </h3>
+            <GatedActionForm
+              role="owner"
+              action={saveSupplierAction}
+              submitLabel="Save supplier"
+              label={`Save supplier ${account.name}`}
+              layout="stacked"
+            >
+              <input type="hidden" name="name" value={account.name} />
+              <input type="hidden" name="kind" value={account.kind} />
+              <VersionField updatedAt={account.updatedAt} />
+              <SupplierSecretFields
+                settingsJson={account.settingsJson}
+                kind={account.kind}
+                sealed={account.hasSealedSecret}
+              />
+            </GatedActionForm>
+          </div>
+        ))}
+        <h3>Add a supplier account</h3>
         <GatedActionForm
           role="owner"
           action={saveSupplierAction}
-          submitLabel="Save supplier"
-          label="Save supplier"
+          submitLabel="Add supplier"
+          label="Add supplier"
           layout="stacked"
         >
           <label>
@@ -189,14 +220,31 @@ export default async function SuppliersPage() {
               <option>h2h</option>
             </select>
           </label>
-          <label>
-            Settings <textarea name="settings" rows={3} cols={60} defaultValue="{}" />
-          </label>
-          <label>
-            Secret (h2h, optional) <input name="secret" type="password" autoComplete="off" size={30} />
-          </label>
+          <SupplierSecretFields settingsJson="{}" kind="h2h" sealed={false} />
         </GatedActionForm>
       </section>
+    </>
+  );
+}
+
+/** The settings and secret inputs; "clear" appears only when there is a sealed secret to clear. */
+function SupplierSecretFields({ settingsJson, kind, sealed }: { settingsJson: string; kind: string; sealed: boolean }) {
+  return (
+    <>
+      <label>
+        Settings <textarea name="settings" rows={3} cols={60} defaultValue={settingsJson} />
+      </label>
+      {kind === "h2h" ? (
+        <label>
+          {sealed ? "New secret (empty: keep the sealed one)" : "Secret (h2h, optional)"}{" "}
+          <input name="secret" type="password" autoComplete="off" size={30} />
+        </label>
+      ) : null}
+      {sealed ? (
+        <label>
+          <input type="checkbox" name="clearSecret" value="yes" /> Clear the sealed secret
+        </label>
+      ) : null}
     </>
   );
 }

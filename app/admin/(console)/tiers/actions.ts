@@ -8,7 +8,14 @@ import { renamePriceTier } from "@/lib/pricing/rename-price-tier";
 import { removePriceTier } from "@/lib/pricing/remove-price-tier";
 import { setTierPackPrice } from "@/lib/pricing/set-tier-pack-price";
 import { parseTierRule } from "@/lib/pricing/price-tier-rules";
-import { idField, isConfirmed, NOT_CONFIRMED, textField, type ActionState } from "../../_lib/action-state";
+import {
+  idField,
+  isConfirmed,
+  NOT_CONFIRMED,
+  textField,
+  versionField,
+  type ActionState,
+} from "../../_lib/action-state";
 import { requireAdminForAction } from "../../_lib/session";
 
 const TIERS = "/admin/tiers";
@@ -32,7 +39,12 @@ export async function renamePriceTierAction(_state: ActionState, formData: FormD
   if ("refusal" in gate) return gate.refusal;
   const tierId = idField(formData, "tierId");
   if (tierId === undefined) return NO_TIER_GIVEN;
-  const result = await renamePriceTier({ tierId, name: textField(formData, "name"), actor: gate.admin.actor });
+  const result = await renamePriceTier({
+    tierId,
+    name: textField(formData, "name"),
+    version: versionField(formData),
+    actor: gate.admin.actor,
+  });
   revalidatePath(TIERS);
   return answer(result);
 }
@@ -60,6 +72,8 @@ export async function setTierPackPriceAction(_state: ActionState, formData: Form
     tierId,
     catalogId: textField(formData, "catalogId"),
     rule: parsed.rule,
+    version: versionField(formData),
+    belowCostConfirmed: textField(formData, "belowCost") === "yes",
     actor: gate.admin.actor,
   });
   revalidatePath(TIERS);
@@ -76,6 +90,7 @@ export async function clearTierPackPriceAction(_state: ActionState, formData: Fo
     tierId,
     catalogId: textField(formData, "catalogId"),
     rule: null,
+    version: versionField(formData),
     actor: gate.admin.actor,
   });
   revalidatePath(TIERS);

@@ -4,9 +4,11 @@
 // the bot's /tier.
 import { listPricedPacks, listPriceTiers } from "@/lib/pricing/sql/list-price-tiers";
 import { describeTierRule } from "@/lib/pricing/price-tier-rules";
+import { isBelowCost } from "@/lib/pricing/is-below-cost";
 import { requireAdminPage } from "../../_lib/session";
 import { formatUsd } from "../../_lib/format";
 import { ActionForm } from "../../_components/action-form";
+import { VersionField } from "../../_components/version-field";
 import {
   clearTierPackPriceAction,
   createPriceTierAction,
@@ -65,7 +67,18 @@ export default async function PriceTiersPage() {
                     </td>
                     <td className="num">{formatUsd(price.listPriceCents)}</td>
                     <td>{describeTierRule(price)}</td>
-                    <td className="num">{formatUsd(price.tierPriceCents)}</td>
+                    <td className="num" data-testid="charged">
+                      {formatUsd(price.tierPriceCents)}
+                      {isBelowCost(price.tierPriceCents, price.cheapestCostCents) ? (
+                        <span
+                          className="badge bad"
+                          data-testid="below-cost"
+                          title={`Every live supplier charges more: the cheapest costs ${formatUsd(price.cheapestCostCents!)}`}
+                        >
+                          below cost
+                        </span>
+                      ) : null}
+                    </td>
                     <td>
                       <ActionForm
                         action={clearTierPackPriceAction}
@@ -74,6 +87,7 @@ export default async function PriceTiersPage() {
                         label={`List price for ${price.catalogId} in ${tier.name}`}
                       >
                         <input type="hidden" name="tierId" value={tier.id} />
+                        <VersionField updatedAt={tier.updatedAt} />
                         <input type="hidden" name="catalogId" value={price.catalogId} />
                       </ActionForm>
                     </td>
@@ -90,10 +104,12 @@ export default async function PriceTiersPage() {
             label={`Set a pack price in ${tier.name}`}
           >
             <input type="hidden" name="tierId" value={tier.id} />
+            <VersionField updatedAt={tier.updatedAt} />
             <select name="catalogId" aria-label="Pack">
               {packs.map((pack) => (
                 <option key={pack.catalogId} value={pack.catalogId}>
-                  {pack.catalogId} {pack.packName} ({formatUsd(pack.listPriceCents)})
+                  {pack.catalogId} {pack.packName} ({formatUsd(pack.listPriceCents)}
+                  {pack.cheapestCostCents !== null ? `, cost from ${formatUsd(pack.cheapestCostCents)}` : ""})
                 </option>
               ))}
             </select>
@@ -102,10 +118,14 @@ export default async function PriceTiersPage() {
               <option value="price">fixed price (USD)</option>
             </select>
             <input name="value" inputMode="decimal" size={8} aria-label="Value" placeholder="10" />
+            <label title="A price below the pack's cheapest live supplier cost is refused without this">
+              <input type="checkbox" name="belowCost" value="yes" /> sell below cost
+            </label>
           </ActionForm>
           <div className="row">
             <ActionForm action={renamePriceTierAction} submitLabel="Rename" label={`Rename ${tier.name}`}>
               <input type="hidden" name="tierId" value={tier.id} />
+              <VersionField updatedAt={tier.updatedAt} />
               <input name="name" defaultValue={tier.name} size={20} aria-label="New name" />
             </ActionForm>
             <ActionForm

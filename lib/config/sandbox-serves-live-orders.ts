@@ -1,0 +1,11 @@
+// Production never pretends (README: Production). Outside production the in-process sandbox serves
+// live orders, so development and the demo work with no supplier at all; in production a live top-up
+// goes to a real supplier (real_supplier_carries() in the migrations, lib/fulfilment/sql/route-order.ts)
+// or is refused, and verify and redeem need SUPPLIER to name a real one. Test keys use the sandbox
+// everywhere.
+import { env, isProduction, type Env } from "./env";
+
+/** Whether the sandbox may serve live orders and live verify and redeem calls: anywhere but production. */
+export function sandboxServesLiveOrders(config: Pick<Env, "nodeEnv"> = env()): boolean {
+  return !isProduction(config);
+}
