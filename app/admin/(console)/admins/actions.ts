@@ -15,7 +15,7 @@ import { requireAdminForAction } from "../../_lib/session";
 const NO_ADMIN: ActionState = { ok: false, message: "No such admin." };
 
 export async function inviteAdminAction(_state: ActionState, formData: FormData): Promise<ActionState> {
-  const gate = await requireAdminForAction("owner");
+  const gate = await requireAdminForAction("owner", { recent: true });
   if ("refusal" in gate) return gate.refusal;
   if (!isConfirmed(formData)) return NOT_CONFIRMED;
   const role = textField(formData, "role");
@@ -39,7 +39,7 @@ export async function inviteAdminAction(_state: ActionState, formData: FormData)
 }
 
 export async function setAdminRoleAction(_state: ActionState, formData: FormData): Promise<ActionState> {
-  const gate = await requireAdminForAction("owner");
+  const gate = await requireAdminForAction("owner", { recent: true });
   if ("refusal" in gate) return gate.refusal;
   if (!isConfirmed(formData)) return NOT_CONFIRMED;
   const adminId = idField(formData, "adminId");
@@ -61,7 +61,7 @@ export async function setAdminRoleAction(_state: ActionState, formData: FormData
 }
 
 export async function setAdminDisabledAction(_state: ActionState, formData: FormData): Promise<ActionState> {
-  const gate = await requireAdminForAction("owner");
+  const gate = await requireAdminForAction("owner", { recent: true });
   if ("refusal" in gate) return gate.refusal;
   if (!isConfirmed(formData)) return NOT_CONFIRMED;
   const adminId = idField(formData, "adminId");
@@ -87,7 +87,7 @@ export async function setAdminDisabledAction(_state: ActionState, formData: Form
 }
 
 export async function resetAdminTwoFactorAction(_state: ActionState, formData: FormData): Promise<ActionState> {
-  const gate = await requireAdminForAction("owner");
+  const gate = await requireAdminForAction("owner", { recent: true });
   if ("refusal" in gate) return gate.refusal;
   if (!isConfirmed(formData)) return NOT_CONFIRMED;
   const adminId = idField(formData, "adminId");
