@@ -8,13 +8,13 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import pg from "pg";
-import { encode } from "next-auth/jwt";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { projectRoot, pointAtDatabase } from "@/lib/config/env";
 import { SECRET_NAMES, SECRETS_FILE_NAME } from "@/lib/config/secrets";
 import { closePool } from "@/lib/db/pool";
 import { checkLedger } from "@/lib/wallet/sql/check-ledger";
 import { startEmbeddedPostgresProcess } from "../helpers/embedded-postgres-process";
+import { mintSessionCookie } from "../helpers/admin-session";
 import { freePort } from "../helpers/free-port";
 import { repositoryStrings } from "../helpers/repository-strings";
 
@@ -173,11 +173,8 @@ describe("npm start", () => {
     created.stderr!.on("data", (chunk) => (said += chunk));
     expect(await new Promise((resolve) => created.once("exit", resolve)), said).toBe(0);
 
-    const token = { sub: "1", email: ADMIN_EMAIL, name: null, picture: null };
     const present = async (secret: string) =>
-      api("/admin", {
-        headers: { cookie: `next-auth.session-token=${await encode({ token, secret, maxAge: 3600 })}` },
-      });
+      api("/admin", { headers: { cookie: await mintSessionCookie({ email: ADMIN_EMAIL, secret }) } });
 
     const generated = JSON.parse(fs.readFileSync(path.join(dataDir, SECRETS_FILE_NAME), "utf8"))
       .NEXTAUTH_SECRET as string;

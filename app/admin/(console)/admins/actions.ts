@@ -32,7 +32,7 @@ export async function inviteAdminAction(_state: ActionState, formData: FormData)
     case "created":
       return {
         ok: true,
-        message: `${result.admin.email} can sign in as ${role} with this password, shown only now: hand it over privately.`,
+        message: `${result.admin.email} can sign in as ${role} with this password, shown only now: hand it over privately. Their first sign-in sets up two-factor before any dashboard page.`,
         shownOnce: [result.password],
       };
   }
