@@ -67,6 +67,8 @@ export async function mintSessionCookie(input: {
   signedInAt?: number;
   secondFactorAt?: number | null;
   secret?: string;
+  /** Seconds until the token expires as next-auth would issue it (the idle timeout); negative for past. */
+  expiresIn?: number;
 }): Promise<string> {
   const signedInAt = input.signedInAt ?? Math.floor(Date.now() / 1000);
   const token = {
@@ -74,6 +76,6 @@ export async function mintSessionCookie(input: {
     signedInAt,
     secondFactorAt: input.secondFactorAt === undefined ? signedInAt : input.secondFactorAt,
   };
-  const value = await encode({ token, secret: input.secret ?? TEST_ENV.NEXTAUTH_SECRET!, maxAge: 30 * 60 });
+  const value = await encode({ token, secret: input.secret ?? TEST_ENV.NEXTAUTH_SECRET!, maxAge: input.expiresIn ?? 30 * 60 });
   return `next-auth.session-token=${value}`;
 }
