@@ -76,6 +76,10 @@ export async function mintSessionCookie(input: {
     signedInAt,
     secondFactorAt: input.secondFactorAt === undefined ? signedInAt : input.secondFactorAt,
   };
-  const value = await encode({ token, secret: input.secret ?? TEST_ENV.NEXTAUTH_SECRET!, maxAge: input.expiresIn ?? 30 * 60 });
+  const value = await encode({
+    token,
+    secret: input.secret ?? TEST_ENV.NEXTAUTH_SECRET!,
+    maxAge: input.expiresIn ?? 30 * 60,
+  });
   return `next-auth.session-token=${value}`;
 }
