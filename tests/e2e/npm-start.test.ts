@@ -173,8 +173,12 @@ describe("npm start", () => {
     created.stderr!.on("data", (chunk) => (said += chunk));
     expect(await new Promise((resolve) => created.once("exit", resolve)), said).toBe(0);
 
+    // The new owner has no two-factor yet: a session of theirs opens the enrolment and nothing else.
+    expect(said).toContain("first sign-in sets up two-factor");
     const present = async (secret: string) =>
-      api("/admin", { headers: { cookie: await mintSessionCookie({ email: ADMIN_EMAIL, secret }) } });
+      api("/admin/two-factor-setup", {
+        headers: { cookie: await mintSessionCookie({ email: ADMIN_EMAIL, secret }) },
+      });
 
     const generated = JSON.parse(fs.readFileSync(path.join(dataDir, SECRETS_FILE_NAME), "utf8"))
       .NEXTAUTH_SECRET as string;

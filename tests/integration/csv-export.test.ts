@@ -10,6 +10,7 @@ import { creditWallet } from "@/lib/wallet/credit-wallet";
 import { cancelAndRefundOrder } from "@/lib/fulfilment/sql/settle-order";
 import { api, baseUrl } from "../helpers/api";
 import { mintSessionCookie } from "../helpers/admin-session";
+import { enableTwoFactor } from "../helpers/two-factor";
 import { sqlRow } from "../helpers/db";
 import { createAccount } from "../helpers/fixtures";
 import { expectBooksBalance, newTrxid, order } from "../helpers/orders";
@@ -92,6 +93,7 @@ describe.skipIf(!built)("the dashboard's account ledger download", () => {
       ).status,
     ).toBe("created");
     // A session cookie as next-auth issues it (signed with the server's NEXTAUTH_SECRET).
+    await enableTwoFactor("csv@example.com");
     const cookie = await mintSessionCookie({ email: "csv@example.com" });
     const res = await fetch(url, { redirect: "manual", headers: { cookie } });
     expect(res.status).toBe(200);

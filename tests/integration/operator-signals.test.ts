@@ -12,6 +12,7 @@ import { creditTestWallet } from "@/lib/wallet/test-wallet";
 import { cancelAndRefundOrder } from "@/lib/fulfilment/sql/settle-order";
 import { baseUrl } from "../helpers/api";
 import { mintSessionCookie } from "../helpers/admin-session";
+import { enableTwoFactor } from "../helpers/two-factor";
 import { sql, sqlRow } from "../helpers/db";
 import { createAccount } from "../helpers/fixtures";
 import { newTrxid, order } from "../helpers/orders";
@@ -28,6 +29,7 @@ beforeAll(async () => {
   expect(
     (await createAdminUser({ email, password: "a long enough password", role: "viewer", actor: "test" })).status,
   ).toBe("created");
+  await enableTwoFactor(email);
   cookie = await mintSessionCookie({ email });
 });
 

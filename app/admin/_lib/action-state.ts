@@ -22,7 +22,7 @@ export function roleRefusal(needed: string, held: string): ActionState {
 export const NEEDS_SECOND_FACTOR_SESSION: ActionState = {
   ok: false,
   message:
-    "This session signed in without a second factor: set up two-factor (/admin/two-factor-setup) or sign in again with your code. Nothing was changed.",
+    "This session signed in without a second factor (or your two-factor is off): set it up at /admin/two-factor-setup, or sign in again with your code. Nothing was changed.",
 };
 
 /** Money and admin changes need the second factor proved within the step-up window. */

@@ -6,7 +6,7 @@ import { cache } from "react";
 import { redirect } from "next/navigation";
 import { getServerSession } from "next-auth/next";
 import { findActiveAdmin } from "@/lib/admin-users/find-active-admin";
-import { adminActor, type AdminUserRecord } from "@/lib/admin-users/admin-user-record";
+import { adminActor, hasTwoFactor, type AdminUserRecord } from "@/lib/admin-users/admin-user-record";
 import { roleAllows, type AdminRole } from "@/lib/admin-users/admin-role";
 import { secondFactorRecent, type SessionClaims } from "@/lib/admin-sign-in/session-policy";
 import { authOptions } from "./auth-options";
@@ -43,23 +43,31 @@ export async function readSignedInAdmin(): Promise<SignedInAdmin | undefined> {
 /** Once per request: the layout and the page share one lookup. */
 export const currentAdmin = cache(readSignedInAdmin);
 
-/** Whether the session signed in (or enrolled) with the second factor: nothing else opens the dashboard. */
+/** Whether the session signed in (or enrolled) with the second factor. */
 export function signedInWithSecondFactor(admin: SignedInAdmin): boolean {
   return admin.session.secondFactorAt !== null;
+}
+
+/**
+ * Whether the dashboard opens to this session: it signed in with the second factor, and the admin
+ * still has two-factor on (one turned off or reset enrols again before going on).
+ */
+export function dashboardOpen(admin: SignedInAdmin): boolean {
+  return signedInWithSecondFactor(admin) && hasTwoFactor(admin);
 }
 
 /** The signed-in admin, or a redirect to the sign-in page (or to the enrolment). */
 export async function requireAdminPage(): Promise<SignedInAdmin> {
   const admin = await currentAdmin();
   if (!admin) redirect("/admin/login");
-  if (!signedInWithSecondFactor(admin)) redirect(TWO_FACTOR_SETUP_PATH);
+  if (!dashboardOpen(admin)) redirect(TWO_FACTOR_SETUP_PATH);
   return admin;
 }
 
 export type ActionGate = { admin: SignedInAdmin } | { refusal: ActionState };
 
 /**
- * The signed-in admin when their session signed in with the second factor and their role allows
+ * The signed-in admin when the dashboard is open to their session (dashboardOpen) and their role allows
  * `role`, or the answer refusing the action. With `recent` (money and admin changes) the second
  * factor must also have been proved within the step-up window, or the answer asks for a code. Read
  * afresh (not from the render cache): an action must see the session and the role as they are now.
@@ -67,7 +75,7 @@ export type ActionGate = { admin: SignedInAdmin } | { refusal: ActionState };
 export async function requireAdminForAction(role: AdminRole, options: { recent?: boolean } = {}): Promise<ActionGate> {
   const admin = await readSignedInAdmin();
   if (!admin) return { refusal: NOT_SIGNED_IN };
-  if (!signedInWithSecondFactor(admin)) return { refusal: NEEDS_SECOND_FACTOR_SESSION };
+  if (!dashboardOpen(admin)) return { refusal: NEEDS_SECOND_FACTOR_SESSION };
   if (!roleAllows(admin.role, role)) return { refusal: roleRefusal(role, admin.role) };
   if (options.recent && !secondFactorRecent(admin.session)) return { refusal: NEEDS_STEP_UP };
   return { admin };
@@ -75,5 +83,5 @@ export async function requireAdminForAction(role: AdminRole, options: { recent?:
 
 /** Whether the page should offer forms of actions that need `role` (the actions check for themselves). */
 export function mayUse(admin: SignedInAdmin, role: AdminRole): boolean {
-  return roleAllows(admin.role, role) && signedInWithSecondFactor(admin);
+  return roleAllows(admin.role, role) && dashboardOpen(admin);
 }

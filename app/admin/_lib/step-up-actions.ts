@@ -6,13 +6,13 @@ import { checkSecondFactor } from "@/lib/admin-users/check-second-factor";
 import { proveSecondFactor } from "@/lib/admin-sign-in/prove-second-factor";
 import { actionClientIp } from "./auth-options";
 import { NEEDS_SECOND_FACTOR_SESSION, NOT_SIGNED_IN, textField, type ActionState } from "./action-state";
-import { readSignedInAdmin, signedInWithSecondFactor } from "./session";
+import { dashboardOpen, readSignedInAdmin } from "./session";
 import { stampSecondFactor } from "./session-token";
 
 export async function stepUpAction(_state: ActionState, formData: FormData): Promise<ActionState> {
   const admin = await readSignedInAdmin();
   if (!admin) return NOT_SIGNED_IN;
-  if (!signedInWithSecondFactor(admin)) return NEEDS_SECOND_FACTOR_SESSION;
+  if (!dashboardOpen(admin)) return NEEDS_SECOND_FACTOR_SESSION;
   const code = textField(formData, "code");
   const result = await proveSecondFactor({ email: admin.email, clientIp: await actionClientIp() }, () =>
     code ? checkSecondFactor(admin.id, code) : Promise.resolve(undefined),

@@ -3,7 +3,7 @@
 // session lacks the second factor they have on sees the form, to sign in again with it.
 import { redirect } from "next/navigation";
 import { hasTwoFactor } from "@/lib/admin-users/admin-user-record";
-import { currentAdmin, signedInWithSecondFactor, TWO_FACTOR_SETUP_PATH } from "../_lib/session";
+import { currentAdmin, dashboardOpen, TWO_FACTOR_SETUP_PATH } from "../_lib/session";
 import { LoginForm } from "./login-form";
 
 export const dynamic = "force-dynamic";
@@ -11,7 +11,7 @@ export const metadata = { title: "Sign in · Top-up operations" };
 
 export default async function LoginPage() {
   const admin = await currentAdmin();
-  if (admin && signedInWithSecondFactor(admin)) redirect("/admin");
+  if (admin && dashboardOpen(admin)) redirect("/admin");
   if (admin && !hasTwoFactor(admin)) redirect(TWO_FACTOR_SETUP_PATH);
   return (
     <main className="login">

@@ -1,7 +1,7 @@
 "use server";
 // The enrolment's two steps (page.tsx): the password again, which shows a new secret once, then a
 // code from it, which turns two-factor on, shows the recovery codes once and stamps the session
-// with the second factor. Only for a signed-in admin whose session has no second factor yet.
+// with the second factor. Only for a signed-in admin without two-factor.
 import QRCode from "qrcode";
 import { hasTwoFactor } from "@/lib/admin-users/admin-user-record";
 import { confirmTwoFactorSetup } from "@/lib/admin-users/confirm-two-factor-setup";
@@ -9,7 +9,7 @@ import { proveSecondFactor } from "@/lib/admin-sign-in/prove-second-factor";
 import { startTwoFactorEnrolment } from "@/lib/admin-sign-in/start-two-factor-enrolment";
 import { actionClientIp } from "../_lib/auth-options";
 import { NOT_SIGNED_IN, textField, type ActionState } from "../_lib/action-state";
-import { readSignedInAdmin, signedInWithSecondFactor, type SignedInAdmin } from "../_lib/session";
+import { readSignedInAdmin, type SignedInAdmin } from "../_lib/session";
 import { stampSecondFactor } from "../_lib/session-token";
 
 export type EnrolmentState = (NonNullable<ActionState> & { secret?: string; qrDataUrl?: string }) | null;
@@ -19,7 +19,7 @@ const ALREADY_ON: ActionState = { ok: false, message: "Two-factor is already on:
 async function enrollingAdmin(): Promise<{ admin: SignedInAdmin } | { refusal: ActionState }> {
   const admin = await readSignedInAdmin();
   if (!admin) return { refusal: NOT_SIGNED_IN };
-  if (signedInWithSecondFactor(admin) || hasTwoFactor(admin)) return { refusal: ALREADY_ON };
+  if (hasTwoFactor(admin)) return { refusal: ALREADY_ON };
   return { admin };
 }
 

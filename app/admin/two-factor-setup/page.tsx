@@ -1,10 +1,10 @@
-// Two-factor enrolment, outside the console: every session that signed in without a second factor
-// is sent here (requireAdminPage) and reaches no other dashboard page. An admin without two-factor
-// sets it up (password again, then a code); an admin with it on, in a session that signed in
-// without it, signs in again.
+// Two-factor enrolment, outside the console: every session that signed in without a second factor,
+// or whose admin has two-factor off, is sent here (requireAdminPage) and reaches no other dashboard
+// page. An admin without two-factor sets it up (password again, then a code); an admin with it on,
+// in a session that signed in without it, signs in again.
 import { redirect } from "next/navigation";
 import { hasTwoFactor } from "@/lib/admin-users/admin-user-record";
-import { readSignedInAdmin, signedInWithSecondFactor } from "../_lib/session";
+import { dashboardOpen, readSignedInAdmin, signedInWithSecondFactor } from "../_lib/session";
 import { SignOutButton } from "../_components/sign-out-button";
 import { EnrolmentForm } from "./enrolment-form";
 
@@ -37,7 +37,7 @@ export default async function TwoFactorSetupPage() {
           Every admin signs in with a second factor: <strong>{admin.email}</strong> needs one before any dashboard page.
           Confirm your password, add the secret to an authenticator app, and enter the code it shows.
         </p>
-        <EnrolmentForm enrolled={hasTwoFactor(admin) && stamped} />
+        <EnrolmentForm enrolled={dashboardOpen(admin)} />
       </div>
     </main>
   );
