@@ -3,12 +3,14 @@
 // age the test cannot wait for: a session that signed in without the second factor runs no owner
 // action even once the owner has two-factor on; a role change 16 minutes after the second factor
 // answers the step-up prompt, whose code lets the change through; a session polled up to its
-// absolute lifetime ends there, its cookie never set to outlive it; an idle one is refused.
+// absolute lifetime ends there, its cookie never set to outlive it; an idle one is refused; a session
+// whose admin's two-factor is reset goes back to the enrolment.
 import fs from "node:fs";
 import { encode } from "next-auth/jwt";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Browser, BrowserContext, Page } from "playwright";
 import { createAdminUser } from "@/lib/admin-users/create-admin-user";
+import { resetAdminTwoFactor } from "@/lib/admin-users/reset-admin-two-factor";
 import { SESSION_ABSOLUTE_LIFETIME_SECONDS } from "@/lib/admin-sign-in/session-policy";
 import { baseUrl } from "../helpers/api";
 import { closeSql, resetDatabase, sqlRow } from "../helpers/db";
@@ -164,6 +166,22 @@ describe.skipIf(!chromiumPath || !built)("dashboard sessions in Chromium", () =>
       await context.close();
     },
   );
+
+  it("sends a session back to the enrolment once its admin's two-factor is reset", async () => {
+    const email = "session-reset@example.com";
+    expect((await createAdminUser({ email, password: PASSWORD, role: "viewer", actor: "test" })).status).toBe(
+      "created",
+    );
+    await enableTwoFactor(email);
+    const cookie = await mintSessionCookie({ email });
+    const open = await fetch(`${baseUrl()}/admin/orders`, { redirect: "manual", headers: { cookie } });
+    expect(open.status).toBe(200);
+    const { id } = await sqlRow<{ id: number }>(`SELECT id FROM admin_users WHERE email = $1`, [email]);
+    expect((await resetAdminTwoFactor({ adminId: id, actor: `admin:${OWNER}` })).status).toBe("reset");
+    const after = await fetch(`${baseUrl()}/admin/orders`, { redirect: "manual", headers: { cookie } });
+    expect(after.status).toBe(307);
+    expect(new URL(after.headers.get("location")!, baseUrl()).pathname).toBe("/admin/two-factor-setup");
+  });
 
   it("refuses a session past its lifetime and an idle one, over plain HTTP", async () => {
     for (const [what, cookie] of [
