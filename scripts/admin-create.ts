@@ -77,7 +77,9 @@ try {
         case "created":
           console.log(`Admin ${result.admin.email} created. Sign in at /admin/login.`);
           if (generated) console.log(`Password (shown only now, keep it safe): ${password}`);
-          console.log("It is an owner: owner actions need two-factor, set up under Your account (/admin/account).");
+          console.log(
+            "It is an owner. Its first sign-in sets up two-factor (/admin/two-factor-setup: the password again, then a code from an authenticator app); no dashboard page opens before.",
+          );
           break;
         case "exists":
           console.error(`An admin with the email ${email} already exists: nothing changed.`);

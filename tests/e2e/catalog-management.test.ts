@@ -204,6 +204,7 @@ describe.skipIf(!chromiumPath)("catalog management in Chromium", () => {
     expect((await createAdminUser({ email, password: ADMIN_PASSWORD, role: "viewer", actor: "test" })).status).toBe(
       "created",
     );
+    await enableTwoFactor(email);
     const viewer = await newDashboardContext(browser);
     try {
       const viewerPage = await viewer.newPage();

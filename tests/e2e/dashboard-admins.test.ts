@@ -1,7 +1,9 @@
-// Your account and the Admins page in Chromium against the real server: an owner without two-factor
-// is told to set it up, sets it up from the QR code's secret and gets ten recovery codes once; then
-// invites an operator (whose generated password signs in), changes their role, disables them (their
-// session ends at once), and cannot demote the last owner. Every change is in the audit log.
+// The enrolment and the Admins page in Chromium against the real server: an owner without two-factor
+// (as admin:create makes one) who signs in with the password reaches no dashboard page but the
+// enrolment, which asks for the password again, shows the secret as a QR code and text, turns
+// two-factor on with a code from it and shows ten recovery codes once; then the owner invites an
+// operator (whose generated password leads to the enrolment too), changes their role, disables them
+// (their session ends at once), and cannot demote the last owner. Every change is in the audit log.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Browser, BrowserContext, Page } from "playwright";
 import { createAdminUser } from "@/lib/admin-users/create-admin-user";
@@ -23,7 +25,31 @@ function getPage(pagePath: string, cookie: string) {
   return fetch(baseUrl() + pagePath, { redirect: "manual", headers: { cookie } });
 }
 
-describe.skipIf(!chromiumPath)("Your account and the Admins page in Chromium", () => {
+/** Every page of the dashboard's console. */
+const CONSOLE_PAGES = [
+  "/admin",
+  "/admin/orders",
+  "/admin/accounts",
+  "/admin/catalog",
+  "/admin/tiers",
+  "/admin/suppliers",
+  "/admin/settings",
+  "/admin/webhooks",
+  "/admin/audit",
+  "/admin/admins",
+  "/admin/account",
+];
+
+/** Where each console page sends the session: the enrolment, for a session without a second factor. */
+async function expectOnlyEnrolment(cookie: string): Promise<void> {
+  for (const pagePath of CONSOLE_PAGES) {
+    const res = await getPage(pagePath, cookie);
+    expect(res.status, pagePath).toBe(307);
+    expect(new URL(res.headers.get("location")!, baseUrl()).pathname, pagePath).toBe("/admin/two-factor-setup");
+  }
+}
+
+describe.skipIf(!chromiumPath)("The enrolment and the Admins page in Chromium", () => {
   let browser: Browser;
   let context: BrowserContext;
   let page: Page;
@@ -44,38 +70,54 @@ describe.skipIf(!chromiumPath)("Your account and the Admins page in Chromium", (
   });
 
   it(
-    "tells an owner without two-factor to set it up, and sets it up from the page's secret",
+    "sends an owner with only a password to the enrolment and nowhere else; the password again, then a code, turn two-factor on",
     { timeout: 90_000 },
     async () => {
-      await signIn(page, OWNER, OWNER_PASSWORD);
-      expect(await page.getByTestId("two-factor-banner").textContent()).toContain("need two-factor");
-      await page.goto("/admin/admins");
-      expect(await page.getByRole("form", { name: "Invite an admin" }).count()).toBe(0);
+      await signIn(page, OWNER, OWNER_PASSWORD, { landing: "/admin/two-factor-setup" });
+      for (const pagePath of CONSOLE_PAGES) {
+        await page.goto(pagePath);
+        expect(new URL(page.url()).pathname, pagePath).toBe("/admin/two-factor-setup");
+      }
+      expect(await page.getByTestId("signed-in-as").count()).toBe(0);
+      const session = (await context.cookies()).find((cookie) => cookie.name === "next-auth.session-token")!;
+      await expectOnlyEnrolment(`${session.name}=${session.value}`);
 
-      await page.getByTestId("two-factor-banner").getByRole("link", { name: "Set up two-factor" }).click();
-      await page.waitForURL((url) => url.pathname === "/admin/account");
-      await page.getByRole("button", { name: "Set up two-factor" }).click();
+      // The password again: a wrong one shows no secret.
+      const password = page.getByRole("form", { name: "Confirm your password" });
+      await password.getByLabel("Password").fill("not the password");
+      await password.getByRole("button", { name: "Set up two-factor" }).click();
+      await expect.poll(() => password.getByRole("status").textContent()).toContain("Wrong password");
+      expect(await page.getByTestId("totp-secret").count()).toBe(0);
+      await password.getByLabel("Password").fill(OWNER_PASSWORD);
+      await password.getByRole("button", { name: "Set up two-factor" }).click();
+      await page.getByTestId("totp-secret").waitFor();
       const secret = (await page.getByTestId("totp-secret").textContent())!;
       expect(secret).toMatch(/^[A-Z2-7]{32}$/);
       expect(await page.getByRole("img", { name: "QR code of the two-factor secret" }).getAttribute("src")).toMatch(
         /^data:image\/svg\+xml;base64,/,
       );
-      await screenshot(page, "account-two-factor-setup");
+      await screenshot(page, "two-factor-enrolment");
 
       const confirm = page.getByRole("form", { name: "Confirm two-factor" });
       await confirm.getByLabel("Code").fill(await freshTotpCode(OWNER, secret));
       await confirm.getByRole("button", { name: "Turn two-factor on" }).click();
-      await expect.poll(() => confirm.getByRole("status").textContent()).toContain("Two-factor is on");
-      const codes = await confirm.getByRole("list", { name: "Shown once" }).getByRole("listitem").allTextContents();
-      expect(codes).toHaveLength(10);
-      for (const code of codes) expect(code).toMatch(/^[A-Z2-7]{4}(-[A-Z2-7]{4}){3}$/);
+      const codes = page.getByRole("list", { name: "Shown once" }).getByRole("listitem");
+      await expect.poll(() => codes.count()).toBe(10);
+      for (const code of await codes.allTextContents()) expect(code).toMatch(/^[A-Z2-7]{4}(-[A-Z2-7]{4}){3}$/);
       expect(
         (await sqlRow(`SELECT totp_enabled_at FROM admin_users WHERE email = $1`, [OWNER])).totp_enabled_at,
       ).not.toBeNull();
 
-      await page.reload();
+      // The session is now one with the second factor: the dashboard opens.
+      await page.getByRole("link", { name: "Continue to the dashboard" }).click();
+      await page.waitForURL((url) => url.pathname === "/admin");
+      expect(await page.getByTestId("signed-in-as").textContent()).toBe(OWNER);
+      await page.goto("/admin/account");
       expect(await page.getByTestId("two-factor-state").textContent()).toContain("10 unused");
-      expect(await page.getByTestId("two-factor-banner").count()).toBe(0);
+      // The recovery codes were shown once: the enrolment now only says two-factor is on.
+      await page.goto("/admin/two-factor-setup");
+      expect(await page.getByTestId("two-factor-state").textContent()).toContain("Two-factor is on");
+      expect(await page.getByRole("list", { name: "Shown once" }).count()).toBe(0);
       expect(pageProblems(context).cspViolations, "Content-Security-Policy violations").toEqual([]);
     },
   );
@@ -91,14 +133,16 @@ describe.skipIf(!chromiumPath)("Your account and the Admins page in Chromium", (
       await invite.getByRole("button", { name: "Invite…" }).click();
       await invite.getByRole("button", { name: "Confirm: Invite" }).click();
       await expect.poll(() => invite.getByRole("status").textContent()).toContain(`${INVITED} can sign in as operator`);
+      expect(await invite.getByRole("status").textContent()).toContain("first sign-in sets up two-factor");
       const [password] = await invite.getByRole("list", { name: "Shown once" }).getByRole("listitem").allTextContents();
       expect(password).toMatch(/^[A-Za-z2-9]{24}$/);
 
-      // The invited operator signs in with that password.
+      // The invited operator signs in with that password, and reaches the enrolment alone.
       const invited = await signInOverHttp({ email: INVITED, password: password! });
       expect(invited.sessionCookie).toBeDefined();
       const cookie = invited.sessionCookie!;
-      expect(await (await getPage("/admin/account", cookie)).text()).toContain(INVITED);
+      await expectOnlyEnrolment(cookie);
+      expect(await (await getPage("/admin/two-factor-setup", cookie)).text()).toContain(INVITED);
 
       const row = page.locator(`tr[data-admin="${INVITED}"]`);
       await row.waitFor();

@@ -1,8 +1,10 @@
 // Every dashboard server action against every role, over real HTTP with next-auth's session cookie:
-// a viewer, an operator, an owner without two-factor and an owner with it each post every action of
-// the build (its server-reference manifest) with a confirmed form. Each action refuses the roles
-// below its own (and owner actions refuse an owner without two-factor), and the refusals change
-// nothing in the database; the roles it allows get past the check.
+// a viewer, an operator and an owner (signed in with their second factor), the owner's session that
+// signed in without it (one opened before two-factor was on), and the owner's session whose second
+// factor is 16 minutes old each post every action of the build (its server-reference manifest) with
+// a confirmed form. Each action refuses the roles below its own, every action refuses a session
+// without a second factor, money and admin changes refuse a second factor older than 15 minutes
+// (asking for a step-up), and the refusals change nothing in the database; the others get past.
 import fs from "node:fs";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { seedDemoCatalog } from "@/lib/seed/seed-demo-data";
@@ -12,15 +14,15 @@ import { closeSql, resetDatabase, sql, sqlRow } from "../helpers/db";
 import { createAccount } from "../helpers/fixtures";
 import { newTrxid, order } from "../helpers/orders";
 import { dashboardActions, postActionForm, SERVER_REFERENCE_MANIFEST } from "../helpers/dashboard-actions";
-import { signInOverHttp } from "../helpers/admin-session";
+import { mintSessionCookie, signInOverHttp } from "../helpers/admin-session";
 import { enableTwoFactor, freshTotpCode } from "../helpers/two-factor";
 
 const built = fs.existsSync(SERVER_REFERENCE_MANIFEST);
 if (!built) console.log("[dashboard roles] skipped: no Next build (.next); run `npm run build` first");
 
 /**
- * The role each dashboard action needs. An action missing here fails the test: whoever adds one
- * says which role it needs.
+ * The role each dashboard action needs. An action missing here (or from SESSION_ACTIONS) fails the
+ * test: whoever adds one says which role it needs.
  */
 const ACTION_ROLES: Record<string, AdminRole> = {
   // Your account: every admin manages their own two-factor.
@@ -72,16 +74,46 @@ const ACTION_ROLES: Record<string, AdminRole> = {
   resetAdminTwoFactorAction: "owner",
 };
 
+/** Money and admin changes: they also need the second factor proved within 15 minutes. */
+const RECENT_ACTIONS = new Set([
+  "completeFlaggedOrderAction",
+  "cancelAndRefundFlaggedOrderAction",
+  "inviteAdminAction",
+  "setAdminRoleAction",
+  "setAdminDisabledAction",
+  "resetAdminTwoFactorAction",
+  // A Telegram link outlives the session; the large-credit amount decides what one admin moves alone.
+  "issueTelegramLinkCodeAction",
+  "setLargeCreditThresholdAction",
+]);
+
+/**
+ * The session's own actions, for any admin: the enrolment (tests/e2e/dashboard-admins.test.ts) and
+ * the step-up (tests/e2e/dashboard-sessions.test.ts). Each checks the session itself.
+ */
+const SESSION_ACTIONS = new Set(["startEnrolmentAction", "confirmEnrolmentAction", "stepUpAction"]);
+
 interface TestAdmin {
   label: string;
   email: string;
   role: AdminRole;
-  twoFactor: boolean;
+  /** The session signed in with the second factor. */
+  secondFactor: boolean;
+  /** ... and proved it within the last 15 minutes. */
+  recent: boolean;
   cookie: string;
 }
 
 const PASSWORD = "a long enough test password";
-const REFUSALS = [/Needs the \w+ role/, /Owner actions need two-factor/, /Not signed in/, /Not confirmed/];
+const WITHOUT_SECOND_FACTOR = "This session signed in without a second factor";
+const STEP_UP = "needs your two-factor code from the last 15 minutes";
+const REFUSALS = [
+  /Needs the \w+ role/,
+  new RegExp(WITHOUT_SECOND_FACTOR),
+  new RegExp(STEP_UP),
+  /Not signed in/,
+  /Not confirmed/,
+];
 
 /**
  * Every table an action could change: row count and a digest of the rows. An API key's last_used_at
@@ -105,8 +137,18 @@ async function snapshot(): Promise<Record<string, { n: number; digest: string }>
   return result;
 }
 
-function allowed(admin: TestAdmin, needed: AdminRole): boolean {
-  return roleAllows(admin.role, needed) && (needed !== "owner" || admin.twoFactor);
+function allowed(admin: TestAdmin, action: string): boolean {
+  return (
+    roleAllows(admin.role, ACTION_ROLES[action]!) && admin.secondFactor && (admin.recent || !RECENT_ACTIONS.has(action))
+  );
+}
+
+/** Why the action refuses the admin (allowed() is false). */
+function refusal(admin: TestAdmin, action: string): string {
+  const needed = ACTION_ROLES[action]!;
+  if (!admin.secondFactor) return WITHOUT_SECOND_FACTOR;
+  if (!roleAllows(admin.role, needed)) return `Needs the ${needed} role (yours is ${admin.role})`;
+  return STEP_UP;
 }
 
 describe.skipIf(!built)("every dashboard action refuses the roles below its own", () => {
@@ -122,23 +164,35 @@ describe.skipIf(!built)("every dashboard action refuses the roles below its own"
     const orderRow = await sqlRow(`SELECT id FROM orders WHERE public_id = $1`, [placed.json.orderId]);
     ids = { orderId: orderRow.id, accountId: customer.accountId };
 
-    for (const [label, role, twoFactor] of [
-      ["viewer", "viewer", false],
-      ["operator", "operator", false],
-      ["owner without two-factor", "owner", false],
-      ["owner with two-factor", "owner", true],
-    ] as const) {
-      const email = `${label.replaceAll(" ", "-")}@example.com`;
+    for (const role of ["viewer", "operator", "owner"] as const) {
+      const email = `${role}@example.com`;
       expect((await createAdminUser({ email, password: PASSWORD, role, actor: "test" })).status).toBe("created");
-      const secret = twoFactor ? (await enableTwoFactor(email)).secret : undefined;
-      const answer = await signInOverHttp({
-        email,
-        password: PASSWORD,
-        code: secret ? await freshTotpCode(email, secret) : undefined,
-      });
-      expect(answer.sessionCookie, `a session for the ${label}`).toBeDefined();
-      admins.push({ label, email, role, twoFactor, cookie: answer.sessionCookie! });
+      const { secret } = await enableTwoFactor(email);
+      const answer = await signInOverHttp({ email, password: PASSWORD, code: await freshTotpCode(email, secret) });
+      expect(answer.sessionCookie, `a session for the ${role}`).toBeDefined();
+      admins.push({ label: role, email, role, secondFactor: true, recent: true, cookie: answer.sessionCookie! });
     }
+    // The owner's other sessions, as the server would have issued them.
+    const owner = "owner@example.com";
+    const sixteenMinutesAgo = Math.floor(Date.now() / 1000) - 16 * 60;
+    admins.push(
+      {
+        label: "owner's session without a second factor",
+        email: owner,
+        role: "owner",
+        secondFactor: false,
+        recent: false,
+        cookie: await mintSessionCookie({ email: owner, secondFactorAt: null }),
+      },
+      {
+        label: "owner's session of 16 minutes ago",
+        email: owner,
+        role: "owner",
+        secondFactor: true,
+        recent: false,
+        cookie: await mintSessionCookie({ email: owner, signedInAt: sixteenMinutesAgo }),
+      },
+    );
   });
 
   afterAll(closeSql);
@@ -146,7 +200,7 @@ describe.skipIf(!built)("every dashboard action refuses the roles below its own"
   it("names the role of every action in the build", () => {
     const names = dashboardActions(ids).map((action) => action.name);
     expect(
-      names.filter((name) => !(name in ACTION_ROLES)),
+      names.filter((name) => !(name in ACTION_ROLES) && !SESSION_ACTIONS.has(name)),
       "actions missing from ACTION_ROLES",
     ).toEqual([]);
     expect(
@@ -161,20 +215,19 @@ describe.skipIf(!built)("every dashboard action refuses the roles below its own"
     const before = await snapshot();
     for (const action of actions) {
       const needed = ACTION_ROLES[action.name]!;
-      for (const admin of admins.filter((a) => !allowed(a, needed))) {
+      for (const admin of admins.filter((a) => !allowed(a, action.name))) {
         const res = await postActionForm(action, { confirmed: "yes" }, { cookie: admin.cookie });
         const body = await res.text();
         const what = `${action.name} (${needed}) as the ${admin.label}`;
         expect(res.status, what).toBe(200);
-        if (roleAllows(admin.role, needed)) expect(body, what).toContain("Owner actions need two-factor sign-in");
-        else expect(body, what).toContain(`Needs the ${needed} role (yours is ${admin.role})`);
+        expect(body, what).toContain(refusal(admin, action.name));
       }
     }
     expect(await snapshot()).toEqual(before);
 
     for (const action of actions) {
       const needed = ACTION_ROLES[action.name]!;
-      for (const admin of admins.filter((a) => allowed(a, needed))) {
+      for (const admin of admins.filter((a) => allowed(a, action.name))) {
         const res = await postActionForm(action, { confirmed: "yes" }, { cookie: admin.cookie });
         const body = await res.text();
         const what = `${action.name} (${needed}) as the ${admin.label}`;

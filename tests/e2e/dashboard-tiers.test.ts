@@ -43,8 +43,9 @@ describe.skipIf(!chromiumPath)("the price tiers page", () => {
       [OPERATOR_EMAIL, "operator"],
     ] as const)
       expect((await createAdminUser({ email, password: PASSWORD, role, actor: "test" })).status).toBe("created");
-    // Owners reach owner actions only with two-factor on.
+    // Every admin reaches the dashboard only with two-factor on.
     ownerTotpSecret = (await enableTwoFactor(OWNER_EMAIL)).secret;
+    await enableTwoFactor(OPERATOR_EMAIL);
     customer = await createAccount({ balanceCents: 1_000, username: "tiered_reseller" });
     browser = await launchBrowser();
     context = await newDashboardContext(browser);

@@ -12,6 +12,8 @@ import { createAccount } from "../helpers/fixtures";
 import { startServer } from "../setup/global-setup";
 import { TEST_ENV } from "../setup/test-env";
 import { startNextServer, type NextServer } from "../helpers/next-start";
+import { signInOverHttp } from "../helpers/admin-session";
+import { enableTwoFactor, freshTotpCode } from "../helpers/two-factor";
 
 interface Host {
   name: string;
@@ -24,29 +26,23 @@ interface Host {
 useCleanDatabase();
 
 const hosts: Host[] = [];
+let totpSecret: string;
 let lean: ChildProcess | undefined;
 let nextServer: NextServer | undefined;
 
 const ADMIN_EMAIL = "csp@example.com";
 const ADMIN_PASSWORD = "a long enough test password";
 
-/** Signs in through next-auth's credentials callback; resolves with the session cookie. */
+/** Signs in through next-auth's credentials callback with a code; resolves with the session cookie. */
 async function signIn(baseUrl: string): Promise<string> {
-  const csrf = await fetch(baseUrl + "/api/auth/csrf");
-  const { csrfToken } = (await csrf.json()) as { csrfToken: string };
-  const csrfCookie = csrf.headers
-    .getSetCookie()
-    .find((c) => c.startsWith("next-auth.csrf-token="))!
-    .split(";")[0]!;
-  const res = await fetch(baseUrl + "/api/auth/callback/credentials", {
-    method: "POST",
-    redirect: "manual",
-    headers: { "content-type": "application/x-www-form-urlencoded", cookie: csrfCookie },
-    body: new URLSearchParams({ csrfToken, email: ADMIN_EMAIL, password: ADMIN_PASSWORD, json: "true" }),
+  const { sessionCookie } = await signInOverHttp({
+    email: ADMIN_EMAIL,
+    password: ADMIN_PASSWORD,
+    code: await freshTotpCode(ADMIN_EMAIL, totpSecret),
+    base: baseUrl,
   });
-  const session = res.headers.getSetCookie().find((c) => c.startsWith("next-auth.session-token="));
-  expect(session, `a session from ${baseUrl}`).toBeDefined();
-  return session!.split(";")[0]!;
+  expect(sessionCookie, `a session from ${baseUrl}`).toBeDefined();
+  return sessionCookie!;
 }
 
 /** A page's CSP nonce, after checking the policy is the pages' own for that nonce. */
@@ -153,6 +149,7 @@ describe("security headers", () => {
     expect(
       (await createAdminUser({ email: ADMIN_EMAIL, password: ADMIN_PASSWORD, role: "owner", actor: "test" })).status,
     ).toBe("created");
+    totpSecret = (await enableTwoFactor(ADMIN_EMAIL)).secret;
     for (const host of hosts) {
       const session = await signIn(host.baseUrl);
       for (const [pathName, status, cookie] of [

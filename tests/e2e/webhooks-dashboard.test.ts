@@ -7,6 +7,7 @@ import { closePool } from "@/lib/db/pool";
 import { createAdminUser } from "@/lib/admin-users/create-admin-user";
 import { deliverWebhook } from "@/lib/webhooks/sql/deliver-webhook";
 import { baseUrl } from "../helpers/api";
+import { enableTwoFactor } from "../helpers/two-factor";
 import { closeSql, resetDatabase, sql, firstOf } from "../helpers/db";
 import { createAccount } from "../helpers/fixtures";
 import { findChromium, launchBrowser, newDashboardContext, pageProblems, screenshot, signIn } from "../helpers/browser";
@@ -30,6 +31,7 @@ describe.skipIf(!chromiumPath)("the webhooks page", () => {
     expect(
       (await createAdminUser({ email: ADMIN_EMAIL, password: ADMIN_PASSWORD, role: "owner", actor: "test" })).status,
     ).toBe("created");
+    await enableTwoFactor(ADMIN_EMAIL);
     receiver = await WebhookReceiver.start();
     browser = await launchBrowser();
     context = await newDashboardContext(browser);

@@ -1,5 +1,7 @@
 // Dashboard sign-in over real HTTP, through next-auth's CSRF flow and credentials callback, as the
 // sign-in form does it: what a test needs to act as an admin without a browser.
+import { encode } from "next-auth/jwt";
+import { TEST_ENV } from "../setup/test-env";
 import { baseUrl } from "./api";
 
 export interface SignInAnswer {
@@ -52,4 +54,32 @@ export async function signInOverHttp(input: {
     error: new URL(body.url).searchParams.get("error") ?? "",
     sessionCookie: session?.split(";")[0],
   };
+}
+
+/**
+ * A session cookie as the server issues it, signed with the suite's NEXTAUTH_SECRET (or `secret`):
+ * how a session looks that signed in at `signedInAt` (Unix seconds, default now) and proved the
+ * second factor at `secondFactorAt` (default: at sign-in; null for a password-only session). An
+ * older time is how a session that old really looks, without waiting for it.
+ */
+export async function mintSessionCookie(input: {
+  email: string;
+  signedInAt?: number;
+  secondFactorAt?: number | null;
+  secret?: string;
+  /** Seconds until the token expires as next-auth would issue it (the idle timeout); negative for past. */
+  expiresIn?: number;
+}): Promise<string> {
+  const signedInAt = input.signedInAt ?? Math.floor(Date.now() / 1000);
+  const token = {
+    email: input.email,
+    signedInAt,
+    secondFactorAt: input.secondFactorAt === undefined ? signedInAt : input.secondFactorAt,
+  };
+  const value = await encode({
+    token,
+    secret: input.secret ?? TEST_ENV.NEXTAUTH_SECRET!,
+    maxAge: input.expiresIn ?? 30 * 60,
+  });
+  return `next-auth.session-token=${value}`;
 }

@@ -7,7 +7,7 @@ import path from "node:path";
 import { chromium, type Browser, type BrowserContext, type Page } from "playwright";
 import { projectRoot } from "@/lib/config/env";
 import { baseUrl } from "./api";
-import { freshTotpCode } from "./two-factor";
+import { freshTotpCode, knownTotpSecret } from "./two-factor";
 
 const CANDIDATES = [
   process.env.CHROMIUM_PATH,
@@ -88,21 +88,23 @@ export function pageProblems(context: BrowserContext): PageProblems {
 }
 
 /**
- * Signs in through the real sign-in page and waits for the overview. With `totpSecret` (an admin with
- * two-factor on, tests/helpers/two-factor.ts) it also types a fresh code from that secret.
+ * Signs in through the real sign-in page and waits for the overview. It types a fresh code from the
+ * admin's TOTP secret (`totpSecret`, or the one enableTwoFactor gave them, tests/helpers/two-factor.ts);
+ * an admin without two-factor lands on the enrolment instead (`landing`).
  */
 export async function signIn(
   page: Page,
   email: string,
   password: string,
-  options: { totpSecret?: string } = {},
+  options: { totpSecret?: string; landing?: string } = {},
 ): Promise<void> {
+  const secret = options.totpSecret ?? knownTotpSecret(email);
   await page.goto("/admin/login");
   await page.getByLabel("Email").fill(email);
   await page.getByLabel("Password").fill(password);
-  if (options.totpSecret) await page.getByLabel("Two-factor code").fill(await freshTotpCode(email, options.totpSecret));
+  if (secret) await page.getByLabel("Two-factor code").fill(await freshTotpCode(email, secret));
   await page.getByRole("button", { name: "Sign in" }).click();
-  await page.waitForURL((url) => url.pathname === "/admin");
+  await page.waitForURL((url) => url.pathname === (options.landing ?? "/admin"));
 }
 
 /**

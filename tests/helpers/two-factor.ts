@@ -11,6 +11,15 @@ import { sqlRow } from "./db";
 
 const PERIOD_MS = 30_000;
 
+// The secrets enableTwoFactor turned on in this test file, by email: the sign-in helpers type a code
+// from them, as every admin needs a second factor to reach the dashboard.
+const secrets = new Map<string, string>();
+
+/** The TOTP secret enableTwoFactor gave this admin in this test file, if any. */
+export function knownTotpSecret(email: string): string | undefined {
+  return secrets.get(email.trim().toLowerCase());
+}
+
 /** The six-digit code of `secret` for time step `step`. */
 export function totpCodeAt(secret: string, step: number): string {
   return TOTP.generate({
@@ -62,7 +71,10 @@ export async function enableTwoFactor(email: string): Promise<{ secret: string; 
       code: await freshTotpCode(email, setup.secret, { previous }),
       actor: adminActor(email),
     });
-    if (confirmed.status === "enabled") return { secret: setup.secret, recoveryCodes: confirmed.recoveryCodes };
+    if (confirmed.status === "enabled") {
+      secrets.set(email.trim().toLowerCase(), setup.secret);
+      return { secret: setup.secret, recoveryCodes: confirmed.recoveryCodes };
+    }
     // The clock passed a step boundary between making the previous step's code and checking it.
     if (confirmed.status !== "wrong_code" || !previous)
       throw new Error(`two-factor confirmation for ${email}: ${confirmed.status}`);

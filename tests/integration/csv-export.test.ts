@@ -3,14 +3,14 @@
 // admin's funding note, a supplier's refusal), while money stays plain numbers.
 import fs from "node:fs";
 import path from "node:path";
-import { encode } from "next-auth/jwt";
 import { describe, expect, it } from "vitest";
 import { projectRoot } from "@/lib/config/env";
 import { createAdminUser } from "@/lib/admin-users/create-admin-user";
 import { creditWallet } from "@/lib/wallet/credit-wallet";
 import { cancelAndRefundOrder } from "@/lib/fulfilment/sql/settle-order";
 import { api, baseUrl } from "../helpers/api";
-import { TEST_ENV } from "../setup/test-env";
+import { mintSessionCookie } from "../helpers/admin-session";
+import { enableTwoFactor } from "../helpers/two-factor";
 import { sqlRow } from "../helpers/db";
 import { createAccount } from "../helpers/fixtures";
 import { expectBooksBalance, newTrxid, order } from "../helpers/orders";
@@ -93,8 +93,9 @@ describe.skipIf(!built)("the dashboard's account ledger download", () => {
       ).status,
     ).toBe("created");
     // A session cookie as next-auth issues it (signed with the server's NEXTAUTH_SECRET).
-    const token = await encode({ token: { sub: "1", email: "csv@example.com" }, secret: TEST_ENV.NEXTAUTH_SECRET! });
-    const res = await fetch(url, { redirect: "manual", headers: { cookie: `next-auth.session-token=${token}` } });
+    await enableTwoFactor("csv@example.com");
+    const cookie = await mintSessionCookie({ email: "csv@example.com" });
+    const res = await fetch(url, { redirect: "manual", headers: { cookie } });
     expect(res.status).toBe(200);
     expect(res.headers.get("content-type")).toContain("text/csv");
     expect(res.headers.get("content-disposition")).toContain(`account-${account.accountId}-ledger.csv`);
@@ -116,7 +117,7 @@ describe.skipIf(!built)("the dashboard's account ledger download", () => {
     expectNoFormulaCells(lines.slice(1));
 
     const missing = await fetch(`${baseUrl()}/admin/accounts/999999/ledger.csv`, {
-      headers: { cookie: `next-auth.session-token=${token}` },
+      headers: { cookie },
     });
     expect(missing.status).toBe(404);
   });

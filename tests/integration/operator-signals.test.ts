@@ -4,7 +4,6 @@
 // the dashboard's build with a viewer's session.
 import fs from "node:fs";
 import path from "node:path";
-import { encode } from "next-auth/jwt";
 import { beforeAll, describe, expect, it } from "vitest";
 import { projectRoot } from "@/lib/config/env";
 import { createAdminUser } from "@/lib/admin-users/create-admin-user";
@@ -12,7 +11,8 @@ import { readWalletLiability } from "@/lib/dashboard/read-wallet-liability";
 import { creditTestWallet } from "@/lib/wallet/test-wallet";
 import { cancelAndRefundOrder } from "@/lib/fulfilment/sql/settle-order";
 import { baseUrl } from "../helpers/api";
-import { TEST_ENV } from "../setup/test-env";
+import { mintSessionCookie } from "../helpers/admin-session";
+import { enableTwoFactor } from "../helpers/two-factor";
 import { sql, sqlRow } from "../helpers/db";
 import { createAccount } from "../helpers/fixtures";
 import { newTrxid, order } from "../helpers/orders";
@@ -29,8 +29,8 @@ beforeAll(async () => {
   expect(
     (await createAdminUser({ email, password: "a long enough password", role: "viewer", actor: "test" })).status,
   ).toBe("created");
-  const token = await encode({ token: { sub: "1", email }, secret: TEST_ENV.NEXTAUTH_SECRET! });
-  cookie = `next-auth.session-token=${token}`;
+  await enableTwoFactor(email);
+  cookie = await mintSessionCookie({ email });
 });
 
 async function liveBalanceSum(): Promise<number> {

@@ -14,6 +14,7 @@ import { getPrisma } from "@/lib/db/prisma";
 import { issueApiKey } from "@/lib/accounts/issue-api-key";
 import { creditTestWallet } from "@/lib/wallet/test-wallet";
 import { saveSupplierAccount, saveSupplierOffer } from "@/lib/suppliers/manage-suppliers";
+import { supplierDestinationPolicy } from "@/lib/suppliers/supplier-destination";
 import { setSupplierPaused } from "@/lib/suppliers/pause-supplier";
 import { listPacksWithoutRealSupplier } from "@/lib/dashboard/list-packs-without-real-supplier";
 import { createAdminUser } from "@/lib/admin-users/create-admin-user";
@@ -51,6 +52,8 @@ beforeAll(async () => {
       H2H_BASE_URL: fake.baseUrl,
       H2H_PARTNER_ID: fake.partnerId,
       H2H_SECRET: fake.secret,
+      // The real supplier here is the local fake h2h server, on a loopback address.
+      SUPPLIERS_ALLOW_PRIVATE: "1",
       SUPPLIER_POLL_MS: "100",
       SUPPLIER_POLL_MAX_MS: "200",
       RATE_LIMIT_KEY_BURST: TEST_ENV.RATE_LIMIT_KEY_BURST!,
@@ -132,6 +135,7 @@ describe("production: live orders need a real supplier", () => {
         settingsJson: JSON.stringify({ baseUrl: fake.baseUrl, partnerId: fake.partnerId, timeoutMs: 2000 }),
         secret: fake.secret,
         actor: OWNER,
+        policy: supplierDestinationPolicy({ suppliersAllowPrivate: true }),
       }),
     ).toMatchObject({ status: "saved" });
     expect(

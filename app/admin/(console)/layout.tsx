@@ -1,11 +1,12 @@
-// The signed-in dashboard's frame. It refuses a visitor without a session, but so does every page
-// and action on its own: Next may re-render a page without its layout.
+// The signed-in dashboard's frame. It refuses a visitor without a session (and sends a session
+// without a second factor to the enrolment), but so does every page and action on its own: Next may
+// re-render a page without its layout.
 import type { ReactNode } from "react";
 import Link from "next/link";
-import { hasTwoFactor } from "@/lib/admin-users/admin-user-record";
 import { requireAdminPage } from "../_lib/session";
 import { NavLinks } from "../_components/nav-links";
 import { SignOutButton } from "../_components/sign-out-button";
+import { SessionKeepAlive } from "../_components/session-keep-alive";
 
 export const dynamic = "force-dynamic";
 
@@ -30,13 +31,8 @@ export default async function ConsoleLayout({ children }: { children: ReactNode 
         </div>
       </nav>
       <main className="admin-main">
-        {admin.role === "owner" && !hasTwoFactor(admin) ? (
-          <p className="banner" data-testid="two-factor-banner">
-            Owner actions (catalog, suppliers, admins) need two-factor sign-in, and yours is off.{" "}
-            <Link href="/admin/account">Set up two-factor</Link>
-          </p>
-        ) : null}
         {children}
+        <SessionKeepAlive />
       </main>
     </div>
   );

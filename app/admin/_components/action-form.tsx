@@ -5,6 +5,7 @@
 // without it, so nothing happens from a stray click.
 import { useActionState, useState, type ReactNode } from "react";
 import type { ActionState } from "../_lib/action-state";
+import { StepUpForm } from "./step-up-form";
 
 export interface ActionFormProps {
   action: (state: ActionState, formData: FormData) => Promise<ActionState>;
@@ -38,58 +39,64 @@ export function ActionForm({
   // Each answer closes the confirmation step (and clears the inputs on success), adjusted during
   // render rather than in an effect so the form never paints once with the stale step.
   const [answered, setAnswered] = useState(state);
+  const [answers, setAnswers] = useState(0);
   if (state !== answered) {
     setAnswered(state);
+    setAnswers((count) => count + 1);
     setConfirming(false);
     if (state?.ok && resetOnSuccess) setFormKey((key) => key + 1);
   }
 
   const buttonClass = tone === "plain" ? undefined : tone;
   return (
-    <form
-      key={formKey}
-      action={formAction}
-      aria-label={label}
-      className={`action-form${layout === "stacked" ? " stacked" : ""}`}
-      onSubmit={(event) => {
-        if (confirm && !confirming) {
-          event.preventDefault();
-          setConfirming(true);
-        }
-      }}
-    >
-      {children}
-      {confirm && confirming ? (
-        <>
-          <p className="confirm" role="alert">
-            {confirm}
-          </p>
-          <input type="hidden" name="confirmed" value="yes" />
+    <>
+      <form
+        key={formKey}
+        action={formAction}
+        aria-label={label}
+        className={`action-form${layout === "stacked" ? " stacked" : ""}`}
+        onSubmit={(event) => {
+          if (confirm && !confirming) {
+            event.preventDefault();
+            setConfirming(true);
+          }
+        }}
+      >
+        {children}
+        {confirm && confirming ? (
+          <>
+            <p className="confirm" role="alert">
+              {confirm}
+            </p>
+            <input type="hidden" name="confirmed" value="yes" />
+            <div className="row">
+              <button type="submit" className={buttonClass ?? "primary"} disabled={pending}>
+                {pending ? "Working…" : `Confirm: ${submitLabel}`}
+              </button>{" "}
+              <button type="button" onClick={() => setConfirming(false)} disabled={pending}>
+                Back
+              </button>
+            </div>
+          </>
+        ) : (
           <div className="row">
-            <button type="submit" className={buttonClass ?? "primary"} disabled={pending}>
-              {pending ? "Working…" : `Confirm: ${submitLabel}`}
-            </button>{" "}
-            <button type="button" onClick={() => setConfirming(false)} disabled={pending}>
-              Back
+            <button type="submit" className={buttonClass} disabled={pending}>
+              {pending ? "Working…" : confirm ? `${submitLabel}…` : submitLabel}
             </button>
           </div>
-        </>
-      ) : (
-        <div className="row">
-          <button type="submit" className={buttonClass} disabled={pending}>
-            {pending ? "Working…" : confirm ? `${submitLabel}…` : submitLabel}
-          </button>
-        </div>
-      )}
-      <ActionResult state={state} />
-      {state?.shownOnce?.length ? (
-        <ul className="shown-once mono" aria-label="Shown once">
-          {state.shownOnce.map((line) => (
-            <li key={line}>{line}</li>
-          ))}
-        </ul>
-      ) : null}
-    </form>
+        )}
+        <ActionResult state={state} />
+        {state?.shownOnce?.length ? (
+          <ul className="shown-once mono" aria-label="Shown once">
+            {state.shownOnce.map((line) => (
+              <li key={line}>{line}</li>
+            ))}
+          </ul>
+        ) : null}
+      </form>
+      {/* Outside the form: forms do not nest. A new answer asking again shows a fresh prompt. */}
+      {state?.stepUp ? <StepUpForm key={answers} /> : null}
+    </>
   );
 }
 

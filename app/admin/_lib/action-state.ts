@@ -4,6 +4,8 @@ export type ActionState = {
   message: string;
   /** Secrets shown in this answer only (recovery codes, a generated password): never stored in clear. */
   shownOnce?: string[];
+  /** The action needs the second factor proved again: the form offers the step-up prompt. */
+  stepUp?: boolean;
 } | null;
 
 export const NOT_SIGNED_IN: ActionState = {
@@ -16,10 +18,19 @@ export function roleRefusal(needed: string, held: string): ActionState {
   return { ok: false, message: `Needs the ${needed} role (yours is ${held}): nothing was changed.` };
 }
 
-/** Owner actions need two-factor sign-in: an owner's password alone must not change the catalog or the admins. */
-export const OWNER_NEEDS_TWO_FACTOR: ActionState = {
+/** Every dashboard action needs a session that signed in with the second factor: a password alone does nothing. */
+export const NEEDS_SECOND_FACTOR_SESSION: ActionState = {
   ok: false,
-  message: "Owner actions need two-factor sign-in: set it up under Your account (/admin/account). Nothing was changed.",
+  message:
+    "This session signed in without a second factor (or your two-factor is off): set it up at /admin/two-factor-setup, or sign in again with your code. Nothing was changed.",
+};
+
+/** Money and admin changes need the second factor proved within the step-up window. */
+export const NEEDS_STEP_UP: ActionState = {
+  ok: false,
+  stepUp: true,
+  message:
+    "This change needs your two-factor code from the last 15 minutes: enter a code below, then submit again. Nothing was changed.",
 };
 
 /** Dangerous forms send confirmed=yes only from their confirmation step (ActionForm). */

@@ -62,7 +62,7 @@ export default async function AccountPage() {
               action={turnOffTwoFactorAction}
               submitLabel="Turn two-factor off"
               tone="danger"
-              confirm="Turn two-factor off? You will sign in with your password alone, and owner actions are refused until you set it up again."
+              confirm="Turn two-factor off? The dashboard then opens only its two-factor set-up until you set it up again."
               label="Turn two-factor off"
             >
               <label>

@@ -1,7 +1,9 @@
 "use server";
 // The signed-in admin's own Telegram link: a one-time code for the bot's /link, or unlinking. Any
 // role may: each acts on the caller's own account only, and the bot then grants exactly that role.
-// Audited (lib/admin-users).
+// A code needs the second factor proved within 15 minutes: a link outlives the session, so a stolen
+// session cookie must not be able to carry the admin's rights into someone else's Telegram. Audited
+// (lib/admin-users).
 import { revalidatePath } from "next/cache";
 import { issueTelegramLinkCode } from "@/lib/admin-users/issue-telegram-link-code";
 import { unlinkTelegramAccount } from "@/lib/admin-users/unlink-telegram-account";
@@ -10,7 +12,7 @@ import { isConfirmed, NOT_CONFIRMED, type ActionState } from "../../_lib/action-
 import { requireAdminForAction } from "../../_lib/session";
 
 export async function issueTelegramLinkCodeAction(_state: ActionState, _formData: FormData): Promise<ActionState> {
-  const gate = await requireAdminForAction("viewer");
+  const gate = await requireAdminForAction("viewer", { recent: true });
   if ("refusal" in gate) return gate.refusal;
   const { code } = await issueTelegramLinkCode({ adminId: gate.admin.id, actor: gate.admin.actor });
   return {

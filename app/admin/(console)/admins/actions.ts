@@ -15,7 +15,7 @@ import { requireAdminForAction } from "../../_lib/session";
 const NO_ADMIN: ActionState = { ok: false, message: "No such admin." };
 
 export async function inviteAdminAction(_state: ActionState, formData: FormData): Promise<ActionState> {
-  const gate = await requireAdminForAction("owner");
+  const gate = await requireAdminForAction("owner", { recent: true });
   if ("refusal" in gate) return gate.refusal;
   if (!isConfirmed(formData)) return NOT_CONFIRMED;
   const role = textField(formData, "role");
@@ -32,14 +32,14 @@ export async function inviteAdminAction(_state: ActionState, formData: FormData)
     case "created":
       return {
         ok: true,
-        message: `${result.admin.email} can sign in as ${role} with this password, shown only now: hand it over privately.`,
+        message: `${result.admin.email} can sign in as ${role} with this password, shown only now: hand it over privately. Their first sign-in sets up two-factor before any dashboard page.`,
         shownOnce: [result.password],
       };
   }
 }
 
 export async function setAdminRoleAction(_state: ActionState, formData: FormData): Promise<ActionState> {
-  const gate = await requireAdminForAction("owner");
+  const gate = await requireAdminForAction("owner", { recent: true });
   if ("refusal" in gate) return gate.refusal;
   if (!isConfirmed(formData)) return NOT_CONFIRMED;
   const adminId = idField(formData, "adminId");
@@ -61,7 +61,7 @@ export async function setAdminRoleAction(_state: ActionState, formData: FormData
 }
 
 export async function setAdminDisabledAction(_state: ActionState, formData: FormData): Promise<ActionState> {
-  const gate = await requireAdminForAction("owner");
+  const gate = await requireAdminForAction("owner", { recent: true });
   if ("refusal" in gate) return gate.refusal;
   if (!isConfirmed(formData)) return NOT_CONFIRMED;
   const adminId = idField(formData, "adminId");
@@ -87,7 +87,7 @@ export async function setAdminDisabledAction(_state: ActionState, formData: Form
 }
 
 export async function resetAdminTwoFactorAction(_state: ActionState, formData: FormData): Promise<ActionState> {
-  const gate = await requireAdminForAction("owner");
+  const gate = await requireAdminForAction("owner", { recent: true });
   if ("refusal" in gate) return gate.refusal;
   if (!isConfirmed(formData)) return NOT_CONFIRMED;
   const adminId = idField(formData, "adminId");

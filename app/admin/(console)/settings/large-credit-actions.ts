@@ -1,6 +1,7 @@
 "use server";
 // The amount above which a credit in the bot needs a second admin's approval (four eyes on money).
-// Owners only: it decides how much one admin can move alone. Audited as a setting change.
+// Owners only, with the second factor proved within 15 minutes (a money change): it decides how much
+// one admin can move alone. Audited as a setting change.
 import { revalidatePath } from "next/cache";
 import { setLargeCreditThreshold } from "@/lib/settings/set-large-credit-threshold";
 import { parseUsd } from "@/lib/money/parse-usd";
@@ -10,7 +11,7 @@ import { requireAdminForAction } from "../../_lib/session";
 import { formatUsd } from "../../_lib/format";
 
 export async function setLargeCreditThresholdAction(_state: ActionState, formData: FormData): Promise<ActionState> {
-  const gate = await requireAdminForAction("owner");
+  const gate = await requireAdminForAction("owner", { recent: true });
   if ("refusal" in gate) return gate.refusal;
   if (!isConfirmed(formData)) return NOT_CONFIRMED;
   const text = textField(formData, "aboveUsd").replace(/^\$/, "");

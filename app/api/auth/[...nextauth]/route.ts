@@ -5,6 +5,7 @@
 import NextAuth from "next-auth";
 import type { NextRequest } from "next/server";
 import { authOptions } from "@/app/admin/_lib/auth-options";
+import { capSessionCookie } from "@/app/admin/_lib/session-token";
 import { env } from "@/lib/config/env";
 import { isHttpsRequest } from "@/lib/http/https-request";
 import { API_SECURITY_HEADERS, STRICT_TRANSPORT_SECURITY } from "@/lib/http/security-headers";
@@ -35,6 +36,12 @@ async function handle(request: NextRequest, context: Context): Promise<Response>
   const https = isHttpsRequest((name) => request.headers.get(name));
   const answer = await (https ? secure : plain)(request, context);
   const response = new Response(answer.body, answer);
+  // Every read of the session re-issues its cookie: never past the session's absolute lifetime.
+  const setCookies = answer.headers.getSetCookie();
+  if (setCookies.length) {
+    response.headers.delete("set-cookie");
+    for (const cookie of setCookies) response.headers.append("set-cookie", await capSessionCookie(cookie));
+  }
   for (const [name, value] of Object.entries(API_SECURITY_HEADERS)) response.headers.set(name, value);
   if (https) response.headers.set("strict-transport-security", STRICT_TRANSPORT_SECURITY);
   return response;

@@ -10,7 +10,7 @@ import { idField, isConfirmed, NOT_CONFIRMED, textField, type ActionState } from
 import { requireAdminForAction } from "../../../_lib/session";
 
 async function settle(outcome: FlaggedOrderOutcome, formData: FormData): Promise<ActionState> {
-  const gate = await requireAdminForAction("operator");
+  const gate = await requireAdminForAction("operator", { recent: true });
   if ("refusal" in gate) return gate.refusal;
   const { admin } = gate;
   if (!isConfirmed(formData)) return NOT_CONFIRMED;

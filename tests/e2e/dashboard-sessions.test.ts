@@ -1,0 +1,205 @@
+// Dashboard sessions in Chromium against the real server, with session cookies as the server issues
+// them (signed with the suite's NEXTAUTH_SECRET, tests/helpers/admin-session.ts) for sessions of an
+// age the test cannot wait for: a session that signed in without the second factor runs no owner
+// action even once the owner has two-factor on; a role change 16 minutes after the second factor
+// answers the step-up prompt, whose code lets the change through; a session polled up to its
+// absolute lifetime ends there, its cookie never set to outlive it; an idle one is refused; a session
+// whose admin's two-factor is reset goes back to the enrolment.
+import fs from "node:fs";
+import { encode } from "next-auth/jwt";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { Browser, BrowserContext, Page } from "playwright";
+import { createAdminUser } from "@/lib/admin-users/create-admin-user";
+import { resetAdminTwoFactor } from "@/lib/admin-users/reset-admin-two-factor";
+import { SESSION_ABSOLUTE_LIFETIME_SECONDS } from "@/lib/admin-sign-in/session-policy";
+import { baseUrl } from "../helpers/api";
+import { closeSql, resetDatabase, sqlRow } from "../helpers/db";
+import { findChromium, launchBrowser, newDashboardContext, pageProblems, screenshot } from "../helpers/browser";
+import { enableTwoFactor, freshTotpCode } from "../helpers/two-factor";
+import { mintSessionCookie } from "../helpers/admin-session";
+import { TEST_ENV } from "../setup/test-env";
+import { dashboardActions, postActionForm, SERVER_REFERENCE_MANIFEST } from "../helpers/dashboard-actions";
+
+const OWNER = "session-owner@example.com";
+const OPERATOR = "session-operator@example.com";
+const PASSWORD = "a long enough test password";
+const chromiumPath = findChromium();
+const built = fs.existsSync(SERVER_REFERENCE_MANIFEST);
+if (!chromiumPath)
+  console.log("[dashboard sessions e2e] skipped: no Chromium found (apt-get install chromium, or set CHROMIUM_PATH)");
+else if (!built) console.log("[dashboard sessions e2e] skipped: no Next build (.next); run `npm run build` first");
+
+function nowSeconds(): number {
+  return Math.floor(Date.now() / 1000);
+}
+
+/** A browser context holding `cookie` ("name=value") for the test server. */
+async function contextWith(browser: Browser, cookie: string): Promise<BrowserContext> {
+  const context = await newDashboardContext(browser);
+  const [name, ...value] = cookie.split("=");
+  await context.addCookies([{ name: name!, value: value.join("="), url: baseUrl(), httpOnly: true, sameSite: "Lax" }]);
+  return context;
+}
+
+async function roleOf(email: string): Promise<string> {
+  return (await sqlRow<{ role: string }>(`SELECT role FROM admin_users WHERE email = $1`, [email])).role;
+}
+
+describe.skipIf(!chromiumPath || !built)("dashboard sessions in Chromium", () => {
+  let browser: Browser;
+  let secret: string;
+
+  beforeAll(async () => {
+    await resetDatabase();
+    for (const [email, role] of [
+      [OWNER, "owner"],
+      [OPERATOR, "operator"],
+    ] as const)
+      expect((await createAdminUser({ email, password: PASSWORD, role, actor: "test" })).status).toBe("created");
+    ({ secret } = await enableTwoFactor(OWNER));
+    browser = await launchBrowser();
+  });
+
+  afterAll(async () => {
+    await browser?.close();
+    await closeSql();
+  });
+
+  it(
+    "refuses every owner action to a session that signed in without the second factor",
+    { timeout: 60_000 },
+    async () => {
+      // As a session opened with the password before the owner turned two-factor on looks.
+      const cookie = await mintSessionCookie({ email: OWNER, secondFactorAt: null });
+      const context = await contextWith(browser, cookie);
+      const page = await context.newPage();
+      await page.goto("/admin/admins");
+      expect(new URL(page.url()).pathname).toBe("/admin/two-factor-setup");
+      expect(await page.getByTestId("sign-in-again").textContent()).toContain("signed in without it");
+      expect(await page.getByRole("form", { name: `Role of ${OPERATOR}` }).count()).toBe(0);
+
+      // The action itself, posted as a hand-made request with that cookie, refuses too.
+      const action = dashboardActions({ orderId: 1, accountId: 1 }).find((a) => a.name === "setAdminRoleAction")!;
+      const { id } = await sqlRow<{ id: number }>(`SELECT id FROM admin_users WHERE email = $1`, [OPERATOR]);
+      const res = await postActionForm(action, { adminId: String(id), role: "viewer", confirmed: "yes" }, { cookie });
+      expect(await res.text()).toContain("This session signed in without a second factor");
+      expect(await roleOf(OPERATOR)).toBe("operator");
+      await context.close();
+    },
+  );
+
+  it(
+    "asks for a code before a role change 16 minutes after the second factor, then makes it",
+    { timeout: 90_000 },
+    async () => {
+      const sixteenMinutesAgo = nowSeconds() - 16 * 60;
+      const context = await contextWith(
+        browser,
+        await mintSessionCookie({ email: OWNER, signedInAt: sixteenMinutesAgo }),
+      );
+      const page: Page = await context.newPage();
+      await page.goto("/admin/admins");
+      const row = page.locator(`tr[data-admin="${OPERATOR}"]`);
+      const roleForm = row.getByRole("form", { name: `Role of ${OPERATOR}` });
+      const changeRole = async () => {
+        await roleForm.getByLabel("Role").selectOption("viewer");
+        await roleForm.getByRole("button", { name: "Change role…" }).click();
+        await roleForm.getByRole("button", { name: "Confirm: Change role" }).click();
+      };
+      await changeRole();
+      await expect
+        .poll(() => roleForm.getByRole("status").textContent())
+        .toContain("needs your two-factor code from the last 15 minutes");
+      expect(await roleOf(OPERATOR)).toBe("operator");
+
+      const stepUp = row.getByRole("form", { name: "Confirm with two-factor" });
+      await stepUp.getByLabel("Two-factor code").fill("000000");
+      await stepUp.getByRole("button", { name: "Confirm with two-factor" }).click();
+      await expect.poll(() => stepUp.getByRole("status").textContent()).toContain("Wrong or used code");
+      await screenshot(page, "step-up-prompt");
+      await stepUp.getByLabel("Two-factor code").fill(await freshTotpCode(OWNER, secret));
+      await stepUp.getByRole("button", { name: "Confirm with two-factor" }).click();
+      await expect.poll(() => row.getByText("Code accepted for 15 minutes").count()).toBe(1);
+      expect(await roleOf(OPERATOR)).toBe("operator");
+
+      await changeRole();
+      await expect.poll(() => roleForm.getByRole("status").textContent()).toContain("is now viewer (was operator)");
+      expect(await roleOf(OPERATOR)).toBe("viewer");
+      expect(pageProblems(context).cspViolations, "Content-Security-Policy violations").toEqual([]);
+      await context.close();
+    },
+  );
+
+  it(
+    "ends a session at its absolute lifetime while it is polled, its cookie never outliving it",
+    { timeout: 90_000 },
+    async () => {
+      // Signed in 12 hours ago but for 20 seconds.
+      const signedInAt = nowSeconds() - SESSION_ABSOLUTE_LIFETIME_SECONDS + 20;
+      const deadline = signedInAt + SESSION_ABSOLUTE_LIFETIME_SECONDS;
+      const context = await contextWith(browser, await mintSessionCookie({ email: OWNER, signedInAt }));
+      const page = await context.newPage();
+      await page.goto("/admin");
+      expect(await page.getByTestId("signed-in-as").textContent()).toBe(OWNER);
+
+      const answers: { at: number; user: boolean; cookieExpires?: number }[] = [];
+      while (nowSeconds() < deadline + 30) {
+        const session = await page.evaluate(async () => {
+          const res = await fetch("/api/auth/session", { cache: "no-store" });
+          return (await res.json()) as { user?: { email?: string } };
+        });
+        const cookie = (await context.cookies()).find((c) => c.name === "next-auth.session-token");
+        answers.push({ at: nowSeconds(), user: Boolean(session.user), cookieExpires: cookie?.expires });
+        if (!session.user) break;
+        await page.waitForTimeout(2_000);
+      }
+      const last = answers.at(-1)!;
+      expect(last.user, "the session ended while polled").toBe(false);
+      expect(last.at).toBeGreaterThanOrEqual(deadline);
+      expect(answers.filter((a) => a.at < deadline - 1).every((a) => a.user)).toBe(true);
+      for (const answer of answers.filter((a) => a.cookieExpires !== undefined && a.cookieExpires > 0))
+        expect(Math.floor(answer.cookieExpires!), "the re-issued cookie's expiry (whole seconds)").toBeLessThanOrEqual(
+          deadline,
+        );
+      await page.goto("/admin");
+      expect(new URL(page.url()).pathname).toBe("/admin/login");
+      await context.close();
+    },
+  );
+
+  it("sends a session back to the enrolment once its admin's two-factor is reset", async () => {
+    const email = "session-reset@example.com";
+    expect((await createAdminUser({ email, password: PASSWORD, role: "viewer", actor: "test" })).status).toBe(
+      "created",
+    );
+    await enableTwoFactor(email);
+    const cookie = await mintSessionCookie({ email });
+    const open = await fetch(`${baseUrl()}/admin/orders`, { redirect: "manual", headers: { cookie } });
+    expect(open.status).toBe(200);
+    const { id } = await sqlRow<{ id: number }>(`SELECT id FROM admin_users WHERE email = $1`, [email]);
+    expect((await resetAdminTwoFactor({ adminId: id, actor: `admin:${OWNER}` })).status).toBe("reset");
+    const after = await fetch(`${baseUrl()}/admin/orders`, { redirect: "manual", headers: { cookie } });
+    expect(after.status).toBe(307);
+    expect(new URL(after.headers.get("location")!, baseUrl()).pathname).toBe("/admin/two-factor-setup");
+  });
+
+  it("refuses a session past its lifetime and an idle one, over plain HTTP", async () => {
+    for (const [what, cookie] of [
+      [
+        "signed in 12 hours and a second ago",
+        await mintSessionCookie({ email: OWNER, signedInAt: nowSeconds() - SESSION_ABSOLUTE_LIFETIME_SECONDS - 1 }),
+      ],
+      ["idle past its timeout", await mintSessionCookie({ email: OWNER, expiresIn: -60 })],
+      [
+        "without a sign-in time (issued before sessions carried it)",
+        `next-auth.session-token=${await encode({ token: { email: OWNER }, secret: TEST_ENV.NEXTAUTH_SECRET! })}`,
+      ],
+    ] as const) {
+      const session = await fetch(`${baseUrl()}/api/auth/session`, { headers: { cookie } });
+      expect(await session.json(), what).toEqual({});
+      const page = await fetch(`${baseUrl()}/admin`, { redirect: "manual", headers: { cookie } });
+      expect(page.status, what).toBe(307);
+      expect(new URL(page.headers.get("location")!, baseUrl()).pathname, what).toBe("/admin/login");
+    }
+  });
+});
