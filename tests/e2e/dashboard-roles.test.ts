@@ -26,8 +26,6 @@ if (!built) console.log("[dashboard roles] skipped: no Next build (.next); run `
  */
 const ACTION_ROLES: Record<string, AdminRole> = {
   // Your account: every admin manages their own two-factor.
-  startTwoFactorSetupAction: "viewer",
-  confirmTwoFactorSetupAction: "viewer",
   turnOffTwoFactorAction: "viewer",
   regenerateRecoveryCodesAction: "viewer",
   // Your account: every admin links their own Telegram account (the bot then grants their role).
