@@ -38,11 +38,11 @@ export async function closeSql(): Promise<void> {
   await closePool();
 }
 
-/** Empties every application table (migrations stay), so each test file starts clean. */
+/** Empties every application table (the records of migrations and function files stay), so each test file starts clean. */
 export async function resetDatabase(): Promise<void> {
   const prisma = getPrisma();
   const tables = await prisma.$queryRaw<{ tablename: string }[]>`
-    SELECT tablename FROM pg_tables WHERE schemaname = 'public' AND tablename <> '_prisma_migrations'`;
+    SELECT tablename FROM pg_tables WHERE schemaname = 'public' AND tablename NOT IN ('_prisma_migrations', '_sql_functions')`;
   await prisma.$executeRawUnsafe(
     `TRUNCATE ${tables.map((t) => `"${t.tablename}"`).join(", ")} RESTART IDENTITY CASCADE`,
   );

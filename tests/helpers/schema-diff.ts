@@ -93,7 +93,8 @@ export async function diffSchemaAgainstDatabase(schemaText: string, query: Query
   // Tables and columns.
   const columns = await query(
     `SELECT table_name, column_name, udt_name, is_nullable, datetime_precision
-       FROM information_schema.columns WHERE table_schema = 'public' AND table_name <> '_prisma_migrations'`,
+       FROM information_schema.columns WHERE table_schema = 'public'
+        AND table_name NOT IN ('_prisma_migrations', '_sql_functions')`,
   );
   const dbTables = new Map<string, Map<string, Record<string, any>>>();
   for (const column of columns) {
@@ -163,7 +164,7 @@ export async function diffSchemaAgainstDatabase(schemaText: string, query: Query
        JOIN pg_namespace n ON n.oid = t.relnamespace
        JOIN LATERAL unnest(ix.indkey) WITH ORDINALITY AS k(attnum, ordinality) ON true
        JOIN pg_attribute a ON a.attrelid = t.oid AND a.attnum = k.attnum
-      WHERE n.nspname = 'public' AND t.relname <> '_prisma_migrations'
+      WHERE n.nspname = 'public' AND t.relname NOT IN ('_prisma_migrations', '_sql_functions')
       GROUP BY ix.indexrelid, t.relname, ix.indisprimary, ix.indisunique`,
   );
   const found = new Set(

@@ -1,10 +1,2 @@
--- A statement that is its own transaction (no BEGIN/COMMIT around it) can only undo its writes by
--- failing. raise_api_error lets such a statement fail on purpose with one of the API's error codes
--- (lib/http/errors.ts) as the message, SQLSTATE P0001, from a CASE evaluated after its writes: the
--- placement's single statement (lib/orders/place-order.ts) fails with INSUFFICIENT_STOCK when it
--- charged the wallet but found fewer free codes than ordered, so nothing is charged or stored.
-CREATE FUNCTION raise_api_error(code text) RETURNS integer LANGUAGE plpgsql VOLATILE AS $$
-BEGIN
-  RAISE EXCEPTION USING ERRCODE = 'P0001', MESSAGE = code;
-END;
-$$;
+-- This migration defined SQL functions only. Their current definitions are in prisma/functions/,
+-- which the migrate command applies after the migrations (docs/data-layer.md).
