@@ -1,0 +1,208 @@
+// The SQL functions live once, in prisma/functions/<name>.sql: no migration carries a definition a
+// file also holds, the migrated database's functions and triggers are the files', a changed file
+// reaches the database through the migrate command, and a database that today's main migrated ends
+// equal to a fresh one once the migrate command has run.
+import { execFileSync } from "node:child_process";
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import pg from "pg";
+import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import { projectRoot } from "@/lib/config/env";
+import { applyMigrations, functionsDir, listFunctionFiles, listMigrations } from "@/lib/db/migrate";
+import { snapshotDatabase } from "../helpers/database-snapshot";
+
+/** The last commit whose migrations still carried the function bodies. */
+const OLD_MAIN = "b81b11e";
+
+/** The functions and triggers a SQL text creates (comments left out; pg_temp helpers are not kept). */
+function definedObjects(sqlText: string): string[] {
+  const text = sqlText.replace(/--.*$/gm, "");
+  const names: string[] = [];
+  for (const [, name] of text.matchAll(/\bCREATE\s+(?:OR\s+REPLACE\s+)?FUNCTION\s+([\w."]+)\s*\(/gi)) {
+    const bare = name!.replace(/"/g, "").replace(/^public\./, "");
+    if (!bare.startsWith("pg_temp.")) names.push(`function ${bare}`);
+  }
+  for (const [, name] of text.matchAll(/\bCREATE\s+(?:OR\s+REPLACE\s+)?(?:CONSTRAINT\s+)?TRIGGER\s+"?(\w+)"?/gi)) {
+    names.push(`trigger ${name}`);
+  }
+  return names;
+}
+
+const files = listFunctionFiles();
+const fileObjects = new Set(files.flatMap((file) => definedObjects(file.sql)));
+
+/** "<migration>: <object>" for each object a migration defines that a function file also defines. */
+function repeatedDefinitions(migrations: { name: string; sql: string }[]): string[] {
+  return migrations.flatMap((migration) =>
+    definedObjects(migration.sql)
+      .filter((object) => fileObjects.has(object))
+      .map((object) => `${migration.name}: ${object}`),
+  );
+}
+
+function git(args: string[]): string | undefined {
+  try {
+    return execFileSync("git", args, { cwd: projectRoot, encoding: "utf8", stdio: ["ignore", "pipe", "ignore"] });
+  } catch {
+    return undefined;
+  }
+}
+
+/** The migrations as OLD_MAIN had them, or undefined when this checkout lacks that commit. */
+function oldMigrations(): { name: string; sql: string }[] | undefined {
+  const listing = git(["ls-tree", "--name-only", `${OLD_MAIN}:prisma/migrations`]);
+  if (listing === undefined) return undefined;
+  return listing
+    .split("\n")
+    .filter((name) => /^\d{14}_/.test(name))
+    .map((name) => ({ name, sql: git(["show", `${OLD_MAIN}:prisma/migrations/${name}/migration.sql`])! }));
+}
+
+function skipWithoutOldMain(context: { skip: () => void }): { name: string; sql: string }[] {
+  const migrations = oldMigrations();
+  if (!migrations) {
+    console.warn(
+      `SKIPPED: this checkout lacks commit ${OLD_MAIN} (a shallow clone?), whose migrations the test replays`,
+    );
+    context.skip();
+  }
+  return migrations!;
+}
+
+describe("prisma/functions holds each definition once", () => {
+  it("no migration defines a function or trigger that prisma/functions defines", () => {
+    expect(repeatedDefinitions(listMigrations())).toEqual([]);
+  });
+
+  it("the check finds the definitions that today's main repeated across its migrations", (context) => {
+    const found = repeatedDefinitions(skipWithoutOldMain(context));
+    expect(found.filter((line) => line.endsWith(": function place_order"))).toHaveLength(4);
+    expect(found).toContain("20261126080000_supplier_reference: trigger suppliers_never_deleted");
+  });
+
+  it("each file defines the function it is named after, and no two files define the same thing", () => {
+    const all = files.flatMap((file) => definedObjects(file.sql));
+    expect(new Set(all).size).toBe(all.length);
+    for (const file of files) expect(definedObjects(file.sql)).toContain(`function ${file.name}`);
+  });
+});
+
+describe("the migrated database", () => {
+  let client: pg.Client;
+  beforeAll(async () => {
+    client = new pg.Client({ connectionString: inject("databaseUrl") });
+    await client.connect();
+  });
+  afterAll(() => client.end());
+
+  const definitions = async () =>
+    (
+      await client.query<{ line: string }>(
+        `SELECT pg_get_functiondef(p.oid) AS line FROM pg_proc p WHERE p.pronamespace = 'public'::regnamespace
+         UNION ALL
+         SELECT pg_get_triggerdef(t.oid) FROM pg_trigger t JOIN pg_class c ON c.oid = t.tgrelid
+          WHERE c.relnamespace = 'public'::regnamespace AND NOT t.tgisinternal`,
+      )
+    ).rows
+      .map((row) => row.line)
+      .sort();
+
+  it("has exactly the files' functions and triggers: applying every file again, bodies checked, changes nothing", async () => {
+    const { rows } = await client.query<{ name: string }>(
+      `SELECT 'function ' || proname AS name FROM pg_proc WHERE pronamespace = 'public'::regnamespace
+       UNION ALL
+       SELECT 'trigger ' || t.tgname FROM pg_trigger t JOIN pg_class c ON c.oid = t.tgrelid
+        WHERE c.relnamespace = 'public'::regnamespace AND NOT t.tgisinternal`,
+    );
+    expect(rows.map((row) => row.name).sort()).toEqual([...fileObjects].sort());
+
+    const before = await definitions();
+    await client.query("BEGIN");
+    try {
+      // The real PostgreSQL parser and validator on every file, against the migrated schema.
+      await client.query("SET LOCAL check_function_bodies = on");
+      for (const file of files) await client.query(file.sql);
+      expect(await definitions()).toEqual(before);
+    } finally {
+      await client.query("ROLLBACK");
+    }
+  });
+});
+
+describe("upgrading and changing", () => {
+  const base = new URL(inject("databaseUrl"));
+  const scratchNames = ["fresh", "old"].map((kind) => `${base.pathname.slice(1)}_fn_${kind}_${process.pid}`);
+  const urlOf = (name: string) => Object.assign(new URL(base), { pathname: `/${name}` }).toString();
+  const [freshUrl, oldUrl] = scratchNames.map(urlOf) as [string, string];
+  let admin: pg.Client;
+  let tmp: string;
+
+  beforeAll(async () => {
+    admin = new pg.Client({ connectionString: base.toString() });
+    await admin.connect();
+    for (const name of scratchNames) {
+      await admin.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`);
+      await admin.query(`CREATE DATABASE "${name}"`);
+    }
+    tmp = fs.mkdtempSync(path.join(os.tmpdir(), "sql-functions-"));
+    await applyMigrations(freshUrl);
+  });
+  afterAll(async () => {
+    for (const name of scratchNames) await admin.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`);
+    await admin.end();
+    fs.rmSync(tmp, { recursive: true, force: true });
+  });
+
+  it(`a database that ${OLD_MAIN}'s main migrated ends equal to a fresh one after the migrate command`, async (context) => {
+    const migrations = skipWithoutOldMain(context);
+    // Today's main: its migrations, recorded as it recorded them, and no function files.
+    const oldDir = path.join(tmp, "old-migrations");
+    const noFunctions = path.join(tmp, "no-functions");
+    fs.mkdirSync(noFunctions, { recursive: true });
+    for (const migration of migrations) {
+      fs.mkdirSync(path.join(oldDir, migration.name), { recursive: true });
+      fs.writeFileSync(path.join(oldDir, migration.name, "migration.sql"), migration.sql);
+    }
+    await applyMigrations(oldUrl, { dir: oldDir, functionsDir: noFunctions });
+    const old = new pg.Client({ connectionString: oldUrl });
+    await old.connect();
+    try {
+      await old.query(`DROP TABLE "_sql_functions"`);
+      const { rows } = await old.query(`SELECT pronargs FROM pg_proc WHERE proname = 'place_order'`);
+      expect(rows).toEqual([{ pronargs: 21 }]);
+    } finally {
+      await old.end();
+    }
+    expect(await snapshotDatabase(oldUrl)).not.toEqual(await snapshotDatabase(freshUrl));
+
+    const warnings: string[] = [];
+    const applied = await applyMigrations(oldUrl, { log: (line) => line.startsWith("warning") && warnings.push(line) });
+    expect(applied).toEqual(files.map((file) => `${file.name}.sql`));
+    expect(warnings).toEqual([]);
+    expect(await snapshotDatabase(oldUrl)).toEqual(await snapshotDatabase(freshUrl));
+  });
+
+  it("an edited file reaches the database with the next migrate, once", async () => {
+    const edited = path.join(tmp, "edited-functions");
+    fs.cpSync(functionsDir, edited, { recursive: true });
+    const file = path.join(edited, "pack_price.sql");
+    const original = fs.readFileSync(file, "utf8");
+    fs.writeFileSync(file, original.replace("SELECT greatest(1, CASE", "SELECT greatest(7, CASE"));
+    const price = async () => {
+      const fresh = new pg.Client({ connectionString: freshUrl });
+      await fresh.connect();
+      try {
+        return (await fresh.query(`SELECT pack_price(5, NULL, NULL) AS cents`)).rows[0].cents;
+      } finally {
+        await fresh.end();
+      }
+    };
+    expect(await price()).toBe("5");
+    expect(await applyMigrations(freshUrl, { functionsDir: edited })).toEqual(["pack_price.sql"]);
+    expect(await price()).toBe("7");
+    expect(await applyMigrations(freshUrl, { functionsDir: edited })).toEqual([]);
+    expect(await applyMigrations(freshUrl)).toEqual(["pack_price.sql"]);
+    expect(await price()).toBe("5");
+  });
+});
