@@ -1,5 +1,5 @@
-// The caller as the API key lookup of every request reads it (api_caller, a SQL function of the
-// migrations): the key (api_keys), its allowlist (ip_allow_entries) and its account's state
+// The caller as the API key lookup of every request reads it (prisma/functions/
+// api_caller.sql): the key (api_keys), its allowlist (ip_allow_entries) and its account's state
 // (accounts, the holder's price tier included), typed from Prisma's models with cents as numbers.
 import type { Account, ApiKey, IpAllowEntry } from "../generated/prisma/client";
 import type { BigintsAsNumbers } from "../db/number-from-db";

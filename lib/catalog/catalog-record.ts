@@ -1,5 +1,5 @@
 // The catalog as the hot path's raw SQL reads it (GET /products, /catalog and /services, and the
-// pack a placement buys, catalog_entry in the migrations): Prisma's Product and GameLine, the fields
+// pack a placement buys, prisma/functions/catalog_entry.sql): Prisma's Product and GameLine, the fields
 // those paths use, with cents as numbers and the JSON columns in the shapes the seed and the
 // dashboard write.
 import type { GameLine, Product } from "../generated/prisma/client";

@@ -1,6 +1,6 @@
 // Production never pretends (README: Production). Outside production the in-process sandbox serves
 // live orders, so development and the demo work with no supplier at all; in production a live top-up
-// goes to a real supplier (real_supplier_carries() in the migrations, lib/fulfilment/sql/route-order.ts)
+// goes to a real supplier (prisma/functions/real_supplier_carries.sql, lib/fulfilment/sql/route-order.ts)
 // or is refused, and verify and redeem need SUPPLIER to name a real one. Test keys use the sandbox
 // everywhere.
 import { env, isProduction, type Env } from "./env";

@@ -1,6 +1,6 @@
 // The live top-up packs no real supplier carries: in production their live orders are refused
 // (INVALID_PRODUCT, `orderable: false`), so the overview asks an owner to add a supplier or an offer.
-// The same rule as real_supplier_carries() in the migrations: an offer from a supplier that is not
+// The same rule as prisma/functions/real_supplier_carries.sql: an offer from a supplier that is not
 // the sandbox and not paused.
 import { getPrisma } from "../db/prisma";
 

@@ -11,7 +11,7 @@ export type WebhookEventRecord = BigintsAsNumbers<
 
 /**
  * One delivery as the dispatcher claims it: the delivery, its event (fields prefixed `event`) and its
- * endpoint (webhook_delivery, a SQL function of the migrations).
+ * endpoint (prisma/functions/webhook_delivery.sql).
  */
 export type WebhookDeliveryRecord = BigintsAsNumbers<
   Pick<WebhookDelivery, "id" | "status" | "attempts" | "endpointId">

@@ -1,4 +1,4 @@
-// The money functions of the migrations, called as the service calls them (post_ledger_entry through
+// The money functions (prisma/functions/), called as the service calls them (post_ledger_entry through
 // postLedgerEntry, in its own transaction each), under contention: a wallet never goes below zero,
 // each posting is whole or absent, the account's entries are numbered 1..n in posting order, and
 // balance.low is recorded once per crossing. place_order takes an order's mode, its supplier and its

@@ -1,4 +1,4 @@
-// order_record, api_caller, catalog_entry and webhook_delivery (SQL functions of the migrations)
+// order_record, api_caller, catalog_entry and webhook_delivery (SQL functions of prisma/functions/)
 // name the fields of the hot path's records. A column under the wrong field would not fail any query (sent_user_id read as
 // userId is still a string), so each record is compared with what Prisma reads for the same row: every
 // field named like a model field holds that field's value.

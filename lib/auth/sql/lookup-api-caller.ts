@@ -1,4 +1,4 @@
-// The API key's lookup by hash (api_caller, a SQL function of the migrations) and the batched
+// The API key's lookup by hash (prisma/functions/api_caller.sql) and the batched
 // last_used_at stamp of the keys that were used.
 import { getPool } from "../../db/pool";
 import { prepared, sql } from "../../db/run-sql";

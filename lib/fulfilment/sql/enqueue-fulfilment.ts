@@ -11,7 +11,7 @@
 import type pg from "pg";
 import { sql } from "../../db/run-sql";
 
-/** The task name; place_order (a SQL function of the migrations) adds the first job under the same name. */
+/** The task name; place_order (prisma/functions/place_order.sql) adds the first job under the same name. */
 export const FULFIL_ORDER_TASK = "fulfil_order";
 
 /** Queues the order's fulfilment again at `runAt` (the worker's re-poll). */

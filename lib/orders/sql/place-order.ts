@@ -1,7 +1,7 @@
 // POST /orders: idempotency (per account, forever), the order row with a snapshot of product, pack
 // and price, the stock check and reservation of codes for key and gift-card lines (stock before the
 // wallet), a conditional wallet debit with its ledger entry, the order event and the fulfilment
-// job, all in place_order (a SQL function of the migrations), one transaction. Nothing is written
+// job, all in place_order (prisma/functions/place_order.sql), one transaction. Nothing is written
 // when any step fails.
 //
 // Two round trips and no BEGIN/COMMIT: the lookup (under POST /orders it is the API key's own,

@@ -1,4 +1,4 @@
-// The only code that changes a wallet balance: post_ledger_entry (a SQL function of the migrations)
+// The only code that changes a wallet balance: post_ledger_entry (prisma/functions/post_ledger_entry.sql)
 // moves the balance with one conditional UPDATE and writes its ledger row inside the caller's
 // transaction, so the balance always equals the sum of the ledger and never goes below zero (the
 // database CHECK is the second line of defence). Callers are the bot's and the seed's Prisma

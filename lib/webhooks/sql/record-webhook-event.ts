@@ -1,6 +1,6 @@
 // The outbox: an event is written by the transaction of the state change it reports, with one
 // delivery per subscribed endpoint, so the change and its notification commit together or not at
-// all. record_webhook_event (a SQL function of the migrations) numbers the event per account and
+// all. record_webhook_event (prisma/functions/record_webhook_event.sql) numbers the event per account and
 // writes the delivery rows, which are the queue: the worker's dispatcher (dispatch-webhooks.ts)
 // claims due ones. An account with no endpoint pays for the counter and the event row.
 import { randomBytes } from "node:crypto";
