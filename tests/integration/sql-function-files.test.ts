@@ -189,20 +189,33 @@ describe("upgrading and changing", () => {
     const file = path.join(edited, "pack_price.sql");
     const original = fs.readFileSync(file, "utf8");
     fs.writeFileSync(file, original.replace("SELECT greatest(1, CASE", "SELECT greatest(7, CASE"));
-    const price = async () => {
+    const queryFresh = async (text: string) => {
       const fresh = new pg.Client({ connectionString: freshUrl });
       await fresh.connect();
       try {
-        return (await fresh.query(`SELECT pack_price(5, NULL, NULL) AS cents`)).rows[0].cents;
+        return (await fresh.query(text)).rows[0];
       } finally {
         await fresh.end();
       }
     };
+    const price = async () => (await queryFresh(`SELECT pack_price(5, NULL, NULL) AS cents`)).cents;
     expect(await price()).toBe("5");
     expect(await applyMigrations(freshUrl, { functionsDir: edited })).toEqual(["pack_price.sql"]);
     expect(await price()).toBe("7");
     expect(await applyMigrations(freshUrl, { functionsDir: edited })).toEqual([]);
     expect(await applyMigrations(freshUrl)).toEqual(["pack_price.sql"]);
     expect(await price()).toBe("5");
+
+    // A body that names a missing column fails the migrate, and nothing of the run is kept.
+    fs.writeFileSync(file, original.replace("SELECT greatest(1, CASE", "SELECT greatest(no_such_column, CASE"));
+    fs.writeFileSync(
+      path.join(edited, "order_record.sql"),
+      fs.readFileSync(path.join(functionsDir, "order_record.sql"), "utf8").replace("o.livemode)", "NULL)"),
+    );
+    await expect(applyMigrations(freshUrl, { functionsDir: edited })).rejects.toThrow(/no_such_column/);
+    expect(await price()).toBe("5");
+    const orderRecord = await queryFresh(`SELECT prosrc FROM pg_proc WHERE proname = 'order_record'`);
+    expect(orderRecord.prosrc).toContain("o.livemode)");
+    expect(await applyMigrations(freshUrl)).toEqual([]);
   });
 });
