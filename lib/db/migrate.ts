@@ -81,22 +81,16 @@ export function listFunctionFiles(dir = functionsDir): MigrationFile[] {
     });
 }
 
-// Applies the function files that changed since they were last applied, or all of them when
-// `everything` (a migration ran, and may have dropped or changed what a function stands on), in one
-// transaction. The first pass skips body checks so that a file may call a function a later file
-// defines (as pg_dump's restore does); the second checks every body against the complete set.
-async function applyFunctionFiles(
-  client: pg.Client,
-  dir: string,
-  everything: boolean,
-  log: (line: string) => void,
-): Promise<string[]> {
-  await client.query(CREATE_FUNCTIONS_TABLE);
+// Applies the function files that changed since they were last applied (every file after a
+// migration, which forgets the records: it may have dropped or changed what a function stands on),
+// in one transaction. The first pass skips body checks so that a file may call a function a later
+// file defines (as pg_dump's restore does); the second checks every body against the complete set.
+async function applyFunctionFiles(client: pg.Client, dir: string, log: (line: string) => void): Promise<string[]> {
   const { rows } = await client.query<{ name: string; checksum: string }>(
     `SELECT name, checksum FROM "_sql_functions"`,
   );
   const recorded = new Map(rows.map((row) => [row.name, row.checksum]));
-  const due = listFunctionFiles(dir).filter((file) => everything || recorded.get(file.name) !== file.checksum);
+  const due = listFunctionFiles(dir).filter((file) => recorded.get(file.name) !== file.checksum);
   if (!due.length) return [];
   let current = "";
   await client.query("BEGIN");
@@ -135,6 +129,7 @@ export async function applyMigrations(
   try {
     await client.query("SELECT pg_advisory_lock($1)", [MIGRATION_LOCK_ID]);
     await client.query(CREATE_MIGRATIONS_TABLE);
+    await client.query(CREATE_FUNCTIONS_TABLE);
     const { rows } = await client.query<{ migration_name: string; checksum: string; finished_at: Date | null }>(
       `SELECT migration_name, checksum, finished_at FROM "_prisma_migrations" WHERE rolled_back_at IS NULL`,
     );
@@ -167,6 +162,7 @@ export async function applyMigrations(
           [id, migration.checksum, migration.name],
         );
         await client.query(migration.sql);
+        await client.query(`DELETE FROM "_sql_functions"`);
         await client.query(
           `UPDATE "_prisma_migrations" SET finished_at = now(), applied_steps_count = 1 WHERE id = $1`,
           [id],
@@ -182,7 +178,7 @@ export async function applyMigrations(
     // The fulfilment queue's own schema (graphile_worker), so the API can enqueue before any
     // worker has started.
     await runQueueMigrations({ connectionString, logger: quietQueueLogger });
-    applied.push(...(await applyFunctionFiles(client, options.functionsDir ?? functionsDir, applied.length > 0, log)));
+    applied.push(...(await applyFunctionFiles(client, options.functionsDir ?? functionsDir, log)));
   } finally {
     await client.query("SELECT pg_advisory_unlock($1)", [MIGRATION_LOCK_ID]).catch(() => undefined);
     await client.end();

@@ -218,4 +218,15 @@ describe("upgrading and changing", () => {
     expect(orderRecord.prosrc).toContain("o.livemode)");
     expect(await applyMigrations(freshUrl)).toEqual([]);
   });
+
+  it("a new migration is followed by every function file, since it may change what they stand on", async () => {
+    const withNew = path.join(tmp, "with-new-migration");
+    fs.cpSync(path.join(projectRoot, "prisma", "migrations"), withNew, { recursive: true });
+    fs.mkdirSync(path.join(withNew, "99991231000000_new"));
+    fs.writeFileSync(path.join(withNew, "99991231000000_new", "migration.sql"), "SELECT 1;\n");
+    expect(await applyMigrations(freshUrl, { dir: withNew })).toEqual([
+      "99991231000000_new",
+      ...files.map((file) => `${file.name}.sql`),
+    ]);
+  });
 });
