@@ -1,12 +1,12 @@
 // Retries as production makes them: the worker's own webhook dispatcher claims a due delivery, a
 // local receiver fails it, the dispatcher records the failure, claims the delivery again when the
-// retry schedule makes it due, and delivers it. Only the schedule's first waits fit in a test (5 s,
-// and what a Retry-After asks); tests/integration/webhooks-retries.test.ts walks the whole two days
-// attempt by attempt with a chosen clock.
+// retry schedule makes it due, and delivers it; a failing endpoint is paused as a whole. Only the
+// first waits fit in a test (5 s, a Retry-After, the first 1 s pause);
+// tests/integration/webhooks-retries.test.ts walks the whole two days attempt by attempt with a chosen clock.
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { startWorker, type RunningWorker } from "@/lib/fulfilment/sql/run-worker";
 import { loadEnv } from "@/lib/config/env";
-import { sql } from "../helpers/db";
+import { sql, sqlRow } from "../helpers/db";
 import { createAccount } from "../helpers/fixtures";
 import { WebhookReceiver, type ReceivedWebhook } from "../helpers/webhook-receiver";
 import { addEndpoint, deliveriesOf, recordEvent } from "../helpers/webhooks";
@@ -67,6 +67,26 @@ describe("retries by the running dispatcher", () => {
     // Delivered once it succeeded: no further request.
     await new Promise((resolve) => setTimeout(resolve, 500));
     expect(receiver.received.filter((r) => r.headers["webhook-id"] === event.id)).toHaveLength(2);
+  }, 45_000);
+
+  it("a failure pauses the whole endpoint: its next event waits out the pause, and that delivery ends the failing streak", async () => {
+    const account = await createAccount();
+    const endpoint = await addEndpoint(account.accountId, `${receiver.url}/paused`);
+    receiver.answerNext({ status: 500 });
+    const first = await recordEvent(account.accountId, "endpoint.test", { pause: 1 }, endpoint.endpointId);
+    const [failed] = await requestsFor(first.id, 1);
+    // Once the failure is recorded, another event of the same endpoint is due at once, but the
+    // endpoint is paused for 1 s after its first failure (docs/webhooks.md: Retries).
+    await expect.poll(async () => (await attemptsOf(first.id)).statuses, { timeout: 10_000 }).toEqual([500]);
+    const second = await recordEvent(account.accountId, "endpoint.test", { pause: 2 }, endpoint.endpointId);
+    const [sent] = await requestsFor(second.id, 1);
+    expect(sent!.receivedAt - failed!.receivedAt).toBeGreaterThanOrEqual(1000);
+    await expect.poll(async () => (await attemptsOf(second.id)).delivery.status, { timeout: 10_000 }).toBe("delivered");
+    expect(
+      await sqlRow(`SELECT failing_since, paused_until FROM webhook_endpoints WHERE id = $1`, [endpoint.endpointId]),
+    ).toEqual({ failing_since: null, paused_until: null });
+    // The first event's retry still comes, on its own schedule.
+    await requestsFor(first.id, 2);
   }, 45_000);
 
   it("a 503 with Retry-After is retried no sooner than it asked, though the schedule's wait is shorter", async () => {
