@@ -4,7 +4,8 @@
 // A real worker process (default concurrency and caps) fulfils the orders and delivers both
 // accounts' webhooks. A's order.completed webhooks must all arrive while B's older deliveries still
 // wait their turn: A's were not queued behind B's. An order of events, not a time, so a busy machine
-// cannot fail it; the delay is printed (and measured under load by the bench's webhook phase).
+// cannot fail it. The delay after settlement is only printed (the bench's webhook phase measures it
+// under load).
 import { fork, type ChildProcess } from "node:child_process";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
