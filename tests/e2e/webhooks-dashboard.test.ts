@@ -5,14 +5,13 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Browser, BrowserContext, Page } from "playwright-core";
 import { closePool } from "@/lib/db/pool";
 import { createAdminUser } from "@/lib/admin-users/create-admin-user";
-import { deliverWebhook } from "@/lib/webhooks/sql/deliver-webhook";
 import { baseUrl } from "../helpers/api";
 import { enableTwoFactor } from "../helpers/two-factor";
 import { closeSql, resetDatabase, sql, firstOf } from "../helpers/db";
 import { createAccount } from "../helpers/fixtures";
 import { findChromium, launchBrowser, newDashboardContext, pageProblems, screenshot, signIn } from "../helpers/browser";
 import { WebhookReceiver } from "../helpers/webhook-receiver";
-import { addEndpoint, DEV_POLICY, deliveriesOf, recordEvent } from "../helpers/webhooks";
+import { addEndpoint, deliverWebhook, DEV_POLICY, deliveriesOf, recordEvent } from "../helpers/webhooks";
 
 const ADMIN_EMAIL = "hooks-admin@example.com";
 const ADMIN_PASSWORD = "correct horse battery staple";

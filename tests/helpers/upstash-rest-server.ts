@@ -20,8 +20,6 @@ type Reply = { result: unknown } | { error: string };
 export interface UpstashRestServer {
   url: string;
   token: string;
-  /** HTTP requests answered so far (a pipelined batch is one). */
-  requests(): number;
   close(): Promise<void>;
 }
 
@@ -39,7 +37,6 @@ export async function startUpstashRestServer(
 ): Promise<UpstashRestServer> {
   const redis = new Redis(redisUrl);
   const strippedScripts = new Map<string, string>(); // SHA-1 of the original -> SHA-1 of the stripped script
-  let requests = 0;
 
   function rewrite(command: Command): Command {
     const [name, ...args] = command;
@@ -70,7 +67,6 @@ export async function startUpstashRestServer(
   }
 
   const server = http.createServer(async (req, res) => {
-    requests++;
     const send = (status: number, body: unknown) => {
       res.writeHead(status, { "content-type": "application/json" });
       res.end(JSON.stringify(body));
@@ -107,7 +103,6 @@ export async function startUpstashRestServer(
   return {
     url: `http://127.0.0.1:${port}`,
     token,
-    requests: () => requests,
     close: async () => {
       server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));

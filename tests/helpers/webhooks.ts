@@ -1,9 +1,12 @@
 // Webhook fixtures: an endpoint registered through the same lib function the bot uses, with the
 // development switch on (the receiver is on 127.0.0.1), and events written through the outbox.
-import { withTransaction } from "@/lib/db/pool";
+import { getPool, withTransaction } from "@/lib/db/pool";
+import { sql as sqlText } from "@/lib/db/run-sql";
 import { addWebhookEndpoint } from "@/lib/webhooks/add-webhook-endpoint";
 import { systemResolver, type DestinationPolicy } from "@/lib/webhooks/check-destination";
 import { recordWebhookEvent } from "@/lib/webhooks/sql/record-webhook-event";
+import { attemptDelivery, type DeliveryOptions, type DeliveryResult } from "@/lib/webhooks/sql/deliver-webhook";
+import type { WebhookDeliveryRecord } from "@/lib/webhooks/webhook-record";
 import type { WebhookEventType } from "@/lib/webhooks/event-types";
 import { sql, sqlRow } from "./db";
 
@@ -51,4 +54,18 @@ export async function deliveredCount(endpointId: number): Promise<number> {
     [endpointId],
   );
   return row.n;
+}
+
+/**
+ * One attempt of one delivery, made at once with the `now` a test chooses (so the two-day schedule
+ * is walked without waiting), through the attempt the dispatcher makes. No dispatcher may run
+ * beside it: the attempt is not claimed.
+ */
+export async function deliverWebhook(deliveryId: number, options: DeliveryOptions = {}): Promise<DeliveryResult> {
+  const db = options.db ?? getPool();
+  const row = (
+    await db.query<WebhookDeliveryRecord>(sqlText`SELECT * FROM webhook_delivery(delivery_id => ${deliveryId})`)
+  ).rows[0];
+  if (!row) return { outcome: "skipped", why: "no such delivery" };
+  return attemptDelivery(row, options);
 }

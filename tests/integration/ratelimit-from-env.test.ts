@@ -26,26 +26,32 @@ async function roomInWindow(windowMs: number, neededMs: number) {
 
 afterAll(closeRateLimiter);
 
-it("enforces the configured per-key quotas through checkKeyRateLimit, counting under RATE_LIMIT_PREFIX", async () => {
+it("enforces the configured per-key quotas through checkKeyRateLimit, counting under RATE_LIMIT_PREFIX", async (ctx) => {
   await checkKeyRateLimit("warm-up");
-  const started = Date.now();
-  for (let call = 1; call <= 4; call++) expect((await checkKeyRateLimit(42)).allowed).toBe(true);
-  const refused = await checkKeyRateLimit("42"); // a number and its string are the same key
-  // Rolling windows: five calls within one second are one too many (a busy machine may have
-  // stretched them past a second, and then the fifth is rightly admitted).
-  if (Date.now() - started < 1000) expect(refused.allowed).toBe(false);
-  else return console.warn("NOTE: five calls took over a second here; the refusal was not exercised");
-  expect(refused.headers["RateLimit-Policy"]).toBe(`"burst";q=4;w=1, "minute";q=50;w=60`);
-  expect(refused.headers["Retry-After"]).toBe(String(refused.retryAfterSeconds));
+  // Rolling windows: five calls within one second are one too many. A busy machine may stretch them
+  // past a second, and then the fifth is rightly admitted: such a round proves nothing, so it is
+  // tried again with a fresh key, and the test skips with its reason when no round fits in a second.
+  for (let round = 1; round <= 3; round++) {
+    const key = 42 + round;
+    const started = Date.now();
+    for (let call = 1; call <= 4; call++) expect((await checkKeyRateLimit(key)).allowed).toBe(true);
+    const refused = await checkKeyRateLimit(String(key)); // a number and its string are the same key
+    if (Date.now() - started >= 1000) continue;
+    expect(refused.allowed).toBe(false);
+    expect(refused.headers["RateLimit-Policy"]).toBe(`"burst";q=4;w=1, "minute";q=50;w=60`);
+    expect(refused.headers["Retry-After"]).toBe(String(refused.retryAfterSeconds));
 
-  if (redisUrl) {
-    const redis = new Redis(redisUrl);
-    try {
-      expect(await redis.zcard(`${prefix}:key:42`)).toBe(5);
-    } finally {
-      redis.disconnect();
+    if (redisUrl) {
+      const redis = new Redis(redisUrl);
+      try {
+        expect(await redis.zcard(`${prefix}:key:${key}`)).toBe(5);
+      } finally {
+        redis.disconnect();
+      }
     }
+    return;
   }
+  ctx.skip("five calls took over a second in each of 3 rounds here; the refusal was not exercised");
 });
 
 it("blocks an IP after RATE_LIMIT_AUTH_FAILURES failures per minute, and authBlockedFor says so", async () => {

@@ -138,16 +138,22 @@ for (const store of stores) {
       expect((await rl.checkKeyRateLimit(key)).allowed).toBe(true);
     });
 
-    it("tells the truth in Retry-After on the real clock: after waiting that long the next call is admitted", async () => {
+    it("tells the truth in Retry-After on the real clock: after waiting that long the next call is admitted", async (ctx) => {
       const rl = limiter();
       await rl.checkKeyRateLimit("warm-up"); // first contact (connect, script load) outside the burst
-      for (let call = 1; call <= 10; call++) await rl.checkKeyRateLimit("key-r");
-      const refused = await rl.checkKeyRateLimit("key-r");
       // On a busy machine ten calls may take more than a second; then the 11th is rightly admitted.
-      if (refused.allowed)
-        return console.warn("NOTE: ten calls took over a second here; the Retry-After wait was not exercised");
-      await sleep(refused.retryAfterSeconds * 1000);
-      expect((await rl.checkKeyRateLimit("key-r")).allowed).toBe(true);
+      // Such a round proves nothing, so it is tried again with a fresh key, and the test skips with
+      // its reason when no round refuses.
+      for (let round = 1; round <= 3; round++) {
+        const key = `key-r-${round}`;
+        for (let call = 1; call <= 10; call++) await rl.checkKeyRateLimit(key);
+        const refused = await rl.checkKeyRateLimit(key);
+        if (refused.allowed) continue;
+        await sleep(refused.retryAfterSeconds * 1000);
+        expect((await rl.checkKeyRateLimit(key)).allowed).toBe(true);
+        return;
+      }
+      ctx.skip("ten calls took over a second in each of 3 rounds here; the Retry-After wait was not exercised");
     });
 
     // Small quotas (3 per second, 5 per 2 s) so that both windows refuse in a short timeline.

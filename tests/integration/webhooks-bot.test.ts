@@ -2,12 +2,11 @@
 // from the bot are made by the delivery job and checked at a local receiver.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { Webhook } from "standardwebhooks";
-import { deliverWebhook } from "@/lib/webhooks/sql/deliver-webhook";
 import { useBotHarness } from "../helpers/bot-harness";
 import { sql, sqlRow } from "../helpers/db";
 import type { FakeUser } from "../helpers/fake-telegram";
 import { WebhookReceiver } from "../helpers/webhook-receiver";
-import { DEV_POLICY } from "../helpers/webhooks";
+import { deliverWebhook, DEV_POLICY } from "../helpers/webhooks";
 
 const HANA: FakeUser = { id: 4_500_000_001, first_name: "Hana", username: "hana_hooks" };
 const IVO: FakeUser = { id: 4_500_000_002, first_name: "Ivo", username: "ivo_hooks" };

@@ -5,7 +5,6 @@ import { describe, expect, it } from "vitest";
 import { Webhook } from "standardwebhooks";
 import { withTransaction } from "@/lib/db/pool";
 import { cancelAndRefundOrder, completeOrder } from "@/lib/fulfilment/sql/settle-order";
-import { deliverWebhook } from "@/lib/webhooks/sql/deliver-webhook";
 import { recordWebhookEvent } from "@/lib/webhooks/sql/record-webhook-event";
 import { MAX_ATTEMPTS } from "@/lib/webhooks/retry-schedule";
 import { replayWebhookEvents } from "@/lib/webhooks/sql/replay-webhook-events";
@@ -14,7 +13,7 @@ import { sql } from "../helpers/db";
 import { createAccount } from "../helpers/fixtures";
 import { expectBooksBalance, newTrxid, order } from "../helpers/orders";
 import { WebhookReceiver } from "../helpers/webhook-receiver";
-import { addEndpoint, DEV_POLICY } from "../helpers/webhooks";
+import { addEndpoint, deliverWebhook, DEV_POLICY } from "../helpers/webhooks";
 import { useCleanDatabase } from "../helpers/clean-database";
 
 useCleanDatabase();

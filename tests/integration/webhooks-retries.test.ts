@@ -1,9 +1,10 @@
 // Delivery attempts with time under the test's control: each attempt is run directly with the
 // `now` the schedule asked for, against a local receiver over real HTTP. No worker runs here, so
-// the delivery's next_attempt_at (what the dispatcher claims by) only proves when it was due.
+// the delivery's next_attempt_at (what the dispatcher claims by) only proves when it was due; the
+// running dispatcher's retries are tests/integration/webhooks-dispatch-retries.test.ts.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { Telegram } from "telegraf";
-import { deliverWebhook, DELIVERY_TIMEOUT_MS, DISABLE_AFTER_FAILING_MS } from "@/lib/webhooks/sql/deliver-webhook";
+import { DELIVERY_TIMEOUT_MS, DISABLE_AFTER_FAILING_MS } from "@/lib/webhooks/sql/deliver-webhook";
 import { RETRY_SCHEDULE_MS, MAX_ATTEMPTS } from "@/lib/webhooks/retry-schedule";
 import { MAX_RESPONSE_BYTES } from "@/lib/webhooks/send-webhook";
 import { notifyEndpointDisabled } from "@/lib/webhooks/notify-endpoint-disabled";
@@ -11,7 +12,7 @@ import { sql, sqlRow, firstOf } from "../helpers/db";
 import { createAccount } from "../helpers/fixtures";
 import { WebhookReceiver } from "../helpers/webhook-receiver";
 import { FakeTelegram } from "../helpers/fake-telegram";
-import { addEndpoint, DEV_POLICY, deliveriesOf, queuedJobs, recordEvent } from "../helpers/webhooks";
+import { addEndpoint, deliverWebhook, DEV_POLICY, deliveriesOf, queuedJobs, recordEvent } from "../helpers/webhooks";
 import { useCleanDatabase } from "../helpers/clean-database";
 
 let receiver: WebhookReceiver;

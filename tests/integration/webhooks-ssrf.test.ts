@@ -4,7 +4,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { addWebhookEndpoint } from "@/lib/webhooks/add-webhook-endpoint";
 import { listWebhookEndpoints } from "@/lib/webhooks/list-webhook-endpoints";
-import { deliverWebhook } from "@/lib/webhooks/sql/deliver-webhook";
 import {
   refusalOfAddress,
   webhookPolicyFromEnv,
@@ -15,7 +14,7 @@ import { assertProductionSecrets, loadEnv } from "@/lib/config/env";
 import { sql, firstOf, sqlRow } from "../helpers/db";
 import { createAccount } from "../helpers/fixtures";
 import { WebhookReceiver } from "../helpers/webhook-receiver";
-import { deliveriesOf, recordEvent } from "../helpers/webhooks";
+import { deliverWebhook, deliveriesOf, recordEvent } from "../helpers/webhooks";
 import { useCleanDatabase } from "../helpers/clean-database";
 import { freePort } from "../helpers/free-port";
 

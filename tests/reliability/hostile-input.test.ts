@@ -2,7 +2,7 @@
 // a success or one of the catalogue's JSON errors — never a 5xx, an HTML page or a stack trace — and a
 // refused request writes nothing. `npm run fuzz -- <cases>` runs this file alone at volume.
 import fc from "fast-check";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { errorCatalogue } from "@/lib/http/errors";
 import { checkLedger } from "@/lib/wallet/sql/check-ledger";
 import { api, type ApiResult } from "../helpers/api";
@@ -92,6 +92,23 @@ afterAll(async () => {
 });
 
 const answers = new Map<string, number>();
+// The current test's answers: hostile input must mostly be refused, not only answered politely.
+let sentHere = 0;
+let refusedHere = 0;
+beforeEach(() => {
+  sentHere = 0;
+  refusedHere = 0;
+});
+/**
+ * At least `share` of this test's requests were refused with a catalogue error and its documented
+ * 4xx (expectWellFormed checks both), less three standard deviations so a short run does not fail by chance.
+ */
+function expectRefusedShare(share: number) {
+  expect(sentHere).toBeGreaterThan(0);
+  expect(refusedHere, `${refusedHere} of ${sentHere} refused`).toBeGreaterThanOrEqual(
+    share * sentHere - (share < 1 ? 3 * Math.sqrt(sentHere) : 0),
+  );
+}
 
 function expectWellFormed(res: ApiResult, what: string) {
   casesRun++;
@@ -103,6 +120,7 @@ function expectWellFormed(res: ApiResult, what: string) {
   expect(res.status, what).not.toBe(429);
   expect(res.headers.get("content-type") ?? "", what).toMatch(/application\/json|text\/csv/);
   expect(res.text, what).not.toMatch(/<html|<!DOCTYPE|\n\s+at .+:\d+:\d+/i);
+  sentHere++;
   if (res.status >= 400) {
     expect(res.json?.success, what).toBe(false);
     expect(typeof res.json.error, what).toBe("string");
@@ -113,6 +131,7 @@ function expectWellFormed(res: ApiResult, what: string) {
     if (!["ACCOUNT_RESTRICTED", "IP_NOT_ALLOWED"].includes(res.json.code)) {
       expect(catalogueErrors.has(res.json.error), what).toBe(true);
     }
+    refusedHere++;
   } else {
     expect(res.json?.success, what).toBe(true);
   }
@@ -175,6 +194,8 @@ describe("POST bodies", () => {
         }),
         { numRuns: RUNS },
       );
+      // Most generated bodies miss or garble a required field.
+      expectRefusedShare(0.4);
     },
     TIMEOUT_MS,
   );
@@ -211,6 +232,8 @@ describe("POST bodies", () => {
         ),
         { numRuns: RUNS },
       );
+      // None of these is a valid order body.
+      expectRefusedShare(0.9);
     },
     TIMEOUT_MS,
   );
@@ -246,6 +269,8 @@ describe("queries, paths and headers", () => {
           { numRuns: RUNS },
         ),
       );
+      // Most generated values are no valid limit or page.
+      expectRefusedShare(0.6);
     },
     TIMEOUT_MS,
   );
@@ -275,6 +300,8 @@ describe("queries, paths and headers", () => {
           { numRuns: RUNS },
         ),
       );
+      // No such order exists: every one is refused.
+      expectRefusedShare(1);
     },
     TIMEOUT_MS,
   );
@@ -306,6 +333,8 @@ describe("queries, paths and headers", () => {
           { numRuns: RUNS },
         ),
       );
+      // No generated key is a live one: every one is refused.
+      expectRefusedShare(1);
     },
     TIMEOUT_MS,
   );

@@ -13,7 +13,14 @@ export default class SummaryReporter implements Reporter {
         const state = test.result().state;
         if (state === "passed") passed++;
         else if (state === "failed") failedHere++;
-        else skipped.push(`${testModule.moduleId.replace(process.cwd() + "/", "")} > ${test.fullName}`);
+        else {
+          // A test that skipped itself at run time says why (ctx.skip(note)): the reason goes beside its name.
+          const result = test.result();
+          const note = result.state === "skipped" ? result.note : undefined;
+          skipped.push(
+            `${testModule.moduleId.replace(process.cwd() + "/", "")} > ${test.fullName}${note ? ` (${note})` : ""}`,
+          );
+        }
       }
       // A file that failed with no failed test failed outside its tests (an import, a beforeAll):
       // it counts as one failure, so the line never reads "0 failed" for a failed run.

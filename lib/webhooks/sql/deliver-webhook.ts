@@ -72,14 +72,6 @@ export function signedHeaders(
   };
 }
 
-export async function deliverWebhook(deliveryId: number, options: DeliveryOptions = {}): Promise<DeliveryResult> {
-  const db = options.db ?? getPool();
-  const row = (await db.query<WebhookDeliveryRecord>(sql`SELECT * FROM webhook_delivery(delivery_id => ${deliveryId})`))
-    .rows[0];
-  if (!row) return { outcome: "skipped", why: "no such delivery" };
-  return attemptDelivery(row, options);
-}
-
 /** Makes the next attempt (or `options.attempt`) of a delivery already read, and records it. */
 export async function attemptDelivery(
   row: WebhookDeliveryRecord,
