@@ -23,7 +23,7 @@ export interface BenchDatabase {
 }
 
 /** $100,000 per account: far more than every order of a run costs, so no order fails for balance. */
-export const CREDIT_PER_ACCOUNT_CENTS = 10_000_000;
+const CREDIT_PER_ACCOUNT_CENTS = 10_000_000;
 
 function redact(url: string): string {
   return url.replace(/\/\/[^@/]*@/, "//***@");

@@ -34,7 +34,7 @@ function statusKiB(status: string | undefined, field: "VmRSS" | "VmHWM"): number
 }
 
 /** The kernel's own high-water mark of the process's RSS (covers spikes between samples). */
-export function highWaterRssKiB(pid: number): number {
+function highWaterRssKiB(pid: number): number {
   return statusKiB(readStatus(pid), "VmHWM");
 }
 

@@ -23,7 +23,7 @@ export interface QueueDepthServer {
   region: KeyRegion;
 }
 
-export interface QueueDepthFigures {
+interface QueueDepthFigures {
   label: string;
   depth: number;
   sliceRps: number[];
@@ -43,7 +43,7 @@ export interface QueueDepthResult {
 }
 
 /** BENCH_QUEUE_DEPTH=0 skips the phase; BENCH_QUEUE_SLICES rounds (default 6). */
-export function queueDepthSettings(): { depth: number; slices: number } {
+function queueDepthSettings(): { depth: number; slices: number } {
   const depth = Number(process.env.BENCH_QUEUE_DEPTH ?? 20_000);
   const slices = Number(process.env.BENCH_QUEUE_SLICES ?? 6);
   if (!Number.isInteger(depth) || depth < 0)

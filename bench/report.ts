@@ -112,7 +112,7 @@ function figuresOf(report: BenchReport, endpoint: EndpointName, variant: Variant
 }
 
 /** The rounds' medians per mode, and the drops against no endpoints (positive: slower with endpoints). */
-export function webhookComparison(w: WebhookFigures) {
+function webhookComparison(w: WebhookFigures) {
   const of = (modes: WebhookMode[], pick: (r: WebhookRound) => number) =>
     median(w.rounds.filter((r) => modes.includes(r.mode)).map(pick));
   const drop = (off: number, with_: number) => ((off - with_) / off) * 100;

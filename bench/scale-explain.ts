@@ -90,7 +90,7 @@ async function explainOne(
 }
 
 /** Only statements that read or write rows (not BEGIN, COMMIT, SET ...), each text once per operation. */
-export function hotStatements(statements: CapturedStatement[]): CapturedStatement[] {
+function hotStatements(statements: CapturedStatement[]): CapturedStatement[] {
   const seen = new Set<string>();
   return statements.filter((s) => {
     if (!/^\s*(WITH|SELECT|INSERT|UPDATE|DELETE)\b/i.test(s.text)) return false;

@@ -39,9 +39,9 @@ import { ACCOUNTS_WITH_STALE_LEDGER_LAST_AT, LEDGER_OUT_OF_ORDER } from "@/lib/w
 
 /** SCALE_ORDERS: reseller A's orders after growing (a smaller number for a quick try of the bench itself). */
 export const BIG_ORDERS = Number(process.env.SCALE_ORDERS ?? 1_000_000);
-export const BASE_ORDERS = 10_000;
-export const SMALL_ACCOUNTS = 10_000;
-export const SMALL_RESELLER_ORDERS = 200;
+const BASE_ORDERS = 10_000;
+const SMALL_ACCOUNTS = 10_000;
+const SMALL_RESELLER_ORDERS = 200;
 /** Ledger entries per small account after growing: 1 funding credit + 196 movements. */
 const SMALL_MOVEMENTS = 2 * Math.max(1, Math.round((98 * BIG_ORDERS) / 1_000_000));
 

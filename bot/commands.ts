@@ -34,7 +34,7 @@ export const HOLDER_COMMANDS: readonly CommandInfo[] = [
 ];
 
 /** /link <code>: anyone may send it; the one-time code from the dashboard is what proves the admin. */
-export const LINK_COMMAND: CommandInfo = {
+const LINK_COMMAND: CommandInfo = {
   command: "link",
   usage: "/link <code>",
   description: "link this Telegram account to your dashboard admin (code from Your account)",

@@ -4,7 +4,7 @@ import type { Context } from "telegraf";
 import type { AccountRecord } from "@/lib/accounts/account-record";
 import type { TelegramAdmin } from "@/lib/admin-users/telegram-admin";
 
-export interface BotConfig {
+interface BotConfig {
   /**
    * Telegram user ids from ADMIN_TELEGRAM_IDS: the bootstrap list. It grants no command; until an
    * owner has linked Telegram, these ids get the owners' notices and are told how to link.

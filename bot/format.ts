@@ -21,13 +21,13 @@ export function formatSignedUsd(cents: number): string {
 }
 
 /** Telegram refuses messages over 4096 characters; a little headroom stays for entities. */
-export const MAX_MESSAGE_LENGTH = 4000;
+const MAX_MESSAGE_LENGTH = 4000;
 
 /**
  * Splits a long HTML message at line breaks into parts Telegram accepts. Every tag the bot writes
  * opens and closes on one line, so each part is valid HTML by itself.
  */
-export function splitMessage(html: string, max = MAX_MESSAGE_LENGTH): string[] {
+function splitMessage(html: string, max = MAX_MESSAGE_LENGTH): string[] {
   const parts: string[] = [];
   let current = "";
   for (const line of html.split("\n")) {

@@ -34,7 +34,7 @@ export interface CreateBotOptions {
 }
 
 /** Parses admin ids strictly: a typo in ADMIN_TELEGRAM_IDS must stop the bot, not silently drop an admin. */
-export function parseAdminTelegramIds(ids: readonly (string | number)[]): Set<number> {
+function parseAdminTelegramIds(ids: readonly (string | number)[]): Set<number> {
   return new Set(
     ids.map((id) => {
       const text = String(id).trim();

@@ -40,10 +40,10 @@ export interface LocalBotApiOptions {
   nextUpdateId?: () => number;
 }
 
-export const LOCAL_BOT_USER = { id: 7_000_000_001, is_bot: true, first_name: "Top-up Bot", username: "topup_test_bot" };
+const LOCAL_BOT_USER = { id: 7_000_000_001, is_bot: true, first_name: "Top-up Bot", username: "topup_test_bot" };
 
 /** What the bot must send as its token: the server refuses any other with 401, as Telegram does. */
-export const LOCAL_BOT_TOKEN = "7000000001:TEST-token-for-the-fake-bot-api";
+const LOCAL_BOT_TOKEN = "7000000001:TEST-token-for-the-fake-bot-api";
 
 const ok = (result: unknown): ApiAnswer => ({ status: 200, body: { ok: true, result } });
 const error = (status: number, description: string): ApiAnswer => ({
@@ -236,7 +236,7 @@ export class LocalBotApi<Call extends RecordedCall = RecordedCall> {
  * The subset of Telegram's HTML rules a bot can break by forgetting to escape: tags must be known
  * and balanced, and "<", ">", "&" outside tags must be escaped. Returns a description or undefined.
  */
-export function htmlProblem(text: string): string | undefined {
+function htmlProblem(text: string): string | undefined {
   const allowed = new Set([
     "b",
     "strong",

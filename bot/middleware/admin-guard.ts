@@ -8,7 +8,7 @@ import type { AdminRole } from "@/lib/admin-users/admin-role";
 import { ADMIN_BUTTON_ROLE, ADMIN_CALLBACK_PREFIX, roleOfAdminCommand } from "../commands";
 import type { BotContext } from "../context";
 
-export const NOT_AN_ADMIN = "Sorry, this command is only for admins.";
+const NOT_AN_ADMIN = "Sorry, this command is only for admins.";
 
 /** The command name of a message such as "/credit@MyBot 12 5", or undefined when it is not a command. */
 export function commandName(ctx: BotContext): string | undefined {

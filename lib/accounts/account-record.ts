@@ -41,17 +41,3 @@ export function toAccountRecord(row: Account): AccountRecord {
     createdAt: row.createdAt,
   };
 }
-
-/**
- * Selects an AccountRecord from `accounts` in raw SQL, for readers outside the Prisma layer
- * (the dashboard's account list).
- */
-export function accountColumns(alias = "accounts"): string {
-  return `${alias}.id, ${alias}.telegram_id AS "telegramId", ${alias}.telegram_username AS "telegramUsername",
-    ${alias}.display_name AS "displayName", ${alias}.api_enabled AS "apiEnabled",
-    ${alias}.api_disabled_by_admin AS "apiDisabledByAdmin", ${alias}.banned_at AS "bannedAt",
-    ${alias}.ban_reason AS "banReason", ${alias}.restricted_until AS "restrictedUntil",
-    ${alias}.restrict_reason AS "restrictReason", ${alias}.is_admin AS "isAdmin",
-    ${alias}.balance_cents AS "balanceCents", ${alias}.total_credited_cents AS "totalCreditedCents",
-    ${alias}.created_at AS "createdAt"`;
-}

@@ -4,7 +4,7 @@ import type { LedgerKind } from "../generated/prisma/enums";
 import { toAccountRecord, type AccountRecord } from "./account-record";
 import { listApiKeys, type ApiKeySummary } from "./list-api-keys";
 
-export interface LedgerLine {
+interface LedgerLine {
   id: number;
   kind: LedgerKind;
   amountCents: number;

@@ -7,9 +7,9 @@ import { normaliseCidr } from "../net/ip";
 import { lockAccount } from "./sql/lock-account";
 
 /** Entries per key: an allowlist is a handful of servers, not a firewall. */
-export const MAX_ALLOWLIST_ENTRIES = 50;
+const MAX_ALLOWLIST_ENTRIES = 50;
 
-export interface SelectedKey {
+interface SelectedKey {
   id: number;
   prefix: string;
 }

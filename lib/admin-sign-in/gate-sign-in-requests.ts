@@ -7,9 +7,9 @@ import { createBoundedQueue, QueueFullError } from "./bounded-queue";
 import { SIGN_IN_ERROR_CODES } from "./sign-in-error-codes";
 import { recordLockout, signInState } from "./sign-in-state";
 
-export const SIGN_IN_PATH = "/api/auth/callback/credentials";
-export const SIGN_IN_REQUESTS_CONCURRENCY = 4;
-export const SIGN_IN_REQUESTS_MAX_WAITING = 16;
+const SIGN_IN_PATH = "/api/auth/callback/credentials";
+const SIGN_IN_REQUESTS_CONCURRENCY = 4;
+const SIGN_IN_REQUESTS_MAX_WAITING = 16;
 
 /**
  * True for every path that can reach next-auth's credentials callback: Next decodes percent-escapes

@@ -9,8 +9,8 @@ import { SignInThrottle, type NewLockout } from "./sign-in-throttle";
  * Two scrypt checks at a time (each takes a libuv thread and 32 MiB), eight more waiting: a flood
  * of sign-ins leaves the thread pool's other threads to the API and answers the excess at once.
  */
-export const PASSWORD_CHECK_CONCURRENCY = 2;
-export const PASSWORD_CHECK_MAX_WAITING = 8;
+const PASSWORD_CHECK_CONCURRENCY = 2;
+const PASSWORD_CHECK_MAX_WAITING = 8;
 
 const holder = globalThis as unknown as { adminSignIn?: { throttle: SignInThrottle; passwordChecks: BoundedQueue } };
 

@@ -35,7 +35,7 @@ export const SIGN_IN_POLICIES: Record<ThrottleScope, ThrottlePolicy> = {
  * or lockout has passed is forgotten to make room: a flood of new subjects must not lift a lockout
  * or a backoff.
  */
-export const MAX_SUBJECTS = 50_000;
+const MAX_SUBJECTS = 50_000;
 /** Oldest entries looked at per newcomer for one that may be forgotten: eviction stays O(1). */
 const EVICTION_SCAN = 64;
 /** The wait a newcomer refused by a full table is told (entries expire within a window). */

@@ -5,7 +5,7 @@ import { z } from "zod";
 import { blankAsMissing, echoedIdentifier, identifier, livemode, plainText } from "./fields";
 import { ORDER_REFERENCE_KINDS } from "../orders/parse-order-reference";
 
-export const MAX_QUANTITY = 10;
+const MAX_QUANTITY = 10;
 
 export const orderBodyAliases = {
   pid: ["PID"],

@@ -34,7 +34,7 @@ export const ErrorBody = z
   })
   .meta({ id: "Error" });
 
-export const Service = z
+const Service = z
   .object({
     productName: z.string(),
     slug: z.string().meta({ example: "br" }),
@@ -53,7 +53,7 @@ export const Service = z
 
 export const ServicesResponse = z.object({ success: z.literal(true), services: z.array(Service) });
 
-export const Product = z
+const Product = z
   .object({
     id: z.string().meta({ description: "Catalog id, passed as pid", example: "SVCBR60" }),
     slug: z.string(),

@@ -3,7 +3,7 @@ import { z } from "zod";
 import { failsAs, identifier } from "./fields";
 import type { ErrorKey } from "../http/errors";
 
-export const REDEEM_CODE_PATTERN = /^[A-Za-z0-9]{2,10}(-[A-Za-z0-9]{2,10}){1,7}$/;
+const REDEEM_CODE_PATTERN = /^[A-Za-z0-9]{2,10}(-[A-Za-z0-9]{2,10}){1,7}$/;
 
 export const BrVerifyBody = z.object({
   playerId: identifier("Battle-royale player id (aliases playerID, userId, userID)"),
@@ -54,7 +54,7 @@ export const RedeemBody = z.object({
   ).optional(),
 });
 
-export const VerifyResponse = z
+const VerifyResponse = z
   .object({
     success: z.literal(true),
     valid: z.literal(true),

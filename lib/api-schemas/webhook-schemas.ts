@@ -14,12 +14,12 @@ export const EventsQuery = z.object({
   limit: queryInt(1, 500, "At most this many events (1-500, default 100)", 4),
 });
 
-export const OrderEventData = Invoice.omit({ codes: true }).meta({
+const OrderEventData = Invoice.omit({ codes: true }).meta({
   id: "OrderEventData",
   description: "The order's Invoice as GET /orders/{orderId} answers it, without `codes` (fetch those from the API)",
 });
 
-export const WalletEventData = z
+const WalletEventData = z
   .object({
     amountUsd: z.number().meta({ description: "The adjustment, USD (positive)" }),
     balanceUsd: z.number().meta({ description: "Balance after it, USD" }),
@@ -28,7 +28,7 @@ export const WalletEventData = z
   })
   .meta({ id: "WalletEventData" });
 
-export const BalanceLowData = z
+const BalanceLowData = z
   .object({
     balanceUsd: z.number(),
     currency: z.literal("USD"),
@@ -36,7 +36,7 @@ export const BalanceLowData = z
   })
   .meta({ id: "BalanceLowData" });
 
-export const EndpointTestData = z
+const EndpointTestData = z
   .object({ endpointId: z.number().int(), url: z.string(), message: z.string() })
   .meta({ id: "EndpointTestData" });
 
@@ -65,7 +65,7 @@ export const WEBHOOK_EVENT_DOCS = {
   "endpoint.test": { data: EndpointTestData, summary: "Sent by /webhook test to that endpoint only" },
 } as const;
 
-export const WebhookEventView = z
+const WebhookEventView = z
   .object({
     id: z.string().meta({
       description: "The event id: the webhook-id header of every delivery of it",

@@ -4,9 +4,9 @@
 // random secrets, so a fast hash is enough and keeps the per-request lookup cheap.
 import crypto from "node:crypto";
 
-export const API_KEY_PREFIX = "svc_";
-export const TEST_API_KEY_PREFIX = "svc_test_";
-export const API_KEY_BODY_LENGTH = 40;
+const API_KEY_PREFIX = "svc_";
+const TEST_API_KEY_PREFIX = "svc_test_";
+const API_KEY_BODY_LENGTH = 40;
 export const API_KEY_PATTERN = /^svc_(test_)?[A-Za-z0-9]{40}$/;
 /** How many characters of a key are shown after creation: its prefix and 8 more. */
 const DISPLAY_BODY_LENGTH = 8;

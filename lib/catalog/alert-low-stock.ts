@@ -6,7 +6,7 @@ import { notifyAdmins } from "../telegram/notify-admins";
 import { telegramFromEnv } from "../telegram/telegram-from-env";
 import { claimStockCrossings, type StockCrossing } from "./sql/claim-stock-crossings";
 
-export function lowStockMessage(crossing: StockCrossing): string {
+function lowStockMessage(crossing: StockCrossing): string {
   return `📦 Low stock: ${crossing.catalogId} (${crossing.packName}) has ${crossing.available} codes left, below its alert at ${crossing.threshold}. Upload codes in the dashboard's catalog.`;
 }
 

@@ -7,9 +7,9 @@ import { NO_CONTROL_CHARACTERS } from "../api-schemas/fields";
 import { MAX_PRODUCT_PRICE_CENTS } from "./set-product-price";
 
 export const LINE_KINDS = ["topup", "gamekey", "giftcard"] as const;
-export const IDENTIFIER_FIELDS = ["userId", "zoneId", "serverId"] as const;
+const IDENTIFIER_FIELDS = ["userId", "zoneId", "serverId"] as const;
 /** A stock rule above this is a typo: no upload holds more codes than MAX_CODES_PER_UPLOAD ten times over. */
-export const MAX_STOCK_ALERT_BELOW = 100_000;
+const MAX_STOCK_ALERT_BELOW = 100_000;
 
 function plain(max: number) {
   return z
@@ -20,30 +20,30 @@ function plain(max: number) {
     .regex(NO_CONTROL_CHARACTERS, "must not contain control characters");
 }
 
-export const LineSlug = z
+const LineSlug = z
   .string()
   .trim()
   .regex(/^[a-z0-9][a-z0-9-]{0,31}$/, "1-32 lower-case letters, digits and dashes");
-export const LineCode = z
+const LineCode = z
   .string()
   .trim()
   .regex(/^[A-Z]{2}$/, "two capital letters (order ids are SVCAPI-<code>-...)");
-export const CatalogId = z
+const CatalogId = z
   .string()
   .trim()
   .regex(/^SVC[A-Z]{2}[0-9A-Z]{1,24}$/, 'SVC, the line\'s code, then 1-24 capital letters or digits, e.g. "SVCBR60"');
-export const PackName = plain(80);
-export const SupplierSku = plain(64);
-export const SupplierName = z
+const PackName = plain(80);
+const SupplierSku = plain(64);
+const SupplierName = z
   .string()
   .trim()
   .regex(/^[a-z0-9][a-z0-9-]{0,39}$/, "1-40 lower-case letters, digits and dashes");
-export const PriceCents = z
+const PriceCents = z
   .number()
   .int()
   .min(1, "must be more than $0.00")
   .max(MAX_PRODUCT_PRICE_CENTS, "must be at most $100,000.00");
-export const StockAlertBelow = z
+const StockAlertBelow = z
   .number()
   .int("a whole number")
   .min(0, "0 or more")
@@ -54,7 +54,7 @@ export const StockAlertBelow = z
 // spelling a client may send fits in 32.
 const ServerSpelling = plain(32);
 
-export const ServerIdOption = z.object({
+const ServerIdOption = z.object({
   value: z
     .string()
     .trim()
@@ -167,7 +167,7 @@ export function describeIssues(error: z.ZodError, names: Record<string, string> 
 }
 
 /** Whether packs of this kind hold codes (and so may have a stock rule) rather than a supplier SKU. */
-export function isCodeStockKind(kind: (typeof LINE_KINDS)[number]): boolean {
+function isCodeStockKind(kind: (typeof LINE_KINDS)[number]): boolean {
   return kind !== "topup";
 }
 

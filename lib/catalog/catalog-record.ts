@@ -9,7 +9,7 @@ export type RequiredField = { field: string; label: string };
 /** A serverId a line accepts; `aliases` are other spellings clients send (matched case-insensitively). */
 export type ServerIdOption = { value: string; label: string; aliases?: string[] };
 
-export type ProductRecord = BigintsAsNumbers<
+type ProductRecord = BigintsAsNumbers<
   Pick<Product, "id" | "catalogId" | "packName" | "priceCents" | "active" | "supplierSku">
 >;
 

@@ -10,8 +10,8 @@ import { formatUsd } from "../money/parse-usd";
 import { MAX_PRODUCT_PRICE_CENTS } from "./set-product-price";
 
 /** -90% to +1000%: anything beyond is a typo, not a price policy. */
-export const MIN_PERCENT_HUNDREDTHS = -9_000;
-export const MAX_PERCENT_HUNDREDTHS = 100_000;
+const MIN_PERCENT_HUNDREDTHS = -9_000;
+const MAX_PERCENT_HUNDREDTHS = 100_000;
 
 export type ChangeLinePricesResult =
   | {

@@ -26,7 +26,7 @@ export const PRICE_LIST_COLUMNS = [
 ] as const;
 /** Columns a file must have; the others may be left out, and then those fields are not changed. */
 const REQUIRED_COLUMNS = ["catalog_id", "line", "name", "price_usd", "active"] as const;
-export const MAX_PRICE_LIST_ROWS = 5_000;
+const MAX_PRICE_LIST_ROWS = 5_000;
 export const MAX_PRICE_LIST_BYTES = 1_000_000;
 
 type Column = (typeof PRICE_LIST_COLUMNS)[number];

@@ -4,7 +4,7 @@
 // lines were refused without echoing any code back.
 import { normaliseCode } from "../codes/code-crypto";
 
-export const MAX_CODE_LENGTH = 200;
+const MAX_CODE_LENGTH = 200;
 export const MAX_CODES_PER_UPLOAD = 10_000;
 
 const HEADER_NAMES = new Set(["code", "codes", "key", "keys", "serial", "pin", "giftcard", "gift card", "gift_card"]);

@@ -3,7 +3,7 @@
 // Test orders take nothing from stock (README: Test mode).
 import crypto from "node:crypto";
 
-export const TEST_CODE_PREFIX = "TEST-";
+const TEST_CODE_PREFIX = "TEST-";
 
 export function testCodes(order: { publicId: string; quantity: number }): string[] {
   return Array.from({ length: order.quantity }, (_, index) => {

@@ -293,7 +293,7 @@ export function childEnvironment(extra: EnvSource = {}): NodeJS.ProcessEnv {
 }
 
 /** This process's secrets (lib/config/secrets.ts). */
-export function secrets(): Secrets {
+function secrets(): Secrets {
   return processSecrets(env().dataDir);
 }
 

@@ -34,7 +34,7 @@ export const SECRETS_FILE_NAME = "secrets.json";
 const RESOLVED = Symbol.for("topup-api.secrets");
 type WithResolved = typeof globalThis & { [RESOLVED]?: Secrets };
 
-export class SecretsError extends Error {}
+class SecretsError extends Error {}
 
 /**
  * Reads a private (0600) file, creating it with create() when it is missing. Creation is atomic (a

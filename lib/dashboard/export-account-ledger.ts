@@ -7,7 +7,7 @@ import { csvNumber, toCsv } from "../csv/to-csv";
 import { listAccountLedger, type AccountLedgerLine } from "./list-account-ledger";
 
 /** The newest entries up to this many are exported: it is a statement, not a backup. */
-export const MAX_EXPORTED_LEDGER_ENTRIES = 100_000;
+const MAX_EXPORTED_LEDGER_ENTRIES = 100_000;
 
 /** The CSV, or undefined when there is no such account. */
 export async function exportAccountLedger(accountId: number): Promise<string | undefined> {

@@ -7,7 +7,7 @@ import { csvHeaderLine, csvNumber, csvRowLine } from "../csv/to-csv";
 import { listOrders, type OrderFilters } from "./list-orders";
 import type { OrderListItem } from "./order-list-item";
 
-export const ORDER_EXPORT_COLUMNS = [
+const ORDER_EXPORT_COLUMNS = [
   "order_id",
   "status",
   "charged",

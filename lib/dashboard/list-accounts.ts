@@ -5,7 +5,7 @@ import type { Prisma } from "../generated/prisma/client";
 import { toAccountRecord, type AccountRecord } from "../accounts/account-record";
 import { escapeLike } from "./escape-like";
 
-export interface AccountListItem extends AccountRecord {
+interface AccountListItem extends AccountRecord {
   activeKeys: number;
   orderCount: number;
 }

@@ -37,7 +37,7 @@ export interface OrderPage {
   newerCursor?: number;
 }
 
-export const DEFAULT_ORDER_PAGE_SIZE = 50;
+const DEFAULT_ORDER_PAGE_SIZE = 50;
 
 export async function listOrders(filters: OrderFilters, page: OrderPageRequest = {}): Promise<OrderPage> {
   const limit = Math.min(Math.max(page.limit ?? DEFAULT_ORDER_PAGE_SIZE, 1), 200);

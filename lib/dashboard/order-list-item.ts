@@ -1,10 +1,7 @@
 // One order as the dashboard's tables show it; shared by the paged list, search and the backlog.
 import type { Prisma } from "../generated/prisma/client";
-import type { OrderStatus } from "../generated/prisma/enums";
 import { numberFromDb } from "../db/number-from-db";
 import type { OrderRecord } from "../orders/order-record";
-
-export type { OrderStatus };
 
 /** The order's fields the tables show, and its holder's @username. */
 export type OrderListItem = Pick<

@@ -7,7 +7,7 @@ import { nullableNumberFromDb, numberFromDb, type BigintsAsNumbers } from "../db
 import type { LedgerKind, OrderStatus } from "../generated/prisma/enums";
 import { toInvoice, type Invoice } from "../orders/sql/build-invoice";
 
-export interface OrderEventLine {
+interface OrderEventLine {
   id: number;
   fromStatus: OrderStatus | null;
   toStatus: OrderStatus;
@@ -16,7 +16,7 @@ export interface OrderEventLine {
   createdAt: Date;
 }
 
-export interface OrderLedgerLine {
+interface OrderLedgerLine {
   id: number;
   kind: LedgerKind;
   amountCents: number;
@@ -26,7 +26,7 @@ export interface OrderLedgerLine {
   createdAt: Date;
 }
 
-export interface OrderAuditLine {
+interface OrderAuditLine {
   id: number;
   actor: string;
   action: string;
@@ -35,7 +35,7 @@ export interface OrderAuditLine {
 }
 
 /** The stored order, money in cents as numbers. */
-export type OrderDetailRecord = BigintsAsNumbers<Order>;
+type OrderDetailRecord = BigintsAsNumbers<Order>;
 
 export interface OrderDetail {
   order: OrderDetailRecord;

@@ -12,7 +12,7 @@ import {
 } from "../orders/parse-order-reference";
 import { ORDER_LIST_SELECT, toOrderListItem, type OrderListItem } from "./order-list-item";
 
-export type OrderMatchKind = "public id" | "order id" | "trxid" | "idempotency key" | "player id";
+type OrderMatchKind = "public id" | "order id" | "trxid" | "idempotency key" | "player id";
 
 export interface OrderSearchResult {
   /** The text actually searched for, after cleaning. */
@@ -31,7 +31,7 @@ const MATCH_KIND_NAMES: Record<OrderReferenceKind, OrderMatchKind> = {
   id: "order id",
 };
 
-export function cleanOrderQuery(raw: string): string {
+function cleanOrderQuery(raw: string): string {
   return raw
     .trim()
     .replace(/^["'`“”‘’<(\[]+|["'`“”‘’>)\].,;:]+$/g, "")

@@ -17,7 +17,7 @@ export type SettleFlaggedOrderResult =
   /** Someone (another admin, the worker) settled it between the check and the change. */
   | { status: "already_settled"; orderStatus: string };
 
-export const MAX_SETTLE_REASON_LENGTH = 200;
+const MAX_SETTLE_REASON_LENGTH = 200;
 
 export async function settleFlaggedOrder(input: {
   orderId: number;

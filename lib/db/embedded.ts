@@ -25,7 +25,7 @@ export const PASSWORD_FILE_NAME = "pg-password";
 // cluster is moved to a generated password on its first start (see adoptLegacyCluster).
 const LEGACY_PASSWORD = "embedded-local";
 
-export class EmbeddedPostgresError extends Error {}
+class EmbeddedPostgresError extends Error {}
 
 function clusterUrl(password: string, port: number, database: string): string {
   return `postgresql://${USER}:${encodeURIComponent(password)}@127.0.0.1:${port}/${database}`;

@@ -9,7 +9,7 @@ import pg from "pg";
 import { Logger, runMigrations as runQueueMigrations } from "graphile-worker";
 import { projectRoot } from "../config/env";
 
-export const migrationsDir = path.join(projectRoot, "prisma", "migrations");
+const migrationsDir = path.join(projectRoot, "prisma", "migrations");
 export const functionsDir = path.join(projectRoot, "prisma", "functions");
 
 // Serialises concurrent migrators (several app instances starting at once).

@@ -60,7 +60,7 @@ function withBufferedBody(req: http.IncomingMessage, body: Buffer): http.Incomin
  * refused and the rest is discarded as it arrives. Resolves with the request to hand to Next, or
  * undefined when it was refused (or aborted).
  */
-export function limitRequestBody(
+function limitRequestBody(
   req: http.IncomingMessage,
   res: http.ServerResponse,
   maxBytes: number,

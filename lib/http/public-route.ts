@@ -23,9 +23,9 @@ import { resolveRequestClientIp } from "./client-address";
 import { authenticateCaller, readApiSettings, type ApiSettings } from "./access-policies";
 
 /** Which runtime switch closes a route: "order" (MAINTENANCE, API_ORDER_DISABLED) or "redeem" (MAINTENANCE). */
-export type RouteAction = "read" | "order" | "redeem";
+type RouteAction = "read" | "order" | "redeem";
 
-export interface HandlerInput<B, Q> {
+interface HandlerInput<B, Q> {
   request: Request;
   caller: ApiCaller;
   clientIp: string;

@@ -3,7 +3,7 @@
 import { ApiError } from "./errors";
 
 /** The catalogue's error string as every code has it; the limit is in `maxBytes`. */
-export function payloadTooLarge(maxBytes: number): ApiError {
+function payloadTooLarge(maxBytes: number): ApiError {
   return new ApiError("PAYLOAD_TOO_LARGE", { extra: { maxBytes } });
 }
 

@@ -58,7 +58,7 @@ function urlOf(path: string, example: OperationExample): string {
   return `$TOPUP_API_URL${filled}${query}`;
 }
 
-export function curlSample(method: string, path: string, example: OperationExample): string {
+function curlSample(method: string, path: string, example: OperationExample): string {
   const lines = [
     `curl -sS${method === "GET" ? "" : ` -X ${method}`} "${urlOf(path, example)}"`,
     `  -H "X-API-Key: $TOPUP_API_KEY"`,
@@ -68,7 +68,7 @@ export function curlSample(method: string, path: string, example: OperationExamp
   return lines.join(" \\\n");
 }
 
-export function typescriptSample(operationKey: string, example: OperationExample): string | undefined {
+function typescriptSample(operationKey: string, example: OperationExample): string | undefined {
   const call = clientCalls[operationKey];
   if (!call) return undefined;
   return [

@@ -5,7 +5,7 @@
 // the API accepts and answers (tests/unit/openapi-examples.test.ts).
 import { demoLine, demoPack } from "../seed/demo-catalog";
 
-export interface NamedExample {
+interface NamedExample {
   summary: string;
   value: unknown;
 }

@@ -17,7 +17,7 @@ import { parsePublicOrderId } from "./public-order-id";
 export const ORDER_REFERENCE_KINDS = ["publicId", "trxid", "idempotencyKey", "id"] as const;
 export type OrderReferenceKind = (typeof ORDER_REFERENCE_KINDS)[number];
 
-export const MAX_ORDER_REFERENCE_LENGTH = 128;
+const MAX_ORDER_REFERENCE_LENGTH = 128;
 const MAX_ORDER_ID = 2_147_483_647;
 
 export interface OrderReference {

@@ -32,7 +32,7 @@ export function requireOrderKeys(body: OrderBody): { pid: string; trxid: string;
   return { pid: body.pid, trxid: body.trxid, idempotencyKey: body.idempotencyKey ?? body.trxid };
 }
 
-export function resolveServerId(input: string, options: CatalogEntry["serverIdOptions"]): string | undefined {
+function resolveServerId(input: string, options: CatalogEntry["serverIdOptions"]): string | undefined {
   const wanted = input.trim().toLowerCase();
   return options?.find(
     (option) =>

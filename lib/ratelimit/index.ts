@@ -20,7 +20,7 @@ export { createRateLimiter } from "./create-rate-limiter";
 export { createMemoryBackend } from "./memory-backend";
 export { createTcpRedisBackend, createUpstashBackend } from "./redis-backends";
 
-export function createBackendFromEnv(timeoutMs: number): RateLimitBackend {
+function createBackendFromEnv(timeoutMs: number): RateLimitBackend {
   const { upstashUrl, upstashToken, redisUrl } = env();
   if (upstashUrl && upstashToken) return createUpstashBackend({ url: upstashUrl, token: upstashToken, timeoutMs });
   if (redisUrl) return createTcpRedisBackend(redisUrl);
@@ -29,7 +29,7 @@ export function createBackendFromEnv(timeoutMs: number): RateLimitBackend {
 
 let shared: RateLimiter | undefined;
 
-export function getRateLimiter(): RateLimiter {
+function getRateLimiter(): RateLimiter {
   if (!shared) {
     const config = env().rateLimit;
     shared = createRateLimiter({ ...config, backend: createBackendFromEnv(config.timeoutMs) });

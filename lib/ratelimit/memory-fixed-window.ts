@@ -5,7 +5,7 @@
 // per-network budget anyway, while the process's memory stays flat).
 import type { FixedWindow, FixedWindowResult, FixedWindowSpec } from "./backend";
 
-export const DEFAULT_MAX_IDENTIFIERS = 100_000;
+const DEFAULT_MAX_IDENTIFIERS = 100_000;
 
 interface Count {
   window: number;

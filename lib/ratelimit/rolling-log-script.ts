@@ -24,7 +24,7 @@ type ScriptRedis = RegionContext["redis"];
  * entries: memory per identifier is bounded whatever a client sends. An entry with a later score
  * than `now` (another instance's clock slightly ahead) counts as inside every window.
  */
-export const ROLLING_LOG_SCRIPT = `
+const ROLLING_LOG_SCRIPT = `
 local key = KEYS[1]
 local now = tonumber(ARGV[1])
 local member = ARGV[2]
@@ -70,7 +70,7 @@ async function runScript(redis: ScriptRedis, keys: string[], args: (string | num
 }
 
 /** Arguments after now and member, shared by the script call (and documented with the script). */
-export function scriptArgs(spec: RollingLogSpec): number[] {
+function scriptArgs(spec: RollingLogSpec): number[] {
   const keep = Math.max(...spec.windows.map((window) => window.tokens));
   // Past the longest window (plus a second for clocks of several instances) the log decides nothing.
   const ttl = Math.max(...spec.windows.map((window) => window.windowMs)) + 1000;

@@ -9,7 +9,7 @@ import { creditWallet } from "../wallet/credit-wallet";
 import { encryptCode, fingerprintCode } from "../codes/code-crypto";
 import { catalogId, demoCatalog, demoCode } from "./demo-catalog";
 
-export const DEMO_ACCOUNT_USERNAME = "demo";
+const DEMO_ACCOUNT_USERNAME = "demo";
 export const DEMO_CREDIT_CENTS = 10_000;
 
 export interface SeedResult {
@@ -86,7 +86,7 @@ export async function seedDemoCatalog(options: { demo?: boolean } = {}): Promise
   }
 }
 
-export async function seedDemoAccount(options: { dataDir?: string; demoApiKey?: string } = {}): Promise<SeedResult> {
+async function seedDemoAccount(options: { dataDir?: string; demoApiKey?: string } = {}): Promise<SeedResult> {
   const prisma = getPrisma();
   const keyFile = options.dataDir ? path.join(options.dataDir, "demo-api-key") : undefined;
   let account = await prisma.account.findFirst({

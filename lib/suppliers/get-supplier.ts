@@ -23,7 +23,7 @@ export const supplierNames: readonly SupplierName[] = SUPPLIER_NAMES;
 
 const instances = new Map<SupplierName, Supplier>();
 
-export function isSupplierName(name: string): name is SupplierName {
+function isSupplierName(name: string): name is SupplierName {
   return Object.hasOwn(factories, name);
 }
 

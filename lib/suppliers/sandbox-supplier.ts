@@ -21,7 +21,6 @@ import type {
 } from "./types";
 
 export { sandboxBehaviours, sandboxCodeRules, sandboxBehaviourFor } from "./sandbox-behaviours";
-export type { SandboxBehaviour, SandboxBehaviourName, SandboxCodeRule } from "./sandbox-behaviours";
 
 export interface SandboxOptions {
   /** The supplier account's name (several sandbox accounts may be configured). */

@@ -18,10 +18,10 @@ export const SUPPLIER_KINDS = ["sandbox", "h2h"] as const;
 export type SupplierKind = (typeof SUPPLIER_KINDS)[number];
 
 /** secretEnv names only these variables, so no other setting (DATABASE_URL ...) can become a signing key. */
-export const SUPPLIER_SECRET_PREFIX = "SUPPLIER_SECRET_";
+const SUPPLIER_SECRET_PREFIX = "SUPPLIER_SECRET_";
 const SECRET_ENV_PATTERN = /^SUPPLIER_SECRET_[A-Z0-9_]+$/;
 
-export const SandboxAccountSettings = z
+const SandboxAccountSettings = z
   .object({
     latencyMs: z.number().int().min(0).max(60_000).optional(),
     down: z.boolean().optional(),
@@ -30,7 +30,7 @@ export const SandboxAccountSettings = z
   })
   .strict();
 
-export const H2hAccountSettings = z
+const H2hAccountSettings = z
   .object({
     baseUrl: z.url().optional(),
     partnerId: z.string().min(1).optional(),

@@ -27,7 +27,7 @@ export type TopupOutcome =
   /** We do not know (no answer, timeout, 5xx, garbage): ask with checkTopup, never guess. */
   | { status: "unknown"; reason: string };
 
-export type FailureSide = "customer" | "supplier";
+type FailureSide = "customer" | "supplier";
 
 /** checkTopup adds "not_found": the supplier never received this reference (safe to place it). */
 export type TopupStatus = TopupOutcome | { status: "not_found" };

@@ -5,7 +5,7 @@ import type { AdminActionRequest, AdminRequestStatus } from "../generated/prisma
 import { numberFromDb } from "../db/number-from-db";
 
 export type AdjustmentKind = "credit" | "debit";
-export type AdjustmentStatus = AdminRequestStatus;
+type AdjustmentStatus = AdminRequestStatus;
 
 /** How long Confirm stays valid: a stale button pressed days later must not move money. */
 export const ADJUSTMENT_TTL_MINUTES = 15;

@@ -2,7 +2,7 @@ import { getPrisma } from "../db/prisma";
 import { numberFromDb } from "../db/number-from-db";
 import { WebhookDeliveryStatus } from "../generated/prisma/enums";
 
-export interface WebhookAttemptView {
+interface WebhookAttemptView {
   attemptedAt: Date;
   httpStatus: number | null;
   responseBody: string | null;

@@ -5,7 +5,7 @@ export const RETRY_SCHEDULE_MS: readonly number[] = [
   0, 5_000, 300_000, 1_800_000, 7_200_000, 18_000_000, 36_000_000, 36_000_000, 86_400_000,
 ];
 export const MAX_ATTEMPTS = RETRY_SCHEDULE_MS.length;
-export const JITTER = 0.1;
+const JITTER = 0.1;
 /** A Retry-After longer than this is capped: the schedule's longest wait. */
 export const MAX_RETRY_AFTER_MS = 86_400_000;
 
@@ -26,9 +26,9 @@ export function delayBeforeAttempt(
 }
 
 /** The longest an endpoint is paused after failures in a row (a Retry-After may ask for more). */
-export const MAX_ENDPOINT_PAUSE_MS = 600_000;
+const MAX_ENDPOINT_PAUSE_MS = 600_000;
 /** The longest Retry-After an endpoint's pause honours. */
-export const MAX_ENDPOINT_RETRY_AFTER_MS = 3_600_000;
+const MAX_ENDPOINT_RETRY_AFTER_MS = 3_600_000;
 
 /**
  * How long an endpoint takes no delivery after its `failuresInARow`-th failed attempt: 1 s, doubling

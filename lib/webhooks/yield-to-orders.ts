@@ -5,9 +5,9 @@
 // drains. A trickle of orders, or slots held by a slow supplier, hold nothing back.
 import { performance, type EventLoopUtilization } from "node:perf_hooks";
 
-export const ORDERS_PER_DELIVERY_WHEN_BUSY = 10;
+const ORDERS_PER_DELIVERY_WHEN_BUSY = 10;
 /** The process counts as short of CPU above this share of busy time. */
-export const BUSY_UTILISATION = 0.3;
+const BUSY_UTILISATION = 0.3;
 /** How long a sample of the event loop's busy time and the orders' rate lasts, by default. */
 const SAMPLE_MS = 100;
 

@@ -71,7 +71,7 @@ function referenceOf(code: TopupErrorCode): { status: number; retryable: boolean
   return code in ERROR_CODES ? ERROR_CODES[code as ErrorCode] : CLIENT_ERROR_CODES[code as ClientErrorCode];
 }
 
-export function isApiErrorCode(value: unknown): value is ErrorCode {
+function isApiErrorCode(value: unknown): value is ErrorCode {
   return typeof value === "string" && Object.prototype.hasOwnProperty.call(ERROR_CODES, value);
 }
 

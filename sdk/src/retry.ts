@@ -60,7 +60,7 @@ export function serverRequestedDelay(response: Response, now = Date.now()): numb
   return Math.max(fromRetryAfter ?? 0, fromRateLimit ?? 0);
 }
 
-export function backoffDelay(attempt: number, baseDelayMs: number, random = Math.random): number {
+function backoffDelay(attempt: number, baseDelayMs: number, random = Math.random): number {
   const ceiling = Math.min(MAX_BACKOFF_MS, baseDelayMs * 2 ** (attempt - 1));
   // Half fixed, half random: spread apart clients that failed together.
   return Math.round(ceiling / 2 + (random() * ceiling) / 2);

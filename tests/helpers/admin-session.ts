@@ -13,7 +13,7 @@ export interface SignInAnswer {
 }
 
 /** next-auth's double-submit CSRF token: the cookie and the form field must match. */
-export async function fetchCsrf(base = baseUrl()): Promise<{ token: string; cookie: string }> {
+async function fetchCsrf(base = baseUrl()): Promise<{ token: string; cookie: string }> {
   const res = await fetch(`${base}/api/auth/csrf`);
   const { csrfToken } = (await res.json()) as { csrfToken: string };
   const cookie = res.headers

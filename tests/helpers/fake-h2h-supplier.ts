@@ -33,7 +33,7 @@ export interface FakeTopup {
   checksBeforeSettling: number;
 }
 
-export interface RecordedRequest {
+interface RecordedRequest {
   method: string;
   path: string;
   route: FakeRoute | "unrouted";

@@ -22,7 +22,7 @@ import { startServer } from "../setup/global-setup";
 import { TEST_ENV } from "../setup/test-env";
 import type { BotContext } from "@/bot/context";
 
-export { buttonsOf, htmlProblem, plain } from "@/bot/local-bot-api";
+export { buttonsOf, plain } from "@/bot/local-bot-api";
 export type FakeUser = LocalUser;
 
 /** A call the bot made, read by the tests as untyped JSON. */

@@ -22,7 +22,7 @@ export async function until(what: string, probe: () => boolean, timeoutMs: numbe
 }
 
 /** One HTTP answer to a placement. */
-export interface PlacementAnswer {
+interface PlacementAnswer {
   trxid: string;
   sentAt: number;
   answeredAt: number;

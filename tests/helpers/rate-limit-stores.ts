@@ -11,7 +11,7 @@ import {
 } from "@/lib/ratelimit";
 import { startUpstashRestServer, type UpstashRestServer } from "./upstash-rest-server";
 
-export const redisUrl = process.env.REDIS_URL;
+const redisUrl = process.env.REDIS_URL;
 
 // What is counted is under test, not how long a store may take: the production bound (300 ms,
 // RATE_LIMIT_TIMEOUT_MS) once expired on a plain call over Upstash REST in a full run beside two busy

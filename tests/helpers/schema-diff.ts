@@ -32,7 +32,7 @@ interface Dmmf {
 
 type Query = (text: string) => Promise<Record<string, any>[]>;
 
-export function parseSchema(schemaText: string): Dmmf {
+function parseSchema(schemaText: string): Dmmf {
   return JSON.parse(wasm.get_dmmf(JSON.stringify({ prismaSchema: [["schema.prisma", schemaText]] })));
 }
 

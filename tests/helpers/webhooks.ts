@@ -11,7 +11,6 @@ import type { WebhookEventType } from "@/lib/webhooks/event-types";
 import { sql, sqlRow } from "./db";
 
 export const DEV_POLICY: DestinationPolicy = { allowPrivate: true, resolve: systemResolver };
-export const PRODUCTION_POLICY: DestinationPolicy = { allowPrivate: false, resolve: systemResolver };
 
 export async function addEndpoint(accountId: number, url: string, eventTypes: string[] = []) {
   const result = await addWebhookEndpoint({ accountId, url, eventTypes, actor: "test", policy: DEV_POLICY });

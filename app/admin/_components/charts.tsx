@@ -2,7 +2,7 @@
 // bar and point carries a tooltip (<title>) with its exact numbers, and each chart's numbers are
 // also in the table under the charts, so nothing is read off a bar's height.
 
-export interface ChartSeries {
+interface ChartSeries {
   key: string;
   label: string;
   color: string;

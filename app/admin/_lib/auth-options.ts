@@ -33,7 +33,7 @@ declare module "next-auth" {
 }
 
 /** The client IP, resolved as the API resolves it (lib/http/client-address.ts). */
-export function clientIpOf(headers: Record<string, unknown> | undefined): string {
+function clientIpOf(headers: Record<string, unknown> | undefined): string {
   const text = (name: string) => {
     const value = headers?.[name];
     return Array.isArray(value) ? value.join(",") : typeof value === "string" ? value : null;

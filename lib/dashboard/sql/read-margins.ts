@@ -4,7 +4,7 @@
 import { getPrisma } from "../../db/prisma";
 import { numberFromDb } from "../../db/number-from-db";
 
-export interface MarginFigures {
+interface MarginFigures {
   orders: number;
   revenueCents: number;
   costCents: number;

@@ -24,7 +24,7 @@ export interface OrderMetricsFigures {
   p95Seconds: number | null;
 }
 
-export interface OrderMetricsBucket extends OrderMetricsFigures {
+interface OrderMetricsBucket extends OrderMetricsFigures {
   start: Date;
   /** Exclusive. */
   end: Date;

@@ -44,12 +44,12 @@ export interface FulfilmentTiming {
 }
 
 /** SUPPLIER_POLL_MS, SUPPLIER_POLL_MAX_MS and SUPPLIER_DEADLINE_MS. */
-export function fulfilmentTiming(): FulfilmentTiming {
+function fulfilmentTiming(): FulfilmentTiming {
   return env().fulfilment;
 }
 
 /** The error of an order no supplier could take: none left untried, open or unpaused. */
-export const NO_SUPPLIER_LEFT = "SUPPLIER UNAVAILABLE";
+const NO_SUPPLIER_LEFT = "SUPPLIER UNAVAILABLE";
 
 type FulfilmentRow = OrderRecord &
   Pick<Product, "supplierSku"> & {

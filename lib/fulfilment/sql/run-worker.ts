@@ -46,7 +46,7 @@ const SWEEP_GRACE = "5 seconds";
 // After a database restart every worker has lost its locks and takes them again within
 // LIVENESS_RETRY_MAX_MS of the database's return: a sweep calls an id dead only when its lock has
 // stayed free this long, so a live worker still reconnecting is never taken for a dead one.
-export const LIVENESS_CONFIRM_MS = 10_000;
+const LIVENESS_CONFIRM_MS = 10_000;
 const LIVENESS_RETRY_MAX_MS = 2_000;
 // Starting graphile's runners again (the database may still be down) backs off up to this.
 const RESTART_RETRY_MAX_MS = 5_000;

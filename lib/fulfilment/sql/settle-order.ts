@@ -14,7 +14,7 @@ import type { OrderStatus } from "../../generated/prisma/enums";
 import { recordOrderWebhookEvent } from "../../webhooks/record-order-webhook-event";
 
 /** An admin's audit entry, built from the order as settled and committed with the settlement. */
-export type SettlementAudit = (order: OrderRecord) => AuditEntry;
+type SettlementAudit = (order: OrderRecord) => AuditEntry;
 
 export const ORDER_FINISHED_CHANNEL = "order_finished";
 /**

@@ -4,7 +4,7 @@
 import { getPrisma } from "../../db/prisma";
 import { numberFromDb, nullableNumberFromDb } from "../../db/number-from-db";
 
-export interface TierPackPrice {
+interface TierPackPrice {
   catalogId: string;
   packName: string;
   listPriceCents: number;

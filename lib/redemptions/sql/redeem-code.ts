@@ -29,7 +29,7 @@ const FINAL_OUTCOMES = new Set<string>(["redeemed", "invalid_code", "code_used",
  * takes it over. Longer than any supplier timeout (H2H_TIMEOUT_MS, SANDBOX_SLOW_MS), so a live
  * attempt is never taken over; even if it were, both ask the supplier under one reference.
  */
-export const REDEEM_IN_FLIGHT_LEASE_SECONDS = 60;
+const REDEEM_IN_FLIGHT_LEASE_SECONDS = 60;
 
 export interface RedeemAnswer {
   body: { success: true; redeemed: true; playerId: string; nickname?: string; redemptionId: number };

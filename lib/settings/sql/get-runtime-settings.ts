@@ -37,7 +37,7 @@ export interface SettingsReader {
 }
 
 const KEYS = [...SWITCH_NAMES, ELIGIBILITY_KEY];
-export const MAX_STALE_MS = 60_000;
+const MAX_STALE_MS = 60_000;
 
 /** A switch's row as the reader selects it: Prisma's Setting, key and value (both column names already). */
 type SettingRecord = Pick<Setting, "key" | "value">;
@@ -130,4 +130,3 @@ export function clearRuntimeSettingsCache(): void {
 }
 
 export { isAccountEligible } from "../is-account-eligible";
-export type { EligibilityRule } from "../setting-schemas";

@@ -9,8 +9,6 @@ import { numberFromDb } from "../../db/number-from-db";
 import type { LedgerKind } from "../../generated/prisma/enums";
 import { newEventId, wakeDispatchersAfterCommit } from "../../webhooks/sql/record-webhook-event";
 
-export type { LedgerKind } from "../../generated/prisma/enums";
-
 export interface LedgerPosting {
   accountId: number;
   kind: LedgerKind;

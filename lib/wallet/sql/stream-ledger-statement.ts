@@ -31,7 +31,7 @@ import { csvHeaderLine, csvNumber, csvRowLine } from "../../csv/to-csv";
 import { LEDGER_CSV_HEADER, statementLineCells, toStatementLine, type LedgerLineRow } from "./list-ledger-entries";
 import { env } from "../../config/env";
 
-export const STATEMENT_BATCH_ROWS = 1000;
+const STATEMENT_BATCH_ROWS = 1000;
 const IDLE_TIMEOUT = "60s";
 
 /** A quarter of the pool (at least one) may serve statements at once. */
@@ -40,7 +40,7 @@ function maxOpenStatements(): number {
 }
 
 /** One key streams one statement at a time: with two or more slots, others always find one free. */
-export const MAX_STATEMENTS_PER_KEY = 1;
+const MAX_STATEMENTS_PER_KEY = 1;
 
 let openStatements = 0;
 const openByKey = new Map<number, number>();

@@ -45,7 +45,7 @@ export type DeliveryResult =
   | { outcome: "failed"; attempt: number; reason: string; endpointDisabled: boolean };
 
 /** The body every attempt of an event sends, byte for byte: `{ type, timestamp, livemode, data }`. */
-export function webhookBody(event: { type: string; createdAt: Date; livemode: boolean; data: unknown }): string {
+function webhookBody(event: { type: string; createdAt: Date; livemode: boolean; data: unknown }): string {
   return JSON.stringify({
     type: event.type,
     timestamp: event.createdAt.toISOString(),
@@ -55,7 +55,7 @@ export function webhookBody(event: { type: string; createdAt: Date; livemode: bo
 }
 
 /** Standard Webhooks headers; during a rotation's overlap the previous secret signs too. */
-export function signedHeaders(
+function signedHeaders(
   row: Pick<WebhookDeliveryRecord, "eventPublicId" | "secret" | "previousSecret" | "previousSecretExpiresAt">,
   body: string,
   now: Date,

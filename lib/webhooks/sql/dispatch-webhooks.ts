@@ -18,11 +18,11 @@ import type { DeliveryGate } from "../yield-to-orders";
 import { prepared, sql } from "../../db/run-sql";
 
 /** How long a claim holds beyond the request's own timeout (recording, a slow database). */
-export const CLAIM_MARGIN_MS = 30_000;
+const CLAIM_MARGIN_MS = 30_000;
 /** How long a dispatcher with only a few free slots waits for more before it claims. */
-export const CLAIM_LINGER_MS = 10;
+const CLAIM_LINGER_MS = 10;
 /** How often an idle dispatcher looks for due deliveries written by other processes. */
-export const DEFAULT_POLL_INTERVAL_MS = 250;
+const DEFAULT_POLL_INTERVAL_MS = 250;
 
 /** How many deliveries may be in flight at once, over every dispatcher (WEBHOOK_*_CONCURRENCY). */
 export interface DeliveryCaps {
@@ -30,7 +30,7 @@ export interface DeliveryCaps {
   perAccount: number;
 }
 
-export const DEFAULT_DELIVERY_CAPS: DeliveryCaps = { perEndpoint: 4, perAccount: 5 };
+const DEFAULT_DELIVERY_CAPS: DeliveryCaps = { perEndpoint: 4, perAccount: 5 };
 
 /**
  * Claims up to `limit` due deliveries for `dispatcherId`; each comes back with its event and

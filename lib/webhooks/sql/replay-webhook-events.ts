@@ -9,8 +9,8 @@ import { firstRow } from "../../db/first-row";
 import { runSql, sql } from "../../db/run-sql";
 import { recordAuditEntry } from "../../audit/sql/record-audit-entry";
 
-export const MAX_REPLAY_EVENTS = 1000;
-export const REPLAY_DELIVERIES_PER_HOUR = 10_000;
+const MAX_REPLAY_EVENTS = 1000;
+const REPLAY_DELIVERIES_PER_HOUR = 10_000;
 /** The first key of the advisory lock that makes one account's replays take turns. */
 const REPLAY_LOCK = 7301;
 
