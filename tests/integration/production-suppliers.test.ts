@@ -16,7 +16,7 @@ import { creditTestWallet } from "@/lib/wallet/test-wallet";
 import { saveSupplierAccount, saveSupplierOffer } from "@/lib/suppliers/manage-suppliers";
 import { supplierDestinationPolicy } from "@/lib/suppliers/supplier-destination";
 import { setSupplierPaused } from "@/lib/suppliers/pause-supplier";
-import { listPacksWithoutRealSupplier } from "@/lib/dashboard/list-packs-without-real-supplier";
+import { listPacksWithoutRealSupplier } from "@/lib/dashboard/sql/list-packs-without-real-supplier";
 import { createAdminUser } from "@/lib/admin-users/create-admin-user";
 import { api } from "../helpers/api";
 import { signInOverHttp } from "../helpers/admin-session";

@@ -6,7 +6,7 @@ import { readMargins, type Margins } from "@/lib/dashboard/sql/read-margins";
 import { readOrderBacklog } from "@/lib/dashboard/read-order-backlog";
 import { readWalletLiability } from "@/lib/dashboard/read-wallet-liability";
 import { listLowStock } from "@/lib/dashboard/list-low-stock";
-import { listPacksWithoutRealSupplier } from "@/lib/dashboard/list-packs-without-real-supplier";
+import { listPacksWithoutRealSupplier } from "@/lib/dashboard/sql/list-packs-without-real-supplier";
 import { sandboxServesLiveOrders } from "@/lib/config/sandbox-serves-live-orders";
 import { requireAdminPage } from "../_lib/session";
 import { formatPercent, formatSeconds, formatTime, formatUsd } from "../_lib/format";
