@@ -21,6 +21,7 @@ import type { HttpMethod, RouteContext, RouteHandler } from "./router";
 import { PeerAddressUnknownError } from "./peer-address";
 import { resolveRequestClientIp } from "./client-address";
 import { authenticateCaller, readApiSettings, type ApiSettings } from "./access-policies";
+import type { OperationExample } from "../openapi/operation-example";
 
 /** Which runtime switch closes a route: "order" (MAINTENANCE, API_ORDER_DISABLED) or "redeem" (MAINTENANCE). */
 type RouteAction = "read" | "order" | "redeem";
@@ -91,6 +92,13 @@ export interface PublicRouteSpec<B extends z.ZodType | undefined, Q extends z.Zo
   handle(
     input: HandlerInput<B extends z.ZodType ? z.output<B> : undefined, Q extends z.ZodType ? z.output<Q> : undefined>,
   ): Promise<unknown>;
+  /** The call /docs shows: its parameters, body and answers (checked against the schemas above by a unit test). */
+  example: OperationExample;
+  /**
+   * The TypeScript client sample's code around `call`, the client's method for this operation (named
+   * by operationId) with the example's arguments: `client.getOrder("SVCAPI-...", { wait: 10 })`.
+   */
+  clientSample(call: string): string;
 }
 
 /** A route file's handler for one method, carrying its spec for the route table and the OpenAPI document. */

@@ -264,7 +264,7 @@ export function buildOpenApiDocument(routes: PublicRoute[]) {
     if (!media?.schema) throw new Error(`${spec.method} ${spec.path}: aliases without a body`);
     media.schema = withAliases(media.schema as JsonSchema, spec.aliases ?? {}, spec.documentRequired ?? []) as never;
   }
-  return attachOperationExamples(document);
+  return attachOperationExamples(document, routes);
 }
 
 // Markdown: /docs renders it above the operations, the error reference (one item per code) as its last section.

@@ -1,33 +1,13 @@
 // The code samples of every operation (`x-codeSamples` in /openapi.json, shown on /docs): curl and
-// the TypeScript client (sdk/). Everything that names the client (its package, `createClient`, its
-// methods) is in this file, so a rename in the client is one edit here.
-import type { OperationExample } from "./operation-examples";
+// the TypeScript client (sdk/), both made from the route's example. The client's method is the
+// operationId (the client is generated from the document); the lines around that call are the
+// route's `clientSample`.
+import type { PublicRouteSpec } from "../http/public-route";
+import type { OperationExample } from "./operation-example";
 
 export const CLIENT_PACKAGE = "@topup-api/client";
 
-/** The client call of each operation, from its example (keys as in operationExamples). */
-const clientCalls: Record<string, (example: OperationExample) => string> = {
-  "GET /services": () => "const { services } = await client.listServices();",
-  "GET /products": () => "const { products } = await client.listProducts();",
-  "GET /catalog": () => "const { products } = await client.getCatalog();",
-  "GET /my-ip": () => "const { ip } = await client.getMyIp();",
-  "GET /balance": () => "const { balanceUsd } = await client.getBalance();",
-  "POST /balance": () =>
-    "// Not available: wallets are funded through the bot, so the client has no method for it.\nconst { balanceUsd } = await client.getBalance();",
-  "POST /orders": (e) =>
-    `// Retries resend the same trxid, so a retry never buys twice.\nconst { invoice, replayed } = await client.placeOrder(${literal(e.body)});\nconst finished = await client.waitForOrder(invoice.orderId, { timeoutMs: 60_000 });`,
-  "GET /orders/{orderId}": (e) =>
-    `const order = await client.getOrder(${literal(e.params!.orderId)}, ${literal(numbers(e.query))});`,
-  "GET /history": (e) =>
-    `const { orders, hasMore } = await client.getHistory(${literal(numbers(e.query))});\n// or every order of this key, page after page:\nfor await (const order of client.iterateHistory()) console.log(order.orderId, order.status);`,
-  "GET /ledger": (e) =>
-    `const { entries } = await client.getLedger(${literal(numbers(e.query))});\n// or every entry, page after page:\nfor await (const entry of client.iterateLedger()) console.log(entry.type, entry.amountUsd, entry.balanceAfterUsd);`,
-  "POST /brvvfy": (e) => `const { nickname } = await client.verifyBrPlayer(${literal(e.body)});`,
-  "POST /mobavfy": (e) => `const { nickname } = await client.verifyMobaPlayer(${literal(e.body)});`,
-  "POST /rdmbr": (e) => `const { redemptionId } = await client.redeemCode(${literal(e.body)});`,
-  "GET /events": (e) => `const { events, nextAfter } = await client.listEvents(${literal(numbers(e.query))});`,
-  "POST /webhooks/replay": (e) => `const { deliveries } = await client.replayWebhooks(${literal(e.body)});`,
-};
+type Spec = Pick<PublicRouteSpec<undefined, undefined>, "method" | "path" | "operationId" | "example" | "clientSample">;
 
 /** A JS object literal in the style people write: `{ pid: "SVCBR60", quantity: 1 }`. */
 function literal(value: unknown): string {
@@ -68,22 +48,28 @@ function curlSample(method: string, path: string, example: OperationExample): st
   return lines.join(" \\\n");
 }
 
-function typescriptSample(operationKey: string, example: OperationExample): string | undefined {
-  const call = clientCalls[operationKey];
-  if (!call) return undefined;
+/** The client's call for the operation with the example's arguments: path parameters, then the query or body. */
+function clientCall(spec: Spec): string {
+  const { params, query, body } = spec.example;
+  const pathValues = [...spec.path.matchAll(/:(\w+)/g)].map(([, name]) => literal(params?.[name!]));
+  const args = [...pathValues, ...(query ? [literal(numbers(query))] : []), ...(body ? [literal(body)] : [])];
+  return `client.${spec.operationId}(${args.join(", ")})`;
+}
+
+function typescriptSample(spec: Spec): string {
   return [
     `import { createClient } from "${CLIENT_PACKAGE}";`,
     "",
     "const client = createClient({ baseUrl: process.env.TOPUP_API_URL!, apiKey: process.env.TOPUP_API_KEY! });",
-    call(example),
+    spec.clientSample(clientCall(spec)),
   ].join("\n");
 }
 
-/** `x-codeSamples` of one operation: curl, then the TypeScript client when it has a method for it. */
-export function codeSamples(method: string, path: string, example: OperationExample) {
-  const typescript = typescriptSample(`${method} ${path}`, example);
+/** `x-codeSamples` of one operation: curl, then the TypeScript client. */
+export function codeSamples(spec: Spec) {
+  const path = spec.path.replace(/:([A-Za-z]+)/g, "{$1}");
   return [
-    { lang: "Shell", label: "curl", source: curlSample(method, path, example) },
-    ...(typescript ? [{ lang: "TypeScript", label: "TypeScript client", source: typescript }] : []),
+    { lang: "Shell", label: "curl", source: curlSample(spec.method, path, spec.example) },
+    { lang: "TypeScript", label: "TypeScript client", source: typescriptSample(spec) },
   ];
 }

@@ -15,6 +15,15 @@ export const GET = publicRoute({
   summary: "Wallet balance in USD",
   description: "The wallet's balance, in USD, as the ledger (GET /ledger) sums it.",
   response: BalanceResponse,
+  example: {
+    responses: {
+      balance: {
+        summary: "The demo account's starting balance",
+        value: { success: true, balanceUsd: 100, currency: "USD", livemode: true },
+      },
+    },
+  },
+  clientSample: (call) => `const { balanceUsd } = await ${call};`,
   errors: [],
   handle: async ({ caller }) => ({
     success: true,
@@ -32,6 +41,11 @@ export const POST = publicRoute({
   summary: "Not available: wallets are funded only through the bot",
   description:
     "Always answers 501 NOT_IMPLEMENTED on this build: wallets are funded in the bot (an admin's /credit). Read the balance with GET /balance.",
+  // Its answer is always the error, whose example the document has already.
+  example: { responses: null },
+  clientSample: () =>
+    "// Not available: wallets are funded through the bot, so the client has no method for it.\n" +
+    "const { balanceUsd } = await client.getBalance();",
   errors: ["NOT_IMPLEMENTED"],
   handle: async () => {
     throw new ApiError("NOT_IMPLEMENTED");

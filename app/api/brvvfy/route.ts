@@ -18,6 +18,16 @@ export const POST = publicRoute({
     "An account that has never been funded is refused with 403 API_NOT_ELIGIBLE and nothing is sent to the supplier (README: Configuration, SUPPLIER_CALLS_REQUIRE_FUNDING).",
   body: BrVerifyBody,
   aliases: brVerifyAliases,
+  example: {
+    body: { playerId: "5123456789" },
+    responses: {
+      found: {
+        summary: "The player exists",
+        value: { success: true, valid: true, game: "br", playerId: "5123456789", nickname: "Player-6789" },
+      },
+    },
+  },
+  clientSample: (call) => `const { nickname } = await ${call};`,
   handle: ({ caller, body }) =>
     verifyPlayer(caller, getCallerSupplier(caller), { game: "br", playerId: body.playerId, trxid: body.trxid }),
 });

@@ -1,4 +1,5 @@
 import { publicRoute } from "@/lib/http/public-route";
+import { products } from "@/lib/openapi/example-values";
 import { otherMethods } from "@/lib/http/route-methods";
 import { GET as getProducts } from "../products/route";
 
@@ -10,6 +11,10 @@ export const GET = publicRoute({
   path: "/catalog",
   summary: "Alias of GET /products (same payload)",
   description: "The same payload as GET /products: one row per active pack, each `id` usable as `pid` on POST /orders.",
+  example: {
+    responses: { products: { summary: "The same payload as GET /products", value: { success: true, products } } },
+  },
+  clientSample: (call) => `const { products } = await ${call};`,
 });
 
 export const { HEAD, POST, PUT, PATCH, DELETE, OPTIONS } = otherMethods({ GET });

@@ -1,4 +1,5 @@
 import { publicRoute } from "@/lib/http/public-route";
+import { completedInvoice } from "@/lib/openapi/example-values";
 import { EventsQuery, EventsResponse } from "@/lib/api-schemas/webhook-schemas";
 import { listWebhookEvents } from "@/lib/webhooks/sql/list-webhook-events";
 import { otherMethods } from "@/lib/http/route-methods";
@@ -16,6 +17,30 @@ export const GET = publicRoute({
     "numbers start at 1 and have no gaps: keep the last one you processed and ask for `?after=` it to catch up.",
   query: EventsQuery,
   response: EventsResponse,
+  example: {
+    query: { after: "41", limit: "100" },
+    responses: {
+      events: {
+        summary: "One event after sequence 41",
+        value: {
+          success: true,
+          events: [
+            {
+              id: "evt_x4Zq8tW0Yb2cD5eF7gH9iJ",
+              sequence: 42,
+              type: "order.completed",
+              timestamp: "2026-01-15T09:30:02.400Z",
+              livemode: true,
+              data: completedInvoice,
+            },
+          ],
+          hasMore: false,
+          nextAfter: 42,
+        },
+      },
+    },
+  },
+  clientSample: (call) => `const { events, nextAfter } = await ${call};`,
   errors: [],
   handle: async ({ caller, query }) => {
     const after = query.after ?? 0;

@@ -1,4 +1,5 @@
 import { publicRoute } from "@/lib/http/public-route";
+import { completedInvoice } from "@/lib/openapi/example-values";
 import { HistoryQuery, HistoryResponse } from "@/lib/api-schemas/order-schemas";
 import { buildInvoices } from "@/lib/orders/sql/build-invoice";
 import { listKeyOrders } from "@/lib/orders/sql/list-orders";
@@ -18,6 +19,19 @@ export const GET = publicRoute({
     "(counted over this key's orders). Values outside those ranges, or not whole numbers, answer 400 INVALID REQUEST with details.",
   query: HistoryQuery,
   response: HistoryResponse,
+  example: {
+    query: { page: "1", pageSize: "20" },
+    responses: {
+      page: {
+        summary: "Paged mode",
+        value: { success: true, count: 1, orders: [completedInvoice], page: 1, pageSize: 20, total: 1, hasMore: false },
+      },
+    },
+  },
+  clientSample: (call) =>
+    `const { orders, hasMore } = await ${call};\n` +
+    "// or every order of this key, page after page:\n" +
+    "for await (const order of client.iterateHistory()) console.log(order.orderId, order.status);",
   errors: [],
   handle: async ({ caller, query }) => {
     const scope = { accountId: caller.accountId, keyId: caller.keyId };

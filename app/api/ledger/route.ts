@@ -1,4 +1,5 @@
 import { publicRoute } from "@/lib/http/public-route";
+import { ORDER_ID, PLACED_AT } from "@/lib/openapi/example-values";
 import { ApiError } from "@/lib/http/errors";
 import { LedgerQuery, LedgerResponse, LedgerStatementCsv, MAX_STATEMENT_DAYS } from "@/lib/api-schemas/order-schemas";
 import { ledgerToCsv, listLedgerEntries } from "@/lib/wallet/sql/list-ledger-entries";
@@ -32,6 +33,47 @@ export const GET = publicRoute({
       description: "With format=csv: `attachment` with a file name (`ledger-<from>-to-<to>.csv` for a statement)",
     },
   },
+  example: {
+    query: { page: "1", pageSize: "50" },
+    responses: {
+      page: {
+        summary: "A credit from the bot and an order's debit, newest first",
+        value: {
+          success: true,
+          page: 1,
+          pageSize: 50,
+          total: 2,
+          hasMore: false,
+          entries: [
+            {
+              id: 2,
+              type: "debit",
+              amountUsd: -0.99,
+              balanceAfterUsd: 99.01,
+              orderId: ORDER_ID,
+              reason: null,
+              createdAt: PLACED_AT,
+              livemode: true,
+            },
+            {
+              id: 1,
+              type: "credit",
+              amountUsd: 100,
+              balanceAfterUsd: 100,
+              orderId: null,
+              reason: "demo funding",
+              createdAt: "2026-01-15T09:00:00.000Z",
+              livemode: true,
+            },
+          ],
+        },
+      },
+    },
+  },
+  clientSample: (call) =>
+    `const { entries } = await ${call};\n` +
+    "// or every entry, page after page:\n" +
+    "for await (const entry of client.iterateLedger()) console.log(entry.type, entry.amountUsd, entry.balanceAfterUsd);",
   errors: ["SERVICE_UNAVAILABLE"],
   handle: async ({ request, caller, query }) => {
     if (query.from && query.to)

@@ -17,6 +17,23 @@ export const POST = publicRoute({
     "An account that has never been funded is refused with 403 API_NOT_ELIGIBLE and nothing is sent to the supplier (README: Configuration, SUPPLIER_CALLS_REQUIRE_FUNDING).",
   body: MobaVerifyBody,
   aliases: mobaVerifyAliases,
+  example: {
+    body: { userId: "98765432", zoneId: "2021" },
+    responses: {
+      found: {
+        summary: "The user exists in that zone",
+        value: {
+          success: true,
+          valid: true,
+          game: "moba",
+          playerId: "98765432",
+          zoneId: "2021",
+          nickname: "Player-5432",
+        },
+      },
+    },
+  },
+  clientSample: (call) => `const { nickname } = await ${call};`,
   handle: ({ caller, body }) =>
     verifyPlayer(caller, getCallerSupplier(caller), {
       game: "moba",

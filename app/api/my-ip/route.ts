@@ -15,6 +15,12 @@ export const GET = publicRoute({
     "can learn which address to add. The key, the account state and the rate limit still apply.",
   ipAllowlist: false,
   response: MyIpResponse,
+  example: {
+    responses: {
+      ip: { summary: "The address allowlists are checked against", value: { success: true, ip: "203.0.113.7" } },
+    },
+  },
+  clientSample: (call) => `const { ip } = await ${call};`,
   errors: [],
   handle: async ({ clientIp }) => ({ success: true, ip: clientIp }),
 });

@@ -1,4 +1,5 @@
 import { publicRoute } from "@/lib/http/public-route";
+import { BR_PACK, brInvoice } from "@/lib/openapi/example-values";
 import { jsonResponse } from "@/lib/http/errors";
 import { InvoiceResponse, OrderBody, orderBodyAliases } from "@/lib/api-schemas/order-schemas";
 import {
@@ -40,6 +41,31 @@ export const POST = publicRoute({
       description: "`true` when the invoice is that of an earlier request with the same idempotency key",
     },
   },
+  example: {
+    body: { pid: BR_PACK, trxid: "INV-10001", userId: "5123456789" },
+    responses: {
+      placed: {
+        summary: "Placed: the wallet was debited and fulfilment started",
+        value: { success: true, ...brInvoice },
+      },
+      insufficientBalance: {
+        summary: "The wallet could not cover it: nothing charged (a new charge needs a new trxid)",
+        value: {
+          success: true,
+          ...brInvoice,
+          orderCreated: false,
+          status: "cancelled",
+          error: "INSUFFICIENT BALANCE",
+          refunded: false,
+          durationSec: 0,
+        },
+      },
+    },
+  },
+  clientSample: (call) =>
+    "// Retries resend the same trxid, so a retry never buys twice.\n" +
+    `const { invoice, replayed } = await ${call};\n` +
+    "const finished = await client.waitForOrder(invoice.orderId, { timeoutMs: 60_000 });",
   errors: [
     "INVALID_REQUEST",
     "UNKNOWN_PID",

@@ -32,6 +32,16 @@ export const POST = publicRoute({
       description: "`true` when the answer is that of an earlier redemption with the same `trxid`",
     },
   },
+  example: {
+    body: { playerId: "5123456789", code: "ABCD-EFGH-1234", trxid: "RDM-20001" },
+    responses: {
+      redeemed: {
+        summary: "Redeemed",
+        value: { success: true, redeemed: true, playerId: "5123456789", nickname: "Player-6789", redemptionId: 42 },
+      },
+    },
+  },
+  clientSample: (call) => `const { redemptionId } = await ${call};`,
   errors: [
     "PLAYER_NOT_FOUND",
     "INVALID_CODE",

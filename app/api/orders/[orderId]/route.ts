@@ -1,4 +1,5 @@
 import { publicRoute } from "@/lib/http/public-route";
+import { completedInvoice, ORDER_ID } from "@/lib/openapi/example-values";
 import { jsonResponse } from "@/lib/http/errors";
 import { InvoiceResponse, OrderIdParams, OrderWaitQuery } from "@/lib/api-schemas/order-schemas";
 import { findOwnOrder } from "@/lib/orders/sql/read-order";
@@ -31,6 +32,17 @@ export const GET = publicRoute({
       required: true,
     },
   },
+  example: {
+    params: { orderId: ORDER_ID },
+    query: { wait: "10" },
+    responses: {
+      completed: {
+        summary: "Completed (held up to 10 s until it finished)",
+        value: { success: true, ...completedInvoice },
+      },
+    },
+  },
+  clientSample: (call) => `const order = await ${call};`,
   errors: ["ORDER_NOT_FOUND"],
   handle: async ({ caller, params, query }) => {
     const found = await findOwnOrder(caller.accountId, parseOrderReference(params.orderId ?? "", query.by));

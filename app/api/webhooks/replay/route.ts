@@ -20,6 +20,13 @@ export const POST = publicRoute({
   body: ReplayBody,
   documentRequired: [["after", "through", "eventIds"]],
   response: ReplayResponse,
+  example: {
+    body: { after: 40, through: 42 },
+    responses: {
+      queued: { summary: "Two events re-sent to one endpoint", value: { success: true, events: 2, deliveries: 2 } },
+    },
+  },
+  clientSample: (call) => `const { deliveries } = await ${call};`,
   errors: ["ENDPOINT_NOT_FOUND", "REPLAY_QUOTA_EXCEEDED"],
   handle: async ({ caller, body }) => {
     const result = await replayWebhookEvents({ accountId: caller.accountId, ...body });
