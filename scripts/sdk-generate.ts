@@ -1,5 +1,6 @@
-// npm run sdk:generate: rewrites the SDK's generated types (sdk/src/generated/) from the OpenAPI
-// document the server serves. Run it after changing a route's schema; the suite fails until you do.
+// npm run sdk:generate: rewrites the SDK's generated types and method table (sdk/src/generated/)
+// from the OpenAPI document the server serves. Run it after adding a route or changing a route's
+// schema; the suite fails until you do.
 import fs from "node:fs";
 import path from "node:path";
 import { renderSdkTypes, SDK_GENERATED_DIR } from "@/lib/openapi/render-sdk-types";

@@ -1,6 +1,7 @@
 // The SDK's generated sources (sdk/src/generated/), rendered from the OpenAPI document exactly as
-// GET /openapi.json serves it: the path and schema types (openapi-typescript) and the error codes
-// with their status and retryability (the document's `x-error-codes`, i.e. the error catalogue).
+// GET /openapi.json serves it: the path and schema types (openapi-typescript), the client's method
+// per operation (render-sdk-operations.ts) and the error codes with their status and retryability
+// (the document's `x-error-codes`, i.e. the error catalogue).
 // `npm run sdk:generate` writes them; tests/unit/sdk-types-fresh.test.ts fails when the checked-in
 // files differ from a fresh rendering, so the client cannot drift from the server.
 import path from "node:path";
@@ -8,6 +9,7 @@ import openapiTS, { astToString, type OpenAPI3 } from "openapi-typescript";
 import { publicRoutes } from "@/app/api/public-routes";
 import { projectRoot } from "../config/env";
 import { buildOpenApiDocument } from "./build-openapi-document";
+import { renderSdkOperations } from "./render-sdk-operations";
 
 export const SDK_GENERATED_DIR = path.join(projectRoot, "sdk", "src", "generated");
 
@@ -43,6 +45,7 @@ export async function renderSdkTypes(openApiJson = servedOpenApiJson()): Promise
   const nodes = await openapiTS(document as OpenAPI3, { silent: true });
   return {
     "openapi.ts": HEADER + astToString(nodes),
+    "operations.ts": renderSdkOperations(document),
     "error-codes.ts": renderErrorCodes(document),
   };
 }

@@ -1,26 +1,13 @@
-// The hand-written layer over the generated client: one typed method per operation, the API key on
-// every request, retries (./retry.ts), typed errors (./errors.ts), long-poll waiting and iterators
-// over the paged lists. `client.http` is the generated openapi-fetch client itself, for anything
-// this layer does not wrap.
+// The hand-written layer over the generated client: one typed method per operation (generated from
+// the OpenAPI document: ./generated/operations.ts), the API key on every request, retries
+// (./retry.ts), typed errors (./errors.ts), long-poll waiting and iterators over the paged lists.
+// `client.http` is the generated openapi-fetch client itself, for anything this layer does not wrap.
 import createFetchClient from "openapi-fetch";
 import type { components, paths } from "./generated/openapi.js";
+import { operationMethods } from "./generated/operations.js";
 import { errorFromResponse, TopupApiError } from "./errors.js";
 import { createRetryingFetch, type RetryOptions } from "./retry.js";
-
-type JsonBody<T> = T extends { content: { "application/json": infer B } } ? B : never;
-type Ok<P extends keyof paths, M extends "get" | "post"> = paths[P][M] extends { responses: { 200: infer R } }
-  ? JsonBody<R>
-  : never;
-type RequestBody<P extends keyof paths> = paths[P]["post"] extends { requestBody?: infer B }
-  ? JsonBody<NonNullable<B>>
-  : never;
-/** Query parameters arrive at the API as text; the client takes numbers where the API reads numbers. */
-type Numeric<Q> = {
-  [K in keyof Q]?: Q[K] extends string | undefined ? (string extends NonNullable<Q[K]> ? string | number : Q[K]) : Q[K];
-};
-type Query<P extends keyof paths> = paths[P]["get"] extends { parameters: { query?: infer Q } }
-  ? Numeric<NonNullable<Q>>
-  : never;
+import type { CallOptions, Ok, OperationRequest, Query, RequestBody, Send } from "./operation-types.js";
 
 export type Invoice = components["schemas"]["Invoice"];
 export type Product = components["schemas"]["Product"];
@@ -51,10 +38,6 @@ export interface ClientOptions {
   fetch?: typeof globalThis.fetch;
   /** Called before each retry: the attempt that failed, why, and the wait. */
   onRetry?: (info: { attempt: number; delayMs: number; reason: string; method: string; url: string }) => void;
-}
-
-export interface CallOptions {
-  signal?: AbortSignal;
 }
 
 export interface PlacedOrder {
@@ -119,34 +102,21 @@ export function createClient(options: ClientOptions) {
     return { data: result.data, response: result.response };
   }
 
+  /** One operation's request, sent as openapi-fetch sends it: for the generated methods. */
+  const send: Send = async (method, path, { path: pathParams, query, body }: OperationRequest, call) => {
+    const request = http.request as (method: string, path: string, init: object) => ReturnType<typeof http.GET>;
+    const init = { params: { path: pathParams, query: stringify(query) }, body, signal: call.signal };
+    return (await unwrap(request(method, path, init))).data as never;
+  };
+  const operations = operationMethods(send);
+
   const client = {
     /** The generated openapi-fetch client (same base URL, key and retries). */
     http,
 
-    /** GET /services: game lines and the fields their orders require. */
-    async listServices(call: CallOptions = {}): Promise<Ok<"/services", "get">> {
-      return (await unwrap(http.GET("/services", { signal: call.signal }))).data;
-    },
+    ...operations,
 
-    /** GET /products: every pack you can order, with its price and stock. */
-    async listProducts(call: CallOptions = {}): Promise<Ok<"/products", "get">> {
-      return (await unwrap(http.GET("/products", { signal: call.signal }))).data;
-    },
-
-    /** GET /catalog. */
-    async getCatalog(call: CallOptions = {}): Promise<Ok<"/catalog", "get">> {
-      return (await unwrap(http.GET("/catalog", { signal: call.signal }))).data;
-    },
-
-    /** GET /my-ip: the address the API sees (answers even where the key's allowlist refuses it). */
-    async getMyIp(call: CallOptions = {}): Promise<Ok<"/my-ip", "get">> {
-      return (await unwrap(http.GET("/my-ip", { signal: call.signal }))).data;
-    },
-
-    /** GET /balance. (POST /balance is not wrapped: it is always 501, wallets are funded in the bot.) */
-    async getBalance(call: CallOptions = {}): Promise<Balance> {
-      return (await unwrap(http.GET("/balance", { signal: call.signal }))).data;
-    },
+    // Where the client adds to an operation's plain call, its method replaces the generated one.
 
     /**
      * POST /orders. Pass your own `trxid` (your order id): it is the idempotency key, so the same
@@ -192,6 +162,10 @@ export function createClient(options: ClientOptions) {
       return { ...invoice, matchedBy: response.headers.get("order-matched-by") };
     },
 
+    /** GET /ledger: one page of your wallet statement, newest first, as JSON. */
+    getLedger: (query: Omit<LedgerQuery, "format" | "from" | "to"> = {}, call: CallOptions = {}): Promise<LedgerPage> =>
+      operations.getLedger({ ...query, format: "json" }, call),
+
     /**
      * Resolves with the order once it is completed or cancelled, holding each request open on the
      * server (`?wait=`) instead of polling. Throws TIMEOUT when it is still unfinished after timeoutMs.
@@ -222,11 +196,6 @@ export function createClient(options: ClientOptions) {
       }
     },
 
-    /** GET /history: this key's orders, newest first (`limit`, or `page` and `pageSize`). */
-    async getHistory(query: Query<"/history"> = {}, call: CallOptions = {}): Promise<HistoryPage> {
-      return (await unwrap(http.GET("/history", { params: { query: stringify(query) }, signal: call.signal }))).data;
-    },
-
     /** Every order of this key, newest first, page after page (`pageSize` 1-50, default 50). */
     async *iterateHistory({
       pageSize = 50,
@@ -243,18 +212,6 @@ export function createClient(options: ClientOptions) {
         }
         if (!result.hasMore || result.orders.length === 0) return;
       }
-    },
-
-    /** GET /ledger: one page of your wallet statement, newest first. */
-    async getLedger(
-      query: Omit<LedgerQuery, "format" | "from" | "to"> = {},
-      call: CallOptions = {},
-    ): Promise<LedgerPage> {
-      const { data } = await unwrap(
-        http.GET("/ledger", { params: { query: { ...stringify(query), format: "json" } }, signal: call.signal }),
-      );
-      // The document lists a text/csv answer too (format=csv); format=json always answers the JSON page.
-      return data as LedgerPage;
     },
 
     /** Every ledger entry, newest first, page after page (`pageSize` 1-500, default 500); other filters pass through. */
@@ -277,26 +234,6 @@ export function createClient(options: ClientOptions) {
       }
     },
 
-    /** POST /brvvfy: check a Battle Royale player id. */
-    async verifyBrPlayer(body: RequestBody<"/brvvfy">, call: CallOptions = {}): Promise<Verification> {
-      return (await unwrap(http.POST("/brvvfy", { body, signal: call.signal }))).data;
-    },
-
-    /** POST /mobavfy: check a MOBA user id and zone. */
-    async verifyMobaPlayer(body: RequestBody<"/mobavfy">, call: CallOptions = {}): Promise<Verification> {
-      return (await unwrap(http.POST("/mobavfy", { body, signal: call.signal }))).data;
-    },
-
-    /** POST /rdmbr: redeem a code for a player (idempotent on `trxid` when you send one). */
-    async redeemCode(body: RequestBody<"/rdmbr">, call: CallOptions = {}): Promise<Redemption> {
-      return (await unwrap(http.POST("/rdmbr", { body, signal: call.signal }))).data;
-    },
-
-    /** GET /events: your webhook events after a sequence number, oldest first. */
-    async listEvents(query: Query<"/events"> = {}, call: CallOptions = {}): Promise<Ok<"/events", "get">> {
-      return (await unwrap(http.GET("/events", { params: { query: stringify(query) }, signal: call.signal }))).data;
-    },
-
     /** Every webhook event after `after` (default 0: from the first), oldest first. */
     async *iterateEvents({
       after = 0,
@@ -312,14 +249,6 @@ export function createClient(options: ClientOptions) {
         }
         if (!result.hasMore || result.events.length === 0) return;
       }
-    },
-
-    /** POST /webhooks/replay: re-send events by sequence range or ids. */
-    async replayWebhooks(
-      body: RequestBody<"/webhooks/replay">,
-      call: CallOptions = {},
-    ): Promise<Ok<"/webhooks/replay", "post">> {
-      return (await unwrap(http.POST("/webhooks/replay", { body, signal: call.signal }))).data;
     },
   };
   return client;

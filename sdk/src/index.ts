@@ -2,7 +2,6 @@
 export { createClient } from "./client.js";
 export type {
   Balance,
-  CallOptions,
   ClientOptions,
   HistoryPage,
   Invoice,
@@ -26,6 +25,7 @@ export {
   type TopupErrorCode,
 } from "./errors.js";
 export { ERROR_CODES, type ErrorCode } from "./generated/error-codes.js";
+export type { CallOptions } from "./operation-types.js";
 export type { RetryOptions } from "./retry.js";
 export { verifyWebhook, type WebhookEvent, type WebhookHeaders } from "./webhooks.js";
 export type { components, paths, webhooks } from "./generated/openapi.js";

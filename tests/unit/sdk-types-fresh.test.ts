@@ -1,6 +1,6 @@
-// The SDK's generated types are what `npm run sdk:generate` would write now: a route schema changed
-// without regenerating fails here, so the client cannot drift from the OpenAPI document the server
-// serves. (tests/integration/sdk-client.test.ts checks that the served /openapi.json is the
+// The SDK's generated types and method table are what `npm run sdk:generate` would write now: a
+// route added or a route schema changed without regenerating fails here, so the client cannot drift
+// from the OpenAPI document the server serves. (tests/integration/sdk-client.test.ts checks that the served /openapi.json is the
 // document rendered here, byte for byte.)
 import fs from "node:fs";
 import path from "node:path";
