@@ -1,5 +1,8 @@
 // The public API: each route file's handler, in the order the docs list them. Both hosts serve this
-// list (at the root and under /api) and the OpenAPI document is built from it.
+// list (at the root and under /api), and the OpenAPI document, /docs and the TypeScript client are
+// built from it. Everything about a route (method, path, schemas, examples) is in its route file's
+// spec; this list only says which exports and in what order. A route file whose public route is
+// missing here fails tests/unit/route-files.test.ts.
 import type { PublicRoute } from "@/lib/http/public-route";
 import * as services from "./services/route";
 import * as products from "./products/route";
