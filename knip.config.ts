@@ -22,9 +22,10 @@ const config: KnipConfig = {
   ignoreDependencies: [
     // Imported by the generated Prisma client (lib/generated/prisma, not in git).
     "@prisma/client",
-    // CLIs that scripts/lint-openapi.ts runs by name (`redocly`, `spectral`).
+    // CLIs that scripts/lint-openapi.ts runs by name (`redocly`, `spectral`), and scripts/lint-sql.ts (`squawk`).
     "@redocly/cli",
     "@stoplight/spectral-cli",
+    "squawk-cli",
   ],
   ignoreBinaries: [
     // System programs, not npm packages: embedded PostgreSQL's user setup and the tests' Redis.

@@ -34,18 +34,6 @@ export async function deliveriesOf(eventPublicId: string) {
   );
 }
 
-/**
- * Jobs of a task still in graphile-worker's queue (payload and run_at), oldest first. The private
- * table, because graphile-worker's public jobs view leaves out the payload.
- */
-export function queuedJobs(task: string) {
-  return sql(
-    `SELECT j.payload, j.run_at FROM graphile_worker._private_jobs j JOIN graphile_worker._private_tasks t ON t.id = j.task_id
-      WHERE t.identifier = $1 ORDER BY j.id`,
-    [task],
-  );
-}
-
 /** How many of an endpoint's deliveries are recorded delivered. */
 export async function deliveredCount(endpointId: number): Promise<number> {
   const row = await sqlRow<{ n: number }>(

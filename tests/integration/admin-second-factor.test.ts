@@ -1,21 +1,36 @@
 // The per-admin lock on wrong second-factor codes, through lib/admin-users on the real database:
 // wrong codes from any sources count against the admin, parallel guesses cannot pass the limit,
 // a right code is refused while locked, and the lock lifts when the window has passed. Turning
-// two-factor off (password and code, counted) and new recovery codes (old ones stop working).
-import { describe, expect, it } from "vitest";
+// two-factor off (password and code, counted) and new recovery codes (old ones stop working). The
+// owners' message goes out through a worker process and a local Bot API, as the service sends it.
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createAdminUser } from "@/lib/admin-users/create-admin-user";
 import { verifyAdminPassword } from "@/lib/admin-users/verify-admin-password";
 import { attemptSecondFactor, SECOND_FACTOR_LOCK } from "@/lib/admin-users/attempt-second-factor";
 import { checkSecondFactor } from "@/lib/admin-users/check-second-factor";
 import { turnOffTwoFactor } from "@/lib/admin-users/turn-off-two-factor";
 import { regenerateRecoveryCodes } from "@/lib/admin-users/regenerate-recovery-codes";
-import { NOTIFY_OWNERS_TASK } from "@/lib/telegram/telegram-tasks";
 import { useCleanDatabase } from "../helpers/clean-database";
 import { sql, sqlRow } from "../helpers/db";
-import { queuedJobs } from "../helpers/webhooks";
+import { FakeTelegram } from "../helpers/fake-telegram";
+import { startNoticeWorker, type NoticeWorker } from "../helpers/bot-notices";
 import { enableTwoFactor, freshTotpCode, totpCodeAt } from "../helpers/two-factor";
 
 useCleanDatabase({ catalog: false });
+
+/** The bootstrap owner's chat (ADMIN_TELEGRAM_IDS): no owner is linked to Telegram here. */
+const OWNER_CHAT = 777_000_222;
+let fake: FakeTelegram;
+let notices: NoticeWorker;
+
+beforeAll(async () => {
+  fake = await FakeTelegram.start();
+  notices = await startNoticeWorker(fake, OWNER_CHAT);
+});
+afterAll(async () => {
+  await notices?.stop();
+  await fake?.close();
+});
 
 const PASSWORD = "a long enough test password";
 
@@ -81,7 +96,7 @@ describe("the per-admin lock on wrong second-factor codes", () => {
     expect(await verifyAdminPassword(email, "not the password", code, "192.0.2.7")).toBeUndefined();
     expect(await wrongCount(admin.id)).toBe(SECOND_FACTOR_LOCK.maxWrong);
 
-    // Audited once, and the owners' message queued for the worker, naming the admin and the sources.
+    // Audited once, and the owners told once, in the bot, naming the admin and the sources.
     expect(
       await sql(`SELECT actor, target_id, details FROM audit_log WHERE action = 'admin_user.second_factor_locked'`),
     ).toEqual([
@@ -91,10 +106,10 @@ describe("the per-admin lock on wrong second-factor codes", () => {
         details: expect.objectContaining({ email, wrongCodes: 10, sources: 10 }),
       },
     ]);
-    const jobs = (await queuedJobs(NOTIFY_OWNERS_TASK)) as { payload: { text: string } }[];
-    expect(jobs).toHaveLength(1);
-    expect(jobs[0]!.payload.text).toContain(`${email}: 10 wrong two-factor codes`);
-    expect(jobs[0]!.payload.text).toContain("from 10 sources");
+    await notices.allSent();
+    expect(notices.textsTo(OWNER_CHAT)).toEqual([
+      expect.stringContaining(`${email}: 10 wrong two-factor codes within 15 minutes, from 10 sources`),
+    ]);
 
     await pastTheWindow(admin.id);
     expect(await verifyAdminPassword(email, PASSWORD, code, "192.0.2.7")).toMatchObject({ email });
@@ -116,6 +131,8 @@ describe("the per-admin lock on wrong second-factor codes", () => {
     expect(
       (await sqlRow(`SELECT count(*)::int AS n FROM audit_log WHERE action = 'admin_user.second_factor_locked'`)).n,
     ).toBe(2);
+    await notices.allSent();
+    expect(notices.textsTo(OWNER_CHAT).filter((text) => text.includes("lock-b@example.com"))).toHaveLength(1);
   });
 
   it("gives a right code back: only wrong ones count", async () => {

@@ -41,7 +41,7 @@ describe("managing admins", () => {
       actor: "admin:boss@example.com",
     });
     expect(invited).toMatchObject({ status: "created", admin: { email: "new@example.com", role: "operator" } });
-    if (invited.status !== "created") return;
+    if (invited.status !== "created") throw new Error(invited.status);
     expect(invited.password).toMatch(/^[A-Za-z2-9]{24}$/);
     expect(await verifyAdminPassword("new@example.com", invited.password)).toMatchObject({ role: "operator" });
     expect(await inviteAdminUser({ email: "new@example.com", role: "owner", actor: "admin:boss@example.com" })).toEqual(
@@ -180,7 +180,7 @@ describe("two-factor", () => {
     const code = await freshTotpCode("tf-a@example.com", setup.secret);
     const confirmed = await confirmTwoFactorSetup({ adminId: admin.id, code, actor: "admin:tf-a@example.com" });
     expect(confirmed.status).toBe("enabled");
-    if (confirmed.status !== "enabled") return;
+    if (confirmed.status !== "enabled") throw new Error(confirmed.status);
     expect(confirmed.recoveryCodes).toHaveLength(10);
     expect(new Set(confirmed.recoveryCodes).size).toBe(10);
     for (const recovery of confirmed.recoveryCodes) expect(recovery).toMatch(/^[A-Z2-7]{4}(-[A-Z2-7]{4}){3}$/);

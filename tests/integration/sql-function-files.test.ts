@@ -1,7 +1,8 @@
 // The SQL functions live once, in prisma/functions/<name>.sql: no migration carries a definition a
-// file also holds, the migrated database's functions and triggers are the files', a changed file
-// reaches the database through the migrate command, and a database that today's main migrated ends
-// equal to a fresh one once the migrate command has run.
+// file also holds (the check `npm run lint:sql` makes, with PostgreSQL's parser), the migrated
+// database's functions and triggers are the files', a changed file reaches the database through the
+// migrate command, and a database that today's main migrated ends equal to a fresh one once the
+// migrate command has run.
 import { execFileSync } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
@@ -11,35 +12,13 @@ import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { projectRoot } from "@/lib/config/env";
 import { applyMigrations, functionsDir, listFunctionFiles, listMigrations } from "@/lib/db/migrate";
 import { snapshotDatabase } from "../helpers/database-snapshot";
+import { definedObjects, repeatedDefinitions } from "../../scripts/sql-definitions";
 
 /** The last commit whose migrations still carried the function bodies. */
 const OLD_MAIN = "b81b11e";
 
-/** The functions and triggers a SQL text creates (comments left out; pg_temp helpers are not kept). */
-function definedObjects(sqlText: string): string[] {
-  const text = sqlText.replace(/--.*$/gm, "");
-  const names: string[] = [];
-  for (const [, name] of text.matchAll(/\bCREATE\s+(?:OR\s+REPLACE\s+)?FUNCTION\s+([\w."]+)\s*\(/gi)) {
-    const bare = name!.replace(/"/g, "").replace(/^public\./, "");
-    if (!bare.startsWith("pg_temp.")) names.push(`function ${bare}`);
-  }
-  for (const [, name] of text.matchAll(/\bCREATE\s+(?:OR\s+REPLACE\s+)?(?:CONSTRAINT\s+)?TRIGGER\s+"?(\w+)"?/gi)) {
-    names.push(`trigger ${name}`);
-  }
-  return names;
-}
-
 const files = listFunctionFiles();
 const fileObjects = new Set(files.flatMap((file) => definedObjects(file.sql)));
-
-/** "<migration>: <object>" for each object a migration defines that a function file also defines. */
-function repeatedDefinitions(migrations: { name: string; sql: string }[]): string[] {
-  return migrations.flatMap((migration) =>
-    definedObjects(migration.sql)
-      .filter((object) => fileObjects.has(object))
-      .map((object) => `${migration.name}: ${object}`),
-  );
-}
 
 function git(args: string[]): string | undefined {
   try {
@@ -72,11 +51,11 @@ function skipWithoutOldMain(context: { skip: () => void }): { name: string; sql:
 
 describe("prisma/functions holds each definition once", () => {
   it("no migration defines a function or trigger that prisma/functions defines", () => {
-    expect(repeatedDefinitions(listMigrations())).toEqual([]);
+    expect(repeatedDefinitions(listMigrations(), files)).toEqual([]);
   });
 
   it("the check finds the definitions that today's main repeated across its migrations", (context) => {
-    const found = repeatedDefinitions(skipWithoutOldMain(context));
+    const found = repeatedDefinitions(skipWithoutOldMain(context), files);
     expect(found.filter((line) => line.endsWith(": function place_order"))).toHaveLength(4);
     expect(found).toContain("20261126080000_supplier_reference: trigger suppliers_never_deleted");
   });

@@ -1,18 +1,18 @@
 // Delivery attempts with time under the test's control: each attempt is run directly with the
-// `now` the schedule asked for, against a local receiver over real HTTP. No worker runs here, so
-// the delivery's next_attempt_at (what the dispatcher claims by) only proves when it was due; the
-// running dispatcher's retries are tests/integration/webhooks-dispatch-retries.test.ts.
+// `now` the schedule asked for, against a local receiver over real HTTP. No dispatcher runs here
+// (the one worker started sends only the bot's notices), so the delivery's next_attempt_at (what
+// the dispatcher claims by) only proves when it was due; the running dispatcher's retries are
+// tests/integration/webhooks-dispatch-retries.test.ts.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { Telegram } from "telegraf";
 import { DELIVERY_TIMEOUT_MS, DISABLE_AFTER_FAILING_MS } from "@/lib/webhooks/sql/deliver-webhook";
 import { RETRY_SCHEDULE_MS, MAX_ATTEMPTS } from "@/lib/webhooks/retry-schedule";
 import { MAX_RESPONSE_BYTES } from "@/lib/webhooks/send-webhook";
-import { notifyEndpointDisabled } from "@/lib/webhooks/notify-endpoint-disabled";
 import { sql, sqlRow, firstOf } from "../helpers/db";
 import { createAccount } from "../helpers/fixtures";
 import { WebhookReceiver } from "../helpers/webhook-receiver";
 import { FakeTelegram } from "../helpers/fake-telegram";
-import { addEndpoint, deliverWebhook, DEV_POLICY, deliveriesOf, queuedJobs, recordEvent } from "../helpers/webhooks";
+import { startNoticeWorker, type NoticeWorker } from "../helpers/bot-notices";
+import { addEndpoint, deliverWebhook, DEV_POLICY, deliveriesOf, recordEvent } from "../helpers/webhooks";
 import { useCleanDatabase } from "../helpers/clean-database";
 
 let receiver: WebhookReceiver;
@@ -172,22 +172,21 @@ describe("retries", () => {
     expect(row.disabled_at).not.toBeNull();
     expect(row.disabled_reason).toMatch(/^every attempt failed since /);
 
+    // The worker tells the holder once, through the Bot API.
     const fake = await FakeTelegram.start();
+    let notices: NoticeWorker | undefined;
     try {
-      const jobs = await queuedJobs("notify_webhook_endpoint_disabled");
-      expect(jobs.map((j) => j.payload.endpointId)).toContain(endpoint.endpointId);
-      expect(
-        await notifyEndpointDisabled(endpoint.endpointId, new Telegram(fake.token, { apiRoot: fake.apiRoot })),
-      ).toBe("sent");
-      const sent = fake.calls.filter((c) => c.method === "sendMessage");
-      expect(sent).toHaveLength(1);
-      expect(Number(sent[0]!.payload.chat_id)).toBe(Number(account.telegramId));
-      expect(sent[0]!.payload.text).toContain(`Webhook endpoint #${endpoint.endpointId}`);
-      expect(sent[0]!.payload.text).toContain("was disabled: every attempt failed since");
+      notices = await startNoticeWorker(fake, 777_000_333);
+      await notices.allSent();
+      const told = notices.textsTo(Number(account.telegramId));
+      expect(told).toHaveLength(1);
+      expect(told[0]).toContain(`Webhook endpoint #${endpoint.endpointId}`);
+      expect(told[0]).toContain("was disabled: every attempt failed since");
     } finally {
+      await notices?.stop();
       await fake.close();
     }
-  });
+  }, 90_000);
 
   it("410 Gone disables the endpoint at once; its other deliveries are then given up without a request", async () => {
     const account = await createAccount();
