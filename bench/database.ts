@@ -140,7 +140,7 @@ export async function forEachLimited<T>(
 export async function seedBench(options: { accounts: number; keys: number }): Promise<BenchIdentities> {
   await seedDemoCatalog();
   const prisma = getPrisma();
-  await saveSupplierAccount({ name: "sandbox-backup", kind: "sandbox", settingsJson: "{}", actor: "bench" });
+  await saveSupplierAccount({ name: "sandbox-backup", kind: "sandbox", settings: {}, actor: "bench" });
   for (const pack of await listPackOffers()) {
     const [first] = pack.offers;
     if (!first) continue;

@@ -15,12 +15,9 @@ import { parseTrustedProxies } from "../net/ip";
 import { givenNodeEnv } from "./given-node-env";
 import { processSecrets, type Secrets } from "./secrets";
 import { assertRealVerifySupplier } from "../suppliers/assert-real-verify-supplier";
+import { SANDBOX_KIND, supplierKind, supplierKindNames } from "../suppliers/kinds";
 
 export type EnvSource = Record<string, string | undefined>;
-
-/** The supplier names SUPPLIER may take (lib/suppliers/get-supplier.ts builds one of each). */
-export const SUPPLIER_NAMES = ["sandbox", "h2h"] as const;
-export type SupplierName = (typeof SUPPLIER_NAMES)[number];
 
 // Unset and empty mean the same: the default.
 const blank = (value: unknown) => (typeof value === "string" && value.trim() === "" ? undefined : value);
@@ -119,9 +116,12 @@ const schema = z
     WEBHOOK_ACCOUNT_CONCURRENCY: int(1, 5),
     // Unset: the dispatcher's own default (lib/webhooks/sql/dispatch-webhooks.ts, 250 ms).
     WEBHOOK_POLL_MS: optionalInt(1),
+    // A supplier kind (lib/suppliers/kinds/), asked when parsing: the kinds' modules import this one.
     SUPPLIER: z.preprocess(
-      (value) => (typeof blank(value) === "string" ? (value as string).trim().toLowerCase() : undefined),
-      z.enum(SUPPLIER_NAMES, `must be one of ${SUPPLIER_NAMES.join(", ")}`).default("sandbox"),
+      (value) => (typeof blank(value) === "string" ? (value as string).trim().toLowerCase() : SANDBOX_KIND),
+      z.string().refine((name) => supplierKind(name) !== undefined, {
+        error: () => `must be one of ${supplierKindNames()}`,
+      }),
     ),
     // On by default: a free account could otherwise spend supplier calls without limit (README: Configuration).
     SUPPLIER_CALLS_REQUIRE_FUNDING: flag(true),

@@ -1,13 +1,15 @@
 // Applies prisma/migrations/*/migration.sql in order and records each in _prisma_migrations the way
 // `prisma migrate deploy` does, so a machine running Prisma's own CLI sees the same state; then the
 // SQL functions of prisma/functions/ as repeatable steps (Flyway's repeatable migrations), each
-// re-applied when its file changes and recorded by name and checksum in _sql_functions.
+// re-applied when its file changes and recorded by name and checksum in _sql_functions. Between the
+// two it writes the rows that code declares: the supplier kinds of lib/suppliers/kinds/.
 import crypto from "node:crypto";
 import fs from "node:fs";
 import path from "node:path";
 import pg from "pg";
 import { Logger, runMigrations as runQueueMigrations } from "graphile-worker";
 import { projectRoot } from "../config/env";
+import { syncSupplierKinds } from "../suppliers/sql/sync-supplier-kinds";
 
 const migrationsDir = path.join(projectRoot, "prisma", "migrations");
 export const functionsDir = path.join(projectRoot, "prisma", "functions");
@@ -175,6 +177,7 @@ export async function applyMigrations(
       applied.push(migration.name);
       log(`applied migration ${migration.name}`);
     }
+    await syncSupplierKinds(client, log);
     // The fulfilment queue's own schema (graphile_worker), so the API can enqueue before any
     // worker has started.
     await runQueueMigrations({ connectionString, logger: quietQueueLogger });

@@ -1,41 +1,30 @@
-// Which supplier answers a call: a top-up goes to its game line's `supplier`; verify and redeem,
-// tied to no line, go to SUPPLIER. One instance per name per process, because the sandbox's memory
-// of references must be shared by every caller. A name whose configuration is missing throws
-// SupplierConfigError on every call rather than answering "unavailable": an operator's mistake is loud.
-import { env, SUPPLIER_NAMES, type Env, type SupplierName } from "../config/env";
-import { createH2hSupplier, h2hConfigFromEnv } from "./h2h-supplier";
-import { createSandboxSupplier } from "./sandbox-supplier";
+// Which supplier answers a call: a top-up goes to its pack's supplier accounts (supplier-account.ts);
+// verify and redeem, tied to no pack, go to SUPPLIER: a kind (kinds/index.ts), built by the same path
+// as an account named after it with no settings. One instance per name per process, because the
+// sandbox's memory of references must be shared by every caller. A name whose configuration is
+// missing throws SupplierConfigError on every call rather than answering "unavailable": an
+// operator's mistake is loud.
+import { env, type Env } from "../config/env";
 import { sandboxServesLiveOrders } from "../config/sandbox-serves-live-orders";
+import { realSupplierAdvice } from "./assert-real-verify-supplier";
+import { SANDBOX_KIND, supplierKind, supplierKindNames } from "./kinds";
+import { buildSupplier } from "./supplier-account";
 import { SupplierConfigError } from "./supplier-config";
 import type { Supplier } from "./types";
 
 export { SupplierConfigError } from "./supplier-config";
 
-type SupplierSettings = Pick<Env, "sandbox" | "h2h">;
+const instances = new Map<string, Supplier>();
 
-const factories: Record<SupplierName, (settings: SupplierSettings) => Supplier> = {
-  sandbox: (settings) => createSandboxSupplier(settings.sandbox),
-  h2h: (settings) => createH2hSupplier(h2hConfigFromEnv(settings.h2h)),
-};
-
-export type { SupplierName } from "../config/env";
-export const supplierNames: readonly SupplierName[] = SUPPLIER_NAMES;
-
-const instances = new Map<SupplierName, Supplier>();
-
-function isSupplierName(name: string): name is SupplierName {
-  return Object.hasOwn(factories, name);
-}
-
-/** The supplier named `name` (SUPPLIER, for verify and redeem, when not given). */
-export function getSupplier(name: string = env().supplier, settings: SupplierSettings = env()): Supplier {
+/** The supplier of kind `name` (SUPPLIER, for verify and redeem, when not given). */
+export function getSupplier(name: string = env().supplier, config: Env = env()): Supplier {
   const normalised = name.trim().toLowerCase();
-  if (!isSupplierName(normalised)) {
-    throw new SupplierConfigError(`Unknown supplier "${name}": expected one of ${supplierNames.join(", ")}.`);
+  if (!supplierKind(normalised)) {
+    throw new SupplierConfigError(`Unknown supplier "${name}": expected one of ${supplierKindNames()}.`);
   }
   let supplier = instances.get(normalised);
   if (!supplier) {
-    supplier = factories[normalised](settings);
+    supplier = buildSupplier({ name: normalised, kind: normalised, settings: {} }, config);
     instances.set(normalised, supplier);
   }
   return supplier;
@@ -43,14 +32,16 @@ export function getSupplier(name: string = env().supplier, settings: SupplierSet
 
 /**
  * Who answers a caller's verify or redeem: SUPPLIER, or for a test key always the sandbox (test
- * mode). A live call in production is never answered by the sandbox (the start check refuses that
- * configuration already: assert-real-verify-supplier.ts).
+ * mode). A live call in production is never answered by a kind that is not real (the start check
+ * refuses that configuration already: assert-real-verify-supplier.ts).
  */
 export function getCallerSupplier(caller: { livemode: boolean }): Supplier {
-  if (!caller.livemode) return getSupplier("sandbox");
+  if (!caller.livemode) return getSupplier(SANDBOX_KIND);
   const name = env().supplier;
-  if (name === "sandbox" && !sandboxServesLiveOrders()) {
-    throw new SupplierConfigError("SUPPLIER=sandbox cannot answer live calls in production: set SUPPLIER=h2h.");
+  if (!supplierKind(name)?.real && !sandboxServesLiveOrders()) {
+    throw new SupplierConfigError(
+      `SUPPLIER=${name} cannot answer live calls in production: set ${realSupplierAdvice()}.`,
+    );
   }
   return getSupplier(name);
 }

@@ -6,9 +6,12 @@ import { getPrisma } from "../db/prisma";
 import { recordAuditEntry } from "../audit/sql/record-audit-entry";
 import { numberFromDb } from "../db/number-from-db";
 import { sealSecret } from "../webhooks/endpoint-secret";
-import { DestinationRefused, resolveDestination, type DestinationPolicy } from "../webhooks/check-destination";
+import type { DestinationPolicy } from "../webhooks/check-destination";
 import { expectedVersion, nextVersion, staleEditMessage, whereVersion } from "../db/edit-version";
-import { SUPPLIER_KINDS, SUPPLIER_SETTINGS, type SupplierKind } from "./supplier-account";
+import type { Prisma } from "../generated/prisma/client";
+import { supplierKind, supplierKindNames } from "./kinds";
+import type { SupplierKind } from "./kinds/supplier-kind";
+import { splitSealedSecret } from "./supplier-account";
 import { supplierDestinationPolicy } from "./supplier-destination";
 
 export type ManageResult = { status: "saved"; message: string } | { status: "refused"; message: string };
@@ -20,79 +23,35 @@ const SupplierName = z
 
 /**
  * Adds a supplier account (no version given: the name must be new), or changes the one that form
- * was opened on (its version: refused when another admin saved it since). An h2h secret given here
- * is sealed at rest (CODES_ENCRYPTION_KEY) and never shown again; an edit without one keeps the
- * sealed secret, unless `clearSecret` asks to drop it. An account's own baseUrl must pass the
- * webhooks' destination check (supplier-destination.ts) and comes with a secret of its own.
+ * was opened on (its version: refused when another admin saved it since). The settings are checked
+ * by the account's kind (kinds/). A secret given here is sealed at rest (CODES_ENCRYPTION_KEY) and
+ * never shown again; an edit without one keeps the sealed secret, unless `clearSecret` asks to drop it.
  */
-export async function saveSupplierAccount(input: {
-  name: string;
-  kind: string;
-  settingsJson: string;
-  secret?: string;
-  clearSecret?: boolean;
-  version?: string;
-  actor: string;
-  policy?: DestinationPolicy;
-}): Promise<ManageResult> {
-  const name = SupplierName.safeParse(input.name);
-  if (!name.success) return refused(`Name: ${name.error.issues[0]!.message}.`);
-  if (!(SUPPLIER_KINDS as readonly string[]).includes(input.kind))
-    return refused(`Kind: one of ${SUPPLIER_KINDS.join(", ")}.`);
-  const kind = input.kind as SupplierKind;
-  let raw: unknown;
-  try {
-    raw = JSON.parse(input.settingsJson.trim() || "{}");
-  } catch {
-    return refused("Settings: not JSON.");
-  }
-  if (raw && typeof raw === "object" && "sealedSecret" in raw)
-    return refused("Settings: sealedSecret is not written here: give the secret in its own field.");
-  const settings = SUPPLIER_SETTINGS[kind].safeParse(raw);
-  if (!settings.success) {
-    const issue = settings.error.issues[0]!;
-    return refused(`Settings: ${issue.path.join(".") || "value"}: ${issue.message}.`);
-  }
-  if (kind !== "h2h" && (input.secret || input.clearSecret)) return refused("Secret: only an h2h supplier has one.");
-  if (input.secret && input.clearSecret) return refused("Secret: give a new one or clear it, not both.");
-  const baseUrl = kind === "h2h" ? (settings.data as { baseUrl?: string }).baseUrl : undefined;
-  if (baseUrl) {
-    try {
-      await resolveDestination(baseUrl, input.policy ?? supplierDestinationPolicy());
-    } catch (error) {
-      if (error instanceof DestinationRefused)
-        return refused(`Settings: baseUrl: ${error.message} (SUPPLIERS_ALLOW_PRIVATE=1 allows private addresses).`);
-      throw error;
-    }
-  }
+export async function saveSupplierAccount(input: SupplierAccountInput): Promise<ManageResult> {
+  const checked = await checkSupplierAccount(input);
+  if ("refused" in checked) return refused(checked.refused);
+  const { name, kind, settings } = checked;
   const expected = expectedVersion(input.version);
   return getPrisma().$transaction(async (tx) => {
-    const existing = await tx.supplier.findUnique({ where: { name: name.data } });
-    if (existing && !expected) return refused(`Supplier ${name.data} exists: change it with its own form.`);
-    if (!existing && expected) return refused(`No supplier ${name.data}.`);
-    const had = existing?.kind === "h2h" ? sealedSecretOf(existing.settings) : undefined;
-    const kept = input.clearSecret || kind !== "h2h" ? undefined : had;
+    const existing = await tx.supplier.findUnique({ where: { name } });
+    if (existing && !expected) return refused(`Supplier ${name} exists: change it with its own form.`);
+    if (!existing && expected) return refused(`No supplier ${name}.`);
+    const had = existing ? splitSealedSecret(existing.settings).sealedSecret : undefined;
+    const kept = input.clearSecret || !kind.sealedSecret ? undefined : had;
     const sealed = input.secret ? sealSecret(input.secret) : kept;
-    const secretEnv = (settings.data as { secretEnv?: string }).secretEnv;
-    if (sealed && secretEnv)
-      return refused(
-        "Secret: this supplier has a sealed secret and a secretEnv: clear the secret or remove secretEnv.",
-      );
-    if (baseUrl && !sealed && !secretEnv)
-      return refused(
-        "Secret: a supplier with a baseUrl of its own signs with a secret of its own: give one, or name a SUPPLIER_SECRET_ variable in secretEnv.",
-      );
-    const stored = sealed ? { ...settings.data, sealedSecret: sealed } : settings.data;
+    const secretRefusal = kind.refuseSecret?.(settings, Boolean(sealed));
+    if (secretRefusal) return refused(secretRefusal);
+    const stored = sealed ? { ...settings, sealedSecret: sealed } : settings;
     let id: number;
     if (existing) {
       const changed = await tx.supplier.updateMany({
         where: whereVersion({ id: existing.id }, expected),
-        data: { kind, settings: stored, updatedAt: nextVersion(expected) },
+        data: { kind: kind.name, settings: stored, updatedAt: nextVersion(expected) },
       });
-      if (changed.count === 0) return refused(staleEditMessage(`Supplier ${name.data}`));
+      if (changed.count === 0) return refused(staleEditMessage(`Supplier ${name}`));
       id = existing.id;
     } else {
-      ({ id } = await tx.supplier.create({ data: { name: name.data, kind, settings: stored }, select: { id: true } }));
+      ({ id } = await tx.supplier.create({ data: { name, kind: kind.name, settings: stored }, select: { id: true } }));
     }
     const secret = input.secret ? "new" : had && !kept ? "cleared" : kept ? "kept" : "none";
     await recordAuditEntry(
@@ -101,28 +60,65 @@ export async function saveSupplierAccount(input: {
         action: "supplier.save",
         targetType: "supplier",
         targetId: id,
-        details: { name: name.data, kind, settings: settings.data, secret, secretSet: Boolean(input.secret) },
+        details: {
+          name,
+          kind: kind.name,
+          settings,
+          secret,
+          secretSet: Boolean(input.secret),
+        } as Prisma.InputJsonObject,
       },
       tx,
     );
-    return { status: "saved" as const, message: `Supplier ${name.data} saved.` };
+    return { status: "saved" as const, message: `Supplier ${name} saved.` };
   });
+}
+
+interface SupplierAccountInput {
+  name: string;
+  kind: string;
+  /** The account's settings, as the Suppliers page read them from the kind's inputs. */
+  settings: unknown;
+  secret?: string;
+  clearSecret?: boolean;
+  version?: string;
+  actor: string;
+  policy?: DestinationPolicy;
+}
+
+/** The name, and the kind with the settings it accepts; or the first refusal, before anything is written. */
+async function checkSupplierAccount(
+  input: SupplierAccountInput,
+): Promise<{ name: string; kind: SupplierKind; settings: Prisma.InputJsonObject } | { refused: string }> {
+  const name = SupplierName.safeParse(input.name);
+  if (!name.success) return { refused: `Name: ${name.error.issues[0]!.message}.` };
+  const kind = supplierKind(input.kind);
+  if (!kind) return { refused: `Kind: one of ${supplierKindNames()}.` };
+  const raw = input.settings ?? {};
+  if (typeof raw === "object" && "sealedSecret" in raw)
+    return { refused: "Settings: sealedSecret is not written here: give the secret in its own field." };
+  const settings = kind.settings.safeParse(raw);
+  if (!settings.success) {
+    const issue = settings.error.issues[0]!;
+    return { refused: `Settings: ${issue.path.join(".") || "value"}: ${issue.message}.` };
+  }
+  if (!kind.sealedSecret && (input.secret || input.clearSecret))
+    return { refused: `Secret: a ${kind.name} supplier has none.` };
+  if (input.secret && input.clearSecret) return { refused: "Secret: give a new one or clear it, not both." };
+  const refusal = await kind.refuseSettings?.(settings.data, input.policy ?? supplierDestinationPolicy());
+  // What a kind's schema accepts is JSON: objects, arrays, strings, numbers and booleans.
+  return refusal ? { refused: refusal } : { name: name.data, kind, settings: settings.data as Prisma.InputJsonObject };
 }
 
 function refused(message: string): ManageResult {
   return { status: "refused", message };
 }
 
-function sealedSecretOf(settings: unknown): string | undefined {
-  const sealed = (settings as { sealedSecret?: unknown } | null)?.sealedSecret;
-  return typeof sealed === "string" && sealed ? sealed : undefined;
-}
-
 export interface SupplierAccountForm {
   name: string;
   kind: string;
-  /** The settings without the sealed secret, as JSON for the form. */
-  settingsJson: string;
+  /** The settings without the sealed secret, for the kind's inputs. */
+  settings: Record<string, unknown>;
   hasSealedSecret: boolean;
   updatedAt: Date;
 }
@@ -131,11 +127,11 @@ export interface SupplierAccountForm {
 export async function listSupplierAccounts(): Promise<SupplierAccountForm[]> {
   const rows = await getPrisma().supplier.findMany({ orderBy: { name: "asc" } });
   return rows.map((row) => {
-    const { sealedSecret, ...shown } = (row.settings ?? {}) as { sealedSecret?: string };
+    const { settings, sealedSecret } = splitSealedSecret(row.settings);
     return {
       name: row.name,
       kind: row.kind,
-      settingsJson: JSON.stringify(shown),
+      settings: (settings ?? {}) as Record<string, unknown>,
       hasSealedSecret: Boolean(sealedSecret),
       updatedAt: row.updatedAt,
     };

@@ -38,11 +38,15 @@ export async function closeSql(): Promise<void> {
   await closePool();
 }
 
-/** Empties every application table (the records of migrations and function files stay), so each test file starts clean. */
+/**
+ * Empties every application table, so each test file starts clean. What the migrate command writes
+ * stays: its records of migrations and function files, and the supplier kinds it keeps from the code.
+ */
 export async function resetDatabase(): Promise<void> {
   const prisma = getPrisma();
   const tables = await prisma.$queryRaw<{ tablename: string }[]>`
-    SELECT tablename FROM pg_tables WHERE schemaname = 'public' AND tablename NOT IN ('_prisma_migrations', '_sql_functions')`;
+    SELECT tablename FROM pg_tables WHERE schemaname = 'public'
+       AND tablename NOT IN ('_prisma_migrations', '_sql_functions', 'supplier_kinds')`;
   await prisma.$executeRawUnsafe(
     `TRUNCATE ${tables.map((t) => `"${t.tablename}"`).join(", ")} RESTART IDENTITY CASCADE`,
   );

@@ -156,7 +156,7 @@ describe("suppliers", () => {
     const page = (await listSupplierAccounts()).find((account) => account.name === "sandbox")!;
     const version = editVersionOf(page.updatedAt);
     const save = (settings: object, actor: string) =>
-      saveSupplierAccount({ name: "sandbox", kind: "sandbox", settingsJson: JSON.stringify(settings), version, actor });
+      saveSupplierAccount({ name: "sandbox", kind: "sandbox", settings, version, actor });
     expect(await save({ latencyMs: 5 }, BOB)).toMatchObject({ status: "saved" });
     expect(await save({ down: true }, ALICE)).toEqual({
       status: "refused",
@@ -167,7 +167,7 @@ describe("suppliers", () => {
   });
 
   it("the add form cannot overwrite an existing account", async () => {
-    const added = await saveSupplierAccount({ name: "sandbox", kind: "sandbox", settingsJson: "{}", actor: ALICE });
+    const added = await saveSupplierAccount({ name: "sandbox", kind: "sandbox", settings: {}, actor: ALICE });
     expect(added).toEqual({ status: "refused", message: "Supplier sandbox exists: change it with its own form." });
   });
 });

@@ -132,7 +132,7 @@ describe("production: live orders need a real supplier", () => {
       await saveSupplierAccount({
         name: "real-h2h",
         kind: "h2h",
-        settingsJson: JSON.stringify({ baseUrl: fake.baseUrl, partnerId: fake.partnerId, timeoutMs: 2000 }),
+        settings: { baseUrl: fake.baseUrl, partnerId: fake.partnerId, timeoutMs: 2000 },
         secret: fake.secret,
         actor: OWNER,
         policy: supplierDestinationPolicy({ suppliersAllowPrivate: true }),
@@ -168,9 +168,9 @@ describe("production: live orders need a real supplier", () => {
   });
 
   it("never sends a live order to a sandbox-kind supplier, even one an admin put first", async () => {
-    expect(
-      await saveSupplierAccount({ name: "sandbox", kind: "sandbox", settingsJson: "{}", actor: OWNER }),
-    ).toMatchObject({ status: "saved" });
+    expect(await saveSupplierAccount({ name: "sandbox", kind: "sandbox", settings: {}, actor: OWNER })).toMatchObject({
+      status: "saved",
+    });
     for (const [pid, sku] of [
       ["SVCBR60", "br-60"],
       ["SVCBR325", "br-325"],

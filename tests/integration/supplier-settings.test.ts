@@ -50,8 +50,8 @@ async function versionOf(name: string): Promise<string> {
   return editVersionOf((await account(name)).updatedAt);
 }
 
-function settingsOf(fake: FakeH2hSupplier, extra: object = {}): string {
-  return JSON.stringify({ baseUrl: fake.baseUrl, partnerId: fake.partnerId, timeoutMs: 5000, ...extra });
+function settingsOf(fake: FakeH2hSupplier, extra: object = {}): object {
+  return { baseUrl: fake.baseUrl, partnerId: fake.partnerId, timeoutMs: 5000, ...extra };
 }
 
 async function verifyAt(name: string, config: Env = allowed) {
@@ -63,7 +63,7 @@ describe("the sealed secret", () => {
     const added = await saveSupplierAccount({
       name: "second",
       kind: "h2h",
-      settingsJson: settingsOf(second),
+      settings: settingsOf(second),
       secret: "second-secret",
       actor: ACTOR,
       policy: allowPrivate,
@@ -76,7 +76,7 @@ describe("the sealed secret", () => {
     const edited = await saveSupplierAccount({
       name: "second",
       kind: "h2h",
-      settingsJson: settingsOf(second, { timeoutMs: 4000 }),
+      settings: settingsOf(second, { timeoutMs: 4000 }),
       version: await versionOf("second"),
       actor: ACTOR,
       policy: allowPrivate,
@@ -97,7 +97,7 @@ describe("the sealed secret", () => {
     const both = await saveSupplierAccount({
       name: "second",
       kind: "h2h",
-      settingsJson: settingsOf(second, { secretEnv: "SUPPLIER_SECRET_SECOND" }),
+      settings: settingsOf(second, { secretEnv: "SUPPLIER_SECRET_SECOND" }),
       version: await versionOf("second"),
       actor: ACTOR,
       policy: allowPrivate,
@@ -110,7 +110,7 @@ describe("the sealed secret", () => {
     const cleared = await saveSupplierAccount({
       name: "second",
       kind: "h2h",
-      settingsJson: settingsOf(second, { secretEnv: "SUPPLIER_SECRET_SECOND" }),
+      settings: settingsOf(second, { secretEnv: "SUPPLIER_SECRET_SECOND" }),
       clearSecret: true,
       version: await versionOf("second"),
       actor: ACTOR,
@@ -128,7 +128,7 @@ describe("the sealed secret", () => {
     const result = await saveSupplierAccount({
       name: "third",
       kind: "h2h",
-      settingsJson: JSON.stringify({ sealedSecret: stolen }),
+      settings: { sealedSecret: stolen },
       actor: ACTOR,
       policy: allowPrivate,
     });
@@ -145,7 +145,7 @@ describe("secretEnv", () => {
       const result = await saveSupplierAccount({
         name: "env-named",
         kind: "h2h",
-        settingsJson: settingsOf(second, { secretEnv: name }),
+        settings: settingsOf(second, { secretEnv: name }),
         actor: ACTOR,
         policy: allowPrivate,
       });
@@ -173,7 +173,7 @@ describe("baseUrl's destination", () => {
     const loopback = await saveSupplierAccount({
       name: "private",
       kind: "h2h",
-      settingsJson: settingsOf(second),
+      settings: settingsOf(second),
       secret: "second-secret",
       actor: ACTOR,
       policy: refusedPolicy,
@@ -185,7 +185,7 @@ describe("baseUrl's destination", () => {
     const internal = await saveSupplierAccount({
       name: "private",
       kind: "h2h",
-      settingsJson: JSON.stringify({ baseUrl: "https://supplier.internal/api", partnerId: "p" }),
+      settings: { baseUrl: "https://supplier.internal/api", partnerId: "p" },
       secret: "s",
       actor: ACTOR,
       policy: { ...refusedPolicy, resolve: async () => [{ address: "10.1.2.3", family: 4 }] },
@@ -198,7 +198,7 @@ describe("baseUrl's destination", () => {
     const metadata = await saveSupplierAccount({
       name: "private",
       kind: "h2h",
-      settingsJson: JSON.stringify({ baseUrl: "http://169.254.169.254/latest", partnerId: "p" }),
+      settings: { baseUrl: "http://169.254.169.254/latest", partnerId: "p" },
       secret: "s",
       actor: ACTOR,
       policy: allowPrivate,
@@ -232,7 +232,7 @@ describe("whose secret signs", () => {
     const saved = await saveSupplierAccount({
       name: "no-secret",
       kind: "h2h",
-      settingsJson: settingsOf(second),
+      settings: settingsOf(second),
       actor: ACTOR,
       policy: allowPrivate,
     });

@@ -1,12 +1,13 @@
 import { describe, expect, it } from "vitest";
 import { ConfigError, loadEnv } from "@/lib/config/env";
-import { getSupplier, supplierNames, SupplierConfigError } from "@/lib/suppliers/get-supplier";
+import { getSupplier, SupplierConfigError } from "@/lib/suppliers/get-supplier";
+import { supplierKinds } from "@/lib/suppliers/kinds";
 
 // The module keeps one instance per name for the whole file, so the tests below run in order:
 // h2h is first asked for without its configuration, then with it.
 describe("getSupplier", () => {
   it("knows sandbox and h2h", () => {
-    expect(supplierNames).toEqual(["sandbox", "h2h"]);
+    expect(supplierKinds().map((kind) => kind.name)).toEqual(["sandbox", "h2h"]);
   });
 
   it("returns one sandbox per process, also when asked with different spelling", () => {

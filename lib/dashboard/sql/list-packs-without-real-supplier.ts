@@ -18,7 +18,8 @@ export async function listPacksWithoutRealSupplier(): Promise<PackWithoutRealSup
     SELECT p.id AS "productId", p.catalog_id AS "catalogId", p.pack_name AS "packName",
            l.game_name AS "gameName",
            ARRAY(SELECT s.name FROM supplier_offers f JOIN suppliers s ON s.id = f.supplier_id
-                  WHERE f.product_id = p.id AND s.kind <> 'sandbox'
+                           JOIN supplier_kinds k ON k.kind = s.kind
+                  WHERE f.product_id = p.id AND k.real
                   ORDER BY f.priority, f.id) AS "pausedSuppliers"
       FROM products p JOIN game_lines l ON l.id = p.line_id
      WHERE p.active AND l.kind = 'topup' AND l.available AND l.orderable

@@ -4,6 +4,8 @@
 import { revalidatePath } from "next/cache";
 import { setSupplierPaused } from "@/lib/suppliers/pause-supplier";
 import { removeSupplierOffer, saveSupplierAccount, saveSupplierOffer } from "@/lib/suppliers/manage-suppliers";
+import { supplierKind } from "@/lib/suppliers/kinds";
+import { settingsFromForm } from "@/lib/suppliers/kinds/settings-fields";
 import { parseUsd } from "@/lib/money/parse-usd";
 import {
   idField,
@@ -35,10 +37,14 @@ export async function saveSupplierAction(_state: ActionState, formData: FormData
   const gate = await requireAdminForAction("owner");
   if ("refusal" in gate) return gate.refusal;
   const { admin } = gate;
+  const kind = textField(formData, "kind");
+  // The kind's own inputs (lib/suppliers/kinds/); an unknown kind is refused by saveSupplierAccount.
+  const settings = settingsFromForm(supplierKind(kind)?.fields ?? [], (input) => textField(formData, input));
+  if (!settings.ok) return { ok: false, message: settings.message };
   const result = await saveSupplierAccount({
     name: textField(formData, "name"),
-    kind: textField(formData, "kind"),
-    settingsJson: textField(formData, "settings"),
+    kind,
+    settings: settings.settings,
     secret: textField(formData, "secret") || undefined,
     clearSecret: textField(formData, "clearSecret") === "yes",
     version: versionField(formData),

@@ -1,12 +1,12 @@
 // Suppliers: each account's state and last hour (from the orders' attempt events), pause and
 // resume, the accounts' settings, and which suppliers carry each top-up pack at what cost.
-import { readSupplierHealth } from "@/lib/suppliers/sql/read-supplier-health";
-import { listPackOffers, listSupplierAccounts } from "@/lib/suppliers/manage-suppliers";
+import { readSupplierHealth, type SupplierHealth } from "@/lib/suppliers/sql/read-supplier-health";
+import { listPackOffers, listSupplierAccounts, type PackOffers } from "@/lib/suppliers/manage-suppliers";
 import { requireAdminPage } from "../../_lib/session";
 import { formatPercent, formatTime, formatUsd } from "../../_lib/format";
 import { GatedActionForm } from "../../_components/gated-action-form";
-import { VersionField } from "../../_components/version-field";
-import { removeOfferAction, saveOfferAction, saveSupplierAction, setSupplierPausedAction } from "./actions";
+import { removeOfferAction, saveOfferAction, setSupplierPausedAction } from "./actions";
+import { SupplierAccountForms } from "./supplier-account-forms";
 
 export const metadata = { title: "Suppliers · Top-up operations" };
 
@@ -35,216 +35,151 @@ export default async function SuppliersPage() {
         next one; the customer&apos;s (player not found) cancel and refund it; an unknown outcome is asked about until
         it is known. Repeated failures open a supplier&apos;s circuit: orders skip it, then one probes it.
       </p>
-      <section className="panel" aria-label="Supplier health">
-        <h2>Health, last hour</h2>
-        <table className="data">
-          <thead>
-            <tr>
-              <th>Supplier</th>
-              <th>State</th>
-              <th className="num">Attempts</th>
-              <th className="num">Success</th>
-              <th className="num">p50 / p95</th>
-              <th className="num">Customer / supplier refusals</th>
-              <th className="num">Unknown / pending / not received</th>
-              <th />
-            </tr>
-          </thead>
-          <tbody>
-            {health.map((supplier) => {
-              const state = stateOf(supplier, now);
-              return (
-                <tr key={supplier.id} data-supplier={supplier.name}>
-                  <td>
-                    <strong>{supplier.name}</strong> <span className="muted">{supplier.kind}</span>
-                  </td>
-                  <td>
-                    <span className={`badge ${state.tone}`}>{state.label}</span>
-                  </td>
-                  <td className="num">{supplier.attempts}</td>
-                  <td className="num">{formatPercent(supplier.successRate)}</td>
-                  <td className="num">
-                    {supplier.p50LatencyMs ?? "—"} / {supplier.p95LatencyMs ?? "—"} ms
-                  </td>
-                  <td className="num">
-                    {supplier.customerRefusals} / {supplier.supplierRefusals}
-                  </td>
-                  <td className="num">
-                    {supplier.unknown} / {supplier.pending} / {supplier.notReceived}
-                  </td>
-                  <td>
-                    <GatedActionForm
-                      role="owner"
-                      action={setSupplierPausedAction}
-                      submitLabel={supplier.pausedAt ? "Resume" : "Pause"}
-                      tone={supplier.pausedAt ? "primary" : "danger"}
-                      confirm={
-                        supplier.pausedAt
-                          ? `Resume ${supplier.name}? Orders are routed to it again.`
-                          : `Pause ${supplier.name}? New orders skip it; orders already with it are still asked about.`
-                      }
-                      label={`${supplier.pausedAt ? "Resume" : "Pause"} ${supplier.name}`}
-                    >
-                      <input type="hidden" name="supplierId" value={supplier.id} />
-                      <input type="hidden" name="paused" value={String(!supplier.pausedAt)} />
-                    </GatedActionForm>
-                  </td>
-                </tr>
-              );
-            })}
-          </tbody>
-        </table>
-      </section>
-
-      <section className="panel" aria-label="Offers">
-        <h2>Who carries each pack</h2>
-        <table className="data">
-          <thead>
-            <tr>
-              <th>Pack</th>
-              <th className="num">Price</th>
-              <th>Suppliers (priority · SKU · cost)</th>
-            </tr>
-          </thead>
-          <tbody>
-            {packs.map((pack) => (
-              <tr key={pack.catalogId} data-catalog-id={pack.catalogId}>
-                <td>
-                  <span className="mono">{pack.catalogId}</span> {pack.packName}
-                </td>
-                <td className="num">{formatUsd(pack.priceCents)}</td>
-                <td>
-                  {pack.offers.length === 0 ? <span className="badge bad">no supplier</span> : null}
-                  {pack.offers.map((offer) => (
-                    <div key={offer.id} className="offer">
-                      {offer.priority} · {offer.supplier} · <span className="mono">{offer.sku}</span> ·{" "}
-                      {formatUsd(offer.costCents)}
-                      {offer.costCents > pack.priceCents ? (
-                        <span className="badge bad"> above the price</span>
-                      ) : null}{" "}
-                      <GatedActionForm
-                        role="owner"
-                        action={removeOfferAction}
-                        submitLabel="Remove"
-                        confirm={`Stop sending ${pack.catalogId} to ${offer.supplier}?`}
-                        label={`Remove ${offer.supplier} from ${pack.catalogId}`}
-                      >
-                        <input type="hidden" name="offerId" value={offer.id} />
-                      </GatedActionForm>
-                    </div>
-                  ))}
-                </td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
-        <h3>Add or change an offer</h3>
-        <GatedActionForm
-          role="owner"
-          action={saveOfferAction}
-          submitLabel="Save offer"
-          label="Save offer"
-          layout="stacked"
-        >
-          <label>
-            Pack (catalog id) <input name="catalogId" placeholder="SVCBR60" size={12} />
-          </label>
-          <label>
-            Supplier
-            <select name="supplier">
-              {names.map((name) => (
-                <option key={name}>{name}</option>
-              ))}
-            </select>
-          </label>
-          <label>
-            SKU at the supplier <input name="sku" size={14} />
-          </label>
-          <label>
-            Cost (USD) <input name="cost" inputMode="decimal" size={8} defaultValue="0" />
-          </label>
-          <label>
-            Priority (1 first) <input name="priority" inputMode="numeric" size={4} defaultValue="1" />
-          </label>
-        </GatedActionForm>
-      </section>
-
-      <section className="panel" aria-label="Supplier accounts">
-        <h2>Supplier accounts</h2>
-        <p className="muted small">
-          Settings are JSON. Sandbox: <code>latencyMs</code>, <code>down</code>, <code>refuseSkus</code>,{" "}
-          <code>outOfStockSkus</code>. h2h: <code>baseUrl</code>, <code>partnerId</code>, <code>timeoutMs</code>, and{" "}
-          <code>secretEnv</code> (the environment variable holding its secret, named <code>SUPPLIER_SECRET_…</code>), or
-          give the secret below: it is sealed at rest and never shown again, and a save without one keeps it. An account
-          with a <code>baseUrl</code> of its own needs a secret of its own; one without takes all of H2H_*.
-        </p>
-        {accounts.map((account) => (
-          <div key={account.name} data-supplier-account={account.name}>
-            <h3>
-              {account.name} <span className="muted">{account.kind}</span>{" "}
-              {account.hasSealedSecret ? <span className="badge good">sealed secret</span> : null}
-            </h3>
-            <GatedActionForm
-              role="owner"
-              action={saveSupplierAction}
-              submitLabel="Save supplier"
-              label={`Save supplier ${account.name}`}
-              layout="stacked"
-            >
-              <input type="hidden" name="name" value={account.name} />
-              <input type="hidden" name="kind" value={account.kind} />
-              <VersionField updatedAt={account.updatedAt} />
-              <SupplierSecretFields
-                settingsJson={account.settingsJson}
-                kind={account.kind}
-                sealed={account.hasSealedSecret}
-              />
-            </GatedActionForm>
-          </div>
-        ))}
-        <h3>Add a supplier account</h3>
-        <GatedActionForm
-          role="owner"
-          action={saveSupplierAction}
-          submitLabel="Add supplier"
-          label="Add supplier"
-          layout="stacked"
-        >
-          <label>
-            Name <input name="name" placeholder="h2h-backup" size={20} />
-          </label>
-          <label>
-            Kind
-            <select name="kind" defaultValue="h2h">
-              <option>sandbox</option>
-              <option>h2h</option>
-            </select>
-          </label>
-          <SupplierSecretFields settingsJson="{}" kind="h2h" sealed={false} />
-        </GatedActionForm>
-      </section>
+      <HealthSection health={health} now={now} />
+      <OffersSection packs={packs} names={names} />
+      <SupplierAccountForms accounts={accounts} />
     </>
   );
 }
 
-/** The settings and secret inputs; "clear" appears only when there is a sealed secret to clear. */
-function SupplierSecretFields({ settingsJson, kind, sealed }: { settingsJson: string; kind: string; sealed: boolean }) {
+function HealthSection({ health, now }: { health: SupplierHealth[]; now: Date }) {
   return (
-    <>
-      <label>
-        Settings <textarea name="settings" rows={3} cols={60} defaultValue={settingsJson} />
-      </label>
-      {kind === "h2h" ? (
+    <section className="panel" aria-label="Supplier health">
+      <h2>Health, last hour</h2>
+      <table className="data">
+        <thead>
+          <tr>
+            <th>Supplier</th>
+            <th>State</th>
+            <th className="num">Attempts</th>
+            <th className="num">Success</th>
+            <th className="num">p50 / p95</th>
+            <th className="num">Customer / supplier refusals</th>
+            <th className="num">Unknown / pending / not received</th>
+            <th />
+          </tr>
+        </thead>
+        <tbody>
+          {health.map((supplier) => {
+            const state = stateOf(supplier, now);
+            return (
+              <tr key={supplier.id} data-supplier={supplier.name}>
+                <td>
+                  <strong>{supplier.name}</strong> <span className="muted">{supplier.kind}</span>
+                </td>
+                <td>
+                  <span className={`badge ${state.tone}`}>{state.label}</span>
+                </td>
+                <td className="num">{supplier.attempts}</td>
+                <td className="num">{formatPercent(supplier.successRate)}</td>
+                <td className="num">
+                  {supplier.p50LatencyMs ?? "—"} / {supplier.p95LatencyMs ?? "—"} ms
+                </td>
+                <td className="num">
+                  {supplier.customerRefusals} / {supplier.supplierRefusals}
+                </td>
+                <td className="num">
+                  {supplier.unknown} / {supplier.pending} / {supplier.notReceived}
+                </td>
+                <td>
+                  <GatedActionForm
+                    role="owner"
+                    action={setSupplierPausedAction}
+                    submitLabel={supplier.pausedAt ? "Resume" : "Pause"}
+                    tone={supplier.pausedAt ? "primary" : "danger"}
+                    confirm={
+                      supplier.pausedAt
+                        ? `Resume ${supplier.name}? Orders are routed to it again.`
+                        : `Pause ${supplier.name}? New orders skip it; orders already with it are still asked about.`
+                    }
+                    label={`${supplier.pausedAt ? "Resume" : "Pause"} ${supplier.name}`}
+                  >
+                    <input type="hidden" name="supplierId" value={supplier.id} />
+                    <input type="hidden" name="paused" value={String(!supplier.pausedAt)} />
+                  </GatedActionForm>
+                </td>
+              </tr>
+            );
+          })}
+        </tbody>
+      </table>
+    </section>
+  );
+}
+
+function OffersSection({ packs, names }: { packs: PackOffers[]; names: string[] }) {
+  return (
+    <section className="panel" aria-label="Offers">
+      <h2>Who carries each pack</h2>
+      <table className="data">
+        <thead>
+          <tr>
+            <th>Pack</th>
+            <th className="num">Price</th>
+            <th>Suppliers (priority · SKU · cost)</th>
+          </tr>
+        </thead>
+        <tbody>
+          {packs.map((pack) => (
+            <tr key={pack.catalogId} data-catalog-id={pack.catalogId}>
+              <td>
+                <span className="mono">{pack.catalogId}</span> {pack.packName}
+              </td>
+              <td className="num">{formatUsd(pack.priceCents)}</td>
+              <td>
+                {pack.offers.length === 0 ? <span className="badge bad">no supplier</span> : null}
+                {pack.offers.map((offer) => (
+                  <div key={offer.id} className="offer">
+                    {offer.priority} · {offer.supplier} · <span className="mono">{offer.sku}</span> ·{" "}
+                    {formatUsd(offer.costCents)}
+                    {offer.costCents > pack.priceCents ? (
+                      <span className="badge bad"> above the price</span>
+                    ) : null}{" "}
+                    <GatedActionForm
+                      role="owner"
+                      action={removeOfferAction}
+                      submitLabel="Remove"
+                      confirm={`Stop sending ${pack.catalogId} to ${offer.supplier}?`}
+                      label={`Remove ${offer.supplier} from ${pack.catalogId}`}
+                    >
+                      <input type="hidden" name="offerId" value={offer.id} />
+                    </GatedActionForm>
+                  </div>
+                ))}
+              </td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+      <h3>Add or change an offer</h3>
+      <GatedActionForm
+        role="owner"
+        action={saveOfferAction}
+        submitLabel="Save offer"
+        label="Save offer"
+        layout="stacked"
+      >
         <label>
-          {sealed ? "New secret (empty: keep the sealed one)" : "Secret (h2h, optional)"}{" "}
-          <input name="secret" type="password" autoComplete="off" size={30} />
+          Pack (catalog id) <input name="catalogId" placeholder="SVCBR60" size={12} />
         </label>
-      ) : null}
-      {sealed ? (
         <label>
-          <input type="checkbox" name="clearSecret" value="yes" /> Clear the sealed secret
+          Supplier
+          <select name="supplier">
+            {names.map((name) => (
+              <option key={name}>{name}</option>
+            ))}
+          </select>
         </label>
-      ) : null}
-    </>
+        <label>
+          SKU at the supplier <input name="sku" size={14} />
+        </label>
+        <label>
+          Cost (USD) <input name="cost" inputMode="decimal" size={8} defaultValue="0" />
+        </label>
+        <label>
+          Priority (1 first) <input name="priority" inputMode="numeric" size={4} defaultValue="1" />
+        </label>
+      </GatedActionForm>
+    </section>
   );
 }
