@@ -1,12 +1,12 @@
 // The service as scripts/serve.ts runs it, but with API-key lookup and rate limiting replaced through
-// the wrapper's bench switch (replaceCallerAuthenticationForBench, refused in production): the bench
-// compares it with the service to show what those two cost. Callers come from an in-memory table of
-// every key, read once; nothing is limited.
+// the bench's switch (replace-caller-authentication.ts, refused in production): the bench compares
+// it with the service to show what those two cost. Callers come from an in-memory table of every
+// key, read once; nothing is limited.
 import { hashApiKey } from "@/lib/auth/api-key-format";
 import { extractApiKey, type ApiCaller } from "@/lib/auth/authenticate-api-key";
 import { getPool } from "@/lib/db/pool";
 import { ApiError } from "@/lib/http/errors";
-import { replaceCallerAuthenticationForBench } from "@/lib/http/access-policies";
+import { replaceCallerAuthenticationForBench } from "./replace-caller-authentication";
 
 const ALL_KEYS = `SELECT k.key_hash AS "keyHash", c.* FROM api_keys k, api_caller(key_hash => k.key_hash) c`;
 const allowed = { allowed: true, retryAfterSeconds: 0, retryAfterMs: 0, headers: {} as Record<string, string> };

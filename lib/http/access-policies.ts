@@ -11,7 +11,6 @@ import {
 } from "../ratelimit";
 import { keyLimitIdentifier } from "../ratelimit/key-limit-identifier";
 import { ApiError } from "./errors";
-import { isProduction } from "../config/env";
 
 export type ApiSettings = RuntimeSettings;
 
@@ -52,8 +51,7 @@ export interface AuthenticatedCall {
  * passes, since the lookup happens first (an indexed hash: cheap, and keys have about 238 bits, so
  * the budget slows guessing, it is not what makes guessing hopeless).
  */
-export async function authenticateCaller(headers: Headers, clientIp: string): Promise<AuthenticatedCall> {
-  if (benchReplacement) return benchReplacement(headers, clientIp);
+async function authenticateCaller(headers: Headers, clientIp: string): Promise<AuthenticatedCall> {
   const presented = extractApiKey(headers);
   const blockedFor = authBlockedFor(clientIp);
   // A network that is sending bad keys gets no concurrent store write per guess: its check starts
@@ -79,14 +77,9 @@ export async function authenticateCaller(headers: Headers, clientIp: string): Pr
   return { caller, limit };
 }
 
-let benchReplacement: typeof authenticateCaller | undefined;
-
 /**
- * The bench's auth-off server (bench/serve-auth-off.ts) replaces the key lookup and the limits with
- * its own, to measure what they cost. Refused in production, so that no deployed process runs
- * without them; everything else in the wrapper (account and IP checks, settings) still runs.
+ * How the wrapper authenticates a caller: authenticateCaller. A seam for measuring, not for
+ * production: the bench's auth-off server swaps it (bench/replace-caller-authentication.ts, which
+ * refuses in production) to show what the key lookup and the limits cost.
  */
-export function replaceCallerAuthenticationForBench(authenticate: typeof authenticateCaller): void {
-  if (isProduction()) throw new Error("Refusing to replace API-key authentication in production");
-  benchReplacement = authenticate;
-}
+export const callerAuthentication = { authenticate: authenticateCaller };

@@ -17,7 +17,7 @@ import { readJsonBody } from "./read-json-body";
 import type { HttpMethod, RouteContext, RouteHandler } from "./router";
 import { PeerAddressUnknownError } from "./peer-address";
 import { resolveRequestClientIp } from "./client-address";
-import { authenticateCaller, readApiSettings, type ApiSettings } from "./access-policies";
+import { callerAuthentication, readApiSettings, type ApiSettings } from "./access-policies";
 
 /**
  * Which runtime switch closes a route. "redeem": MAINTENANCE refuses every request. "order":
@@ -167,7 +167,7 @@ export function publicRoute<B extends z.ZodType | undefined = undefined, Q exten
       const clientIp = resolveRequestClientIp((name) => request.headers.get(name), context.peerIp);
       const params = (await context.params) as Record<string, string>;
 
-      const { caller, limit } = await authenticateCaller(request.headers, clientIp);
+      const { caller, limit } = await callerAuthentication.authenticate(request.headers, clientIp);
 
       const settings = await readApiSettings();
       const accessError =
