@@ -31,7 +31,7 @@ async function mapUnavailable<T>(work: Promise<T>): Promise<T> {
   }
 }
 
-export interface AuthenticatedCall {
+interface AuthenticatedCall {
   caller: ApiCaller;
   /**
    * The per-key limits (docs/api.md: Rate limits) for this call, already counted or on the

@@ -119,7 +119,8 @@ export function fingerprintOrder(
 /** The fingerprint of a body as sent, for comparing a duplicate with the stored original. */
 export function fingerprintBody(request: OrderRequest, entry: CatalogEntry | undefined): string {
   const required = new Set(entry?.requiredFields.map((f) => f.field) ?? IDENTIFIER_FIELDS);
-  const pick = (field: (typeof IDENTIFIER_FIELDS)[number]) => (required.has(field) ? request[field]?.trim() : undefined);
+  const pick = (field: (typeof IDENTIFIER_FIELDS)[number]) =>
+    required.has(field) ? request[field]?.trim() : undefined;
   const serverId = pick("serverId");
   return fingerprintOrder({
     catalogId: entry?.catalogId ?? request.pid,

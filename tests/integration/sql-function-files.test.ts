@@ -225,7 +225,9 @@ describe("upgrading and changing", () => {
     const file = path.join(edited, "pack_price.sql");
     fs.writeFileSync(
       file,
-      fs.readFileSync(file, "utf8").replace("tier_percent_off_bp integer)", "tier_percent_off_bp integer, unused integer)"),
+      fs
+        .readFileSync(file, "utf8")
+        .replace("tier_percent_off_bp integer)", "tier_percent_off_bp integer, unused integer)"),
     );
     await expect(applyMigrations(freshUrl, { functionsDir: edited })).rejects.toThrow(
       /pack_price\.sql failed: it leaves two functions named pack_price/,
