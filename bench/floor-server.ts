@@ -43,7 +43,7 @@ async function authenticate(req: http.IncomingMessage): Promise<ApiCaller> {
   const key = req.headers["x-api-key"];
   if (typeof key !== "string" || !isWellFormedApiKey(key))
     throw new HttpError(401, { success: false, error: "INVALID_API_KEY", code: "INVALID_API_KEY" });
-  const caller = (await lookupApiCaller(hashApiKey(key)))?.caller;
+  const caller = await lookupApiCaller(hashApiKey(key));
   if (!caller) throw new HttpError(401, { success: false, error: "INVALID_API_KEY", code: "INVALID_API_KEY" });
   if (caller.bannedAt || caller.apiDisabledByAdmin || !caller.apiEnabled)
     throw new HttpError(403, { success: false, error: "API_DISABLED", code: "API_DISABLED" });

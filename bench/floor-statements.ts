@@ -2,11 +2,11 @@
 // GET /balance, GET /products and GET /history the floor calls the service's own lib functions, so it
 // sends the very same statements. Where and why the floor differs from the service:
 // - POST /orders is one CTE statement after the key lookup (PLACE_ORDER below): the best placement
-//   we know in plain SQL, so the ratio says how far the service's two round trips, its validation in
-//   Node and its place_order() function are from it. The floor checks the catalog entry inside the
-//   statement, takes order ids from blocks it reserves in advance (RESERVE_ORDER_IDS), handles
-//   top-ups only (no code reservation, no stock check) and checks no body fields but pid, trxid and
-//   userId.
+//   we know in plain SQL, so the ratio says how far the service's two statements after the key
+//   lookup (its placement's lookup, then place_order()) and its validation in Node between them are
+//   from it. The floor checks the catalog entry inside the statement, takes order ids from blocks it
+//   reserves in advance (RESERVE_ORDER_IDS), handles top-ups only (no code reservation, no stock
+//   check) and checks no body fields but pid, trxid and userId.
 // - GET /orders/:id reads public and numeric ids by primary key (ORDER_BY_ID); the service also ranks
 //   trxids and idempotency keys (the bench sends public ids).
 // - No rate limiter, no settings read, no account-eligibility, allowlist or switch checks, no

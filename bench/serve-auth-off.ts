@@ -1,13 +1,12 @@
 // The service as scripts/serve.ts runs it, but with API-key lookup and rate limiting replaced through
-// the wrapper's bench switch (replaceCallerAuthenticationForBench, refused in production): the bench
-// compares it with the service to show what those two cost. Callers come from an in-memory table of
-// every key, read once; nothing is limited. A route's extra read (POST /orders' placement lookup)
-// still runs with the key's own lookup, as one statement, as it does in the service.
+// the bench's switch (replace-caller-authentication.ts, refused in production): the bench compares
+// it with the service to show what those two cost. Callers come from an in-memory table of every
+// key, read once; nothing is limited.
 import { hashApiKey } from "@/lib/auth/api-key-format";
-import { authenticateApiKey, extractApiKey, type ApiCaller } from "@/lib/auth/authenticate-api-key";
+import { extractApiKey, type ApiCaller } from "@/lib/auth/authenticate-api-key";
 import { getPool } from "@/lib/db/pool";
 import { ApiError } from "@/lib/http/errors";
-import { replaceCallerAuthenticationForBench } from "@/lib/http/access-policies";
+import { replaceCallerAuthenticationForBench } from "./replace-caller-authentication";
 
 const ALL_KEYS = `SELECT k.key_hash AS "keyHash", c.* FROM api_keys k, api_caller(key_hash => k.key_hash) c`;
 const allowed = { allowed: true, retryAfterSeconds: 0, retryAfterMs: 0, headers: {} as Record<string, string> };
@@ -18,12 +17,8 @@ async function loadCallers(): Promise<Map<string, ApiCaller>> {
   return new Map(rows.map(({ keyHash, ...caller }) => [keyHash, caller]));
 }
 
-replaceCallerAuthenticationForBench(async (headers, _clientIp, extra) => {
+replaceCallerAuthenticationForBench(async (headers) => {
   const presented = extractApiKey(headers);
-  if (extra) {
-    const found = await authenticateApiKey(presented, extra);
-    return { caller: found.caller, limit: Promise.resolve(allowed), extra: found.extra };
-  }
   if (presented === undefined) throw new ApiError("MISSING_API_KEY");
   callers ??= loadCallers();
   const caller = (await callers).get(hashApiKey(presented));

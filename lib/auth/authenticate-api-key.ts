@@ -23,31 +23,14 @@ export function extractApiKey(headers: Headers): string | undefined {
   return match?.[1]?.trim() || undefined;
 }
 
-export interface AuthenticatedKey {
-  caller: ApiCaller;
-  /** What a route's own key lookup read besides the caller; undefined for the plain lookup. */
-  extra?: unknown;
-}
-
-/**
- * A key lookup by the key's hash: the caller, or undefined for an unknown or revoked key. A route
- * may give its own (POST /orders reads its placement's lookup in the same statement, one round
- * trip less: placementKeyLookup in lib/orders/sql/place-order.ts). It runs before any account, allowlist or limit
- * check, so it must not write anything but what an unanswered request may leave (a sequence number).
- */
-export type KeyLookup = (keyHash: string) => Promise<AuthenticatedKey | undefined>;
-
-/** Resolves a presented key to its caller (and its extra read), or throws the catalogue error (lib/http/errors.ts) that applies. */
-export async function authenticateApiKey(
-  presented: string | undefined,
-  lookup: KeyLookup = lookupApiCaller,
-): Promise<AuthenticatedKey> {
+/** Resolves a presented key to its caller, or throws the catalogue error (lib/http/errors.ts) that applies. */
+export async function authenticateApiKey(presented: string | undefined): Promise<ApiCaller> {
   if (presented === undefined) throw new ApiError("MISSING_API_KEY");
   if (!isWellFormedApiKey(presented)) throw new ApiError("INVALID_API_KEY_FORMAT");
-  const found = await lookup(hashApiKey(presented));
-  if (!found) throw new ApiError("INVALID_API_KEY");
-  if (!found.caller.livemode && !env().testMode) throw new ApiError("TEST_MODE_OFF");
-  return found;
+  const caller = await lookupApiCaller(hashApiKey(presented));
+  if (!caller) throw new ApiError("INVALID_API_KEY");
+  if (!caller.livemode && !env().testMode) throw new ApiError("TEST_MODE_OFF");
+  return caller;
 }
 
 /** Account state, in order of precedence: banned, restricted, blocked by an admin, off, not eligible. */

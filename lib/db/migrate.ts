@@ -87,6 +87,8 @@ export function listFunctionFiles(dir = functionsDir): MigrationFile[] {
 // migration, which forgets the records: it may have dropped or changed what a function stands on),
 // in one transaction. The first pass skips body checks so that a file may call a function a later
 // file defines (as pg_dump's restore does); the second checks every body against the complete set.
+// A file whose function's parameters change drops the old function first (place_order.sql):
+// CREATE OR REPLACE would add a second function of the name beside it, so the run refuses to end so.
 async function applyFunctionFiles(client: pg.Client, dir: string, log: (line: string) => void): Promise<string[]> {
   const { rows } = await client.query<{ name: string; checksum: string }>(
     `SELECT name, checksum FROM "_sql_functions"`,
@@ -103,6 +105,15 @@ async function applyFunctionFiles(client: pg.Client, dir: string, log: (line: st
         current = file.name;
         await client.query(file.sql);
       }
+    }
+    const { rows: overloaded } = await client.query<{ name: string }>(
+      `SELECT proname AS name FROM pg_proc WHERE pronamespace = 'public'::regnamespace AND proname = ANY($1)
+        GROUP BY proname HAVING count(*) > 1`,
+      [due.map((file) => file.name)],
+    );
+    if (overloaded.length) {
+      current = overloaded[0]!.name;
+      throw new Error(`it leaves two functions named ${current}: drop the old one first (DROP FUNCTION IF EXISTS)`);
     }
     for (const file of due) {
       await client.query(

@@ -1,6 +1,6 @@
 // The wrapper's view of runtime settings, API-key authentication and rate limits, in one place.
 import { getRuntimeSettings, type RuntimeSettings } from "../settings/sql/get-runtime-settings";
-import { authenticateApiKey, extractApiKey, type ApiCaller, type KeyLookup } from "../auth/authenticate-api-key";
+import { authenticateApiKey, extractApiKey, type ApiCaller } from "../auth/authenticate-api-key";
 import { isWellFormedApiKey } from "../auth/api-key-format";
 import {
   authBlockedFor,
@@ -11,7 +11,6 @@ import {
 } from "../ratelimit";
 import { keyLimitIdentifier } from "../ratelimit/key-limit-identifier";
 import { ApiError } from "./errors";
-import { isProduction } from "../config/env";
 
 export type ApiSettings = RuntimeSettings;
 
@@ -32,15 +31,13 @@ async function mapUnavailable<T>(work: Promise<T>): Promise<T> {
   }
 }
 
-export interface AuthenticatedCall {
+interface AuthenticatedCall {
   caller: ApiCaller;
   /**
    * The per-key limits (docs/api.md: Rate limits) for this call, already counted or on the
    * way. The limiter never fails open: an unreachable store is a 503 RATE_LIMIT_UNAVAILABLE.
    */
   limit: Promise<RateLimitDecision>;
-  /** What the route's own key lookup read with the key, if it gave one. */
-  extra?: unknown;
 }
 
 /**
@@ -54,12 +51,7 @@ export interface AuthenticatedCall {
  * passes, since the lookup happens first (an indexed hash: cheap, and keys have about 238 bits, so
  * the budget slows guessing, it is not what makes guessing hopeless).
  */
-export async function authenticateCaller(
-  headers: Headers,
-  clientIp: string,
-  lookup?: KeyLookup,
-): Promise<AuthenticatedCall> {
-  if (benchReplacement) return benchReplacement(headers, clientIp, lookup);
+async function authenticateCaller(headers: Headers, clientIp: string): Promise<AuthenticatedCall> {
   const presented = extractApiKey(headers);
   const blockedFor = authBlockedFor(clientIp);
   // A network that is sending bad keys gets no concurrent store write per guess: its check starts
@@ -69,19 +61,8 @@ export async function authenticateCaller(
       ? startKeyRateLimit(keyLimitIdentifier(presented))
       : undefined;
   let caller: ApiCaller;
-  let extraValue: unknown;
   try {
-    // A route's own lookup may take a sequence number (POST /orders reserves its order id), so it
-    // runs only for a request within its limits: a client over its limits cannot use up ids,
-    // however fast it sends. It waits for the store's answer; the rest overlap.
-    const withinLimits =
-      lookup && check
-        ? await check.decision.then(
-            (decision) => decision.allowed,
-            () => false,
-          )
-        : false;
-    ({ caller, extra: extraValue } = await authenticateApiKey(presented, withinLimits ? lookup : undefined));
+    caller = await authenticateApiKey(presented);
   } catch (error) {
     void check?.retract();
     if (error instanceof ApiError) {
@@ -93,17 +74,12 @@ export async function authenticateCaller(
   check ??= startKeyRateLimit(keyLimitIdentifier(presented!));
   const limit = mapUnavailable(check.decision);
   limit.catch(() => undefined); // awaited by the caller, after the account checks
-  return { caller, limit, extra: extraValue };
+  return { caller, limit };
 }
-
-let benchReplacement: typeof authenticateCaller | undefined;
 
 /**
- * The bench's auth-off server (bench/serve-auth-off.ts) replaces the key lookup and the limits with
- * its own, to measure what they cost. Refused in production, so that no deployed process runs
- * without them; everything else in the wrapper (account and IP checks, settings) still runs.
+ * How the wrapper authenticates a caller: authenticateCaller. A seam for measuring, not for
+ * production: the bench's auth-off server swaps it (bench/replace-caller-authentication.ts, which
+ * refuses in production) to show what the key lookup and the limits cost.
  */
-export function replaceCallerAuthenticationForBench(authenticate: typeof authenticateCaller): void {
-  if (isProduction()) throw new Error("Refusing to replace API-key authentication in production");
-  benchReplacement = authenticate;
-}
+export const callerAuthentication = { authenticate: authenticateCaller };

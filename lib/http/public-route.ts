@@ -1,9 +1,7 @@
 // The one wrapper around every public API route. In order: key extraction, key format, key lookup
 // by hash (with the rate-limit check started beside it), account state, IP allowlist (unless the
 // route opts out), funding (supplier-backed routes), rate limit, the order/redeem switches, body and query parsing with zod, the
-// handler, error mapping. Every failure body comes from the error catalogue. A route with its own
-// key lookup (withKeyLookup) has its body read and parsed before the lookup; the body's errors
-// still answer only after the key's.
+// handler, error mapping. Every failure body comes from the error catalogue.
 import { z } from "zod";
 import { env } from "../config/env";
 import { isDatabaseUnavailable } from "../db/errors";
@@ -13,18 +11,22 @@ import {
   checkSupplierCallFunding,
   touchKeyLastUsed,
   type ApiCaller,
-  type KeyLookup,
 } from "../auth/authenticate-api-key";
 import { ApiError, errorCatalogue, errorResponse, jsonResponse, type ErrorKey } from "./errors";
 import { readJsonBody } from "./read-json-body";
 import type { HttpMethod, RouteContext, RouteHandler } from "./router";
 import { PeerAddressUnknownError } from "./peer-address";
 import { resolveRequestClientIp } from "./client-address";
-import { authenticateCaller, readApiSettings, type ApiSettings } from "./access-policies";
+import { callerAuthentication, readApiSettings, type ApiSettings } from "./access-policies";
 import type { OperationExample } from "../openapi/operation-example";
 
-/** Which runtime switch closes a route: "order" (MAINTENANCE, API_ORDER_DISABLED) or "redeem" (MAINTENANCE). */
+/**
+ * Which runtime switch closes a route. "redeem": MAINTENANCE refuses every request. "order":
+ * MAINTENANCE or API_ORDER_DISABLED stop new orders, and the handler is told (closedBy): a repeat of
+ * an order that exists still answers, while a body that cannot be read is refused by the switch.
+ */
 type RouteAction = "read" | "order" | "redeem";
+type ClosingSwitch = "MAINTENANCE" | "API_ORDER_DISABLED";
 
 interface HandlerInput<B, Q> {
   request: Request;
@@ -34,8 +36,8 @@ interface HandlerInput<B, Q> {
   query: Q;
   params: Record<string, string>;
   settings: ApiSettings;
-  /** What withKeyLookup's lookup read besides the caller; undefined when the route has none or the body gave none. */
-  keyLookupExtra?: unknown;
+  /** On an "order" route, the switch that stops new orders, when one is on. */
+  closedBy?: ClosingSwitch;
 }
 
 export interface PublicRouteSpec<B extends z.ZodType | undefined, Q extends z.ZodType | undefined> {
@@ -77,18 +79,6 @@ export interface PublicRouteSpec<B extends z.ZodType | undefined, Q extends z.Zo
    * 403 API_NOT_ELIGIBLE while SUPPLIER_CALLS_REQUIRE_FUNDING is on (README: Configuration).
    */
   supplierCall?: true;
-  /**
-   * The route's own key lookup for this request, from the parsed body: it reads what the route
-   * needs in the key's statement (one round trip less); undefined to look the key up alone. The
-   * handler gets what it read as keyLookupExtra.
-   */
-  withKeyLookup?(body: B extends z.ZodType ? z.output<B> : undefined): KeyLookup | undefined;
-  /**
-   * While a switch closes the route, a request that repeats an earlier one still gets that earlier
-   * answer: this returns it, or undefined for a new request (which the switch then refuses). Called
-   * only while a switch is on, so it costs nothing otherwise.
-   */
-  replay?(input: HandlerInput<B extends z.ZodType ? z.output<B> : undefined, undefined>): Promise<unknown>;
   handle(
     input: HandlerInput<B extends z.ZodType ? z.output<B> : undefined, Q extends z.ZodType ? z.output<Q> : undefined>,
   ): Promise<unknown>;
@@ -151,10 +141,7 @@ async function readBody(
   }
 }
 
-function closingSwitch(
-  action: RouteAction | undefined,
-  settings: ApiSettings,
-): "MAINTENANCE" | "API_ORDER_DISABLED" | undefined {
+function closingSwitch(action: RouteAction | undefined, settings: ApiSettings): ClosingSwitch | undefined {
   if (action !== "order" && action !== "redeem") return undefined;
   if (settings.maintenance) return "MAINTENANCE";
   if (action === "order" && settings.apiOrderDisabled) return "API_ORDER_DISABLED";
@@ -188,10 +175,7 @@ export function publicRoute<B extends z.ZodType | undefined = undefined, Q exten
       const clientIp = resolveRequestClientIp((name) => request.headers.get(name), context.peerIp);
       const params = (await context.params) as Record<string, string>;
 
-      const earlyBody =
-        spec.body && spec.withKeyLookup ? await readBody(request, spec.body, spec.aliases, maxBodyBytes) : undefined;
-      const keyLookup = earlyBody?.ok ? spec.withKeyLookup!(earlyBody.value as never) : undefined;
-      const { caller, limit, extra: keyLookupExtra } = await authenticateCaller(request.headers, clientIp, keyLookup);
+      const { caller, limit } = await callerAuthentication.authenticate(request.headers, clientIp);
 
       const settings = await readApiSettings();
       const accessError =
@@ -207,28 +191,14 @@ export function publicRoute<B extends z.ZodType | undefined = undefined, Q exten
       touchKeyLastUsed(caller);
 
       const closedBy = closingSwitch(spec.action, settings);
-      if (closedBy && !spec.replay) throw new ApiError(closedBy);
+      if (closedBy && spec.action !== "order") throw new ApiError(closedBy);
 
       let body: unknown;
       if (spec.body) {
-        const read = earlyBody ?? (await readBody(request, spec.body, spec.aliases, maxBodyBytes));
-        // While closed, anything that is not a readable repeat is simply refused by the switch.
+        const read = await readBody(request, spec.body, spec.aliases, maxBodyBytes);
+        // While closed, a body that cannot be read cannot be a repeat: the switch refuses it.
         if (!read.ok) throw closedBy ? new ApiError(closedBy) : read.error;
         body = read.value;
-      }
-      if (closedBy) {
-        const input = {
-          request,
-          caller,
-          clientIp,
-          body: body as never,
-          query: undefined as never,
-          params,
-          settings,
-        };
-        const earlier = await spec.replay!(input);
-        if (earlier === undefined) throw new ApiError(closedBy);
-        return withHeaders(earlier instanceof Response ? earlier : jsonResponse(earlier), limitHeaders);
       }
       let query: unknown;
       if (spec.query) {
@@ -246,7 +216,7 @@ export function publicRoute<B extends z.ZodType | undefined = undefined, Q exten
         query: query as never,
         params,
         settings,
-        keyLookupExtra,
+        closedBy,
       });
       return withHeaders(result instanceof Response ? result : jsonResponse(result), limitHeaders);
     } catch (error) {

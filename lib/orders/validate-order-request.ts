@@ -25,11 +25,17 @@ function invalidRequest(message: string): ApiError {
   return new ApiError("INVALID_REQUEST", { extra: { details: [{ field: message.split(" ")[0], message }] } });
 }
 
-/** The fields that must be present before the catalog is even consulted. */
-export function requireOrderKeys(body: OrderBody): { pid: string; trxid: string; idempotencyKey: string } {
-  if (!body.trxid) throw invalidRequest("trxid is required");
-  if (!body.pid) throw invalidRequest("pid is required");
-  return { pid: body.pid, trxid: body.trxid, idempotencyKey: body.idempotencyKey ?? body.trxid };
+/** An order body with pid and trxid present, and the idempotency key every lookup of it uses. */
+export type OrderRequest = OrderBody & { pid: string; trxid: string; idempotencyKey: string };
+
+/**
+ * The one check of pid and trxid, the fields that must be present before the catalog is even
+ * consulted: the request, or the INVALID_REQUEST that a missing one answers (trxid named first).
+ */
+export function readOrderRequest(body: OrderBody): OrderRequest | ApiError {
+  if (!body.trxid) return invalidRequest("trxid is required");
+  if (!body.pid) return invalidRequest("pid is required");
+  return { ...body, pid: body.pid, trxid: body.trxid, idempotencyKey: body.idempotencyKey ?? body.trxid };
 }
 
 function resolveServerId(input: string, options: CatalogEntry["serverIdOptions"]): string | undefined {
@@ -47,18 +53,18 @@ function resolveServerId(input: string, options: CatalogEntry["serverIdOptions"]
  * cannot take (lib/config/sandbox-serves-live-orders.ts).
  */
 export function validateOrderRequest(
-  body: OrderBody,
+  request: OrderRequest,
   entry: CatalogEntry | undefined,
   options: { realSupplierRequired?: boolean } = {},
 ): NormalisedOrder {
-  const { trxid, idempotencyKey } = requireOrderKeys(body);
+  const { trxid, idempotencyKey } = request;
   if (!entry) throw new ApiError("UNKNOWN_PID");
   if (!entry.lineAvailable || !entry.lineOrderable) throw new ApiError("GAME_DISABLED");
   if (!entry.productActive) throw new ApiError("PRODUCT_DISABLED");
 
   const stockLine = entry.lineKind !== "topup";
   if (!stockLine) {
-    if (body.quantity !== undefined) throw new ApiError("QUANTITY_ONLY_FOR_GAMEKEY_OR_GIFTCARD");
+    if (request.quantity !== undefined) throw new ApiError("QUANTITY_ONLY_FOR_GAMEKEY_OR_GIFTCARD");
     if (!entry.supplierSku)
       throw new ApiError("INVALID_PRODUCT", { message: "INVALID PRODUCT: this pack cannot be fulfilled" });
     if (options.realSupplierRequired && !entry.realSupplier)
@@ -71,13 +77,13 @@ export function validateOrderRequest(
     catalogId: entry.catalogId,
     trxid,
     idempotencyKey,
-    quantity: body.quantity ?? 1,
+    quantity: request.quantity ?? 1,
     sent: {},
   };
   // Stock lines take only pid, quantity and trxid; identifiers are kept only where the line asks.
   const required = new Set(entry.requiredFields.map((f) => f.field));
   for (const field of IDENTIFIER_FIELDS) {
-    const value = body[field];
+    const value = request[field];
     if (required.has(field) && value === undefined) throw invalidRequest(`${field} is required for ${entry.lineSlug}`);
     if (value !== undefined && required.has(field)) {
       order[field] = value.trim();
@@ -111,16 +117,17 @@ export function fingerprintOrder(
 }
 
 /** The fingerprint of a body as sent, for comparing a duplicate with the stored original. */
-export function fingerprintBody(body: OrderBody, entry: CatalogEntry | undefined): string {
+export function fingerprintBody(request: OrderRequest, entry: CatalogEntry | undefined): string {
   const required = new Set(entry?.requiredFields.map((f) => f.field) ?? IDENTIFIER_FIELDS);
-  const pick = (field: (typeof IDENTIFIER_FIELDS)[number]) => (required.has(field) ? body[field]?.trim() : undefined);
+  const pick = (field: (typeof IDENTIFIER_FIELDS)[number]) =>
+    required.has(field) ? request[field]?.trim() : undefined;
   const serverId = pick("serverId");
   return fingerprintOrder({
-    catalogId: entry?.catalogId ?? body.pid ?? "",
+    catalogId: entry?.catalogId ?? request.pid,
     userId: pick("userId"),
     zoneId: pick("zoneId"),
     serverId:
       serverId === undefined ? undefined : (resolveServerId(serverId, entry?.serverIdOptions ?? null) ?? serverId),
-    quantity: body.quantity ?? 1,
+    quantity: request.quantity ?? 1,
   });
 }

@@ -1,7 +1,7 @@
 -- A statement that is its own transaction (no BEGIN/COMMIT around it) can only undo its writes by
 -- failing. raise_api_error lets such a statement fail on purpose with one of the API's error codes
--- (lib/http/errors.ts) as the message, SQLSTATE P0001: place_order fails with INSUFFICIENT_STOCK
--- when fewer codes are free than ordered, so nothing is charged or stored.
+-- (lib/http/errors.ts) as the message, SQLSTATE P0001: a placement fails with INSUFFICIENT_STOCK
+-- when fewer codes are free than ordered (lock_free_codes), so nothing is charged or stored.
 CREATE OR REPLACE FUNCTION raise_api_error(code text) RETURNS integer LANGUAGE plpgsql VOLATILE AS $$
 BEGIN
   RAISE EXCEPTION USING ERRCODE = 'P0001', MESSAGE = code;

@@ -49,38 +49,18 @@ describe("post_ledger_entry under contention", () => {
 });
 
 describe("place_order decides an order's mode from its account", () => {
-  /** place_order as lib/orders/sql/place-order.ts calls it, for one unit price and quantity of a pack. */
+  /** place_order as lib/orders/sql/place-order.ts calls it, for a quantity of a pack. */
   async function placeDirectly(account: { accountId: number; keyId: number }, catalogId: string, quantity: number) {
-    const pack = await sqlRow(
-      `SELECT p.id, p.catalog_id, p.pack_name, p.price_cents, l.slug, l.kind
-         FROM products p JOIN game_lines l ON l.id = p.line_id WHERE p.catalog_id = $1`,
-      [catalogId],
-    );
     const { id } = await sqlRow(`SELECT nextval(pg_get_serial_sequence('orders', 'id'))::int AS id`);
     const trxid = `direct-${id}`;
     const placed = await sqlRow(
       `SELECT p.outcome, (p.placed).status, (p.placed).supplier, (p.placed).livemode
          FROM place_order(order_id => $1, public_id => $2, account_id => $3, api_key_id => $4, trxid => $5,
-                          idempotency_key => $5, request_fingerprint => 'fp', product_id => $6, catalog_id => $7,
-                          line_slug => $8, line_kind => $9::"LineKind", pack_name => $10, unit_price_cents => $11::bigint,
-                          quantity => $12, user_id => '5551234', zone_id => NULL, server_id => NULL,
+                          idempotency_key => $5, request_fingerprint => 'fp', catalog_id => $6, quantity => $7,
+                          user_id => '5551234', zone_id => NULL, server_id => NULL,
                           sent_user_id => '5551234', sent_zone_id => NULL, sent_server_id => NULL,
-                          low_event_id => $13) p`,
-      [
-        id,
-        `SVCAPI-T-${id}`,
-        account.accountId,
-        account.keyId,
-        trxid,
-        pack.id,
-        pack.catalog_id,
-        pack.slug,
-        pack.kind,
-        pack.pack_name,
-        pack.price_cents,
-        quantity,
-        `evt_${id}`,
-      ],
+                          low_event_id => $8) p`,
+      [id, `SVCAPI-T-${id}`, account.accountId, account.keyId, trxid, catalogId, quantity, `evt_${id}`],
     );
     const { reserved } = await sqlRow(`SELECT count(*)::int AS reserved FROM inventory_codes WHERE order_id = $1`, [
       id,

@@ -1,8 +1,11 @@
 // The order rules (docs/api.md: Orders, Order lifecycle) on placing orders, and the idempotency rules, over real HTTP.
 import { beforeAll, describe, expect, it } from "vitest";
 import { getPool } from "@/lib/db/pool";
-import { placeOrder, placementKeyLookup, type PlacementPrefetch } from "@/lib/orders/sql/place-order";
+import { placeOrder } from "@/lib/orders/sql/place-order";
+import { readOrderRequest, type OrderRequest } from "@/lib/orders/validate-order-request";
+import type { OrderBody } from "@/lib/api-schemas/order-schemas";
 import { authenticateApiKey } from "@/lib/auth/authenticate-api-key";
+import { ApiError } from "@/lib/http/errors";
 import { parsePublicOrderId } from "@/lib/orders/public-order-id";
 import { enqueueFulfilment } from "@/lib/fulfilment/sql/enqueue-fulfilment";
 import { api } from "../helpers/api";
@@ -16,6 +19,25 @@ useCleanDatabase({ checkBooks: true });
 
 async function balanceCents(accountId: number) {
   return (await sqlRow(`SELECT balance_cents FROM accounts WHERE id = $1`, [accountId])).balance_cents as number;
+}
+
+/** Until a placement's statement waits for a lock (another transaction's row), for at most 30 s. */
+async function waitForInsertBlocked(): Promise<void> {
+  for (const deadline = Date.now() + 30_000; Date.now() < deadline;) {
+    const waiting = await sql(
+      `SELECT 1 FROM pg_stat_activity WHERE wait_event_type = 'Lock' AND query LIKE '%place_order(%'`,
+    );
+    if (waiting.length > 0) return;
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+  throw new Error("the placement never waited for the original's key");
+}
+
+/** The body as the route hands it to placeOrder. */
+function orderRequest(body: OrderBody): OrderRequest {
+  const request = readOrderRequest(body);
+  if (request instanceof ApiError) throw request;
+  return request;
 }
 
 describe("a successful placement", () => {
@@ -57,14 +79,23 @@ describe("a successful placement", () => {
     expect(jobs).toEqual([{ task_identifier: "fulfil_order", key: `place:${id}`, revision: 0 }]);
   });
 
-  it("placed without the key's lookup: charged, refused for balance, a key line with its code reserved", async () => {
+  it("placed by placeOrder: charged, refused for balance, a key line with its code reserved", async () => {
     const account = await createAccount({ balanceCents: 600 });
-    const { caller } = await authenticateApiKey(account.key);
-    const charged = await placeOrder(caller, { pid: "SVCBR60", trxid: newTrxid("plain"), userId: "5123456" });
+    const caller = await authenticateApiKey(account.key);
+    const charged = await placeOrder(
+      caller,
+      orderRequest({ pid: "SVCBR60", trxid: newTrxid("plain"), userId: "5123456" }),
+    );
     expect(charged.invoice).toMatchObject({ orderCreated: true, status: "processing" });
-    const keyLine = await placeOrder(caller, { pid: "SVCGKINDIE", trxid: newTrxid("plain"), quantity: 1 });
+    const keyLine = await placeOrder(
+      caller,
+      orderRequest({ pid: "SVCGKINDIE", trxid: newTrxid("plain"), quantity: 1 }),
+    );
     expect(keyLine.invoice).toMatchObject({ orderCreated: true, status: "processing", quantity: 1 });
-    const refused = await placeOrder(caller, { pid: "SVCBR325", trxid: newTrxid("plain"), userId: "5123456" });
+    const refused = await placeOrder(
+      caller,
+      orderRequest({ pid: "SVCBR325", trxid: newTrxid("plain"), userId: "5123456" }),
+    );
     expect(refused.invoice).toMatchObject({ orderCreated: false, status: "cancelled", error: "INSUFFICIENT BALANCE" });
     const reserved = await sql(
       `SELECT count(*)::int AS n FROM inventory_codes c JOIN orders o ON o.id = c.order_id
@@ -76,29 +107,25 @@ describe("a successful placement", () => {
     expect(spent).toBe(Math.round((charged.invoice.amountUsd + keyLine.invoice.amountUsd) * 100));
   });
 
-  it("under POST /orders the key's lookup opens the placement: the order takes the id it reserved, and a repeat is its replay", async () => {
+  it("placed by placeOrder: the public id names the new order, and a repeat is its replay", async () => {
     const account = await createAccount({ balanceCents: 600 });
-    const body = { pid: "SVCBR60", trxid: newTrxid("ride"), userId: "5123456" };
-    // As the wrapper does it (lib/http/public-route.ts, withKeyLookup).
-    const first = await authenticateApiKey(account.key, placementKeyLookup(body));
-    expect(first.caller).toMatchObject({ keyId: account.keyId, accountId: account.accountId });
-    expect(first.extra).toMatchObject({
-      existing: false,
-      nextId: expect.any(Number),
-      entry: expect.objectContaining({ catalogId: "SVCBR60" }),
-    });
-    const placed = await placeOrder(first.caller, body, first.extra as PlacementPrefetch);
+    const caller = await authenticateApiKey(account.key);
+    expect(caller).toMatchObject({ keyId: account.keyId, accountId: account.accountId });
+    const request = orderRequest({ pid: "SVCBR60", trxid: newTrxid("ride"), userId: "5123456" });
+    const placed = await placeOrder(caller, request);
     expect(placed.invoice).toMatchObject({ orderCreated: true, status: "processing" });
-    expect(parsePublicOrderId(placed.invoice.orderId)).toBe((first.extra as PlacementPrefetch).nextId);
+    const { id } = await sqlRow(`SELECT id FROM orders WHERE account_id = $1 AND trxid = $2`, [
+      account.accountId,
+      request.trxid,
+    ]);
+    expect(parsePublicOrderId(placed.invoice.orderId)).toBe(id);
 
-    const again = await authenticateApiKey(account.key, placementKeyLookup(body));
-    expect(again.extra).toMatchObject({ existing: true });
-    const replayed = await placeOrder(again.caller, body, again.extra as PlacementPrefetch);
+    const replayed = await placeOrder(caller, request);
     expect(replayed).toEqual({ invoice: placed.invoice, replayed: true });
     expect(await balanceCents(account.accountId)).toBe(600 - 99);
   });
 
-  it("reads the body before the key only to look both up at once: a bad key still answers first, whatever the body", async () => {
+  it("a bad key answers first, whatever the body", async () => {
     const account = await createAccount({ balanceCents: 600 });
     const wrongKey = account.key.slice(0, -4) + (account.key.endsWith("AAAA") ? "BBBB" : "AAAA");
     const bodies = [
@@ -145,17 +172,37 @@ describe("a successful placement", () => {
     expect(await balanceCents(account.accountId)).toBe(600 - 99);
   });
 
-  it("an order with the same key committed between the lookup and the writing statement is answered as its replay", async () => {
+  it("an order with the same key committed while the writing statement runs is answered as its replay", async () => {
     const account = await createAccount({ balanceCents: 600 });
-    const body = { pid: "SVCBR60", trxid: newTrxid("meanwhile"), userId: "5123456" };
-    // The lookup finds no order for the key; then, before this placement writes, the server places it.
-    const opened = await authenticateApiKey(account.key, placementKeyLookup(body));
-    expect(opened.extra).toMatchObject({ existing: false });
-    const original = await order(account.key, body);
+    const caller = await authenticateApiKey(account.key);
+    const body = { pid: "SVCBR60", userId: "5123456" };
+    const original = await order(account.key, { ...body, trxid: newTrxid("original") });
     expect(original.json.orderCreated).toBe(true);
-    const placed = await placeOrder(opened.caller, body, opened.extra as PlacementPrefetch);
+    const request = orderRequest({ ...body, trxid: newTrxid("meanwhile") });
+    // The original takes this request's key in a transaction still open while the placement looks
+    // the key up (no order yet) and then writes: its insert waits on the original's key.
+    const holder = await getPool().connect();
+    let placing: Promise<Awaited<ReturnType<typeof placeOrder>>> | undefined;
+    try {
+      await holder.query("BEGIN");
+      await holder.query(`UPDATE orders SET trxid = $2, idempotency_key = $2 WHERE public_id = $1`, [
+        original.json.orderId,
+        request.trxid,
+      ]);
+      placing = placeOrder(caller, request);
+      placing.catch(() => undefined);
+      await waitForInsertBlocked();
+      await holder.query("COMMIT");
+    } catch (error) {
+      await holder.query("ROLLBACK");
+      throw error;
+    } finally {
+      holder.release();
+    }
+    const placed = await placing;
     expect(placed.replayed).toBe(true);
     expect(placed.invoice.orderId).toBe(original.json.orderId);
+    expect(placed.invoice.trxid).toBe(request.trxid);
     expect(await sql(`SELECT key_seq FROM orders WHERE account_id = $1`, [account.accountId])).toEqual([
       { key_seq: 1 },
     ]);
@@ -185,7 +232,7 @@ describe("a successful placement", () => {
   it("places nothing when the new order's job key is already held (a job left from earlier), and places once it is gone", async () => {
     const account = await createAccount({ balanceCents: 1000 });
     const body = { pid: "SVCBR60", trxid: newTrxid(), userId: "5123456" };
-    // The placement's key lookup takes the next id of the sequence: hold that id's job key.
+    // The placement's lookup takes the next id of the sequence: hold that id's job key.
     const { last } = await sqlRow(`SELECT nextval(pg_get_serial_sequence('orders', 'id'))::int AS last`);
     const heldKey = `place:${last + 1}`;
     await sql(

@@ -202,6 +202,30 @@ describe("upgrading and changing", () => {
     expect(await applyMigrations(freshUrl)).toEqual([]);
   });
 
+  it("a file that changes its function's parameters without dropping the old one fails the migrate", async () => {
+    const edited = path.join(tmp, "overloading-functions");
+    fs.cpSync(functionsDir, edited, { recursive: true });
+    const file = path.join(edited, "pack_price.sql");
+    fs.writeFileSync(
+      file,
+      fs
+        .readFileSync(file, "utf8")
+        .replace("tier_percent_off_bp integer)", "tier_percent_off_bp integer, unused integer)"),
+    );
+    await expect(applyMigrations(freshUrl, { functionsDir: edited })).rejects.toThrow(
+      /pack_price\.sql failed: it leaves two functions named pack_price/,
+    );
+    const fresh = new pg.Client({ connectionString: freshUrl });
+    await fresh.connect();
+    try {
+      const { rows } = await fresh.query(`SELECT pronargs FROM pg_proc WHERE proname = 'pack_price'`);
+      expect(rows).toEqual([{ pronargs: 3 }]);
+    } finally {
+      await fresh.end();
+    }
+    expect(await applyMigrations(freshUrl)).toEqual([]);
+  });
+
   it("a new migration is followed by every function file, since it may change what they stand on", async () => {
     const withNew = path.join(tmp, "with-new-migration");
     fs.cpSync(path.join(projectRoot, "prisma", "migrations"), withNew, { recursive: true });

@@ -1,5 +1,6 @@
-// The wrapper's bench switch (replaceCallerAuthenticationForBench) turns off key lookup and rate
-// limits: production must refuse it, and nothing but the bench's own host may call it.
+// The bench's switch (replaceCallerAuthenticationForBench) turns off key lookup and rate limits:
+// production must refuse it, nothing but the bench's own host may call it, and nothing else swaps
+// the wrapper's caller authentication.
 import fs from "node:fs";
 import path from "node:path";
 import { afterEach, describe, expect, it, vi } from "vitest";
@@ -12,7 +13,7 @@ afterEach(() => {
 async function loadSwitch(nodeEnv: string) {
   vi.stubEnv("NODE_ENV", nodeEnv);
   vi.resetModules();
-  return (await import("@/lib/http/access-policies")).replaceCallerAuthenticationForBench;
+  return (await import("@/bench/replace-caller-authentication")).replaceCallerAuthenticationForBench;
 }
 
 function sourceFiles(dir: string): string[] {
@@ -29,14 +30,20 @@ describe("the bench's auth-off switch", () => {
     expect(() => replace(async () => Promise.reject(new Error("never called")))).toThrow(/production/);
   });
 
-  it("is called from bench/serve-auth-off.ts alone", () => {
+  it("is called from bench/serve-auth-off.ts alone, and is the only code that swaps the wrapper's authentication", () => {
     const root = path.resolve(import.meta.dirname, "../..");
-    const callers = ["lib", "app", "scripts", "bot", "bench"]
+    const files = ["lib", "app", "scripts", "bot", "bench"]
       .filter((dir) => fs.existsSync(path.join(root, dir)))
-      .flatMap((dir) => sourceFiles(path.join(root, dir)))
-      .filter((file) => fs.readFileSync(file, "utf8").includes("replaceCallerAuthenticationForBench("))
-      .map((file) => path.relative(root, file))
-      .sort();
-    expect(callers).toEqual(["bench/serve-auth-off.ts", "lib/http/access-policies.ts"]);
+      .flatMap((dir) => sourceFiles(path.join(root, dir)));
+    const containing = (text: string) =>
+      files
+        .filter((file) => fs.readFileSync(file, "utf8").includes(text))
+        .map((file) => path.relative(root, file))
+        .sort();
+    expect(containing("replaceCallerAuthenticationForBench(")).toEqual([
+      "bench/replace-caller-authentication.ts",
+      "bench/serve-auth-off.ts",
+    ]);
+    expect(containing("callerAuthentication.authenticate =")).toEqual(["bench/replace-caller-authentication.ts"]);
   });
 });

@@ -1,14 +1,9 @@
 import { publicRoute } from "@/lib/http/public-route";
 import { BR_PACK, brInvoice } from "@/lib/openapi/example-values";
-import { jsonResponse } from "@/lib/http/errors";
+import { ApiError, jsonResponse } from "@/lib/http/errors";
 import { InvoiceResponse, OrderBody, orderBodyAliases } from "@/lib/api-schemas/order-schemas";
-import {
-  findOrderReplay,
-  placeOrder,
-  placementKeyLookup,
-  type PlacementPrefetch,
-  type PlacementResult,
-} from "@/lib/orders/sql/place-order";
+import { findOrderReplay, placeOrder, type PlacementResult } from "@/lib/orders/sql/place-order";
+import { readOrderRequest } from "@/lib/orders/validate-order-request";
 import { otherMethods } from "@/lib/http/route-methods";
 
 export const dynamic = "force-dynamic";
@@ -78,13 +73,17 @@ export const POST = publicRoute({
     "IDEMPOTENCY_MISMATCH",
     "DUPLICATE_IN_FLIGHT",
   ],
-  replay: async ({ caller, body }) => {
-    const earlier = await findOrderReplay(caller, body);
-    return earlier && invoiceResponse(earlier);
+  handle: async ({ caller, body, closedBy }) => {
+    const request = readOrderRequest(body);
+    if (closedBy) {
+      // A switch stops new orders: only a repeat of an order that exists still answers.
+      const earlier = request instanceof ApiError ? undefined : await findOrderReplay(caller, request);
+      if (!earlier) throw new ApiError(closedBy);
+      return invoiceResponse(earlier);
+    }
+    if (request instanceof ApiError) throw request;
+    return invoiceResponse(await placeOrder(caller, request));
   },
-  withKeyLookup: placementKeyLookup,
-  handle: async ({ caller, body, keyLookupExtra }) =>
-    invoiceResponse(await placeOrder(caller, body, keyLookupExtra as PlacementPrefetch | undefined)),
 });
 
 function invoiceResponse({ invoice, replayed }: PlacementResult): Response {

@@ -3,13 +3,13 @@
 import { getPool } from "../../db/pool";
 import { prepared, sql } from "../../db/run-sql";
 import type { ApiCaller } from "../api-caller-record";
-import type { AuthenticatedKey } from "../authenticate-api-key";
 
-export async function lookupApiCaller(keyHash: string): Promise<AuthenticatedKey | undefined> {
+/** The caller of the key with this hash; undefined for an unknown or revoked key. */
+export async function lookupApiCaller(keyHash: string): Promise<ApiCaller | undefined> {
   const { rows } = await getPool().query<ApiCaller>(
     prepared("auth-key-lookup", sql`SELECT * FROM api_caller(key_hash => ${keyHash})`),
   );
-  return rows[0] && { caller: rows[0] };
+  return rows[0];
 }
 
 // last_used_at is informational (the bot's /keys shows it), so it is written in batches: keys used

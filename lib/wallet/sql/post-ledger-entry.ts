@@ -35,7 +35,7 @@ export interface PostedEntry {
 export type LedgerTransaction = SqlTransaction;
 
 /** Checks a posting's amount before any SQL runs. */
-export function assertPostingAmount(amountCents: number): void {
+function assertPostingAmount(amountCents: number): void {
   if (!Number.isSafeInteger(amountCents) || amountCents === 0) {
     throw new Error(`ledger amount must be a non-zero integer number of cents, got ${amountCents}`);
   }
