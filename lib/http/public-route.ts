@@ -21,6 +21,7 @@ import type { HttpMethod, RouteContext, RouteHandler } from "./router";
 import { PeerAddressUnknownError } from "./peer-address";
 import { resolveRequestClientIp } from "./client-address";
 import { authenticateCaller, readApiSettings, type ApiSettings } from "./access-policies";
+import { noteCaller, observeRoute } from "../observability/observe-request";
 
 /** Which runtime switch closes a route: "order" (MAINTENANCE, API_ORDER_DISABLED) or "redeem" (MAINTENANCE). */
 type RouteAction = "read" | "order" | "redeem";
@@ -184,6 +185,7 @@ export function publicRoute<B extends z.ZodType | undefined = undefined, Q exten
         spec.body && spec.withKeyLookup ? await readBody(request, spec.body, spec.aliases, maxBodyBytes) : undefined;
       const keyLookup = earlyBody?.ok ? spec.withKeyLookup!(earlyBody.value as never) : undefined;
       const { caller, limit, extra: keyLookupExtra } = await authenticateCaller(request.headers, clientIp, keyLookup);
+      noteCaller(context, caller, request.headers);
 
       const settings = await readApiSettings();
       const accessError =
@@ -246,5 +248,5 @@ export function publicRoute<B extends z.ZodType | undefined = undefined, Q exten
     }
   };
 
-  return Object.assign(handler, { spec: spec as unknown as PublicRoute["spec"] });
+  return Object.assign(observeRoute(spec.path, handler), { spec: spec as unknown as PublicRoute["spec"] });
 }
