@@ -5,6 +5,7 @@ import path from "node:path";
 import { describe, expect, inject, it } from "vitest";
 import { projectRoot } from "@/lib/config/env";
 import { TEST_ENV } from "../setup/test-env";
+import { keepOutput } from "../helpers/process-logs";
 
 function run(
   script: string,
@@ -15,6 +16,7 @@ function run(
     execArgv: ["--import", "tsx"],
     stdio: ["ignore", "pipe", "pipe", "ipc"],
   });
+  keepOutput(script, child);
   let stdout = "";
   let stderr = "";
   child.stdout!.on("data", (chunk) => (stdout += chunk));

@@ -15,13 +15,20 @@ export function resetTestLogs(): void {
   fs.mkdirSync(TEST_LOG_DIR, { recursive: true });
 }
 
-/** Keeps `child`'s output (the streams it pipes) in `<name>-<pid>.log`; returns that file's path. */
-export function keepOutput(name: string, child: ChildProcess): string {
+/**
+ * Keeps `child`'s output (the streams it pipes, or those named) in `<name>-<pid>.log`; returns that
+ * file's path. The bot console's stdout is its conversation (a key the bot shows included), not a log.
+ */
+export function keepOutput(
+  name: string,
+  child: ChildProcess,
+  streams: ("stdout" | "stderr")[] = ["stdout", "stderr"],
+): string {
   fs.mkdirSync(TEST_LOG_DIR, { recursive: true });
   const file = path.join(TEST_LOG_DIR, `${name.replace(/[^A-Za-z0-9_.-]+/g, "-")}-${child.pid ?? "unknown"}.log`);
   const out = fs.createWriteStream(file, { flags: "a" });
   let open = 0;
-  for (const stream of [child.stdout, child.stderr]) {
+  for (const stream of streams.map((which) => child[which])) {
     if (!stream) continue;
     open++;
     stream.on("data", (chunk: Buffer) => out.write(chunk));
@@ -45,32 +52,26 @@ export function readKeptLines(): { file: string; line: string }[] {
   );
 }
 
-/** The JSON log lines (pino's) of one kept file. */
-export function jsonLogLines(file: string): Record<string, unknown>[] {
-  if (!fs.existsSync(file)) return [];
-  return fs
-    .readFileSync(file, "utf8")
-    .split("\n")
-    .flatMap((line) => {
-      if (!line.startsWith("{")) return [];
-      try {
-        return [JSON.parse(line) as Record<string, unknown>];
-      } catch {
-        return [];
-      }
-    });
-}
-
-/** The `msg` of every JSON log line in `output` (a process's captured stdout and stderr). */
-export function logMessages(output: string, processName?: string): string[] {
+/** The JSON log lines (pino's) in a process's output; other lines (banners, a CLI's text) are left out. */
+export function parseLogLines(output: string): Record<string, unknown>[] {
   return output.split("\n").flatMap((line) => {
     if (!line.startsWith("{")) return [];
     try {
-      const entry = JSON.parse(line) as { msg?: unknown; process?: unknown };
-      if (typeof entry.msg !== "string") return [];
-      return processName === undefined || entry.process === processName ? [entry.msg] : [];
+      return [JSON.parse(line) as Record<string, unknown>];
     } catch {
       return [];
     }
   });
+}
+
+/** The JSON log lines of one kept file. */
+export function jsonLogLines(file: string): Record<string, unknown>[] {
+  return fs.existsSync(file) ? parseLogLines(fs.readFileSync(file, "utf8")) : [];
+}
+
+/** The `msg` of every JSON log line in `output` written by `processName` (web, worker, start ...), or by any. */
+export function logMessages(output: string, processName?: string): string[] {
+  return parseLogLines(output)
+    .filter((entry) => typeof entry.msg === "string" && (processName === undefined || entry.process === processName))
+    .map((entry) => entry.msg as string);
 }
