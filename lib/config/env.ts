@@ -24,7 +24,6 @@ export type SupplierName = (typeof SUPPLIER_NAMES)[number];
 
 /** pino's levels, quietest last; LOG_LEVEL takes one. */
 const LOG_LEVELS = ["trace", "debug", "info", "warn", "error", "fatal", "silent"] as const;
-export type LogLevel = (typeof LOG_LEVELS)[number];
 
 // Unset and empty mean the same: the default.
 const blank = (value: unknown) => (typeof value === "string" && value.trim() === "" ? undefined : value);
