@@ -1,6 +1,7 @@
-// The service's logs: pino's JSON lines on stdout, one object per line with `level`, `time`,
-// `process` (web, worker, bot, start, dev) and the fields of the call; at LOG_LEVEL (info) and up.
-// Pretty one-line text instead in development at a terminal, or wherever LOG_FORMAT=pretty.
+// The service's logs: pino's JSON lines, one object per line with `level`, `time`, `process` (web,
+// worker, bot, start, dev) and the fields of the call; at LOG_LEVEL (info) and up, on stdout, and
+// errors on stderr (where a refusal to start has always gone). Pretty one-line text instead in
+// development at a terminal, or wherever LOG_FORMAT=pretty.
 // Nothing logged carries an API key or a secret: a request's line names the key by its display
 // prefix only (observe-request.ts), and the suite scans every line its processes wrote for keys.
 //
@@ -35,16 +36,28 @@ function createRoot(destination: pino.DestinationStream | undefined): Logger {
     mixin: () => ({ process: shared().processName }),
   };
   if (destination) return pino(options, destination);
-  if (!prettyOutput) return pino(options);
+  const stream = (fd: 1 | 2): pino.DestinationStream =>
+    prettyOutput
+      ? pretty({
+          destination: fd,
+          sync: true,
+          colorize: Boolean(fd === 1 ? process.stdout.isTTY : process.stderr.isTTY),
+          translateTime: "SYS:HH:MM:ss.l",
+          ignore: "pid,hostname,process,component",
+          messageFormat: "[{process}{if component}/{component}{end}] {msg}",
+          singleLine: true,
+        })
+      : pino.destination({ dest: fd, sync: true });
+  // dedupe: a line goes to the one stream of the highest level it reaches.
   return pino(
     options,
-    pretty({
-      sync: true,
-      colorize: Boolean(process.stdout.isTTY),
-      translateTime: "SYS:HH:MM:ss.l",
-      ignore: "pid,hostname,process,component",
-      messageFormat: "[{process}{if component}/{component}{end}] {msg}",
-    }),
+    pino.multistream(
+      [
+        { level: "trace", stream: stream(1) },
+        { level: "error", stream: stream(2) },
+      ],
+      { dedupe: true },
+    ),
   );
 }
 
