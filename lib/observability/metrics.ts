@@ -96,8 +96,11 @@ const webhookLag = histogram({
   buckets: [0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60, 300, 1800, 3600, 21600, 86400],
 });
 
-/** The service-wide gauges read from the database when the web process is scraped. */
-export const serviceGauges = {
+/**
+ * The service-wide gauges read from the database when the web process is scraped: made on that
+ * process's first scrape, so no other process shows them (at a meaningless 0).
+ */
+export const serviceGauges = () => ({
   queueJobs: gauge({
     name: "topup_queue_jobs",
     help: "Jobs in the queue, by task and state: ready (due, waiting for a worker), scheduled (due later), running, failed (attempts used up).",
@@ -143,7 +146,7 @@ export const serviceGauges = {
     help: "Live orders not finished: in_flight (the worker's) and awaiting_admin (flagged), as the dashboard overview counts them.",
     labelNames: ["state"],
   }),
-};
+});
 
 const METHODS = new Set(["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"]);
 

@@ -220,6 +220,8 @@ describe("the service's metrics, scraped by a real Prometheus", () => {
     const port = workerPort ?? (await startWithMetricsPort("worker.ts", { WORKER_METRICS_PORT: "0" }));
     const worker = await metricsText(`http://127.0.0.1:${port}/metrics`);
     expect(worker).toContain("process_cpu_seconds_total");
+    // The service-wide gauges are the web process's alone.
+    expect(worker).not.toContain("topup_wallet_liability_usd");
     expectPromtoolPasses(worker, "a worker's WORKER_METRICS_PORT");
 
     const fake = await FakeTelegram.start();

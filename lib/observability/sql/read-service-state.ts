@@ -72,7 +72,7 @@ export async function readServiceState(): Promise<void> {
     readWalletLiability(),
     countOpenOrders(),
   ]);
-  const g = serviceGauges;
+  const g = serviceGauges();
   // Reset first: a task, a supplier no longer there must not keep its last value.
   for (const gauge of [g.queueJobs, g.queueOldestAge, g.circuitOpen, g.supplierPaused]) gauge.reset();
   const tasks = new Map(queue.map((row) => [row.task, row]));
