@@ -53,7 +53,7 @@ export function readKeptLines(): { file: string; line: string }[] {
 }
 
 /** The JSON log lines (pino's) in a process's output; other lines (banners, a CLI's text) are left out. */
-function parseLogLines(output: string): Record<string, unknown>[] {
+export function parseLogLines(output: string): Record<string, unknown>[] {
   return output.split("\n").flatMap((line) => {
     if (!line.startsWith("{")) return [];
     try {

@@ -122,7 +122,7 @@ describe("npm start's children killed under load", () => {
     }
     await sleep(1000);
     await load.stop();
-    expect(said("start", "worker stopped unexpectedly (killed by SIGKILL); restarting it")).toBe(3);
+    expect(said("start", "worker stopped unexpectedly (killed by SIGKILL); restarting it", true)).toBe(3);
 
     // The API kept answering throughout: every placement answered, none refused by a connection.
     expect(load.connectionErrors).toEqual([]);
@@ -165,7 +165,7 @@ describe("npm start's children killed under load", () => {
     }
     await sleep(1000);
     await load.stop();
-    expect(said("start", "web stopped unexpectedly (killed by SIGKILL); restarting it")).toBe(2);
+    expect(said("start", "web stopped unexpectedly (killed by SIGKILL); restarting it", true)).toBe(2);
     expect(said("start", "web is back on port", true)).toBe(2);
 
     // While it was gone the clients' connections were refused (or cut mid-request); every HTTP
