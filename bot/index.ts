@@ -25,6 +25,9 @@ import { adminWallet } from "./features/admin-wallet";
 import { adminAccounts } from "./features/admin-accounts";
 import { adminSwitches } from "./features/admin-switches";
 import { fallback } from "./features/fallback";
+import { logger, messageOf } from "@/lib/observability/logger";
+
+const log = logger("bot");
 
 export interface CreateBotOptions {
   /** Another Bot API server (TELEGRAM_API_ROOT), e.g. a local one; Telegram's by default. */
@@ -53,19 +56,15 @@ export function createBot(token: string, options: CreateBotOptions = {}): Telegr
   bot.catch(async (error, ctx) => {
     // Log the stack only: error objects from Telegram carry the outgoing payload, which may hold
     // message text that must not reach the logs.
-    console.error(
-      `[bot] update ${ctx.update.update_id} (${ctx.updateType}) failed:`,
-      error instanceof Error ? error.stack : String(error),
-    );
+    log.error(`update ${ctx.update.update_id} (${ctx.updateType}) failed`, {
+      stack: error instanceof Error ? error.stack : String(error),
+    });
     try {
       if (ctx.callbackQuery) await ctx.answerCbQuery("Sorry, something went wrong. Please try again.");
       else if (ctx.chat?.type === "private")
         await ctx.reply("Sorry, something went wrong on our side. Please try again in a moment.");
     } catch (replyError) {
-      console.error(
-        "[bot] could not tell the user about the error:",
-        replyError instanceof Error ? replyError.message : String(replyError),
-      );
+      log.error(`could not tell the user about the error: ${messageOf(replyError)}`);
     }
   });
 

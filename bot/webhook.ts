@@ -12,6 +12,7 @@ import { TELEGRAM_WEBHOOK_PATH } from "./webhook-path";
 
 export { TELEGRAM_WEBHOOK_PATH };
 import type { BotContext } from "./context";
+import { logger, messageOf } from "@/lib/observability/logger";
 
 export const TELEGRAM_SECRET_HEADER = "x-telegram-bot-api-secret-token";
 /** The update types the bot handles; Telegram sends no others to the webhook. */
@@ -49,7 +50,7 @@ function isUpdate(body: unknown): body is Update {
 
 export function createTelegramWebhookHandler(options: WebhookHandlerOptions): (request: Request) => Promise<Response> {
   const answerWithinMs = options.answerWithinMs ?? 10_000;
-  const log = options.log ?? ((message: string) => console.error(message));
+  const log = options.log ?? ((message: string) => logger("bot").error(message));
   return async (request) => {
     if (!isAuthentic(request, options.secret)) return errorResponse("TELEGRAM_WEBHOOK_FORBIDDEN");
     let update: unknown;
@@ -107,12 +108,9 @@ export async function prepareTelegramWebhook(): Promise<void> {
   if (!configured) return;
   try {
     configured.bot.botInfo ??= await configured.bot.telegram.getMe();
-    console.log(`[bot] @${configured.bot.botInfo.username} takes updates by webhook at ${TELEGRAM_WEBHOOK_PATH}`);
+    logger("bot").info(`@${configured.bot.botInfo.username} takes updates by webhook at ${TELEGRAM_WEBHOOK_PATH}`);
   } catch (error) {
-    console.warn(
-      "[bot] getMe failed; the first webhook update will retry it:",
-      error instanceof Error ? error.message : error,
-    );
+    logger("bot").warn(`getMe failed; the first webhook update will retry it: ${messageOf(error)}`);
   }
 }
 

@@ -25,6 +25,8 @@ import { findActiveAdmin } from "@/lib/admin-users/find-active-admin";
 import { adminActor } from "@/lib/admin-users/admin-user-record";
 import { LocalBotApi, plain, type InlineKeyboardMarkup, type LocalUser, type RecordedCall } from "@/bot/local-bot-api";
 import { resolveDatabase } from "./database";
+import pino from "pino";
+import { nameProcess, sendLogsTo } from "@/lib/observability/logger";
 
 const USAGE =
   "Usage: npm run bot:console -- --as <telegram-user-id> [--admin] [--username <name>]\n" +
@@ -32,6 +34,9 @@ const USAGE =
   "  --admin     link that user to a development owner (/credit, /tier, /account ...; kept for later sessions)\n" +
   "  --username  their Telegram @username (what /credit @name finds)";
 
+// Stdout is the conversation: the service's own log lines go to stderr.
+nameProcess("bot-console");
+sendLogsTo(pino.destination({ dest: 2, sync: true }));
 const config = env();
 if (isProduction(config)) {
   console.error(

@@ -7,23 +7,33 @@ import { createBot } from "@/bot";
 import { HOLDER_COMMANDS } from "@/bot/commands";
 import { pruneProcessedUpdates } from "@/bot/middleware/dedupe-updates";
 import { TELEGRAM_WEBHOOK_PATH } from "@/bot/webhook-path";
+import { logger, messageOf, nameProcess } from "@/lib/observability/logger";
+import { serveMetrics } from "@/lib/observability/serve-metrics";
 
+nameProcess("bot");
+const log = logger();
 assertProductionSecrets();
 const config = env();
 if (!config.telegramBotToken) {
-  console.error("[bot] TELEGRAM_BOT_TOKEN is not set: nothing to run.");
+  log.error("TELEGRAM_BOT_TOKEN is not set: nothing to run.");
   process.exit(1);
 }
 
 if (config.telegramWebhookSecret) {
   // Polling starts with deleteWebhook: it would silently switch a webhook deployment off.
-  console.error(
-    `[bot] TELEGRAM_WEBHOOK_SECRET is set: updates arrive by webhook at ${TELEGRAM_WEBHOOK_PATH} on the web server ` +
+  log.error(
+    `TELEGRAM_WEBHOOK_SECRET is set: updates arrive by webhook at ${TELEGRAM_WEBHOOK_PATH} on the web server ` +
       "(register it with `npm run bot:webhook -- <public-url>`), so this process does not poll. To poll instead, " +
       "run `npm run bot:webhook -- --delete` and unset TELEGRAM_WEBHOOK_SECRET.",
   );
   process.exit(1);
 }
+
+// BOT_METRICS_PORT: this process's metrics (Node's own: the bot's work is counted where it lands).
+const metrics =
+  config.metrics.ports.bot === undefined
+    ? undefined
+    : await serveMetrics(config.metrics.host, config.metrics.ports.bot);
 
 const bot = createBot(config.telegramBotToken, {
   apiRoot: config.telegramApiRoot,
@@ -34,7 +44,7 @@ let stopping = false;
 const stop = (signal: NodeJS.Signals) => {
   if (stopping) return;
   stopping = true;
-  console.log(`[bot] ${signal}: stopping`);
+  log.info(`${signal}: stopping`);
   try {
     // Ends the long poll; launch() below then resolves and the process winds down.
     bot.stop(signal);
@@ -48,9 +58,7 @@ process.once("SIGTERM", () => stop("SIGTERM"));
 process.once("disconnect", () => stop("SIGTERM")); // npm start, our parent, is gone
 
 const prune = () =>
-  pruneProcessedUpdates().catch((error) =>
-    console.warn("[bot] pruning processed updates failed:", error instanceof Error ? error.message : error),
-  );
+  pruneProcessedUpdates().catch((error) => log.warn(`pruning processed updates failed: ${messageOf(error)}`));
 const pruneTimer = setInterval(prune, 60 * 60 * 1000);
 pruneTimer.unref();
 void prune();
@@ -58,18 +66,19 @@ void prune();
 try {
   // launch() resolves when polling stops (bot.stop); onLaunch runs once getMe has answered.
   await bot.launch(() => {
-    console.log(
-      `[bot] @${bot.botInfo?.username} is polling for updates${config.telegramApiRoot ? ` from ${config.telegramApiRoot}` : ""}`,
+    log.info(
+      `@${bot.botInfo?.username} is polling for updates${config.telegramApiRoot ? ` from ${config.telegramApiRoot}` : ""}`,
     );
     bot.telegram
       .setMyCommands(HOLDER_COMMANDS.map(({ command, description }) => ({ command, description })))
-      .catch((error) => console.warn("[bot] setMyCommands failed:", error instanceof Error ? error.message : error));
+      .catch((error) => log.warn(`setMyCommands failed: ${messageOf(error)}`));
   });
 } catch (error) {
-  console.error("[bot] stopped on an error:", error instanceof Error ? error.message : error);
+  log.error(`stopped on an error: ${messageOf(error)}`);
   process.exitCode = 1;
 } finally {
   clearInterval(pruneTimer);
+  await metrics?.close();
   await closePool().catch(() => undefined);
 }
 // Keep-alive sockets to the Bot API must not hold a stopped bot open.

@@ -2,13 +2,14 @@
 // .data/ (started for the command, and stopped after it if this command started it).
 import { env } from "@/lib/config/env";
 import { startEmbeddedPostgresProcess, type EmbeddedPostgresProcess } from "@/lib/db/embedded-process";
+import { logger } from "@/lib/observability/logger";
 
 export async function resolveDatabase(
   options: { database?: string; dataDir?: string; port?: number } = {},
 ): Promise<{ url: string; embedded?: EmbeddedPostgresProcess }> {
   const config = env();
   if (config.databaseUrl) return { url: config.databaseUrl };
-  console.log("[db] DATABASE_URL is not set: using embedded PostgreSQL under", options.dataDir ?? config.dataDir);
+  logger("db").info(`DATABASE_URL is not set: using embedded PostgreSQL under ${options.dataDir ?? config.dataDir}`);
   // In a process of its own, as `npm start` runs it: Ctrl-C reaches this command, which stops the
   // database after whatever uses it.
   const embedded = await startEmbeddedPostgresProcess({

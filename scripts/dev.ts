@@ -11,6 +11,10 @@ import { closePool } from "@/lib/db/pool";
 import { isDatabaseEmpty, readRememberedDemoKey, seedForEnvironment } from "@/lib/seed/seed-demo-data";
 import { botConsoleHint } from "./bot-console-hint";
 import { resolveDatabase } from "./database";
+import { logger, nameProcess } from "@/lib/observability/logger";
+
+nameProcess("dev");
+const log = logger();
 
 const config = env();
 const children: { name: string; child: ChildProcess }[] = [];
@@ -20,7 +24,7 @@ let shuttingDown = false;
 function watch(name: string, child: ChildProcess): ChildProcess {
   child.on("exit", (code, signal) => {
     if (!shuttingDown) {
-      console.error(`[dev] ${name} exited (${signal ?? code}); stopping everything`);
+      log.error(`${name} exited (${signal ?? code}); stopping everything`);
       void shutdown(1);
     }
   });
@@ -31,7 +35,7 @@ function watch(name: string, child: ChildProcess): ChildProcess {
 async function shutdown(exitCode: number): Promise<void> {
   if (shuttingDown) return;
   shuttingDown = true;
-  console.log("[dev] stopping...");
+  log.info("stopping...");
   await Promise.all(
     children.map(
       ({ child }) =>
@@ -47,7 +51,7 @@ async function shutdown(exitCode: number): Promise<void> {
     ),
   );
   await closePool().catch(() => undefined);
-  await stopDatabase().catch((error) => console.error("[dev] stopping PostgreSQL failed:", error));
+  await stopDatabase().catch((error) => log.error("stopping PostgreSQL failed", { err: error }));
   process.exit(exitCode);
 }
 
@@ -57,7 +61,7 @@ process.on("SIGTERM", () => void shutdown(0));
 const database = await resolveDatabase();
 if (database.embedded) stopDatabase = database.embedded.stop;
 pointAtDatabase(database.url);
-await applyMigrations(database.url, { log: (line) => console.log(`[migrate] ${line}`) });
+await applyMigrations(database.url, { log: (line) => logger("migrate").info(line) });
 // As npm start: no demo account, money or key if someone runs this with NODE_ENV=production.
 const demoApiKey = (await isDatabaseEmpty())
   ? (await seedForEnvironment({ nodeEnv: config.nodeEnv, dataDir: config.dataDir, demoApiKey: config.demoApiKey }))

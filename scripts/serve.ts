@@ -7,11 +7,17 @@ import { holdGivenNodeEnv } from "@/lib/config/given-node-env";
 import { createHttpServer, type NodeHandler } from "@/lib/http/lean-host";
 import { closePool } from "@/lib/db/pool";
 import { createApiRouter } from "@/app/api/routes";
+import { logger, messageOf, nameProcess } from "@/lib/observability/logger";
+import { serveMetrics } from "@/lib/observability/serve-metrics";
+import { readServiceState } from "@/lib/observability/sql/read-service-state";
+
+nameProcess("web");
+const log = logger();
 
 async function loadNext(): Promise<NodeHandler | undefined> {
   if (!env().serveDashboard) return undefined;
   if (!fs.existsSync(path.join(projectRoot, ".next", "BUILD_ID"))) {
-    console.warn("[web] no Next build found (.next): dashboard and docs are off; run `npm run build`");
+    log.warn("no Next build found (.next): dashboard and docs are off; run `npm run build`");
     return undefined;
   }
   const { default: next } = await import("next");
@@ -31,14 +37,17 @@ async function main() {
   const server = createHttpServer({
     router: createApiRouter(),
     next: await loadNext(),
-    onError: (error) => console.error("[web] unhandled error:", error),
+    onError: (error) => log.error("unhandled error", { err: error }),
   });
   server.keepAliveTimeout = 65_000;
   await new Promise<void>((resolve) => server.listen(config.port, config.host, resolve));
   const address = server.address();
   const port = typeof address === "object" && address ? address.port : config.port;
-  console.log(`[web] listening on http://localhost:${port}`);
-  process.send?.({ type: "listening", port });
+  const metricsPort = config.metrics.ports.web;
+  const metrics =
+    metricsPort === undefined ? undefined : await serveMetrics(config.metrics.host, metricsPort, readServiceState);
+  log.info(`listening on http://localhost:${port}`, { port });
+  process.send?.({ type: "listening", port, metricsPort: metrics?.port });
 
   let stopping = false;
   const stop = async () => {
@@ -46,6 +55,7 @@ async function main() {
     stopping = true;
     server.close();
     server.closeAllConnections();
+    await metrics?.close();
     await closePool().catch(() => undefined);
     process.exit(0);
   };
@@ -56,6 +66,6 @@ async function main() {
 }
 
 main().catch((error) => {
-  console.error("[web] failed to start:", error instanceof Error ? error.message : error);
+  log.error(`failed to start: ${messageOf(error)}`);
   process.exit(1);
 });

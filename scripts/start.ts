@@ -26,9 +26,14 @@ import { startEmbeddedPostgresProcess, type EmbeddedPostgresProcess } from "@/li
 import { superviseProcess, type Supervisor } from "@/lib/process/supervise-process";
 import { botConsoleHint } from "./bot-console-hint";
 import { isDatabaseEmpty, readRememberedDemoKey, seedForEnvironment } from "@/lib/seed/seed-demo-data";
+import { logger, nameProcess } from "@/lib/observability/logger";
 
-const log = (line: string) => console.log(`[start] ${line}`);
-const fail = (line: string) => console.error(`[start] ${line}`);
+// Its own lines are logs (JSON, or pretty at a terminal in development); the addresses and the demo
+// key at the end are printed for the person who typed npm start.
+nameProcess("start");
+const logs = logger();
+const log = (line: string) => logs.info(line);
+const fail = (line: string) => logs.error(line);
 
 const supervisors: Supervisor[] = [];
 let database: EmbeddedPostgresProcess | undefined;
@@ -67,7 +72,8 @@ function supervise(name: string, start: () => ChildProcess, onStart?: (child: Ch
     name,
     start,
     onStart,
-    log,
+    // Its lines are about a child that stopped: worth a warning.
+    log: (line) => logs.warn(line),
     onGiveUp: (reason) => {
       fail(`${reason}: stopping everything`);
       void shutdown(1);
@@ -85,8 +91,8 @@ async function main(): Promise<void> {
 
   let databaseUrl = config.databaseUrl;
   if (!databaseUrl) {
-    console.log(
-      `[db] DATABASE_URL is not set: using embedded PostgreSQL under ${config.dataDir} (port ${config.embeddedPgPort})`,
+    logger("db").info(
+      `DATABASE_URL is not set: using embedded PostgreSQL under ${config.dataDir} (port ${config.embeddedPgPort})`,
     );
     database = await startEmbeddedPostgresProcess({
       dataDir: config.dataDir,
@@ -97,7 +103,7 @@ async function main(): Promise<void> {
   }
   pointAtDatabase(databaseUrl);
 
-  await applyMigrations(databaseUrl, { log: (line) => console.log(`[migrate] ${line}`) });
+  await applyMigrations(databaseUrl, { log: (line) => logger("migrate").info(line) });
   const production = isProduction(config);
   let demoApiKey: string | undefined;
   if (await isDatabaseEmpty()) {

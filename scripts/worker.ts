@@ -1,9 +1,13 @@
 // npm run worker: one fulfilment worker process. Run as many as you like, on any machine that
 // reaches the database; each order still finishes exactly once.
-import { assertProductionSecrets } from "@/lib/config/env";
+import { assertProductionSecrets, env } from "@/lib/config/env";
 import { databaseUrl, closePool } from "@/lib/db/pool";
 import { startWorker } from "@/lib/fulfilment/sql/run-worker";
+import { logger, messageOf, nameProcess } from "@/lib/observability/logger";
+import { serveMetrics } from "@/lib/observability/serve-metrics";
 
+nameProcess("worker");
+const log = logger();
 assertProductionSecrets();
 // graphile-worker 0.17 leaves a few promises unawaited when the database goes away mid-shutdown of a
 // runner (returning its local queue's jobs, for one). The jobs stay locked under the stopped
@@ -12,19 +16,30 @@ assertProductionSecrets();
 process.on("unhandledRejection", (reason) => {
   const stack = reason instanceof Error ? (reason.stack ?? "") : "";
   if (!/graphile-worker/.test(stack)) throw reason;
-  console.error(`[worker] graphile-worker failed in the background: ${(reason as Error).message}`);
+  log.error(`graphile-worker failed in the background: ${(reason as Error).message}`);
 });
-const worker = await startWorker({ connectionString: databaseUrl() });
-console.log("[worker] fulfilling orders");
+const config = env();
+// Each worker on a port of its own: WORKER_METRICS_PORT (0 picks one and logs it).
+const metrics =
+  config.metrics.ports.worker === undefined
+    ? undefined
+    : await serveMetrics(config.metrics.host, config.metrics.ports.worker);
+// The worker's lines say by their words whether something failed (run-worker.ts writes plain lines).
+const worker = await startWorker({
+  connectionString: databaseUrl(),
+  log: (line) => (/fail|error|lost|no new jobs/i.test(line) ? log.warn(line) : log.info(line)),
+});
+log.info("fulfilling orders");
 let stopping = false;
 const stop = async () => {
   if (stopping) return;
   stopping = true;
   try {
     await worker.stop();
+    await metrics?.close();
     await closePool();
   } catch (error) {
-    console.error("[worker] stopping failed:", error instanceof Error ? error.message : error);
+    log.error(`stopping failed: ${messageOf(error)}`);
     process.exit(1);
   }
   process.exit(0);

@@ -5,6 +5,7 @@ import { createRouter } from "@/lib/http/router";
 import * as healthz from "@/app/healthz/route";
 import * as openapi from "@/app/openapi.json/route";
 import * as favicon from "@/app/favicon.ico/route";
+import * as metrics from "@/app/metrics/route";
 import * as telegramWebhook from "./telegram/webhook/route";
 import { TELEGRAM_WEBHOOK_PATH } from "@/bot/webhook-path";
 import { publicRoutes } from "./public-routes";
@@ -13,6 +14,7 @@ export const operationalRoutes: RouteDefinition[] = [
   { path: "/healthz", handlers: { GET: healthz.GET } },
   { path: "/openapi.json", handlers: { GET: openapi.GET } },
   { path: "/favicon.ico", handlers: { GET: favicon.GET } },
+  { path: "/metrics", handlers: { GET: metrics.GET } },
   { path: TELEGRAM_WEBHOOK_PATH, handlers: { POST: telegramWebhook.POST } },
 ];
 

@@ -21,6 +21,9 @@ import { ADMIN_BUTTON_ROLE, ADMIN_CALLBACK_PREFIX, usageOf } from "../commands";
 import { adminOf, senderOf, type BotContext } from "../context";
 import { escapeHtml, formatUsd, parseArgs, replyHtml } from "../format";
 import { describeAccountName, resolveAccountArg } from "../resolve-account-arg";
+import { logger, messageOf } from "@/lib/observability/logger";
+
+const log = logger("bot");
 
 export const adminWallet = new Composer<BotContext>();
 
@@ -143,9 +146,7 @@ async function askForApproval(
       });
       told++;
     } catch (error) {
-      console.warn(
-        `[bot] could not ask telegram:${approver.telegramId} to approve request #${request.id}: ${error instanceof Error ? error.message : error}`,
-      );
+      log.warn(`could not ask telegram:${approver.telegramId} to approve request #${request.id}: ${messageOf(error)}`);
     }
   }
   if (told === 0) {
@@ -190,9 +191,7 @@ async function tellRequester(ctx: BotContext, request: WalletAdjustmentRequest, 
   try {
     await ctx.telegram.sendMessage(request.adminTelegramId, text, { parse_mode: "HTML" });
   } catch (error) {
-    console.warn(
-      `[bot] could not tell telegram:${request.adminTelegramId} about request #${request.id}: ${error instanceof Error ? error.message : error}`,
-    );
+    log.warn(`could not tell telegram:${request.adminTelegramId} about request #${request.id}: ${messageOf(error)}`);
   }
 }
 
@@ -315,9 +314,7 @@ async function notifyHolder(
     return true;
   } catch (error) {
     // The money has moved and is committed; a failed notice must not turn into an error reply.
-    console.warn(
-      `[bot] could not notify telegram:${telegramId} of ${request.kind} #${request.id}: ${error instanceof Error ? error.message : error}`,
-    );
+    log.warn(`could not notify telegram:${telegramId} of ${request.kind} #${request.id}: ${messageOf(error)}`);
     return false;
   }
 }

@@ -7,6 +7,7 @@ import { telegramAdminMay } from "@/lib/admin-users/telegram-admin";
 import type { AdminRole } from "@/lib/admin-users/admin-role";
 import { ADMIN_BUTTON_ROLE, ADMIN_CALLBACK_PREFIX, roleOfAdminCommand } from "../commands";
 import type { BotContext } from "../context";
+import { logger } from "@/lib/observability/logger";
 
 const NOT_AN_ADMIN = "Sorry, this command is only for admins.";
 
@@ -49,7 +50,7 @@ export const adminGuard: MiddlewareFn<BotContext> = async (ctx, next) => {
   const admin = ctx.sender?.admin;
   if (admin && telegramAdminMay(admin, needed)) return next();
   const what = commandRole ? `/${command}` : "This button";
-  console.warn(`[bot] refused ${commandRole ? `/${command}` : "an admin button"} from telegram:${ctx.from?.id}`);
+  logger("bot").warn(`refused ${commandRole ? `/${command}` : "an admin button"} from telegram:${ctx.from?.id}`);
   const answer = refusal(ctx, what, needed);
   if (adminButton && !commandRole) {
     await ctx.answerCbQuery(answer.alert, { show_alert: true });

@@ -6,6 +6,7 @@ import type http from "node:http";
 import { createBoundedQueue, QueueFullError } from "./bounded-queue";
 import { SIGN_IN_ERROR_CODES } from "./sign-in-error-codes";
 import { recordLockout, signInState } from "./sign-in-state";
+import { logger } from "../observability/logger";
 
 const SIGN_IN_PATH = "/api/auth/callback/credentials";
 const SIGN_IN_REQUESTS_CONCURRENCY = 4;
@@ -87,7 +88,7 @@ export function gateSignInRequests(next: NodeHandler): NodeHandler {
         throttle.countRefused(clientIp);
         return refuse(req, res, 503, SIGN_IN_ERROR_CODES.busy, 1);
       }
-      console.error("[web] sign-in request failed:", error);
+      logger("sign-in").error("sign-in request failed", { err: error });
       if (!res.headersSent) res.writeHead(500);
       res.end();
     }

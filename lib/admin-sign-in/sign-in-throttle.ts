@@ -8,6 +8,7 @@
 // of live ones a source (or email) it does not know is refused, not admitted uncounted.
 // A source is an IPv4 address or an IPv6 /64, as for the API's limiter (one subscriber holds a /64).
 import { authFailureScope } from "../ratelimit/auth-failure-scope";
+import { logger } from "../observability/logger";
 
 export type ThrottleScope = "ip" | "email";
 
@@ -122,8 +123,8 @@ export class SignInThrottle {
     if (room) this.fullLogged.delete(scope);
     else if (!this.fullLogged.has(scope)) {
       this.fullLogged.add(scope);
-      (this.options.log ?? console.warn)(
-        `[web] sign-in throttle: its table of ${scope === "ip" ? "sources" : "emails per source"} is full ` +
+      (this.options.log ?? ((line: string) => logger("sign-in").warn(line)))(
+        `sign-in throttle: its table of ${scope === "ip" ? "sources" : "emails per source"} is full ` +
           `(${map.size} live entries): sign-ins it cannot count are refused until entries expire`,
       );
     }

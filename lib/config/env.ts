@@ -19,6 +19,9 @@ import { SANDBOX_KIND, supplierKind, supplierKindNames } from "../suppliers/kind
 
 export type EnvSource = Record<string, string | undefined>;
 
+/** pino's levels, quietest last; LOG_LEVEL takes one. */
+const LOG_LEVELS = ["trace", "debug", "info", "warn", "error", "fatal", "silent"] as const;
+
 // Unset and empty mean the same: the default.
 const blank = (value: unknown) => (typeof value === "string" && value.trim() === "" ? undefined : value);
 
@@ -142,6 +145,18 @@ const schema = z
     RATE_LIMIT_KEY_PER_MINUTE: int(1, KEY_MINUTE_QUOTA.tokens),
     RATE_LIMIT_AUTH_FAILURES: int(1, AUTH_FAILURE_QUOTA.tokens),
     RATE_LIMIT_AUTH_WINDOW_SECONDS: int(1, AUTH_FAILURE_QUOTA.windowSeconds),
+    LOG_LEVEL: z.preprocess(
+      (value) => (typeof blank(value) === "string" ? (value as string).trim().toLowerCase() : undefined),
+      z.enum(LOG_LEVELS, `must be one of ${LOG_LEVELS.join(", ")}`).default("info"),
+    ),
+    // Unset: pretty in development at a terminal, JSON lines everywhere else (lib/observability/logger.ts).
+    LOG_FORMAT: z.preprocess(blank, z.enum(["json", "pretty"], "must be json or pretty").optional()),
+    // Long enough not to be guessed: the bearer token of the web process's /metrics.
+    METRICS_TOKEN: z.preprocess(blank, z.string().trim().min(16, "must be at least 16 characters").optional()),
+    METRICS_HOST: z.preprocess(blank, z.string().trim().default("127.0.0.1")),
+    METRICS_PORT: z.preprocess(blank, wholeNumber(0, 65_535).optional()),
+    WORKER_METRICS_PORT: z.preprocess(blank, wholeNumber(0, 65_535).optional()),
+    BOT_METRICS_PORT: z.preprocess(blank, wholeNumber(0, 65_535).optional()),
   })
   .superRefine((vars, context) => {
     if (Boolean(vars.UPSTASH_REDIS_REST_URL) !== Boolean(vars.UPSTASH_REDIS_REST_TOKEN))
@@ -249,6 +264,13 @@ export function loadEnv(source?: EnvSource) {
       minute: { tokens: vars.RATE_LIMIT_KEY_PER_MINUTE, windowSeconds: KEY_MINUTE_QUOTA.windowSeconds },
       authFailures: { tokens: vars.RATE_LIMIT_AUTH_FAILURES, windowSeconds: vars.RATE_LIMIT_AUTH_WINDOW_SECONDS },
     },
+    log: { level: vars.LOG_LEVEL, format: vars.LOG_FORMAT },
+    metrics: {
+      token: vars.METRICS_TOKEN,
+      host: vars.METRICS_HOST,
+      /** The internal port of each kind of process (unset: none; 0: a free one, logged). */
+      ports: { web: vars.METRICS_PORT, worker: vars.WORKER_METRICS_PORT, bot: vars.BOT_METRICS_PORT },
+    },
   };
 }
 
@@ -260,6 +282,19 @@ let cached: Env | undefined;
 export function env(): Env {
   cached ??= loadEnv();
   return cached;
+}
+
+/**
+ * The logger's settings, read without failing: a process whose configuration is bad still logs
+ * why it stops (with the defaults), after the full check (env()) named the bad variables.
+ */
+export function logSettings(): Env["log"] & { development: boolean } {
+  try {
+    const config = env();
+    return { ...config.log, development: config.nodeEnv === "development" };
+  } catch {
+    return { level: "info", format: undefined, development: false };
+  }
 }
 
 /**

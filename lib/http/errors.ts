@@ -366,6 +366,20 @@ export function errorBody(key: ErrorKey, message?: string, extra?: Record<string
   };
 }
 
+// The code each error answer carries, for the request's log line and metrics (observe-request.ts).
+const answeredCodes = new WeakMap<Response, ErrorKey>();
+
 export function errorResponse(key: ErrorKey, options: ApiError["options"] = {}): Response {
-  return jsonResponse(errorBody(key, options.message, options.extra), errorCatalogue[key].status, options.headers);
+  const response = jsonResponse(
+    errorBody(key, options.message, options.extra),
+    errorCatalogue[key].status,
+    options.headers,
+  );
+  answeredCodes.set(response, key);
+  return response;
+}
+
+/** The catalogue's code of an answer errorResponse built; undefined for any other answer. */
+export function errorCodeOf(response: Response): ErrorKey | undefined {
+  return answeredCodes.get(response);
 }

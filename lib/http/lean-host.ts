@@ -1,7 +1,8 @@
 // The process's HTTP server. Paths of the route table go straight to their Web-standard handlers
 // through @hono/node-server's request listener; every other path goes to Next's request handler in
 // the same process (dashboard, docs, next-auth), with its body bounded here. Without Next, the
-// table's JSON 404 is answered here.
+// table's JSON 404 is answered here. Every request is observed here (its X-Request-Id, log line
+// and metrics: lib/observability/observe-request.ts), whichever of them answers it.
 import http from "node:http";
 import { getRequestListener, type HttpBindings } from "@hono/node-server";
 import { errorBody, errorResponse } from "./errors";
@@ -11,6 +12,15 @@ import type { RouteMatch } from "./router";
 import { resolveRequestClientIp } from "./client-address";
 import { API_SECURITY_HEADERS } from "./security-headers";
 import { gateSignInRequests } from "../admin-sign-in/gate-sign-in-requests";
+import {
+  finishObservation,
+  noteAnswer,
+  routeLabel,
+  startObservation,
+  NEXT_ROUTE,
+  UNMATCHED_ROUTE,
+  type RequestObservation,
+} from "../observability/observe-request";
 
 export type NodeHandler = (req: http.IncomingMessage, res: http.ServerResponse) => void | Promise<void>;
 
@@ -18,7 +28,7 @@ interface Router {
   match(method: string, pathname: string): RouteMatch;
 }
 
-const matches = new WeakMap<http.IncomingMessage, RouteMatch>();
+const matches = new WeakMap<http.IncomingMessage, { match: RouteMatch; observation: RequestObservation }>();
 
 function refuseOversize(res: http.ServerResponse, maxBytes: number): void {
   if (res.headersSent) {
@@ -102,10 +112,15 @@ export function createHttpServer(options: {
   const onError = options.onError ?? (() => undefined);
   const next = options.next && gateSignInRequests(options.next);
   const apiListener = getRequestListener(
-    (request: Request, bindings) => {
+    async (request: Request, bindings) => {
       const incoming = (bindings as HttpBindings).incoming;
-      const match = matches.get(incoming) ?? options.router.match(request.method, new URL(request.url).pathname);
-      return dispatchRoute(match, request, incoming.socket.remoteAddress ?? "", onError);
+      const { match, observation } = matches.get(incoming) ?? {
+        match: options.router.match(request.method, new URL(request.url).pathname),
+        observation: startObservation(undefined),
+      };
+      const response = await dispatchRoute(match, request, incoming.socket.remoteAddress ?? "", onError, observation);
+      noteAnswer(observation, response);
+      return response;
     },
     {
       // A request the adapter itself cannot read (aborted, malformed) still gets a JSON answer.
@@ -114,8 +129,14 @@ export function createHttpServer(options: {
   );
 
   return http.createServer((req, res) => {
+    const requestIdHeader = req.headers["x-request-id"];
+    const observation = startObservation(Array.isArray(requestIdHeader) ? requestIdHeader[0] : requestIdHeader);
+    res.setHeader("x-request-id", observation.requestId);
     const pathname = (req.url ?? "/").split("?")[0] ?? "/";
-    const match = options.router.match(req.method ?? "GET", pathname);
+    const method = req.method ?? "GET";
+    const match = options.router.match(method, pathname);
+    const route = match.kind === "not-found" ? (next ? NEXT_ROUTE : UNMATCHED_ROUTE) : routeLabel(match.route, req.url);
+    res.once("close", () => finishObservation(observation, route, method, res.statusCode, !res.writableFinished));
     if (match.kind === "not-found" && next) {
       // Next (next-auth's sign-in throttle) reads the client IP from X-Forwarded-For: it gets the
       // address the API would use, never a value the client wrote itself.
@@ -128,7 +149,7 @@ export function createHttpServer(options: {
       else if (bounded) void next(bounded, res);
       return;
     }
-    matches.set(req, match);
+    matches.set(req, { match, observation });
     void apiListener(req, res);
   });
 }

@@ -19,6 +19,7 @@ import { PeerAddressUnknownError } from "./peer-address";
 import { resolveRequestClientIp } from "./client-address";
 import { callerAuthentication, readApiSettings, type ApiSettings } from "./access-policies";
 import type { OperationExample } from "../openapi/operation-example";
+import { noteCaller, observeRoute } from "../observability/observe-request";
 
 /**
  * Which runtime switch closes a route. "redeem": MAINTENANCE refuses every request. "order":
@@ -176,6 +177,7 @@ export function publicRoute<B extends z.ZodType | undefined = undefined, Q exten
       const params = (await context.params) as Record<string, string>;
 
       const { caller, limit } = await callerAuthentication.authenticate(request.headers, clientIp);
+      noteCaller(context, caller, request.headers);
 
       const settings = await readApiSettings();
       const accessError =
@@ -224,5 +226,5 @@ export function publicRoute<B extends z.ZodType | undefined = undefined, Q exten
     }
   };
 
-  return Object.assign(handler, { spec: spec as unknown as PublicRoute["spec"] });
+  return Object.assign(observeRoute(spec.path, handler), { spec: spec as unknown as PublicRoute["spec"] });
 }

@@ -1,5 +1,7 @@
 // The lean host's path router over the route table: static paths by map lookup, ":param" segments by
 // a scan of the few patterns that have them. Under `next start`, Next's own router does this job.
+import type { RequestObservation } from "../observability/observe-request";
+
 export type HttpMethod = "GET" | "POST" | "PUT" | "PATCH" | "DELETE" | "HEAD" | "OPTIONS";
 
 /** What a handler gets beside the request: Next.js passes `params` alone; the lean host adds the peer. */
@@ -7,6 +9,8 @@ export interface RouteContext {
   params: Promise<Record<string, string | string[] | undefined>>;
   /** The TCP peer's address; absent under Next.js, which hands a route handler no socket. */
   peerIp?: string;
+  /** The request's id, log line and metrics, when the host observes it (the lean host does). */
+  observation?: RequestObservation;
 }
 
 export type RouteHandler = (request: Request, context: RouteContext) => Promise<Response> | Response;
@@ -16,9 +20,10 @@ export interface RouteDefinition {
   handlers: Partial<Record<HttpMethod, RouteHandler>>;
 }
 
+/** `route` is the route's path pattern ("/orders/:orderId"), the same at the root and under /api. */
 export type RouteMatch =
-  | { kind: "handler"; handler: RouteHandler; params: Record<string, string> }
-  | { kind: "method-not-allowed"; allow: string[] }
+  | { kind: "handler"; handler: RouteHandler; params: Record<string, string>; route: string }
+  | { kind: "method-not-allowed"; allow: string[]; route: string }
   | { kind: "not-found" };
 
 interface CompiledPattern {
@@ -74,8 +79,9 @@ export function createRouter(routes: RouteDefinition[], prefixes: string[] = [""
       if (!found) return { kind: "not-found" };
       const handler =
         found.route.handlers[method as HttpMethod] ?? (method === "HEAD" ? found.route.handlers.GET : undefined);
-      if (!handler) return { kind: "method-not-allowed", allow: Object.keys(found.route.handlers) };
-      return { kind: "handler", handler, params: found.params };
+      const route = found.route.path;
+      if (!handler) return { kind: "method-not-allowed", allow: Object.keys(found.route.handlers), route };
+      return { kind: "handler", handler, params: found.params, route };
     },
   };
 }

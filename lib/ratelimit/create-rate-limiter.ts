@@ -14,6 +14,9 @@ import {
   type WindowQuota,
 } from "./config";
 import { DeadlineExceededError, RateLimitUnavailableError, withDeadline } from "./unavailable";
+import { logger, messageOf } from "../observability/logger";
+
+const log = logger("ratelimit");
 
 export interface RateLimiterOptions {
   backend: RateLimitBackend;
@@ -89,14 +92,13 @@ export function createRateLimiter(options: RateLimiterOptions): RateLimiter {
   async function bounded<T>(work: () => Promise<T>): Promise<T> {
     try {
       const value = await withDeadline(work(), timeoutMs);
-      if (failing) console.info(`[ratelimit] ${backend.kind} store answers again`);
+      if (failing) log.info(`${backend.kind} store answers again`);
       failing = false;
       return value;
     } catch (error) {
       if (error instanceof DeadlineExceededError) backend.noteTimeout?.(timeoutMs);
       // One line per outage, not one per request.
-      if (!failing)
-        console.error(`[ratelimit] ${backend.kind} store unavailable:`, error instanceof Error ? error.message : error);
+      if (!failing) log.error(`${backend.kind} store unavailable: ${messageOf(error)}`);
       failing = true;
       throw new RateLimitUnavailableError(`rate-limit store (${backend.kind}) unavailable`, { cause: error });
     }

@@ -4,10 +4,11 @@
 import type { RateLimitBackend } from "./backend";
 import { createMemoryFixedWindow } from "./memory-fixed-window";
 import { createMemoryRollingLog } from "./memory-rolling-log";
+import { logger } from "../observability/logger";
 
 export function createMemoryBackend(options: { maxIdentifiers?: number } = {}): RateLimitBackend {
-  console.warn(
-    "[ratelimit] neither UPSTASH_REDIS_REST_URL nor REDIS_URL is set: rate limits are counted in this process only; " +
+  logger("ratelimit").warn(
+    "neither UPSTASH_REDIS_REST_URL nor REDIS_URL is set: rate limits are counted in this process only; " +
       "run several instances only with a shared Redis",
   );
   let members = 0;

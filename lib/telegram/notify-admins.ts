@@ -6,12 +6,13 @@ import type { AdminRole } from "../admin-users/admin-role";
 import { listNoticeChats } from "./notice-chats";
 import { sendToChats } from "./send-to-chats";
 import { telegramFromEnv } from "./telegram-from-env";
+import { logger } from "../observability/logger";
 
 /** How many admins were told. `role`: only admins of this role and above (every admin by default). */
 export async function notifyAdmins(
   text: string,
   telegram: Pick<Telegram, "sendMessage"> | undefined = telegramFromEnv(),
-  log: (line: string) => void = console.warn,
+  log: (line: string) => void = (line) => logger("telegram").warn(line),
   role: AdminRole = "viewer",
 ): Promise<number> {
   if (!telegram) {

@@ -5,9 +5,10 @@
 import { listNoticeChats } from "./notice-chats";
 import { sendToChats } from "./send-to-chats";
 import { telegramFromEnv } from "./telegram-from-env";
+import { logger } from "../observability/logger";
 
 export async function notifyOwners(text: string): Promise<void> {
-  const log = (line: string) => console.warn(`[telegram] ${line}`);
+  const log = (line: string) => logger("telegram").warn(line);
   const telegram = telegramFromEnv();
   const chats = telegram ? await listNoticeChats("owner") : [];
   if (!telegram || chats.length === 0) {

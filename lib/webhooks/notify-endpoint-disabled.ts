@@ -5,6 +5,7 @@ import type { Telegram } from "telegraf";
 import { getPrisma } from "../db/prisma";
 import { nullableNumberFromDb } from "../db/number-from-db";
 import { telegramFromEnv } from "../telegram/telegram-from-env";
+import { logger } from "../observability/logger";
 
 export async function notifyEndpointDisabled(
   endpointId: number,
@@ -17,8 +18,8 @@ export async function notifyEndpointDisabled(
   const telegramId = nullableNumberFromDb(endpoint?.account.telegramId ?? null);
   if (!endpoint || telegramId === null) return "no_chat";
   if (!telegram) {
-    console.warn(
-      `[webhooks] endpoint ${endpointId} disabled; TELEGRAM_BOT_TOKEN is not set here, so its holder is not told`,
+    logger("webhooks").warn(
+      `endpoint ${endpointId} disabled; TELEGRAM_BOT_TOKEN is not set here, so its holder is not told`,
     );
     return "no_bot";
   }

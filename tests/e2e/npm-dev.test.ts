@@ -12,6 +12,7 @@ import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { projectRoot } from "@/lib/config/env";
 import { findFreePort, processesWithEnv } from "../helpers/processes";
+import { keepOutput } from "../helpers/process-logs";
 
 /** Opens Next's HMR WebSocket at `url` as a page of `origin` would: 101, another status, or "refused". */
 function openHmrSocket(url: string, origin: string): Promise<number | "refused"> {
@@ -58,6 +59,7 @@ describe("npm run dev", () => {
       detached: true,
       stdio: ["ignore", "pipe", "pipe"],
     });
+    keepOutput("npm-run-dev", child);
     let output = "";
     child.stdout.on("data", (chunk) => (output += chunk));
     child.stderr.on("data", (chunk) => (output += chunk));

@@ -16,6 +16,7 @@ import { MIN_PRODUCTION_SECRET_LENGTH, SECRET_NAMES } from "@/lib/config/secrets
 import { BotConsole } from "../helpers/bot-console";
 import { assertNextBuilt } from "../helpers/next-start";
 import { WebhookReceiver } from "../helpers/webhook-receiver";
+import { keepOutput } from "../helpers/process-logs";
 
 const DATABASE = `local_webhooks_${process.pid}`;
 const HOLDER = { id: 820_001, username: "local_hooks" };
@@ -59,6 +60,7 @@ function developmentEnv(): NodeJS.ProcessEnv {
 function startNpm(env: NodeJS.ProcessEnv): ChildProcess {
   output = "";
   const child = spawn("npm", ["start"], { cwd: projectRoot, env, detached: true, stdio: ["ignore", "pipe", "pipe"] });
+  keepOutput("npm-start", child);
   child.stdout!.on("data", (chunk) => (output += chunk));
   child.stderr!.on("data", (chunk) => (output += chunk));
   return child;

@@ -17,6 +17,7 @@ import { startEmbeddedPostgresProcess } from "../helpers/embedded-postgres-proce
 import { mintSessionCookie } from "../helpers/admin-session";
 import { freePort } from "../helpers/free-port";
 import { repositoryStrings } from "../helpers/repository-strings";
+import { keepOutput, logMessages } from "../helpers/process-logs";
 
 // Defaults this project once shipped for its secrets: written here so they stay among the strings
 // of the repository that the dashboard test tries.
@@ -103,6 +104,7 @@ beforeAll(async () => {
   // As a new user's shell would have it (the test harness sets these for its own server).
   for (const name of ["NODE_ENV", ...SECRET_NAMES]) delete startEnv[name];
   npm = spawn("npm", ["start"], { cwd: projectRoot, env: startEnv, detached: true, stdio: ["ignore", "pipe", "pipe"] });
+  keepOutput("npm-start", npm);
   npm.stdout!.on("data", (chunk) => (stdout += chunk));
   npm.stderr!.on("data", (chunk) => (stderr += chunk));
   // A first start may build the dashboard (next build) before it serves.
@@ -168,6 +170,7 @@ describe("npm start", () => {
         stdio: ["ignore", "pipe", "pipe"],
       },
     );
+    keepOutput("admin-create", created);
     let said = "";
     created.stdout!.on("data", (chunk) => (said += chunk));
     created.stderr!.on("data", (chunk) => (said += chunk));
@@ -228,7 +231,11 @@ describe("npm start", () => {
       expect(answer.json.orderCreated).toBe(true);
     }
     await until("a restarted worker", () => childRunning("worker.ts") !== worker && childRunning("worker.ts"));
-    expect(stdout).toContain("[start] worker stopped unexpectedly (killed by SIGKILL); restarting it");
+    expect(
+      logMessages(stdout, "start").some((line) =>
+        line.startsWith("worker stopped unexpectedly (killed by SIGKILL); restarting it"),
+      ),
+    ).toBe(true);
 
     const finished = await until("every order to finish", async () => {
       const invoices = await Promise.all(
@@ -262,7 +269,11 @@ describe("npm start", () => {
       "the web process to be back",
       async () => (await api("/healthz").catch(() => undefined))?.json?.ok === true && childRunning("serve.ts") !== web,
     );
-    expect(stdout).toContain("[start] web stopped unexpectedly (killed by SIGKILL); restarting it");
+    expect(
+      logMessages(stdout, "start").some((line) =>
+        line.startsWith("web stopped unexpectedly (killed by SIGKILL); restarting it"),
+      ),
+    ).toBe(true);
     expect((await api("/balance", { key: demoKey })).status).toBe(200);
   }, 120_000);
 
@@ -275,10 +286,11 @@ describe("npm start", () => {
     );
     // npm itself ends by the signal it was sent (as after a real Ctrl-C); what it ran ended cleanly.
     expect(["0", "SIGINT"], `${stdout}\n${stderr}`).toContain(ended);
-    expect(stdout).not.toMatch(/\[start\] .*(failed|crashed)/);
+    const started = logMessages(stdout, "start");
+    expect(logMessages(`${stdout}\n${stderr}`, "start").filter((line) => /failed|crashed/.test(line))).toEqual([]);
 
-    const childrenStopped = stdout.indexOf("[start] web, worker stopped");
-    const databaseStopped = stdout.indexOf("[start] embedded PostgreSQL stopped");
+    const childrenStopped = started.indexOf("web, worker stopped");
+    const databaseStopped = started.indexOf("embedded PostgreSQL stopped");
     expect(childrenStopped, stdout).toBeGreaterThan(0);
     expect(databaseStopped).toBeGreaterThan(childrenStopped);
 

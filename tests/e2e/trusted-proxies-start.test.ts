@@ -5,6 +5,7 @@ import path from "node:path";
 import { describe, expect, inject, it } from "vitest";
 import { projectRoot } from "@/lib/config/env";
 import { TEST_ENV } from "../setup/test-env";
+import { keepOutput, logMessages } from "../helpers/process-logs";
 
 function run(
   script: string,
@@ -15,6 +16,7 @@ function run(
     execArgv: ["--import", "tsx"],
     stdio: ["ignore", "pipe", "pipe", "ipc"],
   });
+  keepOutput(script, child);
   let stdout = "";
   let stderr = "";
   child.stdout!.on("data", (chunk) => (stdout += chunk));
@@ -36,7 +38,9 @@ describe("TRUSTED_PROXIES is validated at start", () => {
       TRUSTED_PROXIES: "10.0.0.0/8, 10.0.0.1:8080",
     });
     expect(result.code, result.stdout + result.stderr).toBe(1);
-    expect(result.stderr).toContain('TRUSTED_PROXIES: "10.0.0.1:8080" is not an IP address or CIDR range');
+    // Thrown before the logger runs (serve.ts), or logged as an error line (start.ts): on stderr either way.
+    const said = [result.stderr, ...logMessages(result.stderr)].join("\n");
+    expect(said).toContain('TRUSTED_PROXIES: "10.0.0.1:8080" is not an IP address or CIDR range');
     expect(result.stdout).not.toContain("listening");
   });
 });

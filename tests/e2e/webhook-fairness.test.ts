@@ -19,6 +19,7 @@ import { WebhookReceiver } from "../helpers/webhook-receiver";
 import { addEndpoint } from "../helpers/webhooks";
 import { TEST_ENV } from "../setup/test-env";
 import { useCleanDatabase } from "../helpers/clean-database";
+import { keepOutput } from "../helpers/process-logs";
 
 const ORDERS = 30;
 let worker: ChildProcess | undefined;
@@ -56,8 +57,9 @@ describe("webhook fairness between accounts", () => {
     worker = fork(path.join(projectRoot, "scripts", "worker.ts"), [], {
       env: { ...process.env, ...TEST_ENV, DATABASE_URL: inject("databaseUrl"), WEBHOOKS_ALLOW_PRIVATE: "1" },
       execArgv: ["--import", "tsx"],
-      stdio: ["ignore", "ignore", "inherit", "ipc"],
+      stdio: ["ignore", "pipe", "pipe", "ipc"],
     });
+    keepOutput("worker", worker);
 
     // B floods for as long as A orders: test events (as the bot's /webhook test sends them) and
     // replays of them to each endpoint, over HTTP.

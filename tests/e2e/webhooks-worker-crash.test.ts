@@ -12,6 +12,7 @@ import { WebhookReceiver } from "../helpers/webhook-receiver";
 import { addEndpoint, recordEvent, deliveredCount } from "../helpers/webhooks";
 import { TEST_ENV } from "../setup/test-env";
 import { useCleanDatabase } from "../helpers/clean-database";
+import { keepOutput } from "../helpers/process-logs";
 
 const started: ChildProcess[] = [];
 let receiver: WebhookReceiver;
@@ -27,8 +28,9 @@ function startWorkerProcess(): ChildProcess {
       WEBHOOKS_ALLOW_PRIVATE: "1",
     },
     execArgv: ["--import", "tsx"],
-    stdio: ["ignore", "ignore", "inherit", "ipc"],
+    stdio: ["ignore", "pipe", "pipe", "ipc"],
   });
+  keepOutput("worker", child);
   started.push(child);
   return child;
 }

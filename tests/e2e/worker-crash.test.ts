@@ -9,6 +9,7 @@ import { createAccount } from "../helpers/fixtures";
 import { expectBooksBalance, newTrxid, order } from "../helpers/orders";
 import { TEST_ENV } from "../setup/test-env";
 import { useCleanDatabase } from "../helpers/clean-database";
+import { keepOutput } from "../helpers/process-logs";
 
 const started: ChildProcess[] = [];
 
@@ -16,8 +17,9 @@ function startWorkerProcess(env: Record<string, string>): ChildProcess {
   const child = fork(path.join(projectRoot, "scripts", "worker.ts"), [], {
     env: { ...process.env, ...TEST_ENV, DATABASE_URL: inject("databaseUrl"), WORKER_SWEEP_MS: "500", ...env },
     execArgv: ["--import", "tsx"],
-    stdio: ["ignore", "ignore", "inherit", "ipc"],
+    stdio: ["ignore", "pipe", "pipe", "ipc"],
   });
+  keepOutput("worker", child);
   started.push(child);
   return child;
 }

@@ -3,6 +3,7 @@
 import { spawn, type ChildProcessWithoutNullStreams } from "node:child_process";
 import { expect } from "vitest";
 import { projectRoot } from "@/lib/config/env";
+import { keepOutput } from "./process-logs";
 
 export class BotConsole {
   output = "";
@@ -16,6 +17,7 @@ export class BotConsole {
       env,
       stdio: ["pipe", "pipe", "pipe"],
     });
+    keepOutput("bot-console", this.child, ["stderr"]);
     this.child.stdout.on("data", (chunk) => (this.output += chunk));
     this.child.stderr.on("data", (chunk) => (this.errors += chunk));
   }

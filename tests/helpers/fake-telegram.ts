@@ -21,6 +21,7 @@ import { projectRoot } from "@/lib/config/env";
 import { startServer } from "../setup/global-setup";
 import { TEST_ENV } from "../setup/test-env";
 import type { BotContext } from "@/bot/context";
+import { keepOutput } from "./process-logs";
 
 export { buttonsOf, plain } from "@/bot/local-bot-api";
 export type FakeUser = LocalUser;
@@ -387,6 +388,7 @@ function runScript(
     execArgv: ["--import", "tsx"],
     stdio: ["ignore", "pipe", "pipe", "ipc"],
   });
+  keepOutput(script, child);
   let output = "";
   child.stdout!.on("data", (chunk) => (output += chunk));
   child.stderr!.on("data", (chunk) => (output += chunk));

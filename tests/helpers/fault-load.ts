@@ -9,6 +9,7 @@ import { projectRoot } from "@/lib/config/env";
 import { checkLedger } from "@/lib/wallet/sql/check-ledger";
 import { api } from "./api";
 import { TEST_ENV } from "../setup/test-env";
+import { keepOutput, logMessages } from "./process-logs";
 
 export const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
@@ -143,12 +144,13 @@ export function startWorkerProcess(env: Record<string, string>): {
     execArgv: ["--import", "tsx"],
     stdio: ["ignore", "pipe", "pipe", "ipc"],
   });
+  keepOutput("worker", child);
   const ready = new Promise<void>((resolve, reject) => {
     child.once("exit", (code, signal) => reject(new Error(`worker exited (${signal ?? code})\n${output.join("\n")}`)));
     for (const stream of [child.stdout!, child.stderr!])
       stream.on("data", (chunk: Buffer) => {
         output.push(...chunk.toString().split("\n").filter(Boolean));
-        if (output.includes("[worker] fulfilling orders")) resolve();
+        if (logMessages(output.join("\n"), "worker").includes("fulfilling orders")) resolve();
       });
   });
   return { child, output, ready };

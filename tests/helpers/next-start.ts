@@ -4,6 +4,7 @@ import { spawn, type ChildProcess } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
 import { projectRoot } from "@/lib/config/env";
+import { keepOutput } from "./process-logs";
 
 export function assertNextBuilt(): void {
   if (!fs.existsSync(path.join(projectRoot, ".next", "BUILD_ID"))) {
@@ -33,6 +34,7 @@ export async function startNextServer(env: Record<string, string | undefined>): 
       stdio: ["ignore", "pipe", "pipe"],
     },
   );
+  keepOutput("next-start", child);
   let output = "";
   child.stdout!.on("data", (chunk) => (output += chunk));
   child.stderr!.on("data", (chunk) => (output += chunk));

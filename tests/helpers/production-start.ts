@@ -7,6 +7,7 @@ import pg from "pg";
 import { inject } from "vitest";
 import { projectRoot } from "@/lib/config/env";
 import { MIN_PRODUCTION_SECRET_LENGTH } from "@/lib/config/secrets";
+import { keepOutput } from "./process-logs";
 
 /** Runs `fn` with a client on the database at `url`. */
 export async function onDatabase<T>(url: string, fn: (client: pg.Client) => Promise<T>): Promise<T> {
@@ -78,6 +79,7 @@ export async function startService(env: NodeJS.ProcessEnv): Promise<RunningServi
     detached: true,
     stdio: ["ignore", "pipe", "pipe"],
   });
+  keepOutput("start", child);
   let output = "";
   child.stdout!.on("data", (chunk) => (output += chunk));
   child.stderr!.on("data", (chunk) => (output += chunk));

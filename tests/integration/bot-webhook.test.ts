@@ -14,6 +14,7 @@ import { useBotHarness } from "../helpers/bot-harness";
 import { sqlRow } from "../helpers/db";
 import type { FakeUser } from "../helpers/fake-telegram";
 import { TEST_ENV } from "../setup/test-env";
+import { keepOutput } from "../helpers/process-logs";
 
 const MALLORY: FakeUser = { id: 4_300_000_001, first_name: "Mallory", username: "mallory" };
 
@@ -29,6 +30,7 @@ function runScript(
     execArgv: ["--import", "tsx"],
     stdio: ["ignore", "pipe", "pipe", "ipc"],
   });
+  keepOutput(script, child);
   let output = "";
   child.stdout!.on("data", (chunk) => (output += chunk));
   child.stderr!.on("data", (chunk) => (output += chunk));

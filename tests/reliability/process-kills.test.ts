@@ -20,6 +20,7 @@ import {
 import { createAccount } from "../helpers/fixtures";
 import { isAlive, processesRunning, processesWithEnv } from "../helpers/processes";
 import { TEST_ENV } from "../setup/test-env";
+import { keepOutput, logMessages } from "../helpers/process-logs";
 
 // Also what marks this start's processes: every one of them carries DATA_DIR.
 const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "topup-kills-"));
@@ -48,6 +49,7 @@ beforeAll(async () => {
     },
     stdio: ["ignore", "pipe", "pipe"],
   });
+  keepOutput("start", start);
   start.stdout!.on("data", (chunk) => (output += chunk));
   start.stderr!.on("data", (chunk) => (output += chunk));
   await until("npm start to serve", () => output.includes("Press Ctrl-C") || start!.exitCode !== null, 120_000);
@@ -55,7 +57,7 @@ beforeAll(async () => {
   baseUrl = `http://127.0.0.1:${output.match(/API:\s+http:\/\/localhost:(\d+)/)![1]}`;
   await until(
     "the worker",
-    () => output.includes("[worker] fulfilling orders"),
+    () => said("worker", "fulfilling orders") > 0,
     60_000,
     () => output,
   );
@@ -86,7 +88,9 @@ async function killAndWait(pid: number): Promise<void> {
   await until(`process ${pid} to be gone`, () => !isAlive(pid), 30_000);
 }
 
-const count = (text: string) => output.split(text).length - 1;
+/** How many of the log lines `processName` wrote say `message` (or begin with it, given `prefix`). */
+const said = (processName: string, message: string, prefix = false) =>
+  logMessages(output, processName).filter((line) => (prefix ? line.startsWith(message) : line === message)).length;
 const diagnostics = () => output.split("\n").slice(-60).join("\n");
 
 describe("npm start's children killed under load", () => {
@@ -96,7 +100,7 @@ describe("npm start's children killed under load", () => {
     const backMs: number[] = [];
     for (let kill = 0; kill < 3; kill++) {
       const worker = await theProcess("worker.ts");
-      const readyBefore = count("[worker] fulfilling orders");
+      const readyBefore = said("worker", "fulfilling orders");
       // Kill it while it has jobs of its own running (taken after it appeared).
       const { since } = (await db.query(`SELECT now() AS since`)).rows[0];
       await expect
@@ -113,12 +117,12 @@ describe("npm start's children killed under load", () => {
         .toBeGreaterThan(0);
       await killAndWait(worker);
       const killedAt = Date.now();
-      await until("a restarted worker", () => count("[worker] fulfilling orders") > readyBefore, 60_000, diagnostics);
+      await until("a restarted worker", () => said("worker", "fulfilling orders") > readyBefore, 60_000, diagnostics);
       backMs.push(Date.now() - killedAt);
     }
     await sleep(1000);
     await load.stop();
-    expect(count("[start] worker stopped unexpectedly (killed by SIGKILL); restarting it")).toBe(3);
+    expect(said("start", "worker stopped unexpectedly (killed by SIGKILL); restarting it", true)).toBe(3);
 
     // The API kept answering throughout: every placement answered, none refused by a connection.
     expect(load.connectionErrors).toEqual([]);
@@ -132,7 +136,7 @@ describe("npm start's children killed under load", () => {
       diagnostics,
     });
     // Their jobs stayed locked under the dead workers' ids until a live worker's sweep let them go.
-    expect(output).toMatch(/\[worker\] released jobs of \d+ dead worker/);
+    expect(logMessages(output, "worker").some((line) => /^released jobs of \d+ dead worker/.test(line))).toBe(true);
     console.log(
       `[process-kills] worker killed 3 times with jobs running: fulfilling again ${backMs.join(", ")} ms after each` +
         ` kill; ${outcome}, every order terminal ${Date.now() - settledFrom} ms after the load stopped (the dead` +
@@ -161,8 +165,8 @@ describe("npm start's children killed under load", () => {
     }
     await sleep(1000);
     await load.stop();
-    expect(count("[start] web stopped unexpectedly (killed by SIGKILL); restarting it")).toBe(2);
-    expect(count("[start] web is back on port")).toBe(2);
+    expect(said("start", "web stopped unexpectedly (killed by SIGKILL); restarting it", true)).toBe(2);
+    expect(said("start", "web is back on port", true)).toBe(2);
 
     // While it was gone the clients' connections were refused (or cut mid-request); every HTTP
     // answer was 200 or a JSON 503, or DUPLICATE_IN_FLIGHT while the killed process's database

@@ -16,6 +16,7 @@ import {
   loadOrCreateSecretsFile,
   resolveSecrets,
 } from "@/lib/config/secrets";
+import { keepOutput } from "../helpers/process-logs";
 
 const tempDirs: string[] = [];
 function tempDir(): string {
@@ -85,6 +86,7 @@ describe("production secrets", () => {
         stdio: ["ignore", "pipe", "pipe"],
       },
     );
+    keepOutput("next-start", child);
     let output = "";
     child.stdout!.on("data", (chunk) => (output += chunk));
     child.stderr!.on("data", (chunk) => (output += chunk));
@@ -148,6 +150,7 @@ describe("production secrets", () => {
       }),
       stdio: ["ignore", "pipe", "pipe", "ipc"],
     });
+    keepOutput("web", child);
     let output = "";
     child.stdout!.on("data", (chunk) => (output += chunk));
     child.stderr!.on("data", (chunk) => (output += chunk));

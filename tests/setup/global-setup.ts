@@ -1,6 +1,7 @@
 // Once per `npm test`: a clean, migrated database (DATABASE_URL, or an embedded PostgreSQL kept
 // apart from the development one) and the real web server on a free port, over real HTTP.
 import { fork, type ChildProcess } from "node:child_process";
+import fs from "node:fs";
 import path from "node:path";
 import type { TestProject } from "vitest/node";
 import { startEmbeddedPostgresProcess } from "../helpers/embedded-postgres-process";
@@ -8,30 +9,37 @@ import { applyMigrations } from "../../lib/db/migrate";
 import { resetSchema } from "../../lib/db/reset-schema";
 import { projectRoot } from "../../lib/config/env";
 import { TEST_ENV } from "./test-env";
+import { keepOutput, resetTestLogs, TEST_LOG_DIR } from "../helpers/process-logs";
 
 // Embedded PostgreSQL runs in a child process: loading it here would install exit hooks that turn
 // vitest's failing exit code into 0.
 let embedded: Awaited<ReturnType<typeof startEmbeddedPostgresProcess>> | undefined;
 let server: ChildProcess | undefined;
 
+/** A web process (scripts/serve.ts) on a free port; its output is kept in `logFile` (tests/helpers/process-logs.ts). */
 export async function startServer(
   env: Record<string, string | undefined>,
-): Promise<{ child: ChildProcess; baseUrl: string }> {
+): Promise<{ child: ChildProcess; baseUrl: string; logFile: string }> {
   const child = fork(path.join(projectRoot, "scripts", "serve.ts"), [], {
     env: { ...process.env, ...env, PORT: "0", HOST: "127.0.0.1" },
     execArgv: ["--import", "tsx"],
-    stdio: ["ignore", "inherit", "inherit", "ipc"],
+    stdio: ["ignore", "pipe", "pipe", "ipc"],
   });
+  const logFile = keepOutput("web", child);
   const port = await new Promise<number>((resolve, reject) => {
-    child.once("exit", (code) => reject(new Error(`server exited with ${code} before listening`)));
+    child.once("exit", (code) =>
+      reject(new Error(`server exited with ${code} before listening:\n${fs.readFileSync(logFile, "utf8")}`)),
+    );
     child.on("message", (message: { type?: string; port?: number }) => {
       if (message?.type === "listening" && message.port) resolve(message.port);
     });
   });
-  return { child, baseUrl: `http://127.0.0.1:${port}` };
+  return { child, baseUrl: `http://127.0.0.1:${port}`, logFile };
 }
 
 export default async function setup(project: TestProject) {
+  resetTestLogs();
+  console.log(`[tests] every process's output is kept in ${path.relative(projectRoot, TEST_LOG_DIR)}`);
   let databaseUrl = process.env.DATABASE_URL;
   if (databaseUrl) {
     console.log(
@@ -56,6 +64,7 @@ export default async function setup(project: TestProject) {
   server = started.child;
   project.provide("databaseUrl", databaseUrl);
   project.provide("baseUrl", started.baseUrl);
+  project.provide("serverLogFile", started.logFile);
 
   return async () => {
     server?.kill("SIGTERM");
@@ -68,5 +77,7 @@ declare module "vitest" {
   export interface ProvidedContext {
     databaseUrl: string;
     baseUrl: string;
+    /** Where the suite's web server writes its output (its request lines among it). */
+    serverLogFile: string;
   }
 }

@@ -24,6 +24,9 @@ import {
   tokenMaxAge,
   type SessionClaims,
 } from "@/lib/admin-sign-in/session-policy";
+import { logger, messageOf } from "@/lib/observability/logger";
+
+const log = logger("next-auth");
 
 declare module "next-auth" {
   interface Session {
@@ -66,10 +69,12 @@ export const authOptions: NextAuthOptions = {
   // The missing NEXTAUTH_URL is explained in the README, not on every start.
   logger: {
     error(code, metadata) {
-      if (code !== "JWT_SESSION_ERROR") console.error(`[next-auth] ${code}`, metadata);
+      // The code and the error's message only: metadata can carry what a visitor sent.
+      if (code !== "JWT_SESSION_ERROR")
+        log.error(code, { message: messageOf(metadata instanceof Error ? metadata : (metadata?.error ?? code)) });
     },
     warn(code) {
-      if (code !== "NEXTAUTH_URL") console.warn(`[next-auth] ${code}`);
+      if (code !== "NEXTAUTH_URL") log.warn(code);
     },
     debug() {},
   },

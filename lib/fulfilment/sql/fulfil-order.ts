@@ -34,6 +34,7 @@ import {
 } from "./settle-order";
 import { env, type Env } from "../../config/env";
 import { sandboxServesLiveOrders } from "../../config/sandbox-serves-live-orders";
+import { countSupplierCall } from "../../observability/metrics";
 
 export interface FulfilmentTiming {
   /** First wait before asking the supplier again; doubles per attempt. */
@@ -166,6 +167,7 @@ export async function fulfilOrder(
       ...(outcome.status === "unknown" ? { reason: outcome.reason } : {}),
       latencyMs: Date.now() - started,
     };
+    countSupplierCall(attempt);
     const supplierSide =
       outcome.status === "unknown" || (outcome.status === "failed" && outcome.failure === "supplier");
     await recordCircuit(route, supplierSide);

@@ -4,7 +4,7 @@
 // twice) changes nothing. The refund is a ledger entry linked to the order, and the (order, kind)
 // unique constraint makes a second one impossible even if this guard were bypassed.
 import type pg from "pg";
-import { getPool, withTransaction } from "../../db/pool";
+import { afterCommit, getPool, withTransaction } from "../../db/pool";
 import { prepared, sql } from "../../db/run-sql";
 import { postLedgerEntry } from "../../wallet/sql/post-ledger-entry";
 import { recordAuditEntry, type AuditEntry } from "../../audit/sql/record-audit-entry";
@@ -12,6 +12,7 @@ import type { OrderRecord } from "../../orders/order-record";
 import { recordOrderEvent } from "../../orders/sql/record-order-event";
 import type { OrderStatus } from "../../generated/prisma/enums";
 import { recordOrderWebhookEvent } from "../../webhooks/record-order-webhook-event";
+import { recordOrderSettled } from "../../observability/metrics";
 
 /** An admin's audit entry, built from the order as settled and committed with the settlement. */
 type SettlementAudit = (order: OrderRecord) => AuditEntry;
@@ -98,6 +99,7 @@ async function finish(
     const [row] = rows;
     if (!row) return { settled: false };
     const { fromStatus: _fromStatus, ...settled } = row;
+    afterCommit(client, () => recordOrderSettled(to, settled));
     const auditLogId = audit ? await recordAuditEntry(audit(settled), client) : undefined;
     const final = (await work(client, settled, { actor, auditLogId })) ?? settled;
     await recordOrderWebhookEvent(client, to === "completed" ? "order.completed" : "order.cancelled", final);

@@ -27,6 +27,7 @@ import {
 } from "../validate-order-request";
 import { firstRow } from "../../db/first-row";
 import { sandboxServesLiveOrders } from "../../config/sandbox-serves-live-orders";
+import { recordOrderPlaced } from "../../observability/metrics";
 
 export interface PlacementResult {
   invoice: Invoice;
@@ -144,9 +145,11 @@ async function attemptPlacement(caller: ApiCaller, request: OrderRequest): Promi
   // has not answered yet.
   if (outcome === "in_flight") throw new ApiError("DUPLICATE_IN_FLIGHT");
   if (outcome === "placed_meanwhile") throw new ConcurrentDuplicate();
+  const inserted = columns as OrderRecord;
+  recordOrderPlaced(inserted);
   wakeDispatchersNow(deliveries);
   // A new order is processing or cancelled, never completed: its invoice has no codes to read.
-  return { invoice: await buildInvoice(columns as OrderRecord), replayed: false };
+  return { invoice: await buildInvoice(inserted), replayed: false };
 }
 
 /**

@@ -15,6 +15,9 @@ import {
 } from "../setting-schemas";
 import { sql } from "../../db/run-sql";
 import { env } from "../../config/env";
+import { logger, messageOf } from "../../observability/logger";
+
+const log = logger("settings");
 
 export interface RuntimeSettings {
   maintenance: boolean;
@@ -50,7 +53,7 @@ function parseSettings(rows: SettingRecord[]): RuntimeSettings {
     if (parsed.success) eligibility = parsed.data;
     // Only a hand edit of the table gets here (setEligibilityRule validates); the rule restricts,
     // so an unreadable one is treated as off rather than refusing every account.
-    else console.error(`[settings] ${ELIGIBILITY_KEY} is not a valid rule, treated as disabled:`, parsed.error.message);
+    else log.error(`${ELIGIBILITY_KEY} is not a valid rule, treated as disabled: ${parsed.error.message}`);
   }
   return {
     maintenance: byKey.get("MAINTENANCE") === true,
@@ -76,16 +79,12 @@ export function createSettingsReader(options: SettingsReaderOptions = {}): Setti
       const { rows } = await pool().query<SettingRecord>(sql`SELECT key, value FROM settings WHERE key = ANY(${KEYS})`);
       const value = parseSettings(rows);
       if (startedIn === generation) cached = { value, readAt: Date.now() };
-      if (failedAt !== undefined) console.info("[settings] database readable again");
+      if (failedAt !== undefined) log.info("database readable again");
       failedAt = undefined;
       return value;
     } catch (error) {
       if (!cached || Date.now() - cached.readAt > maxStaleMs) throw error;
-      if (failedAt === undefined)
-        console.error(
-          "[settings] cannot read settings, serving the last value read:",
-          error instanceof Error ? error.message : error,
-        );
+      if (failedAt === undefined) log.error(`cannot read settings, serving the last value read: ${messageOf(error)}`);
       // The value is not marked fresh: the database is tried again one cache period later.
       failedAt = Date.now();
       return cached.value;

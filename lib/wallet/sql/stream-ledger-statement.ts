@@ -30,6 +30,7 @@ import { centsToUsd } from "../../money/cents-to-usd";
 import { csvHeaderLine, csvNumber, csvRowLine } from "../../csv/to-csv";
 import { LEDGER_CSV_HEADER, statementLineCells, toStatementLine, type LedgerLineRow } from "./list-ledger-entries";
 import { env } from "../../config/env";
+import { logger, messageOf } from "../../observability/logger";
 
 const STATEMENT_BATCH_ROWS = 1000;
 const IDLE_TIMEOUT = "60s";
@@ -203,7 +204,7 @@ export async function openLedgerStatement(
       } catch (error) {
         // The reader cancelled while a batch was being read: nobody is left to tell.
         if (cancelled) return;
-        console.error("[ledger statement] broke off:", error instanceof Error ? error.message : error);
+        logger("ledger").error(`statement broke off: ${messageOf(error)}`);
         await end(error);
         controller.error(error);
       }

@@ -16,6 +16,8 @@ import {
 import type { WebhookDeliveryRecord } from "../webhook-record";
 import type { DeliveryGate } from "../yield-to-orders";
 import { prepared, sql } from "../../db/run-sql";
+import { recordWebhookAttempt } from "../../observability/metrics";
+import { logger } from "../../observability/logger";
 
 /** How long a claim holds beyond the request's own timeout (recording, a slow database). */
 const CLAIM_MARGIN_MS = 30_000;
@@ -183,7 +185,7 @@ export function startWebhookDispatcher(options: {
 }): WebhookDispatcher {
   const id = options.id ?? `webhooks-${randomUUID()}`;
   const pollIntervalMs = options.pollIntervalMs ?? DEFAULT_POLL_INTERVAL_MS;
-  const log = options.log ?? ((line: string) => console.log(`[webhooks] ${line}`));
+  const log = options.log ?? ((line: string) => logger("webhooks").warn(line));
   const inFlight = new Set<Promise<void>>();
   const recordDelivered = groupDeliveredRecords(options.db);
   let stopping = false;
@@ -236,7 +238,7 @@ export function startWebhookDispatcher(options: {
       }
       for (const row of claimed) {
         const attempt: Promise<void> = attemptDelivery(row, { ...options.delivery, db: options.db, recordDelivered })
-          .then(() => undefined)
+          .then((result) => recordWebhookAttempt(result, row.eventCreatedAt))
           .catch((error: Error) => log(`delivery ${row.id} failed: ${error.message}`))
           .finally(() => {
             inFlight.delete(attempt);
