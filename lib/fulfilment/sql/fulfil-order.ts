@@ -124,6 +124,8 @@ export async function fulfilOrder(
   // Settled or flagged between the snapshot and the count: nothing to do.
   if (order.countedAttempts === null) return;
   if (order.status === "pending") await moveOrder(orderId, "processing", "attempt started");
+  // Before the test-mode branch: settleOrWait reads it there too.
+  let attempts = order.countedAttempts;
 
   const request = (sku: string): TopupRequest => ({
     reference: order.publicId,
@@ -143,7 +145,6 @@ export async function fulfilOrder(
     return;
   }
 
-  let attempts = order.countedAttempts;
   let route = order.route && { ...order.route, updatedAt: new Date(order.route.updatedAt) };
   if (!route) {
     // Not routed by the statement above: every supplier paused or open, or the first one due a probe.
