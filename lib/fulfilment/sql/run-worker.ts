@@ -1,27 +1,27 @@
-// The fulfilment worker: graphile-worker runs the jobs; lib/fulfilment/worker/ adds crash recovery,
-// one part a file:
+// The fulfilment worker: graphile-worker runs the jobs; the parts around it add crash recovery, one
+// part a file (the ones that talk to PostgreSQL here in sql/, the others in lib/fulfilment/):
 // - hold-liveness-locks.ts: each id this process locks jobs under is held as a session advisory
 //   lock, which PostgreSQL lets go when the process dies;
 // - sweep-dead-workers.ts: every worker regularly releases the jobs and webhook claims of ids whose
 //   lock is free, so others finish them (graphile-worker would leave them locked for 4 hours);
 // - run-job-generations.ts: graphile's runners, started afresh as a generation after an outage; a
 //   stopped generation holds its ids until its last job has returned;
-// - recover-from-outage.ts: an outage of any length is ridden out, never a crash: no new job is
-//   taken until the liveness locks are held again;
-// - start-webhook-deliveries.ts and start-periodic-looks.ts: deliveries in slots of their own; the
-//   sweep and the stock alerts on a timer.
+// - ../recover-from-outage.ts: an outage of any length is ridden out, never a crash: no new job is
+//   taken until the liveness locks are held again (../retry-until-it-works.ts: the backoff);
+// - start-webhook-deliveries.ts and ../start-periodic-looks.ts: deliveries in slots of their own;
+//   the sweep and the stock alerts on a timer.
 import pg from "pg";
 import { makeWorkerUtils } from "graphile-worker";
 import { env, type Env } from "../../config/env";
 import { wakeWebhookDispatchers } from "../../webhooks/sql/dispatch-webhooks";
 import { yieldToOrders } from "../../webhooks/yield-to-orders";
-import { LivenessLocks } from "../worker/hold-liveness-locks";
-import { jobGenerations } from "../worker/run-job-generations";
-import { recoverFromOutage } from "../worker/recover-from-outage";
-import { retryUntilItWorks } from "../worker/retry-until-it-works";
-import { startPeriodicLooks } from "../worker/start-periodic-looks";
-import { startWebhookDeliveries } from "../worker/start-webhook-deliveries";
-import { sweepDeadWorkers } from "../worker/sweep-dead-workers";
+import { LivenessLocks } from "./hold-liveness-locks";
+import { jobGenerations } from "./run-job-generations";
+import { recoverFromOutage } from "../recover-from-outage";
+import { retryUntilItWorks } from "../retry-until-it-works";
+import { startPeriodicLooks } from "../start-periodic-looks";
+import { startWebhookDeliveries } from "./start-webhook-deliveries";
+import { sweepDeadWorkers } from "./sweep-dead-workers";
 
 // Connecting at the start (the database may still be down) backs off up to this.
 const CONNECT_RETRY_MAX_MS = 5_000;

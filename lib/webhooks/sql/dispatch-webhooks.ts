@@ -3,7 +3,7 @@
 // and three commits to every delivery. Claims and delivered attempts are written with
 // synchronous_commit off: a commit lost in a crash only repeats an attempt under the same webhook-id.
 // A claim lapses after DELIVERY_TIMEOUT_MS plus a margin, or at once when the worker's sweep finds
-// its dispatcher dead (run-worker.ts). Settlements in this process wake it; others are found by polling.
+// its dispatcher dead (lib/fulfilment/sql/sweep-dead-workers.ts). Settlements in this process wake it; others are found by polling.
 import { randomUUID } from "node:crypto";
 import type pg from "pg";
 import {

@@ -1,15 +1,15 @@
 // graphile-worker runs the jobs in two runners: the orders', and one for the bot messages and the
 // webhook tasks. One start of both is a generation. A runner stops by itself when it cannot record a
 // job's end (the database went away); the whole generation is then replaced
-// (recover-from-outage.ts). A stopped generation keeps its ids alive until its last order job has
+// (../recover-from-outage.ts). A stopped generation keeps its ids alive until its last order job has
 // returned and only then lets them go, so the sweep releases whatever it left locked.
 import { EventEmitter } from "node:events";
 import { setTimeout as sleep } from "node:timers/promises";
 import pg from "pg";
 import { Logger, type LogLevel, parseCronItems, run, type Runner, type WorkerEvents } from "graphile-worker";
 import type { Env } from "../../config/env";
-import { fulfilOrder } from "../sql/fulfil-order";
-import { FULFIL_ORDER_TASK } from "../sql/enqueue-fulfilment";
+import { fulfilOrder } from "./fulfil-order";
+import { FULFIL_ORDER_TASK } from "./enqueue-fulfilment";
 import { webhookTasks } from "../../webhooks/webhook-tasks";
 import { telegramTasks } from "../../telegram/telegram-tasks";
 import type { OrderPriority } from "../../webhooks/yield-to-orders";

@@ -2,8 +2,8 @@
 // lost or a job runner stops (it cannot record a job's end), no new job is taken until the liveness
 // locks are held again: the running generation is stopped and drains beside its successor (nothing
 // it waits for holds the new one back), and a new generation starts once every lock is held.
-import type { LivenessLocks } from "./hold-liveness-locks";
-import type { Generation, JobGenerations } from "./run-job-generations";
+import type { LivenessLocks } from "./sql/hold-liveness-locks";
+import type { Generation, JobGenerations } from "./sql/run-job-generations";
 import { retryUntilItWorks } from "./retry-until-it-works";
 
 // Starting graphile's runners again (the database may still be down) backs off up to this.

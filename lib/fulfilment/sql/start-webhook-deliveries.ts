@@ -1,6 +1,6 @@
 // The worker's webhook deliveries get slots of their own, so a receiver that holds a request for
 // its 15 s does not take a slot an order is waiting for, and a pool of their own with
-// synchronous_commit off (dispatch-webhooks.ts says why that is safe).
+// synchronous_commit off (lib/webhooks/sql/dispatch-webhooks.ts says why that is safe).
 import { randomUUID } from "node:crypto";
 import pg from "pg";
 import type { Env } from "../../config/env";

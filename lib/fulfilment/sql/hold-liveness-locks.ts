@@ -5,7 +5,7 @@
 // database is away, and `onLost` is told so that no new job is taken meanwhile.
 import pg from "pg";
 import { sql } from "../../db/run-sql";
-import { retryUntilItWorks } from "./retry-until-it-works";
+import { retryUntilItWorks } from "../retry-until-it-works";
 
 export const LIVENESS_NAMESPACE = 72_707_002;
 // After a database restart every worker takes its locks again within this of the database's return

@@ -1,7 +1,7 @@
-// What the worker looks at on a timer (WORKER_SWEEP_MS): dead workers' jobs (sweep-dead-workers.ts),
+// What the worker looks at on a timer (WORKER_SWEEP_MS): dead workers' jobs (sql/sweep-dead-workers.ts),
 // and packs whose stock fell below their alert, told to the admins at the sweep's pace: one look
 // at a time, and none while the job runners wait for the database.
-import { alertLowStock } from "../../catalog/alert-low-stock";
+import { alertLowStock } from "../catalog/alert-low-stock";
 
 export interface PeriodicLooks {
   /** Starts no further look; answers the stock look under way, if any. */
