@@ -92,9 +92,34 @@ function failed(row: number, message: string): PriceListPreview {
 
 /** Reads the file against the catalog in `db` (a transaction's client when applying). */
 export async function previewPriceList(csv: string, db: PrismaDb = getPrisma()): Promise<PriceListPreview> {
+  const file = readPriceListFile(csv);
+  if ("errors" in file) return file;
+  const catalog = await readCatalogFor(file, db);
+  const preview: PriceListPreview = { changes: [], errors: [], unchanged: 0, digest: "" };
+  const firstRowOf = new Map<string, number>();
+  for (const { record, info } of file.rows) {
+    const row = info.lines;
+    const outcome = previewRow(file, catalog, firstRowOf, record, row);
+    if ("error" in outcome) preview.errors.push({ row, message: outcome.error });
+    else if (outcome.change) preview.changes.push(outcome.change);
+    else preview.unchanged++;
+  }
+  preview.errors.sort((a, b) => a.row - b.row);
+  preview.digest = digestOf(preview.changes);
+  return preview;
+}
+
+/** The file's rows, each with the file line it ends on, under a header naming known columns. */
+interface PriceListFile {
+  names: string[];
+  rows: { record: string[]; info: { lines: number } }[];
+}
+
+/** The rows of the file, or why the file as a whole cannot be read. */
+function readPriceListFile(csv: string): PriceListFile | PriceListPreview {
   if (Buffer.byteLength(csv, "utf8") > MAX_PRICE_LIST_BYTES)
     return failed(1, `the file is larger than ${MAX_PRICE_LIST_BYTES / 1_000_000} MB: split it`);
-  let records: { record: string[]; info: { lines: number } }[];
+  let records: PriceListFile["rows"];
   try {
     // info: each record comes with the file line it ends on, which is how errors name rows.
     records = parse(csv, {
@@ -120,98 +145,91 @@ export async function previewPriceList(csv: string, db: PrismaDb = getPrisma()):
   if (rows.length === 0) return failed(1, "no rows under the header");
   if (rows.length > MAX_PRICE_LIST_ROWS)
     return failed(1, `${rows.length} rows: at most ${MAX_PRICE_LIST_ROWS} per file, split it`);
-  const column = (name: Column) => names.indexOf(name);
+  return { names, rows };
+}
 
+/** A cell of `record` by column name, unescaped; undefined when the file has no such column. */
+function cellOf(file: PriceListFile, record: string[], name: Column): string | undefined {
+  const index = file.names.indexOf(name);
+  return index < 0 ? undefined : unescapeCell(record[index] ?? "");
+}
+
+/** The lines, and the packs the file names, as they are in `db`. */
+async function readCatalogFor(file: PriceListFile, db: PrismaDb) {
   // One after the other: `db` may be a transaction's client, which runs one statement at a time.
   const lines = await db.gameLine.findMany({ select: { id: true, slug: true, code: true, kind: true } });
   const products = await db.product.findMany({
-    where: { catalogId: { in: rows.map(({ record }) => unescapeCell(record[column("catalog_id")] ?? "")) } },
+    where: { catalogId: { in: file.rows.map(({ record }) => cellOf(file, record, "catalog_id") ?? "") } },
     include: { line: { select: { slug: true } } },
   });
-  const lineBySlug = new Map(lines.map((line) => [line.slug, line]));
-  const productById = new Map(products.map((product) => [product.catalogId, product]));
+  return {
+    lineBySlug: new Map(lines.map((line) => [line.slug, line])),
+    productById: new Map(products.map((product) => [product.catalogId, product])),
+  };
+}
 
-  const preview: PriceListPreview = { changes: [], errors: [], unchanged: 0, digest: "" };
-  const firstRowOf = new Map<string, number>();
-  for (const { record, info } of rows) {
-    const row = info.lines;
-    const problems: string[] = [];
-    if (record.length !== names.length) {
-      preview.errors.push({ row, message: `${record.length} cells, the header has ${names.length}` });
-      continue;
-    }
-    const cell = (name: Column): string | undefined => {
-      const index = column(name);
-      return index < 0 ? undefined : unescapeCell(record[index] ?? "");
-    };
-    const catalogId = cell("catalog_id")!;
-    const lineSlug = cell("line")!;
-    const earlier = firstRowOf.get(catalogId);
-    if (earlier !== undefined) {
-      preview.errors.push({ row, message: `${catalogId} is also on line ${earlier}: one row per pack` });
-      continue;
-    }
-    if (catalogId !== "") firstRowOf.set(catalogId, row);
+type RowOutcome = { error: string } | { change?: PriceListChange };
 
-    const price = parseUsd(cell("price_usd")!.replace(/^\$/, ""), MAX_PRODUCT_PRICE_CENTS);
-    if (!price.ok) problems.push(`price_usd: ${price.error}`);
-    const active = parseActive(cell("active")!);
-    if (active === undefined) problems.push("active: true or false");
-    const alertText = cell("stock_alert_below");
-    const stockAlertBelow = alertText === undefined || alertText === "" ? null : Number(alertText);
-    if (alertText !== undefined && alertText !== "" && !/^\d{1,9}$/.test(alertText))
-      problems.push("stock_alert_below: a whole number, or empty for no rule");
-    const skuText = cell("supplier_sku");
-    const existing = productById.get(catalogId);
-    const line = lineBySlug.get(lineSlug);
-    if (!line) problems.push(`line: no line ${lineSlug === "" ? "given" : lineSlug}`);
-    else if (existing && existing.line.slug !== lineSlug)
-      problems.push(`line: ${catalogId} belongs to ${existing.line.slug}; packs do not move between lines`);
-    if (problems.length > 0 || !line || !price.ok || active === undefined) {
-      preview.errors.push({ row, message: problems.join("; ") });
-      continue;
-    }
+/** One row: what it changes (nothing when it names a pack as it is), or why it cannot be applied. */
+function previewRow(
+  file: PriceListFile,
+  catalog: Awaited<ReturnType<typeof readCatalogFor>>,
+  firstRowOf: Map<string, number>,
+  record: string[],
+  row: number,
+): RowOutcome {
+  if (record.length !== file.names.length)
+    return { error: `${record.length} cells, the header has ${file.names.length}` };
+  const cell = (name: Column) => cellOf(file, record, name);
+  const catalogId = cell("catalog_id")!;
+  const lineSlug = cell("line")!;
+  const earlier = firstRowOf.get(catalogId);
+  if (earlier !== undefined) return { error: `${catalogId} is also on line ${earlier}: one row per pack` };
+  if (catalogId !== "") firstRowOf.set(catalogId, row);
 
-    // A column the file leaves out keeps the pack's value (a new pack: none).
-    const fields = {
-      catalogId,
-      packName: cell("name")!,
-      priceCents: price.cents,
-      active,
-      stockAlertBelow: alertText === undefined ? (existing?.stockAlertBelow ?? null) : stockAlertBelow,
-      supplierSku: skuText === undefined ? (existing?.supplierSku ?? null) : skuText === "" ? null : skuText,
-    };
-    const checked = PackFields.safeParse(fields);
-    if (!checked.success) {
-      preview.errors.push({ row, message: describeIssues(checked.error, PRICE_LIST_NAMES).join("; ") });
-      continue;
-    }
-    const pack = checked.data;
-    const lineProblems = packLineProblems(pack, line, PRICE_LIST_NAMES);
-    if (lineProblems.length > 0) {
-      preview.errors.push({ row, message: lineProblems.join("; ") });
-      continue;
-    }
-    if (!existing) {
-      preview.changes.push({ kind: "new", row, line: line.slug, ...pack });
-      continue;
-    }
-    const old = {
-      packName: existing.packName,
-      priceCents: numberFromDb(existing.priceCents),
-      active: existing.active,
-      stockAlertBelow: existing.stockAlertBelow,
-      supplierSku: existing.supplierSku,
-    };
-    const changes = (Object.keys(old) as PackField[])
-      .filter((field) => old[field] !== pack[field])
-      .map((field) => ({ field, from: old[field], to: pack[field] }));
-    if (changes.length === 0) preview.unchanged++;
-    else preview.changes.push({ kind: "update", row, catalogId, line: line.slug, changes });
-  }
-  preview.errors.sort((a, b) => a.row - b.row);
-  preview.digest = digestOf(preview.changes);
-  return preview;
+  const problems: string[] = [];
+  const price = parseUsd(cell("price_usd")!.replace(/^\$/, ""), MAX_PRODUCT_PRICE_CENTS);
+  if (!price.ok) problems.push(`price_usd: ${price.error}`);
+  const active = parseActive(cell("active")!);
+  if (active === undefined) problems.push("active: true or false");
+  const alertText = cell("stock_alert_below");
+  const stockAlertBelow = alertText === undefined || alertText === "" ? null : Number(alertText);
+  if (alertText !== undefined && alertText !== "" && !/^\d{1,9}$/.test(alertText))
+    problems.push("stock_alert_below: a whole number, or empty for no rule");
+  const skuText = cell("supplier_sku");
+  const existing = catalog.productById.get(catalogId);
+  const line = catalog.lineBySlug.get(lineSlug);
+  if (!line) problems.push(`line: no line ${lineSlug === "" ? "given" : lineSlug}`);
+  else if (existing && existing.line.slug !== lineSlug)
+    problems.push(`line: ${catalogId} belongs to ${existing.line.slug}; packs do not move between lines`);
+  if (problems.length > 0 || !line || !price.ok || active === undefined) return { error: problems.join("; ") };
+
+  // A column the file leaves out keeps the pack's value (a new pack: none).
+  const fields = {
+    catalogId,
+    packName: cell("name")!,
+    priceCents: price.cents,
+    active,
+    stockAlertBelow: alertText === undefined ? (existing?.stockAlertBelow ?? null) : stockAlertBelow,
+    supplierSku: skuText === undefined ? (existing?.supplierSku ?? null) : skuText === "" ? null : skuText,
+  };
+  const checked = PackFields.safeParse(fields);
+  if (!checked.success) return { error: describeIssues(checked.error, PRICE_LIST_NAMES).join("; ") };
+  const pack = checked.data;
+  const lineProblems = packLineProblems(pack, line, PRICE_LIST_NAMES);
+  if (lineProblems.length > 0) return { error: lineProblems.join("; ") };
+  if (!existing) return { change: { kind: "new", row, line: line.slug, ...pack } };
+  const old = {
+    packName: existing.packName,
+    priceCents: numberFromDb(existing.priceCents),
+    active: existing.active,
+    stockAlertBelow: existing.stockAlertBelow,
+    supplierSku: existing.supplierSku,
+  };
+  const changes = (Object.keys(old) as PackField[])
+    .filter((field) => old[field] !== pack[field])
+    .map((field) => ({ field, from: old[field], to: pack[field] }));
+  return changes.length === 0 ? {} : { change: { kind: "update", row, catalogId, line: line.slug, changes } };
 }
 
 class StaleCatalog extends Error {}

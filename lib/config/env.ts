@@ -181,24 +181,27 @@ export class ConfigError extends Error {
 // from the project root, so the working directory is the answer there.
 export const projectRoot = import.meta.dirname ? path.resolve(import.meta.dirname, "../..") : process.cwd();
 
+/** The variables of `source` checked and converted, or a ConfigError naming every bad one (never a secret's value). */
+function parseVariables(source?: EnvSource) {
+  // NODE_ENV as given to the process, not as Next rewrites it (given-node-env.ts).
+  const parsed = schema.safeParse(source ?? { ...process.env, NODE_ENV: givenNodeEnv() });
+  if (parsed.success) return parsed.data;
+  const input = source ?? process.env;
+  const lines = parsed.error.issues.map((issue) => {
+    const name = String(issue.path[0] ?? "environment");
+    const raw = input[name];
+    const shown = raw === undefined || SENSITIVE.test(name) ? "" : ` (got "${raw}")`;
+    return `  ${name}: ${issue.message}${shown}`;
+  });
+  throw new ConfigError(`Invalid configuration (README: Configuration):\n${lines.join("\n")}`);
+}
+
 /**
  * Parses `source` (this process's environment unless given). Throws ConfigError naming every bad
  * variable at once, so a misconfigured process stops at start.
  */
 export function loadEnv(source?: EnvSource) {
-  // NODE_ENV as given to the process, not as Next rewrites it (given-node-env.ts).
-  const parsed = schema.safeParse(source ?? { ...process.env, NODE_ENV: givenNodeEnv() });
-  if (!parsed.success) {
-    const input = source ?? process.env;
-    const lines = parsed.error.issues.map((issue) => {
-      const name = String(issue.path[0] ?? "environment");
-      const raw = input[name];
-      const shown = raw === undefined || SENSITIVE.test(name) ? "" : ` (got "${raw}")`;
-      return `  ${name}: ${issue.message}${shown}`;
-    });
-    throw new ConfigError(`Invalid configuration (README: Configuration):\n${lines.join("\n")}`);
-  }
-  const vars = parsed.data;
+  const vars = parseVariables(source);
   const dataDir = path.resolve(projectRoot, vars.DATA_DIR);
   return {
     nodeEnv: vars.NODE_ENV,

@@ -66,12 +66,12 @@ export interface RateLimiter {
 export function createRateLimiter(options: RateLimiterOptions): RateLimiter {
   const { backend } = options;
   const prefix = options.prefix ?? DEFAULT_PREFIX;
-  const timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
   const burst = options.burst ?? KEY_BURST_QUOTA;
   const minute = options.minute ?? KEY_MINUTE_QUOTA;
   const authFailures = options.authFailures ?? AUTH_FAILURE_QUOTA;
   const clock = options.clock ?? Date.now;
-  const maxRememberedBlocks = options.maxRememberedBlocks ?? 10_000;
+  const bounded = boundedStoreCalls(backend, options.timeoutMs ?? DEFAULT_TIMEOUT_MS);
+  const blocks = new RememberedBlocks(options.maxRememberedBlocks ?? 10_000, clock);
 
   const keyLog = backend.createRollingLog({
     prefix: `${prefix}:key`,
@@ -84,39 +84,6 @@ export function createRateLimiter(options: RateLimiterOptions): RateLimiter {
     windowMs: authFailures.windowSeconds * 1000,
     clock,
   });
-
-  /** Network -> Unix ms until which its bad keys are refused; filled when a failure uses up the budget. */
-  const blockedUntil = new Map<string, number>();
-  let failing = false;
-
-  async function bounded<T>(work: () => Promise<T>): Promise<T> {
-    try {
-      const value = await withDeadline(work(), timeoutMs);
-      if (failing) log.info(`${backend.kind} store answers again`);
-      failing = false;
-      return value;
-    } catch (error) {
-      if (error instanceof DeadlineExceededError) backend.noteTimeout?.(timeoutMs);
-      // One line per outage, not one per request.
-      if (!failing) log.error(`${backend.kind} store unavailable: ${messageOf(error)}`);
-      failing = true;
-      throw new RateLimitUnavailableError(`rate-limit store (${backend.kind}) unavailable`, { cause: error });
-    }
-  }
-
-  function rememberBlock(scope: string, until: number, now: number) {
-    blockedUntil.delete(scope); // re-inserted last: Map order is the order of blocking
-    if (blockedUntil.size >= maxRememberedBlocks) {
-      for (const [known, end] of blockedUntil) if (end <= now) blockedUntil.delete(known);
-      // Still full of live blocks: forget the oldest. The shared count still refuses that network on
-      // its next failure; only the store round trip before it comes back.
-      for (const known of blockedUntil.keys()) {
-        if (blockedUntil.size < maxRememberedBlocks) break;
-        blockedUntil.delete(known);
-      }
-    }
-    blockedUntil.set(scope, until);
-  }
 
   function startKeyRateLimit(identifier: string | number): KeyRateLimitCheck {
     const id = String(identifier);
@@ -153,24 +120,78 @@ export function createRateLimiter(options: RateLimiterOptions): RateLimiter {
       const result = await bounded(() => authWindow.limit(scope));
       if (result.remaining > 0) return { blocked: false, retryAfterSeconds: 0 };
       const now = clock();
-      rememberBlock(scope, result.reset, now);
+      blocks.remember(scope, result.reset, now);
       return { blocked: true, retryAfterSeconds: wholeSeconds(result.reset - now) };
     },
 
-    authBlockedFor(ip) {
-      const scope = authFailureScope(ip);
-      const until = blockedUntil.get(scope);
-      if (until === undefined) return 0;
-      const now = clock();
-      if (until <= now) {
-        blockedUntil.delete(scope);
-        return 0;
-      }
-      return wholeSeconds(until - now);
-    },
-
-    rememberedBlocks: () => blockedUntil.size,
-
+    authBlockedFor: (ip) => blocks.secondsLeft(authFailureScope(ip)),
+    rememberedBlocks: () => blocks.size,
     close: () => backend.close(),
   };
+}
+
+/**
+ * Calls to the store, each bounded by `timeoutMs`: an error or a late answer is a
+ * RateLimitUnavailableError, and the log says once when the store stops answering and once when it
+ * answers again.
+ */
+function boundedStoreCalls(backend: RateLimitBackend, timeoutMs: number) {
+  let failing = false;
+  return async function bounded<T>(work: () => Promise<T>): Promise<T> {
+    try {
+      const value = await withDeadline(work(), timeoutMs);
+      if (failing) log.info(`${backend.kind} store answers again`);
+      failing = false;
+      return value;
+    } catch (error) {
+      if (error instanceof DeadlineExceededError) backend.noteTimeout?.(timeoutMs);
+      // One line per outage, not one per request.
+      if (!failing)
+        log.error(`${backend.kind} store unavailable: ${messageOf(error)}`);
+      failing = true;
+      throw new RateLimitUnavailableError(`rate-limit store (${backend.kind}) unavailable`, { cause: error });
+    }
+  };
+}
+
+/** The client networks this process knows to be blocked, so their bad keys are refused without a store round trip. */
+class RememberedBlocks {
+  /** Network -> Unix ms until which its bad keys are refused; filled when a failure uses up the budget. */
+  private readonly blockedUntil = new Map<string, number>();
+
+  constructor(
+    private readonly max: number,
+    private readonly clock: () => number,
+  ) {}
+
+  get size(): number {
+    return this.blockedUntil.size;
+  }
+
+  remember(scope: string, until: number, now: number): void {
+    const { blockedUntil } = this;
+    blockedUntil.delete(scope); // re-inserted last: Map order is the order of blocking
+    if (blockedUntil.size >= this.max) {
+      for (const [known, end] of blockedUntil) if (end <= now) blockedUntil.delete(known);
+      // Still full of live blocks: forget the oldest. The shared count still refuses that network on
+      // its next failure; only the store round trip before it comes back.
+      for (const known of blockedUntil.keys()) {
+        if (blockedUntil.size < this.max) break;
+        blockedUntil.delete(known);
+      }
+    }
+    blockedUntil.set(scope, until);
+  }
+
+  /** Seconds the network stays blocked, or 0 (a block that has ended is forgotten). */
+  secondsLeft(scope: string): number {
+    const until = this.blockedUntil.get(scope);
+    if (until === undefined) return 0;
+    const now = this.clock();
+    if (until <= now) {
+      this.blockedUntil.delete(scope);
+      return 0;
+    }
+    return wholeSeconds(until - now);
+  }
 }

@@ -1,4 +1,4 @@
-// The worker's bot-message tasks in graphile-worker (lib/fulfilment/sql/run-worker.ts registers
+// The worker's bot-message tasks in graphile-worker (lib/fulfilment/sql/run-job-generations.ts registers
 // them): a message is added as a job in the transaction that decided it, and sent off that path.
 import type { TaskList } from "graphile-worker";
 import { notifyOwners } from "./notify-owners";

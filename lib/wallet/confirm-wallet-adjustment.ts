@@ -70,86 +70,8 @@ export function isRequester(request: WalletAdjustmentRequest, by: AdjustmentDeci
 export async function confirmWalletAdjustment(input: AdjustmentDecider): Promise<ConfirmAdjustmentResult> {
   try {
     const done = await getPrisma().$transaction(async (tx) => {
-      // The conditional UPDATE is the lock: of two concurrent confirms, the second waits for the
-      // first to commit, then sees status <> 'pending' and updates nothing.
-      const telegramId = BigInt(input.adminTelegramId);
-      const [row] = await tx.adminActionRequest.updateManyAndReturn({
-        where: {
-          token: input.token,
-          status: "pending",
-          OR: [
-            {
-              needsApproval: false,
-              adminTelegramId: telegramId,
-              createdAt: { gt: new Date(Date.now() - ADJUSTMENT_TTL_MINUTES * 60_000) },
-            },
-            {
-              needsApproval: true,
-              adminTelegramId: { not: telegramId },
-              requestedByAdminId: { not: input.adminUserId },
-              createdAt: { gt: new Date(Date.now() - APPROVAL_TTL_HOURS * 3_600_000) },
-            },
-          ],
-        },
-        data: { status: "confirmed", resolvedAt: new Date(), resolvedBy: input.actor },
-      });
-      if (!row) return undefined;
-      const request = toWalletAdjustmentRequest(row);
-      // Locked, so a rename cannot slip in between this check and the commit.
-      await lockAccount(tx, request.accountId);
-      const account = await tx.account.findUnique({
-        where: { id: request.accountId },
-        select: { telegramUsername: true },
-      });
-      if (
-        request.accountUsername !== null &&
-        !sameUsername(account?.telegramUsername ?? null, request.accountUsername)
-      ) {
-        throw new UsernameChangedError(account?.telegramUsername ?? null);
-      }
-      const auditLogId = await recordAuditEntry(
-        {
-          actor: input.actor,
-          action: `wallet.${request.kind}`,
-          targetType: "account",
-          targetId: request.accountId,
-          details: {
-            requestId: request.id,
-            amountCents: request.amountCents,
-            note: request.note,
-            ...(request.needsApproval
-              ? { approvedBy: input.actor, requestedBy: `telegram:${request.adminTelegramId}` }
-              : {}),
-          },
-        },
-        tx,
-      );
-      const posted = await postLedgerEntry(tx, {
-        accountId: request.accountId,
-        kind: request.kind === "credit" ? "credit" : "adjustment",
-        amountCents: request.kind === "credit" ? request.amountCents : -request.amountCents,
-        actor: input.actor,
-        reason: request.note ?? (request.kind === "credit" ? "admin credit" : null),
-        auditLogId,
-      });
-      await recordWebhookEvent(tx, {
-        accountId: request.accountId,
-        type: request.kind === "credit" ? "wallet.credited" : "wallet.debited",
-        data: {
-          amountUsd: centsToUsd(request.amountCents),
-          balanceUsd: centsToUsd(posted.balanceAfterCents),
-          currency: "USD",
-          note: request.note,
-        },
-      });
-      const holder = await tx.account.findUnique({ where: { id: request.accountId }, select: { telegramId: true } });
-      return {
-        status: "confirmed" as const,
-        request,
-        ledgerEntryId: posted.id,
-        balanceAfterCents: posted.balanceAfterCents,
-        accountTelegramId: nullableNumberFromDb(holder?.telegramId ?? null),
-      };
+      const request = await claimPendingRequest(tx, input);
+      return request && (await carryOut(tx, input, request));
     });
     if (done) return done;
   } catch (error) {
@@ -169,6 +91,97 @@ export async function confirmWalletAdjustment(input: AdjustmentDecider): Promise
     throw error;
   }
   return explainUnconfirmed(input);
+}
+
+/** The request, marked confirmed, when it is pending and `input`'s admin may decide it now; else nothing. */
+async function claimPendingRequest(
+  tx: PrismaTx,
+  input: AdjustmentDecider,
+): Promise<WalletAdjustmentRequest | undefined> {
+  // The conditional UPDATE is the lock: of two concurrent confirms, the second waits for the
+  // first to commit, then sees status <> 'pending' and updates nothing.
+  const telegramId = BigInt(input.adminTelegramId);
+  const [row] = await tx.adminActionRequest.updateManyAndReturn({
+    where: {
+      token: input.token,
+      status: "pending",
+      OR: [
+        {
+          needsApproval: false,
+          adminTelegramId: telegramId,
+          createdAt: { gt: new Date(Date.now() - ADJUSTMENT_TTL_MINUTES * 60_000) },
+        },
+        {
+          needsApproval: true,
+          adminTelegramId: { not: telegramId },
+          requestedByAdminId: { not: input.adminUserId },
+          createdAt: { gt: new Date(Date.now() - APPROVAL_TTL_HOURS * 3_600_000) },
+        },
+      ],
+    },
+    data: { status: "confirmed", resolvedAt: new Date(), resolvedBy: input.actor },
+  });
+  return row && toWalletAdjustmentRequest(row);
+}
+
+/** Moves the money of a claimed request, audited, with its webhook event, in the claim's transaction. */
+async function carryOut(
+  tx: PrismaTx,
+  input: AdjustmentDecider,
+  request: WalletAdjustmentRequest,
+): Promise<ConfirmAdjustmentResult> {
+  // Locked, so a rename cannot slip in between this check and the commit.
+  await lockAccount(tx, request.accountId);
+  const account = await tx.account.findUnique({
+    where: { id: request.accountId },
+    select: { telegramUsername: true },
+  });
+  if (request.accountUsername !== null && !sameUsername(account?.telegramUsername ?? null, request.accountUsername)) {
+    throw new UsernameChangedError(account?.telegramUsername ?? null);
+  }
+  const auditLogId = await recordAuditEntry(
+    {
+      actor: input.actor,
+      action: `wallet.${request.kind}`,
+      targetType: "account",
+      targetId: request.accountId,
+      details: {
+        requestId: request.id,
+        amountCents: request.amountCents,
+        note: request.note,
+        ...(request.needsApproval
+          ? { approvedBy: input.actor, requestedBy: `telegram:${request.adminTelegramId}` }
+          : {}),
+      },
+    },
+    tx,
+  );
+  const posted = await postLedgerEntry(tx, {
+    accountId: request.accountId,
+    kind: request.kind === "credit" ? "credit" : "adjustment",
+    amountCents: request.kind === "credit" ? request.amountCents : -request.amountCents,
+    actor: input.actor,
+    reason: request.note ?? (request.kind === "credit" ? "admin credit" : null),
+    auditLogId,
+  });
+  await recordWebhookEvent(tx, {
+    accountId: request.accountId,
+    type: request.kind === "credit" ? "wallet.credited" : "wallet.debited",
+    data: {
+      amountUsd: centsToUsd(request.amountCents),
+      balanceUsd: centsToUsd(posted.balanceAfterCents),
+      currency: "USD",
+      note: request.note,
+    },
+  });
+  const holder = await tx.account.findUnique({ where: { id: request.accountId }, select: { telegramId: true } });
+  return {
+    status: "confirmed",
+    request,
+    ledgerEntryId: posted.id,
+    balanceAfterCents: posted.balanceAfterCents,
+    accountTelegramId: nullableNumberFromDb(holder?.telegramId ?? null),
+  };
 }
 
 /**

@@ -128,30 +128,7 @@ export function sendWebhook(input: {
           lookup,
           agent: agentFor(input.url, input.pinned),
         },
-        (response) => {
-          const chunks: Buffer[] = [];
-          let size = 0;
-          const done = () => {
-            const text = Buffer.concat(chunks).subarray(0, MAX_RESPONSE_BYTES).toString("utf8");
-            finish({
-              httpStatus: response.statusCode,
-              responseBody: text,
-              retryAfterSeconds: parseRetryAfter(response.headers["retry-after"], Date.now()),
-            });
-          };
-          response.on("data", (chunk: Buffer) => {
-            chunks.push(chunk);
-            size += chunk.length;
-            // A longer body is not read on: the socket is closed rather than drained for reuse.
-            if (size >= MAX_RESPONSE_BYTES) {
-              done();
-              response.destroy();
-            }
-          });
-          // Read to its end, the socket goes back to the agent for the next delivery.
-          response.on("end", done);
-          response.on("error", done);
-        },
+        (response) => readResponse(response, finish),
       );
       current = request;
       connected = false;
@@ -171,4 +148,30 @@ export function sendWebhook(input: {
     };
     post(true);
   });
+}
+
+/** The receiver's answer: its status, Retry-After and the start of its body (MAX_RESPONSE_BYTES). */
+function readResponse(response: http.IncomingMessage, finish: (outcome: Omit<SendOutcome, "durationMs">) => void) {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  const done = () => {
+    const text = Buffer.concat(chunks).subarray(0, MAX_RESPONSE_BYTES).toString("utf8");
+    finish({
+      httpStatus: response.statusCode,
+      responseBody: text,
+      retryAfterSeconds: parseRetryAfter(response.headers["retry-after"], Date.now()),
+    });
+  };
+  response.on("data", (chunk: Buffer) => {
+    chunks.push(chunk);
+    size += chunk.length;
+    // A longer body is not read on: the socket is closed rather than drained for reuse.
+    if (size >= MAX_RESPONSE_BYTES) {
+      done();
+      response.destroy();
+    }
+  });
+  // Read to its end, the socket goes back to the agent for the next delivery.
+  response.on("end", done);
+  response.on("error", done);
 }

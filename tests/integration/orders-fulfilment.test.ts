@@ -10,6 +10,8 @@ import { createAccount } from "../helpers/fixtures";
 import { newTrxid, order, storedSupplierRef } from "../helpers/orders";
 import { useCleanDatabase } from "../helpers/clean-database";
 import { loadEnv } from "@/lib/config/env";
+import { issueApiKey } from "@/lib/accounts/issue-api-key";
+import { creditTestWallet } from "@/lib/wallet/test-wallet";
 
 let worker: RunningWorker;
 // Short supplier backoff and deadline, so the slow and lost cases settle within a test.
@@ -234,6 +236,24 @@ describe("reading orders", () => {
     expect(lines[0]).toBe("id,type,amount_usd,balance_after_usd,order_id,reason,created_at");
     expect(lines).toHaveLength(4);
     expect(lines[2]).toContain('"debit","-0.99","9.01"');
+  });
+});
+
+describe("test mode", () => {
+  it("a test order whose outcome never settles is flagged for an admin, as a live one is", async () => {
+    const account = await createAccount({ key: false });
+    const testKey = await issueApiKey(account.accountId, "test", { livemode: false });
+    if (testKey.status !== "created") throw new Error(`no test key: ${testKey.status}`);
+    await creditTestWallet(account.accountId, 1000, "test");
+    const placed = await order(testKey.key, { pid: "SVCBR60", trxid: newTrxid(), userId: "5120777" });
+    expect(placed.status).toBe(200);
+    await expect
+      .poll(
+        async () =>
+          await sqlRow(`SELECT livemode, needs_admin, status FROM orders WHERE public_id = $1`, [placed.json.orderId]),
+        { timeout: 10_000, interval: 200 },
+      )
+      .toEqual({ livemode: false, needs_admin: true, status: "processing" });
   });
 });
 

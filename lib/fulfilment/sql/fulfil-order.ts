@@ -66,17 +66,40 @@ export async function fulfilOrder(
   timing: FulfilmentTiming = fulfilmentTiming(),
   config: Env = env(),
 ): Promise<void> {
-  const pool = getPool();
   // Production never sends a live order to a sandbox-kind supplier, even one an admin added: the
   // placement already refuses packs without a real supplier, and this holds whatever happened since.
   const sandboxAllowed = sandboxServesLiveOrders(config);
+  const order = await readAndCountAttempt(orderId, sandboxAllowed);
+  if (!order || order.needsAdmin || (order.status !== "pending" && order.status !== "processing")) return;
+
+  if (order.lineKind !== "topup") {
+    await completeOrder(orderId, "codes delivered");
+    return;
+  }
+  // Settled or flagged between the snapshot and the count: nothing to do.
+  if (order.countedAttempts === null) return;
+  if (order.status === "pending") await moveOrder(orderId, "processing", "attempt started");
+  const job: TopupJob = { orderId, order, attempts: order.countedAttempts, timing };
+  if (order.livemode) await fulfilLiveTopup(job, config, sandboxAllowed);
+  else await fulfilTestTopup(job, config);
+}
+
+/** A top-up being fulfilled: its order as read, and the attempts counted with the supplier it is with. */
+interface TopupJob {
+  orderId: number;
+  order: FulfilmentRow;
+  attempts: number;
+  timing: FulfilmentTiming;
+}
+
+async function readAndCountAttempt(orderId: number, sandboxAllowed: boolean): Promise<FulfilmentRow | undefined> {
   // One round trip and one commit: the order as it was and, for a top-up still to fulfil, its
   // attempt counted (durably, before the supplier is called) and its route: the supplier it is with
   // and that supplier's offer or, for a live top-up not routed yet, its pack's first supplier by
   // priority that is neither paused nor open (route-order.ts says the rules). When that supplier is
-  // due a probe, the statement routes nothing and routeOrder below claims the probe or moves on.
+  // due a probe, the statement routes nothing and fulfilLiveTopup's routeOrder claims the probe or moves on.
   // Key and gift-card lines have no supplier attempt.
-  const { rows } = await pool.query<FulfilmentRow>(
+  const { rows } = await getPool().query<FulfilmentRow>(
     prepared(
       "fulfil-read-and-count",
       sql`WITH pick AS (
@@ -115,36 +138,32 @@ export async function fulfilOrder(
            WHERE o.id = ${orderId}`,
     ),
   );
-  const order = rows[0];
-  if (!order || order.needsAdmin || (order.status !== "pending" && order.status !== "processing")) return;
+  return rows[0];
+}
 
-  if (order.lineKind !== "topup") {
-    await completeOrder(orderId, "codes delivered");
-    return;
-  }
-  // Settled or flagged between the snapshot and the count: nothing to do.
-  if (order.countedAttempts === null) return;
-  if (order.status === "pending") await moveOrder(orderId, "processing", "attempt started");
-
-  const request = (sku: string): TopupRequest => ({
+function topupRequest(order: FulfilmentRow, sku: string): TopupRequest {
+  return {
     reference: order.publicId,
     sku,
     game: order.lineSlug,
     userId: order.userId ?? undefined,
     zoneId: order.zoneId ?? undefined,
     serverId: order.serverId ?? undefined,
-  });
+  };
+}
 
-  // Test mode: the sandbox, with the pack's own SKU, never a supplier account.
-  if (!order.livemode) {
-    const sandbox = getSupplier("sandbox", config);
-    const sku = order.supplierSku ?? order.catalogId;
-    const outcome = await askSupplier(sandbox, order.countedAttempts, request(sku), order.publicId);
-    await settleOrWait(order, outcome.status === "not_found" ? await sandbox.placeTopup(request(sku)) : outcome);
-    return;
-  }
+/** Test mode: the sandbox, with the pack's own SKU, never a supplier account. */
+async function fulfilTestTopup(job: TopupJob, config: Env): Promise<void> {
+  const { order } = job;
+  const sandbox = getSupplier("sandbox", config);
+  const request = topupRequest(order, order.supplierSku ?? order.catalogId);
+  const outcome = await askSupplier(sandbox, job.attempts, request, order.publicId);
+  await settleOrWait(job, outcome.status === "not_found" ? await sandbox.placeTopup(request) : outcome);
+}
 
-  let attempts = order.countedAttempts;
+/** A live top-up, from supplier to supplier by priority until one settles it or it must wait. */
+async function fulfilLiveTopup(job: TopupJob, config: Env, sandboxAllowed: boolean): Promise<void> {
+  const { orderId, order } = job;
   let route = order.route && { ...order.route, updatedAt: new Date(order.route.updatedAt) };
   if (!route) {
     // Not routed by the statement above: every supplier paused or open, or the first one due a probe.
@@ -158,15 +177,9 @@ export async function fulfilOrder(
   for (;;) {
     const started = Date.now();
     const sku = route.sku ?? order.supplierSku ?? order.catalogId;
-    const outcome = await askSupplier(supplierForAccount(route, config), attempts, request(sku), order.publicId);
-    const attempt: SupplierAttempt = {
-      supplierId: route.id,
-      supplier: route.name,
-      outcome: outcome.status,
-      ...(outcome.status === "failed" ? { failure: outcome.failure, reason: outcome.reason } : {}),
-      ...(outcome.status === "unknown" ? { reason: outcome.reason } : {}),
-      latencyMs: Date.now() - started,
-    };
+    const request = topupRequest(order, sku);
+    const outcome = await askSupplier(supplierForAccount(route, config), job.attempts, request, order.publicId);
+    const attempt = supplierAttempt(route, outcome, Date.now() - started);
     countSupplierCall(attempt);
     const supplierSide =
       outcome.status === "unknown" || (outcome.status === "failed" && outcome.failure === "supplier");
@@ -195,43 +208,57 @@ export async function fulfilOrder(
         route = next.route;
         tried.add(route.id);
       }
-      attempts = 1;
+      job.attempts = 1;
       continue;
     }
-    await settleOrWait(order, outcome, attempt);
+    await settleOrWait(job, outcome, attempt);
     return;
   }
+}
 
-  /** The settled outcomes end the order; the others have it asked about again later. */
-  async function settleOrWait(
-    current: FulfilmentRow,
-    outcome: Exclude<TopupStatus, { status: "not_found" }>,
-    attempt?: SupplierAttempt,
-  ) {
-    const supplierRef = ("supplierRef" in outcome && outcome.supplierRef) || undefined;
-    switch (outcome.status) {
-      // A settled outcome's reference is written by the settlement itself: one commit, not two.
-      case "success":
-        await completeOrder(orderId, "supplier confirmed delivery", { supplierRef, attempt });
-        return;
-      case "failed":
-        await cancelAndRefundOrder(orderId, outcome.reason, { supplierRef, attempt });
-        return;
-      case "pending":
-      case "unknown": {
-        if (attempt) await recordSupplierAttempt(orderId, attempt);
-        if (supplierRef) await pool.query(sql`UPDATE orders SET supplier_ref = ${supplierRef} WHERE id = ${orderId}`);
-        if (Date.now() - current.createdAt.getTime() >= timing.deadlineMs) {
-          await flagOrderForAdmin(orderId, `supplier outcome not settled after ${attempts} attempts`);
-          return;
-        }
-        if (outcome.status === "unknown") {
-          await moveOrder(orderId, "pending", `supplier outcome unknown (${outcome.reason}); asking again`);
-        }
-        const delay = Math.min(timing.pollMaxMs, timing.pollBaseMs * 2 ** Math.min(attempts - 1, 16));
-        await enqueueFulfilment(pool, orderId, new Date(Date.now() + delay));
+/** The attempt as the order's events record it. */
+function supplierAttempt(route: SupplierRoute, outcome: TopupStatus, latencyMs: number): SupplierAttempt {
+  return {
+    supplierId: route.id,
+    supplier: route.name,
+    outcome: outcome.status,
+    ...(outcome.status === "failed" ? { failure: outcome.failure, reason: outcome.reason } : {}),
+    ...(outcome.status === "unknown" ? { reason: outcome.reason } : {}),
+    latencyMs,
+  };
+}
+
+/** The settled outcomes end the order; the others have it asked about again later. */
+async function settleOrWait(
+  job: TopupJob,
+  outcome: Exclude<TopupStatus, { status: "not_found" }>,
+  attempt?: SupplierAttempt,
+): Promise<void> {
+  const { orderId, timing, attempts } = job;
+  const supplierRef = ("supplierRef" in outcome && outcome.supplierRef) || undefined;
+  switch (outcome.status) {
+    // A settled outcome's reference is written by the settlement itself: one commit, not two.
+    case "success":
+      await completeOrder(orderId, "supplier confirmed delivery", { supplierRef, attempt });
+      return;
+    case "failed":
+      await cancelAndRefundOrder(orderId, outcome.reason, { supplierRef, attempt });
+      return;
+    case "pending":
+    case "unknown": {
+      if (attempt) await recordSupplierAttempt(orderId, attempt);
+      if (supplierRef)
+        await getPool().query(sql`UPDATE orders SET supplier_ref = ${supplierRef} WHERE id = ${orderId}`);
+      if (Date.now() - job.order.createdAt.getTime() >= timing.deadlineMs) {
+        await flagOrderForAdmin(orderId, `supplier outcome not settled after ${attempts} attempts`);
         return;
       }
+      if (outcome.status === "unknown") {
+        await moveOrder(orderId, "pending", `supplier outcome unknown (${outcome.reason}); asking again`);
+      }
+      const delay = Math.min(timing.pollMaxMs, timing.pollBaseMs * 2 ** Math.min(attempts - 1, 16));
+      await enqueueFulfilment(getPool(), orderId, new Date(Date.now() + delay));
+      return;
     }
   }
 }

@@ -17,6 +17,15 @@ export const ACCOUNTS_WITH_STALE_LEDGER_LAST_AT = `SELECT a.id FROM accounts a J
 
 /** `pool`: another database's (a fault test's own cluster); this process's by default. */
 export async function checkLedger(pool: pg.Pool = getPool()): Promise<string[]> {
+  // One check after the other: the problems come in this order.
+  const problems: string[] = [];
+  for (const check of [balanceProblems, numberingProblems, chargeProblems, codeProblems])
+    problems.push(...(await check(pool)));
+  return problems;
+}
+
+/** Balances that are not the sum of their ledger, or below zero; entries whose running balance is off. */
+async function balanceProblems(pool: pg.Pool): Promise<string[]> {
   const problems: string[] = [];
   const balances = await pool.query(
     `SELECT a.id, a.balance_cents, COALESCE(sum(l.amount_cents), 0)::bigint AS ledger_sum
@@ -36,6 +45,12 @@ export async function checkLedger(pool: pg.Pool = getPool()): Promise<string[]> 
   for (const row of running.rows)
     problems.push(`ledger entry ${row.id} (account ${row.account_id}): balance_after does not match the running sum`);
 
+  return problems;
+}
+
+/** Numbering and dating of entries and orders that the API's pages rest on. */
+async function numberingProblems(pool: pg.Pool): Promise<string[]> {
+  const problems: string[] = [];
   // GET /ledger's total and pages rest on each account's entries being numbered 1..ledger_count, and
   // GET /history's on each key's orders being numbered 1..order_count. The numbers are unique per
   // account and per key (unique indexes), so count = max = counter means exactly 1..n.
@@ -60,6 +75,12 @@ export async function checkLedger(pool: pg.Pool = getPool()): Promise<string[]> 
   const lastAt = await pool.query(ACCOUNTS_WITH_STALE_LEDGER_LAST_AT);
   for (const row of lastAt.rows) problems.push(`account ${row.id}: ledger_last_at is before its latest ledger entry`);
 
+  return problems;
+}
+
+/** Orders charged other than exactly once, or refunded other than once when cancelled. */
+async function chargeProblems(pool: pg.Pool): Promise<string[]> {
+  const problems: string[] = [];
   const orders = await pool.query(
     `SELECT o.id, o.status, o.order_created, o.amount_cents, o.refunded,
             count(*) FILTER (WHERE l.kind = 'debit') AS debits, count(*) FILTER (WHERE l.kind = 'refund') AS refunds,
@@ -79,7 +100,12 @@ export async function checkLedger(pool: pg.Pool = getPool()): Promise<string[]> 
     }
     if (!shouldRefund && Number(o.refunds) !== 0) problems.push(`order ${o.id}: refunded although ${o.status}`);
   }
+  return problems;
+}
 
+/** Codes whose state does not match their order's, and orders holding the wrong number of codes. */
+async function codeProblems(pool: pg.Pool): Promise<string[]> {
+  const problems: string[] = [];
   const codes = await pool.query(
     `SELECT c.id, c.status, c.order_id, o.status AS order_status, o.line_kind
        FROM inventory_codes c LEFT JOIN orders o ON o.id = c.order_id

@@ -91,73 +91,115 @@ export async function openLedgerStatement(
   range: StatementRange,
   keyId: number,
 ): Promise<LedgerStatement> {
-  if ((openByKey.get(keyId) ?? 0) >= MAX_STATEMENTS_PER_KEY) throw new StatementsBusyError(true);
-  if (openStatements >= maxOpenStatements()) throw new StatementsBusyError();
-  openStatements++;
-  openByKey.set(keyId, (openByKey.get(keyId) ?? 0) + 1);
-  let client: pg.PoolClient | undefined;
-  let ended = false;
-  const onConnectionError = (error: Error) => void end(error);
+  const session = new StatementSession(keyId);
+  let connection: pg.PoolClient;
+  let summary: Summary;
+  try {
+    connection = await session.begin();
+    summary = await readSummary(connection, accountId, range);
+  } catch (error) {
+    await session.end(error ?? new Error("statement failed"));
+    throw error;
+  }
+  session.watch(connection);
+  const body = streamStatement({ session, connection, accountId, range, summary });
+  return { openingCents: summary.opening_cents, closingCents: summary.closing_cents, body };
+}
+
+/** One statement's slot (counted in all and per key) and its snapshot on a connection of its own. */
+class StatementSession {
+  ended = false;
+  private client: pg.PoolClient | undefined;
+  private readonly onConnectionError = (error: Error) => void this.end(error);
+
+  constructor(private readonly keyId: number) {
+    if ((openByKey.get(keyId) ?? 0) >= MAX_STATEMENTS_PER_KEY) throw new StatementsBusyError(true);
+    if (openStatements >= maxOpenStatements()) throw new StatementsBusyError();
+    openStatements++;
+    openByKey.set(keyId, (openByKey.get(keyId) ?? 0) + 1);
+  }
+
+  /** Takes a connection and starts the read-only snapshot everything is read in. */
+  async begin(): Promise<pg.PoolClient> {
+    this.client = await getPool().connect();
+    await this.client.query("BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY");
+    await this.client.query(`SET LOCAL idle_in_transaction_session_timeout = '${IDLE_TIMEOUT}'`);
+    return this.client;
+  }
+
+  /** PostgreSQL ending a stalled reader's session (the idle timeout) surfaces here, between pulls. */
+  watch(connection: pg.PoolClient): void {
+    connection.once("error", this.onConnectionError);
+  }
+
   /** Ends the transaction and gives the connection back, once; a broken connection is discarded. */
-  const end = async (error?: unknown) => {
-    if (ended) return;
-    ended = true;
+  async end(error?: unknown): Promise<void> {
+    if (this.ended) return;
+    this.ended = true;
     openStatements--;
-    const byKey = (openByKey.get(keyId) ?? 1) - 1;
-    if (byKey > 0) openByKey.set(keyId, byKey);
-    else openByKey.delete(keyId);
+    const byKey = (openByKey.get(this.keyId) ?? 1) - 1;
+    if (byKey > 0) openByKey.set(this.keyId, byKey);
+    else openByKey.delete(this.keyId);
+    const client = this.client;
     if (!client) return;
-    client.off("error", onConnectionError);
+    client.off("error", this.onConnectionError);
     const done = await client.query(error ? "ROLLBACK" : "COMMIT").then(
       () => true,
       () => false,
     );
     client.release(error !== undefined || !done);
-  };
-
-  let summary: Summary;
-  try {
-    client = await getPool().connect();
-    await client.query("BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY");
-    await client.query(`SET LOCAL idle_in_transaction_session_timeout = '${IDLE_TIMEOUT}'`);
-    // Four probes of the (account_id, created_at, account_seq) index: the balances before `from` and
-    // before `to`, and the range's first and last entries.
-    const { from, to } = range;
-    summary = (
-      await client.query<Summary>(
-        sql`SELECT coalesce((SELECT balance_after_cents FROM ledger_entries
-                              WHERE account_id = ${accountId} AND created_at < ${from}
-                              ORDER BY created_at DESC, account_seq DESC LIMIT 1), 0)::bigint AS opening_cents,
-                   coalesce((SELECT balance_after_cents FROM ledger_entries
-                              WHERE account_id = ${accountId} AND created_at < ${to}
-                              ORDER BY created_at DESC, account_seq DESC LIMIT 1), 0)::bigint AS closing_cents,
-                   (SELECT id FROM ledger_entries
-                     WHERE account_id = ${accountId} AND created_at >= ${from} AND created_at < ${to}
-                     ORDER BY created_at ASC, account_seq ASC LIMIT 1) AS first_id,
-                   (SELECT id FROM ledger_entries
-                     WHERE account_id = ${accountId} AND created_at >= ${from} AND created_at < ${to}
-                     ORDER BY created_at DESC, account_seq DESC LIMIT 1) AS last_id`,
-      )
-    ).rows[0]!; // an aggregate of subqueries: always one row
-  } catch (error) {
-    await end(error ?? new Error("statement failed"));
-    throw error;
   }
+}
 
+async function readSummary(client: pg.PoolClient, accountId: number, range: StatementRange): Promise<Summary> {
+  // Four probes of the (account_id, created_at, account_seq) index: the balances before `from` and
+  // before `to`, and the range's first and last entries.
+  const { from, to } = range;
+  return (
+    await client.query<Summary>(
+      sql`SELECT coalesce((SELECT balance_after_cents FROM ledger_entries
+                            WHERE account_id = ${accountId} AND created_at < ${from}
+                            ORDER BY created_at DESC, account_seq DESC LIMIT 1), 0)::bigint AS opening_cents,
+                 coalesce((SELECT balance_after_cents FROM ledger_entries
+                            WHERE account_id = ${accountId} AND created_at < ${to}
+                            ORDER BY created_at DESC, account_seq DESC LIMIT 1), 0)::bigint AS closing_cents,
+                 (SELECT id FROM ledger_entries
+                   WHERE account_id = ${accountId} AND created_at >= ${from} AND created_at < ${to}
+                   ORDER BY created_at ASC, account_seq ASC LIMIT 1) AS first_id,
+                 (SELECT id FROM ledger_entries
+                   WHERE account_id = ${accountId} AND created_at >= ${from} AND created_at < ${to}
+                   ORDER BY created_at DESC, account_seq DESC LIMIT 1) AS last_id`,
+    )
+  ).rows[0]!; // an aggregate of subqueries: always one row
+}
+
+interface OpenStatement {
+  session: StatementSession;
+  connection: pg.PoolClient;
+  accountId: number;
+  range: StatementRange;
+  summary: Summary;
+}
+
+/** Where the rows' stream stands: the last id written and the sum of the amounts written. */
+interface StatementCursor {
+  afterId: number;
+  streamedCents: number;
+}
+
+/** The CSV, a batch per pull: header and opening line, the rows, then the closing line. */
+function streamStatement(statement: OpenStatement): ReadableStream<Uint8Array> {
+  const { session, range, summary } = statement;
   const encoder = new TextEncoder();
-  const connection = client;
-  // PostgreSQL ending a stalled reader's session (the idle timeout) surfaces here, between pulls.
-  connection.once("error", onConnectionError);
   // Ids follow account_seq within an account (each is taken under the account's row lock), so the
   // range's entries are exactly the account's ids first_id..last_id: the batches start there.
-  let afterId = summary.first_id === null ? 0 : summary.first_id - 1;
-  let streamedCents = 0;
+  const cursor: StatementCursor = { afterId: summary.first_id === null ? 0 : summary.first_id - 1, streamedCents: 0 };
   let started = false;
   let cancelled = false;
-  const body = new ReadableStream<Uint8Array>({
+  return new ReadableStream<Uint8Array>({
     async pull(controller) {
       try {
-        if (ended)
+        if (session.ended)
           throw new Error("the statement's transaction already ended (the reader stalled past the idle timeout)");
         if (!started) {
           started = true;
@@ -168,34 +210,10 @@ export async function openLedgerStatement(
           );
           return;
         }
-        let text = "";
-        if (summary.last_id !== null && afterId < summary.last_id) {
-          const rows = (
-            await connection.query<LedgerLineRow>(
-              sql`SELECT l.id, l.account_seq, l.kind, l.amount_cents, l.balance_after_cents, o.public_id, l.reason, l.created_at
-                    FROM ledger_entries l LEFT JOIN orders o ON o.id = l.order_id
-                   WHERE l.account_id = ${accountId} AND l.id > ${afterId} AND l.id <= ${summary.last_id}
-                     AND l.created_at >= ${range.from} AND l.created_at < ${range.to}
-                   ORDER BY l.id LIMIT ${STATEMENT_BATCH_ROWS}`,
-            )
-          ).rows;
-          for (const row of rows) {
-            streamedCents += row.amount_cents;
-            text += csvRowLine(statementLineCells(toStatementLine(row)));
-          }
-          // An empty batch before last_id cannot happen in one snapshot; stop rather than loop.
-          afterId = rows.at(-1)?.id ?? summary.last_id;
-        }
-        if (summary.last_id === null || afterId >= summary.last_id) {
-          // The snapshot makes this hold; if it ever did not, a statement that does not add up
-          // must break off rather than end with a closing line the rows contradict.
-          if (summary.opening_cents + streamedCents !== summary.closing_cents) {
-            throw new Error(
-              `statement of account ${accountId} does not add up: ${summary.opening_cents} + ${streamedCents} != ${summary.closing_cents}`,
-            );
-          }
-          text += balanceLine("closing_balance", summary.closing_cents, range.to);
-          await end();
+        let text = await readBatch(statement, cursor);
+        if (summary.last_id === null || cursor.afterId >= summary.last_id) {
+          text += closingLine(statement, cursor.streamedCents);
+          await session.end();
           controller.enqueue(encoder.encode(text));
           controller.close();
           return;
@@ -205,16 +223,50 @@ export async function openLedgerStatement(
         // The reader cancelled while a batch was being read: nobody is left to tell.
         if (cancelled) return;
         logger("ledger").error(`statement broke off: ${messageOf(error)}`);
-        await end(error);
+        await session.end(error);
         controller.error(error);
       }
     },
     // The client went away: end the transaction now rather than at the idle timeout.
     async cancel() {
       cancelled = true;
-      await end(new Error("download cancelled"));
+      await session.end(new Error("download cancelled"));
     },
   });
+}
 
-  return { openingCents: summary.opening_cents, closingCents: summary.closing_cents, body };
+/** The next batch of rows as CSV lines, or nothing once every row is written. */
+async function readBatch(statement: OpenStatement, cursor: StatementCursor): Promise<string> {
+  const { accountId, range, summary } = statement;
+  if (summary.last_id === null || cursor.afterId >= summary.last_id) return "";
+  const rows = (
+    await statement.connection.query<LedgerLineRow>(
+      sql`SELECT l.id, l.account_seq, l.kind, l.amount_cents, l.balance_after_cents, o.public_id, l.reason, l.created_at
+            FROM ledger_entries l LEFT JOIN orders o ON o.id = l.order_id
+           WHERE l.account_id = ${accountId} AND l.id > ${cursor.afterId} AND l.id <= ${summary.last_id}
+             AND l.created_at >= ${range.from} AND l.created_at < ${range.to}
+           ORDER BY l.id LIMIT ${STATEMENT_BATCH_ROWS}`,
+    )
+  ).rows;
+  let text = "";
+  for (const row of rows) {
+    cursor.streamedCents += row.amount_cents;
+    text += csvRowLine(statementLineCells(toStatementLine(row)));
+  }
+  // An empty batch before last_id cannot happen in one snapshot; stop rather than loop.
+  cursor.afterId = rows.at(-1)?.id ?? summary.last_id;
+  return text;
+}
+
+/**
+ * The closing line. The snapshot makes the rows add up; if they ever did not, a statement that does
+ * not add up must break off rather than end with a closing line the rows contradict.
+ */
+function closingLine({ accountId, range, summary }: OpenStatement, streamedCents: number): string {
+  if (summary.opening_cents + streamedCents !== summary.closing_cents) {
+    throw new Error(
+      `statement of account ${accountId} does not add up: ${summary.opening_cents} + ${streamedCents} != ${summary.closing_cents}`,
+    );
+  }
+  return balanceLine("closing_balance", summary.closing_cents, range.to);
 }

@@ -208,28 +208,8 @@ async function recordFailure(
   );
   const status = sent.httpStatus;
 
-  const fail = async (reason: string, endpointDisabled: boolean) => {
-    await client.query(sql`UPDATE webhook_deliveries
-        SET status = 'failed', attempts = ${attempt}, last_attempt_at = ${now}, next_attempt_at = NULL,
-          fail_reason = ${reason}, claimed_by = NULL, claimed_until = NULL
-        WHERE id = ${row.id}`);
-    return { outcome: "failed" as const, attempt, reason, endpointDisabled };
-  };
-  const disable = async (reason: string) => {
-    const disabled = await client.query(
-      sql`UPDATE webhook_endpoints SET disabled_at = ${now}, disabled_reason = ${reason}, updated_at = ${now}
-          WHERE id = ${row.endpointId} AND disabled_at IS NULL RETURNING id`,
-    );
-    if (disabled.rowCount) {
-      await client.query(
-        sql`SELECT graphile_worker.add_job(${NOTIFY_ENDPOINT_DISABLED_TASK}, json_build_object('endpointId',
-              ${row.endpointId}::int), max_attempts := 10)`,
-      );
-    }
-    return fail(`endpoint disabled: ${reason}`, true);
-  };
-
-  if (status === 410) return disable("it answered 410 Gone");
+  const failed: FailedAttempt = { client, row, attempt, now };
+  if (status === 410) return disableEndpoint(failed, "it answered 410 Gone");
   // Waits count from the end of this attempt, so a retry never jumps ahead of work that was queued
   // while a slow attempt ran.
   const ended = new Date(now.getTime() + sent.durationMs);
@@ -245,7 +225,7 @@ async function recordFailure(
   );
   const { failingSince, consecutiveFailures } = firstRow(failing.rows, "UPDATE webhook_endpoints");
   if (now.getTime() - failingSince.getTime() >= DISABLE_AFTER_FAILING_MS) {
-    return disable(`every attempt failed since ${failingSince.toISOString()}`);
+    return disableEndpoint(failed, `every attempt failed since ${failingSince.toISOString()}`);
   }
   // The endpoint as a whole waits too, longer with each failure in a row: its other deliveries
   // are not claimed meanwhile, so a dead endpoint holds no slot others could use.
@@ -254,7 +234,7 @@ async function recordFailure(
     sql`UPDATE webhook_endpoints SET paused_until = GREATEST(paused_until, ${pausedUntil}) WHERE id = ${row.endpointId}`,
   );
   const delay = delayBeforeAttempt(attempt + 1, retryAfter, random);
-  if (delay === undefined) return fail(`gave up after ${MAX_ATTEMPTS} attempts`, false);
+  if (delay === undefined) return failDelivery(failed, `gave up after ${MAX_ATTEMPTS} attempts`, false);
   const nextAttemptAt = new Date(ended.getTime() + delay);
   // Due again at nextAttemptAt, when a dispatcher claims it.
   await client.query(
@@ -264,4 +244,41 @@ async function recordFailure(
         WHERE id = ${row.id}`,
   );
   return { outcome: "retrying", attempt, nextAttemptAt, httpStatus: status, error: sent.error };
+}
+
+/** A failed attempt being recorded, in the transaction holding its delivery's row lock. */
+interface FailedAttempt {
+  client: pg.PoolClient;
+  row: WebhookDeliveryRecord;
+  attempt: number;
+  now: Date;
+}
+
+/** The delivery is given up: no further attempt. */
+async function failDelivery(
+  { client, row, attempt, now }: FailedAttempt,
+  reason: string,
+  endpointDisabled: boolean,
+): Promise<DeliveryResult> {
+  await client.query(sql`UPDATE webhook_deliveries
+      SET status = 'failed', attempts = ${attempt}, last_attempt_at = ${now}, next_attempt_at = NULL,
+        fail_reason = ${reason}, claimed_by = NULL, claimed_until = NULL
+      WHERE id = ${row.id}`);
+  return { outcome: "failed", attempt, reason, endpointDisabled };
+}
+
+/** The endpoint is disabled (its holder told once, through a job) and the delivery given up. */
+async function disableEndpoint(failed: FailedAttempt, reason: string): Promise<DeliveryResult> {
+  const { client, row, now } = failed;
+  const disabled = await client.query(
+    sql`UPDATE webhook_endpoints SET disabled_at = ${now}, disabled_reason = ${reason}, updated_at = ${now}
+        WHERE id = ${row.endpointId} AND disabled_at IS NULL RETURNING id`,
+  );
+  if (disabled.rowCount) {
+    await client.query(
+      sql`SELECT graphile_worker.add_job(${NOTIFY_ENDPOINT_DISABLED_TASK}, json_build_object('endpointId',
+            ${row.endpointId}::int), max_attempts := 10)`,
+    );
+  }
+  return failDelivery(failed, `endpoint disabled: ${reason}`, true);
 }

@@ -3,7 +3,7 @@
 // and three commits to every delivery. Claims and delivered attempts are written with
 // synchronous_commit off: a commit lost in a crash only repeats an attempt under the same webhook-id.
 // A claim lapses after DELIVERY_TIMEOUT_MS plus a margin, or at once when the worker's sweep finds
-// its dispatcher dead (run-worker.ts). Settlements in this process wake it; others are found by polling.
+// its dispatcher dead (lib/fulfilment/sql/sweep-dead-workers.ts). Settlements in this process wake it; others are found by polling.
 import { randomUUID } from "node:crypto";
 import type pg from "pg";
 import {
@@ -171,7 +171,7 @@ export interface WebhookDispatcher {
   stop(): Promise<void>;
 }
 
-export function startWebhookDispatcher(options: {
+interface DispatcherOptions {
   db: pg.Pool;
   concurrency: number;
   /** Its id, which the worker holds as a liveness lock before starting it; a fresh one otherwise. */
@@ -182,30 +182,31 @@ export function startWebhookDispatcher(options: {
   /** Holds deliveries back while orders need the process (yield-to-orders.ts); none by default. */
   gate?: DeliveryGate;
   log?: (line: string) => void;
-}): WebhookDispatcher {
+}
+
+export function startWebhookDispatcher(options: DispatcherOptions): WebhookDispatcher {
   const id = options.id ?? `webhooks-${randomUUID()}`;
   const pollIntervalMs = options.pollIntervalMs ?? DEFAULT_POLL_INTERVAL_MS;
   const log = options.log ?? ((line: string) => logger("webhooks").warn(line));
   const inFlight = new Set<Promise<void>>();
   const recordDelivered = groupDeliveredRecords(options.db);
   let stopping = false;
-  let woken = false;
-  let wakeUp: (() => void) | undefined;
-  const wake = () => {
-    woken = true;
-    wakeUp?.();
+  const waker = new Waker();
+  running.add(waker.wake);
+
+  /** Starts the claimed deliveries; each frees its slot, and wakes the loop, when it ends. */
+  const attemptAll = (claimed: WebhookDeliveryRecord[]) => {
+    for (const row of claimed) {
+      const attempt: Promise<void> = attemptDelivery(row, { ...options.delivery, db: options.db, recordDelivered })
+        .then((result) => recordWebhookAttempt(result, row.eventCreatedAt))
+        .catch((error: Error) => log(`delivery ${row.id} failed: ${error.message}`))
+        .finally(() => {
+          inFlight.delete(attempt);
+          waker.wake();
+        });
+      inFlight.add(attempt);
+    }
   };
-  const sleep = (ms: number) =>
-    new Promise<void>((resolve) => {
-      const timer = setTimeout(done, ms);
-      function done() {
-        clearTimeout(timer);
-        wakeUp = undefined;
-        resolve();
-      }
-      wakeUp = done;
-    });
-  running.add(wake);
 
   const batch = Math.ceil(options.concurrency / 2);
   let lingerSince: number | undefined;
@@ -214,7 +215,7 @@ export function startWebhookDispatcher(options: {
       const free = Math.min(options.concurrency - inFlight.size, options.gate?.allowance() ?? Infinity);
       // Every slot busy, or orders first: wait for a slot or a credit (either wakes the loop).
       if (free <= 0) {
-        await sleep(pollIntervalMs);
+        await waker.sleep(pollIntervalMs);
         continue;
       }
       // A slot or two free while others are busy: wait a moment for more, so that one claim (which
@@ -223,31 +224,16 @@ export function startWebhookDispatcher(options: {
         lingerSince ??= performance.now();
         const left = CLAIM_LINGER_MS - (performance.now() - lingerSince);
         if (left > 0) {
-          await sleep(left);
+          await waker.sleep(left);
           continue;
         }
       }
       lingerSince = undefined;
-      woken = false;
-      let claimed: WebhookDeliveryRecord[] = [];
-      try {
-        claimed = await claimDueDeliveries(options.db, id, free, options.delivery?.timeoutMs, options.caps);
-        options.gate?.took(claimed.length);
-      } catch (error) {
-        log(`claim failed: ${(error as Error).message}`);
-      }
-      for (const row of claimed) {
-        const attempt: Promise<void> = attemptDelivery(row, { ...options.delivery, db: options.db, recordDelivered })
-          .then((result) => recordWebhookAttempt(result, row.eventCreatedAt))
-          .catch((error: Error) => log(`delivery ${row.id} failed: ${error.message}`))
-          .finally(() => {
-            inFlight.delete(attempt);
-            wake();
-          });
-        inFlight.add(attempt);
-      }
+      waker.woken = false;
+      const claimed = await claimSlots(options, id, free, log);
+      attemptAll(claimed);
       // A full batch: more may be due. Otherwise wait for a poll, a wake or a free slot.
-      if (claimed.length < free && !woken && !stopping) await sleep(pollIntervalMs);
+      if (claimed.length < free && !waker.woken && !stopping) await waker.sleep(pollIntervalMs);
     }
   };
   const looping = loop();
@@ -256,10 +242,55 @@ export function startWebhookDispatcher(options: {
     id,
     async stop() {
       stopping = true;
-      running.delete(wake);
-      wakeUp?.();
+      running.delete(waker.wake);
+      waker.interrupt();
       await looping;
       await Promise.all(inFlight);
     },
   };
+}
+
+/** Up to `free` due deliveries, claimed for the dispatcher `id`; none when the claim fails (logged). */
+async function claimSlots(
+  options: Pick<DispatcherOptions, "db" | "delivery" | "caps" | "gate">,
+  id: string,
+  free: number,
+  log: (line: string) => void,
+): Promise<WebhookDeliveryRecord[]> {
+  let claimed: WebhookDeliveryRecord[] = [];
+  try {
+    claimed = await claimDueDeliveries(options.db, id, free, options.delivery?.timeoutMs, options.caps);
+    options.gate?.took(claimed.length);
+  } catch (error) {
+    log(`claim failed: ${(error as Error).message}`);
+  }
+  return claimed;
+}
+
+/** The dispatcher's sleep, which a wake cuts short; `woken` says a wake came since it was cleared. */
+class Waker {
+  woken = false;
+  private wakeUp: (() => void) | undefined;
+
+  readonly wake = (): void => {
+    this.woken = true;
+    this.wakeUp?.();
+  };
+
+  /** Ends the sleep under way, if any, without counting as a wake. */
+  interrupt(): void {
+    this.wakeUp?.();
+  }
+
+  sleep(ms: number): Promise<void> {
+    return new Promise<void>((resolve) => {
+      const done = () => {
+        clearTimeout(timer);
+        this.wakeUp = undefined;
+        resolve();
+      };
+      const timer = setTimeout(done, ms);
+      this.wakeUp = done;
+    });
+  }
 }

@@ -3,19 +3,10 @@
 // tiers and set a pack's price in one. Accounts are put on a tier on their account page or with
 // the bot's /tier.
 import { listPricedPacks, listPriceTiers } from "@/lib/pricing/sql/list-price-tiers";
-import { describeTierRule } from "@/lib/pricing/price-tier-rules";
-import { isBelowCost } from "@/lib/pricing/is-below-cost";
 import { requireAdminPage } from "../../_lib/session";
-import { formatUsd } from "../../_lib/format";
 import { ActionForm } from "../../_components/action-form";
-import { VersionField } from "../../_components/version-field";
-import {
-  clearTierPackPriceAction,
-  createPriceTierAction,
-  removePriceTierAction,
-  renamePriceTierAction,
-  setTierPackPriceAction,
-} from "./actions";
+import { createPriceTierAction } from "./actions";
+import { TierPanel } from "./tier-panel";
 
 export const metadata = { title: "Price tiers · Top-up operations" };
 
@@ -39,106 +30,7 @@ export default async function PriceTiersPage() {
       </section>
       {tiers.length === 0 ? <p className="muted">No tiers yet: every account pays list prices.</p> : null}
       {tiers.map((tier) => (
-        <section key={tier.id} className="panel" aria-label={`Tier ${tier.name}`} data-tier={tier.name}>
-          <h2>
-            {tier.name}{" "}
-            <span className="muted small">
-              {tier.accountCount === 1 ? "1 account" : `${tier.accountCount} accounts`}
-            </span>
-          </h2>
-          {tier.prices.length === 0 ? (
-            <p className="muted">Every pack at its list price.</p>
-          ) : (
-            <table className="data" aria-label={`Prices of ${tier.name}`}>
-              <thead>
-                <tr>
-                  <th>Pack</th>
-                  <th className="num">List price</th>
-                  <th>Rule</th>
-                  <th className="num">Charged</th>
-                  <th />
-                </tr>
-              </thead>
-              <tbody>
-                {tier.prices.map((price) => (
-                  <tr key={price.catalogId} data-catalog-id={price.catalogId}>
-                    <td>
-                      <span className="mono">{price.catalogId}</span> {price.packName}
-                    </td>
-                    <td className="num">{formatUsd(price.listPriceCents)}</td>
-                    <td>{describeTierRule(price)}</td>
-                    <td className="num" data-testid="charged">
-                      {formatUsd(price.tierPriceCents)}
-                      {isBelowCost(price.tierPriceCents, price.cheapestCostCents) ? (
-                        <span
-                          className="badge bad"
-                          data-testid="below-cost"
-                          title={`Every live supplier charges more: the cheapest costs ${formatUsd(price.cheapestCostCents!)}`}
-                        >
-                          below cost
-                        </span>
-                      ) : null}
-                    </td>
-                    <td>
-                      <ActionForm
-                        action={clearTierPackPriceAction}
-                        submitLabel="List price"
-                        confirm={`Charge ${tier.name}'s accounts the list price for ${price.catalogId} on new orders?`}
-                        label={`List price for ${price.catalogId} in ${tier.name}`}
-                      >
-                        <input type="hidden" name="tierId" value={tier.id} />
-                        <VersionField updatedAt={tier.updatedAt} />
-                        <input type="hidden" name="catalogId" value={price.catalogId} />
-                      </ActionForm>
-                    </td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          )}
-          <h3>Set a pack&apos;s price</h3>
-          <ActionForm
-            action={setTierPackPriceAction}
-            submitLabel="Set price"
-            confirm={`Charge ${tier.name}'s accounts this price for the pack on new orders? Placed orders keep their amounts.`}
-            label={`Set a pack price in ${tier.name}`}
-          >
-            <input type="hidden" name="tierId" value={tier.id} />
-            <VersionField updatedAt={tier.updatedAt} />
-            <select name="catalogId" aria-label="Pack">
-              {packs.map((pack) => (
-                <option key={pack.catalogId} value={pack.catalogId}>
-                  {pack.catalogId} {pack.packName} ({formatUsd(pack.listPriceCents)}
-                  {pack.cheapestCostCents !== null ? `, cost from ${formatUsd(pack.cheapestCostCents)}` : ""})
-                </option>
-              ))}
-            </select>
-            <select name="kind" aria-label="Rule" defaultValue="percent">
-              <option value="percent">percent off</option>
-              <option value="price">fixed price (USD)</option>
-            </select>
-            <input name="value" inputMode="decimal" size={8} aria-label="Value" placeholder="10" />
-            <label title="A price below the pack's cheapest live supplier cost is refused without this">
-              <input type="checkbox" name="belowCost" value="yes" /> sell below cost
-            </label>
-          </ActionForm>
-          <div className="row">
-            <ActionForm action={renamePriceTierAction} submitLabel="Rename" label={`Rename ${tier.name}`}>
-              <input type="hidden" name="tierId" value={tier.id} />
-              <VersionField updatedAt={tier.updatedAt} />
-              <input name="name" defaultValue={tier.name} size={20} aria-label="New name" />
-            </ActionForm>
-            <ActionForm
-              action={removePriceTierAction}
-              submitLabel="Remove tier"
-              tone="danger"
-              confirm={`Remove ${tier.name}? Its ${tier.accountCount} account(s) pay list prices on new orders; placed orders keep their amounts.`}
-              label={`Remove ${tier.name}`}
-            >
-              <input type="hidden" name="tierId" value={tier.id} />
-            </ActionForm>
-          </div>
-        </section>
+        <TierPanel key={tier.id} tier={tier} packs={packs} />
       ))}
     </>
   );

@@ -1,19 +1,12 @@
 // Webhooks, read-only apart from re-sending: every endpoint (or one account's), the recent
 // deliveries with each attempt and what the receiver answered.
-import Link from "next/link";
 import { listWebhookEndpoints } from "@/lib/webhooks/list-webhook-endpoints";
 import { listWebhookDeliveries } from "@/lib/webhooks/list-webhook-deliveries";
 import { requireAdminPage } from "../../_lib/session";
 import { cursorParam, single, type PageSearchParams } from "../../_lib/search-params";
-import { formatTime } from "../../_lib/format";
-import { GatedActionForm } from "../../_components/gated-action-form";
-import { DataTable } from "../../_components/data-table";
-import { redeliverWebhookAction, replayWebhookRangeAction } from "./actions";
+import { DeliveriesTable, EndpointsTable, ReplayForm, STATUSES, WebhookFilters } from "./webhook-panels";
 
 export const metadata = { title: "Webhooks · Top-up operations" };
-
-const STATUSES = ["pending", "delivered", "failed"];
-const BADGE: Record<string, string> = { pending: "pending", delivered: "completed", failed: "cancelled" };
 
 export default async function WebhooksPage({ searchParams }: { searchParams: PageSearchParams }) {
   await requireAdminPage();
@@ -28,151 +21,16 @@ export default async function WebhooksPage({ searchParams }: { searchParams: Pag
   return (
     <>
       <h1>Webhooks</h1>
-      <form className="filters" method="get" action="/admin/webhooks" aria-label="Filter webhooks">
-        <label>
-          Account id
-          <input name="account" defaultValue={accountId ?? ""} size={8} />
-        </label>
-        <label>
-          Endpoint id
-          <input name="endpoint" defaultValue={endpointId ?? ""} size={8} />
-        </label>
-        <label>
-          Status
-          <select name="status" defaultValue={status ?? ""}>
-            <option value="">any</option>
-            {STATUSES.map((s) => (
-              <option key={s} value={s}>
-                {s}
-              </option>
-            ))}
-          </select>
-        </label>
-        <button type="submit">Filter</button>
-        <Link href="/admin/webhooks">Reset</Link>
-      </form>
+      <WebhookFilters accountId={accountId} endpointId={endpointId} status={status} />
 
       <h2>Endpoints</h2>
-      <DataTable
-        label="Webhook endpoints"
-        columns={[
-          { label: "#", num: true },
-          "Account",
-          "URL",
-          "Events",
-          "State",
-          { label: "Waiting", num: true },
-          "Last attempt",
-        ]}
-        rows={endpoints}
-        empty="No endpoints."
-      >
-        {(e) => (
-          <tr key={e.id}>
-            <td className="num">
-              <Link href={`/admin/webhooks?endpoint=${e.id}`}>{e.id}</Link>
-            </td>
-            <td>
-              <Link href={`/admin/accounts/${e.accountId}`}>{e.accountId}</Link>
-            </td>
-            <td>
-              <code>{e.url}</code>
-            </td>
-            <td>{e.eventTypes.length ? e.eventTypes.join(", ") : "all"}</td>
-            <td>
-              {e.disabledAt ? (
-                <span className="badge bad" title={e.disabledReason ?? ""}>
-                  disabled {formatTime(e.disabledAt)}: {e.disabledReason}
-                </span>
-              ) : e.failingSince ? (
-                <span className="badge warn">failing since {formatTime(e.failingSince)}</span>
-              ) : (
-                <span className="badge good">enabled</span>
-              )}
-            </td>
-            <td className="num">{e.pendingDeliveries}</td>
-            <td>
-              {e.lastAttemptAt
-                ? `${e.lastHttpStatus ?? e.lastError ?? "no answer"} at ${formatTime(e.lastAttemptAt)}`
-                : "—"}
-            </td>
-          </tr>
-        )}
-      </DataTable>
+      <EndpointsTable endpoints={endpoints} />
 
       <h2>Recent deliveries</h2>
-      <DataTable
-        label="Webhook deliveries"
-        columns={[{ label: "#", num: true }, "Event", "Endpoint", "Status", "Attempts and answers", ""]}
-        rows={deliveries}
-        empty="No deliveries."
-      >
-        {(d) => (
-          <tr key={d.id}>
-            <td className="num">{d.id}</td>
-            <td>
-              <code>{d.type}</code> #{d.sequence} of account {d.accountId}
-              <br />
-              <code className="muted">{d.eventId}</code>
-            </td>
-            <td>
-              #{d.endpointId} <code>{d.url}</code>
-            </td>
-            <td>
-              <span className={`badge ${BADGE[d.status]}`}>{d.status}</span>
-              {d.status === "pending" && d.nextAttemptAt ? (
-                <div className="muted">next {formatTime(d.nextAttemptAt)}</div>
-              ) : null}
-              {d.failReason ? <div className="muted">{d.failReason}</div> : null}
-            </td>
-            <td>
-              <details>
-                <summary>{d.attempts} attempt(s)</summary>
-                <ol>
-                  {d.attemptLog.map((a, i) => (
-                    <li key={i}>
-                      {formatTime(a.attemptedAt)}: {a.httpStatus ?? "no answer"} in {a.durationMs} ms
-                      {a.error ? ` (${a.error})` : ""}
-                      {a.responseBody ? <pre className="response-body">{a.responseBody}</pre> : null}
-                    </li>
-                  ))}
-                </ol>
-              </details>
-            </td>
-            <td>
-              <GatedActionForm
-                role="operator"
-                action={redeliverWebhookAction}
-                submitLabel="Re-send"
-                confirm={`Send event ${d.eventId} to endpoint #${d.endpointId} again, as a new delivery?`}
-                label={`Re-send delivery ${d.id}`}
-              >
-                <input type="hidden" name="deliveryId" value={d.id} />
-              </GatedActionForm>
-            </td>
-          </tr>
-        )}
-      </DataTable>
+      <DeliveriesTable deliveries={deliveries} />
 
       <h2>Replay an account&apos;s events</h2>
-      <GatedActionForm
-        role="operator"
-        action={replayWebhookRangeAction}
-        submitLabel="Replay"
-        confirm="Re-send these events to every enabled endpoint of the account subscribed to them?"
-        label="Replay events"
-        layout="stacked"
-      >
-        <label>
-          Account id <input name="accountId" defaultValue={accountId ?? ""} size={8} required />
-        </label>
-        <label>
-          After sequence <input name="after" defaultValue="0" size={8} required />
-        </label>
-        <label>
-          Through sequence (optional) <input name="through" size={8} />
-        </label>
-      </GatedActionForm>
+      <ReplayForm accountId={accountId} />
     </>
   );
 }

@@ -4,7 +4,7 @@
 // was shown, or nothing when the catalog changed in between.
 import { useActionState } from "react";
 import { formatUsd } from "@/lib/money/parse-usd";
-import type { PriceListChange } from "@/lib/catalog/import-price-list";
+import type { PriceListChange, PriceListPreview } from "@/lib/catalog/import-price-list";
 import { ActionForm, ActionResult } from "../../../_components/action-form";
 import { applyPriceListAction, previewPriceListAction, type PreviewState } from "./actions";
 
@@ -56,67 +56,75 @@ export function PriceListImport() {
           <ActionResult state={state} />
         </form>
       </section>
+      {preview && preview.errors.length > 0 ? <BadRows errors={preview.errors} /> : null}
 
-      {preview && preview.errors.length > 0 ? (
-        <section className="panel" aria-label="Bad rows">
-          <h2>Bad rows (nothing is applied while there is one)</h2>
-          <table className="data" aria-label="Bad rows">
-            <thead>
-              <tr>
-                <th className="num">Line</th>
-                <th>What is wrong</th>
-              </tr>
-            </thead>
-            <tbody>
-              {preview.errors.map((error) => (
-                <tr key={`${error.row}-${error.message}`} data-row={error.row}>
-                  <td className="num">{error.row}</td>
-                  <td>{error.message}</td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </section>
-      ) : null}
-
-      {preview && preview.changes.length > 0 ? (
-        <section className="panel" aria-label="Changes">
-          <h2>
-            {preview.changes.length} change{preview.changes.length === 1 ? "" : "s"}
-            {preview.unchanged ? `, ${preview.unchanged} unchanged` : ""}
-          </h2>
-          <table className="data" aria-label="Changes">
-            <thead>
-              <tr>
-                <th className="num">Line</th>
-                <th>Catalog id</th>
-                <th>Change</th>
-              </tr>
-            </thead>
-            <tbody>
-              {preview.changes.map((change) => (
-                <tr key={change.catalogId} data-catalog-id={change.catalogId}>
-                  <td className="num">{change.row}</td>
-                  <td className="mono">{change.catalogId}</td>
-                  <td>{describe(change)}</td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-          {preview.errors.length === 0 && state?.csv ? (
-            <ActionForm
-              action={applyPriceListAction}
-              submitLabel="Apply"
-              tone="primary"
-              confirm={`Apply these ${preview.changes.length} changes in one go? New prices apply to new orders only.`}
-              label="Apply price list"
-            >
-              <input type="hidden" name="csv" value={state.csv} />
-              <input type="hidden" name="digest" value={preview.digest} />
-            </ActionForm>
-          ) : null}
-        </section>
-      ) : null}
+      {preview && preview.changes.length > 0 ? <Changes preview={preview} csv={state?.csv} /> : null}
     </>
+  );
+}
+
+function BadRows({ errors }: { errors: PriceListPreview["errors"] }) {
+  return (
+    <section className="panel" aria-label="Bad rows">
+      <h2>Bad rows (nothing is applied while there is one)</h2>
+      <table className="data" aria-label="Bad rows">
+        <thead>
+          <tr>
+            <th className="num">Line</th>
+            <th>What is wrong</th>
+          </tr>
+        </thead>
+        <tbody>
+          {errors.map((error) => (
+            <tr key={`${error.row}-${error.message}`} data-row={error.row}>
+              <td className="num">{error.row}</td>
+              <td>{error.message}</td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </section>
+  );
+}
+
+/** The previewed changes, and the Apply form when the list has no bad row. */
+function Changes({ preview, csv }: { preview: PriceListPreview; csv: string | undefined }) {
+  return (
+    <section className="panel" aria-label="Changes">
+      <h2>
+        {preview.changes.length} change{preview.changes.length === 1 ? "" : "s"}
+        {preview.unchanged ? `, ${preview.unchanged} unchanged` : ""}
+      </h2>
+      <table className="data" aria-label="Changes">
+        <thead>
+          <tr>
+            <th className="num">Line</th>
+            <th>Catalog id</th>
+            <th>Change</th>
+          </tr>
+        </thead>
+        <tbody>
+          {preview.changes.map((change) => (
+            <tr key={change.catalogId} data-catalog-id={change.catalogId}>
+              <td className="num">{change.row}</td>
+              <td className="mono">{change.catalogId}</td>
+              <td>{describe(change)}</td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+      {preview.errors.length === 0 && csv ? (
+        <ActionForm
+          action={applyPriceListAction}
+          submitLabel="Apply"
+          tone="primary"
+          confirm={`Apply these ${preview.changes.length} changes in one go? New prices apply to new orders only.`}
+          label="Apply price list"
+        >
+          <input type="hidden" name="csv" value={csv} />
+          <input type="hidden" name="digest" value={preview.digest} />
+        </ActionForm>
+      ) : null}
+    </section>
   );
 }
