@@ -20,6 +20,7 @@ import { resolveRequestClientIp } from "./client-address";
 import { callerAuthentication, readApiSettings, type ApiSettings } from "./access-policies";
 import type { OperationExample } from "../openapi/operation-example";
 import { noteCaller, observeRoute } from "../observability/observe-request";
+import { logger } from "../observability/logger";
 
 /**
  * Which runtime switch closes a route. "redeem": MAINTENANCE refuses every request. "order":
@@ -155,7 +156,7 @@ function toResponse(error: unknown): Response {
   if (error instanceof PeerAddressUnknownError)
     return errorResponse("SERVICE_UNAVAILABLE", { headers: { "retry-after": "1" } });
   if (isDatabaseUnavailable(error)) return errorResponse("SERVICE_UNAVAILABLE", { headers: { "retry-after": "2" } });
-  console.error("[api] unexpected error:", error);
+  logger("api").error("unexpected error", { err: error });
   return errorResponse("INTERNAL_ERROR");
 }
 

@@ -162,77 +162,8 @@ function withAliases(
 
 export function buildOpenApiDocument(routes: PublicRoute[]) {
   const registry = new OpenAPIRegistry();
-  registry.registerComponent("securitySchemes", "ApiKeyHeader", {
-    type: "apiKey",
-    in: "header",
-    name: "X-API-Key",
-    description: `Your API key (format ${API_KEY_PATTERN.source}), issued by the bot's /newkey; a test key (svc_test_...) by /newkey test: play money, the sandbox, livemode false (README: Test mode)`,
-  });
-  registry.registerComponent("securitySchemes", "BearerAuth", {
-    type: "http",
-    scheme: "bearer",
-    description: "The same API key as `Authorization: Bearer <key>`",
-  });
-
-  for (const { spec } of routes) {
-    const access = spec.ipAllowlist === false ? ACCESS_ERRORS.filter((key) => !IP_ERRORS.includes(key)) : ACCESS_ERRORS;
-    const errors = [
-      ...access,
-      ...(spec.body ? BODY_ERRORS : []),
-      ...(spec.query ? (["INVALID_REQUEST"] as ErrorKey[]) : []),
-      ...spec.errors,
-    ];
-    if (spec.action === "order") errors.push("MAINTENANCE", "API_ORDER_DISABLED");
-    if (spec.action === "redeem") errors.push("MAINTENANCE");
-    const aliasNote = spec.aliases
-      ? "\n\nAlso accepted field names (each in the body schema): " +
-        Object.entries(spec.aliases)
-          .map(([canonical, names]) => `\`${canonical}\`: ${names.map((n) => `\`${n}\``).join(", ")}`)
-          .join("; ") +
-        ". When a body carries several names of one field, the first name listed that is not null is read."
-      : "";
-    const operationErrors = [...new Set(errors)];
-    registry.registerPath({
-      operationId: spec.operationId,
-      "x-error-codes": operationErrors,
-      method: spec.method.toLowerCase() as "get" | "post",
-      path: spec.path.replace(/:([A-Za-z]+)/g, "{$1}"),
-      tags: [spec.tag],
-      summary: spec.summary,
-      description: (spec.description ?? "") + aliasNote || undefined,
-      request: {
-        ...(spec.params ? { params: spec.params } : {}),
-        ...(spec.query ? { query: spec.query as z.ZodObject } : {}),
-        ...(spec.body ? { body: { required: true, content: { "application/json": { schema: spec.body } } } } : {}),
-      },
-      responses: {
-        ...(spec.response
-          ? {
-              200: {
-                description: "Success",
-                headers: {
-                  ...rateLimitHeaders(true),
-                  ...Object.fromEntries(
-                    Object.entries(spec.responseHeaders ?? {}).map(([name, { description, required }]) => [
-                      name,
-                      { description, ...(required ? { required } : {}), schema: { type: "string" as const } },
-                    ]),
-                  ),
-                },
-                content: {
-                  "application/json": { schema: spec.response },
-                  ...Object.fromEntries(
-                    Object.entries(spec.alternateContent ?? {}).map(([type, schema]) => [type, { schema }]),
-                  ),
-                },
-              },
-            }
-          : {}),
-        ...errorResponses(operationErrors),
-      },
-    });
-  }
-
+  registerSecuritySchemes(registry);
+  for (const { spec } of routes) registerOperation(registry, spec);
   registerWebhooks(registry);
 
   const document = new OpenApiGeneratorV31(registry.definitions).generateDocument({
@@ -255,16 +186,106 @@ export function buildOpenApiDocument(routes: PublicRoute[]) {
     // operation's `x-error-codes` lists the codes it can answer.
     "x-error-codes": Object.fromEntries(listErrorCodes().map(({ code, ...entry }) => [code, entry])),
   });
-  for (const { spec } of routes) {
-    if (!spec.aliases && !spec.documentRequired) continue;
-    const path = spec.path.replace(/:([A-Za-z]+)/g, "{$1}");
-    const operation = document.paths?.[path]?.[spec.method.toLowerCase() as "get" | "post"];
-    const body = operation?.requestBody;
-    const media = body && "content" in body ? body.content["application/json"] : undefined;
-    if (!media?.schema) throw new Error(`${spec.method} ${spec.path}: aliases without a body`);
-    media.schema = withAliases(media.schema as JsonSchema, spec.aliases ?? {}, spec.documentRequired ?? []) as never;
-  }
+  for (const { spec } of routes) documentAliases(document, spec);
   return attachOperationExamples(document, routes);
+}
+
+type RouteSpec = PublicRoute["spec"];
+type OpenApiDocument = ReturnType<OpenApiGeneratorV31["generateDocument"]>;
+
+function registerSecuritySchemes(registry: OpenAPIRegistry): void {
+  registry.registerComponent("securitySchemes", "ApiKeyHeader", {
+    type: "apiKey",
+    in: "header",
+    name: "X-API-Key",
+    description: `Your API key (format ${API_KEY_PATTERN.source}), issued by the bot's /newkey; a test key (svc_test_...) by /newkey test: play money, the sandbox, livemode false (README: Test mode)`,
+  });
+  registry.registerComponent("securitySchemes", "BearerAuth", {
+    type: "http",
+    scheme: "bearer",
+    description: "The same API key as `Authorization: Bearer <key>`",
+  });
+}
+
+/** Every error code a route can answer: access, body and query errors, its own, and its switches'. */
+function operationErrorCodes(spec: RouteSpec): ErrorKey[] {
+  const access = spec.ipAllowlist === false ? ACCESS_ERRORS.filter((key) => !IP_ERRORS.includes(key)) : ACCESS_ERRORS;
+  const errors = [
+    ...access,
+    ...(spec.body ? BODY_ERRORS : []),
+    ...(spec.query ? (["INVALID_REQUEST"] as ErrorKey[]) : []),
+    ...spec.errors,
+  ];
+  if (spec.action === "order") errors.push("MAINTENANCE", "API_ORDER_DISABLED");
+  if (spec.action === "redeem") errors.push("MAINTENANCE");
+  return [...new Set(errors)];
+}
+
+function aliasNote(aliases: RouteSpec["aliases"]): string {
+  if (!aliases) return "";
+  const names = Object.entries(aliases)
+    .map(([canonical, names]) => `\`${canonical}\`: ${names.map((n) => `\`${n}\``).join(", ")}`)
+    .join("; ");
+  return (
+    "\n\nAlso accepted field names (each in the body schema): " +
+    names +
+    ". When a body carries several names of one field, the first name listed that is not null is read."
+  );
+}
+
+function successResponse(spec: RouteSpec, response: z.ZodType) {
+  return {
+    description: "Success",
+    headers: {
+      ...rateLimitHeaders(true),
+      ...Object.fromEntries(
+        Object.entries(spec.responseHeaders ?? {}).map(([name, { description, required }]) => [
+          name,
+          { description, ...(required ? { required } : {}), schema: { type: "string" as const } },
+        ]),
+      ),
+    },
+    content: {
+      "application/json": { schema: response },
+      ...Object.fromEntries(Object.entries(spec.alternateContent ?? {}).map(([type, schema]) => [type, { schema }])),
+    },
+  };
+}
+
+function registerOperation(registry: OpenAPIRegistry, spec: RouteSpec): void {
+  const operationErrors = operationErrorCodes(spec);
+  registry.registerPath({
+    operationId: spec.operationId,
+    "x-error-codes": operationErrors,
+    method: spec.method.toLowerCase() as "get" | "post",
+    path: documentPath(spec),
+    tags: [spec.tag],
+    summary: spec.summary,
+    description: (spec.description ?? "") + aliasNote(spec.aliases) || undefined,
+    request: {
+      ...(spec.params ? { params: spec.params } : {}),
+      ...(spec.query ? { query: spec.query as z.ZodObject } : {}),
+      ...(spec.body ? { body: { required: true, content: { "application/json": { schema: spec.body } } } } : {}),
+    },
+    responses: {
+      ...(spec.response ? { 200: successResponse(spec, spec.response) } : {}),
+      ...errorResponses(operationErrors),
+    },
+  });
+}
+
+function documentPath(spec: RouteSpec): string {
+  return spec.path.replace(/:([A-Za-z]+)/g, "{$1}");
+}
+
+/** The body schema lists each field's aliases and the fields the handler requires itself. */
+function documentAliases(document: OpenApiDocument, spec: RouteSpec): void {
+  if (!spec.aliases && !spec.documentRequired) return;
+  const operation = document.paths?.[documentPath(spec)]?.[spec.method.toLowerCase() as "get" | "post"];
+  const body = operation?.requestBody;
+  const media = body && "content" in body ? body.content["application/json"] : undefined;
+  if (!media?.schema) throw new Error(`${spec.method} ${spec.path}: aliases without a body`);
+  media.schema = withAliases(media.schema as JsonSchema, spec.aliases ?? {}, spec.documentRequired ?? []) as never;
 }
 
 // Markdown: /docs renders it above the operations, the error reference (one item per code) as its last section.

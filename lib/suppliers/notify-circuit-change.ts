@@ -4,6 +4,7 @@ import type { Telegram } from "telegraf";
 import { notifyAdmins } from "../telegram/notify-admins";
 import { telegramFromEnv } from "../telegram/telegram-from-env";
 import type { CircuitChange } from "./sql/record-supplier-result";
+import { logger } from "../observability/logger";
 
 export function notifyCircuitChange(
   supplierName: string,
@@ -14,5 +15,5 @@ export function notifyCircuitChange(
     change === "opened"
       ? `⚠️ Supplier ${supplierName}: circuit open after repeated failures. Orders go to its packs' other suppliers; it is probed again shortly.`
       : `✅ Supplier ${supplierName}: circuit closed, a probe succeeded. Orders go to it again.`;
-  return notifyAdmins(text, telegram, (line) => console.warn(`[suppliers] ${line}`));
+  return notifyAdmins(text, telegram, (line) => logger("suppliers").warn(line));
 }

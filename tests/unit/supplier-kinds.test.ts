@@ -92,13 +92,6 @@ describe("the supplier kinds' registry", () => {
     for (const call of ["placeTopup", "checkTopup", "verifyPlayer", "redeemCode"] as const)
       expect(typeof supplier[call]).toBe("function");
   });
-
-  // The worker's routing statements (lib/fulfilment/sql/route-order.ts, fulfil-order.ts) still skip
-  // kind 'sandbox' by name in production rather than asking supplier_kinds.real: until they ask,
-  // the sandbox must stay the only kind that is not real.
-  it("has the sandbox as its only stand-in: every other kind is real", () => {
-    expect(kinds.filter((kind) => !kind.real).map((kind) => kind.name)).toEqual(["sandbox"]);
-  });
 });
 
 describe("settingsFromForm", () => {

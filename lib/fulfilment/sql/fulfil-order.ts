@@ -109,10 +109,11 @@ async function readAndCountAttempt(orderId: number, sandboxAllowed: boolean): Pr
                                      'consecutiveFailures', s.consecutive_failures) AS route
               FROM orders o
               JOIN suppliers s ON s.id = o.supplier_id OR o.supplier_id IS NULL
+              JOIN supplier_kinds k ON k.kind = s.kind
               LEFT JOIN supplier_offers f ON f.supplier_id = s.id AND f.product_id = o.product_id
              WHERE o.id = ${orderId} AND o.livemode AND o.line_kind = 'topup'
                AND (o.supplier_id IS NOT NULL
-                    OR f.id IS NOT NULL AND s.paused_at IS NULL AND (s.kind <> 'sandbox' OR ${sandboxAllowed}::boolean)
+                    OR f.id IS NOT NULL AND s.paused_at IS NULL AND (k.real OR ${sandboxAllowed}::boolean)
                        AND (s.circuit_open_until IS NULL OR s.circuit_open_until <= now()))
              ORDER BY f.priority, f.id
              LIMIT 1

@@ -32,7 +32,7 @@ export async function routeOrder(order: {
   productId: number | null;
   from: number | null;
   tried: number[];
-  /** sandboxServesLiveOrders(): false in production, where a sandbox-kind supplier is never chosen. */
+  /** sandboxServesLiveOrders(): false in production, where only a real kind's supplier is chosen. */
   sandboxAllowed: boolean;
 }): Promise<RouteResult> {
   const skipped = [...order.tried];
@@ -40,9 +40,9 @@ export async function routeOrder(order: {
     const { rows } = await getPool().query<OfferRow>(
       sql`SELECT s.id, s.name, s.kind, s.settings, s.updated_at AS "updatedAt", f.sku,
                  s.consecutive_failures AS "consecutiveFailures", s.circuit_open_until IS NOT NULL AS "dueProbe"
-            FROM supplier_offers f JOIN suppliers s ON s.id = f.supplier_id
+            FROM supplier_offers f JOIN suppliers s ON s.id = f.supplier_id JOIN supplier_kinds k ON k.kind = s.kind
            WHERE f.product_id = ${order.productId} AND NOT s.id = ANY(${skipped}::int[]) AND s.paused_at IS NULL
-             AND (s.kind <> 'sandbox' OR ${order.sandboxAllowed}::boolean)
+             AND (k.real OR ${order.sandboxAllowed}::boolean)
              AND (s.circuit_open_until IS NULL OR s.circuit_open_until <= now())
            ORDER BY f.priority, f.id
            LIMIT 1`,

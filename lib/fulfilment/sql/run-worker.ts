@@ -22,6 +22,7 @@ import { retryUntilItWorks } from "../retry-until-it-works";
 import { startPeriodicLooks } from "../start-periodic-looks";
 import { startWebhookDeliveries } from "./start-webhook-deliveries";
 import { sweepDeadWorkers } from "./sweep-dead-workers";
+import { logger } from "../../observability/logger";
 
 // Connecting at the start (the database may still be down) backs off up to this.
 const CONNECT_RETRY_MAX_MS = 5_000;
@@ -76,7 +77,7 @@ export async function startWorker(options: {
   config?: Env;
 }): Promise<RunningWorker> {
   const { connectionString } = options;
-  const log = options.log ?? ((line) => console.log(`[worker] ${line}`));
+  const log = options.log ?? ((line) => logger("worker").info(line));
   const config = options.config ?? env();
   const configured = config.worker;
   let isStopping = false;
