@@ -146,8 +146,7 @@ function boundedStoreCalls(backend: RateLimitBackend, timeoutMs: number) {
     } catch (error) {
       if (error instanceof DeadlineExceededError) backend.noteTimeout?.(timeoutMs);
       // One line per outage, not one per request.
-      if (!failing)
-        log.error(`${backend.kind} store unavailable: ${messageOf(error)}`);
+      if (!failing) log.error(`${backend.kind} store unavailable: ${messageOf(error)}`);
       failing = true;
       throw new RateLimitUnavailableError(`rate-limit store (${backend.kind}) unavailable`, { cause: error });
     }
