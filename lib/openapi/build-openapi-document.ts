@@ -66,6 +66,16 @@ function rateLimitHeaders(required: boolean): Record<string, HeaderObject> {
   };
 }
 
+/** Every answer names its request: the caller's X-Request-Id when it sent a usable one, else a new id. */
+const REQUEST_ID_HEADER: Record<string, HeaderObject> = {
+  "X-Request-Id": {
+    description:
+      "The request's id, as in the service's log line for it: the `X-Request-Id` you sent (1-128 of `A-Za-z0-9._:@/+=-`), or a UUID the service made. Quote it when you ask support about a request.",
+    required: true,
+    schema: { type: "string" },
+  },
+};
+
 /** Retry-After on a status whose codes carry it: required when every one of them does. */
 function retryAfterHeader(group: ErrorKey[]): Record<string, HeaderObject> {
   const carrying = group.filter((key) => "retryAfter" in errorCatalogue[key]);
@@ -106,7 +116,7 @@ function errorResponses(keys: ErrorKey[]) {
       status,
       {
         description: group.map(describeError).join("\n\n"),
-        headers: { ...retryAfterHeader(group), ...rateLimitHeaders(false) },
+        headers: { ...retryAfterHeader(group), ...rateLimitHeaders(false), ...REQUEST_ID_HEADER },
         content: {
           "application/json": {
             schema: ErrorBody,
@@ -238,6 +248,7 @@ function successResponse(spec: RouteSpec, response: z.ZodType) {
     description: "Success",
     headers: {
       ...rateLimitHeaders(true),
+      ...REQUEST_ID_HEADER,
       ...Object.fromEntries(
         Object.entries(spec.responseHeaders ?? {}).map(([name, { description, required }]) => [
           name,

@@ -707,6 +707,8 @@ export interface operations {
                     "X-RateLimit-Remaining": number;
                     /** @description Seconds until the binding window frees a slot */
                     "X-RateLimit-Reset": number;
+                    /** @description The request's id, as in the service's log line for it: the `X-Request-Id` you sent (1-128 of `A-Za-z0-9._:@/+=-`), or a UUID the service made. Quote it when you ask support about a request. */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -738,6 +740,8 @@ export interface operations {
                     "X-RateLimit-Remaining"?: number;
                     /** @description Seconds until the binding window frees a slot */
                     "X-RateLimit-Reset"?: number;
+                    /** @description The request's id, as in the service's log line for it: the `X-Request-Id` you sent (1-128 of `A-Za-z0-9._:@/+=-`), or a UUID the service made. Quote it when you ask support about a request. */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -771,6 +775,8 @@ export interface operations {
                     "X-RateLimit-Remaining"?: number;
                     /** @description Seconds until the binding window frees a slot */
                     "X-RateLimit-Reset"?: number;
+                    /** @description The request's id, as in the service's log line for it: the `X-Request-Id` you sent (1-128 of `A-Za-z0-9._:@/+=-`), or a UUID the service made. Quote it when you ask support about a request. */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -792,6 +798,8 @@ export interface operations {
                     "X-RateLimit-Remaining"?: number;
                     /** @description Seconds until the binding window frees a slot */
                     "X-RateLimit-Reset"?: number;
+                    /** @description The request's id, as in the service's log line for it: the `X-Request-Id` you sent (1-128 of `A-Za-z0-9._:@/+=-`), or a UUID the service made. Quote it when you ask support about a request. */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -811,6 +819,8 @@ export interface operations {
                     "X-RateLimit-Remaining"?: number;
                     /** @description Seconds until the binding window frees a slot */
                     "X-RateLimit-Reset"?: number;
+                    /** @description The request's id, as in the service's log line for it: the `X-Request-Id` you sent (1-128 of `A-Za-z0-9._:@/+=-`), or a UUID the service made. Quote it when you ask support about a request. */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -836,6 +846,8 @@ export interface operations {
                     "X-RateLimit-Remaining"?: number;
                     /** @description Seconds until the binding window frees a slot */
                     "X-RateLimit-Reset"?: number;
+                    /** @description The request's id, as in the service's log line for it: the `X-Request-Id` you sent (1-128 of `A-Za-z0-9._:@/+=-`), or a UUID the service made. Quote it when you ask support about a request. */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -866,6 +878,8 @@ export interface operations {
                     "X-RateLimit-Remaining": number;
                     /** @description Seconds until the binding window frees a slot */
                     "X-RateLimit-Reset": number;
+                    /** @description The request's id, as in the service's log line for it: the `X-Request-Id` you sent (1-128 of `A-Za-z0-9._:@/+=-`), or a UUID the service made. Quote it when you ask support about a request. */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -897,6 +911,8 @@ export interface operations {
                     "X-RateLimit-Remaining"?: number;
                     /** @description Seconds until the binding window frees a slot */
                     "X-RateLimit-Reset"?: number;
+                    /** @description The request's id, as in the service's log line for it: the `X-Request-Id` you sent (1-128 of `A-Za-z0-9._:@/+=-`), or a UUID the service made. Quote it when you ask support about a request. */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -930,6 +946,8 @@ export interface operations {
                     "X-RateLimit-Remaining"?: number;
                     /** @description Seconds until the binding window frees a slot */
                     "X-RateLimit-Reset"?: number;
+                    /** @description The request's id, as in the service's log line for it: the `X-Request-Id` you sent (1-128 of `A-Za-z0-9._:@/+=-`), or a UUID the service made. Quote it when you ask support about a request. */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -951,6 +969,8 @@ export interface operations {
                     "X-RateLimit-Remaining"?: number;
                     /** @description Seconds until the binding window frees a slot */
                     "X-RateLimit-Reset"?: number;
+                    /** @description The request's id, as in the service's log line for it: the `X-Request-Id` you sent (1-128 of `A-Za-z0-9._:@/+=-`), or a UUID the service made. Quote it when you ask support about a request. */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -970,6 +990,8 @@ export interface operations {
                     "X-RateLimit-Remaining"?: number;
                     /** @description Seconds until the binding window frees a slot */
                     "X-RateLimit-Reset"?: number;
+                    /** @description The request's id, as in the service's log line for it: the `X-Request-Id` you sent (1-128 of `A-Za-z0-9._:@/+=-`), or a UUID the service made. Quote it when you ask support about a request. */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -995,6 +1017,8 @@ export interface operations {
                     "X-RateLimit-Remaining"?: number;
                     /** @description Seconds until the binding window frees a slot */
                     "X-RateLimit-Reset"?: number;
+                    /** @description The request's id, as in the service's log line for it: the `X-Request-Id` you sent (1-128 of `A-Za-z0-9._:@/+=-`), or a UUID the service made. Quote it when you ask support about a request. */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1025,6 +1049,8 @@ export interface operations {
                     "X-RateLimit-Remaining": number;
                     /** @description Seconds until the binding window frees a slot */
                     "X-RateLimit-Reset": number;
+                    /** @description The request's id, as in the service's log line for it: the `X-Request-Id` you sent (1-128 of `A-Za-z0-9._:@/+=-`), or a UUID the service made. Quote it when you ask support about a request. */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1056,6 +1082,8 @@ export interface operations {
                     "X-RateLimit-Remaining"?: number;
                     /** @description Seconds until the binding window frees a slot */
                     "X-RateLimit-Reset"?: number;
+                    /** @description The request's id, as in the service's log line for it: the `X-Request-Id` you sent (1-128 of `A-Za-z0-9._:@/+=-`), or a UUID the service made. Quote it when you ask support about a request. */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1089,6 +1117,8 @@ export interface operations {
                     "X-RateLimit-Remaining"?: number;
                     /** @description Seconds until the binding window frees a slot */
                     "X-RateLimit-Reset"?: number;
+                    /** @description The request's id, as in the service's log line for it: the `X-Request-Id` you sent (1-128 of `A-Za-z0-9._:@/+=-`), or a UUID the service made. Quote it when you ask support about a request. */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1110,6 +1140,8 @@ export interface operations {
                     "X-RateLimit-Remaining"?: number;
                     /** @description Seconds until the binding window frees a slot */
                     "X-RateLimit-Reset"?: number;
+                    /** @description The request's id, as in the service's log line for it: the `X-Request-Id` you sent (1-128 of `A-Za-z0-9._:@/+=-`), or a UUID the service made. Quote it when you ask support about a request. */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1129,6 +1161,8 @@ export interface operations {
                     "X-RateLimit-Remaining"?: number;
                     /** @description Seconds until the binding window frees a slot */
                     "X-RateLimit-Reset"?: number;
+                    /** @description The request's id, as in the service's log line for it: the `X-Request-Id` you sent (1-128 of `A-Za-z0-9._:@/+=-`), or a UUID the service made. Quote it when you ask support about a request. */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1154,6 +1188,8 @@ export interface operations {
                     "X-RateLimit-Remaining"?: number;
                     /** @description Seconds until the binding window frees a slot */
                     "X-RateLimit-Reset"?: number;
+                    /** @description The request's id, as in the service's log line for it: the `X-Request-Id` you sent (1-128 of `A-Za-z0-9._:@/+=-`), or a UUID the service made. Quote it when you ask support about a request. */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1184,6 +1220,8 @@ export interface operations {
                     "X-RateLimit-Remaining": number;
                     /** @description Seconds until the binding window frees a slot */
                     "X-RateLimit-Reset": number;
+                    /** @description The request's id, as in the service's log line for it: the `X-Request-Id` you sent (1-128 of `A-Za-z0-9._:@/+=-`), or a UUID the service made. Quote it when you ask support about a request. */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1216,6 +1254,8 @@ export interface operations {
                     "X-RateLimit-Remaining"?: number;
                     /** @description Seconds until the binding window frees a slot */
                     "X-RateLimit-Reset"?: number;
+                    /** @description The request's id, as in the service's log line for it: the `X-Request-Id` you sent (1-128 of `A-Za-z0-9._:@/+=-`), or a UUID the service made. Quote it when you ask support about a request. */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1245,6 +1285,8 @@ export interface operations {
                     "X-RateLimit-Remaining"?: number;
                     /** @description Seconds until the binding window frees a slot */
                     "X-RateLimit-Reset"?: number;
+                    /** @description The request's id, as in the service's log line for it: the `X-Request-Id` you sent (1-128 of `A-Za-z0-9._:@/+=-`), or a UUID the service made. Quote it when you ask support about a request. */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1266,6 +1308,8 @@ export interface operations {
                     "X-RateLimit-Remaining"?: number;
                     /** @description Seconds until the binding window frees a slot */
                     "X-RateLimit-Reset"?: number;
+                    /** @description The request's id, as in the service's log line for it: the `X-Request-Id` you sent (1-128 of `A-Za-z0-9._:@/+=-`), or a UUID the service made. Quote it when you ask support about a request. */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1285,6 +1329,8 @@ export interface operations {
                     "X-RateLimit-Remaining"?: number;
                     /** @description Seconds until the binding window frees a slot */
                     "X-RateLimit-Reset"?: number;
+                    /** @description The request's id, as in the service's log line for it: the `X-Request-Id` you sent (1-128 of `A-Za-z0-9._:@/+=-`), or a UUID the service made. Quote it when you ask support about a request. */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1310,6 +1356,8 @@ export interface operations {
                     "X-RateLimit-Remaining"?: number;
                     /** @description Seconds until the binding window frees a slot */
                     "X-RateLimit-Reset"?: number;
+                    /** @description The request's id, as in the service's log line for it: the `X-Request-Id` you sent (1-128 of `A-Za-z0-9._:@/+=-`), or a UUID the service made. Quote it when you ask support about a request. */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1340,6 +1388,8 @@ export interface operations {
                     "X-RateLimit-Remaining": number;
                     /** @description Seconds until the binding window frees a slot */
                     "X-RateLimit-Reset": number;
+                    /** @description The request's id, as in the service's log line for it: the `X-Request-Id` you sent (1-128 of `A-Za-z0-9._:@/+=-`), or a UUID the service made. Quote it when you ask support about a request. */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1367,6 +1417,8 @@ export interface operations {
                     "X-RateLimit-Remaining"?: number;
                     /** @description Seconds until the binding window frees a slot */
                     "X-RateLimit-Reset"?: number;
+                    /** @description The request's id, as in the service's log line for it: the `X-Request-Id` you sent (1-128 of `A-Za-z0-9._:@/+=-`), or a UUID the service made. Quote it when you ask support about a request. */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1400,6 +1452,8 @@ export interface operations {
                     "X-RateLimit-Remaining"?: number;
                     /** @description Seconds until the binding window frees a slot */
                     "X-RateLimit-Reset"?: number;
+                    /** @description The request's id, as in the service's log line for it: the `X-Request-Id` you sent (1-128 of `A-Za-z0-9._:@/+=-`), or a UUID the service made. Quote it when you ask support about a request. */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1421,6 +1475,8 @@ export interface operations {
                     "X-RateLimit-Remaining"?: number;
                     /** @description Seconds until the binding window frees a slot */
                     "X-RateLimit-Reset"?: number;
+                    /** @description The request's id, as in the service's log line for it: the `X-Request-Id` you sent (1-128 of `A-Za-z0-9._:@/+=-`), or a UUID the service made. Quote it when you ask support about a request. */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1440,6 +1496,8 @@ export interface operations {
                     "X-RateLimit-Remaining"?: number;
                     /** @description Seconds until the binding window frees a slot */
                     "X-RateLimit-Reset"?: number;
+                    /** @description The request's id, as in the service's log line for it: the `X-Request-Id` you sent (1-128 of `A-Za-z0-9._:@/+=-`), or a UUID the service made. Quote it when you ask support about a request. */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1465,6 +1523,8 @@ export interface operations {
                     "X-RateLimit-Remaining"?: number;
                     /** @description Seconds until the binding window frees a slot */
                     "X-RateLimit-Reset"?: number;
+                    /** @description The request's id, as in the service's log line for it: the `X-Request-Id` you sent (1-128 of `A-Za-z0-9._:@/+=-`), or a UUID the service made. Quote it when you ask support about a request. */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1503,6 +1563,8 @@ export interface operations {
                     "X-RateLimit-Remaining"?: number;
                     /** @description Seconds until the binding window frees a slot */
                     "X-RateLimit-Reset"?: number;
+                    /** @description The request's id, as in the service's log line for it: the `X-Request-Id` you sent (1-128 of `A-Za-z0-9._:@/+=-`), or a UUID the service made. Quote it when you ask support about a request. */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1536,6 +1598,8 @@ export interface operations {
                     "X-RateLimit-Remaining"?: number;
                     /** @description Seconds until the binding window frees a slot */
                     "X-RateLimit-Reset"?: number;
+                    /** @description The request's id, as in the service's log line for it: the `X-Request-Id` you sent (1-128 of `A-Za-z0-9._:@/+=-`), or a UUID the service made. Quote it when you ask support about a request. */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1557,6 +1621,8 @@ export interface operations {
                     "X-RateLimit-Remaining"?: number;
                     /** @description Seconds until the binding window frees a slot */
                     "X-RateLimit-Reset"?: number;
+                    /** @description The request's id, as in the service's log line for it: the `X-Request-Id` you sent (1-128 of `A-Za-z0-9._:@/+=-`), or a UUID the service made. Quote it when you ask support about a request. */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1576,6 +1642,8 @@ export interface operations {
                     "X-RateLimit-Remaining"?: number;
                     /** @description Seconds until the binding window frees a slot */
                     "X-RateLimit-Reset"?: number;
+                    /** @description The request's id, as in the service's log line for it: the `X-Request-Id` you sent (1-128 of `A-Za-z0-9._:@/+=-`), or a UUID the service made. Quote it when you ask support about a request. */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1595,6 +1663,8 @@ export interface operations {
                     "X-RateLimit-Remaining"?: number;
                     /** @description Seconds until the binding window frees a slot */
                     "X-RateLimit-Reset"?: number;
+                    /** @description The request's id, as in the service's log line for it: the `X-Request-Id` you sent (1-128 of `A-Za-z0-9._:@/+=-`), or a UUID the service made. Quote it when you ask support about a request. */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1620,6 +1690,8 @@ export interface operations {
                     "X-RateLimit-Remaining"?: number;
                     /** @description Seconds until the binding window frees a slot */
                     "X-RateLimit-Reset"?: number;
+                    /** @description The request's id, as in the service's log line for it: the `X-Request-Id` you sent (1-128 of `A-Za-z0-9._:@/+=-`), or a UUID the service made. Quote it when you ask support about a request. */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1693,6 +1765,8 @@ export interface operations {
                     "X-RateLimit-Remaining": number;
                     /** @description Seconds until the binding window frees a slot */
                     "X-RateLimit-Reset": number;
+                    /** @description The request's id, as in the service's log line for it: the `X-Request-Id` you sent (1-128 of `A-Za-z0-9._:@/+=-`), or a UUID the service made. Quote it when you ask support about a request. */
+                    "X-Request-Id": string;
                     /** @description `true` when the invoice is that of an earlier request with the same idempotency key */
                     "Idempotent-Replayed"?: string;
                     [name: string]: unknown;
@@ -1771,6 +1845,8 @@ export interface operations {
                     "X-RateLimit-Remaining"?: number;
                     /** @description Seconds until the binding window frees a slot */
                     "X-RateLimit-Reset"?: number;
+                    /** @description The request's id, as in the service's log line for it: the `X-Request-Id` you sent (1-128 of `A-Za-z0-9._:@/+=-`), or a UUID the service made. Quote it when you ask support about a request. */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1800,6 +1876,8 @@ export interface operations {
                     "X-RateLimit-Remaining"?: number;
                     /** @description Seconds until the binding window frees a slot */
                     "X-RateLimit-Reset"?: number;
+                    /** @description The request's id, as in the service's log line for it: the `X-Request-Id` you sent (1-128 of `A-Za-z0-9._:@/+=-`), or a UUID the service made. Quote it when you ask support about a request. */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1835,6 +1913,8 @@ export interface operations {
                     "X-RateLimit-Remaining"?: number;
                     /** @description Seconds until the binding window frees a slot */
                     "X-RateLimit-Reset"?: number;
+                    /** @description The request's id, as in the service's log line for it: the `X-Request-Id` you sent (1-128 of `A-Za-z0-9._:@/+=-`), or a UUID the service made. Quote it when you ask support about a request. */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1854,6 +1934,8 @@ export interface operations {
                     "X-RateLimit-Remaining"?: number;
                     /** @description Seconds until the binding window frees a slot */
                     "X-RateLimit-Reset"?: number;
+                    /** @description The request's id, as in the service's log line for it: the `X-Request-Id` you sent (1-128 of `A-Za-z0-9._:@/+=-`), or a UUID the service made. Quote it when you ask support about a request. */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1873,6 +1955,8 @@ export interface operations {
                     "X-RateLimit-Remaining"?: number;
                     /** @description Seconds until the binding window frees a slot */
                     "X-RateLimit-Reset"?: number;
+                    /** @description The request's id, as in the service's log line for it: the `X-Request-Id` you sent (1-128 of `A-Za-z0-9._:@/+=-`), or a UUID the service made. Quote it when you ask support about a request. */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1892,6 +1976,8 @@ export interface operations {
                     "X-RateLimit-Remaining"?: number;
                     /** @description Seconds until the binding window frees a slot */
                     "X-RateLimit-Reset"?: number;
+                    /** @description The request's id, as in the service's log line for it: the `X-Request-Id` you sent (1-128 of `A-Za-z0-9._:@/+=-`), or a UUID the service made. Quote it when you ask support about a request. */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1917,6 +2003,8 @@ export interface operations {
                     "X-RateLimit-Remaining"?: number;
                     /** @description Seconds until the binding window frees a slot */
                     "X-RateLimit-Reset"?: number;
+                    /** @description The request's id, as in the service's log line for it: the `X-Request-Id` you sent (1-128 of `A-Za-z0-9._:@/+=-`), or a UUID the service made. Quote it when you ask support about a request. */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1936,6 +2024,8 @@ export interface operations {
                     "X-RateLimit-Remaining"?: number;
                     /** @description Seconds until the binding window frees a slot */
                     "X-RateLimit-Reset"?: number;
+                    /** @description The request's id, as in the service's log line for it: the `X-Request-Id` you sent (1-128 of `A-Za-z0-9._:@/+=-`), or a UUID the service made. Quote it when you ask support about a request. */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1965,6 +2055,8 @@ export interface operations {
                     "X-RateLimit-Remaining"?: number;
                     /** @description Seconds until the binding window frees a slot */
                     "X-RateLimit-Reset"?: number;
+                    /** @description The request's id, as in the service's log line for it: the `X-Request-Id` you sent (1-128 of `A-Za-z0-9._:@/+=-`), or a UUID the service made. Quote it when you ask support about a request. */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2009,6 +2101,8 @@ export interface operations {
                     "X-RateLimit-Remaining": number;
                     /** @description Seconds until the binding window frees a slot */
                     "X-RateLimit-Reset": number;
+                    /** @description The request's id, as in the service's log line for it: the `X-Request-Id` you sent (1-128 of `A-Za-z0-9._:@/+=-`), or a UUID the service made. Quote it when you ask support about a request. */
+                    "X-Request-Id": string;
                     /** @description The kind of reference `orderId` matched: publicId, trxid, idempotencyKey or id */
                     "Order-Matched-By": string;
                     [name: string]: unknown;
@@ -2071,6 +2165,8 @@ export interface operations {
                     "X-RateLimit-Remaining"?: number;
                     /** @description Seconds until the binding window frees a slot */
                     "X-RateLimit-Reset"?: number;
+                    /** @description The request's id, as in the service's log line for it: the `X-Request-Id` you sent (1-128 of `A-Za-z0-9._:@/+=-`), or a UUID the service made. Quote it when you ask support about a request. */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2098,6 +2194,8 @@ export interface operations {
                     "X-RateLimit-Remaining"?: number;
                     /** @description Seconds until the binding window frees a slot */
                     "X-RateLimit-Reset"?: number;
+                    /** @description The request's id, as in the service's log line for it: the `X-Request-Id` you sent (1-128 of `A-Za-z0-9._:@/+=-`), or a UUID the service made. Quote it when you ask support about a request. */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2131,6 +2229,8 @@ export interface operations {
                     "X-RateLimit-Remaining"?: number;
                     /** @description Seconds until the binding window frees a slot */
                     "X-RateLimit-Reset"?: number;
+                    /** @description The request's id, as in the service's log line for it: the `X-Request-Id` you sent (1-128 of `A-Za-z0-9._:@/+=-`), or a UUID the service made. Quote it when you ask support about a request. */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2150,6 +2250,8 @@ export interface operations {
                     "X-RateLimit-Remaining"?: number;
                     /** @description Seconds until the binding window frees a slot */
                     "X-RateLimit-Reset"?: number;
+                    /** @description The request's id, as in the service's log line for it: the `X-Request-Id` you sent (1-128 of `A-Za-z0-9._:@/+=-`), or a UUID the service made. Quote it when you ask support about a request. */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2171,6 +2273,8 @@ export interface operations {
                     "X-RateLimit-Remaining"?: number;
                     /** @description Seconds until the binding window frees a slot */
                     "X-RateLimit-Reset"?: number;
+                    /** @description The request's id, as in the service's log line for it: the `X-Request-Id` you sent (1-128 of `A-Za-z0-9._:@/+=-`), or a UUID the service made. Quote it when you ask support about a request. */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2190,6 +2294,8 @@ export interface operations {
                     "X-RateLimit-Remaining"?: number;
                     /** @description Seconds until the binding window frees a slot */
                     "X-RateLimit-Reset"?: number;
+                    /** @description The request's id, as in the service's log line for it: the `X-Request-Id` you sent (1-128 of `A-Za-z0-9._:@/+=-`), or a UUID the service made. Quote it when you ask support about a request. */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2215,6 +2321,8 @@ export interface operations {
                     "X-RateLimit-Remaining"?: number;
                     /** @description Seconds until the binding window frees a slot */
                     "X-RateLimit-Reset"?: number;
+                    /** @description The request's id, as in the service's log line for it: the `X-Request-Id` you sent (1-128 of `A-Za-z0-9._:@/+=-`), or a UUID the service made. Quote it when you ask support about a request. */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2258,6 +2366,8 @@ export interface operations {
                     "X-RateLimit-Remaining": number;
                     /** @description Seconds until the binding window frees a slot */
                     "X-RateLimit-Reset": number;
+                    /** @description The request's id, as in the service's log line for it: the `X-Request-Id` you sent (1-128 of `A-Za-z0-9._:@/+=-`), or a UUID the service made. Quote it when you ask support about a request. */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2288,6 +2398,8 @@ export interface operations {
                     "X-RateLimit-Remaining"?: number;
                     /** @description Seconds until the binding window frees a slot */
                     "X-RateLimit-Reset"?: number;
+                    /** @description The request's id, as in the service's log line for it: the `X-Request-Id` you sent (1-128 of `A-Za-z0-9._:@/+=-`), or a UUID the service made. Quote it when you ask support about a request. */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2315,6 +2427,8 @@ export interface operations {
                     "X-RateLimit-Remaining"?: number;
                     /** @description Seconds until the binding window frees a slot */
                     "X-RateLimit-Reset"?: number;
+                    /** @description The request's id, as in the service's log line for it: the `X-Request-Id` you sent (1-128 of `A-Za-z0-9._:@/+=-`), or a UUID the service made. Quote it when you ask support about a request. */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2348,6 +2462,8 @@ export interface operations {
                     "X-RateLimit-Remaining"?: number;
                     /** @description Seconds until the binding window frees a slot */
                     "X-RateLimit-Reset"?: number;
+                    /** @description The request's id, as in the service's log line for it: the `X-Request-Id` you sent (1-128 of `A-Za-z0-9._:@/+=-`), or a UUID the service made. Quote it when you ask support about a request. */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2369,6 +2485,8 @@ export interface operations {
                     "X-RateLimit-Remaining"?: number;
                     /** @description Seconds until the binding window frees a slot */
                     "X-RateLimit-Reset"?: number;
+                    /** @description The request's id, as in the service's log line for it: the `X-Request-Id` you sent (1-128 of `A-Za-z0-9._:@/+=-`), or a UUID the service made. Quote it when you ask support about a request. */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2388,6 +2506,8 @@ export interface operations {
                     "X-RateLimit-Remaining"?: number;
                     /** @description Seconds until the binding window frees a slot */
                     "X-RateLimit-Reset"?: number;
+                    /** @description The request's id, as in the service's log line for it: the `X-Request-Id` you sent (1-128 of `A-Za-z0-9._:@/+=-`), or a UUID the service made. Quote it when you ask support about a request. */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2413,6 +2533,8 @@ export interface operations {
                     "X-RateLimit-Remaining"?: number;
                     /** @description Seconds until the binding window frees a slot */
                     "X-RateLimit-Reset"?: number;
+                    /** @description The request's id, as in the service's log line for it: the `X-Request-Id` you sent (1-128 of `A-Za-z0-9._:@/+=-`), or a UUID the service made. Quote it when you ask support about a request. */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2460,6 +2582,8 @@ export interface operations {
                     "X-RateLimit-Remaining": number;
                     /** @description Seconds until the binding window frees a slot */
                     "X-RateLimit-Reset": number;
+                    /** @description The request's id, as in the service's log line for it: the `X-Request-Id` you sent (1-128 of `A-Za-z0-9._:@/+=-`), or a UUID the service made. Quote it when you ask support about a request. */
+                    "X-Request-Id": string;
                     /** @description With format=csv: `attachment` with a file name (`ledger-<from>-to-<to>.csv` for a statement) */
                     "Content-Disposition"?: string;
                     [name: string]: unknown;
@@ -2502,6 +2626,8 @@ export interface operations {
                     "X-RateLimit-Remaining"?: number;
                     /** @description Seconds until the binding window frees a slot */
                     "X-RateLimit-Reset"?: number;
+                    /** @description The request's id, as in the service's log line for it: the `X-Request-Id` you sent (1-128 of `A-Za-z0-9._:@/+=-`), or a UUID the service made. Quote it when you ask support about a request. */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2529,6 +2655,8 @@ export interface operations {
                     "X-RateLimit-Remaining"?: number;
                     /** @description Seconds until the binding window frees a slot */
                     "X-RateLimit-Reset"?: number;
+                    /** @description The request's id, as in the service's log line for it: the `X-Request-Id` you sent (1-128 of `A-Za-z0-9._:@/+=-`), or a UUID the service made. Quote it when you ask support about a request. */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2562,6 +2690,8 @@ export interface operations {
                     "X-RateLimit-Remaining"?: number;
                     /** @description Seconds until the binding window frees a slot */
                     "X-RateLimit-Reset"?: number;
+                    /** @description The request's id, as in the service's log line for it: the `X-Request-Id` you sent (1-128 of `A-Za-z0-9._:@/+=-`), or a UUID the service made. Quote it when you ask support about a request. */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2583,6 +2713,8 @@ export interface operations {
                     "X-RateLimit-Remaining"?: number;
                     /** @description Seconds until the binding window frees a slot */
                     "X-RateLimit-Reset"?: number;
+                    /** @description The request's id, as in the service's log line for it: the `X-Request-Id` you sent (1-128 of `A-Za-z0-9._:@/+=-`), or a UUID the service made. Quote it when you ask support about a request. */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2602,6 +2734,8 @@ export interface operations {
                     "X-RateLimit-Remaining"?: number;
                     /** @description Seconds until the binding window frees a slot */
                     "X-RateLimit-Reset"?: number;
+                    /** @description The request's id, as in the service's log line for it: the `X-Request-Id` you sent (1-128 of `A-Za-z0-9._:@/+=-`), or a UUID the service made. Quote it when you ask support about a request. */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2627,6 +2761,8 @@ export interface operations {
                     "X-RateLimit-Remaining"?: number;
                     /** @description Seconds until the binding window frees a slot */
                     "X-RateLimit-Reset"?: number;
+                    /** @description The request's id, as in the service's log line for it: the `X-Request-Id` you sent (1-128 of `A-Za-z0-9._:@/+=-`), or a UUID the service made. Quote it when you ask support about a request. */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2680,6 +2816,8 @@ export interface operations {
                     "X-RateLimit-Remaining": number;
                     /** @description Seconds until the binding window frees a slot */
                     "X-RateLimit-Reset": number;
+                    /** @description The request's id, as in the service's log line for it: the `X-Request-Id` you sent (1-128 of `A-Za-z0-9._:@/+=-`), or a UUID the service made. Quote it when you ask support about a request. */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2699,6 +2837,8 @@ export interface operations {
                     "X-RateLimit-Remaining"?: number;
                     /** @description Seconds until the binding window frees a slot */
                     "X-RateLimit-Reset"?: number;
+                    /** @description The request's id, as in the service's log line for it: the `X-Request-Id` you sent (1-128 of `A-Za-z0-9._:@/+=-`), or a UUID the service made. Quote it when you ask support about a request. */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2728,6 +2868,8 @@ export interface operations {
                     "X-RateLimit-Remaining"?: number;
                     /** @description Seconds until the binding window frees a slot */
                     "X-RateLimit-Reset"?: number;
+                    /** @description The request's id, as in the service's log line for it: the `X-Request-Id` you sent (1-128 of `A-Za-z0-9._:@/+=-`), or a UUID the service made. Quote it when you ask support about a request. */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2761,6 +2903,8 @@ export interface operations {
                     "X-RateLimit-Remaining"?: number;
                     /** @description Seconds until the binding window frees a slot */
                     "X-RateLimit-Reset"?: number;
+                    /** @description The request's id, as in the service's log line for it: the `X-Request-Id` you sent (1-128 of `A-Za-z0-9._:@/+=-`), or a UUID the service made. Quote it when you ask support about a request. */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2780,6 +2924,8 @@ export interface operations {
                     "X-RateLimit-Remaining"?: number;
                     /** @description Seconds until the binding window frees a slot */
                     "X-RateLimit-Reset"?: number;
+                    /** @description The request's id, as in the service's log line for it: the `X-Request-Id` you sent (1-128 of `A-Za-z0-9._:@/+=-`), or a UUID the service made. Quote it when you ask support about a request. */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2799,6 +2945,8 @@ export interface operations {
                     "X-RateLimit-Remaining"?: number;
                     /** @description Seconds until the binding window frees a slot */
                     "X-RateLimit-Reset"?: number;
+                    /** @description The request's id, as in the service's log line for it: the `X-Request-Id` you sent (1-128 of `A-Za-z0-9._:@/+=-`), or a UUID the service made. Quote it when you ask support about a request. */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2818,6 +2966,8 @@ export interface operations {
                     "X-RateLimit-Remaining"?: number;
                     /** @description Seconds until the binding window frees a slot */
                     "X-RateLimit-Reset"?: number;
+                    /** @description The request's id, as in the service's log line for it: the `X-Request-Id` you sent (1-128 of `A-Za-z0-9._:@/+=-`), or a UUID the service made. Quote it when you ask support about a request. */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2839,6 +2989,8 @@ export interface operations {
                     "X-RateLimit-Remaining"?: number;
                     /** @description Seconds until the binding window frees a slot */
                     "X-RateLimit-Reset"?: number;
+                    /** @description The request's id, as in the service's log line for it: the `X-Request-Id` you sent (1-128 of `A-Za-z0-9._:@/+=-`), or a UUID the service made. Quote it when you ask support about a request. */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2858,6 +3010,8 @@ export interface operations {
                     "X-RateLimit-Remaining"?: number;
                     /** @description Seconds until the binding window frees a slot */
                     "X-RateLimit-Reset"?: number;
+                    /** @description The request's id, as in the service's log line for it: the `X-Request-Id` you sent (1-128 of `A-Za-z0-9._:@/+=-`), or a UUID the service made. Quote it when you ask support about a request. */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2885,6 +3039,8 @@ export interface operations {
                     "X-RateLimit-Remaining"?: number;
                     /** @description Seconds until the binding window frees a slot */
                     "X-RateLimit-Reset"?: number;
+                    /** @description The request's id, as in the service's log line for it: the `X-Request-Id` you sent (1-128 of `A-Za-z0-9._:@/+=-`), or a UUID the service made. Quote it when you ask support about a request. */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2932,6 +3088,8 @@ export interface operations {
                     "X-RateLimit-Remaining": number;
                     /** @description Seconds until the binding window frees a slot */
                     "X-RateLimit-Reset": number;
+                    /** @description The request's id, as in the service's log line for it: the `X-Request-Id` you sent (1-128 of `A-Za-z0-9._:@/+=-`), or a UUID the service made. Quote it when you ask support about a request. */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2951,6 +3109,8 @@ export interface operations {
                     "X-RateLimit-Remaining"?: number;
                     /** @description Seconds until the binding window frees a slot */
                     "X-RateLimit-Reset"?: number;
+                    /** @description The request's id, as in the service's log line for it: the `X-Request-Id` you sent (1-128 of `A-Za-z0-9._:@/+=-`), or a UUID the service made. Quote it when you ask support about a request. */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2980,6 +3140,8 @@ export interface operations {
                     "X-RateLimit-Remaining"?: number;
                     /** @description Seconds until the binding window frees a slot */
                     "X-RateLimit-Reset"?: number;
+                    /** @description The request's id, as in the service's log line for it: the `X-Request-Id` you sent (1-128 of `A-Za-z0-9._:@/+=-`), or a UUID the service made. Quote it when you ask support about a request. */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3013,6 +3175,8 @@ export interface operations {
                     "X-RateLimit-Remaining"?: number;
                     /** @description Seconds until the binding window frees a slot */
                     "X-RateLimit-Reset"?: number;
+                    /** @description The request's id, as in the service's log line for it: the `X-Request-Id` you sent (1-128 of `A-Za-z0-9._:@/+=-`), or a UUID the service made. Quote it when you ask support about a request. */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3032,6 +3196,8 @@ export interface operations {
                     "X-RateLimit-Remaining"?: number;
                     /** @description Seconds until the binding window frees a slot */
                     "X-RateLimit-Reset"?: number;
+                    /** @description The request's id, as in the service's log line for it: the `X-Request-Id` you sent (1-128 of `A-Za-z0-9._:@/+=-`), or a UUID the service made. Quote it when you ask support about a request. */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3051,6 +3217,8 @@ export interface operations {
                     "X-RateLimit-Remaining"?: number;
                     /** @description Seconds until the binding window frees a slot */
                     "X-RateLimit-Reset"?: number;
+                    /** @description The request's id, as in the service's log line for it: the `X-Request-Id` you sent (1-128 of `A-Za-z0-9._:@/+=-`), or a UUID the service made. Quote it when you ask support about a request. */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3070,6 +3238,8 @@ export interface operations {
                     "X-RateLimit-Remaining"?: number;
                     /** @description Seconds until the binding window frees a slot */
                     "X-RateLimit-Reset"?: number;
+                    /** @description The request's id, as in the service's log line for it: the `X-Request-Id` you sent (1-128 of `A-Za-z0-9._:@/+=-`), or a UUID the service made. Quote it when you ask support about a request. */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3091,6 +3261,8 @@ export interface operations {
                     "X-RateLimit-Remaining"?: number;
                     /** @description Seconds until the binding window frees a slot */
                     "X-RateLimit-Reset"?: number;
+                    /** @description The request's id, as in the service's log line for it: the `X-Request-Id` you sent (1-128 of `A-Za-z0-9._:@/+=-`), or a UUID the service made. Quote it when you ask support about a request. */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3110,6 +3282,8 @@ export interface operations {
                     "X-RateLimit-Remaining"?: number;
                     /** @description Seconds until the binding window frees a slot */
                     "X-RateLimit-Reset"?: number;
+                    /** @description The request's id, as in the service's log line for it: the `X-Request-Id` you sent (1-128 of `A-Za-z0-9._:@/+=-`), or a UUID the service made. Quote it when you ask support about a request. */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3137,6 +3311,8 @@ export interface operations {
                     "X-RateLimit-Remaining"?: number;
                     /** @description Seconds until the binding window frees a slot */
                     "X-RateLimit-Reset"?: number;
+                    /** @description The request's id, as in the service's log line for it: the `X-Request-Id` you sent (1-128 of `A-Za-z0-9._:@/+=-`), or a UUID the service made. Quote it when you ask support about a request. */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3195,6 +3371,8 @@ export interface operations {
                     "X-RateLimit-Remaining": number;
                     /** @description Seconds until the binding window frees a slot */
                     "X-RateLimit-Reset": number;
+                    /** @description The request's id, as in the service's log line for it: the `X-Request-Id` you sent (1-128 of `A-Za-z0-9._:@/+=-`), or a UUID the service made. Quote it when you ask support about a request. */
+                    "X-Request-Id": string;
                     /** @description `true` when the answer is that of an earlier redemption with the same `trxid` */
                     "Idempotent-Replayed"?: string;
                     [name: string]: unknown;
@@ -3220,6 +3398,8 @@ export interface operations {
                     "X-RateLimit-Remaining"?: number;
                     /** @description Seconds until the binding window frees a slot */
                     "X-RateLimit-Reset"?: number;
+                    /** @description The request's id, as in the service's log line for it: the `X-Request-Id` you sent (1-128 of `A-Za-z0-9._:@/+=-`), or a UUID the service made. Quote it when you ask support about a request. */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3249,6 +3429,8 @@ export interface operations {
                     "X-RateLimit-Remaining"?: number;
                     /** @description Seconds until the binding window frees a slot */
                     "X-RateLimit-Reset"?: number;
+                    /** @description The request's id, as in the service's log line for it: the `X-Request-Id` you sent (1-128 of `A-Za-z0-9._:@/+=-`), or a UUID the service made. Quote it when you ask support about a request. */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3284,6 +3466,8 @@ export interface operations {
                     "X-RateLimit-Remaining"?: number;
                     /** @description Seconds until the binding window frees a slot */
                     "X-RateLimit-Reset"?: number;
+                    /** @description The request's id, as in the service's log line for it: the `X-Request-Id` you sent (1-128 of `A-Za-z0-9._:@/+=-`), or a UUID the service made. Quote it when you ask support about a request. */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3303,6 +3487,8 @@ export interface operations {
                     "X-RateLimit-Remaining"?: number;
                     /** @description Seconds until the binding window frees a slot */
                     "X-RateLimit-Reset"?: number;
+                    /** @description The request's id, as in the service's log line for it: the `X-Request-Id` you sent (1-128 of `A-Za-z0-9._:@/+=-`), or a UUID the service made. Quote it when you ask support about a request. */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3326,6 +3512,8 @@ export interface operations {
                     "X-RateLimit-Remaining"?: number;
                     /** @description Seconds until the binding window frees a slot */
                     "X-RateLimit-Reset"?: number;
+                    /** @description The request's id, as in the service's log line for it: the `X-Request-Id` you sent (1-128 of `A-Za-z0-9._:@/+=-`), or a UUID the service made. Quote it when you ask support about a request. */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3345,6 +3533,8 @@ export interface operations {
                     "X-RateLimit-Remaining"?: number;
                     /** @description Seconds until the binding window frees a slot */
                     "X-RateLimit-Reset"?: number;
+                    /** @description The request's id, as in the service's log line for it: the `X-Request-Id` you sent (1-128 of `A-Za-z0-9._:@/+=-`), or a UUID the service made. Quote it when you ask support about a request. */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3364,6 +3554,8 @@ export interface operations {
                     "X-RateLimit-Remaining"?: number;
                     /** @description Seconds until the binding window frees a slot */
                     "X-RateLimit-Reset"?: number;
+                    /** @description The request's id, as in the service's log line for it: the `X-Request-Id` you sent (1-128 of `A-Za-z0-9._:@/+=-`), or a UUID the service made. Quote it when you ask support about a request. */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3389,6 +3581,8 @@ export interface operations {
                     "X-RateLimit-Remaining"?: number;
                     /** @description Seconds until the binding window frees a slot */
                     "X-RateLimit-Reset"?: number;
+                    /** @description The request's id, as in the service's log line for it: the `X-Request-Id` you sent (1-128 of `A-Za-z0-9._:@/+=-`), or a UUID the service made. Quote it when you ask support about a request. */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3408,6 +3602,8 @@ export interface operations {
                     "X-RateLimit-Remaining"?: number;
                     /** @description Seconds until the binding window frees a slot */
                     "X-RateLimit-Reset"?: number;
+                    /** @description The request's id, as in the service's log line for it: the `X-Request-Id` you sent (1-128 of `A-Za-z0-9._:@/+=-`), or a UUID the service made. Quote it when you ask support about a request. */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3437,6 +3633,8 @@ export interface operations {
                     "X-RateLimit-Remaining"?: number;
                     /** @description Seconds until the binding window frees a slot */
                     "X-RateLimit-Reset"?: number;
+                    /** @description The request's id, as in the service's log line for it: the `X-Request-Id` you sent (1-128 of `A-Za-z0-9._:@/+=-`), or a UUID the service made. Quote it when you ask support about a request. */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3478,6 +3676,8 @@ export interface operations {
                     "X-RateLimit-Remaining": number;
                     /** @description Seconds until the binding window frees a slot */
                     "X-RateLimit-Reset": number;
+                    /** @description The request's id, as in the service's log line for it: the `X-Request-Id` you sent (1-128 of `A-Za-z0-9._:@/+=-`), or a UUID the service made. Quote it when you ask support about a request. */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3504,6 +3704,8 @@ export interface operations {
                     "X-RateLimit-Remaining"?: number;
                     /** @description Seconds until the binding window frees a slot */
                     "X-RateLimit-Reset"?: number;
+                    /** @description The request's id, as in the service's log line for it: the `X-Request-Id` you sent (1-128 of `A-Za-z0-9._:@/+=-`), or a UUID the service made. Quote it when you ask support about a request. */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3531,6 +3733,8 @@ export interface operations {
                     "X-RateLimit-Remaining"?: number;
                     /** @description Seconds until the binding window frees a slot */
                     "X-RateLimit-Reset"?: number;
+                    /** @description The request's id, as in the service's log line for it: the `X-Request-Id` you sent (1-128 of `A-Za-z0-9._:@/+=-`), or a UUID the service made. Quote it when you ask support about a request. */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3564,6 +3768,8 @@ export interface operations {
                     "X-RateLimit-Remaining"?: number;
                     /** @description Seconds until the binding window frees a slot */
                     "X-RateLimit-Reset"?: number;
+                    /** @description The request's id, as in the service's log line for it: the `X-Request-Id` you sent (1-128 of `A-Za-z0-9._:@/+=-`), or a UUID the service made. Quote it when you ask support about a request. */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3585,6 +3791,8 @@ export interface operations {
                     "X-RateLimit-Remaining"?: number;
                     /** @description Seconds until the binding window frees a slot */
                     "X-RateLimit-Reset"?: number;
+                    /** @description The request's id, as in the service's log line for it: the `X-Request-Id` you sent (1-128 of `A-Za-z0-9._:@/+=-`), or a UUID the service made. Quote it when you ask support about a request. */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3604,6 +3812,8 @@ export interface operations {
                     "X-RateLimit-Remaining"?: number;
                     /** @description Seconds until the binding window frees a slot */
                     "X-RateLimit-Reset"?: number;
+                    /** @description The request's id, as in the service's log line for it: the `X-Request-Id` you sent (1-128 of `A-Za-z0-9._:@/+=-`), or a UUID the service made. Quote it when you ask support about a request. */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3629,6 +3839,8 @@ export interface operations {
                     "X-RateLimit-Remaining"?: number;
                     /** @description Seconds until the binding window frees a slot */
                     "X-RateLimit-Reset"?: number;
+                    /** @description The request's id, as in the service's log line for it: the `X-Request-Id` you sent (1-128 of `A-Za-z0-9._:@/+=-`), or a UUID the service made. Quote it when you ask support about a request. */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3678,6 +3890,8 @@ export interface operations {
                     "X-RateLimit-Remaining": number;
                     /** @description Seconds until the binding window frees a slot */
                     "X-RateLimit-Reset": number;
+                    /** @description The request's id, as in the service's log line for it: the `X-Request-Id` you sent (1-128 of `A-Za-z0-9._:@/+=-`), or a UUID the service made. Quote it when you ask support about a request. */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3704,6 +3918,8 @@ export interface operations {
                     "X-RateLimit-Remaining"?: number;
                     /** @description Seconds until the binding window frees a slot */
                     "X-RateLimit-Reset"?: number;
+                    /** @description The request's id, as in the service's log line for it: the `X-Request-Id` you sent (1-128 of `A-Za-z0-9._:@/+=-`), or a UUID the service made. Quote it when you ask support about a request. */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3733,6 +3949,8 @@ export interface operations {
                     "X-RateLimit-Remaining"?: number;
                     /** @description Seconds until the binding window frees a slot */
                     "X-RateLimit-Reset"?: number;
+                    /** @description The request's id, as in the service's log line for it: the `X-Request-Id` you sent (1-128 of `A-Za-z0-9._:@/+=-`), or a UUID the service made. Quote it when you ask support about a request. */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3766,6 +3984,8 @@ export interface operations {
                     "X-RateLimit-Remaining"?: number;
                     /** @description Seconds until the binding window frees a slot */
                     "X-RateLimit-Reset"?: number;
+                    /** @description The request's id, as in the service's log line for it: the `X-Request-Id` you sent (1-128 of `A-Za-z0-9._:@/+=-`), or a UUID the service made. Quote it when you ask support about a request. */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3785,6 +4005,8 @@ export interface operations {
                     "X-RateLimit-Remaining"?: number;
                     /** @description Seconds until the binding window frees a slot */
                     "X-RateLimit-Reset"?: number;
+                    /** @description The request's id, as in the service's log line for it: the `X-Request-Id` you sent (1-128 of `A-Za-z0-9._:@/+=-`), or a UUID the service made. Quote it when you ask support about a request. */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3804,6 +4026,8 @@ export interface operations {
                     "X-RateLimit-Remaining"?: number;
                     /** @description Seconds until the binding window frees a slot */
                     "X-RateLimit-Reset"?: number;
+                    /** @description The request's id, as in the service's log line for it: the `X-Request-Id` you sent (1-128 of `A-Za-z0-9._:@/+=-`), or a UUID the service made. Quote it when you ask support about a request. */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3823,6 +4047,8 @@ export interface operations {
                     "X-RateLimit-Remaining"?: number;
                     /** @description Seconds until the binding window frees a slot */
                     "X-RateLimit-Reset"?: number;
+                    /** @description The request's id, as in the service's log line for it: the `X-Request-Id` you sent (1-128 of `A-Za-z0-9._:@/+=-`), or a UUID the service made. Quote it when you ask support about a request. */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3848,6 +4074,8 @@ export interface operations {
                     "X-RateLimit-Remaining"?: number;
                     /** @description Seconds until the binding window frees a slot */
                     "X-RateLimit-Reset"?: number;
+                    /** @description The request's id, as in the service's log line for it: the `X-Request-Id` you sent (1-128 of `A-Za-z0-9._:@/+=-`), or a UUID the service made. Quote it when you ask support about a request. */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3867,6 +4095,8 @@ export interface operations {
                     "X-RateLimit-Remaining"?: number;
                     /** @description Seconds until the binding window frees a slot */
                     "X-RateLimit-Reset"?: number;
+                    /** @description The request's id, as in the service's log line for it: the `X-Request-Id` you sent (1-128 of `A-Za-z0-9._:@/+=-`), or a UUID the service made. Quote it when you ask support about a request. */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3892,6 +4122,8 @@ export interface operations {
                     "X-RateLimit-Remaining"?: number;
                     /** @description Seconds until the binding window frees a slot */
                     "X-RateLimit-Reset"?: number;
+                    /** @description The request's id, as in the service's log line for it: the `X-Request-Id` you sent (1-128 of `A-Za-z0-9._:@/+=-`), or a UUID the service made. Quote it when you ask support about a request. */
+                    "X-Request-Id": string;
                     [name: string]: unknown;
                 };
                 content: {
