@@ -5,8 +5,9 @@
 // Nothing logged carries an API key or a secret: a request's line names the key by its display
 // prefix only (observe-request.ts), and the suite scans every line its processes wrote for keys.
 //
-// One root logger per process, on globalThis: Next's bundle has its own copy of this module and
-// logs through the same root, under the process's name.
+// One pair of root loggers per process (stdout, stderr), on globalThis: Next's bundle has its own
+// copy of this module and logs through the same ones, under the process's name.
+import os from "node:os";
 import pino, { type Logger } from "pino";
 import pretty from "pino-pretty";
 import { logSettings } from "../config/env";
@@ -15,7 +16,8 @@ const SHARED = Symbol.for("topup-api.logger");
 
 interface Shared {
   processName: string;
-  root?: Logger;
+  /** The loggers of stdout (every level) and stderr (errors), made on first use. */
+  roots?: { out: Logger; err: Logger };
   destination?: pino.DestinationStream;
 }
 
@@ -25,17 +27,19 @@ function shared(): Shared {
   return holder[SHARED];
 }
 
-function createRoot(destination: pino.DestinationStream | undefined): Logger {
+function createRoots(state: Shared): { out: Logger; err: Logger } {
   const settings = logSettings();
   const prettyOutput = settings.format ? settings.format === "pretty" : settings.development && process.stdout.isTTY;
   const options: pino.LoggerOptions = {
     level: settings.level,
     timestamp: pino.stdTimeFunctions.isoTime,
     formatters: { level: (label) => ({ level: label }) },
-    // Read per line, so a process named after its modules were loaded still logs its name.
-    mixin: () => ({ process: shared().processName }),
+    base: { pid: process.pid, hostname: os.hostname(), process: state.processName },
   };
-  if (destination) return pino(options, destination);
+  if (state.destination) {
+    const one = pino(options, state.destination);
+    return { out: one, err: one };
+  }
   const stream = (fd: 1 | 2): pino.DestinationStream =>
     prettyOutput
       ? pretty({
@@ -47,36 +51,32 @@ function createRoot(destination: pino.DestinationStream | undefined): Logger {
           messageFormat: "[{process}{if component}/{component}{end}] {msg}",
           singleLine: true,
         })
-      : pino.destination({ dest: fd, sync: true });
-  // dedupe: a line goes to the one stream of the highest level it reaches.
-  return pino(
-    options,
-    pino.multistream(
-      [
-        { level: "trace", stream: stream(1) },
-        { level: "error", stream: stream(2) },
-      ],
-      { dedupe: true },
-    ),
-  );
+      : // stdout asynchronously: lines logged while a write is under way go out together in the
+        // next one (one write per batch, not one per request under load), and pino flushes what is
+        // left when the process exits. Errors are written at once.
+        pino.destination({ dest: fd, sync: fd === 2 });
+  return { out: pino(options, stream(1)), err: pino(options, stream(2)) };
 }
 
-function root(): Logger {
+function roots(): { out: Logger; err: Logger } {
   const state = shared();
-  state.root ??= createRoot(state.destination);
-  return state.root;
+  state.roots ??= createRoots(state);
+  return state.roots;
 }
 
 /** Names this process in every line it logs: called first thing by each entry script. */
 export function nameProcess(name: string): void {
-  shared().processName = name;
+  const state = shared();
+  if (state.processName === name) return;
+  state.processName = name;
+  state.roots = undefined;
 }
 
 /** Sends this process's lines to `destination` instead of stdout (the test suite keeps them in files). */
 export function sendLogsTo(destination: pino.DestinationStream): void {
   const state = shared();
   state.destination = destination;
-  state.root = undefined;
+  state.roots = undefined;
 }
 
 type Fields = Record<string, unknown>;
@@ -93,22 +93,22 @@ export interface Log {
 
 /** The logger of one part of the service (`component` in each line): cheap to make at module level. */
 export function logger(component?: string): Log {
-  let parent: Logger | undefined;
-  let child: Logger | undefined;
-  const target = (): Logger => {
-    const current = root();
-    if (current !== parent) {
-      parent = current;
-      child = component ? current.child({ component }) : current;
+  let parents: { out: Logger; err: Logger } | undefined;
+  let children: { out: Logger; err: Logger } | undefined;
+  const target = (): { out: Logger; err: Logger } => {
+    const current = roots();
+    if (current !== parents) {
+      parents = current;
+      children = component ? { out: current.out.child({ component }), err: current.err.child({ component }) } : current;
     }
-    return child!;
+    return children!;
   };
   return {
-    debug: (message, fields) => target().debug(fields ?? {}, message),
-    info: (message, fields) => target().info(fields ?? {}, message),
-    warn: (message, fields) => target().warn(fields ?? {}, message),
-    error: (message, fields) => target().error(fields ?? {}, message),
-    isLevelEnabled: (level) => target().isLevelEnabled(level),
+    debug: (message, fields) => target().out.debug(fields ?? {}, message),
+    info: (message, fields) => target().out.info(fields ?? {}, message),
+    warn: (message, fields) => target().out.warn(fields ?? {}, message),
+    error: (message, fields) => target().err.error(fields ?? {}, message),
+    isLevelEnabled: (level) => target().out.isLevelEnabled(level),
   };
 }
 

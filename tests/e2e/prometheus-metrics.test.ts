@@ -86,6 +86,9 @@ beforeAll(async () => {
     DATABASE_URL: inject("databaseUrl"),
     SERVE_DASHBOARD: "0",
     METRICS_TOKEN: TEST_METRICS_TOKEN,
+    // Two failed authentications a minute per network, counted apart from the suite's other servers.
+    RATE_LIMIT_AUTH_FAILURES: "2",
+    RATE_LIMIT_PREFIX: `${TEST_ENV.RATE_LIMIT_PREFIX}-prometheus`,
   });
   children.push(web.child);
 }, 120_000);
@@ -189,6 +192,15 @@ describe("the service's metrics, scraped by a real Prometheus", () => {
     expect(liability.totalCents).toBe(1000 - 6 * 99 + 99);
     const open = await countOpenOrders();
     expect(await prometheus.value('max(topup_orders_open{state="awaiting_admin"})')).toBe(open.awaitingAdmin);
+
+    // Guessed keys from one address: past the network's failures, refusals with RATE_LIMIT.
+    const statuses: number[] = [];
+    for (let i = 0; i < 5; i++)
+      statuses.push((await api("/balance", { key: `svc_${"G".repeat(39)}${i}` }, web!.baseUrl)).status);
+    const refusals = statuses.filter((status) => status === 429).length;
+    expect(refusals, String(statuses)).toBeGreaterThan(0);
+    await until('sum(topup_rate_limit_refusals_total{scope="network"})', refusals);
+    await until('sum(topup_http_requests_total{route="/balance",status="429"})', refusals);
   });
 
   it("are valid Prometheus text from every process, by promtool check metrics", async (ctx) => {
