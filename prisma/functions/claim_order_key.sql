@@ -5,11 +5,13 @@
 CREATE OR REPLACE FUNCTION claim_order_key(account_id integer, idempotency_key text) RETURNS text
 LANGUAGE plpgsql AS $$
 BEGIN
-  IF NOT pg_try_advisory_xact_lock(hashtextextended(claim_order_key.account_id || ':' || claim_order_key.idempotency_key, 0)) THEN
+  IF NOT pg_try_advisory_xact_lock(
+           hashtextextended(claim_order_key.account_id || ':' || claim_order_key.idempotency_key, 0)) THEN
     RETURN 'in_flight';
   END IF;
   IF EXISTS (SELECT 1 FROM orders o
-              WHERE o.account_id = claim_order_key.account_id AND o.idempotency_key = claim_order_key.idempotency_key) THEN
+              WHERE o.account_id = claim_order_key.account_id
+                AND o.idempotency_key = claim_order_key.idempotency_key) THEN
     RETURN 'placed_meanwhile';
   END IF;
   RETURN NULL;

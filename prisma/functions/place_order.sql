@@ -11,9 +11,9 @@ CREATE FUNCTION place_order(
   low_event_id text
 ) RETURNS TABLE ("outcome" text, "deliveries" integer, "placed" order_record) LANGUAGE plpgsql AS $$
 DECLARE
+  v_account record;
   v_order record;
   v_key_seq integer;
-  v_codes integer[];
   v_placed order_record;
   v_charged boolean;
   v_deliveries integer;
@@ -23,23 +23,23 @@ BEGIN
     RETURN QUERY SELECT outcome, 0, NULL::order_record;
     RETURN;
   END IF;
-
-  -- What the order is: the pack at the holder's price tier, and the account's mode. A test top-up
-  -- goes to the sandbox, and a test key or gift card takes no code from stock (its invoice shows
-  -- generated test codes).
-  SELECT a.live_account_id IS NULL AS livemode, h.id AS holder, e."productId", e."catalogId", e."lineSlug",
-         e."lineKind", e."packName", e."priceCents", e."priceCents" * place_order.quantity AS amount,
-         CASE WHEN a.live_account_id IS NULL AND e."lineKind" <> 'topup' THEN place_order.quantity ELSE 0 END AS stock,
-         CASE WHEN a.live_account_id IS NOT NULL AND e."lineKind" = 'topup' THEN 'sandbox' END AS supplier
-    INTO v_order
+  SELECT a.live_account_id IS NULL AS livemode, h.id AS holder, h.price_tier_id INTO v_account
     FROM accounts a JOIN accounts h ON h.id = coalesce(a.live_account_id, a.id)
-    LEFT JOIN LATERAL catalog_entry(place_order.catalog_id, h.price_tier_id) e ON true
    WHERE a.id = place_order.account_id FOR KEY SHARE OF a;
-  IF v_order."productId" IS NULL THEN -- validated by the caller a moment ago, the pack is gone since
+  -- What the order is: the pack at the holder's tier (read apart from the row lock, under which the
+  -- whole entry would be computed) and, by the account's mode, its supplier and the codes it takes,
+  -- before the wallet is touched: a test top-up goes to the sandbox, a test key or gift card takes none.
+  SELECT e."productId", e."catalogId", e."lineSlug", e."lineKind", e."packName", e."priceCents",
+         e."priceCents" * place_order.quantity AS amount,
+         CASE WHEN NOT v_account.livemode AND e."lineKind" = 'topup' THEN 'sandbox' END AS supplier,
+         CASE WHEN v_account.livemode AND e."lineKind" <> 'topup'
+              THEN lock_free_codes(e."productId", place_order.quantity) END AS codes
+    INTO v_order FROM catalog_entry(place_order.catalog_id, v_account.price_tier_id) e;
+  IF NOT FOUND THEN -- validated by the caller a moment ago, the pack is gone since
     PERFORM raise_api_error('UNKNOWN_PID');
   END IF;
   UPDATE api_keys k SET order_count = k.order_count + 1
-   WHERE k.id = place_order.api_key_id AND k.account_id = v_order.holder
+   WHERE k.id = place_order.api_key_id AND k.account_id = v_account.holder
   RETURNING k.order_count INTO v_key_seq;
   IF NOT FOUND THEN
     RAISE EXCEPTION 'api key % of account % not found while placing an order', api_key_id, account_id;
@@ -56,12 +56,8 @@ BEGIN
           v_order."catalogId", v_order."lineSlug", v_order."lineKind", v_order."packName",
           v_order."priceCents", place_order.quantity, v_order.amount, place_order.user_id, place_order.zone_id,
           place_order.server_id, place_order.sent_user_id, place_order.sent_zone_id, place_order.sent_server_id,
-          'processing', v_order.supplier, v_key_seq, true, v_order.livemode)
+          'processing', v_order.supplier, v_key_seq, true, v_account.livemode)
   RETURNING (order_record(o)).* INTO v_placed;
-
-  IF v_order.stock > 0 THEN
-    v_codes := lock_free_codes(v_order."productId", v_order.stock);
-  END IF;
 
   SELECT count(*) > 0, coalesce(max(m.deliveries), 0) INTO v_charged, v_deliveries
     FROM post_ledger_entry(place_order.account_id, 'debit', -v_order.amount, place_order.order_id,
@@ -71,9 +67,9 @@ BEGIN
     UPDATE orders o SET status = 'cancelled', order_created = false, error = 'INSUFFICIENT BALANCE', finished_at = now()
      WHERE o.id = place_order.order_id
     RETURNING (order_record(o)).* INTO v_placed;
-  ELSIF v_order.stock > 0 THEN
+  ELSIF v_order.codes IS NOT NULL THEN
     UPDATE inventory_codes c SET status = 'reserved', order_id = place_order.order_id, reserved_at = now()
-     WHERE c.id = ANY (v_codes);
+     WHERE c.id = ANY (v_order.codes);
   END IF;
 
   INSERT INTO order_events (order_id, from_status, to_status, reason)
