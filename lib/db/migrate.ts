@@ -87,7 +87,7 @@ export function listFunctionFiles(dir = functionsDir): MigrationFile[] {
 // migration, which forgets the records: it may have dropped or changed what a function stands on),
 // in one transaction. The first pass skips body checks so that a file may call a function a later
 // file defines (as pg_dump's restore does); the second checks every body against the complete set.
-// A file whose function's parameters change drops the old function first (place_order.sql):
+// A function whose parameters change needs a migration that drops the old one (docs/data-layer.md):
 // CREATE OR REPLACE would add a second function of the name beside it, so the run refuses to end so.
 async function applyFunctionFiles(client: pg.Client, dir: string, log: (line: string) => void): Promise<string[]> {
   const { rows } = await client.query<{ name: string; checksum: string }>(
@@ -113,7 +113,7 @@ async function applyFunctionFiles(client: pg.Client, dir: string, log: (line: st
     );
     if (overloaded.length) {
       current = overloaded[0]!.name;
-      throw new Error(`it leaves two functions named ${current}: drop the old one first (DROP FUNCTION IF EXISTS)`);
+      throw new Error(`it leaves two functions named ${current}: drop the old one in a migration`);
     }
     for (const file of due) {
       await client.query(

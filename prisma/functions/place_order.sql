@@ -1,10 +1,7 @@
 -- POST /orders' write (lib/orders/sql/place-order.ts says what it does). The account decides its
 -- mode, and with it the order's supplier and its use of stock; the pack, its line and its price
 -- come from catalog_entry() at the holder's price tier: nothing of that is taken from the caller.
--- Dropped first, whatever its parameters were: CREATE OR REPLACE with changed parameters would add
--- a second place_order beside the old one (lib/db/migrate.ts refuses to leave that).
-DROP FUNCTION IF EXISTS place_order;
-CREATE FUNCTION place_order(
+CREATE OR REPLACE FUNCTION place_order(
   order_id integer, public_id text, account_id integer, api_key_id integer,
   trxid text, idempotency_key text, request_fingerprint text, catalog_id text, quantity integer,
   user_id text, zone_id text, server_id text, sent_user_id text, sent_zone_id text, sent_server_id text,
