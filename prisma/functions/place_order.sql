@@ -12,6 +12,7 @@ DECLARE
   v_order record;
   v_key_seq integer;
   v_placed order_record;
+  v_codes integer[];
   v_charged boolean;
   v_deliveries integer;
 BEGIN
@@ -24,13 +25,10 @@ BEGIN
     FROM accounts a JOIN accounts h ON h.id = coalesce(a.live_account_id, a.id)
    WHERE a.id = place_order.account_id FOR KEY SHARE OF a;
   -- What the order is: the pack at the holder's tier (read apart from the row lock, under which the
-  -- whole entry would be computed) and, by the account's mode, its supplier and the codes it takes,
-  -- before the wallet is touched: a test top-up goes to the sandbox, a test key or gift card takes none.
+  -- whole entry would be computed) and, by the account's mode, its supplier: a test top-up goes to the sandbox.
   SELECT e."productId", e."catalogId", e."lineSlug", e."lineKind", e."packName", e."priceCents",
          e."priceCents" * place_order.quantity AS amount,
-         CASE WHEN NOT v_account.livemode AND e."lineKind" = 'topup' THEN 'sandbox' END AS supplier,
-         CASE WHEN v_account.livemode AND e."lineKind" <> 'topup'
-              THEN lock_free_codes(e."productId", place_order.quantity) END AS codes
+         CASE WHEN NOT v_account.livemode AND e."lineKind" = 'topup' THEN 'sandbox' END AS supplier
     INTO v_order FROM catalog_entry(place_order.catalog_id, v_account.price_tier_id) e;
   IF NOT FOUND THEN -- validated by the caller a moment ago, the pack is gone since
     PERFORM raise_api_error('UNKNOWN_PID');
@@ -40,6 +38,12 @@ BEGIN
   RETURNING k.order_count INTO v_key_seq;
   IF NOT FOUND THEN
     RAISE EXCEPTION 'api key % of account % not found while placing an order', api_key_id, account_id;
+  END IF;
+  -- The codes a live key or gift card takes, before the wallet is touched (a test one takes none).
+  -- Locked only after the key's row: placements of one key queue there, so none holds codes while it
+  -- waits for another that would then skip them and answer INSUFFICIENT_STOCK.
+  IF v_account.livemode AND v_order."lineKind" <> 'topup' THEN
+    v_codes := lock_free_codes(v_order."productId", place_order.quantity);
   END IF;
 
   -- Stored as charged first: the ledger entry refers to the order. Refused for balance, it is
@@ -64,9 +68,9 @@ BEGIN
     UPDATE orders o SET status = 'cancelled', order_created = false, error = 'INSUFFICIENT BALANCE', finished_at = now()
      WHERE o.id = place_order.order_id
     RETURNING (order_record(o)).* INTO v_placed;
-  ELSIF v_order.codes IS NOT NULL THEN
+  ELSIF v_codes IS NOT NULL THEN
     UPDATE inventory_codes c SET status = 'reserved', order_id = place_order.order_id, reserved_at = now()
-     WHERE c.id = ANY (v_order.codes);
+     WHERE c.id = ANY (v_codes);
   END IF;
 
   INSERT INTO order_events (order_id, from_status, to_status, reason)
