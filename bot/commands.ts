@@ -14,6 +14,11 @@ export const HOLDER_COMMANDS: readonly CommandInfo[] = [
   { command: "newkey", usage: "/newkey [test]", description: "create an API key (shown once); test: a test key" },
   { command: "keys", usage: "/keys", description: "list your API keys" },
   { command: "revokekey", usage: "/revokekey <prefix>", description: "revoke a key" },
+  {
+    command: "keylimit",
+    usage: "/keylimit <key-prefix> <usd>|off",
+    description: "cap what a key's orders may charge per UTC day",
+  },
   { command: "api", usage: "/api on|off", description: "turn API access on or off" },
   {
     command: "ip",
