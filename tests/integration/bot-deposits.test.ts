@@ -113,7 +113,8 @@ describe("deposit requests in the bot", () => {
     ).map((row) => Number(row.amount_cents));
     expect(amounts).toHaveLength(1 + OTHERS.length);
     expect(new Set(amounts).size).toBe(amounts.length);
-    for (const amount of amounts) (expect(amount).toBeGreaterThan(5000), expect(amount).toBeLessThan(5100));
+    // A few cents added: the same request of $50 becomes $50.01 ... $50.06.
+    expect([...amounts].sort((a, b) => a - b)).toEqual([5001, 5002, 5003, 5004, 5005, 5006]);
     // A closed request's amount is free again: only open ones count.
     await sql(`UPDATE deposit_requests SET status = 'rejected', reject_reason = 'test' WHERE amount_cents = 5002`);
     const again = await bot.say(OTHERS[0]!, "/deposit 50");
