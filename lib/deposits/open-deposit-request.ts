@@ -7,7 +7,7 @@ import { recordAuditEntry } from "../audit/sql/record-audit-entry";
 import { MAX_ADJUSTMENT_CENTS } from "../money/parse-usd";
 import { readDepositSettings, type DepositMethod } from "./deposit-settings";
 import { DEPOSIT_FIELDS, toDepositRequest, type DepositRequest } from "./deposit-request";
-import { insertDepositRequest } from "./sql/insert-deposit-request";
+import { insertDepositRequest, lockRequestedAmount } from "./sql/insert-deposit-request";
 
 /** Open requests a holder may have at once: each holds an amount others cannot take. */
 export const MAX_OPEN_DEPOSITS = 3;
@@ -47,6 +47,7 @@ export async function openDepositRequest(input: {
     await lockAccount(tx, input.accountId);
     const open = await tx.depositRequest.count({ where: { accountId: input.accountId, status: "pending" } });
     if (open >= MAX_OPEN_DEPOSITS) return { status: "too_many_open" as const, open };
+    await lockRequestedAmount(tx, input.requestedCents);
     let id: number | undefined;
     for (let attempt = 0; attempt < TRIES && id === undefined; attempt++)
       id = await insertDepositRequest(tx, {

@@ -22,3 +22,12 @@ export async function insertDepositRequest(
     RETURNING id`;
   return rows[0]?.id;
 }
+
+/**
+ * Serialises the requests of one amount until the transaction ends: requests of the same amount at
+ * once would all pick the same first free cents and retry against each other. Requests of nearby
+ * amounts (whose cents can overlap) still meet at the index, rarely, and try again.
+ */
+export async function lockRequestedAmount(tx: PrismaTx, requestedCents: number): Promise<void> {
+  await tx.$executeRaw`SELECT pg_advisory_xact_lock(hashtext('deposit_requests.amount'), ${requestedCents}::int)`;
+}
