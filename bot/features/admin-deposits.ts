@@ -17,7 +17,7 @@ const REJECT = `${ADMIN_CALLBACK_PREFIX}dep:no:`;
 const REASON = `${ADMIN_CALLBACK_PREFIX}dep:why:`;
 
 /** What the holder is told on a reject from the bot (the dashboard takes any reason). */
-export const REJECT_REASONS = [
+const REJECT_REASONS = [
   "no transfer of this amount has arrived",
   "the transfer's amount does not match",
   "the proof does not show a transfer to us",

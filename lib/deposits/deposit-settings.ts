@@ -5,19 +5,19 @@ import { z } from "zod";
 import { getPrisma, type PrismaDb } from "../db/prisma";
 import { writeSetting } from "../settings/set-switch";
 
-export const DEPOSIT_METHODS_KEY = "DEPOSIT_METHODS";
-export const DEPOSIT_VALIDITY_KEY = "DEPOSIT_VALIDITY_MINUTES";
+const DEPOSIT_METHODS_KEY = "DEPOSIT_METHODS";
+const DEPOSIT_VALIDITY_KEY = "DEPOSIT_VALIDITY_MINUTES";
 /** Until an owner sets it: a request stays open two hours. */
-export const DEFAULT_DEPOSIT_VALIDITY_MINUTES = 120;
+const DEFAULT_DEPOSIT_VALIDITY_MINUTES = 120;
 
-export const depositMethodSchema = z.strictObject({
+const depositMethodSchema = z.strictObject({
   name: z.string().trim().min(1).max(60),
   instructions: z.string().trim().min(1).max(1_000),
 });
 export type DepositMethod = z.infer<typeof depositMethodSchema>;
-export const depositMethodsSchema = z.array(depositMethodSchema).max(10);
+const depositMethodsSchema = z.array(depositMethodSchema).max(10);
 /** Ten minutes to a week. */
-export const depositValiditySchema = z
+const depositValiditySchema = z
   .number()
   .int()
   .min(10)

@@ -18,7 +18,7 @@ export const MAX_STATEMENT_BYTES = 1_000_000;
 const MAX_STATEMENT_ROWS = 5_000;
 const DAY_MS = 86_400_000;
 
-export interface StatementMatch {
+interface StatementMatch {
   /** The row's line in the file (the header is line 1). */
   row: number;
   /** The row as the file has it: kept on the request it credits. */

@@ -27,7 +27,7 @@ export interface DepositQueueItem extends DepositRequest {
   accountTelegramId: number | null;
 }
 
-export const DEPOSIT_PAGE_SIZE = 100;
+const DEPOSIT_PAGE_SIZE = 100;
 
 /** The dashboard's queue: pending first (oldest first, the order to work them), then the rest, newest first. */
 export async function listDepositRequests(filters: DepositFilters): Promise<DepositQueueItem[]> {

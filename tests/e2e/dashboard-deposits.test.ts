@@ -31,6 +31,11 @@ const PNG = Buffer.from(
 
 const balanceOf = async (accountId: number) =>
   Number((await sqlRow(`SELECT balance_cents FROM accounts WHERE id = $1`, [accountId])).balance_cents);
+/** The request's state once it is `wanted`, else what the page's forms answered (so a refusal shows). */
+const stateOrAnswers = async (page: Page, reference: string, wanted: string) => {
+  const status = await statusOf(reference);
+  return status === wanted ? status : `${status}: ${(await page.getByRole("status").allTextContents()).join(" | ")}`;
+};
 const statusOf = async (reference: string) =>
   (await sqlRow(`SELECT status FROM deposit_requests WHERE reference = $1`, [reference])).status as string;
 
@@ -127,14 +132,14 @@ describe.skipIf(!chromiumPath)("the Deposits page", () => {
     await approve.getByRole("button", { name: "Approve…" }).click();
     expect(await statusOf(open[0]!.reference)).toBe("pending"); // nothing before the confirmation
     await approve.getByRole("button", { name: "Confirm: Approve" }).click();
-    await expect.poll(() => statusOf(open[0]!.reference)).toBe("approved");
+    await expect.poll(() => stateOrAnswers(page, open[0]!.reference, "approved"), { timeout: 15_000 }).toBe("approved");
     expect(await balanceOf(holders[0]!)).toBe(5_001);
 
     const reject = page.getByRole("form", { name: `Reject ${open[3]!.reference}` });
     await reject.getByRole("textbox", { name: "Reason" }).fill("no such transfer on our account");
     await reject.getByRole("button", { name: "Reject…" }).click();
     await reject.getByRole("button", { name: "Confirm: Reject" }).click();
-    await expect.poll(() => statusOf(open[3]!.reference)).toBe("rejected");
+    await expect.poll(() => stateOrAnswers(page, open[3]!.reference, "rejected"), { timeout: 15_000 }).toBe("rejected");
     expect(await balanceOf(holders[3]!)).toBe(0);
 
     await page.goto("/admin/deposits?status=all");
@@ -170,11 +175,11 @@ describe.skipIf(!chromiumPath)("the Deposits page", () => {
     await expect
       .poll(() => previewForm.getByRole("status").textContent())
       .toBe("2 rows matched to open requests, 3 unmatched.");
-    const matched = page.getByRole("table", { name: "Matched rows" });
+    const matched = page.getByRole("table", { name: "Matched rows", exact: true });
     expect(
       await matched.locator("tbody tr").evaluateAll((rows) => rows.map((row) => row.getAttribute("data-reference"))),
     ).toEqual([open[1]!.reference, open[2]!.reference]);
-    const unmatched = page.getByRole("table", { name: "Unmatched rows" });
+    const unmatched = page.getByRole("table", { name: "Unmatched rows", exact: true });
     expect(await unmatched.locator("tbody tr").allTextContents()).toEqual([
       expect.stringContaining(`no open request of $${usd(open[0]!.amountCents)}`),
       expect.stringContaining("no open request of $123.45"),
@@ -184,10 +189,12 @@ describe.skipIf(!chromiumPath)("the Deposits page", () => {
     expect(await statusOf(open[1]!.reference)).toBe("pending");
     await screenshot(page, "deposits-import");
 
-    const approveAll = page.getByRole("form", { name: "Approve matched rows" });
+    const approveAll = page.getByRole("form", { name: "Approve matched rows", exact: true });
     await approveAll.getByRole("button", { name: "Approve matched…" }).click();
     await approveAll.getByRole("button", { name: "Confirm: Approve matched" }).click();
-    await expect.poll(() => approveAll.getByRole("status").textContent()).toBe("Approved 2 deposits.");
+    await expect
+      .poll(() => approveAll.getByRole("status").textContent(), { timeout: 15_000 })
+      .toBe("Approved 2 deposits.");
     expect(await statusOf(open[1]!.reference)).toBe("approved");
     expect(await statusOf(open[2]!.reference)).toBe("approved");
     expect(await balanceOf(holders[1]!)).toBe(open[1]!.amountCents);
@@ -202,10 +209,13 @@ describe.skipIf(!chromiumPath)("the Deposits page", () => {
     await expect
       .poll(() => again.getByRole("status").textContent())
       .toBe("0 rows matched to open requests, 5 unmatched.");
-    const reasons = await page.getByRole("table", { name: "Unmatched rows" }).locator("tbody tr").allTextContents();
+    const reasons = await page
+      .getByRole("table", { name: "Unmatched rows", exact: true })
+      .locator("tbody tr")
+      .allTextContents();
     expect(reasons[0]).toContain(`already credited: ${open[1]!.reference}`);
     expect(reasons[1]).toContain(`already credited: ${open[2]!.reference}`);
-    expect(await page.getByRole("form", { name: "Approve matched rows" }).count()).toBe(0);
+    expect(await page.getByRole("form", { name: "Approve matched rows", exact: true }).count()).toBe(0);
     expect(Number((await sqlRow(`SELECT count(*) AS n FROM ledger_entries`)).n)).toBe(entriesBefore + 2);
     expect(await sql(`SELECT actor FROM audit_log WHERE action = 'deposit.statement_import'`)).toEqual([
       { actor: `admin:${OWNER_EMAIL}` },
