@@ -180,7 +180,7 @@ function DecideForms({ deposit }: { deposit: DepositQueueItem }) {
         label={`Reject ${deposit.reference}`}
       >
         <input type="hidden" name="depositId" value={deposit.id} />
-        <input name="reason" aria-label="Reason" placeholder="why (the holder reads it)" required size={18} />
+        <input name="reason" aria-label="Reason" placeholder="why (holder reads it)" required size={12} />
       </GatedActionForm>
     </>
   );
