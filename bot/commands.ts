@@ -26,6 +26,17 @@ export const HOLDER_COMMANDS: readonly CommandInfo[] = [
     description: "manage a key's IP allowlist",
   },
   { command: "balance", usage: "/balance", description: "wallet balance (live and test)" },
+  {
+    command: "deposit",
+    usage: "/deposit <usd>",
+    description: "fund your wallet: payment details, a unique amount and a reference",
+  },
+  { command: "deposits", usage: "/deposits", description: "your deposit requests and their states" },
+  {
+    command: "proof",
+    usage: "/proof <text>",
+    description: "proof of a transfer as text (or send a photo or a document)",
+  },
   { command: "testcredit", usage: "/testcredit <usd>", description: "add play money to your test wallet" },
   { command: "testreset", usage: "/testreset", description: "empty your test wallet" },
   { command: "orders", usage: "/orders", description: "your last 10 orders" },
@@ -117,8 +128,8 @@ export function roleOfAdminCommand(command: string): AdminRole | undefined {
 export const ADMIN_CALLBACK_PREFIX = "adm:";
 
 /**
- * Every admin button is a money button (Confirm / Cancel, Approve / Reject of /credit and /debit):
- * pressing one needs the role /credit needs.
+ * Every admin button is a money button (Confirm / Cancel, Approve / Reject of /credit and /debit,
+ * Approve / Reject of a deposit request): pressing one needs the role /credit needs.
  */
 export const ADMIN_BUTTON_ROLE: AdminRole = roleOfAdminCommand("credit")!;
 
