@@ -34,6 +34,8 @@ const ACTION_ROLES: Record<string, AdminRole> = {
   // Orders, switches, account states, webhooks.
   completeFlaggedOrderAction: "operator",
   cancelAndRefundFlaggedOrderAction: "operator",
+  refundRequestAction: "operator",
+  declineRefundRequestAction: "operator",
   setSwitchAction: "operator",
   setEligibilityRuleAction: "operator",
   // Four eyes on money: owners set the amount above which a credit needs a second admin.
@@ -59,6 +61,7 @@ const ACTION_ROLES: Record<string, AdminRole> = {
   clearTierPackPriceAction: "owner",
   setAccountTierAction: "owner",
   setLineOrderableAction: "owner",
+  setLineRefundWindowAction: "owner",
   setProductActiveAction: "owner",
   setProductPriceAction: "owner",
   importInventoryCodesAction: "owner",
@@ -76,6 +79,8 @@ const ACTION_ROLES: Record<string, AdminRole> = {
 const RECENT_ACTIONS = new Set([
   "completeFlaggedOrderAction",
   "cancelAndRefundFlaggedOrderAction",
+  "refundRequestAction",
+  "declineRefundRequestAction",
   "inviteAdminAction",
   "setAdminRoleAction",
   "setAdminDisabledAction",
