@@ -2512,7 +2512,10 @@ export interface operations {
     cancelOrder: {
         parameters: {
             query?: {
-                /** @description Read `orderId` as this kind of reference only. Without it, the first kind that matches wins: publicId, then trxid, then idempotencyKey, then the numeric id */
+                /**
+                 * @description Read `orderId` as this kind of reference only. Without it, the first kind that matches wins: publicId, then trxid, then idempotencyKey, then the numeric id
+                 * @example publicId
+                 */
                 by?: "publicId" | "trxid" | "idempotencyKey" | "id";
             };
             header?: never;
@@ -2713,9 +2716,9 @@ export interface operations {
                 };
             };
             /**
-             * @description `ORDER_WITH_SUPPLIER` (ORDER ALREADY WITH SUPPLIER): `POST /orders/{orderId}/cancel`: the top-up has been sent to a supplier, so its outcome is the supplier's; nothing was changed. The body's `status` is the order's.
+             * @description `ORDER_WITH_SUPPLIER` (ORDER WITH SUPPLIER): `POST /orders/{orderId}/cancel`: the top-up has been sent to a supplier, so its outcome is the supplier's; nothing was changed. The body's `status` is the order's.
              *
-             *     `ORDER_FINISHED` (ORDER ALREADY FINISHED): `POST /orders/{orderId}/cancel`: the order is already completed or cancelled (a second cancel of the same order lands here); nothing was changed. The body's `status` is the order's.
+             *     `ORDER_FINISHED` (ORDER FINISHED): `POST /orders/{orderId}/cancel`: the order is already completed or cancelled (a second cancel of the same order lands here); nothing was changed. The body's `status` is the order's.
              */
             409: {
                 headers: {
@@ -2813,7 +2816,10 @@ export interface operations {
     requestRefund: {
         parameters: {
             query?: {
-                /** @description Read `orderId` as this kind of reference only. Without it, the first kind that matches wins: publicId, then trxid, then idempotencyKey, then the numeric id */
+                /**
+                 * @description Read `orderId` as this kind of reference only. Without it, the first kind that matches wins: publicId, then trxid, then idempotencyKey, then the numeric id
+                 * @example publicId
+                 */
                 by?: "publicId" | "trxid" | "idempotencyKey" | "id";
             };
             header?: never;

@@ -29,6 +29,7 @@ export const POST = publicRoute({
   response: InvoiceResponse,
   example: {
     params: { orderId: ORDER_ID },
+    query: { by: "publicId" },
     responses: {
       cancelled: {
         summary: "Cancelled and refunded",

@@ -33,6 +33,7 @@ export const POST = publicRoute({
   response: InvoiceResponse,
   example: {
     params: { orderId: ORDER_ID },
+    query: { by: "publicId" },
     body: { reason: "The player says the diamonds never arrived" },
     responses: {
       requested: { summary: "Requested; an admin decides", value: { success: true, ...refundRequestedInvoice } },
