@@ -44,10 +44,11 @@ export const OrderBody = z.object({
 });
 export type OrderBody = z.output<typeof OrderBody>;
 
-export const RefundRequestView = z
+const RefundRequestView = z
   .object({
     status: z.enum(["requested", "refunded", "declined"]).meta({
-      description: "requested: waiting for an admin; refunded: `refundedUsd` went back to the wallet; declined: nothing did",
+      description:
+        "requested: waiting for an admin; refunded: `refundedUsd` went back to the wallet; declined: nothing did",
     }),
     reason: z.string().meta({ description: "Your reason, as sent" }),
     requestedAt: z.string(),
@@ -233,7 +234,9 @@ export const LedgerResponse = z.object({
 export const OrderReferenceQuery = OrderWaitQuery.pick({ by: true });
 
 export const RefundRequestBody = z.object({
-  reason: plainText(500).meta({ description: "Why you ask for the refund (up to 500 characters); the admin who decides reads it" }),
+  reason: plainText(500).meta({
+    description: "Why you ask for the refund (up to 500 characters); the admin who decides reads it",
+  }),
 });
 
 export const OrderIdParams = z.object({

@@ -22,7 +22,9 @@ const OrderEventData = Invoice.omit({ codes: true })
         via: z.enum(["api", "bot"]).meta({ description: "POST /orders/{orderId}/cancel, or the bot's /cancel" }),
       })
       .optional()
-      .meta({ description: "On `order.cancelled` when you cancelled the order yourself (`error` CANCELLED BY RESELLER)" }),
+      .meta({
+        description: "On `order.cancelled` when you cancelled the order yourself (`error` CANCELLED BY RESELLER)",
+      }),
   })
   .meta({
     id: "OrderEventData",

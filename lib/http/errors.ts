@@ -191,14 +191,16 @@ export const errorCatalogue = {
     error: "ORDER WITH SUPPLIER",
     when: "`POST /orders/{orderId}/cancel`: the top-up has been sent to a supplier, so its outcome is the supplier's; nothing was changed. The body's `status` is the order's.",
     retryable: false,
-    action: "Wait for the order to finish (`GET /orders/{orderId}?wait=30`); a failed top-up is cancelled and refunded by itself.",
+    action:
+      "Wait for the order to finish (`GET /orders/{orderId}?wait=30`); a failed top-up is cancelled and refunded by itself.",
   },
   ORDER_FINISHED: {
     status: 409,
     error: "ORDER FINISHED",
     when: "`POST /orders/{orderId}/cancel`: the order is already completed or cancelled (a second cancel of the same order lands here); nothing was changed. The body's `status` is the order's.",
     retryable: false,
-    action: "Read the order (`GET /orders/{orderId}`); for a completed order, ask for a refund with `POST /orders/{orderId}/refund-request` where its line allows one.",
+    action:
+      "Read the order (`GET /orders/{orderId}`); for a completed order, ask for a refund with `POST /orders/{orderId}/refund-request` where its line allows one.",
   },
   REFUND_NOT_AVAILABLE: {
     status: 409,

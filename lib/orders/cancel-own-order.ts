@@ -11,7 +11,7 @@ import { getPrisma } from "../db/prisma";
 import { ApiError } from "../http/errors";
 
 /** The invoice's `error` of an order its holder cancelled. */
-export const CANCELLED_BY_RESELLER = "CANCELLED BY RESELLER";
+const CANCELLED_BY_RESELLER = "CANCELLED BY RESELLER";
 
 export type CancelOrderResult =
   | { status: "cancelled"; order: OrderRecord }

@@ -307,7 +307,10 @@ describe("every operation, successes and failures, as the document describes the
     await setLineRefundWindow({ lineId, hours: 24, actor: "test" });
     const gift = await place({ pid: "SVCGC25", trxid: newTrxid("rf"), quantity: 1 });
     const reason = { reason: "The card was already redeemed when it arrived" };
-    await exchange(post(`/orders/${gift.orderId}/refund-request`, reason), { status: 409, code: "REFUND_NOT_AVAILABLE" });
+    await exchange(post(`/orders/${gift.orderId}/refund-request`, reason), {
+      status: 409,
+      code: "REFUND_NOT_AVAILABLE",
+    });
     await fulfilOrder(gift.id);
     const requested = await exchange(post(`/orders/${gift.orderId}/refund-request`, reason), { status: 200 });
     expect(requested.json.refundRequest).toMatchObject({ status: "requested", reason: reason.reason });

@@ -130,9 +130,7 @@ describe("a cancel racing the worker", () => {
   it("many orders, a running worker and a cancel for each at every moment: one winner each, one refund at most", async () => {
     const account = await createAccount({ balanceCents: 100_000 });
     const kinds = ["topup", "gamekey", "giftcard"] as const;
-    const placed = await Promise.all(
-      Array.from({ length: 45 }, (_, i) => order(account.key, BODIES[kinds[i % 3]!]())),
-    );
+    const placed = await Promise.all(Array.from({ length: 45 }, (_, i) => order(account.key, BODIES[kinds[i % 3]!]())));
     for (const answer of placed) expect(answer.status, answer.text).toBe(200);
     const { balance_cents: before } = await sqlRow(`SELECT balance_cents FROM accounts WHERE id = $1`, [
       account.accountId,
@@ -198,7 +196,10 @@ describe("a cancel racing the worker", () => {
     const placed = await order(account.key, BODIES.gamekey());
     const firstCancel = await cancel(account.key, placed.json.trxid);
     expect(firstCancel.status, firstCancel.text).toBe(200);
-    const again = await Promise.all([cancel(account.key, placed.json.orderId), cancel(account.key, placed.json.orderId)]);
+    const again = await Promise.all([
+      cancel(account.key, placed.json.orderId),
+      cancel(account.key, placed.json.orderId),
+    ]);
     for (const answer of again) {
       expect(answer.status).toBe(409);
       expect(answer.json).toMatchObject({ code: "ORDER_FINISHED", status: "cancelled" });

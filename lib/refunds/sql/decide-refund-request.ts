@@ -13,15 +13,13 @@ import type { OrderRecord } from "../../orders/order-record";
 import { recordOrderWebhookEvent } from "../../webhooks/record-order-webhook-event";
 import { toRefundRequestView, type RefundRequestRecord } from "../refund-request-record";
 
-export type RefundDecision =
-  | { decision: "refund"; refundCents: number; restock: boolean }
-  | { decision: "decline" };
+export type RefundDecision = { decision: "refund"; refundCents: number; restock: boolean } | { decision: "decline" };
 
 export type DecideRefundResult =
   | { status: "decided"; request: RefundRequestRecord; order: OrderRecord }
   | { status: "not_found" }
   /** Decided before (by another admin, or an earlier click): nothing changed. */
-  | { status: "already_decided"; request: RefundRequestRecord }
+  | { status: "already_decided"; decidedAs: RefundRequestRecord["status"] }
   /** Not a whole number of cents from 1 to the order's amount. */
   | { status: "invalid_amount"; maxCents: number };
 
@@ -32,7 +30,8 @@ export async function decideRefundRequest(
   return withTransaction(async (client) => {
     const { rows } = await client.query<RefundRequestRecord & { amountCents: number; decidedNow: boolean }>(
       sql`WITH target AS (
-            SELECT r.id, o.amount_cents FROM refund_requests r JOIN orders o ON o.id = r.order_id
+            -- Locked, so a concurrent decision waits here and then reads the row as decided.
+            SELECT r.id, r.status, o.amount_cents FROM refund_requests r JOIN orders o ON o.id = r.order_id
              WHERE r.id = ${input.requestId} FOR UPDATE OF r
           ), decided AS (
             UPDATE refund_requests r
@@ -44,7 +43,7 @@ export async function decideRefundRequest(
                AND (${refundCents}::bigint IS NULL OR ${refundCents}::bigint BETWEEN 1 AND t.amount_cents)
             RETURNING r.id
           )
-          SELECT r.id, r.order_id AS "orderId", r.reason, r.status, r.refund_cents AS "refundCents",
+          SELECT r.id, r.order_id AS "orderId", r.reason, t.status, r.refund_cents AS "refundCents",
                  r.decision_note AS "decisionNote", r.decided_at AS "decidedAt", r.created_at AS "createdAt",
                  t.amount_cents AS "amountCents", EXISTS (SELECT 1 FROM decided) AS "decidedNow"
             FROM refund_requests r JOIN target t ON t.id = r.id`,
@@ -55,7 +54,7 @@ export async function decideRefundRequest(
     if (!decidedNow) {
       return before.status === "requested"
         ? { status: "invalid_amount", maxCents: amountCents }
-        : { status: "already_decided", request: before };
+        : { status: "already_decided", decidedAs: before.status };
     }
     // The row above is the snapshot from before the UPDATE: read the decided request and its order.
     const decided = await client.query<RefundRequestRecord>(

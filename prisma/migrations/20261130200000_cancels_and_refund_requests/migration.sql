@@ -3,7 +3,7 @@
 SET LOCAL lock_timeout = '5s';
 SET LOCAL statement_timeout = '60s';
 
-ALTER TYPE "CodeStatus" ADD VALUE IF NOT EXISTS 'revoked';
+ALTER TYPE "CodeStatus" ADD VALUE IF NOT EXISTS 'revoked' AFTER 'delivered';
 
 CREATE TYPE "RefundRequestStatus" AS ENUM ('requested', 'refunded', 'declined');
 

@@ -59,7 +59,10 @@ export async function setLineRefundWindowAction(_state: ActionState, formData: F
   revalidatePath(CATALOG);
   if (result.status === "not_found") return { ok: false, message: "No such line." };
   if (result.status === "invalid")
-    return { ok: false, message: `Refund window: whole hours from 1 to ${MAX_REFUND_WINDOW_HOURS}, or empty for none.` };
+    return {
+      ok: false,
+      message: `Refund window: whole hours from 1 to ${MAX_REFUND_WINDOW_HOURS}, or empty for none.`,
+    };
   return {
     ok: true,
     message:

@@ -40,7 +40,7 @@ async function decide(formData: FormData, decision: (formData: FormData) => Refu
     case "not_found":
       return { ok: false, message: "No such refund request." };
     case "already_decided":
-      return { ok: false, message: `Already ${result.request.status} by someone else: nothing was changed.` };
+      return { ok: false, message: `Already ${result.decidedAs} by someone else: nothing was changed.` };
     case "invalid_amount":
       return { ok: false, message: `The refund must be from $0.01 to ${formatUsd(result.maxCents)}.` };
   }

@@ -16,8 +16,8 @@ export default async function RefundsPage() {
     <>
       <h1>Refund requests</h1>
       <p className="muted">
-        Holders ask within the refund window of the order&apos;s line (Catalog). A refund goes back to the wallet once; a
-        refunded game key or gift card is revoked unless you put it back in stock.
+        Holders ask within the refund window of the order&apos;s line (Catalog). A refund goes back to the wallet once;
+        a refunded game key or gift card is revoked unless you put it back in stock.
       </p>
       <h2>Open ({open.length})</h2>
       {open.length === 0 ? <p className="muted">No open request.</p> : null}
@@ -40,8 +40,8 @@ function OrderLine({ request }: { request: RefundRequestItem }) {
       · <Link href={`/admin/accounts/${order.accountId}`}>account #{order.accountId}</Link> · {order.lineSlug} ·{" "}
       {order.packName}
       {order.quantity > 1 ? ` ×${order.quantity}` : ""} · <strong>{formatUsd(order.amountCents)}</strong>
-      {order.livemode ? "" : " · test"} · completed {formatTime(order.finishedAt)} · asked {formatTime(request.createdAt)}{" "}
-      by <span className="mono">{request.requestedBy}</span>
+      {order.livemode ? "" : " · test"} · completed {formatTime(order.finishedAt)} · asked{" "}
+      {formatTime(request.createdAt)} by <span className="mono">{request.requestedBy}</span>
     </p>
   );
 }
@@ -95,7 +95,7 @@ function OpenRequest({ request }: { request: RefundRequestItem }) {
 function DecidedTable({ requests }: { requests: RefundRequestItem[] }) {
   if (requests.length === 0) return <p className="muted">None yet.</p>;
   return (
-    <table className="data">
+    <table className="data" aria-label="Decided refund requests">
       <thead>
         <tr>
           <th>Order</th>

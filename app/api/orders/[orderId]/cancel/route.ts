@@ -47,7 +47,8 @@ export const POST = publicRoute({
       actor: `api-key:${caller.keyId}`,
       via: "api",
     });
-    if (result.status === "with_supplier") throw new ApiError("ORDER_WITH_SUPPLIER", { extra: { status: result.order.status } });
+    if (result.status === "with_supplier")
+      throw new ApiError("ORDER_WITH_SUPPLIER", { extra: { status: result.order.status } });
     if (result.status === "finished") throw new ApiError("ORDER_FINISHED", { extra: { status: result.order.status } });
     return { success: true, ...(await buildInvoice(result.order)) };
   },
