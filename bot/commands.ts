@@ -41,6 +41,11 @@ export const HOLDER_COMMANDS: readonly CommandInfo[] = [
   { command: "testreset", usage: "/testreset", description: "empty your test wallet" },
   { command: "orders", usage: "/orders", description: "your last 10 orders" },
   {
+    command: "cancel",
+    usage: "/cancel <order>",
+    description: "cancel and refund an order not yet sent to a supplier",
+  },
+  {
     command: "webhook",
     usage: "/webhook add <https-url> [events] [test], /webhook list|remove|test|secret <id>",
     description: "order and wallet webhooks",

@@ -18,6 +18,7 @@ import { keys } from "./features/keys";
 import { apiAccess } from "./features/api-access";
 import { ipAllowlist } from "./features/ip-allowlist";
 import { wallet } from "./features/wallet";
+import { cancelOrder } from "./features/cancel-order";
 import { testMode } from "./features/test-mode";
 import { webhooks } from "./features/webhooks";
 import { link } from "./features/link";
@@ -75,7 +76,7 @@ export function createBot(token: string, options: CreateBotOptions = {}): Telegr
   bot.use(ignoreForwardedCommands);
   bot.use(loadSender);
   bot.use(adminGuard);
-  bot.use(start, keys, apiAccess, ipAllowlist, wallet, deposits, testMode, webhooks, link);
+  bot.use(start, keys, apiAccess, ipAllowlist, wallet, deposits, cancelOrder, testMode, webhooks, link);
   bot.use(
     Composer.optional(
       (ctx: BotContext) => ctx.sender?.isAdmin === true,

@@ -11,6 +11,8 @@ import * as myIp from "./my-ip/route";
 import * as balance from "./balance/route";
 import * as orders from "./orders/route";
 import * as order from "./orders/[orderId]/route";
+import * as orderCancel from "./orders/[orderId]/cancel/route";
+import * as orderRefundRequest from "./orders/[orderId]/refund-request/route";
 import * as history from "./history/route";
 import * as ledger from "./ledger/route";
 import * as brvvfy from "./brvvfy/route";
@@ -28,6 +30,8 @@ export const publicRoutes: PublicRoute[] = [
   balance.POST,
   orders.POST,
   order.GET,
+  orderCancel.POST,
+  orderRefundRequest.POST,
   history.GET,
   ledger.GET,
   brvvfy.POST,

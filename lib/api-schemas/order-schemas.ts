@@ -57,6 +57,23 @@ export const OrderBody = z.object({
 });
 export type OrderBody = z.output<typeof OrderBody>;
 
+const RefundRequestView = z
+  .object({
+    status: z.enum(["requested", "refunded", "declined"]).meta({
+      description:
+        "requested: waiting for an admin; refunded: `refundedUsd` went back to the wallet; declined: nothing did",
+    }),
+    reason: z.string().meta({ description: "Your reason, as sent" }),
+    requestedAt: z.string(),
+    decidedAt: z.string().optional().meta({ description: "When an admin decided, once decided" }),
+    refundedUsd: z
+      .number()
+      .optional()
+      .meta({ description: "Refunded: the amount returned, USD (all or part of `amountUsd`)" }),
+    note: z.string().optional().meta({ description: "The admin's note on the decision, when there is one" }),
+  })
+  .meta({ id: "RefundRequest" });
+
 export const Invoice = z
   .object({
     orderCreated: z.boolean().meta({ description: "false for an order cancelled at placement (INSUFFICIENT BALANCE)" }),
@@ -92,6 +109,9 @@ export const Invoice = z
       .number()
       .optional()
       .meta({ description: "Seconds from placement to completion or cancellation, on finished orders" }),
+    refundRequest: RefundRequestView.optional().meta({
+      description: "Present on a completed order once you asked for its refund (POST /orders/{orderId}/refund-request)",
+    }),
     createdAt: z.string(),
     livemode,
   })
@@ -221,6 +241,15 @@ export const LedgerResponse = z.object({
       livemode,
     }),
   ),
+});
+
+/** The reference kind alone, for the operations on one order besides GET. */
+export const OrderReferenceQuery = OrderWaitQuery.pick({ by: true });
+
+export const RefundRequestBody = z.object({
+  reason: plainText(500).meta({
+    description: "Why you ask for the refund (up to 500 characters); the admin who decides reads it",
+  }),
 });
 
 export const OrderIdParams = z.object({

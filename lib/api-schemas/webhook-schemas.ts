@@ -14,10 +14,22 @@ export const EventsQuery = z.object({
   limit: queryInt(1, 500, "At most this many events (1-500, default 100)", 4),
 });
 
-const OrderEventData = Invoice.omit({ codes: true }).meta({
-  id: "OrderEventData",
-  description: "The order's Invoice as GET /orders/{orderId} answers it, without `codes` (fetch those from the API)",
-});
+const OrderEventData = Invoice.omit({ codes: true })
+  .extend({
+    cancelledBy: z
+      .object({
+        by: z.literal("reseller"),
+        via: z.enum(["api", "bot"]).meta({ description: "POST /orders/{orderId}/cancel, or the bot's /cancel" }),
+      })
+      .optional()
+      .meta({
+        description: "On `order.cancelled` when you cancelled the order yourself (`error` CANCELLED BY RESELLER)",
+      }),
+  })
+  .meta({
+    id: "OrderEventData",
+    description: "The order's Invoice as GET /orders/{orderId} answers it, without `codes` (fetch those from the API)",
+  });
 
 const WalletEventData = z
   .object({
@@ -45,7 +57,8 @@ export const WEBHOOK_EVENT_DOCS = {
   "order.completed": { data: OrderEventData, summary: "An order was delivered (status completed)" },
   "order.cancelled": {
     data: OrderEventData,
-    summary: "An order was cancelled by the supplier or an admin; `refunded` says whether the charge went back",
+    summary:
+      "An order was cancelled by the supplier, an admin or you (`cancelledBy`); `refunded` says whether the charge went back",
   },
   "order.pending": {
     data: OrderEventData,
@@ -55,6 +68,18 @@ export const WEBHOOK_EVENT_DOCS = {
     data: OrderEventData,
     summary:
       "Not settled in time; an admin will complete it or cancel and refund it (the invoice says `awaitingAdmin: true` until then)",
+  },
+  "order.refund_requested": {
+    data: OrderEventData,
+    summary: "You asked for the refund of a completed order; `refundRequest.status` is requested",
+  },
+  "order.refunded": {
+    data: OrderEventData,
+    summary: "An admin refunded the order, all or part (`refundRequest.refundedUsd`), to your wallet",
+  },
+  "order.refund_declined": {
+    data: OrderEventData,
+    summary: "An admin declined the order's refund request (`refundRequest.note` may say why); nothing moved",
   },
   "wallet.credited": { data: WalletEventData, summary: "An admin credited your wallet" },
   "wallet.debited": { data: WalletEventData, summary: "An admin made a correcting deduction from your wallet" },

@@ -33,6 +33,8 @@ export interface CatalogLineWithStock {
   available: boolean;
   /** Takes new orders; false answers GAME DISABLED. */
   orderable: boolean;
+  /** Hours after completion a refund may be requested; null: none. */
+  refundWindowHours: number | null;
   supplier: string;
   requiredFields: RequiredField[];
   serverIdOptions: ServerIdOption[] | null;
@@ -66,6 +68,7 @@ export async function listCatalogWithStock(): Promise<CatalogLineWithStock[]> {
         kind: true,
         available: true,
         orderable: true,
+        refundWindowHours: true,
         supplier: true,
         requiredFields: true,
         serverIdOptions: true,

@@ -43,7 +43,7 @@ export interface OrderDetail {
   invoice: Invoice;
   account: { id: number; telegramUsername: string | null; displayName: string | null; balanceCents: number };
   apiKeyPrefix: string | null;
-  codes: { reserved: number; delivered: number };
+  codes: { reserved: number; delivered: number; revoked: number };
   events: OrderEventLine[];
   ledger: OrderLedgerLine[];
   audit: OrderAuditLine[];
@@ -57,6 +57,18 @@ export async function readOrderDetail(orderId: number): Promise<OrderDetail | un
     include: {
       account: { select: { id: true, telegramUsername: true, displayName: true, balanceCents: true } },
       apiKey: { select: { prefix: true } },
+      refundRequest: {
+        select: {
+          id: true,
+          orderId: true,
+          reason: true,
+          status: true,
+          refundCents: true,
+          decisionNote: true,
+          decidedAt: true,
+          createdAt: true,
+        },
+      },
       events: {
         select: { id: true, fromStatus: true, toStatus: true, reason: true, data: true, createdAt: true },
         orderBy: { id: "asc" },
@@ -84,21 +96,26 @@ export async function readOrderDetail(orderId: number): Promise<OrderDetail | un
       orderBy: { id: "asc" },
     }),
   ]);
-  const { account, apiKey, events, ledgerEntries, unitPriceCents, amountCents, costCents, ...rest } = found;
+  const { account, apiKey, events, ledgerEntries, refundRequest, unitPriceCents, amountCents, costCents, ...rest } =
+    found;
   const order = {
     ...rest,
     unitPriceCents: numberFromDb(unitPriceCents),
     amountCents: numberFromDb(amountCents),
     costCents: nullableNumberFromDb(costCents),
   };
-  const codes = (status: "reserved" | "delivered") =>
+  const codes = (status: "reserved" | "delivered" | "revoked") =>
     codeCounts.find((group) => group.status === status)?._count._all ?? 0;
   return {
     order,
-    invoice: toInvoice(order),
+    invoice: toInvoice(
+      order,
+      undefined,
+      refundRequest ? { ...refundRequest, refundCents: nullableNumberFromDb(refundRequest.refundCents) } : undefined,
+    ),
     account: { ...account, balanceCents: numberFromDb(account.balanceCents) },
     apiKeyPrefix: apiKey?.prefix ?? null,
-    codes: { reserved: codes("reserved"), delivered: codes("delivered") },
+    codes: { reserved: codes("reserved"), delivered: codes("delivered"), revoked: codes("revoked") },
     events,
     ledger: ledgerEntries.map((entry) => ({
       ...entry,

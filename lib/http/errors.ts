@@ -202,6 +202,43 @@ export const errorCatalogue = {
     retryable: false,
     action: "Resend the original body to get that order, or use a new `trxid` for a new purchase.",
   },
+  ORDER_WITH_SUPPLIER: {
+    status: 409,
+    error: "ORDER WITH SUPPLIER",
+    when: "`POST /orders/{orderId}/cancel`: the top-up has been sent to a supplier, so its outcome is the supplier's; nothing was changed. The body's `status` is the order's.",
+    retryable: false,
+    action:
+      "Wait for the order to finish (`GET /orders/{orderId}?wait=30`); a failed top-up is cancelled and refunded by itself.",
+  },
+  ORDER_FINISHED: {
+    status: 409,
+    error: "ORDER FINISHED",
+    when: "`POST /orders/{orderId}/cancel`: the order is already completed or cancelled (a second cancel of the same order lands here); nothing was changed. The body's `status` is the order's.",
+    retryable: false,
+    action:
+      "Read the order (`GET /orders/{orderId}`); for a completed order, ask for a refund with `POST /orders/{orderId}/refund-request` where its line allows one.",
+  },
+  REFUND_NOT_AVAILABLE: {
+    status: 409,
+    error: "REFUND NOT AVAILABLE",
+    when: "`POST /orders/{orderId}/refund-request`: the order is not completed (cancel it instead while it can be), or its line takes no refund requests.",
+    retryable: false,
+    action: "Only completed orders of lines with a refund window can be refunded; contact support otherwise.",
+  },
+  REFUND_WINDOW_CLOSED: {
+    status: 409,
+    error: "REFUND WINDOW CLOSED",
+    when: "`POST /orders/{orderId}/refund-request`: the line's refund window after completion has passed. The body's `closedAt` says when it closed.",
+    retryable: false,
+    action: "Contact support; the API takes no request after the window.",
+  },
+  REFUND_ALREADY_REQUESTED: {
+    status: 409,
+    error: "REFUND ALREADY REQUESTED",
+    when: "`POST /orders/{orderId}/refund-request`: the order already has a refund request (one per order); nothing was changed.",
+    retryable: false,
+    action: "Follow the request on the invoice's `refundRequest` (`GET /orders/{orderId}`) or its webhook events.",
+  },
   DUPLICATE_IN_FLIGHT: {
     status: 429,
     error: "DUPLICATE_IN_FLIGHT",

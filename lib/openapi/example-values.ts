@@ -61,3 +61,22 @@ export function serviceExample(slug: string, serverIds = 0) {
       : {}),
   };
 }
+
+/** The demo BR order cancelled by its holder before the worker sent it to a supplier. */
+export const cancelledByResellerInvoice = {
+  ...brInvoice,
+  status: "cancelled",
+  error: "CANCELLED BY RESELLER",
+  refunded: true,
+  durationSec: 0.6,
+};
+
+/** The completed order once its holder asked for a refund. */
+export const refundRequestedInvoice = {
+  ...completedInvoice,
+  refundRequest: {
+    status: "requested",
+    reason: "The player says the diamonds never arrived",
+    requestedAt: "2026-01-15T10:02:00.000Z",
+  },
+};

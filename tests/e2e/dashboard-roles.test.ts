@@ -34,6 +34,8 @@ const ACTION_ROLES: Record<string, AdminRole> = {
   // Orders, switches, account states, webhooks.
   completeFlaggedOrderAction: "operator",
   cancelAndRefundFlaggedOrderAction: "operator",
+  refundRequestAction: "operator",
+  declineRefundRequestAction: "operator",
   setSwitchAction: "operator",
   setEligibilityRuleAction: "operator",
   // Deposits: deciding one (an approval is a credit) and matching a bank statement.
@@ -66,6 +68,7 @@ const ACTION_ROLES: Record<string, AdminRole> = {
   clearTierPackPriceAction: "owner",
   setAccountTierAction: "owner",
   setLineOrderableAction: "owner",
+  setLineRefundWindowAction: "owner",
   setProductActiveAction: "owner",
   setProductPriceAction: "owner",
   importInventoryCodesAction: "owner",
@@ -83,6 +86,8 @@ const ACTION_ROLES: Record<string, AdminRole> = {
 const RECENT_ACTIONS = new Set([
   "completeFlaggedOrderAction",
   "cancelAndRefundFlaggedOrderAction",
+  "refundRequestAction",
+  "declineRefundRequestAction",
   "inviteAdminAction",
   "setAdminRoleAction",
   "setAdminDisabledAction",

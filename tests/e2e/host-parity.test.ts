@@ -235,6 +235,17 @@ const cases: Case[] = [
     ],
   },
   {
+    // Answers that do not change the order, so both hosts give the same.
+    name: "POST /orders/:orderId/cancel and /refund-request",
+    requests: [
+      { method: "POST", path: "/orders/no-such-order/cancel", as: "main", status: 404 },
+      { method: "POST", path: "/api/orders/parity-1/cancel?by=name", as: "main", status: 400 },
+      { path: "/orders/parity-1/refund-request", as: "main", json: { reason: "parity" }, status: 409 },
+      { path: "/orders/parity-1/refund-request", as: "main", json: {}, status: 400 },
+      { method: "GET", path: "/orders/parity-1/cancel", as: "main", status: 405 },
+    ],
+  },
+  {
     name: "GET /history and /ledger",
     requests: [
       { path: "/history", as: "main", status: 200 },

@@ -8,6 +8,8 @@ import type { ChildProcess } from "node:child_process";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { errorCatalogue, type ErrorKey } from "@/lib/http/errors";
 import { issueApiKey } from "@/lib/accounts/issue-api-key";
+import { fulfilOrder } from "@/lib/fulfilment/sql/fulfil-order";
+import { setLineRefundWindow } from "@/lib/catalog/set-line-refund-window";
 import { api, apiRequest, baseUrl } from "../helpers/api";
 import { sql } from "../helpers/db";
 import { createAccount, issueTestKey } from "../helpers/fixtures";
@@ -275,6 +277,62 @@ describe("every operation, successes and failures, as the document describes the
       { path: `/ledger?format=csv&from=${day(-1)}`, key: funded.key },
       { status: 400, code: "INVALID_REQUEST" },
     );
+  });
+
+  it("cancelOrder, requestRefund", async () => {
+    const holder = await createAccount({ balanceCents: 20_000 });
+    const place = async (body: Record<string, unknown>) => {
+      const placedOrder = await api("/orders", { key: holder.key, body });
+      const { id } = (await sql(`SELECT id FROM orders WHERE public_id = $1`, [placedOrder.json.orderId]))[0]!;
+      return { ...placedOrder.json, id } as { orderId: string; trxid: string; id: number };
+    };
+    const post = (path: string, body?: unknown) => ({ method: "POST", path, key: holder.key, body });
+
+    const keyOrder = await place({ pid: "SVCGKAAA", trxid: newTrxid("cx"), quantity: 1 });
+    const cancelled = await exchange(post(`/orders/${keyOrder.orderId}/cancel`), { status: 200 });
+    expect(cancelled.json).toMatchObject({ status: "cancelled", error: "CANCELLED BY RESELLER", refunded: true });
+    await exchange(post(`/orders/${keyOrder.trxid}/cancel?by=trxid`), { status: 409, code: "ORDER_FINISHED" });
+    const topup = await place({ pid: "SVCBR60", trxid: newTrxid("cx"), userId: "5123" });
+    // As the worker's claim leaves it: an attempt counted, the supplier being asked.
+    await sql(`UPDATE orders SET attempts = 1 WHERE id = $1`, [topup.id]);
+    await exchange(post(`/orders/${topup.orderId}/cancel`), { status: 409, code: "ORDER_WITH_SUPPLIER" });
+    await exchange(post("/orders/SVCAPI-BR-0-NOPE/cancel"), { status: 404, code: "ORDER_NOT_FOUND" });
+    await exchange(post(`/orders/${topup.orderId}/cancel?by=name`), {
+      status: 400,
+      code: "INVALID_REQUEST",
+      accepted: false,
+    });
+
+    const { id: lineId } = (await sql(`SELECT id FROM game_lines WHERE slug = 'giftcards'`))[0]!;
+    await setLineRefundWindow({ lineId, hours: 24, actor: "test" });
+    const gift = await place({ pid: "SVCGC25", trxid: newTrxid("rf"), quantity: 1 });
+    const reason = { reason: "The card was already redeemed when it arrived" };
+    await exchange(post(`/orders/${gift.orderId}/refund-request`, reason), {
+      status: 409,
+      code: "REFUND_NOT_AVAILABLE",
+    });
+    await fulfilOrder(gift.id);
+    const requested = await exchange(post(`/orders/${gift.orderId}/refund-request`, reason), { status: 200 });
+    expect(requested.json.refundRequest).toMatchObject({ status: "requested", reason: reason.reason });
+    await exchange(post(`/orders/${gift.trxid}/refund-request?by=trxid`, reason), {
+      status: 409,
+      code: "REFUND_ALREADY_REQUESTED",
+    });
+    const read = await exchange({ path: `/orders/${gift.orderId}`, key: holder.key }, { status: 200 });
+    expect(read.json.refundRequest).toMatchObject({ status: "requested" });
+    const late = await place({ pid: "SVCGC25", trxid: newTrxid("rf"), quantity: 1 });
+    await fulfilOrder(late.id);
+    await sql(`UPDATE orders SET finished_at = now() - interval '25 hours' WHERE id = $1`, [late.id]);
+    const closed = await exchange(post(`/orders/${late.orderId}/refund-request`, reason), {
+      status: 409,
+      code: "REFUND_WINDOW_CLOSED",
+    });
+    expect(closed.json.closedAt).toEqual(expect.any(String));
+    await exchange(post(`/orders/${late.orderId}/refund-request`, {}), {
+      status: 400,
+      code: "INVALID_BODY",
+      accepted: false,
+    });
   });
 
   it("verifyBrPlayer, verifyMobaPlayer, redeemCode, with every alias", async () => {

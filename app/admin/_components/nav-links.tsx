@@ -6,6 +6,7 @@ import { usePathname } from "next/navigation";
 const SECTIONS = [
   { href: "/admin", label: "Overview" },
   { href: "/admin/orders", label: "Orders" },
+  { href: "/admin/refunds", label: "Refunds" },
   { href: "/admin/accounts", label: "Accounts" },
   { href: "/admin/deposits", label: "Deposits" },
   { href: "/admin/catalog", label: "Catalog" },

@@ -49,13 +49,21 @@ export interface SettleOptions {
   audit?: SettlementAudit;
   supplierRef?: string;
   attempt?: SupplierAttempt;
+  /**
+   * Only while no supplier has been asked: a key or gift-card order not yet delivered, a top-up
+   * the worker has not claimed (no attempt counted). The holder's cancel; the worker's claim
+   * counts its attempt under the same row lock, so one of the two wins.
+   */
+  unsentOnly?: boolean;
+  /** Added to the webhook event's data (who cancelled). */
+  eventData?: Record<string, unknown>;
 }
 
 async function finish(
   orderId: number,
   to: "completed" | "cancelled",
   reason: string,
-  { actor = "worker", audit, supplierRef, attempt }: SettleOptions,
+  { actor = "worker", audit, supplierRef, attempt, unsentOnly = false, eventData }: SettleOptions,
   /** The settlement's own writes; returns the order again when they changed it. */
   work: (
     client: pg.PoolClient,
@@ -73,7 +81,7 @@ async function finish(
     const { rows } = await client.query<OrderRecord & { fromStatus: OrderStatus }>(
       prepared(
         "settle-order",
-        sql`WITH before AS (SELECT status FROM orders WHERE id = ${orderId} FOR UPDATE),
+        sql`WITH before AS (SELECT status, line_kind, attempts FROM orders WHERE id = ${orderId} FOR UPDATE),
             settled AS (
               UPDATE orders o
                  SET status = ${to}, error = ${error ?? null}, needs_admin = false, finished_at = now(), updated_at = now(),
@@ -84,6 +92,7 @@ async function finish(
                                        ELSE 0 END
                 FROM before
                WHERE o.id = ${orderId} AND before.status IN ('pending', 'processing')
+                 AND (NOT ${unsentOnly}::boolean OR before.line_kind <> 'topup' OR before.attempts = 0)
               RETURNING before.status AS "fromStatus", (order_record(o)).*
             ), event AS (
               INSERT INTO order_events (order_id, from_status, to_status, reason, data)
@@ -102,7 +111,7 @@ async function finish(
     afterCommit(client, () => recordOrderSettled(to, settled));
     const auditLogId = audit ? await recordAuditEntry(audit(settled), client) : undefined;
     const final = (await work(client, settled, { actor, auditLogId })) ?? settled;
-    await recordOrderWebhookEvent(client, to === "completed" ? "order.completed" : "order.cancelled", final);
+    await recordOrderWebhookEvent(client, to === "completed" ? "order.completed" : "order.cancelled", final, eventData);
     return { settled: true, order: final };
   });
 }

@@ -7,10 +7,12 @@ import { testCodes } from "../../codes/test-codes";
 import { centsToUsd } from "../../money/cents-to-usd";
 import type { OrderRecord } from "../order-record";
 import { sql } from "../../db/run-sql";
+import { readRefundRequests } from "../../refunds/sql/read-refund-requests";
+import { toRefundRequestView, type RefundRequestRecord } from "../../refunds/refund-request-record";
 
 export type Invoice = ReturnType<typeof toInvoice>;
 
-export function toInvoice(order: OrderRecord, codes?: string[]) {
+export function toInvoice(order: OrderRecord, codes?: string[], refundRequest?: RefundRequestRecord) {
   const finished = order.finishedAt && (order.status === "completed" || order.status === "cancelled");
   // Flagged (not settled by SUPPLIER_DEADLINE_MS) and not yet settled by an admin.
   const awaitingAdmin = order.needsAdmin && (order.status === "pending" || order.status === "processing");
@@ -33,12 +35,16 @@ export function toInvoice(order: OrderRecord, codes?: string[]) {
     ...(finished
       ? { durationSec: Math.round((order.finishedAt!.getTime() - order.createdAt.getTime()) / 100) / 10 }
       : {}),
+    ...(refundRequest ? { refundRequest: toRefundRequestView(refundRequest) } : {}),
     createdAt: order.createdAt.toISOString(),
     livemode: order.livemode,
   };
 }
 
-/** Invoices for rows of one account, with delivered codes fetched in one query for the lot. */
+/**
+ * Invoices for rows of one account, with delivered codes fetched in one query for the lot, and the
+ * refund requests of the completed ones in another.
+ */
 export async function buildInvoices(orders: OrderRecord[], client: Pick<pg.PoolClient, "query"> = getPool()) {
   const delivered = orders.filter((o) => o.status === "completed" && o.lineKind !== "topup");
   const withCodes = delivered.filter((o) => o.livemode).map((o) => o.id);
@@ -51,7 +57,11 @@ export async function buildInvoices(orders: OrderRecord[], client: Pick<pg.PoolC
     for (const row of rows)
       codesByOrder.set(row.orderId, [...(codesByOrder.get(row.orderId) ?? []), decryptCode(row.ciphertext)]);
   }
-  return orders.map((order) => toInvoice(order, codesByOrder.get(order.id)));
+  const refunds = await readRefundRequests(
+    client,
+    orders.filter((o) => o.status === "completed").map((o) => o.id),
+  );
+  return orders.map((order) => toInvoice(order, codesByOrder.get(order.id), refunds.get(order.id)));
 }
 
 export async function buildInvoice(order: OrderRecord, client?: Pick<pg.PoolClient, "query">) {

@@ -78,16 +78,20 @@ async function numberingProblems(pool: pg.Pool): Promise<string[]> {
   return problems;
 }
 
-/** Orders charged other than exactly once, or refunded other than once when cancelled. */
+/**
+ * Orders charged other than exactly once, refunded other than once when cancelled, or, completed,
+ * refunded other than by their refund request's decision.
+ */
 async function chargeProblems(pool: pg.Pool): Promise<string[]> {
   const problems: string[] = [];
   const orders = await pool.query(
-    `SELECT o.id, o.status, o.order_created, o.amount_cents, o.refunded,
+    `SELECT o.id, o.status, o.order_created, o.amount_cents, o.refunded, r.refund_cents AS request_refund_cents,
             count(*) FILTER (WHERE l.kind = 'debit') AS debits, count(*) FILTER (WHERE l.kind = 'refund') AS refunds,
             COALESCE(sum(l.amount_cents) FILTER (WHERE l.kind = 'debit'), 0) AS debited,
             COALESCE(sum(l.amount_cents) FILTER (WHERE l.kind = 'refund'), 0) AS refunded_cents
        FROM orders o LEFT JOIN ledger_entries l ON l.order_id = o.id
-      GROUP BY o.id`,
+       LEFT JOIN refund_requests r ON r.order_id = o.id AND r.status = 'refunded'
+      GROUP BY o.id, r.refund_cents`,
   );
   for (const o of orders.rows) {
     const charged = o.order_created;
@@ -98,18 +102,29 @@ async function chargeProblems(pool: pg.Pool): Promise<string[]> {
     if (shouldRefund && (Number(o.refunds) !== 1 || Number(o.refunded_cents) !== o.amount_cents || !o.refunded)) {
       problems.push(`order ${o.id}: charged and cancelled without exactly one full refund`);
     }
-    if (!shouldRefund && Number(o.refunds) !== 0) problems.push(`order ${o.id}: refunded although ${o.status}`);
+    const requested = charged && o.status === "completed" && o.request_refund_cents !== null;
+    if (requested && (Number(o.refunds) !== 1 || Number(o.refunded_cents) !== Number(o.request_refund_cents)))
+      problems.push(`order ${o.id}: refund request decided without exactly one refund of its amount`);
+    if (requested && Number(o.request_refund_cents) > o.amount_cents)
+      problems.push(`order ${o.id}: refunded more than it was charged`);
+    if (!shouldRefund && !requested && Number(o.refunds) !== 0)
+      problems.push(`order ${o.id}: refunded although ${o.status}`);
   }
   return problems;
 }
 
-/** Codes whose state does not match their order's, and orders holding the wrong number of codes. */
+/**
+ * Codes whose state does not match their order's, and orders holding the wrong number of codes. A
+ * completed order refunded by its refund request holds its codes revoked, or none when restocked.
+ */
 async function codeProblems(pool: pg.Pool): Promise<string[]> {
   const problems: string[] = [];
   const codes = await pool.query(
     `SELECT c.id, c.status, c.order_id, o.status AS order_status, o.line_kind
        FROM inventory_codes c LEFT JOIN orders o ON o.id = c.order_id
-      WHERE (c.status = 'delivered' AND o.status IS DISTINCT FROM 'completed')
+       LEFT JOIN refund_requests r ON r.order_id = o.id AND r.status = 'refunded'
+      WHERE (c.status = 'delivered' AND (o.status IS DISTINCT FROM 'completed' OR r.id IS NOT NULL))
+         OR (c.status = 'revoked' AND (o.status IS DISTINCT FROM 'completed' OR r.id IS NULL OR r.restocked))
          OR (c.status = 'reserved' AND o.status NOT IN ('pending', 'processing'))`,
   );
   for (const c of codes.rows)
@@ -117,12 +132,16 @@ async function codeProblems(pool: pg.Pool): Promise<string[]> {
   // A test order holds no code at all: its codes are generated (lib/codes/test-codes.ts).
   const counts = await pool.query(
     `SELECT o.id FROM orders o LEFT JOIN inventory_codes c ON c.order_id = o.id
+       LEFT JOIN refund_requests r ON r.order_id = o.id AND r.status = 'refunded'
       WHERE o.line_kind <> 'topup' AND o.order_created
-      GROUP BY o.id, o.status, o.quantity, o.livemode
+      GROUP BY o.id, o.status, o.quantity, o.livemode, r.id, r.restocked
      HAVING (NOT o.livemode AND count(c.id) <> 0)
          OR (o.livemode AND o.status IN ('pending', 'processing')
              AND count(c.id) FILTER (WHERE c.status = 'reserved') <> o.quantity)
-         OR (o.livemode AND o.status = 'completed' AND count(c.id) FILTER (WHERE c.status = 'delivered') <> o.quantity)
+         OR (o.livemode AND o.status = 'completed' AND r.id IS NULL
+             AND count(c.id) FILTER (WHERE c.status = 'delivered') <> o.quantity)
+         OR (o.livemode AND o.status = 'completed' AND r.id IS NOT NULL
+             AND count(c.id) FILTER (WHERE c.status = 'revoked') <> CASE WHEN r.restocked THEN 0 ELSE o.quantity END)
          OR (o.status = 'cancelled' AND count(c.id) <> 0)`,
   );
   for (const o of counts.rows) problems.push(`order ${o.id}: holds the wrong number of codes for its status`);

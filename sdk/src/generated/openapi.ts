@@ -146,6 +146,46 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/orders/{orderId}/cancel": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Cancel one of your orders before it reaches a supplier
+         * @description Takes back an order no supplier has been asked about yet: a game-key or gift-card order not yet delivered, or a top-up the worker has not sent yet. It is cancelled (`error` CANCELLED BY RESELLER) and its charge refunded to the wallet, once; the answer is its invoice. An order already with a supplier is 409 ORDER_WITH_SUPPLIER and one already completed or cancelled (a second cancel too) 409 ORDER_FINISHED, both changing nothing. A cancel racing the worker has one winner: either the order is cancelled and refunded, or it goes on and this call answers 409. The `order.cancelled` webhook event carries `cancelledBy`. `orderId` takes every reference form GET /orders/{orderId} takes.
+         */
+        post: operations["cancelOrder"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/orders/{orderId}/refund-request": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Ask for the refund of a completed order
+         * @description For a completed order, within the refund window its line allows after completion (set by the service's admins; a line without one takes no requests). One request per order. The answer is the invoice with `refundRequest` (status `requested`); an admin then refunds all or part of the charge to your wallet, or declines, and the invoice, GET /orders/{orderId} and the webhook events `order.refund_requested`, `order.refunded` and `order.refund_declined` say so. A refunded game key or gift card is revoked: it is no longer shown on the invoice.
+         */
+        post: operations["requestRefund"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/history": {
         parameters: {
             query?: never;
@@ -324,7 +364,7 @@ export interface webhooks {
         get?: never;
         put?: never;
         /**
-         * An order was cancelled by the supplier or an admin; `refunded` says whether the charge went back
+         * An order was cancelled by the supplier, an admin or you (`cancelledBy`); `refunded` says whether the charge went back
          * @description Signed per the Standard Webhooks specification: verify with the `standardwebhooks` package and your endpoint's `whsec_` secret, and reject timestamps older than 5 minutes. Only a 2xx answer within 15 s counts; redirects are not followed. Attempts: at once, 5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 10 h, 24 h (each wait ±10%), longer when a 429 or 503 carries Retry-After. A 410 disables the endpoint at once; an endpoint failing every attempt for 3 days is disabled and you are told in the bot. Missed events: GET /events?after=<sequence>.
          */
         post: operations["orderCancelledWebhook"];
@@ -368,6 +408,66 @@ export interface webhooks {
          * @description Signed per the Standard Webhooks specification: verify with the `standardwebhooks` package and your endpoint's `whsec_` secret, and reject timestamps older than 5 minutes. Only a 2xx answer within 15 s counts; redirects are not followed. Attempts: at once, 5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 10 h, 24 h (each wait ±10%), longer when a 429 or 503 carries Retry-After. A 410 disables the endpoint at once; an endpoint failing every attempt for 3 days is disabled and you are told in the bot. Missed events: GET /events?after=<sequence>.
          */
         post: operations["orderFlaggedWebhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "order.refund_requested": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * You asked for the refund of a completed order; `refundRequest.status` is requested
+         * @description Signed per the Standard Webhooks specification: verify with the `standardwebhooks` package and your endpoint's `whsec_` secret, and reject timestamps older than 5 minutes. Only a 2xx answer within 15 s counts; redirects are not followed. Attempts: at once, 5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 10 h, 24 h (each wait ±10%), longer when a 429 or 503 carries Retry-After. A 410 disables the endpoint at once; an endpoint failing every attempt for 3 days is disabled and you are told in the bot. Missed events: GET /events?after=<sequence>.
+         */
+        post: operations["orderRefundRequestedWebhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "order.refunded": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * An admin refunded the order, all or part (`refundRequest.refundedUsd`), to your wallet
+         * @description Signed per the Standard Webhooks specification: verify with the `standardwebhooks` package and your endpoint's `whsec_` secret, and reject timestamps older than 5 minutes. Only a 2xx answer within 15 s counts; redirects are not followed. Attempts: at once, 5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 10 h, 24 h (each wait ±10%), longer when a 429 or 503 carries Retry-After. A 410 disables the endpoint at once; an endpoint failing every attempt for 3 days is disabled and you are told in the bot. Missed events: GET /events?after=<sequence>.
+         */
+        post: operations["orderRefundedWebhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "order.refund_declined": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * An admin declined the order's refund request (`refundRequest.note` may say why); nothing moved
+         * @description Signed per the Standard Webhooks specification: verify with the `standardwebhooks` package and your endpoint's `whsec_` secret, and reject timestamps older than 5 minutes. Only a 2xx answer within 15 s counts; redirects are not followed. Attempts: at once, 5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 10 h, 24 h (each wait ±10%), longer when a 429 or 503 carries Retry-After. A 410 disables the endpoint at once; an endpoint failing every attempt for 3 days is disabled and you are told in the bot. Missed events: GET /events?after=<sequence>.
+         */
+        post: operations["orderRefundDeclinedWebhook"];
         delete?: never;
         options?: never;
         head?: never;
@@ -492,9 +592,36 @@ export interface components {
             refunded?: boolean;
             /** @description Seconds from placement to completion or cancellation, on finished orders */
             durationSec?: number;
+            /** @description Present on a completed order once you asked for its refund (POST /orders/{orderId}/refund-request) */
+            refundRequest?: {
+                /**
+                 * @description requested: waiting for an admin; refunded: `refundedUsd` went back to the wallet; declined: nothing did
+                 * @enum {string}
+                 */
+                status: "requested" | "refunded" | "declined";
+                /** @description Your reason, as sent */
+                reason: string;
+                requestedAt: string;
+                /** @description When an admin decided, once decided */
+                decidedAt?: string;
+                /** @description Refunded: the amount returned, USD (all or part of `amountUsd`) */
+                refundedUsd?: number;
+                /** @description The admin's note on the decision, when there is one */
+                note?: string;
+            };
             createdAt: string;
             /** @description false in test mode (a svc_test_ key's play money, fulfilled by the sandbox); true for live money */
             livemode: boolean;
+            /** @description On `order.cancelled` when you cancelled the order yourself (`error` CANCELLED BY RESELLER) */
+            cancelledBy?: {
+                /** @enum {string} */
+                by: "reseller";
+                /**
+                 * @description POST /orders/{orderId}/cancel, or the bot's /cancel
+                 * @enum {string}
+                 */
+                via: "api" | "bot";
+            };
         };
         WalletEventData: {
             /** @description The adjustment, USD (positive) */
@@ -549,7 +676,7 @@ export interface components {
              * @description Stable machine code, present on every failure: switch on it. Each code is described in `x-error-codes` at the top of this document
              * @enum {string}
              */
-            code: "MISSING_API_KEY" | "INVALID_API_KEY_FORMAT" | "INVALID_API_KEY" | "TEST_MODE_OFF" | "API_DISABLED" | "API_DISABLED_BY_ADMIN" | "API_NOT_ELIGIBLE" | "ACCOUNT_BANNED" | "ACCOUNT_RESTRICTED" | "IP_ALLOWLIST_REQUIRED" | "IP_NOT_ALLOWED" | "INVALID_BODY" | "INVALID_REQUEST" | "UNKNOWN_PID" | "GAME_DISABLED" | "INVALID_PRODUCT" | "PRODUCT_DISABLED" | "QUANTITY_ONLY_FOR_GAMEKEY_OR_GIFTCARD" | "INSUFFICIENT_STOCK" | "PRICE_ABOVE_MAX" | "KEY_SPENDING_LIMIT" | "INVALID_JSON" | "FORBIDDEN" | "ORDER_NOT_FOUND" | "IDEMPOTENCY_MISMATCH" | "DUPLICATE_IN_FLIGHT" | "RATE_LIMIT" | "REPLAY_QUOTA_EXCEEDED" | "ENDPOINT_NOT_FOUND" | "NOT_IMPLEMENTED" | "MAINTENANCE" | "API_ORDER_DISABLED" | "RATE_LIMIT_UNAVAILABLE" | "PLAYER_NOT_FOUND" | "INVALID_CODE" | "CODE_USED" | "SUPPLIER_UNAVAILABLE" | "TELEGRAM_WEBHOOK_FORBIDDEN" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "SERVICE_UNAVAILABLE" | "INTERNAL_ERROR";
+            code: "MISSING_API_KEY" | "INVALID_API_KEY_FORMAT" | "INVALID_API_KEY" | "TEST_MODE_OFF" | "API_DISABLED" | "API_DISABLED_BY_ADMIN" | "API_NOT_ELIGIBLE" | "ACCOUNT_BANNED" | "ACCOUNT_RESTRICTED" | "IP_ALLOWLIST_REQUIRED" | "IP_NOT_ALLOWED" | "INVALID_BODY" | "INVALID_REQUEST" | "UNKNOWN_PID" | "GAME_DISABLED" | "INVALID_PRODUCT" | "PRODUCT_DISABLED" | "QUANTITY_ONLY_FOR_GAMEKEY_OR_GIFTCARD" | "INSUFFICIENT_STOCK" | "PRICE_ABOVE_MAX" | "KEY_SPENDING_LIMIT" | "INVALID_JSON" | "FORBIDDEN" | "ORDER_NOT_FOUND" | "IDEMPOTENCY_MISMATCH" | "ORDER_WITH_SUPPLIER" | "ORDER_FINISHED" | "REFUND_NOT_AVAILABLE" | "REFUND_WINDOW_CLOSED" | "REFUND_ALREADY_REQUESTED" | "DUPLICATE_IN_FLIGHT" | "RATE_LIMIT" | "REPLAY_QUOTA_EXCEEDED" | "ENDPOINT_NOT_FOUND" | "NOT_IMPLEMENTED" | "MAINTENANCE" | "API_ORDER_DISABLED" | "RATE_LIMIT_UNAVAILABLE" | "PLAYER_NOT_FOUND" | "INVALID_CODE" | "CODE_USED" | "SUPPLIER_UNAVAILABLE" | "TELEGRAM_WEBHOOK_FORBIDDEN" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "SERVICE_UNAVAILABLE" | "INTERNAL_ERROR";
             /** @description INVALID_BODY, INVALID_REQUEST (and a malformed INVALID_CODE): each field that failed and why */
             details?: {
                 field: string;
@@ -660,6 +787,23 @@ export interface components {
             codes?: string[];
             /** @description Seconds from placement to completion or cancellation, on finished orders */
             durationSec?: number;
+            /** @description Present on a completed order once you asked for its refund (POST /orders/{orderId}/refund-request) */
+            refundRequest?: {
+                /**
+                 * @description requested: waiting for an admin; refunded: `refundedUsd` went back to the wallet; declined: nothing did
+                 * @enum {string}
+                 */
+                status: "requested" | "refunded" | "declined";
+                /** @description Your reason, as sent */
+                reason: string;
+                requestedAt: string;
+                /** @description When an admin decided, once decided */
+                decidedAt?: string;
+                /** @description Refunded: the amount returned, USD (all or part of `amountUsd`) */
+                refundedUsd?: number;
+                /** @description The admin's note on the decision, when there is one */
+                note?: string;
+            };
             createdAt: string;
             /** @description false in test mode (a svc_test_ key's play money, fulfilled by the sandbox); true for live money */
             livemode: boolean;
@@ -694,7 +838,7 @@ export interface components {
             /** @description Per account, from 1, without gaps */
             sequence: number;
             /** @enum {string} */
-            type: "order.completed" | "order.cancelled" | "order.pending" | "order.flagged" | "wallet.credited" | "wallet.debited" | "balance.low" | "endpoint.test";
+            type: "order.completed" | "order.cancelled" | "order.pending" | "order.flagged" | "order.refund_requested" | "order.refunded" | "order.refund_declined" | "wallet.credited" | "wallet.debited" | "balance.low" | "endpoint.test";
             /** @description When the event happened (ISO 8601) */
             timestamp: string;
             /** @description false in test mode (a svc_test_ key's play money, fulfilled by the sandbox); true for live money */
@@ -1838,6 +1982,23 @@ export interface operations {
                         codes?: string[];
                         /** @description Seconds from placement to completion or cancellation, on finished orders */
                         durationSec?: number;
+                        /** @description Present on a completed order once you asked for its refund (POST /orders/{orderId}/refund-request) */
+                        refundRequest?: {
+                            /**
+                             * @description requested: waiting for an admin; refunded: `refundedUsd` went back to the wallet; declined: nothing did
+                             * @enum {string}
+                             */
+                            status: "requested" | "refunded" | "declined";
+                            /** @description Your reason, as sent */
+                            reason: string;
+                            requestedAt: string;
+                            /** @description When an admin decided, once decided */
+                            decidedAt?: string;
+                            /** @description Refunded: the amount returned, USD (all or part of `amountUsd`) */
+                            refundedUsd?: number;
+                            /** @description The admin's note on the decision, when there is one */
+                            note?: string;
+                        };
                         createdAt: string;
                         /** @description false in test mode (a svc_test_ key's play money, fulfilled by the sandbox); true for live money */
                         livemode: boolean;
@@ -2180,6 +2341,23 @@ export interface operations {
                         codes?: string[];
                         /** @description Seconds from placement to completion or cancellation, on finished orders */
                         durationSec?: number;
+                        /** @description Present on a completed order once you asked for its refund (POST /orders/{orderId}/refund-request) */
+                        refundRequest?: {
+                            /**
+                             * @description requested: waiting for an admin; refunded: `refundedUsd` went back to the wallet; declined: nothing did
+                             * @enum {string}
+                             */
+                            status: "requested" | "refunded" | "declined";
+                            /** @description Your reason, as sent */
+                            reason: string;
+                            requestedAt: string;
+                            /** @description When an admin decided, once decided */
+                            decidedAt?: string;
+                            /** @description Refunded: the amount returned, USD (all or part of `amountUsd`) */
+                            refundedUsd?: number;
+                            /** @description The admin's note on the decision, when there is one */
+                            note?: string;
+                        };
                         createdAt: string;
                         /** @description false in test mode (a svc_test_ key's play money, fulfilled by the sandbox); true for live money */
                         livemode: boolean;
@@ -2275,6 +2453,671 @@ export interface operations {
             };
             /** @description `ORDER_NOT_FOUND` (ORDER NOT FOUND): No order of your account matches the reference (another account's order is not found either). */
             404: {
+                headers: {
+                    /** @description Each window's calls admitted now and seconds until that grows: `"burst";r=9;t=1, "minute";r=79;t=60` */
+                    RateLimit?: string;
+                    /** @description The key's quotas: `"burst";q=10;w=1, "minute";q=80;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description The binding window's quota (the one with fewer calls left) */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Calls left in the binding window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the binding window frees a slot */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description The request's id, as in the service's log line for it: the `X-Request-Id` you sent (1-128 of `A-Za-z0-9._:@/+=-`), or a UUID the service made. Quote it when you ask support about a request. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `RATE_LIMIT` (TOO MANY REQUESTS): More than 10 calls in a rolling second or 80 in a rolling minute for this key, or too many failed authentications from your address. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying: sent with `RATE_LIMIT` */
+                    "Retry-After": number;
+                    /** @description Each window's calls admitted now and seconds until that grows: `"burst";r=9;t=1, "minute";r=79;t=60` */
+                    RateLimit?: string;
+                    /** @description The key's quotas: `"burst";q=10;w=1, "minute";q=80;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description The binding window's quota (the one with fewer calls left) */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Calls left in the binding window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the binding window frees a slot */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description The request's id, as in the service's log line for it: the `X-Request-Id` you sent (1-128 of `A-Za-z0-9._:@/+=-`), or a UUID the service made. Quote it when you ask support about a request. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `INTERNAL_ERROR` (INTERNAL ERROR): An unexpected failure on our side. */
+            500: {
+                headers: {
+                    /** @description Each window's calls admitted now and seconds until that grows: `"burst";r=9;t=1, "minute";r=79;t=60` */
+                    RateLimit?: string;
+                    /** @description The key's quotas: `"burst";q=10;w=1, "minute";q=80;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description The binding window's quota (the one with fewer calls left) */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Calls left in the binding window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the binding window frees a slot */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description The request's id, as in the service's log line for it: the `X-Request-Id` you sent (1-128 of `A-Za-z0-9._:@/+=-`), or a UUID the service made. Quote it when you ask support about a request. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /**
+             * @description `RATE_LIMIT_UNAVAILABLE` (RATE_LIMIT_UNAVAILABLE): The rate-limit store did not answer in time; nothing was done.
+             *
+             *     `SERVICE_UNAVAILABLE` (SERVICE UNAVAILABLE): The database did not answer, or (`GET /ledger` statements) the service is already streaming its most statements at once or this key already streams one, or a `next start` server was still starting and could not yet tell the client's address; nothing was done.
+             */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying: sent with `RATE_LIMIT_UNAVAILABLE`, `SERVICE_UNAVAILABLE` */
+                    "Retry-After": number;
+                    /** @description Each window's calls admitted now and seconds until that grows: `"burst";r=9;t=1, "minute";r=79;t=60` */
+                    RateLimit?: string;
+                    /** @description The key's quotas: `"burst";q=10;w=1, "minute";q=80;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description The binding window's quota (the one with fewer calls left) */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Calls left in the binding window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the binding window frees a slot */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description The request's id, as in the service's log line for it: the `X-Request-Id` you sent (1-128 of `A-Za-z0-9._:@/+=-`), or a UUID the service made. Quote it when you ask support about a request. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    cancelOrder: {
+        parameters: {
+            query?: {
+                /**
+                 * @description Read `orderId` as this kind of reference only. Without it, the first kind that matches wins: publicId, then trxid, then idempotencyKey, then the numeric id
+                 * @example publicId
+                 */
+                by?: "publicId" | "trxid" | "idempotencyKey" | "id";
+            };
+            header?: never;
+            path: {
+                /**
+                 * @description The public id (SVCAPI-...), your trxid, your idempotency key, or the numeric id. When it matches several of your orders, the first kind that matches wins: publicId, then trxid (newest order with it), then idempotencyKey, then the numeric id; the response header Order-Matched-By says which
+                 * @example SVCAPI-BR-2N9C-7F3KQ1
+                 */
+                orderId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    /** @description Each window's calls admitted now and seconds until that grows: `"burst";r=9;t=1, "minute";r=79;t=60` */
+                    RateLimit: string;
+                    /** @description The key's quotas: `"burst";q=10;w=1, "minute";q=80;w=60` */
+                    "RateLimit-Policy": string;
+                    /** @description The binding window's quota (the one with fewer calls left) */
+                    "X-RateLimit-Limit": number;
+                    /** @description Calls left in the binding window */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Seconds until the binding window frees a slot */
+                    "X-RateLimit-Reset": number;
+                    /** @description The request's id, as in the service's log line for it: the `X-Request-Id` you sent (1-128 of `A-Za-z0-9._:@/+=-`), or a UUID the service made. Quote it when you ask support about a request. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description false for an order cancelled at placement (INSUFFICIENT BALANCE) */
+                        orderCreated: boolean;
+                        /**
+                         * @description Public id SVCAPI-<line code>-<base36>-<hash>
+                         * @example SVCAPI-BR-2N9C-7F3KQ1
+                         */
+                        orderId: string;
+                        trxid: string;
+                        /** @enum {string} */
+                        status: "pending" | "processing" | "completed" | "cancelled";
+                        /** @description Line slug */
+                        game: string;
+                        packName: string;
+                        /** @description Total charged (unit price x quantity), USD */
+                        amountUsd: number;
+                        quantity: number;
+                        /** @description As sent in the order, on lines that take it */
+                        userId?: string;
+                        /** @description As sent in the order, on lines that take it */
+                        zoneId?: string;
+                        /** @description As sent in the order (a label such as NA stays NA), on lines that take it */
+                        serverId?: string;
+                        /**
+                         * @description Present (true) while an admin must settle the order: the supplier's outcome was not settled in time, and an admin will complete it or cancel and refund it. The status stays pending or processing meanwhile; absent on every other order
+                         * @enum {boolean}
+                         */
+                        awaitingAdmin?: true;
+                        /** @description Present on cancelled orders: why */
+                        error?: string;
+                        /** @description Present on cancelled orders: true when the charge was returned to the wallet, false when nothing was charged */
+                        refunded?: boolean;
+                        /** @description Game-key and gift-card codes, on completed orders, shown only to their owner */
+                        codes?: string[];
+                        /** @description Seconds from placement to completion or cancellation, on finished orders */
+                        durationSec?: number;
+                        /** @description Present on a completed order once you asked for its refund (POST /orders/{orderId}/refund-request) */
+                        refundRequest?: {
+                            /**
+                             * @description requested: waiting for an admin; refunded: `refundedUsd` went back to the wallet; declined: nothing did
+                             * @enum {string}
+                             */
+                            status: "requested" | "refunded" | "declined";
+                            /** @description Your reason, as sent */
+                            reason: string;
+                            requestedAt: string;
+                            /** @description When an admin decided, once decided */
+                            decidedAt?: string;
+                            /** @description Refunded: the amount returned, USD (all or part of `amountUsd`) */
+                            refundedUsd?: number;
+                            /** @description The admin's note on the decision, when there is one */
+                            note?: string;
+                        };
+                        createdAt: string;
+                        /** @description false in test mode (a svc_test_ key's play money, fulfilled by the sandbox); true for live money */
+                        livemode: boolean;
+                        /** @enum {boolean} */
+                        success: true;
+                    };
+                };
+            };
+            /** @description `INVALID_REQUEST` (INVALID REQUEST): `pid` or `trxid` missing (absent, `null` or empty), an identifier the line requires missing or not allowed (`userId`, `zoneId`, `serverId`), or a query parameter out of range. `details` says which. */
+            400: {
+                headers: {
+                    /** @description Each window's calls admitted now and seconds until that grows: `"burst";r=9;t=1, "minute";r=79;t=60` */
+                    RateLimit?: string;
+                    /** @description The key's quotas: `"burst";q=10;w=1, "minute";q=80;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description The binding window's quota (the one with fewer calls left) */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Calls left in the binding window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the binding window frees a slot */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description The request's id, as in the service's log line for it: the `X-Request-Id` you sent (1-128 of `A-Za-z0-9._:@/+=-`), or a UUID the service made. Quote it when you ask support about a request. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /**
+             * @description `MISSING_API_KEY` (API key missing: send X-API-Key or Authorization: Bearer): No `X-API-Key` header and no `Authorization: Bearer` token.
+             *
+             *     `INVALID_API_KEY_FORMAT` (API key is malformed: expected svc_ followed by 40 letters and digits): The key is not `svc_` (a test key: `svc_test_`) followed by 40 letters and digits.
+             *
+             *     `INVALID_API_KEY` (API key is unknown or revoked): No live key has this value (unknown, or revoked in the bot).
+             *
+             *     `TEST_MODE_OFF` (Test mode is turned off on this service: use a live key): A test key (`svc_test_`) was sent to a deployment that runs with TEST_MODE=0.
+             */
+            401: {
+                headers: {
+                    /** @description Each window's calls admitted now and seconds until that grows: `"burst";r=9;t=1, "minute";r=79;t=60` */
+                    RateLimit?: string;
+                    /** @description The key's quotas: `"burst";q=10;w=1, "minute";q=80;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description The binding window's quota (the one with fewer calls left) */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Calls left in the binding window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the binding window frees a slot */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description The request's id, as in the service's log line for it: the `X-Request-Id` you sent (1-128 of `A-Za-z0-9._:@/+=-`), or a UUID the service made. Quote it when you ask support about a request. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /**
+             * @description `API_DISABLED` (API access is turned off for this account: send /api on to the bot): The account holder has not turned API access on.
+             *
+             *     `API_DISABLED_BY_ADMIN` (API access was turned off for this account by an administrator): An administrator blocked API access for the account.
+             *
+             *     `API_NOT_ELIGIBLE` (This account does not meet the rules for API use yet): The eligibility rule is on and the account does not meet it yet (age or total funding); or, on `/brvvfy`, `/mobavfy` and `/rdmbr`, the account has never been funded (`SUPPLIER_CALLS_REQUIRE_FUNDING`, on by default).
+             *
+             *     `ACCOUNT_BANNED` (This account is banned): The account is banned.
+             *
+             *     `ACCOUNT_RESTRICTED` (This account is temporarily restricted): The account is restricted for a while; the body's `restrictedUntil` says until when.
+             *
+             *     `IP_ALLOWLIST_REQUIRED` (This key requires an IP allowlist and its list is empty: add an address in the bot): The key requires an IP allowlist and its list is empty (`GET /my-ip` still answers).
+             *
+             *     `IP_NOT_ALLOWED` (Your IP address is not on this key's allowlist): The caller's address is not on the key's allowlist (`GET /my-ip` still answers).
+             */
+            403: {
+                headers: {
+                    /** @description Each window's calls admitted now and seconds until that grows: `"burst";r=9;t=1, "minute";r=79;t=60` */
+                    RateLimit?: string;
+                    /** @description The key's quotas: `"burst";q=10;w=1, "minute";q=80;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description The binding window's quota (the one with fewer calls left) */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Calls left in the binding window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the binding window frees a slot */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description The request's id, as in the service's log line for it: the `X-Request-Id` you sent (1-128 of `A-Za-z0-9._:@/+=-`), or a UUID the service made. Quote it when you ask support about a request. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `ORDER_NOT_FOUND` (ORDER NOT FOUND): No order of your account matches the reference (another account's order is not found either). */
+            404: {
+                headers: {
+                    /** @description Each window's calls admitted now and seconds until that grows: `"burst";r=9;t=1, "minute";r=79;t=60` */
+                    RateLimit?: string;
+                    /** @description The key's quotas: `"burst";q=10;w=1, "minute";q=80;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description The binding window's quota (the one with fewer calls left) */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Calls left in the binding window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the binding window frees a slot */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description The request's id, as in the service's log line for it: the `X-Request-Id` you sent (1-128 of `A-Za-z0-9._:@/+=-`), or a UUID the service made. Quote it when you ask support about a request. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /**
+             * @description `ORDER_WITH_SUPPLIER` (ORDER WITH SUPPLIER): `POST /orders/{orderId}/cancel`: the top-up has been sent to a supplier, so its outcome is the supplier's; nothing was changed. The body's `status` is the order's.
+             *
+             *     `ORDER_FINISHED` (ORDER FINISHED): `POST /orders/{orderId}/cancel`: the order is already completed or cancelled (a second cancel of the same order lands here); nothing was changed. The body's `status` is the order's.
+             */
+            409: {
+                headers: {
+                    /** @description Each window's calls admitted now and seconds until that grows: `"burst";r=9;t=1, "minute";r=79;t=60` */
+                    RateLimit?: string;
+                    /** @description The key's quotas: `"burst";q=10;w=1, "minute";q=80;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description The binding window's quota (the one with fewer calls left) */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Calls left in the binding window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the binding window frees a slot */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description The request's id, as in the service's log line for it: the `X-Request-Id` you sent (1-128 of `A-Za-z0-9._:@/+=-`), or a UUID the service made. Quote it when you ask support about a request. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `RATE_LIMIT` (TOO MANY REQUESTS): More than 10 calls in a rolling second or 80 in a rolling minute for this key, or too many failed authentications from your address. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying: sent with `RATE_LIMIT` */
+                    "Retry-After": number;
+                    /** @description Each window's calls admitted now and seconds until that grows: `"burst";r=9;t=1, "minute";r=79;t=60` */
+                    RateLimit?: string;
+                    /** @description The key's quotas: `"burst";q=10;w=1, "minute";q=80;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description The binding window's quota (the one with fewer calls left) */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Calls left in the binding window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the binding window frees a slot */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description The request's id, as in the service's log line for it: the `X-Request-Id` you sent (1-128 of `A-Za-z0-9._:@/+=-`), or a UUID the service made. Quote it when you ask support about a request. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `INTERNAL_ERROR` (INTERNAL ERROR): An unexpected failure on our side. */
+            500: {
+                headers: {
+                    /** @description Each window's calls admitted now and seconds until that grows: `"burst";r=9;t=1, "minute";r=79;t=60` */
+                    RateLimit?: string;
+                    /** @description The key's quotas: `"burst";q=10;w=1, "minute";q=80;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description The binding window's quota (the one with fewer calls left) */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Calls left in the binding window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the binding window frees a slot */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description The request's id, as in the service's log line for it: the `X-Request-Id` you sent (1-128 of `A-Za-z0-9._:@/+=-`), or a UUID the service made. Quote it when you ask support about a request. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /**
+             * @description `RATE_LIMIT_UNAVAILABLE` (RATE_LIMIT_UNAVAILABLE): The rate-limit store did not answer in time; nothing was done.
+             *
+             *     `SERVICE_UNAVAILABLE` (SERVICE UNAVAILABLE): The database did not answer, or (`GET /ledger` statements) the service is already streaming its most statements at once or this key already streams one, or a `next start` server was still starting and could not yet tell the client's address; nothing was done.
+             */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying: sent with `RATE_LIMIT_UNAVAILABLE`, `SERVICE_UNAVAILABLE` */
+                    "Retry-After": number;
+                    /** @description Each window's calls admitted now and seconds until that grows: `"burst";r=9;t=1, "minute";r=79;t=60` */
+                    RateLimit?: string;
+                    /** @description The key's quotas: `"burst";q=10;w=1, "minute";q=80;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description The binding window's quota (the one with fewer calls left) */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Calls left in the binding window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the binding window frees a slot */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description The request's id, as in the service's log line for it: the `X-Request-Id` you sent (1-128 of `A-Za-z0-9._:@/+=-`), or a UUID the service made. Quote it when you ask support about a request. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    requestRefund: {
+        parameters: {
+            query?: {
+                /**
+                 * @description Read `orderId` as this kind of reference only. Without it, the first kind that matches wins: publicId, then trxid, then idempotencyKey, then the numeric id
+                 * @example publicId
+                 */
+                by?: "publicId" | "trxid" | "idempotencyKey" | "id";
+            };
+            header?: never;
+            path: {
+                /**
+                 * @description The public id (SVCAPI-...), your trxid, your idempotency key, or the numeric id. When it matches several of your orders, the first kind that matches wins: publicId, then trxid (newest order with it), then idempotencyKey, then the numeric id; the response header Order-Matched-By says which
+                 * @example SVCAPI-BR-2N9C-7F3KQ1
+                 */
+                orderId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description Why you ask for the refund (up to 500 characters); the admin who decides reads it */
+                    reason: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    /** @description Each window's calls admitted now and seconds until that grows: `"burst";r=9;t=1, "minute";r=79;t=60` */
+                    RateLimit: string;
+                    /** @description The key's quotas: `"burst";q=10;w=1, "minute";q=80;w=60` */
+                    "RateLimit-Policy": string;
+                    /** @description The binding window's quota (the one with fewer calls left) */
+                    "X-RateLimit-Limit": number;
+                    /** @description Calls left in the binding window */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Seconds until the binding window frees a slot */
+                    "X-RateLimit-Reset": number;
+                    /** @description The request's id, as in the service's log line for it: the `X-Request-Id` you sent (1-128 of `A-Za-z0-9._:@/+=-`), or a UUID the service made. Quote it when you ask support about a request. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description false for an order cancelled at placement (INSUFFICIENT BALANCE) */
+                        orderCreated: boolean;
+                        /**
+                         * @description Public id SVCAPI-<line code>-<base36>-<hash>
+                         * @example SVCAPI-BR-2N9C-7F3KQ1
+                         */
+                        orderId: string;
+                        trxid: string;
+                        /** @enum {string} */
+                        status: "pending" | "processing" | "completed" | "cancelled";
+                        /** @description Line slug */
+                        game: string;
+                        packName: string;
+                        /** @description Total charged (unit price x quantity), USD */
+                        amountUsd: number;
+                        quantity: number;
+                        /** @description As sent in the order, on lines that take it */
+                        userId?: string;
+                        /** @description As sent in the order, on lines that take it */
+                        zoneId?: string;
+                        /** @description As sent in the order (a label such as NA stays NA), on lines that take it */
+                        serverId?: string;
+                        /**
+                         * @description Present (true) while an admin must settle the order: the supplier's outcome was not settled in time, and an admin will complete it or cancel and refund it. The status stays pending or processing meanwhile; absent on every other order
+                         * @enum {boolean}
+                         */
+                        awaitingAdmin?: true;
+                        /** @description Present on cancelled orders: why */
+                        error?: string;
+                        /** @description Present on cancelled orders: true when the charge was returned to the wallet, false when nothing was charged */
+                        refunded?: boolean;
+                        /** @description Game-key and gift-card codes, on completed orders, shown only to their owner */
+                        codes?: string[];
+                        /** @description Seconds from placement to completion or cancellation, on finished orders */
+                        durationSec?: number;
+                        /** @description Present on a completed order once you asked for its refund (POST /orders/{orderId}/refund-request) */
+                        refundRequest?: {
+                            /**
+                             * @description requested: waiting for an admin; refunded: `refundedUsd` went back to the wallet; declined: nothing did
+                             * @enum {string}
+                             */
+                            status: "requested" | "refunded" | "declined";
+                            /** @description Your reason, as sent */
+                            reason: string;
+                            requestedAt: string;
+                            /** @description When an admin decided, once decided */
+                            decidedAt?: string;
+                            /** @description Refunded: the amount returned, USD (all or part of `amountUsd`) */
+                            refundedUsd?: number;
+                            /** @description The admin's note on the decision, when there is one */
+                            note?: string;
+                        };
+                        createdAt: string;
+                        /** @description false in test mode (a svc_test_ key's play money, fulfilled by the sandbox); true for live money */
+                        livemode: boolean;
+                        /** @enum {boolean} */
+                        success: true;
+                    };
+                };
+            };
+            /**
+             * @description `INVALID_BODY` (INVALID BODY): The body fails its schema: a wrong type, an out-of-range value, a missing field other than `pid`/`trxid`, or not a JSON object. `details` lists `{ field, message }`.
+             *
+             *     `INVALID_REQUEST` (INVALID REQUEST): `pid` or `trxid` missing (absent, `null` or empty), an identifier the line requires missing or not allowed (`userId`, `zoneId`, `serverId`), or a query parameter out of range. `details` says which.
+             */
+            400: {
+                headers: {
+                    /** @description Each window's calls admitted now and seconds until that grows: `"burst";r=9;t=1, "minute";r=79;t=60` */
+                    RateLimit?: string;
+                    /** @description The key's quotas: `"burst";q=10;w=1, "minute";q=80;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description The binding window's quota (the one with fewer calls left) */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Calls left in the binding window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the binding window frees a slot */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description The request's id, as in the service's log line for it: the `X-Request-Id` you sent (1-128 of `A-Za-z0-9._:@/+=-`), or a UUID the service made. Quote it when you ask support about a request. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /**
+             * @description `MISSING_API_KEY` (API key missing: send X-API-Key or Authorization: Bearer): No `X-API-Key` header and no `Authorization: Bearer` token.
+             *
+             *     `INVALID_API_KEY_FORMAT` (API key is malformed: expected svc_ followed by 40 letters and digits): The key is not `svc_` (a test key: `svc_test_`) followed by 40 letters and digits.
+             *
+             *     `INVALID_API_KEY` (API key is unknown or revoked): No live key has this value (unknown, or revoked in the bot).
+             *
+             *     `TEST_MODE_OFF` (Test mode is turned off on this service: use a live key): A test key (`svc_test_`) was sent to a deployment that runs with TEST_MODE=0.
+             *
+             *     `INVALID_JSON` (INVALID JSON): The body is not valid JSON (401, as the contract says).
+             */
+            401: {
+                headers: {
+                    /** @description Each window's calls admitted now and seconds until that grows: `"burst";r=9;t=1, "minute";r=79;t=60` */
+                    RateLimit?: string;
+                    /** @description The key's quotas: `"burst";q=10;w=1, "minute";q=80;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description The binding window's quota (the one with fewer calls left) */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Calls left in the binding window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the binding window frees a slot */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description The request's id, as in the service's log line for it: the `X-Request-Id` you sent (1-128 of `A-Za-z0-9._:@/+=-`), or a UUID the service made. Quote it when you ask support about a request. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /**
+             * @description `API_DISABLED` (API access is turned off for this account: send /api on to the bot): The account holder has not turned API access on.
+             *
+             *     `API_DISABLED_BY_ADMIN` (API access was turned off for this account by an administrator): An administrator blocked API access for the account.
+             *
+             *     `API_NOT_ELIGIBLE` (This account does not meet the rules for API use yet): The eligibility rule is on and the account does not meet it yet (age or total funding); or, on `/brvvfy`, `/mobavfy` and `/rdmbr`, the account has never been funded (`SUPPLIER_CALLS_REQUIRE_FUNDING`, on by default).
+             *
+             *     `ACCOUNT_BANNED` (This account is banned): The account is banned.
+             *
+             *     `ACCOUNT_RESTRICTED` (This account is temporarily restricted): The account is restricted for a while; the body's `restrictedUntil` says until when.
+             *
+             *     `IP_ALLOWLIST_REQUIRED` (This key requires an IP allowlist and its list is empty: add an address in the bot): The key requires an IP allowlist and its list is empty (`GET /my-ip` still answers).
+             *
+             *     `IP_NOT_ALLOWED` (Your IP address is not on this key's allowlist): The caller's address is not on the key's allowlist (`GET /my-ip` still answers).
+             */
+            403: {
+                headers: {
+                    /** @description Each window's calls admitted now and seconds until that grows: `"burst";r=9;t=1, "minute";r=79;t=60` */
+                    RateLimit?: string;
+                    /** @description The key's quotas: `"burst";q=10;w=1, "minute";q=80;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description The binding window's quota (the one with fewer calls left) */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Calls left in the binding window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the binding window frees a slot */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description The request's id, as in the service's log line for it: the `X-Request-Id` you sent (1-128 of `A-Za-z0-9._:@/+=-`), or a UUID the service made. Quote it when you ask support about a request. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `ORDER_NOT_FOUND` (ORDER NOT FOUND): No order of your account matches the reference (another account's order is not found either). */
+            404: {
+                headers: {
+                    /** @description Each window's calls admitted now and seconds until that grows: `"burst";r=9;t=1, "minute";r=79;t=60` */
+                    RateLimit?: string;
+                    /** @description The key's quotas: `"burst";q=10;w=1, "minute";q=80;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description The binding window's quota (the one with fewer calls left) */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Calls left in the binding window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the binding window frees a slot */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description The request's id, as in the service's log line for it: the `X-Request-Id` you sent (1-128 of `A-Za-z0-9._:@/+=-`), or a UUID the service made. Quote it when you ask support about a request. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /**
+             * @description `REFUND_NOT_AVAILABLE` (REFUND NOT AVAILABLE): `POST /orders/{orderId}/refund-request`: the order is not completed (cancel it instead while it can be), or its line takes no refund requests.
+             *
+             *     `REFUND_WINDOW_CLOSED` (REFUND WINDOW CLOSED): `POST /orders/{orderId}/refund-request`: the line's refund window after completion has passed. The body's `closedAt` says when it closed.
+             *
+             *     `REFUND_ALREADY_REQUESTED` (REFUND ALREADY REQUESTED): `POST /orders/{orderId}/refund-request`: the order already has a refund request (one per order); nothing was changed.
+             */
+            409: {
+                headers: {
+                    /** @description Each window's calls admitted now and seconds until that grows: `"burst";r=9;t=1, "minute";r=79;t=60` */
+                    RateLimit?: string;
+                    /** @description The key's quotas: `"burst";q=10;w=1, "minute";q=80;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description The binding window's quota (the one with fewer calls left) */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Calls left in the binding window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the binding window frees a slot */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description The request's id, as in the service's log line for it: the `X-Request-Id` you sent (1-128 of `A-Za-z0-9._:@/+=-`), or a UUID the service made. Quote it when you ask support about a request. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `PAYLOAD_TOO_LARGE` (PAYLOAD TOO LARGE): The body is larger than the limit (16 KiB by default); the body's `maxBytes` says the limit. */
+            413: {
+                headers: {
+                    /** @description Each window's calls admitted now and seconds until that grows: `"burst";r=9;t=1, "minute";r=79;t=60` */
+                    RateLimit?: string;
+                    /** @description The key's quotas: `"burst";q=10;w=1, "minute";q=80;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description The binding window's quota (the one with fewer calls left) */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Calls left in the binding window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the binding window frees a slot */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description The request's id, as in the service's log line for it: the `X-Request-Id` you sent (1-128 of `A-Za-z0-9._:@/+=-`), or a UUID the service made. Quote it when you ask support about a request. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `UNSUPPORTED_MEDIA_TYPE` (UNSUPPORTED MEDIA TYPE: send Content-Type: application/json): A POST body without `Content-Type: application/json`. */
+            415: {
                 headers: {
                     /** @description Each window's calls admitted now and seconds until that grows: `"burst";r=9;t=1, "minute";r=79;t=60` */
                     RateLimit?: string;
@@ -4319,6 +5162,138 @@ export interface operations {
                 "application/json": {
                     /** @enum {string} */
                     type: "order.flagged";
+                    /** @description When the event happened (ISO 8601) */
+                    timestamp: string;
+                    /** @description false in test mode (a svc_test_ key's play money, fulfilled by the sandbox); true for live money */
+                    livemode: boolean;
+                    data: components["schemas"]["OrderEventData"];
+                };
+            };
+        };
+        responses: {
+            /** @description Any 2xx: delivered */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Gone: disables the endpoint */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    orderRefundRequestedWebhook: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The event id (evt_...): the same on every attempt and replay; dedupe on it */
+                "webhook-id": string;
+                /** @description Unix seconds when this attempt was signed */
+                "webhook-timestamp": string;
+                /** @description Space-separated `v1,<base64 HMAC-SHA256 of id.timestamp.body>` with the endpoint's whsec_ secret; two signatures for a day after /webhook secret rotates it (the new and the previous secret) */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @enum {string} */
+                    type: "order.refund_requested";
+                    /** @description When the event happened (ISO 8601) */
+                    timestamp: string;
+                    /** @description false in test mode (a svc_test_ key's play money, fulfilled by the sandbox); true for live money */
+                    livemode: boolean;
+                    data: components["schemas"]["OrderEventData"];
+                };
+            };
+        };
+        responses: {
+            /** @description Any 2xx: delivered */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Gone: disables the endpoint */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    orderRefundedWebhook: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The event id (evt_...): the same on every attempt and replay; dedupe on it */
+                "webhook-id": string;
+                /** @description Unix seconds when this attempt was signed */
+                "webhook-timestamp": string;
+                /** @description Space-separated `v1,<base64 HMAC-SHA256 of id.timestamp.body>` with the endpoint's whsec_ secret; two signatures for a day after /webhook secret rotates it (the new and the previous secret) */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @enum {string} */
+                    type: "order.refunded";
+                    /** @description When the event happened (ISO 8601) */
+                    timestamp: string;
+                    /** @description false in test mode (a svc_test_ key's play money, fulfilled by the sandbox); true for live money */
+                    livemode: boolean;
+                    data: components["schemas"]["OrderEventData"];
+                };
+            };
+        };
+        responses: {
+            /** @description Any 2xx: delivered */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Gone: disables the endpoint */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    orderRefundDeclinedWebhook: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The event id (evt_...): the same on every attempt and replay; dedupe on it */
+                "webhook-id": string;
+                /** @description Unix seconds when this attempt was signed */
+                "webhook-timestamp": string;
+                /** @description Space-separated `v1,<base64 HMAC-SHA256 of id.timestamp.body>` with the endpoint's whsec_ secret; two signatures for a day after /webhook secret rotates it (the new and the previous secret) */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @enum {string} */
+                    type: "order.refund_declined";
                     /** @description When the event happened (ISO 8601) */
                     timestamp: string;
                     /** @description false in test mode (a svc_test_ key's play money, fulfilled by the sandbox); true for live money */

@@ -34,6 +34,14 @@ export function operationMethods(send: Send) {
     getOrder: (orderId: string, query: Query<"/orders/{orderId}", "get"> = {}, call: CallOptions = {}): Promise<Ok<"/orders/{orderId}", "get">> =>
       send("get", "/orders/{orderId}", { path: { orderId }, query }, call),
 
+    /** POST /orders/{orderId}/cancel: Cancel one of your orders before it reaches a supplier */
+    cancelOrder: (orderId: string, query: Query<"/orders/{orderId}/cancel", "post"> = {}, call: CallOptions = {}): Promise<Ok<"/orders/{orderId}/cancel", "post">> =>
+      send("post", "/orders/{orderId}/cancel", { path: { orderId }, query }, call),
+
+    /** POST /orders/{orderId}/refund-request: Ask for the refund of a completed order */
+    requestRefund: (orderId: string, query: Query<"/orders/{orderId}/refund-request", "post"> = {}, body: RequestBody<"/orders/{orderId}/refund-request">, call: CallOptions = {}): Promise<Ok<"/orders/{orderId}/refund-request", "post">> =>
+      send("post", "/orders/{orderId}/refund-request", { path: { orderId }, query, body }, call),
+
     /** GET /history: The calling key's orders, newest first */
     getHistory: (query: Query<"/history", "get"> = {}, call: CallOptions = {}): Promise<Ok<"/history", "get">> =>
       send("get", "/history", { query }, call),

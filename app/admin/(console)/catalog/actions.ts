@@ -6,6 +6,7 @@
 // must match Host): that is the CSRF protection.
 import { revalidatePath } from "next/cache";
 import { setLineOrderable } from "@/lib/catalog/set-line-orderable";
+import { MAX_REFUND_WINDOW_HOURS, setLineRefundWindow } from "@/lib/catalog/set-line-refund-window";
 import { setProductActive } from "@/lib/catalog/set-product-active";
 import { setProductPrice, MAX_PRODUCT_PRICE_CENTS } from "@/lib/catalog/set-product-price";
 import { importInventoryCodes } from "@/lib/catalog/import-inventory-codes";
@@ -42,6 +43,32 @@ export async function setLineOrderableAction(_state: ActionState, formData: Form
   return {
     ok: true,
     message: `${result.slug} ${orderable ? "takes orders again" : "is closed: new orders answer GAME DISABLED"}.`,
+  };
+}
+
+export async function setLineRefundWindowAction(_state: ActionState, formData: FormData): Promise<ActionState> {
+  const gate = await requireAdminForAction("owner");
+  if ("refusal" in gate) return gate.refusal;
+  const { admin } = gate;
+  if (!isConfirmed(formData)) return NOT_CONFIRMED;
+  const lineId = idField(formData, "lineId");
+  if (lineId === undefined) return { ok: false, message: "No line given." };
+  const text = textField(formData, "refundWindowHours");
+  const hours = text === "" ? null : /^\d{1,5}$/.test(text) ? Number(text) : NaN;
+  const result = await setLineRefundWindow({ lineId, hours, actor: admin.actor });
+  revalidatePath(CATALOG);
+  if (result.status === "not_found") return { ok: false, message: "No such line." };
+  if (result.status === "invalid")
+    return {
+      ok: false,
+      message: `Refund window: whole hours from 1 to ${MAX_REFUND_WINDOW_HOURS}, or empty for none.`,
+    };
+  return {
+    ok: true,
+    message:
+      hours === null
+        ? `${result.slug} takes no refund requests.`
+        : `${result.slug} takes refund requests for ${hours} h after completion.`,
   };
 }
 

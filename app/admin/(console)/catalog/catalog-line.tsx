@@ -16,6 +16,7 @@ import {
   saveGameLineAction,
   savePackAction,
   setLineOrderableAction,
+  setLineRefundWindowAction,
   setProductActiveAction,
   setProductPriceAction,
 } from "./actions";
@@ -43,6 +44,25 @@ export function CatalogLinePanel({ line }: { line: CatalogLineWithStock }) {
           <LineFormFields line={line} />
         </ActionForm>
       </details>
+      <ActionForm
+        action={setLineRefundWindowAction}
+        submitLabel="Set refund window"
+        confirm={`Set how long after completion holders may ask for the refund of a ${line.slug} order? Empty: no refund requests.`}
+        label={`Refund window of ${line.slug}`}
+      >
+        <input type="hidden" name="lineId" value={line.id} />
+        <label>
+          Refund requests for{" "}
+          <input
+            name="refundWindowHours"
+            inputMode="numeric"
+            size={5}
+            defaultValue={line.refundWindowHours ?? ""}
+            placeholder="none"
+          />{" "}
+          h after completion
+        </label>
+      </ActionForm>
       {line.products.length > 0 ? (
         <ActionForm
           action={changeLinePricesAction}

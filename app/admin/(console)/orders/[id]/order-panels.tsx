@@ -130,7 +130,8 @@ function OrderOutcomeRows({ detail }: { detail: OrderDetail }) {
         <tr>
           <th>Codes</th>
           <td>
-            {codes.reserved} reserved, {codes.delivered} delivered (not shown here)
+            {codes.reserved} reserved, {codes.delivered} delivered
+            {codes.revoked ? `, ${codes.revoked} revoked (refunded)` : ""} (not shown here)
           </td>
         </tr>
       ) : null}

@@ -28,6 +28,14 @@ export default async function OrderPage({ params }: { params: Promise<{ id: stri
         <OrderStatusBadge status={order.status} orderCreated={order.orderCreated} needsAdmin={order.needsAdmin} />
       </h1>
       {order.needsAdmin && open ? <SettleFlaggedOrder order={order} accountName={accountName} /> : null}
+      {detail.invoice.refundRequest?.status === "requested" ? (
+        <section className="panel alert" aria-label="Refund requested">
+          <h2>Refund requested</h2>
+          <p>
+            {detail.invoice.refundRequest.reason} · decide it on <Link href="/admin/refunds">Refunds</Link>
+          </p>
+        </section>
+      ) : null}
 
       <div className="grid-2">
         <OrderFields detail={detail} accountName={accountName} />
