@@ -8,6 +8,7 @@ import type { ChildProcess } from "node:child_process";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { errorCatalogue, type ErrorKey } from "@/lib/http/errors";
 import { issueApiKey } from "@/lib/accounts/issue-api-key";
+import { setKeySpendingLimit } from "@/lib/accounts/set-key-spending-limit";
 import { fulfilOrder } from "@/lib/fulfilment/sql/fulfil-order";
 import { setLineRefundWindow } from "@/lib/catalog/set-line-refund-window";
 import { api, apiRequest, baseUrl } from "../helpers/api";
@@ -188,6 +189,20 @@ describe("every operation, successes and failures, as the document describes the
     await exchange(
       { path: "/orders", key: funded.key, body: { pid: "SVCGKAAA", trxid: newTrxid("s"), quantity: 4 } },
       { status: 400, code: "INSUFFICIENT_STOCK" },
+    );
+    await exchange(
+      { path: "/orders", key: funded.key, body: { pid: "SVCBR60", trxid: newTrxid("m"), userId: "1", maxPrice: 0.5 } },
+      { status: 409, code: "PRICE_ABOVE_MAX" },
+    );
+    await exchange(
+      { path: "/orders", key: funded.key, body: { pid: "SVCBR60", trxid: newTrxid("m"), userId: "1", maxPrice: 100 } },
+      { status: 200 },
+    );
+    const limited = await createAccount({ balanceCents: 1000 });
+    await setKeySpendingLimit(limited.accountId, limited.keyPrefix, 50, "test");
+    await exchange(
+      { path: "/orders", key: limited.key, body: { pid: "SVCBR60", trxid: newTrxid("l"), userId: "1" } },
+      { status: 403, code: "KEY_SPENDING_LIMIT" },
     );
     await exchange(
       { path: "/orders", key: funded.key, body: { pid: "SVCGA60", trxid: placed.trxid, userId: "5123456789" } },
