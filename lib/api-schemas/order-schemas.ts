@@ -49,7 +49,7 @@ export const Invoice = z
     orderCreated: z.boolean().meta({ description: "false for an order cancelled at placement (INSUFFICIENT BALANCE)" }),
     orderId: z
       .string()
-      .meta({ description: "Public id SVCAPI-<line code>-<base36>-<hash>", example: "SVCAPI-BR-2N9C-7F3KQ1" }),
+      .meta({ description: "Public id SVCAPI-<line code>-<base36>-<hash>", example: "SVCAPI-BR-0K3M9QZT-7F3KQ1" }),
     trxid: z.string(),
     status: z.enum(["pending", "processing", "completed", "cancelled"]),
     game: z.string().meta({ description: "Line slug" }),

@@ -463,7 +463,7 @@ export interface components {
             orderCreated: boolean;
             /**
              * @description Public id SVCAPI-<line code>-<base36>-<hash>
-             * @example SVCAPI-BR-2N9C-7F3KQ1
+             * @example SVCAPI-BR-0K3M9QZT-7F3KQ1
              */
             orderId: string;
             trxid: string;
@@ -604,7 +604,7 @@ export interface components {
             orderCreated: boolean;
             /**
              * @description Public id SVCAPI-<line code>-<base36>-<hash>
-             * @example SVCAPI-BR-2N9C-7F3KQ1
+             * @example SVCAPI-BR-0K3M9QZT-7F3KQ1
              */
             orderId: string;
             trxid: string;
@@ -1777,7 +1777,7 @@ export interface operations {
                         orderCreated: boolean;
                         /**
                          * @description Public id SVCAPI-<line code>-<base36>-<hash>
-                         * @example SVCAPI-BR-2N9C-7F3KQ1
+                         * @example SVCAPI-BR-0K3M9QZT-7F3KQ1
                          */
                         orderId: string;
                         trxid: string;
@@ -2080,7 +2080,7 @@ export interface operations {
             path: {
                 /**
                  * @description The public id (SVCAPI-...), your trxid, your idempotency key, or the order number (the public id's third part read as a base36 number: SVCAPI-BR-0K3M9QZT-7F3KQ1 is 43754451689). When it matches several of your orders, the first kind that matches wins: publicId, then trxid (newest order with it), then idempotencyKey, then the order number; the response header Order-Matched-By says which
-                 * @example SVCAPI-BR-2N9C-7F3KQ1
+                 * @example INV-10001
                  */
                 orderId: string;
             };
@@ -2113,7 +2113,7 @@ export interface operations {
                         orderCreated: boolean;
                         /**
                          * @description Public id SVCAPI-<line code>-<base36>-<hash>
-                         * @example SVCAPI-BR-2N9C-7F3KQ1
+                         * @example SVCAPI-BR-0K3M9QZT-7F3KQ1
                          */
                         orderId: string;
                         trxid: string;

@@ -1,5 +1,5 @@
 import { publicRoute } from "@/lib/http/public-route";
-import { completedInvoice, ORDER_ID } from "@/lib/openapi/example-values";
+import { brInvoice, completedInvoice } from "@/lib/openapi/example-values";
 import { jsonResponse } from "@/lib/http/errors";
 import { InvoiceResponse, OrderIdParams, OrderWaitQuery } from "@/lib/api-schemas/order-schemas";
 import { findOwnOrder } from "@/lib/orders/sql/read-order";
@@ -34,7 +34,8 @@ export const GET = publicRoute({
     },
   },
   example: {
-    params: { orderId: ORDER_ID },
+    // The trxid POST /orders' example places, so the examples run in order (the Postman collection) find it.
+    params: { orderId: brInvoice.trxid },
     query: { wait: "10" },
     responses: {
       completed: {
