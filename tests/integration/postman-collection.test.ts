@@ -94,6 +94,13 @@ describe("the Postman collection", () => {
     expect((await api("/api/postman.json")).status).toBe(404);
   });
 
+  it("is linked from /docs: on the page and in the document's introduction it renders", async () => {
+    const page = await fetch(baseUrl() + "/docs");
+    expect(page.status).toBe(200);
+    expect(await page.text()).toContain('href="/postman.json"');
+    expect((await api("/openapi.json")).json.info.description).toContain("[/postman.json](/postman.json)");
+  });
+
   it(
     "runs in newman with baseUrl and apiKey set: every operation answers as documented, no failure",
     { timeout: 120_000 },
