@@ -152,7 +152,7 @@ describe.each(LANGUAGES)("the $name quickstart", (language) => {
   );
 
   it(
-    "verify_webhook accepts the service's signature and refuses a tampered body, another secret and an old timestamp",
+    "verify_webhook accepts the service's signature (also beside a rotated one) and refuses a tampered body, another secret, a stale timestamp",
     { timeout: 60_000 },
     async (context) => {
       if (await interpreterMissing(language, context)) return;
@@ -172,17 +172,21 @@ describe.each(LANGUAGES)("the $name quickstart", (language) => {
         await receiver.close();
       }
       const signedAt = Number(delivery!.headers["webhook-timestamp"]);
-      const cases: { secret?: string; body?: string; now?: number; expected: string }[] = [
+      const signature = delivery!.headers["webhook-signature"]!;
+      const cases: { secret?: string; body?: string; now?: number; signature?: string; expected: string }[] = [
         { expected: "endpoint.test" },
         { body: delivery!.body.replace('"hi"', '"hj"'), expected: "refused" },
         { secret: "whsec_" + Buffer.from("another secret, 32 bytes long!!!").toString("base64"), expected: "refused" },
         { now: signedAt + 301, expected: "refused" },
         { now: signedAt - 301, expected: "refused" },
         { now: signedAt + 299, expected: "endpoint.test" },
+        // While a rotated secret overlaps, the old and the new signature come together.
+        { signature: `v1,${Buffer.alloc(32).toString("base64")} ${signature}`, expected: "endpoint.test" },
+        { signature: `v1,${Buffer.alloc(32).toString("base64")}`, expected: "refused" },
       ];
       const input = cases.map((change) => ({
         secret: change.secret ?? endpoint.secret,
-        headers: delivery!.headers,
+        headers: { ...delivery!.headers, "webhook-signature": change.signature ?? signature },
         body: change.body ?? delivery!.body,
         now: change.now ?? signedAt,
       }));
