@@ -14,6 +14,11 @@ export const HOLDER_COMMANDS: readonly CommandInfo[] = [
   { command: "newkey", usage: "/newkey [test]", description: "create an API key (shown once); test: a test key" },
   { command: "keys", usage: "/keys", description: "list your API keys" },
   { command: "revokekey", usage: "/revokekey <prefix>", description: "revoke a key" },
+  {
+    command: "keylimit",
+    usage: "/keylimit <key-prefix> <usd>|off",
+    description: "cap what a key's orders may charge per UTC day",
+  },
   { command: "api", usage: "/api on|off", description: "turn API access on or off" },
   {
     command: "ip",
@@ -21,6 +26,17 @@ export const HOLDER_COMMANDS: readonly CommandInfo[] = [
     description: "manage a key's IP allowlist",
   },
   { command: "balance", usage: "/balance", description: "wallet balance (live and test)" },
+  {
+    command: "deposit",
+    usage: "/deposit <usd>",
+    description: "fund your wallet: payment details, a unique amount and a reference",
+  },
+  { command: "deposits", usage: "/deposits", description: "your deposit requests and their states" },
+  {
+    command: "proof",
+    usage: "/proof <text>",
+    description: "proof of a transfer as text (or send a photo or a document)",
+  },
   { command: "testcredit", usage: "/testcredit <usd>", description: "add play money to your test wallet" },
   { command: "testreset", usage: "/testreset", description: "empty your test wallet" },
   { command: "orders", usage: "/orders", description: "your last 10 orders" },
@@ -112,8 +128,8 @@ export function roleOfAdminCommand(command: string): AdminRole | undefined {
 export const ADMIN_CALLBACK_PREFIX = "adm:";
 
 /**
- * Every admin button is a money button (Confirm / Cancel, Approve / Reject of /credit and /debit):
- * pressing one needs the role /credit needs.
+ * Every admin button is a money button (Confirm / Cancel, Approve / Reject of /credit and /debit,
+ * Approve / Reject of a deposit request): pressing one needs the role /credit needs.
  */
 export const ADMIN_BUTTON_ROLE: AdminRole = roleOfAdminCommand("credit")!;
 

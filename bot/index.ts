@@ -21,9 +21,11 @@ import { wallet } from "./features/wallet";
 import { testMode } from "./features/test-mode";
 import { webhooks } from "./features/webhooks";
 import { link } from "./features/link";
+import { deposits } from "./features/deposits";
 import { adminWallet } from "./features/admin-wallet";
 import { adminAccounts } from "./features/admin-accounts";
 import { adminSwitches } from "./features/admin-switches";
+import { adminDeposits } from "./features/admin-deposits";
 import { fallback } from "./features/fallback";
 import { logger, messageOf } from "@/lib/observability/logger";
 
@@ -73,9 +75,15 @@ export function createBot(token: string, options: CreateBotOptions = {}): Telegr
   bot.use(ignoreForwardedCommands);
   bot.use(loadSender);
   bot.use(adminGuard);
-  bot.use(start, keys, apiAccess, ipAllowlist, wallet, testMode, webhooks, link);
+  bot.use(start, keys, apiAccess, ipAllowlist, wallet, deposits, testMode, webhooks, link);
   bot.use(
-    Composer.optional((ctx: BotContext) => ctx.sender?.isAdmin === true, adminWallet, adminAccounts, adminSwitches),
+    Composer.optional(
+      (ctx: BotContext) => ctx.sender?.isAdmin === true,
+      adminWallet,
+      adminDeposits,
+      adminAccounts,
+      adminSwitches,
+    ),
   );
   bot.use(fallback);
   return bot;

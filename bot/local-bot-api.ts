@@ -1,7 +1,8 @@
 // A Bot API server on the loopback interface that the real bot talks to over HTTP (telegram.apiRoot)
 // as it would talk to Telegram: it answers the calls the bot makes (getMe, sendMessage,
-// editMessageText, answerCallbackQuery ...) the way Telegram does, refuses HTML Telegram would
-// refuse, records every call, and builds the updates a user's message or button press produces.
+// editMessageText, answerCallbackQuery, getFile and the file download ...) the way Telegram does,
+// refuses HTML Telegram would refuse, records every call, and builds the updates a user's message,
+// photo, document or button press produces.
 // `npm run bot:console` runs the bot against it; the tests' fake Bot API (tests/helpers) extends it
 // with polling, webhooks and injected failures.
 import http from "node:http";
@@ -58,6 +59,8 @@ export class LocalBotApi<Call extends RecordedCall = RecordedCall> {
   readonly calls: Call[] = [];
   readonly apiRoot: string;
 
+  /** Files users sent (addFile): getFile names them, /file/bot<token>/<path> serves their bytes. */
+  private readonly files = new Map<string, { bytes: Buffer; path: string; uniqueId: string }>();
   private nextUpdate: number;
   private readonly updateIds: (() => number) | undefined;
   protected nextMessage = 1;
@@ -111,6 +114,49 @@ export class LocalBotApi<Call extends RecordedCall = RecordedCall> {
         ...(command ? { entities: [{ type: "bot_command" as const, offset: 0, length: command[0].length }] } : {}),
       },
     } as Update;
+  }
+
+  /** Stores a file as Telegram does when a user sends one; the file_id the update carries. */
+  addFile(bytes: Uint8Array, name: string): { file_id: string; file_unique_id: string; file_size: number } {
+    const n = this.files.size + 1;
+    const fileId = `file-${n}-${Math.random().toString(36).slice(2, 10)}`;
+    const uniqueId = `u${n}`;
+    this.files.set(fileId, { bytes: Buffer.from(bytes), path: `documents/file_${n}_${name}`, uniqueId });
+    return { file_id: fileId, file_unique_id: uniqueId, file_size: bytes.byteLength };
+  }
+
+  /** A photo (stored with addFile) with an optional caption; Telegram sends a small size and the photo's own. */
+  photo(from: LocalUser, fileId: string, caption?: string): Update {
+    const file = this.files.get(fileId);
+    if (!file) throw new Error(`no file ${fileId}: addFile first`);
+    const update = this.message(from, "") as Update.MessageUpdate;
+    const { text: _text, ...message } = update.message as { text: string };
+    const size = {
+      file_id: fileId,
+      file_unique_id: file.uniqueId,
+      file_size: file.bytes.length,
+      width: 800,
+      height: 600,
+    };
+    const thumb = this.addFile(file.bytes.subarray(0, Math.min(100, file.bytes.length)), "thumb.jpg");
+    const photo = [{ ...thumb, width: 90, height: 67 }, size];
+    return { ...update, message: { ...message, photo, ...(caption ? { caption } : {}) } } as Update;
+  }
+
+  /** A document (stored with addFile) with an optional caption. */
+  document(from: LocalUser, fileId: string, fileName: string, mimeType: string, caption?: string): Update {
+    const file = this.files.get(fileId);
+    if (!file) throw new Error(`no file ${fileId}: addFile first`);
+    const update = this.message(from, "") as Update.MessageUpdate;
+    const { text: _text, ...message } = update.message as { text: string };
+    const document = {
+      file_id: fileId,
+      file_unique_id: file.uniqueId,
+      file_size: file.bytes.length,
+      file_name: fileName,
+      mime_type: mimeType,
+    };
+    return { ...update, message: { ...message, document, ...(caption ? { caption } : {}) } } as Update;
   }
 
   /** A press of an inline button with `data` on the bot's message `messageId` in `from`'s chat. */
@@ -184,6 +230,38 @@ export class LocalBotApi<Call extends RecordedCall = RecordedCall> {
           text: payload.text,
         });
       }
+      case "getFile": {
+        const file = typeof payload.file_id === "string" ? this.files.get(payload.file_id) : undefined;
+        if (!file) return error(400, "Bad Request: invalid file_id");
+        return ok({
+          file_id: payload.file_id,
+          file_unique_id: file.uniqueId,
+          file_size: file.bytes.length,
+          file_path: file.path,
+        });
+      }
+      case "sendPhoto":
+      case "sendDocument": {
+        const field = method === "sendPhoto" ? "photo" : "document";
+        const file = typeof payload[field] === "string" ? this.files.get(payload[field]) : undefined;
+        if (!file) return error(400, "Bad Request: wrong file identifier/HTTP URL specified");
+        const caption = payload.caption;
+        if (typeof caption === "string" && caption.length > 1024)
+          return error(400, "Bad Request: message caption is too long");
+        const problem = typeof caption === "string" && payload.parse_mode === "HTML" ? htmlProblem(caption) : undefined;
+        if (problem) return error(400, `Bad Request: can't parse entities: ${problem}`);
+        return ok({
+          message_id: this.nextMessage++,
+          date: Math.floor(Date.now() / 1000),
+          chat: { id: Number(payload.chat_id), type: "private" },
+          from: LOCAL_BOT_USER,
+          [field]:
+            field === "photo"
+              ? [{ file_id: payload[field], file_unique_id: file.uniqueId }]
+              : { file_id: payload[field] },
+          ...(typeof caption === "string" ? { caption } : {}),
+        });
+      }
       case "editMessageReplyMarkup":
         return ok({
           message_id: payload.message_id,
@@ -200,7 +278,10 @@ export class LocalBotApi<Call extends RecordedCall = RecordedCall> {
   private async handle(req: http.IncomingMessage, res: http.ServerResponse): Promise<void> {
     const chunks: Buffer[] = [];
     for await (const chunk of req) chunks.push(chunk as Buffer);
-    const match = /^\/bot([^/]+)\/([A-Za-z]+)$/.exec(new URL(req.url ?? "/", "http://x").pathname);
+    const pathname = new URL(req.url ?? "/", "http://x").pathname;
+    const download = /^\/file\/bot([^/]+)\/(.+)$/.exec(pathname);
+    if (download) return this.serveFile(download[1]!, decodeURIComponent(download[2]!), res);
+    const match = /^\/bot([^/]+)\/([A-Za-z]+)$/.exec(pathname);
     let recorded: Call | undefined;
     const reply = ({ status, body }: ApiAnswer) => {
       if (recorded) recorded.response = body.ok ? body.result : body;
@@ -224,6 +305,17 @@ export class LocalBotApi<Call extends RecordedCall = RecordedCall> {
     recorded = { method, payload } as Call;
     this.calls.push(recorded);
     reply(this.answer(method, payload));
+  }
+
+  /** The file download (https://api.telegram.org/file/bot<token>/<file_path>): the bytes, or 404. */
+  private serveFile(token: string, filePath: string, res: http.ServerResponse): void {
+    const file = token === this.token ? [...this.files.values()].find((entry) => entry.path === filePath) : undefined;
+    if (!file) {
+      res.writeHead(404, { "content-type": "application/json" });
+      return void res.end(JSON.stringify({ ok: false, error_code: 404, description: "Not Found" }));
+    }
+    res.writeHead(200, { "content-type": "application/octet-stream", "content-length": file.bytes.length });
+    res.end(file.bytes);
   }
 
   async close(): Promise<void> {

@@ -1,9 +1,11 @@
-// /newkey, /keys, /revokekey. The plain key appears in exactly one message (the /newkey reply) and
+// /newkey, /keys, /revokekey, /keylimit. The plain key appears in exactly one message (the /newkey reply) and
 // nowhere else: not in logs, not in the audit log, not in any later reply.
 import { Composer } from "telegraf";
 import { issueApiKey, MAX_ACTIVE_KEYS } from "@/lib/accounts/issue-api-key";
 import { listApiKeys, type ApiKeySummary } from "@/lib/accounts/list-api-keys";
 import { revokeApiKey } from "@/lib/accounts/revoke-api-key";
+import { setKeySpendingLimit } from "@/lib/accounts/set-key-spending-limit";
+import { formatUsd, parseUsd } from "@/lib/money/parse-usd";
 import { displayPrefix, isWellFormedApiKey } from "@/lib/auth/api-key-format";
 import { usageOf } from "../commands";
 import { senderOf, type BotContext } from "../context";
@@ -24,6 +26,15 @@ export function describeAllowlist(key: Pick<ApiKeySummary, "cidrs" | "requireIpA
     ? "empty, but required: API calls are refused (IP_ALLOWLIST_REQUIRED) until you add an address"
     : "empty: any IP can use this key";
 }
+
+/** A key's daily spending limit and what it spent today, in words. */
+function describeSpendingLimit(key: Pick<ApiKeySummary, "dailyLimitCents" | "spentTodayCents">): string {
+  if (key.dailyLimitCents === null) return "none (/keylimit sets one)";
+  return `${formatUsd(key.dailyLimitCents)} a day (UTC), ${formatUsd(key.spentTodayCents)} spent today`;
+}
+
+/** The largest daily limit a holder can set: $1,000,000.00. */
+const MAX_DAILY_LIMIT_CENTS = 100_000_000;
 
 keys.command("newkey", requireAccount, async (ctx) => {
   const sender = senderOf(ctx);
@@ -88,6 +99,7 @@ keys.command("keys", requireAccount, async (ctx) => {
     lines.push(`<code>${escapeHtml(key.prefix)}</code>${key.livemode ? "" : " (test)"}`);
     lines.push(`  created ${formatTime(key.createdAt)}, last used ${formatTime(key.lastUsedAt)}`);
     lines.push(`  IP allowlist: ${describeAllowlist(key)}`);
+    lines.push(`  spending limit: ${describeSpendingLimit(key)}`);
   }
   const warnings = accountWarnings(account);
   if (warnings.length > 0) lines.push("", ...warnings);
@@ -120,5 +132,40 @@ keys.command("revokekey", requireAccount, async (ctx) => {
   await replyHtml(
     ctx,
     `Key <code>${escapeHtml(result.prefix)}</code> is revoked: API calls with it now answer INVALID_API_KEY.`,
+  );
+});
+
+keys.command("keylimit", requireAccount, async (ctx) => {
+  const sender = senderOf(ctx);
+  const account = sender.account!;
+  const [given, amount] = parseArgs(ctx.payload).words;
+  if (!given || !amount) {
+    await replyHtml(ctx, `Usage: ${escapeHtml(usageOf("keylimit"))}`);
+    return;
+  }
+  let limitCents: number | null = null;
+  if (amount.toLowerCase() !== "off") {
+    const parsed = parseUsd(amount, MAX_DAILY_LIMIT_CENTS);
+    if (!parsed.ok) {
+      await replyHtml(ctx, `${escapeHtml(parsed.error)}, or off.\nUsage: ${escapeHtml(usageOf("keylimit"))}`);
+      return;
+    }
+    limitCents = parsed.cents;
+  }
+  const prefix = isWellFormedApiKey(given) ? displayPrefix(given) : given;
+  const result = await setKeySpendingLimit(account.id, prefix, limitCents, sender.actor);
+  if (result.status === "not_found") {
+    await replyHtml(
+      ctx,
+      `You have no active key with prefix <code>${escapeHtml(prefix)}</code>. /keys lists your keys.`,
+    );
+    return;
+  }
+  await replyHtml(
+    ctx,
+    limitCents === null
+      ? `Key <code>${escapeHtml(result.prefix)}</code> has no spending limit now.`
+      : `Key <code>${escapeHtml(result.prefix)}</code> may charge at most ${formatUsd(limitCents)} a day (UTC). ` +
+          "An order past it answers KEY_SPENDING_LIMIT and charges nothing.",
   );
 });

@@ -12,6 +12,9 @@ export interface ApiKeySummary {
   cidrs: string[];
   /** False for a test key. */
   livemode: boolean;
+  /** The key's daily spending limit (null: none) and what its orders charged today (UTC). */
+  dailyLimitCents: number | null;
+  spentTodayCents: number;
 }
 
 /** The account's active (not revoked) keys with their IP allowlists, oldest first. */
@@ -27,8 +30,18 @@ export async function listApiKeys(accountId: number, db: PrismaDb = getPrisma())
       lastUsedAt: true,
       requireIpAllowlist: true,
       livemode: true,
+      dailyLimitCents: true,
+      spentDay: true,
+      spentTodayCents: true,
       ipAllowlist: { select: { cidr: true }, orderBy: { cidr: "asc" } },
     },
   });
-  return keys.map(({ ipAllowlist, ...key }) => ({ ...key, cidrs: ipAllowlist.map((entry) => entry.cidr) }));
+  const today = new Date().toISOString().slice(0, 10);
+  return keys.map(({ ipAllowlist, dailyLimitCents, spentDay, spentTodayCents, ...key }) => ({
+    ...key,
+    cidrs: ipAllowlist.map((entry) => entry.cidr),
+    dailyLimitCents: dailyLimitCents === null ? null : Number(dailyLimitCents),
+    // The count is of the key's last day of orders: on a later day nothing is spent yet.
+    spentTodayCents: spentDay?.toISOString().slice(0, 10) === today ? Number(spentTodayCents) : 0,
+  }));
 }

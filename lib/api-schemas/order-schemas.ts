@@ -6,6 +6,7 @@ import { blankAsMissing, echoedIdentifier, identifier, livemode, plainText } fro
 import { ORDER_REFERENCE_KINDS } from "../orders/parse-order-reference";
 
 const MAX_QUANTITY = 10;
+const MAX_PRICE_USD = 1_000_000;
 
 export const orderBodyAliases = {
   pid: ["PID"],
@@ -37,6 +38,18 @@ export const OrderBody = z.object({
     .max(MAX_QUANTITY)
     .optional()
     .meta({ description: `Game-key and gift-card lines only: 1 to ${MAX_QUANTITY} codes (default 1)` }),
+  maxPrice: z
+    .number()
+    .positive()
+    .max(MAX_PRICE_USD)
+    .refine((usd) => Math.abs(usd * 100 - Math.round(usd * 100)) < 1e-6, "maxPrice has at most two decimals")
+    .optional()
+    .meta({
+      description:
+        "The most this order may cost, in USD, compared with what it would charge (the invoice's amountUsd: unit price x quantity). " +
+        "When the price is higher, nothing is stored or charged, the answer is 409 PRICE_ABOVE_MAX with the current price, and the trxid stays free",
+      example: 0.99,
+    }),
   idempotencyKey: z.preprocess(blankAsMissing, plainText(128).optional()).meta({
     description:
       "Alias idempotency. When omitted (or null or empty), trxid is the idempotency key. Scoped to your account, kept forever",

@@ -26,6 +26,27 @@ export const ErrorBody = z
       .string()
       .optional()
       .meta({ description: "ACCOUNT_RESTRICTED: until when (ISO 8601)", example: "2026-12-01T00:00:00.000Z" }),
+    priceUsd: z
+      .number()
+      .optional()
+      .meta({ description: "PRICE_ABOVE_MAX: the pack's current unit price for you, USD", example: 1.09 }),
+    amountUsd: z.number().optional().meta({
+      description: "PRICE_ABOVE_MAX: what the order would cost now (unit price x quantity), USD",
+      example: 1.09,
+    }),
+    limitUsd: z
+      .number()
+      .optional()
+      .meta({ description: "KEY_SPENDING_LIMIT: the key's daily limit, USD", example: 50 }),
+    spentTodayUsd: z
+      .number()
+      .optional()
+      .meta({ description: "KEY_SPENDING_LIMIT: what the key's orders charged today (UTC), USD", example: 49.5 }),
+    resetsAt: z.string().optional().meta({
+      description:
+        "KEY_SPENDING_LIMIT: when the key's day ends and its spending counts from zero (ISO 8601, UTC midnight)",
+      example: "2026-12-02T00:00:00.000Z",
+    }),
     maxBytes: z
       .number()
       .int()

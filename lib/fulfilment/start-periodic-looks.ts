@@ -1,10 +1,12 @@
 // What the worker looks at on a timer (WORKER_SWEEP_MS): dead workers' jobs (sql/sweep-dead-workers.ts),
-// and packs whose stock fell below their alert, told to the admins at the sweep's pace: one look
-// at a time, and none while the job runners wait for the database.
+// packs whose stock fell below their alert, told to the admins, and deposit requests past their time,
+// closed: at the sweep's pace, one look of each at a time, and none while the job runners wait for
+// the database.
 import { alertLowStock } from "../catalog/alert-low-stock";
+import { expireDepositRequests } from "../deposits/expire-deposit-requests";
 
 export interface PeriodicLooks {
-  /** Starts no further look; answers the stock look under way, if any. */
+  /** Starts no further look; answers the looks under way, if any. */
   stop(): Promise<void> | undefined;
 }
 
@@ -12,14 +14,14 @@ export interface PeriodicLooks {
 export async function startPeriodicLooks(options: {
   sweep: () => Promise<string[]>;
   intervalMs: number;
-  /** No stock look while this says so (the job runners wait for the database, or the worker stops). */
-  holdStockAlerts: () => boolean;
+  /** No stock or deposit look while this says so (the job runners wait for the database, or the worker stops). */
+  holdLooks: () => boolean;
   log: (line: string) => void;
 }): Promise<PeriodicLooks> {
   const { log } = options;
   let alerting: Promise<void> | undefined;
   const alertStock = () => {
-    if (alerting || options.holdStockAlerts()) return;
+    if (alerting || options.holdLooks()) return;
     alerting = alertLowStock(undefined, (line) => log(`stock alerts: ${line}`))
       .then(
         () => undefined,
@@ -27,16 +29,28 @@ export async function startPeriodicLooks(options: {
       )
       .finally(() => (alerting = undefined));
   };
+  let expiring: Promise<void> | undefined;
+  const expireDeposits = () => {
+    if (expiring || options.holdLooks()) return;
+    expiring = expireDepositRequests()
+      .then(
+        (closed) => void (closed > 0 && log(`deposits: ${closed} request(s) expired`)),
+        (error: Error) => log(`deposit expiry failed: ${error.message}`),
+      )
+      .finally(() => (expiring = undefined));
+  };
   await options.sweep();
   alertStock();
+  expireDeposits();
   const timer = setInterval(() => {
     void options.sweep();
     alertStock();
+    expireDeposits();
   }, options.intervalMs);
   return {
     stop() {
       clearInterval(timer);
-      return alerting;
+      return alerting || expiring ? Promise.all([alerting, expiring]).then(() => undefined) : undefined;
     },
   };
 }

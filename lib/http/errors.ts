@@ -158,6 +158,22 @@ export const errorCatalogue = {
     action:
       "Order a smaller quantity (see `stock` and `orderable` in `GET /products`) or retry after a restock; the same trxid may be reused.",
   },
+  PRICE_ABOVE_MAX: {
+    status: 409,
+    error: "PRICE ABOVE MAX",
+    when: "The order would cost more than its `maxPrice`: the price changed (list price, price tier or price list). The answer carries the current `priceUsd` (per unit) and `amountUsd` (the order's total); nothing is charged or stored.",
+    retryable: false,
+    action:
+      "Decide on the price in the answer: send the order again with a `maxPrice` you accept (the same trxid may be reused), or not at all.",
+  },
+  KEY_SPENDING_LIMIT: {
+    status: 403,
+    error: "KEY SPENDING LIMIT",
+    when: "The order would take what this key's orders charged today (UTC) past the key's daily limit (set in the bot with /keylimit). The answer carries `limitUsd`, `spentTodayUsd` and `resetsAt`; nothing is charged or stored.",
+    retryable: true,
+    action:
+      "Wait until `resetsAt`, or ask the account holder to raise the limit (/keylimit); the same trxid may be reused.",
+  },
   INVALID_JSON: {
     status: 401,
     error: "INVALID JSON",

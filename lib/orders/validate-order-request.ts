@@ -15,6 +15,8 @@ export interface NormalisedOrder {
   zoneId?: string;
   serverId?: string;
   quantity: number;
+  /** The request's price guard (maxPrice) in cents: place_order refuses a higher amount. */
+  maxPriceCents?: number;
   /** The identifiers exactly as sent, which the invoice echoes (the fields above are canonical). */
   sent: { userId?: string; zoneId?: string; serverId?: string };
 }
@@ -78,6 +80,7 @@ export function validateOrderRequest(
     trxid,
     idempotencyKey,
     quantity: request.quantity ?? 1,
+    maxPriceCents: request.maxPrice === undefined ? undefined : Math.round(request.maxPrice * 100),
     sent: {},
   };
   // Stock lines take only pid, quantity and trxid; identifiers are kept only where the line asks.

@@ -27,7 +27,7 @@ export interface SettingChange<T> {
  * With the version a form was opened on (lib/db/edit-version.ts), a setting saved since is not
  * overwritten: StaleEditError.
  */
-export async function writeSetting<T extends boolean | number | EligibilityRule>(
+export async function writeSetting<T extends boolean | number | EligibilityRule | readonly object[]>(
   tx: PrismaTx,
   key: string,
   value: T,

@@ -2,15 +2,14 @@ import { getPrisma, type PrismaTx } from "../db/prisma";
 import { numberFromDb, nullableNumberFromDb } from "../db/number-from-db";
 import { recordAuditEntry } from "../audit/sql/record-audit-entry";
 import { lockAccount } from "../accounts/sql/lock-account";
-import { InsufficientBalanceError, postLedgerEntry } from "./sql/post-ledger-entry";
+import { InsufficientBalanceError } from "./sql/post-ledger-entry";
+import { postWalletAdjustment } from "./post-wallet-adjustment";
 import {
   ADJUSTMENT_TTL_MINUTES,
   APPROVAL_TTL_HOURS,
   toWalletAdjustmentRequest,
   type WalletAdjustmentRequest,
 } from "./wallet-adjustment-request";
-import { recordWebhookEvent } from "../webhooks/sql/record-webhook-event";
-import { centsToUsd } from "../money/cents-to-usd";
 
 export type ConfirmAdjustmentResult =
   | {
@@ -139,46 +138,22 @@ async function carryOut(
   if (request.accountUsername !== null && !sameUsername(account?.telegramUsername ?? null, request.accountUsername)) {
     throw new UsernameChangedError(account?.telegramUsername ?? null);
   }
-  const auditLogId = await recordAuditEntry(
-    {
-      actor: input.actor,
-      action: `wallet.${request.kind}`,
-      targetType: "account",
-      targetId: request.accountId,
-      details: {
-        requestId: request.id,
-        amountCents: request.amountCents,
-        note: request.note,
-        ...(request.needsApproval
-          ? { approvedBy: input.actor, requestedBy: `telegram:${request.adminTelegramId}` }
-          : {}),
-      },
-    },
-    tx,
-  );
-  const posted = await postLedgerEntry(tx, {
+  const posted = await postWalletAdjustment(tx, {
+    kind: request.kind,
     accountId: request.accountId,
-    kind: request.kind === "credit" ? "credit" : "adjustment",
-    amountCents: request.kind === "credit" ? request.amountCents : -request.amountCents,
+    amountCents: request.amountCents,
     actor: input.actor,
-    reason: request.note ?? (request.kind === "credit" ? "admin credit" : null),
-    auditLogId,
-  });
-  await recordWebhookEvent(tx, {
-    accountId: request.accountId,
-    type: request.kind === "credit" ? "wallet.credited" : "wallet.debited",
-    data: {
-      amountUsd: centsToUsd(request.amountCents),
-      balanceUsd: centsToUsd(posted.balanceAfterCents),
-      currency: "USD",
-      note: request.note,
+    note: request.note,
+    details: {
+      requestId: request.id,
+      ...(request.needsApproval ? { approvedBy: input.actor, requestedBy: `telegram:${request.adminTelegramId}` } : {}),
     },
   });
   const holder = await tx.account.findUnique({ where: { id: request.accountId }, select: { telegramId: true } });
   return {
     status: "confirmed",
     request,
-    ledgerEntryId: posted.id,
+    ledgerEntryId: posted.ledgerEntryId,
     balanceAfterCents: posted.balanceAfterCents,
     accountTelegramId: nullableNumberFromDb(holder?.telegramId ?? null),
   };

@@ -36,8 +36,15 @@ const ACTION_ROLES: Record<string, AdminRole> = {
   cancelAndRefundFlaggedOrderAction: "operator",
   setSwitchAction: "operator",
   setEligibilityRuleAction: "operator",
+  // Deposits: deciding one (an approval is a credit) and matching a bank statement.
+  approveDepositAction: "operator",
+  rejectDepositAction: "operator",
+  previewStatementAction: "operator",
+  approveStatementAction: "operator",
   // Four eyes on money: owners set the amount above which a credit needs a second admin.
   setLargeCreditThresholdAction: "owner",
+  // Where holders send their money: the owners'.
+  saveDepositSettingsAction: "owner",
   banAccountAction: "operator",
   unbanAccountAction: "operator",
   restrictAccountAction: "operator",
@@ -83,6 +90,10 @@ const RECENT_ACTIONS = new Set([
   // A Telegram link outlives the session; the large-credit amount decides what one admin moves alone.
   "issueTelegramLinkCodeAction",
   "setLargeCreditThresholdAction",
+  // Deposit approvals credit wallets; the payment methods say where holders send money.
+  "approveDepositAction",
+  "approveStatementAction",
+  "saveDepositSettingsAction",
 ]);
 
 /**

@@ -129,9 +129,11 @@ export async function diffSchemaAgainstDatabase(schemaText: string, query: Query
           `column ${table}.${column}: database ${nullable ? "allows" : "forbids"} NULL, schema ${field.isRequired ? "requires a value" : "allows NULL"}`,
         );
       }
-      if (field.type === "DateTime" && dbColumn.datetime_precision !== Number(field.nativeType?.[1]?.[0] ?? 3)) {
+      // A date (@db.Date) has no fraction of a second: PostgreSQL reports its precision as 0.
+      const precision = field.nativeType?.[0] === "Date" ? 0 : Number(field.nativeType?.[1]?.[0] ?? 3);
+      if (field.type === "DateTime" && dbColumn.datetime_precision !== precision) {
         problems.push(
-          `column ${table}.${column}: timestamp precision ${dbColumn.datetime_precision}, schema wants ${field.nativeType?.[1]?.[0] ?? 3}`,
+          `column ${table}.${column}: timestamp precision ${dbColumn.datetime_precision}, schema wants ${precision}`,
         );
       }
       dbColumns.delete(column);

@@ -2,6 +2,7 @@
 // and the bot's manners (private chats only, escaping, polite errors). The API checks use the
 // real server, so a key state set in the bot is proven where it matters.
 import { describe, expect, it } from "vitest";
+import { seedDemoCatalog } from "@/lib/seed/seed-demo-data";
 import { api } from "../helpers/api";
 import { useBotHarness } from "../helpers/bot-harness";
 import { sql, firstOf, sqlRow } from "../helpers/db";
@@ -152,6 +153,27 @@ describe("API keys and access", () => {
     expect((await api("/balance", { key: first })).status).toBe(200);
   });
 
+  it("/keylimit caps what a key's orders charge per UTC day, shown in /keys; off lifts it", async () => {
+    const prefix = first.slice(0, 12);
+    expect(await say(DAN, "/keylimit")).toBe("Usage: /keylimit <key-prefix> <usd>|off");
+    expect(await say(DAN, `/keylimit ${prefix} 0.505`)).toContain("at most two decimals");
+    expect(await say(DAN, `/keylimit ${prefix} 0.50`)).toBe(
+      `Key ${prefix} may charge at most $0.50 a day (UTC). An order past it answers KEY_SPENDING_LIMIT and charges nothing.`,
+    );
+    expect(await say(DAN, "/keys")).toContain(`${prefix}\n  created`);
+    expect(await say(DAN, "/keys")).toContain("spending limit: $0.50 a day (UTC), $0.00 spent today");
+    await seedDemoCatalog();
+    const body = { pid: "SVCBR60", trxid: "keylimit-1", userId: "5123456" };
+    const refused = await api("/orders", { key: first, method: "POST", body });
+    expect(refused.json).toMatchObject({ code: "KEY_SPENDING_LIMIT", limitUsd: 0.5, spentTodayUsd: 0 });
+    expect(await say(DAN, `/keylimit ${prefix} off`)).toBe(`Key ${prefix} has no spending limit now.`);
+    expect(await say(DAN, "/keys")).not.toContain("a day (UTC)");
+    expect(await say(DAN, "/keys")).toContain("spending limit: none (/keylimit sets one)");
+    expect(await sql(`SELECT daily_limit_cents FROM api_keys WHERE prefix = $1`, [prefix])).toEqual([
+      { daily_limit_cents: null },
+    ]);
+  });
+
   it("a holder cannot touch another holder's keys, even knowing the prefix", async () => {
     const erinKey = await newKey(ERIN);
     const erinPrefix = erinKey.slice(0, 12);
@@ -164,9 +186,14 @@ describe("API keys and access", () => {
     expect(await say(DAN, `/ip require on ${erinPrefix}`)).toBe(
       `You have no active key with prefix ${erinPrefix}. /keys lists your keys.`,
     );
-    expect(await sql(`SELECT revoked_at, require_ip_allowlist FROM api_keys WHERE prefix = $1`, [erinPrefix])).toEqual([
-      { revoked_at: null, require_ip_allowlist: false },
-    ]);
+    expect(await say(DAN, `/keylimit ${erinPrefix} 5`)).toBe(
+      `You have no active key with prefix ${erinPrefix}. /keys lists your keys.`,
+    );
+    expect(
+      await sql(`SELECT revoked_at, require_ip_allowlist, daily_limit_cents FROM api_keys WHERE prefix = $1`, [
+        erinPrefix,
+      ]),
+    ).toEqual([{ revoked_at: null, require_ip_allowlist: false, daily_limit_cents: null }]);
     expect(
       await sql(
         `SELECT count(*)::int AS n FROM ip_allow_entries e JOIN api_keys k ON k.id = e.api_key_id WHERE k.prefix = $1`,

@@ -7,6 +7,7 @@ const SECTIONS = [
   { href: "/admin", label: "Overview" },
   { href: "/admin/orders", label: "Orders" },
   { href: "/admin/accounts", label: "Accounts" },
+  { href: "/admin/deposits", label: "Deposits" },
   { href: "/admin/catalog", label: "Catalog" },
   { href: "/admin/tiers", label: "Tiers" },
   { href: "/admin/suppliers", label: "Suppliers" },

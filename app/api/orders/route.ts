@@ -20,7 +20,9 @@ export const POST = publicRoute({
     "with the header `Idempotent-Replayed: true`; a duplicate while the original is still executing answers 429 " +
     "DUPLICATE_IN_FLIGHT; the same trxid from another key of your account answers 403 FORBIDDEN; the same trxid with a " +
     "different pid, identifiers or quantity answers 409 IDEMPOTENCY_MISMATCH. Stock is checked before the wallet: more codes " +
-    "than are in stock answers 400 INSUFFICIENT_STOCK whatever the balance, stores nothing and leaves the trxid free. A " +
+    "than are in stock answers 400 INSUFFICIENT_STOCK whatever the balance, stores nothing and leaves the trxid free. So do " +
+    "the two guards, checked before the wallet too: a price above `maxPrice` (409 PRICE_ABOVE_MAX, with the current price) " +
+    "and an order past the key's daily spending limit (403 KEY_SPENDING_LIMIT; the holder sets it with the bot's /keylimit). A " +
     "wallet that cannot cover the price answers " +
     '200 with a cancelled invoice (`orderCreated: false`, `error: "INSUFFICIENT BALANCE"`); a new charge needs a new trxid. ' +
     'A fresh order answers `status: "processing"`; poll GET /orders/{orderId} until completed or cancelled. ' +
@@ -69,6 +71,8 @@ export const POST = publicRoute({
     "PRODUCT_DISABLED",
     "QUANTITY_ONLY_FOR_GAMEKEY_OR_GIFTCARD",
     "INSUFFICIENT_STOCK",
+    "PRICE_ABOVE_MAX",
+    "KEY_SPENDING_LIMIT",
     "FORBIDDEN",
     "IDEMPOTENCY_MISMATCH",
     "DUPLICATE_IN_FLIGHT",

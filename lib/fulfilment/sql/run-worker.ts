@@ -118,7 +118,7 @@ export async function startWorker(options: {
   const looks = await startPeriodicLooks({
     sweep,
     intervalMs: options.sweepIntervalMs ?? configured.sweepIntervalMs,
-    holdStockAlerts: () => recovery.recovering() || isStopping,
+    holdLooks: () => recovery.recovering() || isStopping,
     log,
   });
 

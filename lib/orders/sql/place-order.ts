@@ -37,6 +37,15 @@ export interface PlacementResult {
 
 class ConcurrentDuplicate extends Error {}
 
+// The errors place_order raises itself (raise_api_error), with the answer's fields as the DETAIL.
+const PLACEMENT_REFUSALS = {
+  INSUFFICIENT_STOCK: 1,
+  UNKNOWN_PID: 1,
+  PRICE_ABOVE_MAX: 1,
+  KEY_SPENDING_LIMIT: 1,
+} as const;
+type PlacementRefusal = keyof typeof PLACEMENT_REFUSALS;
+
 type LookupRow = { gate?: string | null; entry: CatalogEntry | null; nextId?: number } & {
   [K in keyof OrderRecord]: OrderRecord[K] | null;
 };
@@ -109,18 +118,25 @@ async function writeOrder(caller: ApiCaller, order: NormalisedOrder, id: number,
                      sent_user_id => ${order.sent.userId ?? null}::text,
                      sent_zone_id => ${order.sent.zoneId ?? null}::text,
                      sent_server_id => ${order.sent.serverId ?? null}::text,
-                     low_event_id => ${newEventId()}) p`,
+                     low_event_id => ${newEventId()},
+                     max_price_cents => ${order.maxPriceCents ?? null}::bigint) p`,
       ),
     );
     return firstRow(rows, "place_order"); // one row whatever the outcome
   } catch (error) {
-    const { code, constraint, message } = error as { code?: string; constraint?: string; message?: string };
+    const { code, constraint, message, detail } = error as {
+      code?: string;
+      constraint?: string;
+      message?: string;
+      detail?: string;
+    };
     // The key's original committed between our snapshot and our insert: answer it as a replay.
     if (code === "23505" && constraint === "orders_account_id_idempotency_key_key") throw new ConcurrentDuplicate();
-    // Too few free codes, checked before the wallet, or the pack gone since the lookup: the statement
-    // failed itself, so nothing was written and the trxid stays free, whatever the balance.
-    if (code === "P0001" && (message === "INSUFFICIENT_STOCK" || message === "UNKNOWN_PID")) {
-      throw new ApiError(message);
+    // A refusal before the wallet (too few free codes, the price above maxPrice, the key's daily
+    // limit) or the pack gone since the lookup: the statement failed itself, so nothing was written
+    // and the trxid stays free, whatever the balance.
+    if (code === "P0001" && message !== undefined && message in PLACEMENT_REFUSALS) {
+      throw new ApiError(message as PlacementRefusal, { extra: detail ? JSON.parse(detail) : undefined });
     }
     if (code === "P0001" && message === "FULFILMENT_JOB_TAKEN") {
       throw new Error(

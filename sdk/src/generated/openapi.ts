@@ -115,7 +115,7 @@ export interface paths {
         put?: never;
         /**
          * Place an order for one pack
-         * @description Idempotent per account on `idempotencyKey ?? trxid`, forever. A duplicate of a finished request answers the same invoice with the header `Idempotent-Replayed: true`; a duplicate while the original is still executing answers 429 DUPLICATE_IN_FLIGHT; the same trxid from another key of your account answers 403 FORBIDDEN; the same trxid with a different pid, identifiers or quantity answers 409 IDEMPOTENCY_MISMATCH. Stock is checked before the wallet: more codes than are in stock answers 400 INSUFFICIENT_STOCK whatever the balance, stores nothing and leaves the trxid free. A wallet that cannot cover the price answers 200 with a cancelled invoice (`orderCreated: false`, `error: "INSUFFICIENT BALANCE"`); a new charge needs a new trxid. A fresh order answers `status: "processing"`; poll GET /orders/{orderId} until completed or cancelled. The invoice echoes `userId`, `zoneId` and `serverId` exactly as sent (a serverId label such as `NA` stays `NA`; the supplier gets the resolved value). While MAINTENANCE or API_ORDER_DISABLED stops new orders, a repeat of an order that exists still answers its invoice (`Idempotent-Replayed: true`), whatever has changed in the catalog since.
+         * @description Idempotent per account on `idempotencyKey ?? trxid`, forever. A duplicate of a finished request answers the same invoice with the header `Idempotent-Replayed: true`; a duplicate while the original is still executing answers 429 DUPLICATE_IN_FLIGHT; the same trxid from another key of your account answers 403 FORBIDDEN; the same trxid with a different pid, identifiers or quantity answers 409 IDEMPOTENCY_MISMATCH. Stock is checked before the wallet: more codes than are in stock answers 400 INSUFFICIENT_STOCK whatever the balance, stores nothing and leaves the trxid free. So do the two guards, checked before the wallet too: a price above `maxPrice` (409 PRICE_ABOVE_MAX, with the current price) and an order past the key's daily spending limit (403 KEY_SPENDING_LIMIT; the holder sets it with the bot's /keylimit). A wallet that cannot cover the price answers 200 with a cancelled invoice (`orderCreated: false`, `error: "INSUFFICIENT BALANCE"`); a new charge needs a new trxid. A fresh order answers `status: "processing"`; poll GET /orders/{orderId} until completed or cancelled. The invoice echoes `userId`, `zoneId` and `serverId` exactly as sent (a serverId label such as `NA` stays `NA`; the supplier gets the resolved value). While MAINTENANCE or API_ORDER_DISABLED stops new orders, a repeat of an order that exists still answers its invoice (`Idempotent-Replayed: true`), whatever has changed in the catalog since.
          *
          *     Also accepted field names (each in the body schema): `pid`: `PID`; `trxid`: `trxId`, `idtrx`, `idTrx`; `userId`: `userID`; `idempotencyKey`: `idempotency`. When a body carries several names of one field, the first name listed that is not null is read.
          */
@@ -549,7 +549,7 @@ export interface components {
              * @description Stable machine code, present on every failure: switch on it. Each code is described in `x-error-codes` at the top of this document
              * @enum {string}
              */
-            code: "MISSING_API_KEY" | "INVALID_API_KEY_FORMAT" | "INVALID_API_KEY" | "TEST_MODE_OFF" | "API_DISABLED" | "API_DISABLED_BY_ADMIN" | "API_NOT_ELIGIBLE" | "ACCOUNT_BANNED" | "ACCOUNT_RESTRICTED" | "IP_ALLOWLIST_REQUIRED" | "IP_NOT_ALLOWED" | "INVALID_BODY" | "INVALID_REQUEST" | "UNKNOWN_PID" | "GAME_DISABLED" | "INVALID_PRODUCT" | "PRODUCT_DISABLED" | "QUANTITY_ONLY_FOR_GAMEKEY_OR_GIFTCARD" | "INSUFFICIENT_STOCK" | "INVALID_JSON" | "FORBIDDEN" | "ORDER_NOT_FOUND" | "IDEMPOTENCY_MISMATCH" | "DUPLICATE_IN_FLIGHT" | "RATE_LIMIT" | "REPLAY_QUOTA_EXCEEDED" | "ENDPOINT_NOT_FOUND" | "NOT_IMPLEMENTED" | "MAINTENANCE" | "API_ORDER_DISABLED" | "RATE_LIMIT_UNAVAILABLE" | "PLAYER_NOT_FOUND" | "INVALID_CODE" | "CODE_USED" | "SUPPLIER_UNAVAILABLE" | "TELEGRAM_WEBHOOK_FORBIDDEN" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "SERVICE_UNAVAILABLE" | "INTERNAL_ERROR";
+            code: "MISSING_API_KEY" | "INVALID_API_KEY_FORMAT" | "INVALID_API_KEY" | "TEST_MODE_OFF" | "API_DISABLED" | "API_DISABLED_BY_ADMIN" | "API_NOT_ELIGIBLE" | "ACCOUNT_BANNED" | "ACCOUNT_RESTRICTED" | "IP_ALLOWLIST_REQUIRED" | "IP_NOT_ALLOWED" | "INVALID_BODY" | "INVALID_REQUEST" | "UNKNOWN_PID" | "GAME_DISABLED" | "INVALID_PRODUCT" | "PRODUCT_DISABLED" | "QUANTITY_ONLY_FOR_GAMEKEY_OR_GIFTCARD" | "INSUFFICIENT_STOCK" | "PRICE_ABOVE_MAX" | "KEY_SPENDING_LIMIT" | "INVALID_JSON" | "FORBIDDEN" | "ORDER_NOT_FOUND" | "IDEMPOTENCY_MISMATCH" | "DUPLICATE_IN_FLIGHT" | "RATE_LIMIT" | "REPLAY_QUOTA_EXCEEDED" | "ENDPOINT_NOT_FOUND" | "NOT_IMPLEMENTED" | "MAINTENANCE" | "API_ORDER_DISABLED" | "RATE_LIMIT_UNAVAILABLE" | "PLAYER_NOT_FOUND" | "INVALID_CODE" | "CODE_USED" | "SUPPLIER_UNAVAILABLE" | "TELEGRAM_WEBHOOK_FORBIDDEN" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "SERVICE_UNAVAILABLE" | "INTERNAL_ERROR";
             /** @description INVALID_BODY, INVALID_REQUEST (and a malformed INVALID_CODE): each field that failed and why */
             details?: {
                 field: string;
@@ -560,6 +560,31 @@ export interface components {
              * @example 2026-12-01T00:00:00.000Z
              */
             restrictedUntil?: string;
+            /**
+             * @description PRICE_ABOVE_MAX: the pack's current unit price for you, USD
+             * @example 1.09
+             */
+            priceUsd?: number;
+            /**
+             * @description PRICE_ABOVE_MAX: what the order would cost now (unit price x quantity), USD
+             * @example 1.09
+             */
+            amountUsd?: number;
+            /**
+             * @description KEY_SPENDING_LIMIT: the key's daily limit, USD
+             * @example 50
+             */
+            limitUsd?: number;
+            /**
+             * @description KEY_SPENDING_LIMIT: what the key's orders charged today (UTC), USD
+             * @example 49.5
+             */
+            spentTodayUsd?: number;
+            /**
+             * @description KEY_SPENDING_LIMIT: when the key's day ends and its spending counts from zero (ISO 8601, UTC midnight)
+             * @example 2026-12-02T00:00:00.000Z
+             */
+            resetsAt?: string;
             /**
              * @description PAYLOAD_TOO_LARGE: the largest body accepted, in bytes
              * @example 16384
@@ -1722,6 +1747,11 @@ export interface operations {
                     serverId?: string | number;
                     /** @description Game-key and gift-card lines only: 1 to 10 codes (default 1) */
                     quantity?: number;
+                    /**
+                     * @description The most this order may cost, in USD, compared with what it would charge (the invoice's amountUsd: unit price x quantity). When the price is higher, nothing is stored or charged, the answer is 409 PRICE_ABOVE_MAX with the current price, and the trxid stays free
+                     * @example 0.99
+                     */
+                    maxPrice?: number;
                     /** @description Alias idempotency. When omitted (or null or empty), trxid is the idempotency key. Scoped to your account, kept forever */
                     idempotencyKey?: string | null;
                     /** @description Alias of `pid` (read when `pid` is absent or null) */
@@ -1899,6 +1929,8 @@ export interface operations {
              *
              *     `IP_NOT_ALLOWED` (Your IP address is not on this key's allowlist): The caller's address is not on the key's allowlist (`GET /my-ip` still answers).
              *
+             *     `KEY_SPENDING_LIMIT` (KEY SPENDING LIMIT): The order would take what this key's orders charged today (UTC) past the key's daily limit (set in the bot with /keylimit). The answer carries `limitUsd`, `spentTodayUsd` and `resetsAt`; nothing is charged or stored.
+             *
              *     `FORBIDDEN` (FORBIDDEN): The `trxid` (idempotency key) already belongs to an order, or a `/rdmbr` redemption, made with another key of your account.
              */
             403: {
@@ -1921,7 +1953,11 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description `IDEMPOTENCY_MISMATCH` (TRXID REUSED WITH DIFFERENT REQUEST): The `trxid` (idempotency key) already has an order with a different pid, identifiers or quantity, or a `/rdmbr` redemption with another player or code. */
+            /**
+             * @description `PRICE_ABOVE_MAX` (PRICE ABOVE MAX): The order would cost more than its `maxPrice`: the price changed (list price, price tier or price list). The answer carries the current `priceUsd` (per unit) and `amountUsd` (the order's total); nothing is charged or stored.
+             *
+             *     `IDEMPOTENCY_MISMATCH` (TRXID REUSED WITH DIFFERENT REQUEST): The `trxid` (idempotency key) already has an order with a different pid, identifiers or quantity, or a `/rdmbr` redemption with another player or code.
+             */
             409: {
                 headers: {
                     /** @description Each window's calls admitted now and seconds until that grows: `"burst";r=9;t=1, "minute";r=79;t=60` */
