@@ -13,7 +13,8 @@ const NEXT_OWN_PATHS = "admin|docs|api|_next";
 
 const nextConfig: NextConfig = {
   // Server-only packages loaded from node_modules at run time instead of being bundled; prom-client
-  // so that the lean host and Next's bundle in one process count on one registry.
+  // so that the lean host and Next's bundle in one process count on one registry; the Postman
+  // converter, a large CommonJS package that only /postman.json loads.
   serverExternalPackages: [
     "pg",
     "@prisma/adapter-pg",
@@ -24,6 +25,7 @@ const nextConfig: NextConfig = {
     "pino",
     "pino-pretty",
     "prom-client",
+    "openapi-to-postmanv2",
   ],
   poweredByHeader: false,
   // `npm run dev` answers its assets and HMR socket to pages opened at any address it listens on

@@ -4,6 +4,7 @@ import type { RouteDefinition } from "@/lib/http/router";
 import { createRouter } from "@/lib/http/router";
 import * as healthz from "@/app/healthz/route";
 import * as openapi from "@/app/openapi.json/route";
+import * as postman from "@/app/postman.json/route";
 import * as favicon from "@/app/favicon.ico/route";
 import * as metrics from "@/app/metrics/route";
 import * as telegramWebhook from "./telegram/webhook/route";
@@ -13,6 +14,7 @@ import { publicRoutes } from "./public-routes";
 export const operationalRoutes: RouteDefinition[] = [
   { path: "/healthz", handlers: { GET: healthz.GET } },
   { path: "/openapi.json", handlers: { GET: openapi.GET } },
+  { path: "/postman.json", handlers: { GET: postman.GET } },
   { path: "/favicon.ico", handlers: { GET: favicon.GET } },
   { path: "/metrics", handlers: { GET: metrics.GET } },
   { path: TELEGRAM_WEBHOOK_PATH, handlers: { POST: telegramWebhook.POST } },

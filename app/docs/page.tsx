@@ -1,7 +1,7 @@
 // The interactive API reference for integrators: Scalar's renderer (@scalar/api-reference-react,
 // bundled by Next and served from this origin like the rest of the page) over the OpenAPI document
 // at /openapi.json, with "try it" against this service. Both hosts serve it: the lean host hands
-// /docs and /_next/* to Next.
+// /docs and /_next/* to Next. Above it, links to the document and the Postman collection.
 import { connection } from "next/server";
 import { ApiReference } from "./api-reference";
 
@@ -19,6 +19,12 @@ export default async function DocsPage() {
           <a href="/openapi.json">/openapi.json</a>.
         </p>
       </noscript>
+      <nav aria-label="Downloads" style={{ padding: "8px 24px", fontSize: 14 }}>
+        Downloads: <a href="/openapi.json">OpenAPI document</a> ·{" "}
+        <a href="/postman.json" download="topup-api.postman_collection.json">
+          Postman collection
+        </a>
+      </nav>
       <ApiReference />
     </>
   );

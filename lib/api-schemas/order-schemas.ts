@@ -79,7 +79,7 @@ export const Invoice = z
     orderCreated: z.boolean().meta({ description: "false for an order cancelled at placement (INSUFFICIENT BALANCE)" }),
     orderId: z
       .string()
-      .meta({ description: "Public id SVCAPI-<line code>-<base36>-<hash>", example: "SVCAPI-BR-2N9C-7F3KQ1" }),
+      .meta({ description: "Public id SVCAPI-<line code>-<base36>-<hash>", example: "SVCAPI-BR-0K3M9QZT-7F3KQ1" }),
     trxid: z.string(),
     status: z.enum(["pending", "processing", "completed", "cancelled"]),
     game: z.string().meta({ description: "Line slug" }),
@@ -154,7 +154,7 @@ export const OrderWaitQuery = z.object({
   wait: queryInt(0, 30, "Seconds (up to 30) to hold the answer until the order is completed or cancelled"),
   by: z.enum(ORDER_REFERENCE_KINDS).optional().meta({
     description:
-      "Read `orderId` as this kind of reference only. Without it, the first kind that matches wins: publicId, then trxid, then idempotencyKey, then the numeric id",
+      "Read `orderId` as this kind of reference only (`id`: the order number). Without it, the first kind that matches wins: publicId, then trxid, then idempotencyKey, then the order number",
   }),
 });
 
@@ -255,6 +255,6 @@ export const RefundRequestBody = z.object({
 export const OrderIdParams = z.object({
   orderId: z.string().meta({
     description:
-      "The public id (SVCAPI-...), your trxid, your idempotency key, or the numeric id. When it matches several of your orders, the first kind that matches wins: publicId, then trxid (newest order with it), then idempotencyKey, then the numeric id; the response header Order-Matched-By says which",
+      "The public id (SVCAPI-...), your trxid, your idempotency key, or the order number (the public id's third part read as a base36 number: SVCAPI-BR-0K3M9QZT-7F3KQ1 is 43754451689). When it matches several of your orders, the first kind that matches wins: publicId, then trxid (newest order with it), then idempotencyKey, then the order number; the response header Order-Matched-By says which",
   }),
 });

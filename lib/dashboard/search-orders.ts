@@ -1,8 +1,10 @@
 // Finds orders from whatever a customer pastes into a support chat: any order reference the API
-// accepts (public id in any case, numeric id as "123" or "#123", trxid, idempotency key), read and
-// ranked by the API's own parser (lib/orders/parse-order-reference.ts), or the player id the top-up
-// went to. Quotes, spaces and a trailing period from the paste are ignored.
+// accepts (public id in any case, order number as "123" or "#123", trxid, idempotency key), read and
+// ranked by the API's own parser (lib/orders/parse-order-reference.ts), the order id the dashboard
+// shows, or the player id the top-up went to. Quotes, spaces and a trailing period from the paste
+// are ignored.
 import { getPrisma } from "../db/prisma";
+import { ordersNumbered } from "../orders/public-order-id";
 import {
   classifyOrderMatch,
   ORDER_REFERENCE_KINDS,
@@ -12,7 +14,7 @@ import {
 } from "../orders/parse-order-reference";
 import { ORDER_LIST_SELECT, toOrderListItem, type OrderListItem } from "./order-list-item";
 
-type OrderMatchKind = "public id" | "order id" | "trxid" | "idempotency key" | "player id";
+type OrderMatchKind = "public id" | "order number" | "order id" | "trxid" | "idempotency key" | "player id";
 
 export interface OrderSearchResult {
   /** The text actually searched for, after cleaning. */
@@ -28,8 +30,10 @@ const MATCH_KIND_NAMES: Record<OrderReferenceKind, OrderMatchKind> = {
   publicId: "public id",
   trxid: "trxid",
   idempotencyKey: "idempotency key",
-  id: "order id",
+  id: "order number",
 };
+/** orders.id is an int column. */
+const MAX_ORDER_ID = 2_147_483_647;
 
 function cleanOrderQuery(raw: string): string {
   return raw
@@ -50,12 +54,18 @@ export async function searchOrders(raw: string, limit = 50): Promise<OrderSearch
   const references = texts
     .map((text) => parseOrderReference(text))
     .filter((reference): reference is OrderReference => reference !== undefined);
+  // The dashboard's own order ids (what its tables show), beside the API's order numbers.
+  const internalIds = references
+    .map((reference) => reference.id)
+    .filter((id): id is number => id !== undefined && id <= MAX_ORDER_ID);
   const ids = [
-    ...new Set(
-      references
-        .flatMap((reference) => [reference.publicId, reference.id])
-        .filter((id): id is number => id !== undefined),
-    ),
+    ...new Set([
+      ...internalIds,
+      ...references.flatMap((reference) => [
+        ...(reference.publicId === undefined ? [] : [reference.publicId]),
+        ...(reference.id === undefined ? [] : ordersNumbered(reference.id).map(({ id }) => id)),
+      ]),
+    ]),
   ];
   const referenceTexts = references.map((reference) => reference.text);
 
@@ -79,14 +89,17 @@ export async function searchOrders(raw: string, limit = 50): Promise<OrderSearch
     }),
   ]);
 
-  // The API's ranking (public id, trxid, idempotency key, numeric id; newest first within a kind),
-  // then the player-id matches, which the API does not know, newest first.
+  // The API's ranking (public id, trxid, idempotency key, order number; newest first within a
+  // kind), then the dashboard's order ids, then the player-id matches, which the API does not know.
   const ranked = byReference
     .flatMap((row) => {
       const kinds = references.map((reference) => classifyOrderMatch(reference, row));
       const rank = ORDER_REFERENCE_KINDS.findIndex((kind) => kinds.includes(kind));
       const kind = ORDER_REFERENCE_KINDS[rank];
-      return kind === undefined ? [] : [{ row, rank, matchedBy: MATCH_KIND_NAMES[kind] }];
+      if (kind !== undefined) return [{ row, rank, matchedBy: MATCH_KIND_NAMES[kind] }];
+      return internalIds.includes(row.id)
+        ? [{ row, rank: ORDER_REFERENCE_KINDS.length, matchedBy: "order id" as const }]
+        : [];
     })
     .sort((a, b) => a.rank - b.rank || b.row.id - a.row.id);
   const rows = [...ranked, ...byPlayer.map((row) => ({ row, matchedBy: "player id" as const }))];

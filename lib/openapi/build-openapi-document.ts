@@ -308,6 +308,9 @@ const DESCRIPTION = [
     "(`createClient({ baseUrl, apiKey })`). Both read `TOPUP_API_URL` (for example `http://localhost:3000`) and " +
     "`TOPUP_API_KEY` from the environment, as the README's quickstart sets them: " +
     "`export TOPUP_API_URL=http://localhost:3000 TOPUP_API_KEY=svc_...`.",
+  "Downloads: this document, [/openapi.json](/openapi.json), and the same operations as a Postman collection, " +
+    "[/postman.json](/postman.json) (import it, then set its `apiKey` and `baseUrl` variables; `newman run` runs it " +
+    "too).",
   "## Errors",
   "Failures are `{ success: false, error, code }`: switch on `code`. Every code is listed here (and in `x-error-codes`); " +
     'each operation lists the codes it can answer. "Retry can succeed" means sending the same request again, unchanged, ' +

@@ -3,7 +3,7 @@
 // can be sent as it is with the demo key.
 import { demoLine, demoPack } from "../seed/demo-catalog";
 
-export const ORDER_ID = "SVCAPI-BR-2N9C-7F3KQ1";
+export const ORDER_ID = "SVCAPI-BR-0K3M9QZT-7F3KQ1";
 export const PLACED_AT = "2026-01-15T09:30:00.000Z";
 export const BR_PACK = "SVCBR60";
 const br60 = demoPack(BR_PACK);

@@ -143,7 +143,7 @@ export function createClient(options: ClientOptions) {
       return { invoice, replayed: response.headers.get("idempotent-replayed") === "true" };
     },
 
-    /** GET /orders/{orderId}: by public id, your trxid, your idempotency key or the numeric id. */
+    /** GET /orders/{orderId}: by public id, your trxid, your idempotency key or the order number (docs/api.md). */
     async getOrder(
       orderId: string,
       query: { wait?: number; by?: OrderReferenceKind } = {},

@@ -124,10 +124,11 @@ const cases: Case[] = [
     ],
   },
   {
-    name: "GET /healthz and /openapi.json",
+    name: "GET /healthz, /openapi.json and /postman.json",
     requests: [
       { path: "/healthz", status: 200 },
       { path: "/openapi.json", status: 200 },
+      { path: "/postman.json", status: 200 },
       { path: "/api/healthz", status: 404 },
     ],
   },
@@ -577,7 +578,7 @@ describe("every route of the table is in the parity table", () => {
     const wanted = Object.entries(document.paths).flatMap(([path, methods]) =>
       Object.keys(methods).map((method) => `${method.toUpperCase()} ${path.replace("{orderId}", "parity-1")}`),
     );
-    wanted.push("GET /healthz", "GET /openapi.json");
+    wanted.push("GET /healthz", "GET /openapi.json", "GET /postman.json");
     expect(wanted.filter((route) => !covered.has(route))).toEqual([]);
   });
 });

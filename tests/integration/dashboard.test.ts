@@ -369,13 +369,14 @@ describe("finding orders", () => {
     });
   });
 
-  it("by public id (any case, pasted with quotes), numeric id, trxid, idempotency key and player id", async () => {
+  it("by public id (any case, pasted with quotes), order id, order number, trxid, idempotency key and player id", async () => {
     const [a, keyed] = [placed[0]!, placed[3]!];
     for (const [query, matchedBy] of [
       [a.publicId, "public id"],
       [`"${a.publicId.toLowerCase()}".`, "public id"],
       [String(a.id), "order id"],
       [`#${a.id}`, "order id"],
+      [String(parseInt(a.publicId.split("-")[2]!, 36)), "order number"],
       [` ${a.trxid} `, "trxid"],
       ["idem-key-42", "idempotency key"],
     ] as const) {

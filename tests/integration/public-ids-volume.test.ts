@@ -89,12 +89,47 @@ describe("public order ids", () => {
     const forged = oldId.slice(0, -1) + (oldId.endsWith("0") ? "1" : "0");
     expect((await api(`/orders/${forged}`, { key: owner.key })).status).toBe(404);
   });
+});
 
-  it("the numeric internal id is still accepted", async () => {
-    const { id, publicId } = placed[0]!;
-    const res = await api(`/orders/${id}?by=id`, { key: owner.key });
-    expect(res.status).toBe(200);
-    expect(res.json.orderId).toBe(publicId);
+describe("order numbers: the number a client reads from its own public id", () => {
+  /** What an integrator does: the public id's middle part, read as a base36 number. */
+  const numberIn = (publicId: string) => parseInt(publicId.split("-")[2]!, 36);
+
+  it("finds the order, with and without ?by=id, and says it matched by id", async () => {
+    const { publicId } = placed[0]!;
+    const number = numberIn(publicId);
+    for (const path of [`/orders/${number}`, `/orders/${number}?by=id`, `/orders/%23${number}?by=id`]) {
+      const res = await api(path, { key: owner.key });
+      expect(res.status, `${path}: ${res.text}`).toBe(200);
+      expect(res.json.orderId).toBe(publicId);
+      expect(res.headers.get("order-matched-by")).toBe("id");
+    }
+  });
+
+  it("another account's number is 404, by any path", async () => {
+    const number = numberIn(placed[1]!.publicId);
+    for (const path of [`/orders/${number}`, `/orders/${number}?by=id`]) {
+      const res = await api(path, { key: other.key });
+      expect(res.status).toBe(404);
+      expect(res.json).toEqual({ success: false, error: "ORDER NOT FOUND", code: "ORDER_NOT_FOUND" });
+    }
+  });
+
+  it("the internal id, which no answer shows, is not an order number", async () => {
+    const { id, publicId } = placed[2]!;
+    expect(numberIn(publicId)).not.toBe(id);
+    expect((await api(`/orders/${id}?by=id`, { key: owner.key })).status).toBe(404);
+  });
+
+  it("an old-form public id's number (its raw id) finds its order", async () => {
+    const { id } = placed[3]!;
+    const oldId = oldFormatPublicId("BR", id);
+    await sql(`UPDATE orders SET public_id = $1 WHERE id = $2`, [oldId, id]);
+    expect(numberIn(oldId)).toBe(id);
+    const res = await api(`/orders/${numberIn(oldId)}?by=id`, { key: owner.key });
+    expect(res.status, res.text).toBe(200);
+    expect(res.json.orderId).toBe(oldId);
+    expect((await api(`/orders/${numberIn(oldId)}`, { key: other.key })).status).toBe(404);
   });
 });
 

@@ -7,10 +7,11 @@ import {
   orderReferenceValues,
   parseOrderReference,
 } from "@/lib/orders/parse-order-reference";
-import { formatPublicOrderId } from "@/lib/orders/public-order-id";
+import { formatPublicOrderId, ordersNumbered, publicOrderNumber } from "@/lib/orders/public-order-id";
+import { permuteId } from "@/lib/ids/permute-id";
 
 describe("parseOrderReference", () => {
-  it("reads a number as an order id and as a client's id, in the fixed order", () => {
+  it("reads a number as an order number and as a client's id, in the fixed order", () => {
     expect(parseOrderReference(" 123 ")).toEqual({ text: "123", kinds: ["trxid", "idempotencyKey", "id"], id: 123 });
     expect(parseOrderReference("#123")).toEqual({ text: "#123", kinds: ["trxid", "idempotencyKey", "id"], id: 123 });
     expect(ORDER_REFERENCE_KINDS).toEqual(["publicId", "trxid", "idempotencyKey", "id"]);
@@ -26,10 +27,17 @@ describe("parseOrderReference", () => {
     expect(parseOrderReference(forged)).toEqual({ text: forged, kinds: ["trxid", "idempotencyKey"] });
   });
 
-  it("keeps numbers outside the id range as client ids only", () => {
-    expect(parseOrderReference("0")?.kinds).toEqual(["trxid", "idempotencyKey"]);
-    expect(parseOrderReference("2147483648")?.kinds).toEqual(["trxid", "idempotencyKey"]);
-    expect(parseOrderReference("12345678901")?.kinds).toEqual(["trxid", "idempotencyKey"]);
+  it("reads the numbers public ids of either form can carry as order numbers, others as client ids only", () => {
+    const permuted = permuteId("order", 77);
+    expect(permuted).toBeGreaterThan(2_147_483_647);
+    expect(parseOrderReference(String(permuted))).toMatchObject({ kinds: ["trxid", "idempotencyKey", "id"] });
+    // 2^40 is past the permutation's domain; a value inside it whose order id is past the int column is no order's.
+    const beyondIds = Array.from({ length: 50 }, (_, i) => 1_099_511_627_775 - i).find(
+      (value) => ordersNumbered(value).length === 0,
+    )!;
+    expect(parseOrderReference(String(beyondIds))?.kinds).toEqual(["trxid", "idempotencyKey"]);
+    expect(parseOrderReference("1099511627776")?.kinds).toEqual(["trxid", "idempotencyKey"]);
+    expect(parseOrderReference("12345678901234")?.kinds).toEqual(["trxid", "idempotencyKey"]);
   });
 
   it("names nothing for empty, overlong or control-character text, or a kind the text cannot be", () => {
@@ -43,21 +51,42 @@ describe("parseOrderReference", () => {
 });
 
 describe("classifyOrderMatch ranks the kinds", () => {
-  const reference = parseOrderReference("123")!;
-  it("a trxid beats an idempotency key, which beats the numeric id", () => {
-    expect(classifyOrderMatch(reference, { id: 123, trxid: "123", idempotencyKey: "123" })).toBe("trxid");
-    expect(classifyOrderMatch(reference, { id: 123, trxid: "x", idempotencyKey: "123" })).toBe("idempotencyKey");
-    expect(classifyOrderMatch(reference, { id: 123, trxid: "x", idempotencyKey: "y" })).toBe("id");
-    expect(classifyOrderMatch(reference, { id: 124, trxid: "x", idempotencyKey: "y" })).toBeUndefined();
+  const publicId = formatPublicOrderId("BR", 123);
+  const number = publicOrderNumber(publicId)!;
+  const reference = parseOrderReference(String(number))!;
+  const order = (trxid: string, idempotencyKey: string, id = 123) => ({
+    id,
+    publicId: formatPublicOrderId("BR", id),
+    trxid,
+    idempotencyKey,
+  });
+  it("a trxid beats an idempotency key, which beats the order number", () => {
+    expect(classifyOrderMatch(reference, order(String(number), String(number)))).toBe("trxid");
+    expect(classifyOrderMatch(reference, order("x", String(number)))).toBe("idempotencyKey");
+    expect(classifyOrderMatch(reference, order("x", "y"))).toBe("id");
+    expect(classifyOrderMatch(reference, order("x", "y", 124))).toBeUndefined();
   });
 
-  it("gives each kind the value it compares with", () => {
-    expect(orderReferenceValues(reference)).toEqual({ publicId: null, trxid: "123", idempotencyKey: "123", id: 123 });
+  it("the order number is the one in the order's public id: the permuted form's, or an old id's raw id", () => {
+    expect(number).toBe(permuteId("order", 123));
+    // The order's own id names it only where its public id is of the old form, which carries it.
+    expect(classifyOrderMatch(parseOrderReference("123")!, order("x", "y"))).toBeUndefined();
+    const old = { ...order("x", "y"), publicId: "SVCAPI-BR-3F-ABCDEF" };
+    expect(publicOrderNumber(old.publicId)).toBe(123);
+    expect(classifyOrderMatch(parseOrderReference("123")!, old)).toBe("id");
+    expect(classifyOrderMatch(reference, old)).toBeUndefined();
+  });
+
+  it("gives each kind the values it compares with", () => {
+    const middle = number.toString(36).toUpperCase().padStart(8, "0");
+    expect(ordersNumbered(number)).toContainEqual({ id: 123, middle });
     expect(orderReferenceValues(parseOrderReference("123", "id")!)).toEqual({
       publicId: null,
       trxid: null,
       idempotencyKey: null,
-      id: 123,
+      numberedIds: ordersNumbered(123).map(({ id }) => id),
+      numberedMiddles: ordersNumbered(123).map(({ middle }) => middle),
     });
+    expect(ordersNumbered(123)).toContainEqual({ id: 123, middle: "3F" });
   });
 });

@@ -29,24 +29,25 @@ export async function findOwnOrder(
   }
   if (reference) {
     // Every candidate, ranked in the order of ORDER_REFERENCE_KINDS, then newest first.
-    const { publicId, trxid, idempotencyKey, id } = orderReferenceValues(reference);
+    const { publicId, trxid, idempotencyKey, numberedIds, numberedMiddles } = orderReferenceValues(reference);
+    // An order number names the order whose stored public id carries it: one of the candidate ids,
+    // with the middle that id's form of public id has.
     const { rows } = await getPool().query<OrderRecord>(
       prepared(
         "order-by-reference",
         sql`SELECT (order_record(o)).* FROM orders o
              WHERE o.account_id = ${accountId}
                AND (o.id = ${publicId}::int OR o.trxid = ${trxid}::text OR o.idempotency_key = ${idempotencyKey}::text
-                    OR o.id = ${id}::int)
+                    OR (o.id = ANY (${numberedIds}::int[])
+                        AND split_part(o.public_id, '-', 3) = ANY (${numberedMiddles}::text[])))
              ORDER BY CASE WHEN o.id = ${publicId}::int THEN 0 WHEN o.trxid = ${trxid}::text THEN 1
-                           WHEN o.idempotency_key = ${idempotencyKey}::text THEN 2 WHEN o.id = ${id}::int THEN 3 END,
+                           WHEN o.idempotency_key = ${idempotencyKey}::text THEN 2 ELSE 3 END,
                       o.id DESC
              LIMIT 1`,
       ),
     );
     const order = rows[0];
-    const matchedBy =
-      order &&
-      classifyOrderMatch(reference, { id: order.id, trxid: order.trxid, idempotencyKey: order.idempotencyKey });
+    const matchedBy = order && classifyOrderMatch(reference, order);
     if (order && matchedBy) return { order, matchedBy };
   }
   throw new ApiError("ORDER_NOT_FOUND");

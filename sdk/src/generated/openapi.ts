@@ -135,7 +135,7 @@ export interface paths {
         };
         /**
          * One of your orders
-         * @description Accepts the public id, your trxid, your idempotency key, or the numeric id. When the reference matches more than one of your orders ("123" can be both an order id and a trxid), the first kind that matches wins, always in this order: publicId, trxid (the newest order with it), idempotencyKey, numeric id. The header `Order-Matched-By` names the kind that matched; `?by=` restricts the lookup to one kind (`?by=id` for the numeric id). Another account's order, by any form, is 404 ORDER NOT FOUND. With `?wait=N` the answer is held up to N seconds (max 30) until the order is completed or cancelled.
+         * @description Accepts the public id, your trxid, your idempotency key, or the order number: the number in your public id, its third part read as a base36 number (`SVCAPI-BR-0K3M9QZT-7F3KQ1` is order number 43754451689, `parseInt('0K3M9QZT', 36)`). When the reference matches more than one of your orders ("123" can be both an order number and a trxid), the first kind that matches wins, always in this order: publicId, trxid (the newest order with it), idempotencyKey, order number. The header `Order-Matched-By` names the kind that matched; `?by=` restricts the lookup to one kind (`?by=id` for the order number). Another account's order, by any form, is 404 ORDER NOT FOUND. With `?wait=N` the answer is held up to N seconds (max 30) until the order is completed or cancelled.
          */
         get: operations["getOrder"];
         put?: never;
@@ -563,7 +563,7 @@ export interface components {
             orderCreated: boolean;
             /**
              * @description Public id SVCAPI-<line code>-<base36>-<hash>
-             * @example SVCAPI-BR-2N9C-7F3KQ1
+             * @example SVCAPI-BR-0K3M9QZT-7F3KQ1
              */
             orderId: string;
             trxid: string;
@@ -756,7 +756,7 @@ export interface components {
             orderCreated: boolean;
             /**
              * @description Public id SVCAPI-<line code>-<base36>-<hash>
-             * @example SVCAPI-BR-2N9C-7F3KQ1
+             * @example SVCAPI-BR-0K3M9QZT-7F3KQ1
              */
             orderId: string;
             trxid: string;
@@ -1951,7 +1951,7 @@ export interface operations {
                         orderCreated: boolean;
                         /**
                          * @description Public id SVCAPI-<line code>-<base36>-<hash>
-                         * @example SVCAPI-BR-2N9C-7F3KQ1
+                         * @example SVCAPI-BR-0K3M9QZT-7F3KQ1
                          */
                         orderId: string;
                         trxid: string;
@@ -2270,14 +2270,14 @@ export interface operations {
                  * @example 10
                  */
                 wait?: number;
-                /** @description Read `orderId` as this kind of reference only. Without it, the first kind that matches wins: publicId, then trxid, then idempotencyKey, then the numeric id */
+                /** @description Read `orderId` as this kind of reference only (`id`: the order number). Without it, the first kind that matches wins: publicId, then trxid, then idempotencyKey, then the order number */
                 by?: "publicId" | "trxid" | "idempotencyKey" | "id";
             };
             header?: never;
             path: {
                 /**
-                 * @description The public id (SVCAPI-...), your trxid, your idempotency key, or the numeric id. When it matches several of your orders, the first kind that matches wins: publicId, then trxid (newest order with it), then idempotencyKey, then the numeric id; the response header Order-Matched-By says which
-                 * @example SVCAPI-BR-2N9C-7F3KQ1
+                 * @description The public id (SVCAPI-...), your trxid, your idempotency key, or the order number (the public id's third part read as a base36 number: SVCAPI-BR-0K3M9QZT-7F3KQ1 is 43754451689). When it matches several of your orders, the first kind that matches wins: publicId, then trxid (newest order with it), then idempotencyKey, then the order number; the response header Order-Matched-By says which
+                 * @example INV-10001
                  */
                 orderId: string;
             };
@@ -2310,7 +2310,7 @@ export interface operations {
                         orderCreated: boolean;
                         /**
                          * @description Public id SVCAPI-<line code>-<base36>-<hash>
-                         * @example SVCAPI-BR-2N9C-7F3KQ1
+                         * @example SVCAPI-BR-0K3M9QZT-7F3KQ1
                          */
                         orderId: string;
                         trxid: string;

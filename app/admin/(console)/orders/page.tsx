@@ -63,7 +63,7 @@ function SearchForm({ q }: { q: string }) {
           name="q"
           defaultValue={q}
           placeholder="SVCAPI-…, order id, trxid or player id"
-          aria-label="Order public id, numeric id, trxid or player id"
+          aria-label="Order public id, order id or number, trxid or player id"
         />
       </label>
       <button type="submit" className="primary">

@@ -1,5 +1,5 @@
 import { publicRoute } from "@/lib/http/public-route";
-import { completedInvoice, ORDER_ID } from "@/lib/openapi/example-values";
+import { brInvoice, completedInvoice } from "@/lib/openapi/example-values";
 import { jsonResponse } from "@/lib/http/errors";
 import { InvoiceResponse, OrderIdParams, OrderWaitQuery } from "@/lib/api-schemas/order-schemas";
 import { findOwnOrder } from "@/lib/orders/sql/read-order";
@@ -17,12 +17,13 @@ export const GET = publicRoute({
   tag: "Orders",
   summary: "One of your orders",
   description:
-    "Accepts the public id, your trxid, your idempotency key, or the numeric id. When the reference matches more than one " +
-    'of your orders ("123" can be both an order id and a trxid), the first kind that matches wins, always in this order: ' +
-    "publicId, trxid (the newest order with it), idempotencyKey, numeric id. The header `Order-Matched-By` names the kind " +
-    "that matched; `?by=` restricts the lookup to one kind (`?by=id` for the numeric id). Another account's order, by any " +
-    "form, is 404 ORDER NOT FOUND. With `?wait=N` the answer is held up to N seconds (max 30) until the order is completed " +
-    "or cancelled.",
+    "Accepts the public id, your trxid, your idempotency key, or the order number: the number in your public id, its " +
+    "third part read as a base36 number (`SVCAPI-BR-0K3M9QZT-7F3KQ1` is order number 43754451689, " +
+    "`parseInt('0K3M9QZT', 36)`). When the reference matches more than one of your orders (\"123\" can be both an order " +
+    "number and a trxid), the first kind that matches wins, always in this order: publicId, trxid (the newest order " +
+    "with it), idempotencyKey, order number. The header `Order-Matched-By` names the kind that matched; `?by=` restricts " +
+    "the lookup to one kind (`?by=id` for the order number). Another account's order, by any form, is 404 ORDER NOT " +
+    "FOUND. With `?wait=N` the answer is held up to N seconds (max 30) until the order is completed or cancelled.",
   params: OrderIdParams,
   query: OrderWaitQuery,
   response: InvoiceResponse,
@@ -33,7 +34,8 @@ export const GET = publicRoute({
     },
   },
   example: {
-    params: { orderId: ORDER_ID },
+    // The trxid POST /orders' example places, so the examples run in order (the Postman collection) find it.
+    params: { orderId: brInvoice.trxid },
     query: { wait: "10" },
     responses: {
       completed: {
@@ -50,7 +52,7 @@ export const GET = publicRoute({
     const terminal = () => order.status === "completed" || order.status === "cancelled";
     if (query.wait && !terminal()) {
       const reread = async () => {
-        order = (await findOwnOrder(caller.accountId, orderIdReference(order.id))).order;
+        order = (await findOwnOrder(caller.accountId, orderIdReference(order))).order;
         return terminal();
       };
       await waitForOrderFinish(order.id, query.wait * 1000, reread);
