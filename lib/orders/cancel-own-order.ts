@@ -23,18 +23,18 @@ export type CancelOrderResult =
 export async function cancelOwnOrder(input: {
   accountId: number;
   /** An order of that account (as findOwnOrder found it). */
-  orderId: number;
+  order: Pick<OrderRecord, "id" | "publicId">;
   /** "api-key:<id>" or "telegram:<id>": on the ledger's refund and the order's event. */
   actor: string;
   via: "api" | "bot";
 }): Promise<CancelOrderResult> {
-  const result = await cancelAndRefundOrder(input.orderId, CANCELLED_BY_RESELLER, {
+  const result = await cancelAndRefundOrder(input.order.id, CANCELLED_BY_RESELLER, {
     actor: input.actor,
     unsentOnly: true,
     eventData: { cancelledBy: { by: "reseller", via: input.via } },
   });
   if (result.settled) return { status: "cancelled", order: result.order };
-  const { order } = await findOwnOrder(input.accountId, orderIdReference(input.orderId));
+  const { order } = await findOwnOrder(input.accountId, orderIdReference(input.order));
   const finished = order.status === "completed" || order.status === "cancelled";
   return { status: finished ? "finished" : "with_supplier", order };
 }
@@ -54,7 +54,7 @@ export async function cancelHolderOrder(input: {
       if (error instanceof ApiError && error.key === "ORDER_NOT_FOUND") return undefined;
       throw error;
     });
-    if (found) return cancelOwnOrder({ accountId, orderId: found.order.id, actor: input.actor, via: "bot" });
+    if (found) return cancelOwnOrder({ accountId, order: found.order, actor: input.actor, via: "bot" });
   }
   return undefined;
 }

@@ -2549,7 +2549,7 @@ export interface operations {
         parameters: {
             query?: {
                 /**
-                 * @description Read `orderId` as this kind of reference only. Without it, the first kind that matches wins: publicId, then trxid, then idempotencyKey, then the numeric id
+                 * @description Read `orderId` as this kind of reference only (`id`: the order number). Without it, the first kind that matches wins: publicId, then trxid, then idempotencyKey, then the order number
                  * @example publicId
                  */
                 by?: "publicId" | "trxid" | "idempotencyKey" | "id";
@@ -2557,8 +2557,8 @@ export interface operations {
             header?: never;
             path: {
                 /**
-                 * @description The public id (SVCAPI-...), your trxid, your idempotency key, or the numeric id. When it matches several of your orders, the first kind that matches wins: publicId, then trxid (newest order with it), then idempotencyKey, then the numeric id; the response header Order-Matched-By says which
-                 * @example SVCAPI-BR-2N9C-7F3KQ1
+                 * @description The public id (SVCAPI-...), your trxid, your idempotency key, or the order number (the public id's third part read as a base36 number: SVCAPI-BR-0K3M9QZT-7F3KQ1 is 43754451689). When it matches several of your orders, the first kind that matches wins: publicId, then trxid (newest order with it), then idempotencyKey, then the order number; the response header Order-Matched-By says which
+                 * @example SVCAPI-BR-0K3M9QZT-7F3KQ1
                  */
                 orderId: string;
             };
@@ -2589,7 +2589,7 @@ export interface operations {
                         orderCreated: boolean;
                         /**
                          * @description Public id SVCAPI-<line code>-<base36>-<hash>
-                         * @example SVCAPI-BR-2N9C-7F3KQ1
+                         * @example SVCAPI-BR-0K3M9QZT-7F3KQ1
                          */
                         orderId: string;
                         trxid: string;
@@ -2853,7 +2853,7 @@ export interface operations {
         parameters: {
             query?: {
                 /**
-                 * @description Read `orderId` as this kind of reference only. Without it, the first kind that matches wins: publicId, then trxid, then idempotencyKey, then the numeric id
+                 * @description Read `orderId` as this kind of reference only (`id`: the order number). Without it, the first kind that matches wins: publicId, then trxid, then idempotencyKey, then the order number
                  * @example publicId
                  */
                 by?: "publicId" | "trxid" | "idempotencyKey" | "id";
@@ -2861,8 +2861,8 @@ export interface operations {
             header?: never;
             path: {
                 /**
-                 * @description The public id (SVCAPI-...), your trxid, your idempotency key, or the numeric id. When it matches several of your orders, the first kind that matches wins: publicId, then trxid (newest order with it), then idempotencyKey, then the numeric id; the response header Order-Matched-By says which
-                 * @example SVCAPI-BR-2N9C-7F3KQ1
+                 * @description The public id (SVCAPI-...), your trxid, your idempotency key, or the order number (the public id's third part read as a base36 number: SVCAPI-BR-0K3M9QZT-7F3KQ1 is 43754451689). When it matches several of your orders, the first kind that matches wins: publicId, then trxid (newest order with it), then idempotencyKey, then the order number; the response header Order-Matched-By says which
+                 * @example SVCAPI-BR-0K3M9QZT-7F3KQ1
                  */
                 orderId: string;
             };
@@ -2900,7 +2900,7 @@ export interface operations {
                         orderCreated: boolean;
                         /**
                          * @description Public id SVCAPI-<line code>-<base36>-<hash>
-                         * @example SVCAPI-BR-2N9C-7F3KQ1
+                         * @example SVCAPI-BR-0K3M9QZT-7F3KQ1
                          */
                         orderId: string;
                         trxid: string;

@@ -43,7 +43,7 @@ export const POST = publicRoute({
     const { order } = await findOwnOrder(caller.accountId, parseOrderReference(params.orderId ?? "", query.by));
     const result = await cancelOwnOrder({
       accountId: caller.accountId,
-      orderId: order.id,
+      order,
       actor: `api-key:${caller.keyId}`,
       via: "api",
     });
