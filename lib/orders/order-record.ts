@@ -37,5 +37,6 @@ export type OrderRecord = BigintsAsNumbers<
     | "createdAt"
     | "finishedAt"
     | "livemode"
+    | "refundRequested"
   >
 >;

@@ -43,7 +43,7 @@ export function toInvoice(order: OrderRecord, codes?: string[], refundRequest?: 
 
 /**
  * Invoices for rows of one account, with delivered codes fetched in one query for the lot, and the
- * refund requests of the completed ones in another.
+ * refund requests of those that have one in another.
  */
 export async function buildInvoices(orders: OrderRecord[], client: Pick<pg.PoolClient, "query"> = getPool()) {
   const delivered = orders.filter((o) => o.status === "completed" && o.lineKind !== "topup");
@@ -59,7 +59,7 @@ export async function buildInvoices(orders: OrderRecord[], client: Pick<pg.PoolC
   }
   const refunds = await readRefundRequests(
     client,
-    orders.filter((o) => o.status === "completed").map((o) => o.id),
+    orders.filter((o) => o.refundRequested).map((o) => o.id),
   );
   return orders.map((order) => toInvoice(order, codesByOrder.get(order.id), refunds.get(order.id)));
 }

@@ -33,9 +33,9 @@ export async function requestRefund(input: {
     );
     const [found] = rows;
     if (!found) return { status: "not_available" };
-    const { closesAt, open, requested, ...order } = found;
+    const { closesAt, open, requested, status } = found;
     if (requested) return { status: "already_requested" };
-    if (order.status !== "completed" || closesAt === null) return { status: "not_available" };
+    if (status !== "completed" || closesAt === null) return { status: "not_available" };
     if (!open) return { status: "window_closed", closedAt: closesAt };
     const inserted = await client.query<RefundRequestRecord>(
       sql`INSERT INTO refund_requests (order_id, account_id, reason, requested_by)
@@ -47,6 +47,10 @@ export async function requestRefund(input: {
     const [request] = inserted.rows;
     // A request of the same order committed meanwhile.
     if (!request) return { status: "already_requested" };
+    const marked = await client.query<OrderRecord>(
+      sql`UPDATE orders o SET refund_requested = true WHERE o.id = ${input.orderId} RETURNING (order_record(o)).*`,
+    );
+    const order = marked.rows[0]!;
     await recordOrderWebhookEvent(client, "order.refund_requested", order, {
       refundRequest: toRefundRequestView(request),
     });
