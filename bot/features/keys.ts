@@ -33,6 +33,12 @@ function describeSpendingLimit(key: Pick<ApiKeySummary, "dailyLimitCents" | "spe
   return `${formatUsd(key.dailyLimitCents)} a day (UTC), ${formatUsd(key.spentTodayCents)} spent today`;
 }
 
+// Someone pasting the whole key gets the same result as typing its prefix.
+const prefixOf = (given: string) => (isWellFormedApiKey(given) ? displayPrefix(given) : given);
+
+const noSuchKey = (prefix: string) =>
+  `You have no active key with prefix <code>${escapeHtml(prefix)}</code>. /keys lists your keys.`;
+
 /** The largest daily limit a holder can set: $1,000,000.00. */
 const MAX_DAILY_LIMIT_CENTS = 100_000_000;
 
@@ -119,16 +125,9 @@ keys.command("revokekey", requireAccount, async (ctx) => {
     );
     return;
   }
-  // Someone pasting the whole key gets the same result as typing its prefix.
-  const prefix = isWellFormedApiKey(given) ? displayPrefix(given) : given;
+  const prefix = prefixOf(given);
   const result = await revokeApiKey(account.id, prefix, sender.actor);
-  if (result.status === "not_found") {
-    await replyHtml(
-      ctx,
-      `You have no active key with prefix <code>${escapeHtml(prefix)}</code>. /keys lists your keys.`,
-    );
-    return;
-  }
+  if (result.status === "not_found") return replyHtml(ctx, noSuchKey(prefix));
   await replyHtml(
     ctx,
     `Key <code>${escapeHtml(result.prefix)}</code> is revoked: API calls with it now answer INVALID_API_KEY.`,
@@ -152,15 +151,9 @@ keys.command("keylimit", requireAccount, async (ctx) => {
     }
     limitCents = parsed.cents;
   }
-  const prefix = isWellFormedApiKey(given) ? displayPrefix(given) : given;
+  const prefix = prefixOf(given);
   const result = await setKeySpendingLimit(account.id, prefix, limitCents, sender.actor);
-  if (result.status === "not_found") {
-    await replyHtml(
-      ctx,
-      `You have no active key with prefix <code>${escapeHtml(prefix)}</code>. /keys lists your keys.`,
-    );
-    return;
-  }
+  if (result.status === "not_found") return replyHtml(ctx, noSuchKey(prefix));
   await replyHtml(
     ctx,
     limitCents === null
