@@ -12,6 +12,7 @@ import { useCleanDatabase } from "../helpers/clean-database";
 import { loadEnv } from "@/lib/config/env";
 import { issueApiKey } from "@/lib/accounts/issue-api-key";
 import { creditTestWallet } from "@/lib/wallet/test-wallet";
+import { publicOrderNumber } from "@/lib/orders/public-order-id";
 
 let worker: RunningWorker;
 // Short supplier backoff and deadline, so the slow and lost cases settle within a test.
@@ -160,12 +161,12 @@ describe("game keys and gift cards", () => {
 });
 
 describe("reading orders", () => {
-  it("finds an order by numeric id, public id and trxid; anything else is 404", async () => {
+  it("finds an order by its number, public id and trxid; anything else is 404", async () => {
     const account = await createAccount({ balanceCents: 1000 });
     const trxid = newTrxid();
     const placed = await order(account.key, { pid: "SVCBR60", trxid, userId: "42" });
-    const { id } = await sqlRow(`SELECT id FROM orders WHERE public_id = $1`, [placed.json.orderId]);
-    for (const form of [String(id), placed.json.orderId, placed.json.orderId.toLowerCase(), trxid]) {
+    const number = publicOrderNumber(placed.json.orderId);
+    for (const form of [String(number), placed.json.orderId, placed.json.orderId.toLowerCase(), trxid]) {
       const res = await api(`/orders/${encodeURIComponent(form)}`, { key: account.key });
       expect(res.status, form).toBe(200);
       expect(res.json.orderId).toBe(placed.json.orderId);
