@@ -2550,7 +2550,7 @@ export interface operations {
             query?: {
                 /**
                  * @description Read `orderId` as this kind of reference only (`id`: the order number). Without it, the first kind that matches wins: publicId, then trxid, then idempotencyKey, then the order number
-                 * @example publicId
+                 * @example trxid
                  */
                 by?: "publicId" | "trxid" | "idempotencyKey" | "id";
             };
@@ -2558,7 +2558,7 @@ export interface operations {
             path: {
                 /**
                  * @description The public id (SVCAPI-...), your trxid, your idempotency key, or the order number (the public id's third part read as a base36 number: SVCAPI-BR-0K3M9QZT-7F3KQ1 is 43754451689). When it matches several of your orders, the first kind that matches wins: publicId, then trxid (newest order with it), then idempotencyKey, then the order number; the response header Order-Matched-By says which
-                 * @example SVCAPI-BR-0K3M9QZT-7F3KQ1
+                 * @example INV-10001
                  */
                 orderId: string;
             };
@@ -2854,7 +2854,7 @@ export interface operations {
             query?: {
                 /**
                  * @description Read `orderId` as this kind of reference only (`id`: the order number). Without it, the first kind that matches wins: publicId, then trxid, then idempotencyKey, then the order number
-                 * @example publicId
+                 * @example trxid
                  */
                 by?: "publicId" | "trxid" | "idempotencyKey" | "id";
             };
@@ -2862,7 +2862,7 @@ export interface operations {
             path: {
                 /**
                  * @description The public id (SVCAPI-...), your trxid, your idempotency key, or the order number (the public id's third part read as a base36 number: SVCAPI-BR-0K3M9QZT-7F3KQ1 is 43754451689). When it matches several of your orders, the first kind that matches wins: publicId, then trxid (newest order with it), then idempotencyKey, then the order number; the response header Order-Matched-By says which
-                 * @example SVCAPI-BR-0K3M9QZT-7F3KQ1
+                 * @example INV-10001
                  */
                 orderId: string;
             };

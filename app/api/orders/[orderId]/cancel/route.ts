@@ -1,5 +1,5 @@
 import { publicRoute } from "@/lib/http/public-route";
-import { cancelledByResellerInvoice, ORDER_ID } from "@/lib/openapi/example-values";
+import { brInvoice, cancelledByResellerInvoice } from "@/lib/openapi/example-values";
 import { ApiError } from "@/lib/http/errors";
 import { InvoiceResponse, OrderIdParams, OrderReferenceQuery } from "@/lib/api-schemas/order-schemas";
 import { findOwnOrder } from "@/lib/orders/sql/read-order";
@@ -28,8 +28,8 @@ export const POST = publicRoute({
   query: OrderReferenceQuery,
   response: InvoiceResponse,
   example: {
-    params: { orderId: ORDER_ID },
-    query: { by: "publicId" },
+    params: { orderId: brInvoice.trxid },
+    query: { by: "trxid" },
     responses: {
       cancelled: {
         summary: "Cancelled and refunded",

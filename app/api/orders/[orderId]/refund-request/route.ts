@@ -1,5 +1,5 @@
 import { publicRoute } from "@/lib/http/public-route";
-import { ORDER_ID, refundRequestedInvoice } from "@/lib/openapi/example-values";
+import { brInvoice, refundRequestedInvoice } from "@/lib/openapi/example-values";
 import { ApiError } from "@/lib/http/errors";
 import {
   InvoiceResponse,
@@ -32,8 +32,8 @@ export const POST = publicRoute({
   body: RefundRequestBody,
   response: InvoiceResponse,
   example: {
-    params: { orderId: ORDER_ID },
-    query: { by: "publicId" },
+    params: { orderId: brInvoice.trxid },
+    query: { by: "trxid" },
     body: { reason: "The player says the diamonds never arrived" },
     responses: {
       requested: { summary: "Requested; an admin decides", value: { success: true, ...refundRequestedInvoice } },
