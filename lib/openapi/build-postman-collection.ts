@@ -7,7 +7,6 @@
 // file: the converter's random parts are removed (item ids, saved example responses whose headers
 // it fakes) and each query parameter takes its value from the document (its example, else its
 // default, else empty) instead of a faked one.
-import Converter from "openapi-to-postmanv2";
 
 /** Where a collection run sends its requests unless the caller sets `baseUrl` (`npm start`'s address). */
 export const POSTMAN_DEFAULT_BASE_URL = "http://localhost:3000";
@@ -40,7 +39,10 @@ export interface PostmanCollection {
   event?: unknown[];
 }
 
-function convert(document: object): Promise<PostmanCollection> {
+// The converter is loaded on the first request for the collection: its modules take some 20 MB of
+// heap that no other request of an API process needs.
+async function convert(document: object): Promise<PostmanCollection> {
+  const { default: Converter } = await import("openapi-to-postmanv2");
   return new Promise((resolve, reject) => {
     Converter.convertV2(
       { type: "json", data: document },
