@@ -5,7 +5,7 @@
 // every bad row (by its line in the file); importPriceList applies a list only when it has no bad
 // row and is exactly the previewed one (same digest), in one transaction with one audit entry.
 import crypto from "node:crypto";
-import { parse } from "csv-parse/sync";
+import { readCsv, type CsvRecord } from "../csv/read-csv";
 import { getPrisma, type PrismaDb } from "../db/prisma";
 import { Prisma } from "../generated/prisma/client";
 import { recordAuditEntry } from "../audit/sql/record-audit-entry";
@@ -112,28 +112,14 @@ export async function previewPriceList(csv: string, db: PrismaDb = getPrisma()):
 /** The file's rows, each with the file line it ends on, under a header naming known columns. */
 interface PriceListFile {
   names: string[];
-  rows: { record: string[]; info: { lines: number } }[];
+  rows: CsvRecord[];
 }
 
 /** The rows of the file, or why the file as a whole cannot be read. */
 function readPriceListFile(csv: string): PriceListFile | PriceListPreview {
-  if (Buffer.byteLength(csv, "utf8") > MAX_PRICE_LIST_BYTES)
-    return failed(1, `the file is larger than ${MAX_PRICE_LIST_BYTES / 1_000_000} MB: split it`);
-  let records: PriceListFile["rows"];
-  try {
-    // info: each record comes with the file line it ends on, which is how errors name rows.
-    records = parse(csv, {
-      bom: true,
-      info: true,
-      skip_empty_lines: true,
-      relax_column_count: true,
-      trim: true,
-    }) as unknown as typeof records;
-  } catch (error) {
-    const line = (error as { lines?: number }).lines ?? 1;
-    return failed(line, `not readable as CSV: ${(error as Error).message}`);
-  }
-  const [header, ...rows] = records;
+  const read = readCsv(csv, MAX_PRICE_LIST_BYTES);
+  if ("error" in read) return failed(read.line, read.error);
+  const [header, ...rows] = read.records;
   if (!header) return failed(1, `empty: the first line names the columns (${PRICE_LIST_COLUMNS.join(",")})`);
   const names = header.record.map((name) => name.toLowerCase());
   const unknown = names.filter((name) => !(PRICE_LIST_COLUMNS as readonly string[]).includes(name));

@@ -5,7 +5,7 @@
 // approveDeposit, so a request is credited once however many imports or admins name it. A second
 // import of the same file matches nothing: its requests are no longer open (those rows say so).
 import crypto from "node:crypto";
-import { parse } from "csv-parse/sync";
+import { readCsv } from "../csv/read-csv";
 import { getPrisma } from "../db/prisma";
 import { numberFromDb } from "../db/number-from-db";
 import { recordAuditEntry } from "../audit/sql/record-audit-entry";
@@ -81,20 +81,9 @@ function readDate(text: string): { from: Date; to: Date } | undefined {
 }
 
 function readRows(csv: string): StatementRow[] | { error: string } {
-  if (Buffer.byteLength(csv, "utf8") > MAX_STATEMENT_BYTES) return { error: "the file is larger than 1 MB: split it" };
-  let records: { record: string[]; info: { lines: number } }[];
-  try {
-    records = parse(csv, {
-      bom: true,
-      info: true,
-      skip_empty_lines: true,
-      relax_column_count: true,
-      trim: true,
-    }) as unknown as typeof records;
-  } catch (error) {
-    return { error: `not readable as CSV: ${(error as Error).message}` };
-  }
-  const [header, ...rows] = records;
+  const read = readCsv(csv, MAX_STATEMENT_BYTES);
+  if ("error" in read) return { error: read.error };
+  const [header, ...rows] = read.records;
   const names = header?.record.map((name) => name.toLowerCase()) ?? [];
   if (!names.includes("date") || !names.includes("amount"))
     return { error: `the first line names the columns: ${STATEMENT_COLUMNS.join(",")} (description may be left out)` };

@@ -24,17 +24,16 @@ export async function requestRefund(input: {
   actor: string;
 }): Promise<RequestRefundResult> {
   return withTransaction(async (client) => {
-    const { rows } = await client.query<OrderRecord & { closesAt: Date | null; open: boolean; requested: boolean }>(
+    const { rows } = await client.query<OrderRecord & { closesAt: Date | null; open: boolean }>(
       sql`SELECT (order_record(o)).*, o.finished_at + make_interval(hours => l.refund_window_hours) AS "closesAt",
-                 now() <= o.finished_at + make_interval(hours => l.refund_window_hours) AS open,
-                 EXISTS (SELECT 1 FROM refund_requests r WHERE r.order_id = o.id) AS requested
+                 now() <= o.finished_at + make_interval(hours => l.refund_window_hours) AS open
             FROM orders o LEFT JOIN game_lines l ON l.slug = o.line_slug
            WHERE o.id = ${input.orderId} AND o.account_id = ${input.accountId}`,
     );
     const [found] = rows;
     if (!found) return { status: "not_available" };
-    const { closesAt, open, requested, status } = found;
-    if (requested) return { status: "already_requested" };
+    const { closesAt, open, refundRequested, status } = found;
+    if (refundRequested) return { status: "already_requested" };
     if (status !== "completed" || closesAt === null) return { status: "not_available" };
     if (!open) return { status: "window_closed", closedAt: closesAt };
     const inserted = await client.query<RefundRequestRecord>(
