@@ -2,8 +2,9 @@
 // non-negative integer (a zoneId sent as 12345 is read as "12345"); anything else is INVALID BODY.
 // `pid` and `trxid` sent as null, "" or blanks count as missing (INVALID REQUEST, like absent ones).
 import { z } from "zod";
-import { blankAsMissing, echoedIdentifier, identifier, livemode, plainText } from "./fields";
+import { blankAsMissing, echoedIdentifier, identifier, livemode, NO_CONTROL_CHARACTERS, plainText } from "./fields";
 import { ORDER_REFERENCE_KINDS } from "../orders/parse-order-reference";
+import { METADATA_MAX_KEY_LENGTH, METADATA_MAX_KEYS, METADATA_MAX_VALUE_LENGTH } from "../orders/order-metadata";
 
 const MAX_QUANTITY = 10;
 const MAX_PRICE_USD = 1_000_000;
@@ -14,6 +15,39 @@ export const orderBodyAliases = {
   userId: ["userID"],
   idempotencyKey: ["idempotency"],
 };
+
+const METADATA_LIMITS =
+  `at most ${METADATA_MAX_KEYS} keys of 1 to ${METADATA_MAX_KEY_LENGTH} characters, ` +
+  `string values of at most ${METADATA_MAX_VALUE_LENGTH} characters, no control characters`;
+
+const metadataKey = z
+  .string()
+  .min(1)
+  .max(METADATA_MAX_KEY_LENGTH)
+  .regex(NO_CONTROL_CHARACTERS, "must not contain control characters");
+
+const metadataValue = z
+  .string({ error: "must be a string" })
+  .max(METADATA_MAX_VALUE_LENGTH, `must be at most ${METADATA_MAX_VALUE_LENGTH} characters`)
+  .regex(NO_CONTROL_CHARACTERS, "must not contain control characters");
+
+/** The client's own references: a flat object of strings, stored with the order and echoed. */
+const OrderMetadata = z
+  .record(metadataKey, metadataValue, {
+    // A key that fails its check is named in the issue's path; say which limit it broke.
+    error: (issue) =>
+      issue.code === "invalid_key"
+        ? `keys are 1 to ${METADATA_MAX_KEY_LENGTH} characters without control characters`
+        : issue.code === "invalid_type"
+          ? `must be an object of strings (${METADATA_LIMITS})`
+          : undefined,
+  })
+  .refine((metadata) => Object.keys(metadata).length <= METADATA_MAX_KEYS, `at most ${METADATA_MAX_KEYS} keys`)
+  // zod's meta type lists no JSON Schema keywords; zod-to-openapi writes these over the generated schema.
+  .meta({
+    maxProperties: METADATA_MAX_KEYS,
+    propertyNames: { minLength: 1, maxLength: METADATA_MAX_KEY_LENGTH, pattern: NO_CONTROL_CHARACTERS.source },
+  } as never);
 
 export const OrderBody = z.object({
   pid: z.preprocess(blankAsMissing, plainText(64).optional()).meta({
@@ -54,6 +88,16 @@ export const OrderBody = z.object({
     description:
       "Alias idempotency. When omitted (or null or empty), trxid is the idempotency key. Scoped to your account, kept forever",
   }),
+  metadata: z
+    .preprocess((value) => (value === null ? undefined : value), OrderMetadata.optional())
+    .meta({
+      description:
+        `Your own references (your customer, cart, ...): ${METADATA_LIMITS}; beyond them, 400 INVALID BODY naming the field. ` +
+        "Stored with the order and echoed (the same keys and values; key order is not kept) in its invoice, GET /orders/{orderId}, GET /history and order webhook events. " +
+        "Part of the idempotency fingerprint (key order aside): a repeat with other metadata is 409 IDEMPOTENCY_MISMATCH. " +
+        "Omitted, null and {} all mean none, and an order without metadata has no `metadata` field",
+      example: { customerId: "cus_8812", cartId: "cart-2026-0042" },
+    }),
 });
 export type OrderBody = z.output<typeof OrderBody>;
 
@@ -109,6 +153,10 @@ export const Invoice = z
       .number()
       .optional()
       .meta({ description: "Seconds from placement to completion or cancellation, on finished orders" }),
+    metadata: z
+      .record(z.string(), z.string())
+      .optional()
+      .meta({ description: "Your metadata from POST /orders (key order not kept); absent when the order has none" }),
     refundRequest: RefundRequestView.optional().meta({
       description: "Present on a completed order once you asked for its refund (POST /orders/{orderId}/refund-request)",
     }),

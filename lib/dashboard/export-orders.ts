@@ -1,6 +1,6 @@
 // The dashboard's orders, filtered as the orders page filters them, as a CSV download. Streamed a
 // page at a time, so an export of a busy month neither waits for the last row nor holds every row
-// in memory. Trxids, player ids and errors come from resellers and suppliers, so every text cell
+// in memory. Trxids, player ids, metadata and errors come from resellers and suppliers, so every text cell
 // goes through the shared CSV writer, which neutralises formulas.
 import { centsToUsd } from "../money/cents-to-usd";
 import { csvHeaderLine, csvNumber, csvRowLine } from "../csv/to-csv";
@@ -28,6 +28,7 @@ const ORDER_EXPORT_COLUMNS = [
   "created_at",
   "finished_at",
   "livemode",
+  "metadata",
 ] as const;
 
 const PAGE_SIZE = 200;
@@ -57,6 +58,8 @@ function orderRow(order: OrderListItem) {
     order.createdAt,
     order.finishedAt,
     order.livemode,
+    // The client's references as JSON text, one cell; empty when the order has none.
+    order.metadata === null ? null : JSON.stringify(order.metadata),
   ]);
 }
 

@@ -2,6 +2,7 @@
 import type { Prisma } from "../generated/prisma/client";
 import { numberFromDb } from "../db/number-from-db";
 import type { OrderRecord } from "../orders/order-record";
+import { metadataFromDb } from "../orders/order-metadata";
 
 /** The order's fields the tables show, and its holder's @username. */
 export type OrderListItem = Pick<
@@ -25,6 +26,7 @@ export type OrderListItem = Pick<
   | "createdAt"
   | "finishedAt"
   | "livemode"
+  | "metadata"
 > & { accountUsername: string | null; costCents: number | null };
 
 /** The Prisma select behind an OrderListItem (pass the row to toOrderListItem). */
@@ -49,13 +51,14 @@ export const ORDER_LIST_SELECT = {
   createdAt: true,
   finishedAt: true,
   livemode: true,
+  metadata: true,
   costCents: true,
 } as const satisfies Prisma.OrderSelect;
 
 export type OrderListRow = Prisma.OrderGetPayload<{ select: typeof ORDER_LIST_SELECT }>;
 
 /** A test order (test mode) is shown as its holder's: its own account is the holder's test wallet. */
-export function toOrderListItem({ account, amountCents, costCents, ...order }: OrderListRow): OrderListItem {
+export function toOrderListItem({ account, amountCents, costCents, metadata, ...order }: OrderListRow): OrderListItem {
   const holder = account.liveAccount;
   return {
     ...order,
@@ -63,5 +66,6 @@ export function toOrderListItem({ account, amountCents, costCents, ...order }: O
     accountUsername: holder ? holder.telegramUsername : account.telegramUsername,
     amountCents: numberFromDb(amountCents),
     costCents: costCents === null ? null : numberFromDb(costCents),
+    metadata: metadataFromDb(metadata),
   };
 }

@@ -1,6 +1,7 @@
 // Everything the order page shows: the stored order (as the invoice the client sees, and the
 // internal fields), its account and key, the event timeline, the ledger entries it caused, and the
 // admin actions taken on it. Codes are never decrypted here: the page shows how many were delivered.
+import { metadataFromDb } from "../orders/order-metadata";
 import { getPrisma } from "../db/prisma";
 import type { Order } from "../generated/prisma/client";
 import { nullableNumberFromDb, numberFromDb, type BigintsAsNumbers } from "../db/number-from-db";
@@ -96,10 +97,21 @@ export async function readOrderDetail(orderId: number): Promise<OrderDetail | un
       orderBy: { id: "asc" },
     }),
   ]);
-  const { account, apiKey, events, ledgerEntries, refundRequest, unitPriceCents, amountCents, costCents, ...rest } =
-    found;
+  const {
+    account,
+    apiKey,
+    events,
+    ledgerEntries,
+    refundRequest,
+    unitPriceCents,
+    amountCents,
+    costCents,
+    metadata,
+    ...rest
+  } = found;
   const order = {
     ...rest,
+    metadata: metadataFromDb(metadata),
     unitPriceCents: numberFromDb(unitPriceCents),
     amountCents: numberFromDb(amountCents),
     costCents: nullableNumberFromDb(costCents),

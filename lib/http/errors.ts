@@ -104,7 +104,7 @@ export const errorCatalogue = {
   INVALID_BODY: {
     status: 400,
     error: "INVALID BODY",
-    when: "The body fails its schema: a wrong type, an out-of-range value, a missing field other than `pid`/`trxid`, or not a JSON object. `details` lists `{ field, message }`.",
+    when: "The body fails its schema: a wrong type, an out-of-range value, a missing field other than `pid`/`trxid`, order `metadata` beyond its limits (more than 20 keys, a key over 40 characters, a value over 500 characters or not a string), or not a JSON object. `details` lists `{ field, message }`.",
     retryable: false,
     action: "Fix the fields named in `details`.",
   },
@@ -198,7 +198,7 @@ export const errorCatalogue = {
   IDEMPOTENCY_MISMATCH: {
     status: 409,
     error: "TRXID REUSED WITH DIFFERENT REQUEST",
-    when: "The `trxid` (idempotency key) already has an order with a different pid, identifiers or quantity, or a `/rdmbr` redemption with another player or code.",
+    when: "The `trxid` (idempotency key) already has an order with a different pid, identifiers, quantity or `metadata`, or a `/rdmbr` redemption with another player or code.",
     retryable: false,
     action: "Resend the original body to get that order, or use a new `trxid` for a new purchase.",
   },

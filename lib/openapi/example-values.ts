@@ -8,6 +8,9 @@ export const PLACED_AT = "2026-01-15T09:30:00.000Z";
 export const BR_PACK = "SVCBR60";
 const br60 = demoPack(BR_PACK);
 
+/** The reseller's own references the example order carries (POST /orders' `metadata`). */
+export const ORDER_METADATA = { customerId: "cus_8812", cartId: "cart-2026-0042" };
+
 /** The invoice of an order for the demo BR pack, just placed. */
 export const brInvoice = {
   orderCreated: true,
@@ -19,6 +22,7 @@ export const brInvoice = {
   amountUsd: br60.pack.priceCents / 100,
   quantity: 1,
   userId: "5123456789",
+  metadata: ORDER_METADATA,
   createdAt: PLACED_AT,
   livemode: true,
 };

@@ -4,8 +4,9 @@
 // names, so pg hands back the record itself.
 import type { Order } from "../generated/prisma/client";
 import type { BigintsAsNumbers } from "../db/number-from-db";
+import type { OrderMetadata } from "./order-metadata";
 
-export type OrderRecord = BigintsAsNumbers<
+export type OrderRecord = { metadata: OrderMetadata | null } & BigintsAsNumbers<
   Pick<
     Order,
     | "id"

@@ -4,6 +4,7 @@ import crypto from "node:crypto";
 import { ApiError } from "../http/errors";
 import type { OrderBody } from "../api-schemas/order-schemas";
 import type { CatalogEntry } from "../catalog/catalog-record";
+import { canonicalMetadata, storedMetadata, type OrderMetadata } from "./order-metadata";
 
 export type { CatalogEntry } from "../catalog/catalog-record";
 
@@ -17,6 +18,8 @@ export interface NormalisedOrder {
   quantity: number;
   /** The request's price guard (maxPrice) in cents: place_order refuses a higher amount. */
   maxPriceCents?: number;
+  /** The client's metadata as stored: null when none was sent (or `{}`). */
+  metadata: OrderMetadata | null;
   /** The identifiers exactly as sent, which the invoice echoes (the fields above are canonical). */
   sent: { userId?: string; zoneId?: string; serverId?: string };
 }
@@ -81,6 +84,7 @@ export function validateOrderRequest(
     idempotencyKey,
     quantity: request.quantity ?? 1,
     maxPriceCents: request.maxPrice === undefined ? undefined : Math.round(request.maxPrice * 100),
+    metadata: storedMetadata(request.metadata),
     sent: {},
   };
   // Stock lines take only pid, quantity and trxid; identifiers are kept only where the line asks.
@@ -105,17 +109,26 @@ export function validateOrderRequest(
   return order;
 }
 
-/** What a replay must match: the product, the identifiers and the quantity. */
+/**
+ * What a replay must match: the product, the identifiers, the quantity and the metadata (its entries
+ * sorted by key). An order without metadata hashes as it did before metadata existed, so the stored
+ * fingerprints of older orders still match their replays.
+ */
 export function fingerprintOrder(
-  order: Pick<NormalisedOrder, "catalogId" | "userId" | "zoneId" | "serverId" | "quantity">,
+  order: Pick<NormalisedOrder, "catalogId" | "userId" | "zoneId" | "serverId" | "quantity"> & {
+    metadata: OrderMetadata | null | undefined;
+  },
 ): string {
-  const canonical = JSON.stringify([
+  const fields: unknown[] = [
     order.catalogId,
     order.userId ?? null,
     order.zoneId ?? null,
     order.serverId ?? null,
     order.quantity,
-  ]);
+  ];
+  const metadata = canonicalMetadata(order.metadata ?? undefined);
+  if (metadata) fields.push(metadata);
+  const canonical = JSON.stringify(fields);
   return crypto.createHash("sha256").update(canonical).digest("hex");
 }
 
@@ -132,5 +145,6 @@ export function fingerprintBody(request: OrderRequest, entry: CatalogEntry | und
     serverId:
       serverId === undefined ? undefined : (resolveServerId(serverId, entry?.serverIdOptions ?? null) ?? serverId),
     quantity: request.quantity ?? 1,
+    metadata: request.metadata,
   });
 }

@@ -7,7 +7,7 @@ CREATE OR REPLACE FUNCTION place_order(
   order_id integer, public_id text, account_id integer, api_key_id integer,
   trxid text, idempotency_key text, request_fingerprint text, catalog_id text, quantity integer,
   user_id text, zone_id text, server_id text, sent_user_id text, sent_zone_id text, sent_server_id text,
-  low_event_id text, max_price_cents bigint
+  low_event_id text, max_price_cents bigint, metadata jsonb
 ) RETURNS TABLE ("outcome" text, "deliveries" integer, "placed" order_record) LANGUAGE plpgsql AS $$
 DECLARE
   v_account record;
@@ -65,13 +65,13 @@ BEGIN
   INSERT INTO orders AS o (id, public_id, account_id, api_key_id, trxid, idempotency_key, request_fingerprint,
                            product_id, catalog_id, line_slug, line_kind, pack_name, unit_price_cents, quantity,
                            amount_cents, user_id, zone_id, server_id, sent_user_id, sent_zone_id, sent_server_id,
-                           status, supplier, key_seq, order_created, livemode)
+                           status, supplier, key_seq, order_created, livemode, metadata)
   VALUES (place_order.order_id, place_order.public_id, place_order.account_id, place_order.api_key_id,
           place_order.trxid, place_order.idempotency_key, place_order.request_fingerprint, v_order."productId",
           v_order."catalogId", v_order."lineSlug", v_order."lineKind", v_order."packName",
           v_order."priceCents", place_order.quantity, v_order.amount, place_order.user_id, place_order.zone_id,
           place_order.server_id, place_order.sent_user_id, place_order.sent_zone_id, place_order.sent_server_id,
-          'processing', v_order.supplier, v_key.seq, true, v_account.livemode)
+          'processing', v_order.supplier, v_key.seq, true, v_account.livemode, place_order.metadata)
   RETURNING (order_record(o)).* INTO v_placed;
 
   SELECT count(*) > 0, coalesce(max(m.deliveries), 0) INTO v_charged, v_deliveries

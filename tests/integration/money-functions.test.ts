@@ -59,7 +59,7 @@ describe("place_order decides an order's mode from its account", () => {
                           idempotency_key => $5, request_fingerprint => 'fp', catalog_id => $6, quantity => $7,
                           user_id => '5551234', zone_id => NULL, server_id => NULL,
                           sent_user_id => '5551234', sent_zone_id => NULL, sent_server_id => NULL,
-                          low_event_id => $8, max_price_cents => NULL) p`,
+                          low_event_id => $8, max_price_cents => NULL, metadata => NULL) p`,
       [id, `SVCAPI-T-${id}`, account.accountId, account.keyId, trxid, catalogId, quantity, `evt_${id}`],
     );
     const { reserved } = await sqlRow(`SELECT count(*)::int AS reserved FROM inventory_codes WHERE order_id = $1`, [

@@ -87,7 +87,7 @@ let unfunded: Awaited<ReturnType<typeof createAccount>>;
 let banned: Awaited<ReturnType<typeof createAccount>>;
 let restricted: Awaited<ReturnType<typeof createAccount>>;
 let endpointId: number;
-const placed = { trxid: newTrxid("conf"), orderId: "" };
+const placed = { trxid: newTrxid("conf"), orderId: "", withMetadata: "" };
 
 beforeAll(async () => {
   const served = await fetch(`${baseUrl()}/openapi.json`);
@@ -208,6 +208,31 @@ describe("every operation, successes and failures, as the document describes the
       { path: "/orders", key: funded.key, body: { pid: "SVCGA60", trxid: placed.trxid, userId: "5123456789" } },
       { status: 409, code: "IDEMPOTENCY_MISMATCH" },
     );
+    // Metadata: the invoice that carries it, a replay in another key order, other metadata, and each limit.
+    const tagged = { pid: "SVCBR60", trxid: newTrxid("md"), userId: "1", metadata: { cartId: "c-1", customer: "42" } };
+    const withMetadata = await exchange({ path: "/orders", key: funded.key, body: tagged }, { status: 200 });
+    expect(withMetadata.json.metadata).toEqual(tagged.metadata);
+    placed.withMetadata = withMetadata.json.orderId;
+    await exchange(
+      { path: "/orders", key: funded.key, body: { ...tagged, metadata: { customer: "42", cartId: "c-1" } } },
+      { status: 200 },
+    );
+    await exchange(
+      { path: "/orders", key: funded.key, body: { ...tagged, metadata: { cartId: "c-2" } } },
+      { status: 409, code: "IDEMPOTENCY_MISMATCH" },
+    );
+    for (const metadata of [
+      Object.fromEntries(Array.from({ length: 21 }, (_, i) => [`k${i}`, "v"])),
+      { ["k".repeat(41)]: "v" },
+      { cartId: "v".repeat(501) },
+      { cartId: 42 },
+      "cart",
+    ]) {
+      await exchange(
+        { path: "/orders", key: funded.key, body: { ...tagged, trxid: newTrxid("md"), metadata } },
+        { status: 400, code: "INVALID_BODY", accepted: false },
+      );
+    }
     await exchange(
       { path: "/orders", key: secondKey, body: { pid: "SVCBR60", trxid: placed.trxid, userId: "5123456789" } },
       { status: 403, code: "FORBIDDEN" },
@@ -248,6 +273,8 @@ describe("every operation, successes and failures, as the document describes the
 
   it("getOrder, getHistory, getLedger", async () => {
     const read = await exchange({ path: `/orders/${placed.orderId}`, key: funded.key }, { status: 200 });
+    const tagged = await exchange({ path: `/orders/${placed.withMetadata}`, key: funded.key }, { status: 200 });
+    expect(tagged.json.metadata).toEqual({ cartId: "c-1", customer: "42" });
     expect(read.response.headers.get("order-matched-by")).toBe("publicId");
     await exchange({ path: `/orders/${placed.trxid}?by=trxid&wait=0`, key: secondKey }, { status: 200 });
     await exchange({ path: `/orders/${placed.orderId}?wait=1`, key: funded.key }, { status: 200 });
@@ -262,7 +289,10 @@ describe("every operation, successes and failures, as the document describes the
       { status: 400, code: "INVALID_REQUEST", accepted: false },
     );
 
-    await exchange({ path: "/history", key: funded.key }, { status: 200 });
+    const history = await exchange({ path: "/history", key: funded.key }, { status: 200 });
+    expect(history.json.orders.find((o: { orderId: string }) => o.orderId === placed.withMetadata)).toMatchObject({
+      metadata: { cartId: "c-1", customer: "42" },
+    });
     await exchange({ path: "/history?limit=2", key: funded.key }, { status: 200 });
     await exchange({ path: "/history?page=1&pageSize=2", key: funded.key }, { status: 200 });
     await exchange(

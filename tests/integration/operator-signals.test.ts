@@ -87,7 +87,7 @@ describe.skipIf(!built)("the orders export", () => {
     const lines = (await res.text()).trim().split("\r\n");
     expect(lines[0]).toBe(
       "order_id,status,charged,needs_admin,account_id,account_username,line,pack,quantity,amount_usd,cost_usd,margin_usd," +
-        "user_id,zone_id,server_id,trxid,error,created_at,finished_at,livemode",
+        "user_id,zone_id,server_id,trxid,error,created_at,finished_at,livemode,metadata",
     );
     const rows = lines.slice(1);
     // Every order of the account (more than one page of 200), newest first, and none of the other's.

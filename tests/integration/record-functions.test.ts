@@ -28,13 +28,19 @@ function expectSameFields(record: Record<string, unknown>, model: Record<string,
 describe("the records' fields read the columns Prisma reads", () => {
   it("order_record: every field of an order, the client's identifiers apart from the canonical ones", async () => {
     const account = await createAccount({ balanceCents: 1000 });
-    const placed = await order(account.key, { pid: "SVCGA60", trxid: newTrxid(), userId: "8001", serverId: "NA" });
+    const placed = await order(account.key, {
+      pid: "SVCGA60",
+      trxid: newTrxid(),
+      userId: "8001",
+      serverId: "NA",
+      metadata: { cartId: "c-1" },
+    });
     expect(placed.status).toBe(200);
     const record = await sqlRow(`SELECT (order_record(o)).* FROM orders o WHERE o.public_id = $1`, [
       placed.json.orderId,
     ]);
     const model = await getPrisma().order.findUniqueOrThrow({ where: { publicId: placed.json.orderId } });
-    expect(Object.keys(record)).toHaveLength(30);
+    expect(Object.keys(record)).toHaveLength(31);
     expect(record.sentServerId).toBe("NA");
     expectSameFields(record, model);
   });

@@ -194,12 +194,12 @@ describe("upgrading and changing", () => {
     fs.writeFileSync(file, original.replace("SELECT greatest(1, CASE", "SELECT greatest(no_such_column, CASE"));
     fs.writeFileSync(
       path.join(edited, "order_record.sql"),
-      fs.readFileSync(path.join(functionsDir, "order_record.sql"), "utf8").replace("o.refund_requested)", "NULL)"),
+      fs.readFileSync(path.join(functionsDir, "order_record.sql"), "utf8").replace("o.metadata)", "NULL)"),
     );
     await expect(applyMigrations(freshUrl, { functionsDir: edited })).rejects.toThrow(/no_such_column/);
     expect(await price()).toBe("5");
     const orderRecord = await queryFresh(`SELECT prosrc FROM pg_proc WHERE proname = 'order_record'`);
-    expect(orderRecord.prosrc).toContain("o.refund_requested)");
+    expect(orderRecord.prosrc).toContain("o.metadata)");
     expect(await applyMigrations(freshUrl)).toEqual([]);
   });
 

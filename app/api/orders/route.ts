@@ -1,5 +1,5 @@
 import { publicRoute } from "@/lib/http/public-route";
-import { BR_PACK, brInvoice } from "@/lib/openapi/example-values";
+import { BR_PACK, brInvoice, ORDER_METADATA } from "@/lib/openapi/example-values";
 import { ApiError, jsonResponse } from "@/lib/http/errors";
 import { InvoiceResponse, OrderBody, orderBodyAliases } from "@/lib/api-schemas/order-schemas";
 import { findOrderReplay, placeOrder, type PlacementResult } from "@/lib/orders/sql/place-order";
@@ -19,7 +19,7 @@ export const POST = publicRoute({
     "Idempotent per account on `idempotencyKey ?? trxid`, forever. A duplicate of a finished request answers the same invoice " +
     "with the header `Idempotent-Replayed: true`; a duplicate while the original is still executing answers 429 " +
     "DUPLICATE_IN_FLIGHT; the same trxid from another key of your account answers 403 FORBIDDEN; the same trxid with a " +
-    "different pid, identifiers or quantity answers 409 IDEMPOTENCY_MISMATCH. Stock is checked before the wallet: more codes " +
+    "different pid, identifiers, quantity or metadata answers 409 IDEMPOTENCY_MISMATCH. Stock is checked before the wallet: more codes " +
     "than are in stock answers 400 INSUFFICIENT_STOCK whatever the balance, stores nothing and leaves the trxid free. So do " +
     "the two guards, checked before the wallet too: a price above `maxPrice` (409 PRICE_ABOVE_MAX, with the current price) " +
     "and an order past the key's daily spending limit (403 KEY_SPENDING_LIMIT; the holder sets it with the bot's /keylimit). A " +
@@ -27,7 +27,7 @@ export const POST = publicRoute({
     '200 with a cancelled invoice (`orderCreated: false`, `error: "INSUFFICIENT BALANCE"`); a new charge needs a new trxid. ' +
     'A fresh order answers `status: "processing"`; poll GET /orders/{orderId} until completed or cancelled. ' +
     "The invoice echoes `userId`, `zoneId` and `serverId` exactly as sent (a serverId label such as `NA` stays `NA`; " +
-    "the supplier gets the resolved value). While MAINTENANCE or API_ORDER_DISABLED stops new orders, a repeat of an " +
+    "the supplier gets the resolved value), and `metadata`, your own references, as stored (key order aside). While MAINTENANCE or API_ORDER_DISABLED stops new orders, a repeat of an " +
     "order that exists still answers its invoice (`Idempotent-Replayed: true`), whatever has changed in the catalog since.",
   body: OrderBody,
   aliases: orderBodyAliases,
@@ -39,7 +39,7 @@ export const POST = publicRoute({
     },
   },
   example: {
-    body: { pid: BR_PACK, trxid: "INV-10001", userId: "5123456789" },
+    body: { pid: BR_PACK, trxid: "INV-10001", userId: "5123456789", metadata: ORDER_METADATA },
     responses: {
       placed: {
         summary: "Placed: the wallet was debited and fulfilment started",

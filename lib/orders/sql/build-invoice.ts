@@ -35,6 +35,8 @@ export function toInvoice(order: OrderRecord, codes?: string[], refundRequest?: 
     ...(finished
       ? { durationSec: Math.round((order.finishedAt!.getTime() - order.createdAt.getTime()) / 100) / 10 }
       : {}),
+    // Like the other optional fields, present only when the order has some.
+    ...(order.metadata ? { metadata: order.metadata } : {}),
     ...(refundRequest ? { refundRequest: toRefundRequestView(refundRequest) } : {}),
     createdAt: order.createdAt.toISOString(),
     livemode: order.livemode,

@@ -119,7 +119,8 @@ async function writeOrder(caller: ApiCaller, order: NormalisedOrder, id: number,
                      sent_zone_id => ${order.sent.zoneId ?? null}::text,
                      sent_server_id => ${order.sent.serverId ?? null}::text,
                      low_event_id => ${newEventId()},
-                     max_price_cents => ${order.maxPriceCents ?? null}::bigint) p`,
+                     max_price_cents => ${order.maxPriceCents ?? null}::bigint,
+                     metadata => ${order.metadata === null ? null : JSON.stringify(order.metadata)}::jsonb) p`,
       ),
     );
     return firstRow(rows, "place_order"); // one row whatever the outcome

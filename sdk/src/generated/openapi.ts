@@ -115,7 +115,7 @@ export interface paths {
         put?: never;
         /**
          * Place an order for one pack
-         * @description Idempotent per account on `idempotencyKey ?? trxid`, forever. A duplicate of a finished request answers the same invoice with the header `Idempotent-Replayed: true`; a duplicate while the original is still executing answers 429 DUPLICATE_IN_FLIGHT; the same trxid from another key of your account answers 403 FORBIDDEN; the same trxid with a different pid, identifiers or quantity answers 409 IDEMPOTENCY_MISMATCH. Stock is checked before the wallet: more codes than are in stock answers 400 INSUFFICIENT_STOCK whatever the balance, stores nothing and leaves the trxid free. So do the two guards, checked before the wallet too: a price above `maxPrice` (409 PRICE_ABOVE_MAX, with the current price) and an order past the key's daily spending limit (403 KEY_SPENDING_LIMIT; the holder sets it with the bot's /keylimit). A wallet that cannot cover the price answers 200 with a cancelled invoice (`orderCreated: false`, `error: "INSUFFICIENT BALANCE"`); a new charge needs a new trxid. A fresh order answers `status: "processing"`; poll GET /orders/{orderId} until completed or cancelled. The invoice echoes `userId`, `zoneId` and `serverId` exactly as sent (a serverId label such as `NA` stays `NA`; the supplier gets the resolved value). While MAINTENANCE or API_ORDER_DISABLED stops new orders, a repeat of an order that exists still answers its invoice (`Idempotent-Replayed: true`), whatever has changed in the catalog since.
+         * @description Idempotent per account on `idempotencyKey ?? trxid`, forever. A duplicate of a finished request answers the same invoice with the header `Idempotent-Replayed: true`; a duplicate while the original is still executing answers 429 DUPLICATE_IN_FLIGHT; the same trxid from another key of your account answers 403 FORBIDDEN; the same trxid with a different pid, identifiers, quantity or metadata answers 409 IDEMPOTENCY_MISMATCH. Stock is checked before the wallet: more codes than are in stock answers 400 INSUFFICIENT_STOCK whatever the balance, stores nothing and leaves the trxid free. So do the two guards, checked before the wallet too: a price above `maxPrice` (409 PRICE_ABOVE_MAX, with the current price) and an order past the key's daily spending limit (403 KEY_SPENDING_LIMIT; the holder sets it with the bot's /keylimit). A wallet that cannot cover the price answers 200 with a cancelled invoice (`orderCreated: false`, `error: "INSUFFICIENT BALANCE"`); a new charge needs a new trxid. A fresh order answers `status: "processing"`; poll GET /orders/{orderId} until completed or cancelled. The invoice echoes `userId`, `zoneId` and `serverId` exactly as sent (a serverId label such as `NA` stays `NA`; the supplier gets the resolved value), and `metadata`, your own references, as stored (key order aside). While MAINTENANCE or API_ORDER_DISABLED stops new orders, a repeat of an order that exists still answers its invoice (`Idempotent-Replayed: true`), whatever has changed in the catalog since.
          *
          *     Also accepted field names (each in the body schema): `pid`: `PID`; `trxid`: `trxId`, `idtrx`, `idTrx`; `userId`: `userID`; `idempotencyKey`: `idempotency`. When a body carries several names of one field, the first name listed that is not null is read.
          */
@@ -592,6 +592,10 @@ export interface components {
             refunded?: boolean;
             /** @description Seconds from placement to completion or cancellation, on finished orders */
             durationSec?: number;
+            /** @description Your metadata from POST /orders (key order not kept); absent when the order has none */
+            metadata?: {
+                [key: string]: string;
+            };
             /** @description Present on a completed order once you asked for its refund (POST /orders/{orderId}/refund-request) */
             refundRequest?: {
                 /**
@@ -787,6 +791,10 @@ export interface components {
             codes?: string[];
             /** @description Seconds from placement to completion or cancellation, on finished orders */
             durationSec?: number;
+            /** @description Your metadata from POST /orders (key order not kept); absent when the order has none */
+            metadata?: {
+                [key: string]: string;
+            };
             /** @description Present on a completed order once you asked for its refund (POST /orders/{orderId}/refund-request) */
             refundRequest?: {
                 /**
@@ -1898,6 +1906,16 @@ export interface operations {
                     maxPrice?: number;
                     /** @description Alias idempotency. When omitted (or null or empty), trxid is the idempotency key. Scoped to your account, kept forever */
                     idempotencyKey?: string | null;
+                    /**
+                     * @description Your own references (your customer, cart, ...): at most 20 keys of 1 to 40 characters, string values of at most 500 characters, no control characters; beyond them, 400 INVALID BODY naming the field. Stored with the order and echoed (the same keys and values; key order is not kept) in its invoice, GET /orders/{orderId}, GET /history and order webhook events. Part of the idempotency fingerprint (key order aside): a repeat with other metadata is 409 IDEMPOTENCY_MISMATCH. Omitted, null and {} all mean none, and an order without metadata has no `metadata` field
+                     * @example {
+                     *       "customerId": "cus_8812",
+                     *       "cartId": "cart-2026-0042"
+                     *     }
+                     */
+                    metadata?: {
+                        [key: string]: string;
+                    } | null;
                     /** @description Alias of `pid` (read when `pid` is absent or null) */
                     PID?: string | null;
                     /** @description Alias of `trxid` (read when `trxid` is absent or null) */
@@ -1982,6 +2000,10 @@ export interface operations {
                         codes?: string[];
                         /** @description Seconds from placement to completion or cancellation, on finished orders */
                         durationSec?: number;
+                        /** @description Your metadata from POST /orders (key order not kept); absent when the order has none */
+                        metadata?: {
+                            [key: string]: string;
+                        };
                         /** @description Present on a completed order once you asked for its refund (POST /orders/{orderId}/refund-request) */
                         refundRequest?: {
                             /**
@@ -2008,7 +2030,7 @@ export interface operations {
                 };
             };
             /**
-             * @description `INVALID_BODY` (INVALID BODY): The body fails its schema: a wrong type, an out-of-range value, a missing field other than `pid`/`trxid`, or not a JSON object. `details` lists `{ field, message }`.
+             * @description `INVALID_BODY` (INVALID BODY): The body fails its schema: a wrong type, an out-of-range value, a missing field other than `pid`/`trxid`, order `metadata` beyond its limits (more than 20 keys, a key over 40 characters, a value over 500 characters or not a string), or not a JSON object. `details` lists `{ field, message }`.
              *
              *     `INVALID_REQUEST` (INVALID REQUEST): `pid` or `trxid` missing (absent, `null` or empty), an identifier the line requires missing or not allowed (`userId`, `zoneId`, `serverId`), or a query parameter out of range. `details` says which.
              *
@@ -2117,7 +2139,7 @@ export interface operations {
             /**
              * @description `PRICE_ABOVE_MAX` (PRICE ABOVE MAX): The order would cost more than its `maxPrice`: the price changed (list price, price tier or price list). The answer carries the current `priceUsd` (per unit) and `amountUsd` (the order's total); nothing is charged or stored.
              *
-             *     `IDEMPOTENCY_MISMATCH` (TRXID REUSED WITH DIFFERENT REQUEST): The `trxid` (idempotency key) already has an order with a different pid, identifiers or quantity, or a `/rdmbr` redemption with another player or code.
+             *     `IDEMPOTENCY_MISMATCH` (TRXID REUSED WITH DIFFERENT REQUEST): The `trxid` (idempotency key) already has an order with a different pid, identifiers, quantity or `metadata`, or a `/rdmbr` redemption with another player or code.
              */
             409: {
                 headers: {
@@ -2341,6 +2363,10 @@ export interface operations {
                         codes?: string[];
                         /** @description Seconds from placement to completion or cancellation, on finished orders */
                         durationSec?: number;
+                        /** @description Your metadata from POST /orders (key order not kept); absent when the order has none */
+                        metadata?: {
+                            [key: string]: string;
+                        };
                         /** @description Present on a completed order once you asked for its refund (POST /orders/{orderId}/refund-request) */
                         refundRequest?: {
                             /**
@@ -2620,6 +2646,10 @@ export interface operations {
                         codes?: string[];
                         /** @description Seconds from placement to completion or cancellation, on finished orders */
                         durationSec?: number;
+                        /** @description Your metadata from POST /orders (key order not kept); absent when the order has none */
+                        metadata?: {
+                            [key: string]: string;
+                        };
                         /** @description Present on a completed order once you asked for its refund (POST /orders/{orderId}/refund-request) */
                         refundRequest?: {
                             /**
@@ -2931,6 +2961,10 @@ export interface operations {
                         codes?: string[];
                         /** @description Seconds from placement to completion or cancellation, on finished orders */
                         durationSec?: number;
+                        /** @description Your metadata from POST /orders (key order not kept); absent when the order has none */
+                        metadata?: {
+                            [key: string]: string;
+                        };
                         /** @description Present on a completed order once you asked for its refund (POST /orders/{orderId}/refund-request) */
                         refundRequest?: {
                             /**
@@ -2957,7 +2991,7 @@ export interface operations {
                 };
             };
             /**
-             * @description `INVALID_BODY` (INVALID BODY): The body fails its schema: a wrong type, an out-of-range value, a missing field other than `pid`/`trxid`, or not a JSON object. `details` lists `{ field, message }`.
+             * @description `INVALID_BODY` (INVALID BODY): The body fails its schema: a wrong type, an out-of-range value, a missing field other than `pid`/`trxid`, order `metadata` beyond its limits (more than 20 keys, a key over 40 characters, a value over 500 characters or not a string), or not a JSON object. `details` lists `{ field, message }`.
              *
              *     `INVALID_REQUEST` (INVALID REQUEST): `pid` or `trxid` missing (absent, `null` or empty), an identifier the line requires missing or not allowed (`userId`, `zoneId`, `serverId`), or a query parameter out of range. `details` says which.
              */
@@ -3703,7 +3737,7 @@ export interface operations {
                     "application/json": components["schemas"]["Verification"];
                 };
             };
-            /** @description `INVALID_BODY` (INVALID BODY): The body fails its schema: a wrong type, an out-of-range value, a missing field other than `pid`/`trxid`, or not a JSON object. `details` lists `{ field, message }`. */
+            /** @description `INVALID_BODY` (INVALID BODY): The body fails its schema: a wrong type, an out-of-range value, a missing field other than `pid`/`trxid`, order `metadata` beyond its limits (more than 20 keys, a key over 40 characters, a value over 500 characters or not a string), or not a JSON object. `details` lists `{ field, message }`. */
             400: {
                 headers: {
                     /** @description Each window's calls admitted now and seconds until that grows: `"burst";r=9;t=1, "minute";r=79;t=60` */
@@ -3975,7 +4009,7 @@ export interface operations {
                     "application/json": components["schemas"]["Verification"];
                 };
             };
-            /** @description `INVALID_BODY` (INVALID BODY): The body fails its schema: a wrong type, an out-of-range value, a missing field other than `pid`/`trxid`, or not a JSON object. `details` lists `{ field, message }`. */
+            /** @description `INVALID_BODY` (INVALID BODY): The body fails its schema: a wrong type, an out-of-range value, a missing field other than `pid`/`trxid`, order `metadata` beyond its limits (more than 20 keys, a key over 40 characters, a value over 500 characters or not a string), or not a JSON object. `details` lists `{ field, message }`. */
             400: {
                 headers: {
                     /** @description Each window's calls admitted now and seconds until that grows: `"burst";r=9;t=1, "minute";r=79;t=60` */
@@ -4261,7 +4295,7 @@ export interface operations {
                 };
             };
             /**
-             * @description `INVALID_BODY` (INVALID BODY): The body fails its schema: a wrong type, an out-of-range value, a missing field other than `pid`/`trxid`, or not a JSON object. `details` lists `{ field, message }`.
+             * @description `INVALID_BODY` (INVALID BODY): The body fails its schema: a wrong type, an out-of-range value, a missing field other than `pid`/`trxid`, order `metadata` beyond its limits (more than 20 keys, a key over 40 characters, a value over 500 characters or not a string), or not a JSON object. `details` lists `{ field, message }`.
              *
              *     `INVALID_CODE` (INVALID CODE): `POST /rdmbr`: the code is not groups of 2-10 letters or digits separated by hyphens, or the supplier says it is not a valid code.
              */
@@ -4377,7 +4411,7 @@ export interface operations {
             /**
              * @description `CODE_USED` (CODE ALREADY USED): `POST /rdmbr`: the code was already redeemed.
              *
-             *     `IDEMPOTENCY_MISMATCH` (TRXID REUSED WITH DIFFERENT REQUEST): The `trxid` (idempotency key) already has an order with a different pid, identifiers or quantity, or a `/rdmbr` redemption with another player or code.
+             *     `IDEMPOTENCY_MISMATCH` (TRXID REUSED WITH DIFFERENT REQUEST): The `trxid` (idempotency key) already has an order with a different pid, identifiers, quantity or `metadata`, or a `/rdmbr` redemption with another player or code.
              */
             409: {
                 headers: {
@@ -4784,7 +4818,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `INVALID_BODY` (INVALID BODY): The body fails its schema: a wrong type, an out-of-range value, a missing field other than `pid`/`trxid`, or not a JSON object. `details` lists `{ field, message }`. */
+            /** @description `INVALID_BODY` (INVALID BODY): The body fails its schema: a wrong type, an out-of-range value, a missing field other than `pid`/`trxid`, order `metadata` beyond its limits (more than 20 keys, a key over 40 characters, a value over 500 characters or not a string), or not a JSON object. `details` lists `{ field, message }`. */
             400: {
                 headers: {
                     /** @description Each window's calls admitted now and seconds until that grows: `"burst";r=9;t=1, "minute";r=79;t=60` */
