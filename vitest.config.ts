@@ -20,6 +20,9 @@ export default defineConfig({
     globalSetup: ["tests/setup/global-setup.ts"],
     setupFiles: ["tests/setup/per-file.ts"],
     testTimeout: 30_000,
+    // expect.poll waits for something another process does (a server action, the worker). Its 1 s
+    // default fails on a busy 2-core machine; a poll that succeeds returns as soon as it does.
+    expect: { poll: { timeout: 20_000 } },
     hookTimeout: 120_000,
     reporters: ["default", "./tests/setup/summary-reporter.ts"],
     sequence: { sequencer: LogScanLast },
