@@ -90,8 +90,7 @@ export const Product = z
     }),
     currency: z.literal("USD"),
     orderable: z.boolean().meta({
-      description:
-        "false when POST /orders would refuse the pack now; `unorderableReason` says why",
+      description: "false when POST /orders would refuse the pack now; `unorderableReason` says why",
     }),
     unorderableReason: z.enum(UNORDERABLE_REASONS).optional().meta({
       description:

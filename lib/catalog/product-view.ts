@@ -4,8 +4,13 @@ import { centsToUsd } from "../money/cents-to-usd";
 import type { LineKind } from "../generated/prisma/enums";
 
 /** Why a pack takes no order: the code POST /orders answers for it. */
-export const UNORDERABLE_REASONS = ["GAME_DISABLED", "PRODUCT_DISABLED", "INVALID_PRODUCT", "INSUFFICIENT_STOCK"] as const;
-export type UnorderableReason = (typeof UNORDERABLE_REASONS)[number];
+export const UNORDERABLE_REASONS = [
+  "GAME_DISABLED",
+  "PRODUCT_DISABLED",
+  "INVALID_PRODUCT",
+  "INSUFFICIENT_STOCK",
+] as const;
+type UnorderableReason = (typeof UNORDERABLE_REASONS)[number];
 
 /** A row of product_view() at the caller's price tier. */
 export interface ProductViewRecord {

@@ -16,6 +16,7 @@ export const brInvoice = {
   status: "processing",
   game: br60.line.slug,
   packName: br60.pack.packName,
+  pid: BR_PACK,
   amountUsd: br60.pack.priceCents / 100,
   quantity: 1,
   userId: "5123456789",

@@ -32,11 +32,7 @@ export const GET = publicRoute({
   // The caller's prices (their account's price tier): never cache this answer across keys.
   handle: async ({ caller, query }) => ({
     success: true,
-    products: await listProducts(
-      caller.priceTierId,
-      caller.livemode && !sandboxServesLiveOrders(),
-      query.updatedSince,
-    ),
+    products: await listProducts(caller.priceTierId, caller.livemode && !sandboxServesLiveOrders(), query.updatedSince),
   }),
 });
 

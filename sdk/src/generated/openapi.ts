@@ -611,7 +611,13 @@ export interface components {
             status: "pending" | "processing" | "completed" | "cancelled";
             /** @description Line slug */
             game: string;
+            /** @description The pack's name when the order was placed */
             packName: string;
+            /**
+             * @description The pack's catalog id, as ordered: GET /products/{id} reads the pack, even once it is switched off
+             * @example SVCBR60
+             */
+            pid: string;
             /** @description Total charged (unit price x quantity), USD */
             amountUsd: number;
             quantity: number;
@@ -847,7 +853,13 @@ export interface components {
             status: "pending" | "processing" | "completed" | "cancelled";
             /** @description Line slug */
             game: string;
+            /** @description The pack's name when the order was placed */
             packName: string;
+            /**
+             * @description The pack's catalog id, as ordered: GET /products/{id} reads the pack, even once it is switched off
+             * @example SVCBR60
+             */
+            pid: string;
             /** @description Total charged (unit price x quantity), USD */
             amountUsd: number;
             quantity: number;
@@ -2325,7 +2337,13 @@ export interface operations {
                         status: "pending" | "processing" | "completed" | "cancelled";
                         /** @description Line slug */
                         game: string;
+                        /** @description The pack's name when the order was placed */
                         packName: string;
+                        /**
+                         * @description The pack's catalog id, as ordered: GET /products/{id} reads the pack, even once it is switched off
+                         * @example SVCBR60
+                         */
+                        pid: string;
                         /** @description Total charged (unit price x quantity), USD */
                         amountUsd: number;
                         quantity: number;
@@ -2684,7 +2702,13 @@ export interface operations {
                         status: "pending" | "processing" | "completed" | "cancelled";
                         /** @description Line slug */
                         game: string;
+                        /** @description The pack's name when the order was placed */
                         packName: string;
+                        /**
+                         * @description The pack's catalog id, as ordered: GET /products/{id} reads the pack, even once it is switched off
+                         * @example SVCBR60
+                         */
+                        pid: string;
                         /** @description Total charged (unit price x quantity), USD */
                         amountUsd: number;
                         quantity: number;
@@ -2963,7 +2987,13 @@ export interface operations {
                         status: "pending" | "processing" | "completed" | "cancelled";
                         /** @description Line slug */
                         game: string;
+                        /** @description The pack's name when the order was placed */
                         packName: string;
+                        /**
+                         * @description The pack's catalog id, as ordered: GET /products/{id} reads the pack, even once it is switched off
+                         * @example SVCBR60
+                         */
+                        pid: string;
                         /** @description Total charged (unit price x quantity), USD */
                         amountUsd: number;
                         quantity: number;
@@ -3274,7 +3304,13 @@ export interface operations {
                         status: "pending" | "processing" | "completed" | "cancelled";
                         /** @description Line slug */
                         game: string;
+                        /** @description The pack's name when the order was placed */
                         packName: string;
+                        /**
+                         * @description The pack's catalog id, as ordered: GET /products/{id} reads the pack, even once it is switched off
+                         * @example SVCBR60
+                         */
+                        pid: string;
                         /** @description Total charged (unit price x quantity), USD */
                         amountUsd: number;
                         quantity: number;
