@@ -11,7 +11,7 @@ import type pg from "pg";
 import { getPool, withTransaction } from "../../db/pool";
 import { sql } from "../../db/run-sql";
 import { sandboxServesLiveOrders } from "../../config/sandbox-serves-live-orders";
-import { recordWebhookEvent } from "../../webhooks/sql/record-webhook-event";
+import { recordWebhookEvents } from "../../webhooks/sql/record-webhook-event";
 import { toProductView, type ProductViewRecord } from "../product-view";
 
 /** An account told of catalog changes: one whose holder can use the API with a key of its mode. */
@@ -34,6 +34,9 @@ export interface CatalogLook {
   stockCrossings: number;
   events: number;
 }
+
+/** Events written per statement: a 5,000-pack import is a few round trips per account. */
+const EVENTS_PER_STATEMENT = 1_000;
 
 /** PostgreSQL's lock for the look: one worker at a time, so two never tell an account the same change. */
 const LOOK_LOCK = "catalog changes";
@@ -185,8 +188,12 @@ async function tellChanges(
              SET pack_name = EXCLUDED.pack_name, price_cents = EXCLUDED.price_cents,
                  unorderable_reason = EXCLUDED.unorderable_reason`,
     );
-    for (const row of rows)
-      await recordWebhookEvent(tx, { accountId: watcher.accountId, type: "product.updated", data: toProductView(row) });
+    for (let start = 0; start < rows.length; start += EVENTS_PER_STATEMENT)
+      await recordWebhookEvents(tx, {
+        accountId: watcher.accountId,
+        type: "product.updated",
+        data: rows.slice(start, start + EVENTS_PER_STATEMENT).map(toProductView),
+      });
     return rows.length;
   });
 }
