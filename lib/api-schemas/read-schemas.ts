@@ -99,7 +99,7 @@ export const Product = z
     stock: z.number().int().optional().meta({ description: "Codes in stock; game-key and gift-card packs only" }),
     updatedAt: z.string().meta({
       description:
-        "When what you can read of the pack last changed (ISO 8601, to the millisecond): its name, its list price or a price tier's price for it, it or its line switched on or off, its stock running out or back. The value to pass as `updatedSince`",
+        "When what you can read of the pack last changed (ISO 8601, to the millisecond): its name, its list price or a price tier's price for it, it or its line switched on or off, its stock running out or back, a supplier's offer of it. The value to pass as `updatedSince`",
       example: "2026-01-15T09:30:00.000Z",
     }),
   })

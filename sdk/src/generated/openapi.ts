@@ -714,7 +714,7 @@ export interface components {
              */
             unorderableReason?: "GAME_DISABLED" | "PRODUCT_DISABLED" | "INVALID_PRODUCT" | "INSUFFICIENT_STOCK";
             /**
-             * @description When what you can read of the pack last changed (ISO 8601, to the millisecond): its name, its list price or a price tier's price for it, it or its line switched on or off, its stock running out or back. The value to pass as `updatedSince`
+             * @description When what you can read of the pack last changed (ISO 8601, to the millisecond): its name, its list price or a price tier's price for it, it or its line switched on or off, its stock running out or back, a supplier's offer of it. The value to pass as `updatedSince`
              * @example 2026-01-15T09:30:00.000Z
              */
             updatedAt: string;
@@ -826,7 +826,7 @@ export interface components {
             /** @description Codes in stock; game-key and gift-card packs only */
             stock?: number;
             /**
-             * @description When what you can read of the pack last changed (ISO 8601, to the millisecond): its name, its list price or a price tier's price for it, it or its line switched on or off, its stock running out or back. The value to pass as `updatedSince`
+             * @description When what you can read of the pack last changed (ISO 8601, to the millisecond): its name, its list price or a price tier's price for it, it or its line switched on or off, its stock running out or back, a supplier's offer of it. The value to pass as `updatedSince`
              * @example 2026-01-15T09:30:00.000Z
              */
             updatedAt: string;
@@ -1380,7 +1380,7 @@ export interface operations {
                         /** @description Codes in stock; game-key and gift-card packs only */
                         stock?: number;
                         /**
-                         * @description When what you can read of the pack last changed (ISO 8601, to the millisecond): its name, its list price or a price tier's price for it, it or its line switched on or off, its stock running out or back. The value to pass as `updatedSince`
+                         * @description When what you can read of the pack last changed (ISO 8601, to the millisecond): its name, its list price or a price tier's price for it, it or its line switched on or off, its stock running out or back, a supplier's offer of it. The value to pass as `updatedSince`
                          * @example 2026-01-15T09:30:00.000Z
                          */
                         updatedAt: string;
