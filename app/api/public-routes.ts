@@ -6,6 +6,7 @@
 import type { PublicRoute } from "@/lib/http/public-route";
 import * as services from "./services/route";
 import * as products from "./products/route";
+import * as product from "./products/[id]/route";
 import * as catalog from "./catalog/route";
 import * as myIp from "./my-ip/route";
 import * as balance from "./balance/route";
@@ -24,6 +25,7 @@ import * as webhooksReplay from "./webhooks/replay/route";
 export const publicRoutes: PublicRoute[] = [
   services.GET,
   products.GET,
+  product.GET,
   catalog.GET,
   myIp.GET,
   balance.GET,

@@ -127,7 +127,11 @@ export const Invoice = z
     trxid: z.string(),
     status: z.enum(["pending", "processing", "completed", "cancelled"]),
     game: z.string().meta({ description: "Line slug" }),
-    packName: z.string(),
+    packName: z.string().meta({ description: "The pack's name when the order was placed" }),
+    pid: z.string().meta({
+      description: "The pack's catalog id, as ordered: GET /products/{id} reads the pack, even once it is switched off",
+      example: "SVCBR60",
+    }),
     amountUsd: z.number().meta({ description: "Total charged (unit price x quantity), USD" }),
     quantity: z.number().int(),
     userId: z.string().optional().meta({ description: "As sent in the order, on lines that take it" }),

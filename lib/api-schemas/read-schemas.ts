@@ -3,6 +3,7 @@
 import { z } from "zod";
 import { livemode } from "./fields";
 import { errorCatalogue, type ErrorKey } from "../http/errors";
+import { UNORDERABLE_REASONS } from "../catalog/product-view";
 
 const ERROR_CODES = Object.keys(errorCatalogue) as [ErrorKey, ...ErrorKey[]];
 
@@ -74,7 +75,7 @@ const Service = z
 
 export const ServicesResponse = z.object({ success: z.literal(true), services: z.array(Service) });
 
-const Product = z
+export const Product = z
   .object({
     id: z.string().meta({ description: "Catalog id, passed as pid", example: "SVCBR60" }),
     slug: z.string(),
@@ -84,19 +85,46 @@ const Product = z
     kind: z.enum(["topup", "gamekey", "giftcard"]),
     price: z.number().meta({
       description:
-        "USD, the calling key's unit price (its account's price tier, else the list price): what POST /orders charges",
+        "USD, the calling key's unit price (its account's price tier, else the list price): what POST /orders charges. A switched-off pack keeps its last price",
       example: 0.99,
     }),
     currency: z.literal("USD"),
     orderable: z.boolean().meta({
+      description: "false when POST /orders would refuse the pack now; `unorderableReason` says why",
+    }),
+    unorderableReason: z.enum(UNORDERABLE_REASONS).optional().meta({
       description:
-        "false when the line takes no orders (GAME DISABLED), a game-key or gift-card pack has no codes in stock (INSUFFICIENT_STOCK), or, for a live key in production, no real supplier carries the top-up pack (INVALID_PRODUCT)",
+        "Present when `orderable` is false: the code POST /orders answers for the pack. GAME_DISABLED: its line takes no orders (or is no longer listed); PRODUCT_DISABLED: the pack is switched off; INVALID_PRODUCT: for a live key in production, no real supplier carries the top-up pack; INSUFFICIENT_STOCK: a game-key or gift-card pack has no codes in stock",
     }),
     stock: z.number().int().optional().meta({ description: "Codes in stock; game-key and gift-card packs only" }),
+    updatedAt: z.string().meta({
+      description:
+        "When what you can read of the pack last changed (ISO 8601, to the millisecond): its name, its list price or a price tier's price for it, it or its line switched on or off, its stock running out or back, a supplier's offer of it. The value to pass as `updatedSince`",
+      example: "2026-01-15T09:30:00.000Z",
+    }),
   })
   .meta({ id: "Product" });
 
+export const ProductsQuery = z.object({
+  updatedSince: z
+    .union([z.iso.datetime({ offset: true }), z.iso.date()], {
+      error: "must be an ISO-8601 instant with an offset (2026-10-01T00:00:00Z) or a date (2026-10-01)",
+    })
+    .transform((value) => new Date(value.length === 10 ? `${value}T00:00:00Z` : value))
+    .optional()
+    .meta({
+      description:
+        "Only the packs whose `updatedAt` is at or after this instant (the boundary included; read to the millisecond; a bare date is 00:00 UTC), switched-off ones included (`orderable: false`). Pass the largest `updatedAt` you have read: a pack answered again is unchanged since",
+    }),
+});
+
 export const ProductsResponse = z.object({ success: z.literal(true), products: z.array(Product) });
+
+export const ProductIdParams = z.object({
+  id: z.string().meta({ description: "The pack's catalog id (`id` in GET /products, `pid` on POST /orders)" }),
+});
+
+export const ProductResponse = Product.extend({ success: z.literal(true) });
 
 export const BalanceResponse = z
   .object({ success: z.literal(true), balanceUsd: z.number(), currency: z.literal("USD"), livemode })

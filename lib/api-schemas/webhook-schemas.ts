@@ -3,6 +3,7 @@
 import { z } from "zod";
 import { livemode } from "./fields";
 import { Invoice, queryInt } from "./order-schemas";
+import { Product } from "./read-schemas";
 
 export const EventsQuery = z.object({
   after: queryInt(
@@ -48,6 +49,12 @@ const BalanceLowData = z
   })
   .meta({ id: "BalanceLowData" });
 
+const ProductEventData = Product.omit({ stock: true }).meta({
+  id: "ProductEventData",
+  description:
+    "The pack as GET /products/{id} answers it to your account at the time of the event (price at your price tier), without `stock` (read it from the API)",
+});
+
 const EndpointTestData = z
   .object({ endpointId: z.number().int(), url: z.string(), message: z.string() })
   .meta({ id: "EndpointTestData" });
@@ -87,6 +94,11 @@ export const WEBHOOK_EVENT_DOCS = {
     data: BalanceLowData,
     summary: "Your balance fell below the threshold you set in the bot (/lowbalance)",
   },
+  "product.updated": {
+    data: ProductEventData,
+    summary:
+      "What your account sees of a pack changed: its name, its price for you (list price, price list or price tier), or whether you can order it (switched off or on, its line closed or opened, its stock ran out or came back; `unorderableReason` says why not). At most one event per pack per look of the worker (every few seconds), however many changes it saw",
+  },
   "endpoint.test": { data: EndpointTestData, summary: "Sent by /webhook test to that endpoint only" },
 } as const;
 
@@ -100,7 +112,7 @@ const WebhookEventView = z
     type: z.enum(Object.keys(WEBHOOK_EVENT_DOCS) as [keyof typeof WEBHOOK_EVENT_DOCS]),
     timestamp: z.string().meta({ description: "When the event happened (ISO 8601)" }),
     livemode,
-    data: z.union([OrderEventData, WalletEventData, BalanceLowData, EndpointTestData]),
+    data: z.union([OrderEventData, WalletEventData, BalanceLowData, ProductEventData, EndpointTestData]),
   })
   .meta({ id: "WebhookEvent" });
 

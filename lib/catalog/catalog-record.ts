@@ -1,4 +1,4 @@
-// The catalog as the hot path's raw SQL reads it (GET /products, /catalog and /services, and the
+// The catalog as the hot path's raw SQL reads it (GET /services, and the
 // pack a placement buys, prisma/functions/catalog_entry.sql): Prisma's Product and GameLine, the fields
 // those paths use, with cents as numbers and the JSON columns in the shapes the seed and the
 // dashboard write.
@@ -20,17 +20,6 @@ export type GameLineRecord = Pick<
   requiredFields: RequiredField[];
   serverIdOptions: ServerIdOption[] | null;
 };
-
-/**
- * A listed pack: its product and line, and the codes in stock on code-delivered lines (null on
- * top-ups); priceCents is the caller's price, as in CatalogEntry.
- */
-export type ListedProductRecord = Pick<ProductRecord, "catalogId" | "packName" | "priceCents"> &
-  Pick<GameLineRecord, "slug" | "gameName" | "productName" | "kind" | "orderable"> & {
-    stock: number | null;
-    /** real_supplier_carries(): an unpaused supplier other than the sandbox has an offer for the pack. */
-    realSupplier: boolean;
-  };
 
 /**
  * The pack a placement buys, with its line: product fields under their own names (`id` as

@@ -1,8 +1,9 @@
 // What the worker looks at on a timer (WORKER_SWEEP_MS): dead workers' jobs (sql/sweep-dead-workers.ts),
-// packs whose stock fell below their alert, told to the admins, and deposit requests past their time,
-// closed: at the sweep's pace, one look of each at a time, and none while the job runners wait for
-// the database.
+// packs whose stock fell below their alert, told to the admins, deposit requests past their time,
+// closed, and catalog changes, told to the accounts that see them (product.updated): at the sweep's
+// pace, one look of each at a time, and none while the job runners wait for the database.
 import { alertLowStock } from "../catalog/alert-low-stock";
+import { sendCatalogChanges } from "../catalog/sql/send-catalog-changes";
 import { expireDepositRequests } from "../deposits/expire-deposit-requests";
 
 export interface PeriodicLooks {
@@ -39,18 +40,32 @@ export async function startPeriodicLooks(options: {
       )
       .finally(() => (expiring = undefined));
   };
-  await options.sweep();
-  alertStock();
-  expireDeposits();
-  const timer = setInterval(() => {
-    void options.sweep();
+  let telling: Promise<void> | undefined;
+  const tellCatalogChanges = () => {
+    if (telling || options.holdLooks()) return;
+    telling = sendCatalogChanges()
+      .then(
+        (look) => void (look && look.events > 0 && log(`catalog: ${look.events} product.updated event(s)`)),
+        (error: Error) => log(`catalog changes failed: ${error.message}`),
+      )
+      .finally(() => (telling = undefined));
+  };
+  const lookAround = () => {
     alertStock();
     expireDeposits();
+    tellCatalogChanges();
+  };
+  await options.sweep();
+  lookAround();
+  const timer = setInterval(() => {
+    void options.sweep();
+    lookAround();
   }, options.intervalMs);
   return {
     stop() {
       clearInterval(timer);
-      return alerting || expiring ? Promise.all([alerting, expiring]).then(() => undefined) : undefined;
+      const looking = [alerting, expiring, telling].filter((look) => look !== undefined);
+      return looking.length > 0 ? Promise.all(looking).then(() => undefined) : undefined;
     },
   };
 }

@@ -122,6 +122,13 @@ export const errorCatalogue = {
     retryable: false,
     action: "Use an `id` from `GET /products`.",
   },
+  PRODUCT_NOT_FOUND: {
+    status: 404,
+    error: "PRODUCT NOT FOUND",
+    when: "`GET /products/{id}`: no pack ever had this catalog id (a switched-off pack is still found, with `orderable: false`).",
+    retryable: false,
+    action: "Use an `id` from `GET /products`.",
+  },
   GAME_DISABLED: {
     status: 400,
     error: "GAME DISABLED",

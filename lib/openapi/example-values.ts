@@ -19,6 +19,7 @@ export const brInvoice = {
   status: "processing",
   game: br60.line.slug,
   packName: br60.pack.packName,
+  pid: BR_PACK,
   amountUsd: br60.pack.priceCents / 100,
   quantity: 1,
   userId: "5123456789",
@@ -29,6 +30,9 @@ export const brInvoice = {
 
 /** The same order, completed. */
 export const completedInvoice = { ...brInvoice, status: "completed", durationSec: 2.4 };
+
+/** When the example packs last changed (their `updatedAt`). */
+export const CATALOG_CHANGED_AT = "2026-01-14T16:00:00.000Z";
 
 /** A demo pack as GET /products lists it, in stock as seeded. */
 function productExample(id: string) {
@@ -44,11 +48,20 @@ function productExample(id: string) {
     currency: "USD",
     orderable: true,
     ...(pack.codes === undefined ? {} : { stock: pack.codes }),
+    updatedAt: CATALOG_CHANGED_AT,
   };
 }
 
 /** GET /products' (and GET /catalog's) rows: a top-up pack and a game-key pack. */
 export const products = [productExample(BR_PACK), productExample("SVCGKINDIE")];
+
+/** The demo BR pack switched off on the dashboard, as GET /products/{id} and product.updated show it. */
+export const switchedOffProduct = {
+  ...productExample(BR_PACK),
+  orderable: false,
+  unorderableReason: "PRODUCT_DISABLED",
+  updatedAt: "2026-01-15T10:05:00.000Z",
+};
 
 /** A demo line as GET /services lists it, with the first `serverIds` of its server choices. */
 export function serviceExample(slug: string, serverIds = 0) {

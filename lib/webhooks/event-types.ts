@@ -11,6 +11,7 @@ export const WEBHOOK_EVENT_TYPES = [
   "wallet.credited",
   "wallet.debited",
   "balance.low",
+  "product.updated",
   "endpoint.test",
 ] as const;
 

@@ -95,6 +95,16 @@ const cases: Case[] = [
     ],
   },
   {
+    name: "GET /products/{id} and ?updatedSince",
+    requests: [
+      { path: "/products/SVCBR60", as: "main", status: 200 },
+      { path: "/api/products/SVCBR60", as: "main", status: 200 },
+      { path: "/products/SVCBRNOSUCH", as: "main", status: 404 },
+      { path: "/products?updatedSince=2026-01-15T00:00:00Z", as: "main", status: 200 },
+      { path: "/products?updatedSince=soon", as: "main", status: 400 },
+    ],
+  },
+  {
     name: "GET /catalog",
     requests: [
       { path: "/catalog", as: "main", status: 200 },
@@ -576,7 +586,9 @@ describe("every route of the table is in the parity table", () => {
       ),
     );
     const wanted = Object.entries(document.paths).flatMap(([path, methods]) =>
-      Object.keys(methods).map((method) => `${method.toUpperCase()} ${path.replace("{orderId}", "parity-1")}`),
+      Object.keys(methods).map(
+        (method) => `${method.toUpperCase()} ${path.replace("{orderId}", "parity-1").replace("{id}", "SVCBR60")}`,
+      ),
     );
     wanted.push("GET /healthz", "GET /openapi.json", "GET /postman.json");
     expect(wanted.filter((route) => !covered.has(route))).toEqual([]);

@@ -11,6 +11,7 @@ import { issueApiKey } from "@/lib/accounts/issue-api-key";
 import { setKeySpendingLimit } from "@/lib/accounts/set-key-spending-limit";
 import { fulfilOrder } from "@/lib/fulfilment/sql/fulfil-order";
 import { setLineRefundWindow } from "@/lib/catalog/set-line-refund-window";
+import { sendCatalogChanges } from "@/lib/catalog/sql/send-catalog-changes";
 import { api, apiRequest, baseUrl } from "../helpers/api";
 import { sql } from "../helpers/db";
 import { createAccount, issueTestKey } from "../helpers/fixtures";
@@ -107,7 +108,7 @@ beforeAll(async () => {
 const day = (offset: number) => new Date(Date.now() + offset * 86_400_000).toISOString().slice(0, 10);
 
 describe("every operation, successes and failures, as the document describes them", () => {
-  it("listServices, listProducts, getCatalog, getMyIp, getBalance, fundBalance", async () => {
+  it("listServices, listProducts, getProduct, getCatalog, getMyIp, getBalance, fundBalance", async () => {
     await exchange({ path: "/services", key: funded.key }, { status: 200 });
     await exchange({ path: "/services", headers: { authorization: `Bearer ${funded.key}` } }, { status: 200 });
     await exchange({ path: "/services" }, { status: 401, code: "MISSING_API_KEY", accepted: false });
@@ -115,6 +116,24 @@ describe("every operation, successes and failures, as the document describes the
     await exchange({ path: "/products", key: funded.key }, { status: 200 });
     await exchange({ path: "/products", key: `svc_${"A".repeat(40)}` }, { status: 401, code: "INVALID_API_KEY" });
     await exchange({ path: "/catalog", key: funded.key }, { status: 200 });
+    const since = encodeURIComponent(new Date(Date.now() - 86_400_000).toISOString());
+    await exchange({ path: `/products?updatedSince=${since}`, key: funded.key }, { status: 200 });
+    await exchange({ path: "/products?updatedSince=2026-01-15", key: funded.key }, { status: 200 });
+    await exchange(
+      { path: "/products?updatedSince=yesterday", key: funded.key },
+      { status: 400, code: "INVALID_REQUEST", accepted: false },
+    );
+    await exchange({ path: "/products/SVCBR60", key: funded.key }, { status: 200 });
+    await exchange({ path: "/products/SVCGKINDIE", key: funded.key }, { status: 200 });
+    await sql(`UPDATE products SET active = false WHERE catalog_id = 'SVCBR325'`);
+    try {
+      const off = await exchange({ path: "/products/SVCBR325", key: funded.key }, { status: 200 });
+      expect(off.json).toMatchObject({ orderable: false, unorderableReason: "PRODUCT_DISABLED" });
+      await exchange({ path: `/products?updatedSince=${since}`, key: funded.key }, { status: 200 });
+    } finally {
+      await sql(`UPDATE products SET active = true WHERE catalog_id = 'SVCBR325'`);
+    }
+    await exchange({ path: "/products/SVCBRNOSUCH", key: funded.key }, { status: 404, code: "PRODUCT_NOT_FOUND" });
     await exchange({ path: "/catalog", key: banned.key }, { status: 403, code: "ACCOUNT_BANNED" });
     await exchange({ path: "/my-ip", key: funded.key }, { status: 200 });
     await exchange({ path: "/my-ip", key: restricted.key }, { status: 403, code: "ACCOUNT_RESTRICTED" });
@@ -125,6 +144,7 @@ describe("every operation, successes and failures, as the document describes the
     const testKey = await issueApiKey(funded.accountId, "test", { livemode: false });
     if (testKey.status !== "created") throw new Error(`no test key: ${testKey.status}`);
     await exchange({ path: "/balance", key: testKey.key }, { status: 200 });
+    await exchange({ path: "/products/SVCBR60", key: testKey.key }, { status: 200 });
   });
 
   it("placeOrder, with every alias, its replays and its refusals", async () => {
@@ -468,8 +488,13 @@ describe("every operation, successes and failures, as the document describes the
   });
 
   it("listEvents, replayWebhooks", async () => {
+    // A product.updated event among them: the account watches from the first look, then a price moves.
+    await sendCatalogChanges({ wait: true });
+    await sql(`UPDATE products SET price_cents = price_cents + 1 WHERE catalog_id = 'SVCGC10'`);
+    await sendCatalogChanges({ wait: true });
     const events = await exchange({ path: "/events", key: funded.key }, { status: 200 });
     expect(events.json.events.length).toBeGreaterThan(0);
+    expect(events.json.events.map((event: { type: string }) => event.type)).toContain("product.updated");
     await exchange({ path: "/events?after=0&limit=1", key: funded.key }, { status: 200 });
     await exchange(
       { path: "/events?limit=0", key: funded.key },

@@ -55,6 +55,7 @@ describe("a successful placement", () => {
       status: "processing",
       game: "br",
       packName: "60 UC",
+      pid: "SVCBR60",
       amountUsd: 0.99,
       quantity: 1,
       userId: "5123456",

@@ -56,6 +56,8 @@ beforeAll(async () => {
       SUPPLIERS_ALLOW_PRIVATE: "1",
       SUPPLIER_POLL_MS: "100",
       SUPPLIER_POLL_MAX_MS: "200",
+      // The worker's looks (catalog changes among them) at a pace a test can wait for.
+      WORKER_SWEEP_MS: "200",
       RATE_LIMIT_KEY_BURST: TEST_ENV.RATE_LIMIT_KEY_BURST!,
       RATE_LIMIT_KEY_PER_MINUTE: TEST_ENV.RATE_LIMIT_KEY_PER_MINUTE!,
       // The overview's banner is read from the built dashboard, as an owner sees it.
@@ -219,17 +221,30 @@ describe("production: live orders need a real supplier", () => {
     });
   });
 
-  it("a paused real supplier does not count: the pack reads unorderable and the overview lists it", async () => {
+  it("a paused real supplier does not count: the pack reads unorderable, the overview lists it, and live keys are told", async () => {
     const supplier = await getPrisma().supplier.findUniqueOrThrow({ where: { name: "real-h2h" } });
+    // The last product.updated of the pack the live account was told, as GET /events lists it.
+    const lastTold = async () => {
+      const events = (await api("/events?limit=500", { key: liveKey }, service.base)).json.events as {
+        type: string;
+        data: { id: string; orderable: boolean; unorderableReason?: string };
+      }[];
+      const told = events.filter((event) => event.type === "product.updated" && event.data.id === "SVCBR60");
+      return told.at(-1)?.data;
+    };
     await setSupplierPaused({ supplierId: supplier.id, paused: true, actor: OWNER });
     try {
       expect(await orderable(liveKey, "SVCBR60")).toBe(false);
       const listed = (await listPacksWithoutRealSupplier()).find((pack) => pack.catalogId === "SVCBR60");
       expect(listed?.pausedSuppliers).toEqual(["real-h2h"]);
+      await expect
+        .poll(lastTold, { timeout: 30_000, interval: 100 })
+        .toMatchObject({ orderable: false, unorderableReason: "INVALID_PRODUCT" });
     } finally {
       await setSupplierPaused({ supplierId: supplier.id, paused: false, actor: OWNER });
     }
     expect(await orderable(liveKey, "SVCBR60")).toBe(true);
+    await expect.poll(lastTold, { timeout: 30_000, interval: 100 }).toMatchObject({ orderable: true });
   });
 
   it("the dashboard's overview lists the live packs no real supplier carries", async () => {

@@ -68,6 +68,7 @@ describe("GET /products and GET /catalog", () => {
       price: pack.priceCents / 100,
       currency: "USD",
       orderable: true,
+      updatedAt: expect.stringMatching(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/),
     });
     const { count } = await sqlRow(
       `SELECT count(*)::int AS count FROM inventory_codes c JOIN products p ON p.id = c.product_id WHERE p.catalog_id = 'SVCGKINDIE' AND c.status = 'available'`,

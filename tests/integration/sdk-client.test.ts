@@ -68,6 +68,10 @@ describe("the order flow through the client only", () => {
     const { products } = await client.listProducts();
     const pack = products.find((p) => p.id === "SVCBR60");
     expect(pack, "the demo catalog's 60 UC pack").toBeDefined();
+    // One pack by id, and the packs changed since its updatedAt (the boundary included).
+    expect(await client.getProduct("SVCBR60")).toMatchObject({ success: true, ...pack });
+    const changed = await client.listProducts({ updatedSince: pack!.updatedAt });
+    expect(changed.products.map((p) => p.id)).toContain("SVCBR60");
 
     const trxid = newTrxid("sdk");
     const placed = await client.placeOrder({ pid: pack!.id, trxid, userId: "5550001" });

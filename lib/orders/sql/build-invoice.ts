@@ -23,6 +23,7 @@ export function toInvoice(order: OrderRecord, codes?: string[], refundRequest?: 
     status: order.status,
     game: order.lineSlug,
     packName: order.packName,
+    pid: order.catalogId,
     amountUsd: centsToUsd(order.amountCents),
     quantity: order.quantity,
     ...(order.userId !== null ? { userId: order.sentUserId ?? order.userId } : {}),

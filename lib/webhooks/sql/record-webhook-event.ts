@@ -56,3 +56,33 @@ export async function recordWebhookEvent(
   wakeDispatchersAfterCommit(client, deliveries);
   return { id, sequence, deliveries };
 }
+
+/**
+ * Several events of one account and type in one statement, numbered in the order given: a batch
+ * (the catalog look's product.updated) costs one round trip, not one per event.
+ */
+export async function recordWebhookEvents(
+  client: SqlTransaction,
+  batch: { accountId: number; type: WebhookEventType; data: unknown[] },
+): Promise<number> {
+  if (batch.data.length === 0) return 0;
+  const ids = batch.data.map(() => newEventId());
+  const rows = await runSql<{ deliveries: number }>(
+    client,
+    sql`SELECT r.deliveries
+          FROM unnest(${ids}::text[], ${batch.data.map((data) => JSON.stringify(data))}::json[])
+               WITH ORDINALITY AS e(public_id, data, n)
+          CROSS JOIN LATERAL record_webhook_event(
+                account_id => ${batch.accountId}::int,
+                public_id => e.public_id,
+                type => ${batch.type},
+                data => e.data,
+                endpoint_id => NULL::int) r
+         ORDER BY e.n`,
+  );
+  wakeDispatchersAfterCommit(
+    client,
+    rows.reduce((sum, row) => sum + row.deliveries, 0),
+  );
+  return rows.length;
+}

@@ -26,6 +26,7 @@ export const ERROR_CODES = {
   KEY_SPENDING_LIMIT: { status: 403, retryable: true },
   FORBIDDEN: { status: 403, retryable: false },
   TELEGRAM_WEBHOOK_FORBIDDEN: { status: 403, retryable: false },
+  PRODUCT_NOT_FOUND: { status: 404, retryable: false },
   ORDER_NOT_FOUND: { status: 404, retryable: false },
   ENDPOINT_NOT_FOUND: { status: 404, retryable: false },
   PLAYER_NOT_FOUND: { status: 404, retryable: false },

@@ -29,9 +29,29 @@ export interface paths {
         };
         /**
          * The catalog: one row per active pack
-         * @description Each `id` is a catalog id usable as `pid` on POST /orders. `stock` is present on game-key and gift-card packs. Prices are the calling key's (its account's price tier): what POST /orders charges it.
+         * @description Each `id` is a catalog id usable as `pid` on POST /orders. `stock` is present on game-key and gift-card packs. Prices are the calling key's (its account's price tier): what POST /orders charges it. With `updatedSince`, only the packs whose `updatedAt` is at or after it, switched-off ones included (`orderable: false` and `unorderableReason`): poll with the largest `updatedAt` you have read, or take `product.updated` events (docs/webhooks.md).
          */
         get: operations["listProducts"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/products/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * One pack, listed or not
+         * @description Any pack that ever existed, by its catalog id: packs are never deleted, so an id you stored (or an old invoice's `pid`) always answers. A switched-off pack answers `orderable: false` with `unorderableReason`, at the last price it had for you. Fields as in GET /products.
+         */
+        get: operations["getProduct"];
         put?: never;
         post?: never;
         delete?: never;
@@ -534,6 +554,26 @@ export interface webhooks {
         patch?: never;
         trace?: never;
     };
+    "product.updated": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * What your account sees of a pack changed: its name, its price for you (list price, price list or price tier), or whether you can order it (switched off or on, its line closed or opened, its stock ran out or came back; `unorderableReason` says why not). At most one event per pack per look of the worker (every few seconds), however many changes it saw
+         * @description Signed per the Standard Webhooks specification: verify with the `standardwebhooks` package and your endpoint's `whsec_` secret, and reject timestamps older than 5 minutes. Only a 2xx answer within 15 s counts; redirects are not followed. Attempts: at once, 5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 10 h, 24 h (each wait ±10%), longer when a 429 or 503 carries Retry-After. A 410 disables the endpoint at once; an endpoint failing every attempt for 3 days is disabled and you are told in the bot. Missed events: GET /events?after=<sequence>.
+         */
+        post: operations["productUpdatedWebhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "endpoint.test": {
         parameters: {
             query?: never;
@@ -571,7 +611,13 @@ export interface components {
             status: "pending" | "processing" | "completed" | "cancelled";
             /** @description Line slug */
             game: string;
+            /** @description The pack's name when the order was placed */
             packName: string;
+            /**
+             * @description The pack's catalog id, as ordered: GET /products/{id} reads the pack, even once it is switched off
+             * @example SVCBR60
+             */
+            pid: string;
             /** @description Total charged (unit price x quantity), USD */
             amountUsd: number;
             quantity: number;
@@ -644,6 +690,39 @@ export interface components {
             /** @description The threshold set with /lowbalance */
             thresholdUsd: number;
         };
+        /** @description The pack as GET /products/{id} answers it to your account at the time of the event (price at your price tier), without `stock` (read it from the API) */
+        ProductEventData: {
+            /**
+             * @description Catalog id, passed as pid
+             * @example SVCBR60
+             */
+            id: string;
+            slug: string;
+            gameName: string;
+            serviceName: string;
+            packName: string;
+            /** @enum {string} */
+            kind: "topup" | "gamekey" | "giftcard";
+            /**
+             * @description USD, the calling key's unit price (its account's price tier, else the list price): what POST /orders charges. A switched-off pack keeps its last price
+             * @example 0.99
+             */
+            price: number;
+            /** @enum {string} */
+            currency: "USD";
+            /** @description false when POST /orders would refuse the pack now; `unorderableReason` says why */
+            orderable: boolean;
+            /**
+             * @description Present when `orderable` is false: the code POST /orders answers for the pack. GAME_DISABLED: its line takes no orders (or is no longer listed); PRODUCT_DISABLED: the pack is switched off; INVALID_PRODUCT: for a live key in production, no real supplier carries the top-up pack; INSUFFICIENT_STOCK: a game-key or gift-card pack has no codes in stock
+             * @enum {string}
+             */
+            unorderableReason?: "GAME_DISABLED" | "PRODUCT_DISABLED" | "INVALID_PRODUCT" | "INSUFFICIENT_STOCK";
+            /**
+             * @description When what you can read of the pack last changed (ISO 8601, to the millisecond): its name, its list price or a price tier's price for it, it or its line switched on or off, its stock running out or back, a supplier's offer of it. The value to pass as `updatedSince`
+             * @example 2026-01-15T09:30:00.000Z
+             */
+            updatedAt: string;
+        };
         EndpointTestData: {
             endpointId: number;
             url: string;
@@ -680,7 +759,7 @@ export interface components {
              * @description Stable machine code, present on every failure: switch on it. Each code is described in `x-error-codes` at the top of this document
              * @enum {string}
              */
-            code: "MISSING_API_KEY" | "INVALID_API_KEY_FORMAT" | "INVALID_API_KEY" | "TEST_MODE_OFF" | "API_DISABLED" | "API_DISABLED_BY_ADMIN" | "API_NOT_ELIGIBLE" | "ACCOUNT_BANNED" | "ACCOUNT_RESTRICTED" | "IP_ALLOWLIST_REQUIRED" | "IP_NOT_ALLOWED" | "INVALID_BODY" | "INVALID_REQUEST" | "UNKNOWN_PID" | "GAME_DISABLED" | "INVALID_PRODUCT" | "PRODUCT_DISABLED" | "QUANTITY_ONLY_FOR_GAMEKEY_OR_GIFTCARD" | "INSUFFICIENT_STOCK" | "PRICE_ABOVE_MAX" | "KEY_SPENDING_LIMIT" | "INVALID_JSON" | "FORBIDDEN" | "ORDER_NOT_FOUND" | "IDEMPOTENCY_MISMATCH" | "ORDER_WITH_SUPPLIER" | "ORDER_FINISHED" | "REFUND_NOT_AVAILABLE" | "REFUND_WINDOW_CLOSED" | "REFUND_ALREADY_REQUESTED" | "DUPLICATE_IN_FLIGHT" | "RATE_LIMIT" | "REPLAY_QUOTA_EXCEEDED" | "ENDPOINT_NOT_FOUND" | "NOT_IMPLEMENTED" | "MAINTENANCE" | "API_ORDER_DISABLED" | "RATE_LIMIT_UNAVAILABLE" | "PLAYER_NOT_FOUND" | "INVALID_CODE" | "CODE_USED" | "SUPPLIER_UNAVAILABLE" | "TELEGRAM_WEBHOOK_FORBIDDEN" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "SERVICE_UNAVAILABLE" | "INTERNAL_ERROR";
+            code: "MISSING_API_KEY" | "INVALID_API_KEY_FORMAT" | "INVALID_API_KEY" | "TEST_MODE_OFF" | "API_DISABLED" | "API_DISABLED_BY_ADMIN" | "API_NOT_ELIGIBLE" | "ACCOUNT_BANNED" | "ACCOUNT_RESTRICTED" | "IP_ALLOWLIST_REQUIRED" | "IP_NOT_ALLOWED" | "INVALID_BODY" | "INVALID_REQUEST" | "UNKNOWN_PID" | "PRODUCT_NOT_FOUND" | "GAME_DISABLED" | "INVALID_PRODUCT" | "PRODUCT_DISABLED" | "QUANTITY_ONLY_FOR_GAMEKEY_OR_GIFTCARD" | "INSUFFICIENT_STOCK" | "PRICE_ABOVE_MAX" | "KEY_SPENDING_LIMIT" | "INVALID_JSON" | "FORBIDDEN" | "ORDER_NOT_FOUND" | "IDEMPOTENCY_MISMATCH" | "ORDER_WITH_SUPPLIER" | "ORDER_FINISHED" | "REFUND_NOT_AVAILABLE" | "REFUND_WINDOW_CLOSED" | "REFUND_ALREADY_REQUESTED" | "DUPLICATE_IN_FLIGHT" | "RATE_LIMIT" | "REPLAY_QUOTA_EXCEEDED" | "ENDPOINT_NOT_FOUND" | "NOT_IMPLEMENTED" | "MAINTENANCE" | "API_ORDER_DISABLED" | "RATE_LIMIT_UNAVAILABLE" | "PLAYER_NOT_FOUND" | "INVALID_CODE" | "CODE_USED" | "SUPPLIER_UNAVAILABLE" | "TELEGRAM_WEBHOOK_FORBIDDEN" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "SERVICE_UNAVAILABLE" | "INTERNAL_ERROR";
             /** @description INVALID_BODY, INVALID_REQUEST (and a malformed INVALID_CODE): each field that failed and why */
             details?: {
                 field: string;
@@ -735,16 +814,26 @@ export interface components {
             /** @enum {string} */
             kind: "topup" | "gamekey" | "giftcard";
             /**
-             * @description USD, the calling key's unit price (its account's price tier, else the list price): what POST /orders charges
+             * @description USD, the calling key's unit price (its account's price tier, else the list price): what POST /orders charges. A switched-off pack keeps its last price
              * @example 0.99
              */
             price: number;
             /** @enum {string} */
             currency: "USD";
-            /** @description false when the line takes no orders (GAME DISABLED), a game-key or gift-card pack has no codes in stock (INSUFFICIENT_STOCK), or, for a live key in production, no real supplier carries the top-up pack (INVALID_PRODUCT) */
+            /** @description false when POST /orders would refuse the pack now; `unorderableReason` says why */
             orderable: boolean;
+            /**
+             * @description Present when `orderable` is false: the code POST /orders answers for the pack. GAME_DISABLED: its line takes no orders (or is no longer listed); PRODUCT_DISABLED: the pack is switched off; INVALID_PRODUCT: for a live key in production, no real supplier carries the top-up pack; INSUFFICIENT_STOCK: a game-key or gift-card pack has no codes in stock
+             * @enum {string}
+             */
+            unorderableReason?: "GAME_DISABLED" | "PRODUCT_DISABLED" | "INVALID_PRODUCT" | "INSUFFICIENT_STOCK";
             /** @description Codes in stock; game-key and gift-card packs only */
             stock?: number;
+            /**
+             * @description When what you can read of the pack last changed (ISO 8601, to the millisecond): its name, its list price or a price tier's price for it, it or its line switched on or off, its stock running out or back, a supplier's offer of it. The value to pass as `updatedSince`
+             * @example 2026-01-15T09:30:00.000Z
+             */
+            updatedAt: string;
         };
         Balance: {
             /** @enum {boolean} */
@@ -768,7 +857,13 @@ export interface components {
             status: "pending" | "processing" | "completed" | "cancelled";
             /** @description Line slug */
             game: string;
+            /** @description The pack's name when the order was placed */
             packName: string;
+            /**
+             * @description The pack's catalog id, as ordered: GET /products/{id} reads the pack, even once it is switched off
+             * @example SVCBR60
+             */
+            pid: string;
             /** @description Total charged (unit price x quantity), USD */
             amountUsd: number;
             quantity: number;
@@ -846,12 +941,12 @@ export interface components {
             /** @description Per account, from 1, without gaps */
             sequence: number;
             /** @enum {string} */
-            type: "order.completed" | "order.cancelled" | "order.pending" | "order.flagged" | "order.refund_requested" | "order.refunded" | "order.refund_declined" | "wallet.credited" | "wallet.debited" | "balance.low" | "endpoint.test";
+            type: "order.completed" | "order.cancelled" | "order.pending" | "order.flagged" | "order.refund_requested" | "order.refunded" | "order.refund_declined" | "wallet.credited" | "wallet.debited" | "balance.low" | "product.updated" | "endpoint.test";
             /** @description When the event happened (ISO 8601) */
             timestamp: string;
             /** @description false in test mode (a svc_test_ key's play money, fulfilled by the sandbox); true for live money */
             livemode: boolean;
-            data: components["schemas"]["OrderEventData"] | components["schemas"]["WalletEventData"] | components["schemas"]["BalanceLowData"] | components["schemas"]["EndpointTestData"];
+            data: components["schemas"]["OrderEventData"] | components["schemas"]["WalletEventData"] | components["schemas"]["BalanceLowData"] | components["schemas"]["ProductEventData"] | components["schemas"]["EndpointTestData"];
         };
     };
     responses: never;
@@ -1035,7 +1130,13 @@ export interface operations {
     };
     listProducts: {
         parameters: {
-            query?: never;
+            query?: {
+                /**
+                 * @description Only the packs whose `updatedAt` is at or after this instant (the boundary included; read to the millisecond; a bare date is 00:00 UTC), switched-off ones included (`orderable: false`). Pass the largest `updatedAt` you have read: a pack answered again is unchanged since
+                 * @example 2026-01-14T16:00:00.000Z
+                 */
+                updatedSince?: string;
+            };
             header?: never;
             path?: never;
             cookie?: never;
@@ -1065,6 +1166,27 @@ export interface operations {
                         success: true;
                         products: components["schemas"]["Product"][];
                     };
+                };
+            };
+            /** @description `INVALID_REQUEST` (INVALID REQUEST): `pid` or `trxid` missing (absent, `null` or empty), an identifier the line requires missing or not allowed (`userId`, `zoneId`, `serverId`), or a query parameter out of range. `details` says which. */
+            400: {
+                headers: {
+                    /** @description Each window's calls admitted now and seconds until that grows: `"burst";r=9;t=1, "minute";r=79;t=60` */
+                    RateLimit?: string;
+                    /** @description The key's quotas: `"burst";q=10;w=1, "minute";q=80;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description The binding window's quota (the one with fewer calls left) */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Calls left in the binding window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the binding window frees a slot */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description The request's id, as in the service's log line for it: the `X-Request-Id` you sent (1-128 of `A-Za-z0-9._:@/+=-`), or a UUID the service made. Quote it when you ask support about a request. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /**
@@ -1204,9 +1326,244 @@ export interface operations {
             };
         };
     };
-    getCatalog: {
+    getProduct: {
         parameters: {
             query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The pack's catalog id (`id` in GET /products, `pid` on POST /orders)
+                 * @example SVCBR60
+                 */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    /** @description Each window's calls admitted now and seconds until that grows: `"burst";r=9;t=1, "minute";r=79;t=60` */
+                    RateLimit: string;
+                    /** @description The key's quotas: `"burst";q=10;w=1, "minute";q=80;w=60` */
+                    "RateLimit-Policy": string;
+                    /** @description The binding window's quota (the one with fewer calls left) */
+                    "X-RateLimit-Limit": number;
+                    /** @description Calls left in the binding window */
+                    "X-RateLimit-Remaining": number;
+                    /** @description Seconds until the binding window frees a slot */
+                    "X-RateLimit-Reset": number;
+                    /** @description The request's id, as in the service's log line for it: the `X-Request-Id` you sent (1-128 of `A-Za-z0-9._:@/+=-`), or a UUID the service made. Quote it when you ask support about a request. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Catalog id, passed as pid
+                         * @example SVCBR60
+                         */
+                        id: string;
+                        slug: string;
+                        gameName: string;
+                        serviceName: string;
+                        packName: string;
+                        /** @enum {string} */
+                        kind: "topup" | "gamekey" | "giftcard";
+                        /**
+                         * @description USD, the calling key's unit price (its account's price tier, else the list price): what POST /orders charges. A switched-off pack keeps its last price
+                         * @example 0.99
+                         */
+                        price: number;
+                        /** @enum {string} */
+                        currency: "USD";
+                        /** @description false when POST /orders would refuse the pack now; `unorderableReason` says why */
+                        orderable: boolean;
+                        /**
+                         * @description Present when `orderable` is false: the code POST /orders answers for the pack. GAME_DISABLED: its line takes no orders (or is no longer listed); PRODUCT_DISABLED: the pack is switched off; INVALID_PRODUCT: for a live key in production, no real supplier carries the top-up pack; INSUFFICIENT_STOCK: a game-key or gift-card pack has no codes in stock
+                         * @enum {string}
+                         */
+                        unorderableReason?: "GAME_DISABLED" | "PRODUCT_DISABLED" | "INVALID_PRODUCT" | "INSUFFICIENT_STOCK";
+                        /** @description Codes in stock; game-key and gift-card packs only */
+                        stock?: number;
+                        /**
+                         * @description When what you can read of the pack last changed (ISO 8601, to the millisecond): its name, its list price or a price tier's price for it, it or its line switched on or off, its stock running out or back, a supplier's offer of it. The value to pass as `updatedSince`
+                         * @example 2026-01-15T09:30:00.000Z
+                         */
+                        updatedAt: string;
+                        /** @enum {boolean} */
+                        success: true;
+                    };
+                };
+            };
+            /**
+             * @description `MISSING_API_KEY` (API key missing: send X-API-Key or Authorization: Bearer): No `X-API-Key` header and no `Authorization: Bearer` token.
+             *
+             *     `INVALID_API_KEY_FORMAT` (API key is malformed: expected svc_ followed by 40 letters and digits): The key is not `svc_` (a test key: `svc_test_`) followed by 40 letters and digits.
+             *
+             *     `INVALID_API_KEY` (API key is unknown or revoked): No live key has this value (unknown, or revoked in the bot).
+             *
+             *     `TEST_MODE_OFF` (Test mode is turned off on this service: use a live key): A test key (`svc_test_`) was sent to a deployment that runs with TEST_MODE=0.
+             */
+            401: {
+                headers: {
+                    /** @description Each window's calls admitted now and seconds until that grows: `"burst";r=9;t=1, "minute";r=79;t=60` */
+                    RateLimit?: string;
+                    /** @description The key's quotas: `"burst";q=10;w=1, "minute";q=80;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description The binding window's quota (the one with fewer calls left) */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Calls left in the binding window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the binding window frees a slot */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description The request's id, as in the service's log line for it: the `X-Request-Id` you sent (1-128 of `A-Za-z0-9._:@/+=-`), or a UUID the service made. Quote it when you ask support about a request. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /**
+             * @description `API_DISABLED` (API access is turned off for this account: send /api on to the bot): The account holder has not turned API access on.
+             *
+             *     `API_DISABLED_BY_ADMIN` (API access was turned off for this account by an administrator): An administrator blocked API access for the account.
+             *
+             *     `API_NOT_ELIGIBLE` (This account does not meet the rules for API use yet): The eligibility rule is on and the account does not meet it yet (age or total funding); or, on `/brvvfy`, `/mobavfy` and `/rdmbr`, the account has never been funded (`SUPPLIER_CALLS_REQUIRE_FUNDING`, on by default).
+             *
+             *     `ACCOUNT_BANNED` (This account is banned): The account is banned.
+             *
+             *     `ACCOUNT_RESTRICTED` (This account is temporarily restricted): The account is restricted for a while; the body's `restrictedUntil` says until when.
+             *
+             *     `IP_ALLOWLIST_REQUIRED` (This key requires an IP allowlist and its list is empty: add an address in the bot): The key requires an IP allowlist and its list is empty (`GET /my-ip` still answers).
+             *
+             *     `IP_NOT_ALLOWED` (Your IP address is not on this key's allowlist): The caller's address is not on the key's allowlist (`GET /my-ip` still answers).
+             */
+            403: {
+                headers: {
+                    /** @description Each window's calls admitted now and seconds until that grows: `"burst";r=9;t=1, "minute";r=79;t=60` */
+                    RateLimit?: string;
+                    /** @description The key's quotas: `"burst";q=10;w=1, "minute";q=80;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description The binding window's quota (the one with fewer calls left) */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Calls left in the binding window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the binding window frees a slot */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description The request's id, as in the service's log line for it: the `X-Request-Id` you sent (1-128 of `A-Za-z0-9._:@/+=-`), or a UUID the service made. Quote it when you ask support about a request. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `PRODUCT_NOT_FOUND` (PRODUCT NOT FOUND): `GET /products/{id}`: no pack ever had this catalog id (a switched-off pack is still found, with `orderable: false`). */
+            404: {
+                headers: {
+                    /** @description Each window's calls admitted now and seconds until that grows: `"burst";r=9;t=1, "minute";r=79;t=60` */
+                    RateLimit?: string;
+                    /** @description The key's quotas: `"burst";q=10;w=1, "minute";q=80;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description The binding window's quota (the one with fewer calls left) */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Calls left in the binding window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the binding window frees a slot */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description The request's id, as in the service's log line for it: the `X-Request-Id` you sent (1-128 of `A-Za-z0-9._:@/+=-`), or a UUID the service made. Quote it when you ask support about a request. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `RATE_LIMIT` (TOO MANY REQUESTS): More than 10 calls in a rolling second or 80 in a rolling minute for this key, or too many failed authentications from your address. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying: sent with `RATE_LIMIT` */
+                    "Retry-After": number;
+                    /** @description Each window's calls admitted now and seconds until that grows: `"burst";r=9;t=1, "minute";r=79;t=60` */
+                    RateLimit?: string;
+                    /** @description The key's quotas: `"burst";q=10;w=1, "minute";q=80;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description The binding window's quota (the one with fewer calls left) */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Calls left in the binding window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the binding window frees a slot */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description The request's id, as in the service's log line for it: the `X-Request-Id` you sent (1-128 of `A-Za-z0-9._:@/+=-`), or a UUID the service made. Quote it when you ask support about a request. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `INTERNAL_ERROR` (INTERNAL ERROR): An unexpected failure on our side. */
+            500: {
+                headers: {
+                    /** @description Each window's calls admitted now and seconds until that grows: `"burst";r=9;t=1, "minute";r=79;t=60` */
+                    RateLimit?: string;
+                    /** @description The key's quotas: `"burst";q=10;w=1, "minute";q=80;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description The binding window's quota (the one with fewer calls left) */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Calls left in the binding window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the binding window frees a slot */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description The request's id, as in the service's log line for it: the `X-Request-Id` you sent (1-128 of `A-Za-z0-9._:@/+=-`), or a UUID the service made. Quote it when you ask support about a request. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /**
+             * @description `RATE_LIMIT_UNAVAILABLE` (RATE_LIMIT_UNAVAILABLE): The rate-limit store did not answer in time; nothing was done.
+             *
+             *     `SERVICE_UNAVAILABLE` (SERVICE UNAVAILABLE): The database did not answer, or (`GET /ledger` statements) the service is already streaming its most statements at once or this key already streams one, or a `next start` server was still starting and could not yet tell the client's address; nothing was done.
+             */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying: sent with `RATE_LIMIT_UNAVAILABLE`, `SERVICE_UNAVAILABLE` */
+                    "Retry-After": number;
+                    /** @description Each window's calls admitted now and seconds until that grows: `"burst";r=9;t=1, "minute";r=79;t=60` */
+                    RateLimit?: string;
+                    /** @description The key's quotas: `"burst";q=10;w=1, "minute";q=80;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description The binding window's quota (the one with fewer calls left) */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Calls left in the binding window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the binding window frees a slot */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description The request's id, as in the service's log line for it: the `X-Request-Id` you sent (1-128 of `A-Za-z0-9._:@/+=-`), or a UUID the service made. Quote it when you ask support about a request. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getCatalog: {
+        parameters: {
+            query?: {
+                /**
+                 * @description Only the packs whose `updatedAt` is at or after this instant (the boundary included; read to the millisecond; a bare date is 00:00 UTC), switched-off ones included (`orderable: false`). Pass the largest `updatedAt` you have read: a pack answered again is unchanged since
+                 * @example 2026-01-14T16:00:00.000Z
+                 */
+                updatedSince?: string;
+            };
             header?: never;
             path?: never;
             cookie?: never;
@@ -1236,6 +1593,27 @@ export interface operations {
                         success: true;
                         products: components["schemas"]["Product"][];
                     };
+                };
+            };
+            /** @description `INVALID_REQUEST` (INVALID REQUEST): `pid` or `trxid` missing (absent, `null` or empty), an identifier the line requires missing or not allowed (`userId`, `zoneId`, `serverId`), or a query parameter out of range. `details` says which. */
+            400: {
+                headers: {
+                    /** @description Each window's calls admitted now and seconds until that grows: `"burst";r=9;t=1, "minute";r=79;t=60` */
+                    RateLimit?: string;
+                    /** @description The key's quotas: `"burst";q=10;w=1, "minute";q=80;w=60` */
+                    "RateLimit-Policy"?: string;
+                    /** @description The binding window's quota (the one with fewer calls left) */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Calls left in the binding window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Seconds until the binding window frees a slot */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description The request's id, as in the service's log line for it: the `X-Request-Id` you sent (1-128 of `A-Za-z0-9._:@/+=-`), or a UUID the service made. Quote it when you ask support about a request. */
+                    "X-Request-Id": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /**
@@ -1977,7 +2355,13 @@ export interface operations {
                         status: "pending" | "processing" | "completed" | "cancelled";
                         /** @description Line slug */
                         game: string;
+                        /** @description The pack's name when the order was placed */
                         packName: string;
+                        /**
+                         * @description The pack's catalog id, as ordered: GET /products/{id} reads the pack, even once it is switched off
+                         * @example SVCBR60
+                         */
+                        pid: string;
                         /** @description Total charged (unit price x quantity), USD */
                         amountUsd: number;
                         quantity: number;
@@ -2340,7 +2724,13 @@ export interface operations {
                         status: "pending" | "processing" | "completed" | "cancelled";
                         /** @description Line slug */
                         game: string;
+                        /** @description The pack's name when the order was placed */
                         packName: string;
+                        /**
+                         * @description The pack's catalog id, as ordered: GET /products/{id} reads the pack, even once it is switched off
+                         * @example SVCBR60
+                         */
+                        pid: string;
                         /** @description Total charged (unit price x quantity), USD */
                         amountUsd: number;
                         quantity: number;
@@ -2623,7 +3013,13 @@ export interface operations {
                         status: "pending" | "processing" | "completed" | "cancelled";
                         /** @description Line slug */
                         game: string;
+                        /** @description The pack's name when the order was placed */
                         packName: string;
+                        /**
+                         * @description The pack's catalog id, as ordered: GET /products/{id} reads the pack, even once it is switched off
+                         * @example SVCBR60
+                         */
+                        pid: string;
                         /** @description Total charged (unit price x quantity), USD */
                         amountUsd: number;
                         quantity: number;
@@ -2938,7 +3334,13 @@ export interface operations {
                         status: "pending" | "processing" | "completed" | "cancelled";
                         /** @description Line slug */
                         game: string;
+                        /** @description The pack's name when the order was placed */
                         packName: string;
+                        /**
+                         * @description The pack's catalog id, as ordered: GET /products/{id} reads the pack, even once it is switched off
+                         * @example SVCBR60
+                         */
+                        pid: string;
                         /** @description Total charged (unit price x quantity), USD */
                         amountUsd: number;
                         quantity: number;
@@ -5465,6 +5867,50 @@ export interface operations {
                     /** @description false in test mode (a svc_test_ key's play money, fulfilled by the sandbox); true for live money */
                     livemode: boolean;
                     data: components["schemas"]["BalanceLowData"];
+                };
+            };
+        };
+        responses: {
+            /** @description Any 2xx: delivered */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Gone: disables the endpoint */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    productUpdatedWebhook: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The event id (evt_...): the same on every attempt and replay; dedupe on it */
+                "webhook-id": string;
+                /** @description Unix seconds when this attempt was signed */
+                "webhook-timestamp": string;
+                /** @description Space-separated `v1,<base64 HMAC-SHA256 of id.timestamp.body>` with the endpoint's whsec_ secret; two signatures for a day after /webhook secret rotates it (the new and the previous secret) */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @enum {string} */
+                    type: "product.updated";
+                    /** @description When the event happened (ISO 8601) */
+                    timestamp: string;
+                    /** @description false in test mode (a svc_test_ key's play money, fulfilled by the sandbox); true for live money */
+                    livemode: boolean;
+                    data: components["schemas"]["ProductEventData"];
                 };
             };
         };

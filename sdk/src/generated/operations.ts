@@ -11,12 +11,16 @@ export function operationMethods(send: Send) {
       send("get", "/services", {}, call),
 
     /** GET /products: The catalog: one row per active pack */
-    listProducts: (call: CallOptions = {}): Promise<Ok<"/products", "get">> =>
-      send("get", "/products", {}, call),
+    listProducts: (query: Query<"/products", "get"> = {}, call: CallOptions = {}): Promise<Ok<"/products", "get">> =>
+      send("get", "/products", { query }, call),
+
+    /** GET /products/{id}: One pack, listed or not */
+    getProduct: (id: string, call: CallOptions = {}): Promise<Ok<"/products/{id}", "get">> =>
+      send("get", "/products/{id}", { path: { id } }, call),
 
     /** GET /catalog: Alias of GET /products (same payload) */
-    getCatalog: (call: CallOptions = {}): Promise<Ok<"/catalog", "get">> =>
-      send("get", "/catalog", {}, call),
+    getCatalog: (query: Query<"/catalog", "get"> = {}, call: CallOptions = {}): Promise<Ok<"/catalog", "get">> =>
+      send("get", "/catalog", { query }, call),
 
     /** GET /my-ip: Your public IP as the service sees it (the address IP allowlists are checked against) */
     getMyIp: (call: CallOptions = {}): Promise<Ok<"/my-ip", "get">> =>
