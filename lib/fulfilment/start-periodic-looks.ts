@@ -1,9 +1,10 @@
 // What the worker looks at on a timer (WORKER_SWEEP_MS): dead workers' jobs (sql/sweep-dead-workers.ts),
-// packs whose stock fell below their alert, told to the admins, and deposit requests past their time,
-// closed: at the sweep's pace, one look of each at a time, and none while the job runners wait for
-// the database.
+// packs whose stock fell below their alert, told to the admins, deposit requests past their time,
+// closed, and the overview's count changes, folded in: at the sweep's pace, one look of each at a
+// time, and none while the job runners wait for the database.
 import { alertLowStock } from "../catalog/alert-low-stock";
 import { expireDepositRequests } from "../deposits/expire-deposit-requests";
+import { foldOrderStatChanges } from "../dashboard/sql/fold-order-stat-changes";
 
 export interface PeriodicLooks {
   /** Starts no further look; answers the looks under way, if any. */
@@ -39,18 +40,32 @@ export async function startPeriodicLooks(options: {
       )
       .finally(() => (expiring = undefined));
   };
+  let folding: Promise<void> | undefined;
+  const foldStats = () => {
+    if (folding || options.holdLooks()) return;
+    folding = foldOrderStatChanges()
+      .then(
+        () => undefined,
+        (error: Error) => log(`folding the overview's counts failed: ${error.message}`),
+      )
+      .finally(() => (folding = undefined));
+  };
   await options.sweep();
   alertStock();
   expireDeposits();
+  foldStats();
   const timer = setInterval(() => {
     void options.sweep();
     alertStock();
     expireDeposits();
+    foldStats();
   }, options.intervalMs);
   return {
     stop() {
       clearInterval(timer);
-      return alerting || expiring ? Promise.all([alerting, expiring]).then(() => undefined) : undefined;
+      return alerting || expiring || folding
+        ? Promise.all([alerting, expiring, folding]).then(() => undefined)
+        : undefined;
     },
   };
 }
