@@ -23,6 +23,7 @@ import path from "node:path";
 import { projectRoot, pointAtDatabase } from "@/lib/config/env";
 import { getPool } from "@/lib/db/pool";
 import { readOrderMetrics } from "@/lib/dashboard/sql/read-order-metrics";
+import { readMargins } from "@/lib/dashboard/sql/read-margins";
 import { readOrderBacklog } from "@/lib/dashboard/read-order-backlog";
 import { listOrders } from "@/lib/dashboard/list-orders";
 import { listGameLineSlugs } from "@/lib/dashboard/list-game-line-slugs";
@@ -216,6 +217,17 @@ async function timeDashboard(
       run: () => {
         const now = new Date();
         return Promise.all([readOrderMetrics("24h", now), readOrderMetrics("7d", now), readOrderBacklog()]);
+      },
+    },
+    {
+      name: "margins",
+      label: "overview's margins (24h + 7d, as the page calls them)",
+      run: () => {
+        const now = new Date();
+        return Promise.all([
+          readMargins(new Date(now.getTime() - 86_400_000), now),
+          readMargins(new Date(now.getTime() - 7 * 86_400_000), now),
+        ]);
       },
     },
     {
