@@ -1,7 +1,8 @@
 // The dashboard overview's figures computed straight from the orders table, independently of the
 // counts lib/dashboard/sql/read-order-metrics.ts reads: the query the overview once ran (buckets from
 // generate_series, every order joined to its bucket, percentile_cont over the rows), with fulfilment
-// times rounded to 0.1 s before their percentiles are taken.
+// times rounded to 0.1 s before their percentiles are taken; and its margins table, as the query
+// that summed the window's completed live orders computed it.
 import { expect } from "vitest";
 import {
   readOrderMetrics,
@@ -9,6 +10,7 @@ import {
   type OrderMetricsFigures,
   type OrderMetricsRow,
 } from "@/lib/dashboard/sql/read-order-metrics";
+import { readMargins, type Margins } from "@/lib/dashboard/sql/read-margins";
 import { sql } from "./db";
 
 const RANGES = { "24h": ["hour", 24, "1 hour"], "7d": ["day", 7, "1 day"] } as const;
@@ -76,4 +78,51 @@ export async function expectMatchesReference(range: MetricsRange, now: Date): Pr
   });
   compare(metrics.totals, totals, `${range} totals`);
   return metrics.totals.total;
+}
+
+/** The overview's margins over [from, to) as its former query computed them, straight from the orders table. */
+async function marginsReference(from: Date, to: Date): Promise<Margins> {
+  const rows = await sql<{
+    line: string | null;
+    supplier: string | null;
+    by_line: number;
+    by_supplier: number;
+    orders: number;
+    revenue: number;
+    cost: number;
+  }>(
+    `SELECT line_slug AS line, COALESCE(supplier, 'none') AS supplier,
+            GROUPING(line_slug)::int AS by_line, GROUPING(COALESCE(supplier, 'none'))::int AS by_supplier,
+            count(*)::int AS orders, COALESCE(sum(amount_cents), 0)::bigint AS revenue,
+            COALESCE(sum(cost_cents), 0)::bigint AS cost
+       FROM orders
+      WHERE livemode AND status = 'completed' AND created_at >= $1 AND created_at < $2
+      GROUP BY GROUPING SETS ((line_slug), (COALESCE(supplier, 'none')), ())
+      ORDER BY 1, 2`,
+    [from, to],
+  );
+  const figures = (row?: (typeof rows)[number]) => {
+    const [revenueCents, costCents] = [Number(row?.revenue ?? 0), Number(row?.cost ?? 0)];
+    return {
+      orders: row?.orders ?? 0,
+      revenueCents,
+      costCents,
+      marginCents: revenueCents - costCents,
+      marginRate: revenueCents === 0 ? null : (revenueCents - costCents) / revenueCents,
+    };
+  };
+  return {
+    total: figures(rows.find((row) => row.by_line === 1 && row.by_supplier === 1)),
+    byLine: rows.filter((row) => row.by_line === 0).map((row) => ({ line: row.line!, ...figures(row) })),
+    bySupplier: rows
+      .filter((row) => row.by_supplier === 0)
+      .map((row) => ({ supplier: row.supplier!, ...figures(row) })),
+  };
+}
+
+/** The overview's margins over [from, to) equal the direct computation; returns how many orders they cover. */
+export async function expectMarginsMatchReference(from: Date, to: Date, label: string): Promise<number> {
+  const [margins, expected] = await Promise.all([readMargins(from, to), marginsReference(from, to)]);
+  expect(margins, `${label}: margins over ${from.toISOString()} .. ${to.toISOString()}`).toEqual(expected);
+  return margins.total.orders;
 }
