@@ -32,6 +32,9 @@ export interface ScaleReport {
 /** The issue's target: at 1M, p99 within 1.5x of the same measurement at 10k. */
 const RATIO_TARGET = 1.5;
 const DASHBOARD_TARGET_MS = 500;
+/** The overview, flat with the data: its figures' and its margins' medians at the big size within this many times the 10k ones'. */
+const OVERVIEW_RATIO_TARGET = 2;
+const OVERVIEW_PARTS = new Set(["overview", "margins"]);
 
 const ms = (n: number) => (Number.isFinite(n) ? (n < 10 ? n.toFixed(2) : n.toFixed(0)) : "n/a");
 
@@ -104,7 +107,10 @@ export function renderScaleReport(report: ScaleReport): { summary: string; plans
     `## Dashboard functions, timed in the bench process (median / max of the runs; target < ${DASHBOARD_TARGET_MS} ms at 1M)`,
     "",
   );
-  out.push(`| what | ${small?.phase} | ${big?.phase ?? "–"} | target |`, "|---|---|---|---|");
+  out.push(
+    `| what | ${small?.phase} | ${big?.phase ?? "–"} | target | median ratio (overview: target ≤ ${OVERVIEW_RATIO_TARGET}x) |`,
+    "|---|---|---|---|---|",
+  );
   for (const row of small.dashboard) {
     const other = big?.dashboard.find((r) => r.name === row.name);
     const verdict = other
@@ -115,7 +121,12 @@ export function renderScaleReport(report: ScaleReport): { summary: string; plans
           : "**missed**"
       : "–";
     const fmt = (runs?: number[]) => (runs ? `${ms(median(runs))} / ${ms(Math.max(...runs))} ms` : "–");
-    out.push(`| ${row.label} | ${fmt(row.runsMs)} | ${fmt(other?.runsMs)} | ${verdict} |`);
+    const times = other ? median(other.runsMs) / median(row.runsMs) : undefined;
+    const flat =
+      times === undefined
+        ? "–"
+        : `${times.toFixed(2)}x${OVERVIEW_PARTS.has(row.name) ? (times <= OVERVIEW_RATIO_TARGET ? " met" : " **missed**") : ""}`;
+    out.push(`| ${row.label} | ${fmt(row.runsMs)} | ${fmt(other?.runsMs)} | ${verdict} | ${flat} |`);
   }
   out.push("");
 

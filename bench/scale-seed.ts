@@ -28,9 +28,10 @@
 // Not generated: order events, webhook events and jobs (no read path measured here reads them).
 //
 // Speed: the secondary indexes of orders and ledger_entries are dropped while A's rows go in and
-// rebuilt after (from their own definitions), foreign-key triggers are off for the session
-// (session_replication_role; the rows are built to satisfy them), and pgcrypto lives in a schema of
-// its own only while seeding.
+// rebuilt after (from their own definitions), triggers are off for the session
+// (session_replication_role; the rows are built to satisfy the foreign keys, and the overview's
+// counts are recounted from the orders after: recount_order_stats), and pgcrypto lives in a schema
+// of its own only while seeding.
 import pg from "pg";
 import { getPrisma } from "@/lib/db/prisma";
 import { issueApiKey } from "@/lib/accounts/issue-api-key";
@@ -298,6 +299,7 @@ export async function seedScaleBase(
       trxPrefix: "trx-",
     });
     await stampLedgerLastAt(client);
+    await client.query("SELECT recount_order_stats()");
     await client.query("VACUUM (ANALYZE)");
   });
   log(`base seeded: accounts A=${big.id} B=${small.id} and ${SMALL_ACCOUNTS} small ones`);
@@ -374,6 +376,7 @@ export async function growScale(
       },
       log,
     );
+    await client.query("SELECT recount_order_stats()");
     const started = Date.now();
     await client.query("VACUUM (ANALYZE) orders, ledger_entries, accounts, api_keys");
     log(`vacuum analyze in ${((Date.now() - started) / 1000).toFixed(1)} s`);
