@@ -5,14 +5,14 @@
 // once, and the webhook events (requested, refunded, declined) reach a local receiver signed, each
 // verified with the standardwebhooks package. Two admins deciding the same request at once decide
 // it once.
-import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Browser, BrowserContext, Page } from "playwright-core";
 import { Webhook } from "standardwebhooks";
 import { closePool } from "@/lib/db/pool";
-import { loadEnv } from "@/lib/config/env";
 import { createAdminUser } from "@/lib/admin-users/create-admin-user";
 import { seedDemoCatalog } from "@/lib/seed/seed-demo-data";
-import { startWorker, type RunningWorker } from "@/lib/fulfilment/sql/run-worker";
+import type { RunningWorker } from "@/lib/fulfilment/sql/run-worker";
+import { startLocalWebhooksWorker } from "../helpers/local-webhooks-worker";
 import { decideRefundRequest } from "@/lib/refunds/sql/decide-refund-request";
 import { api } from "../helpers/api";
 import { enableTwoFactor } from "../helpers/two-factor";
@@ -51,12 +51,9 @@ describe.skipIf(!chromiumPath)("refund requests", () => {
     await enableTwoFactor(ADMIN_EMAIL);
     await enableTwoFactor("owner@example.com");
     receiver = await WebhookReceiver.start();
-    worker = await startWorker({
-      connectionString: inject("databaseUrl"),
+    worker = await startLocalWebhooksWorker({
       concurrency: 2,
       webhookConcurrency: 2,
-      log: () => undefined,
-      config: loadEnv({ ...process.env, WEBHOOKS_ALLOW_PRIVATE: "1" }),
     });
     browser = await launchBrowser();
     context = await newDashboardContext(browser);

@@ -6,12 +6,12 @@
 // below looks only when it starts), so each test knows every change before it was told; the last
 // test leaves the looking to a running worker, as the service runs.
 import crypto from "node:crypto";
-import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { Webhook } from "standardwebhooks";
 import { getPrisma } from "@/lib/db/prisma";
 import { issueApiKey } from "@/lib/accounts/issue-api-key";
-import { loadEnv } from "@/lib/config/env";
-import { startWorker, type RunningWorker } from "@/lib/fulfilment/sql/run-worker";
+import type { RunningWorker } from "@/lib/fulfilment/sql/run-worker";
+import { startLocalWebhooksWorker } from "../helpers/local-webhooks-worker";
 import { sendCatalogChanges } from "@/lib/catalog/sql/send-catalog-changes";
 import { setProductPrice } from "@/lib/catalog/set-product-price";
 import { setProductActive } from "@/lib/catalog/set-product-active";
@@ -111,14 +111,11 @@ async function newDeliveries(who: Watcher, count: number): Promise<{ id: string;
 
 beforeAll(async () => {
   receiver = await WebhookReceiver.start();
-  worker = await startWorker({
-    connectionString: inject("databaseUrl"),
+  worker = await startLocalWebhooksWorker({
     concurrency: 2,
     webhookConcurrency: 3,
     // It looks once at its start; the tests look themselves until the last one.
     sweepIntervalMs: 3_600_000,
-    log: () => undefined,
-    config: loadEnv({ ...process.env, WEBHOOKS_ALLOW_PRIVATE: "1" }),
   });
   for (const [name, rule] of [
     ["gold", { priceCents: 80, percentOffBp: null }],
@@ -341,13 +338,7 @@ describe("product.updated", () => {
   });
 
   it("stock running out and coming back is told by a running worker, as not orderable and orderable again", async () => {
-    const running = await startWorker({
-      connectionString: inject("databaseUrl"),
-      concurrency: 2,
-      webhookConcurrency: 0,
-      sweepIntervalMs: 100,
-      log: () => undefined,
-    });
+    const running = await startLocalWebhooksWorker({ concurrency: 2, webhookConcurrency: 0, sweepIntervalMs: 100 });
     try {
       const { n: left } = await sqlRow(
         `SELECT count(*)::int AS n FROM inventory_codes c JOIN products p ON p.id = c.product_id

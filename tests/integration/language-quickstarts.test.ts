@@ -11,10 +11,11 @@
 import { execFile } from "node:child_process";
 import path from "node:path";
 import { promisify } from "node:util";
-import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
-import { loadEnv, projectRoot } from "@/lib/config/env";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { projectRoot } from "@/lib/config/env";
 import { seedDemoData } from "@/lib/seed/seed-demo-data";
-import { startWorker, type RunningWorker } from "@/lib/fulfilment/sql/run-worker";
+import type { RunningWorker } from "@/lib/fulfilment/sql/run-worker";
+import { startLocalWebhooksWorker } from "../helpers/local-webhooks-worker";
 import { removeWebhookEndpoint } from "@/lib/webhooks/remove-webhook-endpoint";
 import { baseUrl } from "../helpers/api";
 import { sql } from "../helpers/db";
@@ -82,13 +83,9 @@ beforeAll(async () => {
   const seeded = await seedDemoData();
   if (!seeded.demoApiKey) throw new Error("the seed made no demo key");
   demo = { accountId: seeded.accountId, key: seeded.demoApiKey };
-  worker = await startWorker({
-    connectionString: inject("databaseUrl"),
+  worker = await startLocalWebhooksWorker({
     concurrency: 2,
     webhookConcurrency: 2,
-    log: () => undefined,
-    // The development switch: the scripts listen on 127.0.0.1 over http.
-    config: loadEnv({ ...process.env, WEBHOOKS_ALLOW_PRIVATE: "1" }),
   });
 });
 afterAll(async () => {

@@ -4,13 +4,14 @@
 // is part of the idempotency fingerprint, whatever its key order.
 import fs from "node:fs";
 import path from "node:path";
-import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { Webhook } from "standardwebhooks";
-import { loadEnv, projectRoot } from "@/lib/config/env";
+import { projectRoot } from "@/lib/config/env";
 import { issueApiKey } from "@/lib/accounts/issue-api-key";
 import { createAdminUser } from "@/lib/admin-users/create-admin-user";
 import { readCsv } from "@/lib/csv/read-csv";
-import { startWorker, type RunningWorker } from "@/lib/fulfilment/sql/run-worker";
+import type { RunningWorker } from "@/lib/fulfilment/sql/run-worker";
+import { startLocalWebhooksWorker } from "../helpers/local-webhooks-worker";
 import { creditTestWallet } from "@/lib/wallet/test-wallet";
 import { api, baseUrl } from "../helpers/api";
 import { mintSessionCookie } from "../helpers/admin-session";
@@ -32,13 +33,9 @@ let receiver: WebhookReceiver;
 
 beforeAll(async () => {
   receiver = await WebhookReceiver.start();
-  worker = await startWorker({
-    connectionString: inject("databaseUrl"),
+  worker = await startLocalWebhooksWorker({
     concurrency: 2,
     webhookConcurrency: 2,
-    log: () => undefined,
-    // The development switch: the receiver listens on 127.0.0.1 over http.
-    config: loadEnv({ ...process.env, WEBHOOKS_ALLOW_PRIVATE: "1" }),
   });
 });
 afterAll(async () => {

@@ -1,12 +1,12 @@
 // Invoices and the catalog say what a client needs to act on (docs/api.md: Orders, Order
 // lifecycle): an order waiting for an admin says so, a pack with no codes left is not orderable,
 // and stock is checked before the wallet, so a short-stock order never uses up its trxid.
-import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
-import { startWorker, type RunningWorker } from "@/lib/fulfilment/sql/run-worker";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { RunningWorker } from "@/lib/fulfilment/sql/run-worker";
+import { startLocalWebhooksWorker } from "../helpers/local-webhooks-worker";
 import { cancelAndRefundOrder } from "@/lib/fulfilment/sql/settle-order";
 import { importInventoryCodes } from "@/lib/catalog/import-inventory-codes";
 import { creditWallet } from "@/lib/wallet/credit-wallet";
-import { loadEnv } from "@/lib/config/env";
 import { api } from "../helpers/api";
 import { sql, sqlRow } from "../helpers/db";
 import { createAccount } from "../helpers/fixtures";
@@ -22,17 +22,9 @@ let receiver: WebhookReceiver;
 beforeAll(async () => {
   receiver = await WebhookReceiver.start();
   // A short deadline, so an outcome that never settles is flagged within a test.
-  worker = await startWorker({
-    connectionString: inject("databaseUrl"),
+  worker = await startLocalWebhooksWorker({
     concurrency: 4,
-    log: () => undefined,
-    config: loadEnv({
-      ...process.env,
-      SUPPLIER_POLL_MS: "100",
-      SUPPLIER_POLL_MAX_MS: "300",
-      SUPPLIER_DEADLINE_MS: "2500",
-      WEBHOOKS_ALLOW_PRIVATE: "1",
-    }),
+    env: { SUPPLIER_POLL_MS: "100", SUPPLIER_POLL_MAX_MS: "300", SUPPLIER_DEADLINE_MS: "2500" },
   });
 });
 afterAll(async () => {

@@ -3,8 +3,8 @@
 // A test key's activity never shows to a live key nor touches live money or stock, and the reverse.
 import type { ChildProcess } from "node:child_process";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
-import { loadEnv } from "@/lib/config/env";
-import { startWorker, type RunningWorker } from "@/lib/fulfilment/sql/run-worker";
+import type { RunningWorker } from "@/lib/fulfilment/sql/run-worker";
+import { startLocalWebhooksWorker } from "../helpers/local-webhooks-worker";
 import { listAccounts } from "@/lib/dashboard/list-accounts";
 import { listOrders } from "@/lib/dashboard/list-orders";
 import { readOrderMetrics } from "@/lib/dashboard/sql/read-order-metrics";
@@ -39,12 +39,9 @@ beforeAll(async () => {
   await seedDemoCatalog();
   liveReceiver = await WebhookReceiver.start();
   testReceiver = await WebhookReceiver.start();
-  worker = await startWorker({
-    connectionString: inject("databaseUrl"),
+  worker = await startLocalWebhooksWorker({
     concurrency: 4,
     webhookConcurrency: 2,
-    log: () => undefined,
-    config: loadEnv({ ...process.env, WEBHOOKS_ALLOW_PRIVATE: "1" }),
   });
   await say(TESS, "/start");
   await say(TESS, "/api on");

@@ -1,9 +1,10 @@
 // Acceptance over real HTTP: orders placed through the API, fulfilled by a real worker, produce
 // exactly one signed event each, delivered to a local receiver and verified with the
 // standardwebhooks package, the library a receiver would use.
-import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { Webhook, WebhookVerificationError } from "standardwebhooks";
-import { startWorker, type RunningWorker } from "@/lib/fulfilment/sql/run-worker";
+import type { RunningWorker } from "@/lib/fulfilment/sql/run-worker";
+import { startLocalWebhooksWorker } from "../helpers/local-webhooks-worker";
 import { rotateWebhookSecret } from "@/lib/webhooks/rotate-webhook-secret";
 import { sendTestEvent } from "@/lib/webhooks/send-test-event";
 import { setLowBalanceThreshold } from "@/lib/webhooks/set-low-balance-threshold";
@@ -16,7 +17,6 @@ import { expectBooksBalance, newTrxid, order } from "../helpers/orders";
 import { WebhookReceiver, type ReceivedWebhook } from "../helpers/webhook-receiver";
 import { addEndpoint, recordEvent } from "../helpers/webhooks";
 import { useCleanDatabase } from "../helpers/clean-database";
-import { loadEnv } from "@/lib/config/env";
 
 let worker: RunningWorker;
 let receiver: WebhookReceiver;
@@ -24,13 +24,9 @@ let receiver: WebhookReceiver;
 useCleanDatabase();
 beforeAll(async () => {
   receiver = await WebhookReceiver.start();
-  worker = await startWorker({
-    connectionString: inject("databaseUrl"),
+  worker = await startLocalWebhooksWorker({
     concurrency: 4,
     webhookConcurrency: 3,
-    log: () => undefined,
-    // The development switch: the receiver listens on 127.0.0.1 over http.
-    config: loadEnv({ ...process.env, WEBHOOKS_ALLOW_PRIVATE: "1" }),
   });
 });
 afterAll(async () => {

@@ -3,9 +3,9 @@
 // retry schedule makes it due, and delivers it; a failing endpoint is paused as a whole. Only the
 // first waits fit in a test (5 s, a Retry-After, the first 1 s pause);
 // tests/integration/webhooks-retries.test.ts walks the whole two days attempt by attempt with a chosen clock.
-import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
-import { startWorker, type RunningWorker } from "@/lib/fulfilment/sql/run-worker";
-import { loadEnv } from "@/lib/config/env";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { RunningWorker } from "@/lib/fulfilment/sql/run-worker";
+import { startLocalWebhooksWorker } from "../helpers/local-webhooks-worker";
 import { sql, sqlRow } from "../helpers/db";
 import { createAccount } from "../helpers/fixtures";
 import { WebhookReceiver, type ReceivedWebhook } from "../helpers/webhook-receiver";
@@ -18,13 +18,9 @@ let receiver: WebhookReceiver;
 useCleanDatabase({ catalog: false });
 beforeAll(async () => {
   receiver = await WebhookReceiver.start();
-  worker = await startWorker({
-    connectionString: inject("databaseUrl"),
+  worker = await startLocalWebhooksWorker({
     concurrency: 2,
     webhookConcurrency: 2,
-    log: () => undefined,
-    // The development switch: the receiver listens on 127.0.0.1 over http.
-    config: loadEnv({ ...process.env, WEBHOOKS_ALLOW_PRIVATE: "1" }),
   });
 });
 afterAll(async () => {
