@@ -34,8 +34,11 @@ function quotedStrings(text: string, into: Set<string>): void {
     into.add(match[1] ?? match[2] ?? match[3] ?? "");
 }
 
-export function repositoryStrings(root: string, minLength: number): string[] {
-  const files = execFileSync("git", ["ls-files", "-z"], { cwd: root, encoding: "utf8" }).split("\0").filter(Boolean);
+/** `paths`: only the tracked files under these (git pathspecs); every tracked file when absent. */
+export function repositoryStrings(root: string, minLength: number, paths: string[] = []): string[] {
+  const files = execFileSync("git", ["ls-files", "-z", "--", ...paths], { cwd: root, encoding: "utf8" })
+    .split("\0")
+    .filter(Boolean);
   const found = new Set<string>();
   for (const file of files) {
     const full = path.join(root, file);
