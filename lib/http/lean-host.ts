@@ -132,6 +132,9 @@ export function createHttpServer(options: {
     const requestIdHeader = req.headers["x-request-id"];
     const observation = startObservation(Array.isArray(requestIdHeader) ? requestIdHeader[0] : requestIdHeader);
     res.setHeader("x-request-id", observation.requestId);
+    // HTTP/1.0 has no Host header (a load balancer's health check often sends none): the request's
+    // URL needs one, and nothing here answers differently by host.
+    req.headers.host ??= "localhost";
     const pathname = (req.url ?? "/").split("?")[0] ?? "/";
     const method = req.method ?? "GET";
     const match = options.router.match(method, pathname);

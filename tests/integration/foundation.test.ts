@@ -1,3 +1,4 @@
+import net from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { inject } from "vitest";
 import { applyMigrations } from "@/lib/db/migrate";
@@ -21,6 +22,19 @@ describe("GET /healthz", () => {
     const res = await api("/healthz");
     expect(res.status).toBe(200);
     expect(res.json).toEqual({ ok: true, db: "up", version: expect.any(String) });
+  });
+
+  it("answers a load balancer's HTTP/1.0 health check, which carries no Host header", async () => {
+    const { port } = new URL(inject("baseUrl"));
+    const answer = await new Promise<string>((resolve, reject) => {
+      let text = "";
+      const socket = net.connect(Number(port), "127.0.0.1", () => socket.write("GET /healthz HTTP/1.0\r\n\r\n"));
+      socket.on("data", (chunk) => (text += chunk));
+      socket.once("end", () => resolve(text));
+      socket.once("error", reject);
+    });
+    expect(answer.split("\r\n")[0]).toBe("HTTP/1.1 200 OK");
+    expect(JSON.parse(answer.slice(answer.indexOf("\r\n\r\n") + 4))).toMatchObject({ ok: true, db: "up" });
   });
 
   it("answers 503 with ok: false when the database does not answer", async () => {
