@@ -32,6 +32,7 @@ const config: KnipConfig = {
     "groupadd",
     "useradd",
     "redis-server",
+    "haproxy",
   ],
 };
 

@@ -61,6 +61,7 @@ export async function startFakeH2hSupplier(options: FakeH2hOptions = {}) {
   const codes = new Map<string, "unused" | "used">();
   const redemptions = new Map<string, Record<string, unknown>>();
   const faults: { route: FakeRoute; fault: FakeFault }[] = [];
+  const standing = new Map<FakeRoute, FakeFault>();
   const requests: RecordedRequest[] = [];
   const timers = new Set<NodeJS.Timeout>();
   let checksBeforeSettling = 0;
@@ -198,7 +199,7 @@ export async function startFakeH2hSupplier(options: FakeH2hOptions = {}) {
     }
 
     const faultIndex = faults.findIndex((entry) => entry.route === route);
-    const fault = faultIndex >= 0 ? faults.splice(faultIndex, 1)[0]!.fault : undefined;
+    const fault = faultIndex >= 0 ? faults.splice(faultIndex, 1)[0]!.fault : standing.get(route);
     if (fault?.kind === "hang") return; // the socket stays open until the client gives up or we close
     if (fault?.kind === "status") return sendJson(response, fault.httpStatus, fault.body ?? { error: "fault" });
 
@@ -240,6 +241,11 @@ export async function startFakeH2hSupplier(options: FakeH2hOptions = {}) {
     /** Misbehave on the next `times` requests to `route`, then behave again. */
     failNext(route: FakeRoute, fault: FakeFault, times = 1) {
       for (let i = 0; i < times; i++) faults.push({ route, fault });
+    },
+    /** Misbehave on every request to `route` until told otherwise (`undefined`: behave again). */
+    behave(route: FakeRoute, fault: FakeFault | undefined) {
+      if (fault) standing.set(route, fault);
+      else standing.delete(route);
     },
     /** Top-ups placed from now on answer pending, and settle (deliver) on the n-th status check. */
     settleAfterChecks(n: number) {
