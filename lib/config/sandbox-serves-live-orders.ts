@@ -9,3 +9,8 @@ import { env, isProduction, type Env } from "./env";
 export function sandboxServesLiveOrders(config: Pick<Env, "nodeEnv"> = env()): boolean {
   return !isProduction(config);
 }
+
+/** Whether orders in this mode must go to a real supplier: live ones, in production. */
+export function realSupplierRequired(livemode: boolean): boolean {
+  return livemode && !sandboxServesLiveOrders();
+}

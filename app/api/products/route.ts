@@ -3,7 +3,7 @@ import { CATALOG_CHANGED_AT, products } from "@/lib/openapi/example-values";
 import { listProducts } from "@/lib/catalog/sql/list-products";
 import { ProductsQuery, ProductsResponse } from "@/lib/api-schemas/read-schemas";
 import { otherMethods } from "@/lib/http/route-methods";
-import { sandboxServesLiveOrders } from "@/lib/config/sandbox-serves-live-orders";
+import { realSupplierRequired } from "@/lib/config/sandbox-serves-live-orders";
 
 export const dynamic = "force-dynamic";
 
@@ -32,7 +32,7 @@ export const GET = publicRoute({
   // The caller's prices (their account's price tier): never cache this answer across keys.
   handle: async ({ caller, query }) => ({
     success: true,
-    products: await listProducts(caller.priceTierId, caller.livemode && !sandboxServesLiveOrders(), query.updatedSince),
+    products: await listProducts(caller.priceTierId, realSupplierRequired(caller.livemode), query.updatedSince),
   }),
 });
 

@@ -10,7 +10,7 @@
 import type pg from "pg";
 import { getPool, withTransaction } from "../../db/pool";
 import { sql } from "../../db/run-sql";
-import { sandboxServesLiveOrders } from "../../config/sandbox-serves-live-orders";
+import { realSupplierRequired } from "../../config/sandbox-serves-live-orders";
 import { recordWebhookEvents } from "../../webhooks/sql/record-webhook-event";
 import { toProductView, type ProductViewRecord } from "../product-view";
 
@@ -76,14 +76,14 @@ async function look(client: pg.PoolClient): Promise<CatalogLook> {
   const wholeCatalog = new Set(accounts.map((row) => row.id));
   let events = 0;
   for (const watcher of watchers) {
-    const realSupplierRequired = watcher.liveAccountId === null && !sandboxServesLiveOrders();
+    const realSupplierNeeded = realSupplierRequired(watcher.liveAccountId === null);
     if (watcher.joined) {
-      await takeViews(client, watcher, realSupplierRequired);
+      await takeViews(client, watcher, realSupplierNeeded);
       continue;
     }
     const all = wholeCatalog.has(watcher.accountId) || wholeCatalog.has(watcher.liveAccountId ?? -1);
     if (!all && productIds.length === 0) continue;
-    events += await tellChanges(watcher, all ? null : productIds, realSupplierRequired);
+    events += await tellChanges(watcher, all ? null : productIds, realSupplierNeeded);
   }
   await unmark(client, products, accounts);
   return { stockCrossings, events };

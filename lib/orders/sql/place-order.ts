@@ -26,7 +26,7 @@ import {
   type OrderRequest,
 } from "../validate-order-request";
 import { firstRow } from "../../db/first-row";
-import { sandboxServesLiveOrders } from "../../config/sandbox-serves-live-orders";
+import { realSupplierRequired } from "../../config/sandbox-serves-live-orders";
 import { recordOrderPlaced } from "../../observability/metrics";
 
 export interface PlacementResult {
@@ -153,7 +153,7 @@ async function attemptPlacement(caller: ApiCaller, request: OrderRequest): Promi
   if (opened.existing) return answerRepeat(caller, request, opened.existing, opened.entry, getPool());
 
   const order = validateOrderRequest(request, opened.entry, {
-    realSupplierRequired: caller.livemode && !sandboxServesLiveOrders(),
+    realSupplierRequired: realSupplierRequired(caller.livemode),
   });
   const id = opened.nextId!;
   const placed = await writeOrder(caller, order, id, formatPublicOrderId(opened.entry!.lineCode, id));

@@ -4,7 +4,7 @@ import { ProductIdParams, ProductResponse } from "@/lib/api-schemas/read-schemas
 import { readProduct } from "@/lib/catalog/sql/list-products";
 import { ApiError } from "@/lib/http/errors";
 import { otherMethods } from "@/lib/http/route-methods";
-import { sandboxServesLiveOrders } from "@/lib/config/sandbox-serves-live-orders";
+import { realSupplierRequired } from "@/lib/config/sandbox-serves-live-orders";
 
 export const dynamic = "force-dynamic";
 
@@ -31,11 +31,7 @@ export const GET = publicRoute({
   errors: ["PRODUCT_NOT_FOUND"],
   // The caller's price (their account's price tier): never cache this answer across keys.
   handle: async ({ caller, params }) => {
-    const product = await readProduct(
-      params.id ?? "",
-      caller.priceTierId,
-      caller.livemode && !sandboxServesLiveOrders(),
-    );
+    const product = await readProduct(params.id ?? "", caller.priceTierId, realSupplierRequired(caller.livemode));
     if (!product) throw new ApiError("PRODUCT_NOT_FOUND");
     return { success: true, ...product };
   },
