@@ -11,6 +11,8 @@ export interface ReceivedWebhook {
   body: string;
   path: string;
   receivedAt: number;
+  /** The status it was answered; undefined while held open ("hang"). */
+  answeredStatus?: number;
 }
 
 export class WebhookReceiver {
@@ -49,13 +51,14 @@ export class WebhookReceiver {
     req.on("end", () => {
       const headers: Record<string, string> = {};
       for (const [name, value] of Object.entries(req.headers)) if (typeof value === "string") headers[name] = value;
+      const answer = this.script.shift() ?? this.defaultAnswer;
       this.received.push({
         headers,
         body: Buffer.concat(chunks).toString("utf8"),
         path: req.url ?? "",
         receivedAt: Date.now(),
+        answeredStatus: answer === "hang" ? undefined : answer.status,
       });
-      const answer = this.script.shift() ?? this.defaultAnswer;
       if (answer === "hang") {
         this.hanging.add(res);
         res.on("close", () => this.hanging.delete(res));

@@ -76,7 +76,7 @@ export async function checkSettled(db: pg.Pool, history: SoakHistory, suppliers:
 
 /**
  * Every event of a subscribed account reached its endpoint at least once, signed with the endpoint's
- * secret (`verified`: the webhook-ids whose signature was checked on arrival), or waits for its next
+ * secret and answered 2xx (`verified`: those webhook-ids, checked on arrival), or waits for its next
  * attempt on the documented retry schedule (docs/webhooks.md: after two failures the next try is
  * minutes away): those are counted, not lost. Anything else is missing.
  */
@@ -130,7 +130,10 @@ export function verifyArrivals(
         "every webhook is signed with its endpoint's secret",
         valid ? undefined : `${received.path} ${received.headers["webhook-id"]}`,
       );
-      if (valid) {
+      // Reached means taken: an event answered 500 must come again.
+      const taken =
+        received.answeredStatus !== undefined && received.answeredStatus >= 200 && received.answeredStatus < 300;
+      if (valid && taken) {
         const ids = verified.get(received.path) ?? new Set<string>();
         ids.add(received.headers["webhook-id"]!);
         verified.set(received.path, ids);

@@ -243,6 +243,8 @@ async function main() {
     );
     process.exit(1);
   }
+  // The logs and the history stay for a look; the database's files go.
+  fs.rmSync(path.join(runDir, "pg"), { recursive: true, force: true });
   console.log(`[soak] no violation (seed ${seed})`);
   process.exit(0);
 }
