@@ -27,7 +27,7 @@ import { checkLedger } from "@/lib/wallet/sql/check-ledger";
 import { forEachLimited } from "./database";
 import { runLoad, type RequestFactory } from "./load";
 import { BenchWebhookReceiver, type DeliveryTally } from "./webhook-receiver";
-import { measureDrain, settleOpenOrders, startBenchWorker, type DrainFigures } from "./worker-phase";
+import { measureDrain, startBenchWorker, type DrainFigures } from "./worker-phase";
 
 export type WebhookMode = "off" | "on" | "deferred";
 
@@ -169,7 +169,20 @@ export async function runWebhookPhase(options: {
   };
 
   try {
-    await settleOpenOrders({ pool, database: options.database, workerEnv, log });
+    // Orders still open (BENCH_WORKER=0 leaves the backlog unfulfilled) would be drained by the first
+    // round's worker and counted in its figures: settled first, unmeasured.
+    const open = (
+      await pool.query<{ n: number }>(`SELECT count(*)::int AS n FROM orders WHERE status IN ('pending', 'processing')`)
+    ).rows[0]!.n;
+    if (open > 0) {
+      log(`webhooks: settling ${open} open orders first`);
+      const worker = await startBenchWorker(workerEnv, log);
+      try {
+        await measureDrain(pool, "%", worker, options.database);
+      } finally {
+        await worker.stop();
+      }
+    }
 
     for (const [index, mode] of roundModes(options.cycles).entries()) {
       await setEndpoints(mode);

@@ -92,30 +92,6 @@ export async function measureDrain(
   };
 }
 
-/**
- * Takes every open order to a terminal state with a worker of its own, unmeasured: a phase's
- * worker would otherwise count them (BENCH_WORKER=0 leaves the backlog open) in its figures.
- */
-export async function settleOpenOrders(options: {
-  pool: pg.Pool;
-  database: string;
-  workerEnv: Record<string, string | undefined>;
-  log: (line: string) => void;
-}): Promise<void> {
-  const { pool, log } = options;
-  const open = (
-    await pool.query<{ n: number }>(`SELECT count(*)::int AS n FROM orders WHERE status IN ('pending', 'processing')`)
-  ).rows[0]!.n;
-  if (open === 0) return;
-  log(`settling ${open} open orders first`);
-  const worker = await startBenchWorker(options.workerEnv, log);
-  try {
-    await measureDrain(pool, "%", worker, options.database);
-  } finally {
-    await worker.stop();
-  }
-}
-
 export interface SteadyFigures {
   /** Orders placed per second (what autocannon achieved at the asked rate). */
   rate: number;
