@@ -124,7 +124,7 @@ export async function placeSteadily(
   prefix: string,
 ): Promise<SteadyFigures> {
   const { pool } = options;
-  options.log(`worker: placing orders at ${rate}/s for ${seconds} s`);
+  options.log(`placing orders at ${rate}/s for ${seconds} s (trxids ${prefix}-*)`);
   const api = await runLoad({
     cursor: options.factory.cursor("limited", options.keysFor(rate, seconds)),
     port: options.servicePort,
