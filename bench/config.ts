@@ -43,7 +43,13 @@ export interface BenchConfig {
    * the same, delivered after the drain), BENCH_WEBHOOK_ORDERS orders placed and fulfilled per round.
    */
   webhooks: { enabled: boolean; cycles: number; ordersPerRound: number };
-  /** Names of endpoints to run (default all), e.g. BENCH_ENDPOINTS=balance,place. */
+  /**
+   * The end-to-end rate (end-to-end-phase.ts): BENCH_END_TO_END=0 skips it; fixed placement rates
+   * from BENCH_E2E_START_RATE, each BENCH_E2E_STEP_PCT percent above the last, held
+   * BENCH_E2E_HOLD_S each, at most BENCH_E2E_STEPS of them.
+   */
+  endToEnd: { enabled: boolean; startRate: number; stepPercent: number; holdSeconds: number; maxSteps: number };
+  /** Names of endpoints to run (default all), e.g. BENCH_ENDPOINTS=balance,place; set and empty: none. */
   endpoints?: string[];
   /** Secrets given in the environment, as production takes them: fresh each run, never the development defaults. */
   secrets: { APP_SECRET: string; CODES_ENCRYPTION_KEY: string; NEXTAUTH_SECRET: string };
@@ -74,7 +80,15 @@ export function readBenchConfig(): BenchConfig {
       cycles: positiveInt("BENCH_WEBHOOK_CYCLES", 2),
       ordersPerRound: positiveInt("BENCH_WEBHOOK_ORDERS", 2000),
     },
-    endpoints: endpoints?.length ? endpoints : undefined,
+    endToEnd: {
+      enabled: process.env.BENCH_END_TO_END !== "0",
+      startRate: positiveInt("BENCH_E2E_START_RATE", 60),
+      stepPercent: positiveInt("BENCH_E2E_STEP_PCT", 25),
+      holdSeconds: positiveInt("BENCH_E2E_HOLD_S", 60),
+      maxSteps: positiveInt("BENCH_E2E_STEPS", 12),
+    },
+    // Unset: every endpoint. Set to nothing (BENCH_ENDPOINTS=): none, for a run of other phases alone.
+    endpoints: endpoints?.length || process.env.BENCH_ENDPOINTS === "" ? endpoints : undefined,
     secrets: { APP_SECRET: secret(), CODES_ENCRYPTION_KEY: secret(), NEXTAUTH_SECRET: secret() },
     rateLimitPrefix: `bench-${Date.now().toString(36)}`,
   };

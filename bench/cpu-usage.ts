@@ -68,13 +68,22 @@ export interface CpuBreakdown {
   otherMs: number;
 }
 
+function sampleMs(start: Sample | undefined, end: Sample): number {
+  // A process that started during the interval counts from zero; pid reuse is negligible here.
+  return ((end.ticks - (start && start.comm === end.comm ? start.ticks : 0)) * 1000) / CLOCK_TICKS_PER_SECOND;
+}
+
+/** CPU ms of one process over the interval (0 when it was not running at the end). */
+export function processMs(before: CpuSnapshot, after: CpuSnapshot, pid: number): number {
+  const end = after.processes.get(pid);
+  return end ? Math.max(0, sampleMs(before.processes.get(pid), end)) : 0;
+}
+
 /** `database`: the bench's database; backends of other databases count as "other". */
 export function diffCpu(before: CpuSnapshot, after: CpuSnapshot, serverPid: number, database: string): CpuBreakdown {
   const result: CpuBreakdown = { serverMs: 0, postgresMs: 0, loadGeneratorMs: 0, redisMs: 0, otherMs: 0 };
   for (const [pid, end] of after.processes) {
-    const start = before.processes.get(pid);
-    // A process that started during the interval counts from zero; pid reuse is negligible here.
-    const ms = ((end.ticks - (start && start.comm === end.comm ? start.ticks : 0)) * 1000) / CLOCK_TICKS_PER_SECOND;
+    const ms = sampleMs(before.processes.get(pid), end);
     if (ms <= 0) continue;
     if (pid === serverPid) result.serverMs += ms;
     else if (pid === process.pid) result.loadGeneratorMs += ms;

@@ -8,8 +8,10 @@
 //   4. the webhook comparison: rounds without and with one endpoint per account (delivering while
 //      fulfilling, or after), delivering to a local receiver (webhook-phase.ts)
 //   5. per endpoint: a warm-up of each server, then measured slices, the servers taking turns, then
-//      a one-connection latency probe of each
-//   6. the ledger check, the report (stdout and bench/RESULTS.md)
+//      a one-connection latency probe of each; placement against the job queue's depth
+//   6. the end-to-end rate: placement, fulfilment and webhook delivery together at rising fixed
+//      rates, last, so the orders it adds weigh on no other phase (end-to-end-phase.ts)
+//   7. the ledger check, the report (stdout and bench/RESULTS.md)
 //
 // Everything it starts, it stops, on success, failure or Ctrl-C.
 import { execFileSync } from "node:child_process";
@@ -28,6 +30,7 @@ import { renderReport, writeResultsFile, type BenchReport, type SeriesRecord, ty
 import { runWebhookPhase } from "./webhook-phase";
 import { runWorkerPhase } from "./worker-phase";
 import { renderQueueDepth, runQueueDepthPhase } from "./queue-depth";
+import { renderEndToEnd, runEndToEndPhase } from "./end-to-end-phase";
 
 const log = (line: string) => console.log(`[bench] ${line}`);
 
@@ -164,9 +167,9 @@ async function placeBacklog(
   return preplace;
 }
 
-/** The report, printed and written to bench/RESULTS.md (or BENCH_RESULTS). */
-function publishReport(report: BenchReport, queueDepth: Awaited<ReturnType<typeof runQueueDepthPhase>> | undefined) {
-  const text = [renderReport(report), renderQueueDepth(queueDepth)].filter(Boolean).join("\n");
+/** The report, printed and written to bench/RESULTS.md (or BENCH_RESULTS); phases that render their own sections after it. */
+function publishReport(report: BenchReport, sections: string[]) {
+  const text = [renderReport(report), ...sections].filter(Boolean).join("\n");
   console.log(`\n${text}\n`);
   // BENCH_RESULTS: somewhere else for partial runs (one endpoint, profiling), so RESULTS.md keeps the full run.
   const resultsFile = path.resolve(process.env.BENCH_RESULTS ?? path.join(projectRoot, "bench", "RESULTS.md"));
@@ -210,7 +213,7 @@ async function prepareDatabase(config: BenchConfig, db: Awaited<ReturnType<typeo
   return { identities, seedSeconds, pool, version };
 }
 
-/** Steps 3 to 5: the worker phase, the webhook comparison, each endpoint's series, the queue depth. */
+/** Steps 3 to 6: the worker phase, the webhook comparison, each endpoint's series, the queue depth, the end-to-end rate. */
 async function runPhases(options: {
   config: BenchConfig;
   pool: pg.Pool;
@@ -278,7 +281,25 @@ async function runPhases(options: {
           database,
           log,
         });
-  return { worker, webhooks, series, queueDepth };
+  const endToEnd = !config.endToEnd.enabled
+    ? undefined
+    : await runEndToEndPhase({
+        pool,
+        servicePort: service.port!,
+        servicePid: service.pid,
+        factory,
+        keysFor,
+        accountIds: options.identities.accountIds,
+        database,
+        workerEnv: childEnv,
+        startRate: config.endToEnd.startRate,
+        stepPercent: config.endToEnd.stepPercent,
+        holdSeconds: config.endToEnd.holdSeconds,
+        maxSteps: config.endToEnd.maxSteps,
+        profileDir: config.cpuProfile ? options.profileDir : undefined,
+        log,
+      });
+  return { worker, webhooks, series, queueDepth, endToEnd };
 }
 
 /** Everything the report tells, from what the run found. */
@@ -360,7 +381,7 @@ async function main(): Promise<void> {
     const factory = new RequestFactory(identities.keys);
     const backlogPrefix = "pre";
     const preplace = await placeBacklog(config, pool, servers.service!, identities, factory, backlogPrefix);
-    const { worker, webhooks, series, queueDepth } = await runPhases({
+    const { worker, webhooks, series, queueDepth, endToEnd } = await runPhases({
       config,
       pool,
       servers,
@@ -397,10 +418,10 @@ async function main(): Promise<void> {
       ledgerProblems,
       notes,
     });
-    publishReport(report, queueDepth);
+    publishReport(report, [renderQueueDepth(queueDepth), renderEndToEnd(endToEnd)]);
     if (config.cpuProfile)
       log(
-        `service (and webhook rounds' worker) CPU profiles in ${path.relative(process.cwd(), profileDir)} (open in Chrome DevTools)`,
+        `service (and the webhook rounds' and end-to-end workers') CPU profiles in ${path.relative(process.cwd(), profileDir)} (open in Chrome DevTools)`,
       );
   } finally {
     await closeBench(db);

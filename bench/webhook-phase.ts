@@ -84,7 +84,8 @@ export function roundModes(cycles: number): WebhookMode[] {
   return Array.from({ length: cycles }, (_, i) => (i % 2 === 0 ? cycle : [...cycle].reverse())).flat();
 }
 
-async function waitUntilDelivered(pool: pg.Pool, afterEventId: number, timeoutMs: number): Promise<void> {
+/** Waits until no delivery of an event after `afterEventId` is pending (or the timeout). */
+export async function waitUntilDelivered(pool: pg.Pool, afterEventId: number, timeoutMs: number): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const { rows } = await pool.query<{ pending: number }>(
@@ -95,6 +96,48 @@ async function waitUntilDelivered(pool: pg.Pool, afterEventId: number, timeoutMs
     if (rows[0]!.pending === 0 || Date.now() > deadline) return;
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
+}
+
+/**
+ * A worker's environment for delivering to the bench's receiver on 127.0.0.1, which only the
+ * development switch allows (WEBHOOKS_ALLOW_PRIVATE=1, refused with NODE_ENV=production).
+ */
+export function deliveringWorkerEnv(env: Record<string, string | undefined>): Record<string, string | undefined> {
+  return { ...env, NODE_ENV: "development", WEBHOOKS_ALLOW_PRIVATE: "1" };
+}
+
+/** One endpoint per account pointing at the receiver, through the bot's own function; endpoint ids by account. */
+export async function addBenchEndpoints(
+  accountIds: number[],
+  receiver: BenchWebhookReceiver,
+  log: (line: string) => void,
+): Promise<Map<number, number>> {
+  const endpointIds = new Map<number, number>();
+  await forEachLimited(accountIds, 4, async (accountId) => {
+    const added = await addWebhookEndpoint({
+      accountId,
+      url: receiver.urlFor(accountId),
+      actor: "bench",
+      policy: { allowPrivate: true, resolve: systemResolver },
+    });
+    if (added.status !== "added")
+      throw new Error(`bench endpoint not added for account ${accountId}: ${JSON.stringify(added)}`);
+    endpointIds.set(accountId, added.endpointId);
+    receiver.setSecret(accountId, added.secret);
+  });
+  log(
+    `webhooks: one endpoint for each of ${endpointIds.size} accounts -> ${receiver.urlFor(0).replace(/\/0$/, "/<account>")}`,
+  );
+  return endpointIds;
+}
+
+/** Removes what addBenchEndpoints added (and empties the map). */
+export async function removeBenchEndpoints(endpointIds: Map<number, number>, log: (line: string) => void) {
+  await forEachLimited([...endpointIds], 4, async ([accountId, endpointId]) => {
+    await removeWebhookEndpoint({ accountId, endpointId, actor: "bench" });
+  });
+  endpointIds.clear();
+  log("webhooks: endpoints removed");
 }
 
 export async function runWebhookPhase(options: {
@@ -114,39 +157,15 @@ export async function runWebhookPhase(options: {
   log: (line: string) => void;
 }): Promise<WebhookFigures> {
   const { pool, log } = options;
-  const workerEnv: Record<string, string | undefined> = {
-    ...options.workerEnv,
-    NODE_ENV: "development",
-    WEBHOOKS_ALLOW_PRIVATE: "1",
-  };
+  const workerEnv = deliveringWorkerEnv(options.workerEnv);
   const receiver = await BenchWebhookReceiver.start();
-  const endpointIds = new Map<number, number>();
+  let endpointIds = new Map<number, number>();
   const rounds: WebhookRound[] = [];
 
   const setEndpoints = async (mode: WebhookMode) => {
-    if (mode !== "off" && endpointIds.size === 0) {
-      await forEachLimited(options.accountIds, 4, async (accountId) => {
-        const added = await addWebhookEndpoint({
-          accountId,
-          url: receiver.urlFor(accountId),
-          actor: "bench",
-          policy: { allowPrivate: true, resolve: systemResolver },
-        });
-        if (added.status !== "added")
-          throw new Error(`bench endpoint not added for account ${accountId}: ${JSON.stringify(added)}`);
-        endpointIds.set(accountId, added.endpointId);
-        receiver.setSecret(accountId, added.secret);
-      });
-      log(
-        `webhooks: one endpoint for each of ${endpointIds.size} accounts -> ${receiver.urlFor(0).replace(/\/0$/, "/<account>")}`,
-      );
-    } else if (mode === "off" && endpointIds.size > 0) {
-      await forEachLimited([...endpointIds], 4, async ([accountId, endpointId]) => {
-        await removeWebhookEndpoint({ accountId, endpointId, actor: "bench" });
-      });
-      endpointIds.clear();
-      log("webhooks: endpoints removed");
-    }
+    if (mode !== "off" && endpointIds.size === 0)
+      endpointIds = await addBenchEndpoints(options.accountIds, receiver, log);
+    else if (mode === "off" && endpointIds.size > 0) await removeBenchEndpoints(endpointIds, log);
   };
 
   try {
@@ -281,6 +300,8 @@ export async function runWebhookPhase(options: {
           (workerProblemLines ? `; the worker printed ${workerProblemLines} error/warning lines` : ""),
       );
     }
+    // Later phases subscribe their own receiver: none of these endpoints may stay behind.
+    await setEndpoints("off");
   } finally {
     await receiver.close();
   }

@@ -3,7 +3,7 @@
 // with one URL path per account so each delivery can be checked against its own endpoint's secret.
 // Checking happens after a round (take()), not while deliveries arrive, so the answers stay fast.
 import { Webhook } from "standardwebhooks";
-import { WebhookReceiver } from "@/tests/helpers/webhook-receiver";
+import { WebhookReceiver, type ReceivedWebhook } from "@/tests/helpers/webhook-receiver";
 
 export interface DeliveryTally {
   /** Requests received (an at-least-once sender may repeat one). */
@@ -17,6 +17,20 @@ export interface DeliveryTally {
   failures: string[];
   /** Arrival time of the last request (ms since the epoch), undefined when none came. */
   lastAt?: number;
+  /** First arrival (ms since the epoch) of each order.completed event, by the order's trxid. */
+  completedArrivals: Map<string, number>;
+}
+
+/** The first arrival of each order.completed event (the body is `{ type, timestamp, livemode, data }`, data the invoice). */
+function completedArrivals(received: ReceivedWebhook[]): Map<string, number> {
+  const arrivals = new Map<string, number>();
+  for (const { body, receivedAt } of received) {
+    const event = JSON.parse(body) as { type?: string; data?: { trxid?: string } };
+    const trxid = event.data?.trxid;
+    if (event.type !== "order.completed" || trxid === undefined) continue;
+    arrivals.set(trxid, Math.min(arrivals.get(trxid) ?? Infinity, receivedAt));
+  }
+  return arrivals;
 }
 
 export class BenchWebhookReceiver {
@@ -67,6 +81,7 @@ export class BenchWebhookReceiver {
       verified,
       failures,
       lastAt: received.length ? Math.max(...received.map((r) => r.receivedAt)) : undefined,
+      completedArrivals: completedArrivals(received),
     };
   }
 

@@ -117,14 +117,14 @@ interface PhaseOptions {
 }
 
 /** Places orders at a fixed rate while the worker runs, then reads their placement-to-completion times. */
-async function placeSteadily(
+export async function placeSteadily(
   options: PhaseOptions,
   rate: number,
   seconds: number,
   prefix: string,
 ): Promise<SteadyFigures> {
   const { pool } = options;
-  options.log(`worker: placing orders at ${rate}/s for ${seconds} s`);
+  options.log(`placing orders at ${rate}/s for ${seconds} s (trxids ${prefix}-*)`);
   const api = await runLoad({
     cursor: options.factory.cursor("limited", options.keysFor(rate, seconds)),
     port: options.servicePort,

@@ -186,7 +186,7 @@ describe("a generation of job runners", () => {
     const config = loadEnv({ ...process.env, SANDBOX_LATENCY_MS: "4000" });
     const locks = livenessLocks();
     await locks.hold();
-    const orderPriority = yieldToOrders({ burstOrdersPerSecond: 10, wake: quiet, maxCredit: 1, batch: 1 });
+    const orderPriority = yieldToOrders({ burstOrdersPerSecond: 10, slots: 1, wake: quiet, maxCredit: 1, batch: 1 });
     const generations = jobGenerations({
       connectionString: connectionString(),
       config,

@@ -141,6 +141,7 @@ function holdIdsOf(setup: GenerationSetup, generation: Generation): WorkerEvents
 function fulfilTask(setup: GenerationSetup, generation: Generation) {
   return async (payload: unknown) => {
     generation.inFlight++;
+    setup.orderPriority.orderStarted();
     try {
       const { orderId } = payload as { orderId: number };
       await fulfilOrder(orderId, setup.config.fulfilment, setup.config);

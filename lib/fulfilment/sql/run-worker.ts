@@ -97,6 +97,7 @@ export async function startWorker(options: {
   const orderPriority = yieldToOrders({
     // Ten orders a second per slot: a backlog being drained, not a trickle.
     burstOrdersPerSecond: concurrency * 10,
+    slots: concurrency,
     wake: wakeWebhookDispatchers,
     maxCredit: webhookConcurrency,
     batch: webhookConcurrency,
