@@ -33,9 +33,16 @@ const MAX_ENDPOINT_RETRY_AFTER_MS = 3_600_000;
 /**
  * How long an endpoint takes no delivery after its `failuresInARow`-th failed attempt: 1 s, doubling
  * with each failure up to 10 minutes, or what its Retry-After asked for if longer (at most an hour).
+ * Spread like the attempts: a receiver that is down on a regular beat (every 8 s, say) would
+ * otherwise meet every doubled pause in the same phase and never be tried while it is up.
  */
-export function endpointPauseMs(failuresInARow: number, retryAfterSeconds?: number): number {
-  const backoff = Math.min(1000 * 2 ** Math.max(0, failuresInARow - 1), MAX_ENDPOINT_PAUSE_MS);
+export function endpointPauseMs(
+  failuresInARow: number,
+  retryAfterSeconds?: number,
+  random: () => number = Math.random,
+): number {
+  const doubled = Math.min(1000 * 2 ** Math.max(0, failuresInARow - 1), MAX_ENDPOINT_PAUSE_MS);
+  const backoff = Math.round(doubled * (1 - JITTER + 2 * JITTER * random()));
   if (retryAfterSeconds === undefined) return backoff;
   return Math.max(backoff, Math.min(retryAfterSeconds * 1000, MAX_ENDPOINT_RETRY_AFTER_MS));
 }

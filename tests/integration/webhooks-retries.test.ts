@@ -251,7 +251,7 @@ describe("retries", () => {
     expect(result.nextAttemptAt.getTime() - now.getTime()).toBe(attempt.duration_ms + RETRY_SCHEDULE_MS[1]!);
   });
 
-  it("pauses an endpoint that keeps failing, longer each time, and a delivery ends the pause", async () => {
+  it("pauses an endpoint that keeps failing, longer each time, spread by up to 10% either way, and a delivery ends the pause", async () => {
     const account = await createAccount();
     const endpoint = await addEndpoint(account.accountId, receiver.url);
     const pause = async () =>
@@ -261,11 +261,13 @@ describe("retries", () => {
       );
     const now = new Date();
     const pauses: number[] = [];
+    // The spread's middle, then its two ends.
+    const draws = [0.5, 0.5, 0, 1];
     for (let i = 0; i < 4; i++) {
       const event = await recordEvent(account.accountId, "endpoint.test", { i }, endpoint.endpointId);
       receiver.answerNext({ status: 500 });
       const deliveryId = firstOf(await deliveriesOf(event.id)).id;
-      await deliverWebhook(deliveryId, { now, policy: DEV_POLICY });
+      await deliverWebhook(deliveryId, { now, policy: DEV_POLICY, random: () => draws[i]! });
       const { consecutive_failures, paused_until } = await pause();
       expect(consecutive_failures).toBe(i + 1);
       const { duration_ms } = await sqlRow<{ duration_ms: number }>(
@@ -274,8 +276,8 @@ describe("retries", () => {
       );
       pauses.push(paused_until!.getTime() - now.getTime() - duration_ms);
     }
-    // 1 s, 2 s, 4 s, 8 s from the end of each failed attempt.
-    expect(pauses).toEqual([1000, 2000, 4000, 8000]);
+    // 1 s, 2 s, 4 s, 8 s from the end of each failed attempt, the last two 10% short and long.
+    expect(pauses).toEqual([1000, 2000, 3600, 8800]);
     const event = await recordEvent(account.accountId, "endpoint.test", { ok: true }, endpoint.endpointId);
     receiver.answerNext({ status: 200 });
     await deliverWebhook(firstOf(await deliveriesOf(event.id)).id, { now, policy: DEV_POLICY });

@@ -54,7 +54,6 @@ export class SoakClient {
     const headers: Record<string, string> = { authorization: `Bearer ${key}` };
     const text = body === undefined ? undefined : JSON.stringify(body);
     if (text !== undefined) headers["content-type"] = "application/json";
-    const t = this.history.now();
     let response: Response;
     try {
       response = await fetch(this.baseUrl + url, { method, headers, body: text, signal: AbortSignal.timeout(30_000) });
@@ -74,7 +73,9 @@ export class SoakClient {
     this.history.note(`${method} ${url} -> ${response.status}${code ? ` ${code}` : ""}`);
     const fromService = (response.headers.get("content-type") ?? "").includes("application/json");
     if (!fromService && [502, 503, 504].includes(response.status)) {
-      // HAProxy's own answer: no web process took the request. Only while one was killed.
+      // HAProxy's own answer: no web process took the request, or the one that had it was killed
+      // before answering. Only around a web process's death.
+      const t = this.history.now();
       this.balancerAnswers.push(t);
       this.history.check(
         "load balancer answers only while a web process is down",

@@ -39,6 +39,8 @@ export class SoakHistory {
     if (problem !== undefined) {
       this.violations.push({ invariant, t: this.now(), detail: problem });
       this.note(`VIOLATION ${invariant}: ${problem}`);
+      // At once, not only in the report: a long run shows what broke while it goes on.
+      console.log(`[soak] ${(this.now() / 1000).toFixed(1)} s: VIOLATION of "${invariant}": ${problem.slice(0, 500)}`);
     }
   }
 

@@ -13,7 +13,10 @@ const list = (rows: unknown[]) => JSON.stringify(rows.slice(0, 10));
 /** Invariants that hold at every moment: run while faults strike, and at the end. */
 export async function checkBooks(db: pg.Pool, history: SoakHistory, suppliers: FakeH2hSupplier[]): Promise<void> {
   const ledger = await checkLedger(db);
-  history.check("every wallet equals its ledger", ledger.length ? ledger.slice(0, 5).join("; ") : undefined);
+  history.check(
+    "the books balance (the ledger check: every wallet equals its ledger, one debit per charge, one full refund per cancelled charge)",
+    ledger.length ? ledger.slice(0, 5).join("; ") : undefined,
+  );
   const negative = (await db.query(`SELECT id, balance_cents FROM accounts WHERE balance_cents < 0`)).rows;
   history.check("no wallet is ever negative", negative.length ? list(negative) : undefined);
 
@@ -77,8 +80,8 @@ export async function checkSettled(db: pg.Pool, history: SoakHistory, suppliers:
 /**
  * Every event of a subscribed account reached its endpoint at least once, signed with the endpoint's
  * secret and answered 2xx (`verified`: those webhook-ids, checked on arrival), or waits for its next
- * attempt on the documented retry schedule (docs/webhooks.md: after two failures the next try is
- * minutes away): those are counted, not lost. Anything else is missing.
+ * attempt on the documented retry schedule, or for its endpoint's pause after failures in a row to
+ * end (docs/webhooks.md: minutes, both): those are counted, not lost. Anything else is missing.
  */
 export async function checkWebhooks(
   db: pg.Pool,
@@ -92,9 +95,9 @@ export async function checkWebhooks(
       const accountId = mode === "live" ? account.id : account.testId;
       const { rows } = await db.query<{ public_id: string; scheduled: boolean }>(
         `SELECT e.public_id,
-                EXISTS (SELECT 1 FROM webhook_deliveries d
-                         WHERE d.event_id = e.id AND d.status = 'pending' AND d.attempts > 0
-                           AND d.next_attempt_at > now()) AS scheduled
+                EXISTS (SELECT 1 FROM webhook_deliveries d JOIN webhook_endpoints p ON p.id = d.endpoint_id
+                         WHERE d.event_id = e.id AND d.status = 'pending'
+                           AND (d.next_attempt_at > now() OR p.paused_until > now())) AS scheduled
            FROM webhook_events e
           WHERE e.account_id = $1 AND e.type <> 'endpoint.test' ORDER BY e.sequence`,
         [accountId],

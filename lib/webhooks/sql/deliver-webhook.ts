@@ -229,7 +229,7 @@ async function recordFailure(
   }
   // The endpoint as a whole waits too, longer with each failure in a row: its other deliveries
   // are not claimed meanwhile, so a dead endpoint holds no slot others could use.
-  const pausedUntil = new Date(ended.getTime() + endpointPauseMs(consecutiveFailures, retryAfter));
+  const pausedUntil = new Date(ended.getTime() + endpointPauseMs(consecutiveFailures, retryAfter, random));
   await client.query(
     sql`UPDATE webhook_endpoints SET paused_until = GREATEST(paused_until, ${pausedUntil}) WHERE id = ${row.endpointId}`,
   );
