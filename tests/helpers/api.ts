@@ -1,4 +1,5 @@
 import { inject } from "vitest";
+import { readAnswer, type ApiResult } from "./read-answer";
 
 export interface ApiCall {
   method?: string;
@@ -11,12 +12,7 @@ export interface ApiCall {
   signal?: AbortSignal;
 }
 
-export interface ApiResult {
-  status: number;
-  headers: Headers;
-  text: string;
-  json: any;
-}
+export type { ApiResult } from "./read-answer";
 
 export function baseUrl(): string {
   return inject("baseUrl");
@@ -35,13 +31,5 @@ export function apiRequest(call: ApiCall): { method: string; headers: Record<str
 }
 
 export async function api(path: string, call: ApiCall = {}, base = baseUrl()): Promise<ApiResult> {
-  const response = await fetch(base + path, { ...apiRequest(call), signal: call.signal });
-  const text = await response.text();
-  let json: any;
-  try {
-    json = JSON.parse(text);
-  } catch {
-    json = undefined;
-  }
-  return { status: response.status, headers: response.headers, text, json };
+  return readAnswer(await fetch(base + path, { ...apiRequest(call), signal: call.signal }));
 }

@@ -3,22 +3,13 @@
 // against the OpenAPI document the service serves, and only the documented 503s may be a 5xx.
 import type { OpenApiValidator } from "../helpers/openapi-validator";
 import type { SoakHistory } from "./history";
-
-export interface Answer {
-  status: number;
-  headers: Headers;
-  text: string;
-  json: any;
-}
+import { readAnswer, type ApiResult as Answer } from "../helpers/read-answer";
 
 /** The 503 codes the API documents: the caller is told to retry. */
 const RETRYABLE_503 = new Set(["SERVICE_UNAVAILABLE", "RATE_LIMIT_UNAVAILABLE", "SUPPLIER_UNAVAILABLE", "MAINTENANCE"]);
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 export class SoakClient {
-  /** Answers from the load balancer itself (no web process could answer), by time. */
-  readonly balancerAnswers: number[] = [];
-
   constructor(
     private readonly baseUrl: string,
     private readonly validator: OpenApiValidator,
@@ -61,22 +52,14 @@ export class SoakClient {
       this.history.note(`${method} ${url} -> no answer (${(error as Error).cause ?? (error as Error).message})`);
       return undefined;
     }
-    const answerText = await response.text();
-    let json: unknown;
-    try {
-      json = JSON.parse(answerText);
-    } catch {
-      json = undefined;
-    }
-    const answer: Answer = { status: response.status, headers: response.headers, text: answerText, json };
-    const code = (json as { code?: string } | undefined)?.code;
+    const answer = await readAnswer(response);
+    const code = (answer.json as { code?: string } | undefined)?.code;
     this.history.note(`${method} ${url} -> ${response.status}${code ? ` ${code}` : ""}`);
     const fromService = (response.headers.get("content-type") ?? "").includes("application/json");
     if (!fromService && [502, 503, 504].includes(response.status)) {
       // HAProxy's own answer: no web process took the request, or the one that had it was killed
       // before answering. Only around a web process's death.
       const t = this.history.now();
-      this.balancerAnswers.push(t);
       this.history.check(
         "load balancer answers only while a web process is down",
         this.webDownAt(t) ? undefined : `${response.status} from HAProxy at ${t} ms`,
@@ -86,12 +69,12 @@ export class SoakClient {
     this.history.check(
       "no 5xx but the documented 503s",
       response.status >= 500 && !(response.status === 503 && RETRYABLE_503.has(code ?? ""))
-        ? `${method} ${url} answered ${response.status}: ${answerText.slice(0, 300)}`
+        ? `${method} ${url} answered ${response.status}: ${answer.text.slice(0, 300)}`
         : undefined,
     );
     const problems = this.validator.checkResponse(
       { method, url, headers, body: text },
-      { status: response.status, headers: response.headers, text: answerText },
+      { status: response.status, headers: response.headers, text: answer.text },
     );
     this.history.check(
       "answers match the OpenAPI document",

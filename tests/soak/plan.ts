@@ -7,8 +7,8 @@ import { xoroshiro128plus } from "pure-rand/generator/xoroshiro128plus";
 
 export const SOAK_ACCOUNTS = 6;
 /** Packs of the soak's world (tests/soak/world.ts): two top-ups at the h2h suppliers, one gift card. */
-export const TOPUP_PACKS = ["SOAKT10", "SOAKT25"] as const;
-export const CODE_PACK = "SOAKGC5";
+export const TOPUP_PACKS = ["SVCSK10", "SVCSK25"] as const;
+export const CODE_PACK = "SVCGC5";
 /** Live players the h2h suppliers know; any other player id is refused (a cancelled, refunded order). */
 export const LIVE_PLAYERS = ["4100001", "4100002", "4100003"];
 /** Test-mode player ids ending as the sandbox reads them (docs/api.md, the sandbox supplier). */

@@ -74,7 +74,7 @@ async function soak(plan: SoakPlan, topology: Topology, history: SoakHistory): P
   }, 4000);
   const watching = setInterval(() => verifyArrivals(topology.receivers, world, verified, cursor, history), 1000);
   let checking = true;
-  const progressTimers: NodeJS.Timeout[] = [];
+  let progress: NodeJS.Timeout | undefined;
   const periodic = (async () => {
     while (checking) {
       await whenReachable(history, "books check", () => checkBooks(db, history, topology.suppliers));
@@ -93,14 +93,13 @@ async function soak(plan: SoakPlan, topology: Topology, history: SoakHistory): P
     });
     let finished = 0;
     void Promise.all(operations.map((operation) => operation.then(() => finished++)));
-    const progress = setInterval(
+    progress = setInterval(
       () =>
         console.log(
           `[soak] ${Math.round(history.now() / 1000)} s: ${finished}/${operations.length} operations done, ${history.violations.length} violations`,
         ),
       30_000,
     );
-    progressTimers.push(progress);
     for (const fault of plan.faults) {
       await sleep(fault.at - history.now());
       await faults.strike(fault);
@@ -172,7 +171,7 @@ async function soak(plan: SoakPlan, topology: Topology, history: SoakHistory): P
     }
   } finally {
     checking = false;
-    for (const timer of progressTimers) clearInterval(timer);
+    clearInterval(progress);
     clearInterval(flapping);
     clearInterval(watching);
     await periodic;

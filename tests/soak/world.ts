@@ -9,6 +9,8 @@ import { adminActor } from "@/lib/admin-users/admin-user-record";
 import { issueTelegramLinkCode } from "@/lib/admin-users/issue-telegram-link-code";
 import { linkTelegramAccount } from "@/lib/admin-users/link-telegram-account";
 import { importInventoryCodes } from "@/lib/catalog/import-inventory-codes";
+import { saveGameLine, type SaveCatalogResult } from "@/lib/catalog/save-game-line";
+import { savePack } from "@/lib/catalog/save-pack";
 import { saveSupplierAccount, saveSupplierOffer } from "@/lib/suppliers/manage-suppliers";
 import { supplierDestinationPolicy } from "@/lib/suppliers/supplier-destination";
 import { creditWallet } from "@/lib/wallet/credit-wallet";
@@ -21,6 +23,8 @@ import { CODE_PACK, LIVE_PLAYERS, SOAK_ACCOUNTS, TOPUP_PACKS, type Mode } from "
 import type { Topology } from "./topology";
 
 const OWNER = "admin:soak-owner@example.test";
+const LINE_SWITCHES = { serverIdOptions: null, orderable: true, available: true };
+const PACK_DEFAULTS = { active: true, stockAlertBelow: null };
 const GIFT_CARD_CODES = 600;
 
 interface SoakAccount {
@@ -49,46 +53,74 @@ async function must<T extends { status: string }>(
   return settled;
 }
 
+/** The id of the line or pack a catalog save created. */
+async function savedId(what: string, result: Promise<SaveCatalogResult>): Promise<number> {
+  const settled = await result;
+  if (settled.status !== "created") throw new Error(`${what}: ${JSON.stringify(settled)}`);
+  return settled.id;
+}
+
 export async function seedSoakWorld(topology: Topology): Promise<SoakWorld> {
   const prisma = getPrisma();
-  const topups = await prisma.gameLine.create({
-    data: {
-      slug: "soak",
-      code: "SK",
-      gameName: "Soak Royale",
-      productName: "Gems",
-      kind: "topup",
-      supplier: "soak-a",
-      requiredFields: [{ field: "userId", label: "Player ID" }],
-    },
-  });
-  for (const [i, pid] of TOPUP_PACKS.entries())
-    await prisma.product.create({
-      data: {
-        catalogId: pid,
-        lineId: topups.id,
-        packName: `${(i + 1) * 100} gems`,
-        priceCents: 100 * (i + 1),
-        supplierSku: pid.toLowerCase(),
+  const topups = await savedId(
+    "top-up line",
+    saveGameLine({
+      fields: {
+        ...LINE_SWITCHES,
+        slug: "soak",
+        code: "SK",
+        gameName: "Soak Royale",
+        productName: "Gems",
+        kind: "topup",
+        supplier: "soak-a",
+        requiredFields: [{ field: "userId", label: "Player ID" }],
       },
-    });
-  const cards = await prisma.gameLine.create({
-    data: {
-      slug: "soakgc",
-      code: "GC",
-      gameName: "Soak Store",
-      productName: "Gift card",
-      kind: "giftcard",
-      requiredFields: [],
-    },
-  });
-  const card = await prisma.product.create({
-    data: { catalogId: CODE_PACK, lineId: cards.id, packName: "$5 card", priceCents: 500, supplierSku: "gc5" },
-  });
+      actor: OWNER,
+    }),
+  );
+  for (const [i, pid] of TOPUP_PACKS.entries())
+    await savedId(
+      pid,
+      savePack({
+        lineId: topups,
+        fields: {
+          ...PACK_DEFAULTS,
+          catalogId: pid,
+          packName: `${(i + 1) * 100} gems`,
+          priceCents: 100 * (i + 1),
+          supplierSku: pid.toLowerCase(),
+        },
+        actor: OWNER,
+      }),
+    );
+  const cards = await savedId(
+    "gift-card line",
+    saveGameLine({
+      fields: {
+        ...LINE_SWITCHES,
+        slug: "soakgc",
+        code: "GC",
+        gameName: "Soak Store",
+        productName: "Gift card",
+        kind: "giftcard",
+        supplier: "sandbox",
+        requiredFields: [],
+      },
+      actor: OWNER,
+    }),
+  );
+  const card = await savedId(
+    CODE_PACK,
+    savePack({
+      lineId: cards,
+      fields: { ...PACK_DEFAULTS, catalogId: CODE_PACK, packName: "$5 card", priceCents: 500, supplierSku: null },
+      actor: OWNER,
+    }),
+  );
   const codes = Array.from({ length: GIFT_CARD_CODES }, (_, i) => `SOAKCARD-${String(i).padStart(5, "0")}`).join("\n");
   await must(
     "gift-card codes",
-    importInventoryCodes({ productId: card.id, sources: [{ label: "soak", text: codes }], actor: OWNER }),
+    importInventoryCodes({ productId: card, sources: [{ label: "soak", text: codes }], actor: OWNER }),
   );
 
   const policy = supplierDestinationPolicy({ suppliersAllowPrivate: true });
