@@ -18,6 +18,7 @@ import { mintSessionCookie } from "../helpers/admin-session";
 import { freePort } from "../helpers/free-port";
 import { repositoryStrings } from "../helpers/repository-strings";
 import { keepOutput, logMessages } from "../helpers/process-logs";
+import { readAnswer } from "../helpers/read-answer";
 
 // Defaults this project once shipped for its secrets: written here so they stay among the strings
 // the dashboard test tries.
@@ -82,15 +83,8 @@ async function api(pathname: string, init: RequestInit & { key?: string } = {}) 
   const headers = new Headers(init.headers);
   if (init.key) headers.set("x-api-key", init.key);
   if (init.body) headers.set("content-type", "application/json");
-  const response = await fetch(`${base}${pathname}`, { ...init, headers, redirect: "manual" });
-  const text = await response.text();
-  let json: any;
-  try {
-    json = JSON.parse(text);
-  } catch {
-    json = undefined;
-  }
-  return { status: response.status, json, text, location: response.headers.get("location") };
+  const answer = await readAnswer(await fetch(`${base}${pathname}`, { ...init, headers, redirect: "manual" }));
+  return { ...answer, location: answer.headers.get("location") };
 }
 
 async function embeddedUrl(database = "topup"): Promise<string> {
