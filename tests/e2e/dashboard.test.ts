@@ -30,6 +30,7 @@ import {
 } from "../helpers/browser";
 import { enableTwoFactor } from "../helpers/two-factor";
 import { dashboardActions, postAction } from "../helpers/dashboard-actions";
+import { suiteDatabaseUrl } from "../helpers/suite";
 
 const ADMIN_EMAIL = "ops@example.com";
 const ADMIN_PASSWORD = "correct horse battery staple";
@@ -131,7 +132,7 @@ describe.skipIf(!chromiumPath)("admin dashboard in Chromium", () => {
     // Owner actions (catalog, suppliers) need two-factor: the admin signs in with a code.
     totpSecret = (await enableTwoFactor(ADMIN_EMAIL)).secret;
     worker = await startWorker({
-      connectionString: inject("databaseUrl"),
+      connectionString: suiteDatabaseUrl(),
       concurrency: 4,
       log: () => undefined,
       config: loadEnv({

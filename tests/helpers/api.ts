@@ -1,4 +1,4 @@
-import { inject } from "vitest";
+import { suiteBaseUrl } from "./suite";
 
 export interface ApiCall {
   method?: string;
@@ -19,7 +19,7 @@ export interface ApiResult {
 }
 
 export function baseUrl(): string {
-  return inject("baseUrl");
+  return suiteBaseUrl();
 }
 
 /** The method, headers and body `api` sends for a call. */
