@@ -53,7 +53,7 @@ export default defineConfig({
         test: {
           ...shared.test,
           name: "alone",
-          include: Object.keys(ALONE).length ? Object.keys(ALONE) : ["no-file-runs-alone"],
+          include: Object.keys(ALONE),
           maxWorkers: 1,
           sequence: { groupOrder: 2 },
         },
