@@ -6,7 +6,6 @@
 import fs from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { inject } from "vitest";
 import type { Browser, BrowserContext, Page, Response } from "playwright";
 import { loadEnv, projectRoot } from "@/lib/config/env";
 import { closePool } from "@/lib/db/pool";

@@ -1,6 +1,5 @@
 import net from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { inject } from "vitest";
 import { applyMigrations } from "@/lib/db/migrate";
 import { closePool } from "@/lib/db/pool";
 import { seedDemoData, DEMO_CREDIT_CENTS } from "@/lib/seed/seed-demo-data";

@@ -3,7 +3,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startWorker, type RunningWorker } from "@/lib/fulfilment/sql/run-worker";
 import { cancelAndRefundOrder, completeOrder } from "@/lib/fulfilment/sql/settle-order";
-import { inject } from "vitest";
 import { api } from "../helpers/api";
 import { sql, sqlRow } from "../helpers/db";
 import { createAccount } from "../helpers/fixtures";
