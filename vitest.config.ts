@@ -1,5 +1,5 @@
 import path from "node:path";
-import { defineConfig } from "vitest/config";
+import { configDefaults, defineConfig } from "vitest/config";
 
 // How many files run at once (TEST_WORKERS, default 3), each worker on a database and server of its
 // own (tests/setup/global-setup.ts): most files wait on processes, clocks and the network, not the CPU.
@@ -43,7 +43,7 @@ export default defineConfig({
           ...shared.test,
           name: "parallel",
           include: ["tests/**/*.test.ts"],
-          exclude: [LOG_SCAN, ...Object.keys(ALONE)],
+          exclude: [...configDefaults.exclude, LOG_SCAN, ...Object.keys(ALONE)],
           maxWorkers: SUITE_WORKERS,
           sequence: { groupOrder: 1 },
         },
