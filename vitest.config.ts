@@ -1,30 +1,67 @@
 import path from "node:path";
-import { defineConfig } from "vitest/config";
-import { BaseSequencer, type TestSpecification } from "vitest/node";
+import { configDefaults, defineConfig } from "vitest/config";
 
-/** Vitest's own order, except that the scan of the run's logs goes last, once every other file has logged. */
-class LogScanLast extends BaseSequencer {
-  override async sort(files: TestSpecification[]): Promise<TestSpecification[]> {
-    const sorted = await super.sort(files);
-    const last = (file: TestSpecification) => file.moduleId.endsWith("no-secrets-in-logs.test.ts");
-    return [...sorted.filter((file) => !last(file)), ...sorted.filter(last)];
-  }
-}
+// How many files run at once (TEST_WORKERS, default 3), each worker on a database and server of its
+// own (tests/setup/global-setup.ts): most files wait on processes, clocks and the network, not the CPU.
+const SUITE_WORKERS = Number(process.env.TEST_WORKERS || "3");
+if (!Number.isInteger(SUITE_WORKERS) || SUITE_WORKERS < 1)
+  throw new Error(`TEST_WORKERS must be a whole number from 1, not ${process.env.TEST_WORKERS}`);
+const LOG_SCAN = "tests/reliability/no-secrets-in-logs.test.ts";
+/** Files that need the machine to themselves, each with the reason; they run one at a time after the others. */
+const ALONE: Record<string, string> = {
+  "tests/integration/embedded-postgres-password.test.ts":
+    "watches the machine's temporary directory for any initdb password file, another file's embedded PostgreSQL's included",
+};
 
-export default defineConfig({
+/** What every group of files shares; the groups differ in which files they take and how many at once. */
+const shared = {
   resolve: { alias: { "@": path.resolve(import.meta.dirname) } },
   test: {
-    include: ["tests/**/*.test.ts"],
-    // Test files share one database and one server; each starts from a clean state.
-    fileParallelism: false,
-    globalSetup: ["tests/setup/global-setup.ts"],
     setupFiles: ["tests/setup/per-file.ts"],
     testTimeout: 30_000,
     // expect.poll waits for something another process does (a server action, the worker). Its 1 s
     // default fails on a busy 2-core machine; a poll that succeeds returns as soon as it does.
     expect: { poll: { timeout: 20_000 } },
     hookTimeout: 120_000,
+  },
+};
+
+export default defineConfig({
+  ...shared,
+  test: {
+    ...shared.test,
+    // Once for the whole run (not per group): a database and a server for each worker.
+    globalSetup: ["tests/setup/global-setup.ts"],
     reporters: ["default", "./tests/setup/summary-reporter.ts"],
-    sequence: { sequencer: LogScanLast },
+    // The groups run one after another, in groupOrder: first most files, SUITE_WORKERS at once, each
+    // worker on its own database and server; then the files that need the machine alone; last the
+    // scan of the run's logs, once every other file has logged.
+    projects: [
+      {
+        ...shared,
+        test: {
+          ...shared.test,
+          name: "parallel",
+          include: ["tests/**/*.test.ts"],
+          exclude: [...configDefaults.exclude, LOG_SCAN, ...Object.keys(ALONE)],
+          maxWorkers: SUITE_WORKERS,
+          sequence: { groupOrder: 1 },
+        },
+      },
+      {
+        ...shared,
+        test: {
+          ...shared.test,
+          name: "alone",
+          include: Object.keys(ALONE),
+          maxWorkers: 1,
+          sequence: { groupOrder: 2 },
+        },
+      },
+      {
+        ...shared,
+        test: { ...shared.test, name: "log-scan", include: [LOG_SCAN], maxWorkers: 1, sequence: { groupOrder: 3 } },
+      },
+    ],
   },
 });

@@ -4,10 +4,11 @@
 // would hand to Next (dashboard pages, server actions, any route file), counting chunked bodies as
 // they arrive. Each refusal is the catalogue's JSON 413 and the server keeps serving.
 import http from "node:http";
-import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { NEXT_BODY_LIMIT_BYTES } from "@/lib/http/body-limits";
 import { startNextServer, type NextServer } from "../helpers/next-start";
 import { TEST_ENV } from "../setup/test-env";
+import { suiteBaseUrl, suiteDatabaseUrl } from "../helpers/suite";
 
 const API_LIMIT = 16 * 1024; // MAX_BODY_BYTES's default; the test servers do not change it
 
@@ -64,12 +65,12 @@ const tooLarge = (limit: number) => ({
 
 let next: NextServer;
 const hosts: { name: string; url: () => string }[] = [
-  { name: "lean host", url: () => inject("baseUrl") },
+  { name: "lean host", url: () => suiteBaseUrl() },
   { name: "next start", url: () => next.baseUrl },
 ];
 
 beforeAll(async () => {
-  next = await startNextServer({ ...TEST_ENV, DATABASE_URL: inject("databaseUrl") });
+  next = await startNextServer({ ...TEST_ENV, DATABASE_URL: suiteDatabaseUrl() });
 }, 120_000);
 afterAll(async () => {
   await next?.stop();
@@ -97,18 +98,18 @@ describe("the lean host's hand-off to Next", () => {
     "refuses a %s body over 1 MiB for any Next path with a JSON 413 and keeps serving",
     async (mode) => {
       for (const path of ["/admin/login", "/admin/catalog", "/docs", "/api/some-new-route"]) {
-        const refused = await post(inject("baseUrl"), path, NEXT_BODY_LIMIT_BYTES + 1, mode);
+        const refused = await post(suiteBaseUrl(), path, NEXT_BODY_LIMIT_BYTES + 1, mode);
         expect(refused, path).toEqual({ status: 413, json: tooLarge(NEXT_BODY_LIMIT_BYTES) });
       }
-      const health = await fetch(inject("baseUrl") + "/healthz");
+      const health = await fetch(suiteBaseUrl() + "/healthz");
       expect(health.status).toBe(200);
-      const login = await fetch(inject("baseUrl") + "/admin/login");
+      const login = await fetch(suiteBaseUrl() + "/admin/login");
       expect(login.status).toBe(200);
     },
   );
 
   it.each(["declared", "chunked"] as const)("lets a %s body within the limit through to Next", async (mode) => {
-    const within = await post(inject("baseUrl"), "/api/some-new-route", 64 * 1024, mode);
+    const within = await post(suiteBaseUrl(), "/api/some-new-route", 64 * 1024, mode);
     // The /api catch-all's JSON 404: Next read the request, not the hand-off's 413.
     expect(within).toEqual({ status: 404, json: { success: false, error: "NOT FOUND", code: "NOT_FOUND" } });
   });

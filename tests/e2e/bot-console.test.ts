@@ -2,17 +2,18 @@
 // into through stdin, as a holder (/start, /newkey, /api on) and as an admin (/credit, then its
 // Confirm button pressed by label; --admin links the user to a development owner). The replies are
 // read from stdout; the money, the key and the audit trail from the database and the API itself.
-import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { BotConsole } from "../helpers/bot-console";
 import { closeSql, resetDatabase, sql, sqlRow } from "../helpers/db";
 import { TEST_ENV } from "../setup/test-env";
+import { suiteBaseUrl, suiteDatabaseUrl } from "../helpers/suite";
 
 const HOLDER = { id: 810_001, username: "console_alice" };
 const ADMIN = { id: 810_002, username: "console_boss" };
 
 const consoles: BotConsole[] = [];
 const open = (args: string[], env: Record<string, string> = {}) => {
-  const opened = new BotConsole(args, { ...process.env, ...TEST_ENV, DATABASE_URL: inject("databaseUrl"), ...env });
+  const opened = new BotConsole(args, { ...process.env, ...TEST_ENV, DATABASE_URL: suiteDatabaseUrl(), ...env });
   consoles.push(opened);
   return opened;
 };
@@ -89,9 +90,9 @@ describe("npm run bot:console", () => {
 
     // The holder's own session sees the money, and so does the API with the key /newkey printed.
     expect(await holder.type("/balance", "Test balance")).toMatch(/Balance: \$50\.00\s+Test balance: \$50\.00/);
-    const balance = await fetch(`${inject("baseUrl")}/balance`, { headers: { "x-api-key": key! } });
+    const balance = await fetch(`${suiteBaseUrl()}/balance`, { headers: { "x-api-key": key! } });
     expect(await balance.json()).toEqual({ success: true, balanceUsd: 50, currency: "USD", livemode: true });
-    const testBalance = await fetch(`${inject("baseUrl")}/balance`, { headers: { "x-api-key": testKey! } });
+    const testBalance = await fetch(`${suiteBaseUrl()}/balance`, { headers: { "x-api-key": testKey! } });
     expect(await testBalance.json()).toEqual({ success: true, balanceUsd: 50, currency: "USD", livemode: false });
 
     // --admin linked the user to a development owner with two-factor on, so owner commands work too.

@@ -2,12 +2,13 @@
 // address. With it, both hosts take the client address from that header; without it, or when the
 // header holds no address, the TCP peer's address counts and the header is ignored.
 import type { ChildProcess } from "node:child_process";
-import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createAccount } from "../helpers/fixtures";
 import { startNextServer, type NextServer } from "../helpers/next-start";
 import { startServer } from "../setup/global-setup";
 import { TEST_ENV } from "../setup/test-env";
 import { useCleanDatabase } from "../helpers/clean-database";
+import { suiteBaseUrl, suiteDatabaseUrl } from "../helpers/suite";
 
 useCleanDatabase();
 
@@ -16,7 +17,7 @@ let next: NextServer;
 let key: string;
 
 beforeAll(async () => {
-  const env = { ...TEST_ENV, DATABASE_URL: inject("databaseUrl"), CLIENT_IP_HEADER: "X-Real-IP" };
+  const env = { ...TEST_ENV, DATABASE_URL: suiteDatabaseUrl(), CLIENT_IP_HEADER: "X-Real-IP" };
   [lean, next] = await Promise.all([startServer({ ...env, SERVE_DASHBOARD: "0" }), startNextServer(env)]);
   key = (await createAccount({ balanceCents: 0 })).key;
 });
@@ -50,5 +51,5 @@ describe.each([
 });
 
 it("without CLIENT_IP_HEADER the header is ignored (the main test server)", async () => {
-  expect(await myIp(inject("baseUrl"), { "x-real-ip": "203.0.113.5" })).toBe("127.0.0.1");
+  expect(await myIp(suiteBaseUrl(), { "x-real-ip": "203.0.113.5" })).toBe("127.0.0.1");
 });

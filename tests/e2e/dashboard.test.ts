@@ -6,7 +6,6 @@
 import fs from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { inject } from "vitest";
 import type { Browser, BrowserContext, Page, Response } from "playwright";
 import { loadEnv, projectRoot } from "@/lib/config/env";
 import { closePool } from "@/lib/db/pool";
@@ -30,6 +29,7 @@ import {
 } from "../helpers/browser";
 import { enableTwoFactor } from "../helpers/two-factor";
 import { dashboardActions, postAction } from "../helpers/dashboard-actions";
+import { suiteDatabaseUrl } from "../helpers/suite";
 
 const ADMIN_EMAIL = "ops@example.com";
 const ADMIN_PASSWORD = "correct horse battery staple";
@@ -131,7 +131,7 @@ describe.skipIf(!chromiumPath)("admin dashboard in Chromium", () => {
     // Owner actions (catalog, suppliers) need two-factor: the admin signs in with a code.
     totpSecret = (await enableTwoFactor(ADMIN_EMAIL)).secret;
     worker = await startWorker({
-      connectionString: inject("databaseUrl"),
+      connectionString: suiteDatabaseUrl(),
       concurrency: 4,
       log: () => undefined,
       config: loadEnv({

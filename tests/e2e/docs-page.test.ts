@@ -7,7 +7,7 @@
 // test makes it). Screenshots: test-results/screenshots/docs-try-it-<host>.png.
 import fs from "node:fs";
 import path from "node:path";
-import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Browser, Page } from "playwright";
 import { closePool } from "@/lib/db/pool";
 import { seedDemoData } from "@/lib/seed/seed-demo-data";
@@ -20,6 +20,7 @@ import { findChromium, launchBrowser, SCREENSHOT_DIR } from "../helpers/browser"
 import { startNextServer, type NextServer } from "../helpers/next-start";
 import { TEST_ENV } from "../setup/test-env";
 import { API_KEY_FIELD_HINT, SCALAR_SAMPLE_KEY } from "@/lib/openapi/docs-key-field";
+import { suiteDatabaseUrl } from "../helpers/suite";
 
 const chromiumPath = findChromium();
 if (!chromiumPath)
@@ -61,7 +62,7 @@ describe.skipIf(!chromiumPath)("the API reference at /docs in Chromium", () => {
     [nextServer, browser] = await Promise.all([
       startNextServer({
         ...TEST_ENV,
-        DATABASE_URL: inject("databaseUrl"),
+        DATABASE_URL: suiteDatabaseUrl(),
         RATE_LIMIT_PREFIX: `rl-docs-${process.pid}-${Date.now()}`,
       }),
       launchBrowser(),

@@ -18,7 +18,7 @@
 //   remaining counts exactly, and its case starts early in a minute so no rollover falls inside.
 // Everything else must be identical.
 import type { ChildProcess } from "node:child_process";
-import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { setSwitch, type SwitchName } from "@/lib/settings/set-switch";
 import { sql } from "../helpers/db";
 import { createAccount } from "../helpers/fixtures";
@@ -26,6 +26,7 @@ import { startNextServer, type NextServer } from "../helpers/next-start";
 import { startServer } from "../setup/global-setup";
 import { TEST_ENV } from "../setup/test-env";
 import { useCleanDatabase } from "../helpers/clean-database";
+import { suiteDatabaseUrl } from "../helpers/suite";
 
 type Account = Awaited<ReturnType<typeof createAccount>>;
 
@@ -478,7 +479,7 @@ const hosts: Host[] = [];
 function serverEnv(limited: boolean, tag: string): Record<string, string | undefined> {
   return {
     ...TEST_ENV,
-    DATABASE_URL: inject("databaseUrl"),
+    DATABASE_URL: suiteDatabaseUrl(),
     // Each process counts on its own, so the same requests meet the same counts on both hosts.
     RATE_LIMIT_PREFIX: `rl-parity-${tag}-${process.pid}-${Date.now()}`,
     ...(limited

@@ -5,11 +5,12 @@
 // API or, while the address cannot be known, 503 SERVICE_UNAVAILABLE with Retry-After; never a
 // 500 (what it answered before), and a client's own `x-topup-peer-address` is never taken as its
 // address.
-import { afterAll, expect, inject, it } from "vitest";
+import { afterAll, expect, it } from "vitest";
 import { createAccount } from "../helpers/fixtures";
 import { startNextServer, type NextServer } from "../helpers/next-start";
 import { TEST_ENV } from "../setup/test-env";
 import { useCleanDatabase } from "../helpers/clean-database";
+import { suiteDatabaseUrl } from "../helpers/suite";
 
 const STARTS = 4;
 const FORGED = "203.0.113.77";
@@ -40,7 +41,7 @@ it(`answers the first requests of ${STARTS} fresh starts from the API or 503 whi
   const account = await createAccount({ balanceCents: 1000 });
   let served = 0;
   for (let start = 0; start < STARTS; start++) {
-    const server = await startNextServer({ ...TEST_ENV, DATABASE_URL: inject("databaseUrl") });
+    const server = await startNextServer({ ...TEST_ENV, DATABASE_URL: suiteDatabaseUrl() });
     servers.push(server);
     const [health, myIp, badKey] = await Promise.all([
       fetch(`${server.baseUrl}/healthz`).then(answer),

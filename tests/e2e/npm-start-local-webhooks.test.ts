@@ -10,13 +10,14 @@ import os from "node:os";
 import path from "node:path";
 import pg from "pg";
 import { Webhook } from "standardwebhooks";
-import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { projectRoot } from "@/lib/config/env";
 import { MIN_PRODUCTION_SECRET_LENGTH, SECRET_NAMES } from "@/lib/config/secrets";
 import { BotConsole } from "../helpers/bot-console";
 import { assertNextBuilt } from "../helpers/next-start";
 import { WebhookReceiver } from "../helpers/webhook-receiver";
 import { keepOutput } from "../helpers/process-logs";
+import { suiteDatabaseUrl } from "../helpers/suite";
 
 const DATABASE = `local_webhooks_${process.pid}`;
 const HOLDER = { id: 820_001, username: "local_hooks" };
@@ -28,7 +29,7 @@ let output = "";
 const consoles: BotConsole[] = [];
 
 const serverUrl = (database: string) => {
-  const url = new URL(inject("databaseUrl"));
+  const url = new URL(suiteDatabaseUrl());
   url.pathname = `/${database}`;
   return url.toString();
 };

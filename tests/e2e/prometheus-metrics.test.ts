@@ -5,7 +5,7 @@
 // dashboard overview's (its own reads). promtool checks what every process serves.
 import { fork, type ChildProcess } from "node:child_process";
 import path from "node:path";
-import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { projectRoot } from "@/lib/config/env";
 import { readOrderMetrics } from "@/lib/dashboard/sql/read-order-metrics";
 import { readWalletLiability } from "@/lib/dashboard/read-wallet-liability";
@@ -26,6 +26,7 @@ import {
   TEST_METRICS_TOKEN,
   type RunningPrometheus,
 } from "../helpers/prometheus";
+import { suiteDatabaseUrl } from "../helpers/suite";
 
 useCleanDatabase();
 
@@ -38,7 +39,7 @@ const missing = !prometheusBinary ? "prometheus" : !promtoolBinary ? "promtool" 
 /** A script of the service as a process, with its output kept; resolves with the metrics port it logs. */
 async function startWithMetricsPort(script: string, env: Record<string, string>): Promise<number> {
   const child = fork(path.join(projectRoot, "scripts", script), [], {
-    env: { ...process.env, ...TEST_ENV, DATABASE_URL: inject("databaseUrl"), ...env },
+    env: { ...process.env, ...TEST_ENV, DATABASE_URL: suiteDatabaseUrl(), ...env },
     execArgv: ["--import", "tsx"],
     stdio: ["ignore", "pipe", "pipe", "ipc"],
   });
@@ -83,7 +84,7 @@ beforeAll(async () => {
   if (missing) return;
   web = await startServer({
     ...TEST_ENV,
-    DATABASE_URL: inject("databaseUrl"),
+    DATABASE_URL: suiteDatabaseUrl(),
     SERVE_DASHBOARD: "0",
     METRICS_TOKEN: TEST_METRICS_TOKEN,
     // Two failed authentications a minute per network, counted apart from the suite's other servers.

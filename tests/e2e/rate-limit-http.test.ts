@@ -2,7 +2,7 @@
 // several instances behind a load balancer do), with the documented limits: 10 per rolling second and
 // 80 per rolling minute per key. Redis sits behind a TCP proxy so a test can take it away.
 import type { ChildProcess } from "node:child_process";
-import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { closePool } from "@/lib/db/pool";
 import { setSwitch } from "@/lib/settings/set-switch";
 import { seedDemoCatalog } from "@/lib/seed/seed-demo-data";
@@ -15,6 +15,7 @@ import { startServer } from "../setup/global-setup";
 import { Redis } from "ioredis";
 import { keyLimitIdentifier } from "@/lib/ratelimit/key-limit-identifier";
 import { TEST_ENV } from "../setup/test-env";
+import { suiteDatabaseUrl } from "../helpers/suite";
 
 const redisUrl = process.env.REDIS_URL;
 if (!redisUrl) console.warn("SKIPPED: tests/e2e/rate-limit-http.test.ts needs REDIS_URL (a real Redis); it is not set");
@@ -33,7 +34,7 @@ describe.skipIf(!redisUrl)("rate limits and switches across two app processes on
     proxy = await startTcpProxy({ host: target.hostname, port: Number(target.port || 6379) });
     const env = {
       ...TEST_ENV,
-      DATABASE_URL: inject("databaseUrl"),
+      DATABASE_URL: suiteDatabaseUrl(),
       // The same database number as REDIS_URL, so the test reads what the servers wrote.
       REDIS_URL: `redis://127.0.0.1:${proxy.port}${target.pathname}`,
       RATE_LIMIT_PREFIX: prefix,

@@ -1,7 +1,7 @@
 // Every request to the web process leaves one JSON log line an operator can find by the request's
 // id: the id the client sent in X-Request-Id (or a new one, given back in the answer), the route's
 // pattern, the status, the latency, the account and the key's display prefix, never the key.
-import { describe, expect, inject, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { randomUUID } from "node:crypto";
 import { api } from "../helpers/api";
 import { createAccount } from "../helpers/fixtures";
@@ -12,6 +12,7 @@ import path from "node:path";
 import { projectRoot } from "@/lib/config/env";
 import { startNextServer } from "../helpers/next-start";
 import { TEST_ENV } from "../setup/test-env";
+import { suiteDatabaseUrl, suiteServerLogFile } from "../helpers/suite";
 
 useCleanDatabase();
 
@@ -21,9 +22,7 @@ async function requestLine(requestId: string): Promise<Record<string, unknown>> 
   await expect
     .poll(
       () => {
-        found = jsonLogLines(inject("serverLogFile")).find(
-          (line) => line.reqId === requestId && line.msg === "request",
-        );
+        found = jsonLogLines(suiteServerLogFile()).find((line) => line.reqId === requestId && line.msg === "request");
         return found !== undefined;
       },
       { timeout: 20_000, interval: 100, message: `a request line with reqId ${requestId}` },
@@ -58,7 +57,7 @@ describe("the request log", () => {
     expect(text).not.toContain(account.key);
     expect(text).not.toContain("no-such-order");
     // Exactly one line for the request.
-    const lines = jsonLogLines(inject("serverLogFile")).filter((entry) => entry.reqId === requestId);
+    const lines = jsonLogLines(suiteServerLogFile()).filter((entry) => entry.reqId === requestId);
     expect(lines).toHaveLength(1);
   });
 
@@ -84,7 +83,7 @@ describe("the request log", () => {
     expect(answer.status).toBe(404);
     expect(answer.headers.get("x-request-id")).toBe(requestId);
     // With a Next build the lean host hands the path to Next (logged at debug); without one it answers itself.
-    const served = jsonLogLines(inject("serverLogFile")).find((line) => line.reqId === requestId);
+    const served = jsonLogLines(suiteServerLogFile()).find((line) => line.reqId === requestId);
     if (served) expect(JSON.stringify(served)).not.toContain("secret-looking");
   });
 
@@ -93,7 +92,7 @@ describe("the request log", () => {
       console.warn("SKIPPED: the request log under next start needs a Next build (.next): run without SKIP_BUILD");
       ctx.skip("no Next build (.next): run without SKIP_BUILD");
     }
-    const server = await startNextServer({ ...TEST_ENV, DATABASE_URL: inject("databaseUrl") });
+    const server = await startNextServer({ ...TEST_ENV, DATABASE_URL: suiteDatabaseUrl() });
     try {
       // The first request after a start may find the peer-address stamp not yet installed (a 503
       // to retry: next-start-first-request.test.ts); this one is not the request under test.

@@ -6,7 +6,7 @@
 import fs from "node:fs";
 import path from "node:path";
 import type { ChildProcess } from "node:child_process";
-import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { projectRoot } from "@/lib/config/env";
 import { closePool } from "@/lib/db/pool";
 import { createAdminUser } from "@/lib/admin-users/create-admin-user";
@@ -18,6 +18,7 @@ import { signInOverHttp, type SignInAnswer } from "../helpers/admin-session";
 import { enableTwoFactor, freshTotpCode, totpCodeAt } from "../helpers/two-factor";
 import { FakeTelegram } from "../helpers/fake-telegram";
 import { startWorkerProcess } from "../helpers/fault-load";
+import { suiteDatabaseUrl } from "../helpers/suite";
 
 const built = fs.existsSync(path.join(projectRoot, ".next", "BUILD_ID"));
 if (!built) console.log("[second-factor lock] skipped: no Next build (.next); run `npm run build` first");
@@ -61,7 +62,7 @@ describe.skipIf(!built)("the per-admin second-factor lock over HTTP", () => {
       TELEGRAM_API_ROOT: fake.apiRoot,
       ADMIN_TELEGRAM_IDS: String(OWNER_CHAT),
     };
-    const databaseUrl = inject("databaseUrl");
+    const databaseUrl = suiteDatabaseUrl();
     server = await startServer({ ...TEST_ENV, DATABASE_URL: databaseUrl, TRUSTED_PROXIES: "127.0.0.1", ...telegram });
     worker = startWorkerProcess({ DATABASE_URL: databaseUrl, ...telegram });
     await worker.ready;

@@ -3,7 +3,7 @@
 // never framed; HSTS and Secure cookies only when a trusted proxy says the client came over HTTPS,
 // never on plain local http.
 import type { ChildProcess } from "node:child_process";
-import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { closePool } from "@/lib/db/pool";
 import { createAdminUser } from "@/lib/admin-users/create-admin-user";
 import { pageContentSecurityPolicy } from "@/lib/http/security-headers";
@@ -14,6 +14,7 @@ import { TEST_ENV } from "../setup/test-env";
 import { startNextServer, type NextServer } from "../helpers/next-start";
 import { signInOverHttp } from "../helpers/admin-session";
 import { enableTwoFactor, freshTotpCode } from "../helpers/two-factor";
+import { suiteDatabaseUrl } from "../helpers/suite";
 
 interface Host {
   name: string;
@@ -72,7 +73,7 @@ function expectApiHeaders(headers: Headers, what: string) {
 
 describe("security headers", () => {
   beforeAll(async () => {
-    const env = { ...TEST_ENV, DATABASE_URL: inject("databaseUrl") };
+    const env = { ...TEST_ENV, DATABASE_URL: suiteDatabaseUrl() };
     // The lean host trusts another proxy only, next start trusts this test's address.
     const [leanServer, started] = await Promise.all([
       startServer({ ...env, TRUSTED_PROXIES: "192.0.2.1" }),

@@ -5,7 +5,7 @@
 import fs from "node:fs";
 import path from "node:path";
 import type { ChildProcess } from "node:child_process";
-import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { projectRoot } from "@/lib/config/env";
 import { closePool } from "@/lib/db/pool";
 import { createAdminUser } from "@/lib/admin-users/create-admin-user";
@@ -14,6 +14,7 @@ import { closeSql, resetDatabase, sql } from "../helpers/db";
 import { createAccount } from "../helpers/fixtures";
 import { startServer } from "../setup/global-setup";
 import { TEST_ENV } from "../setup/test-env";
+import { suiteDatabaseUrl } from "../helpers/suite";
 
 const built = fs.existsSync(path.join(projectRoot, ".next", "BUILD_ID"));
 if (!built)
@@ -56,7 +57,7 @@ describe.skipIf(!built)("a sign-in flood", () => {
     apiKey = (await createAccount({ balanceCents: 1_234 })).key;
     // A server of its own: the throttle's memory is per process, and this one trusts 127.0.0.1 as
     // a proxy so each request can name its client address in X-Forwarded-For.
-    server = await startServer({ ...TEST_ENV, DATABASE_URL: inject("databaseUrl"), TRUSTED_PROXIES: "127.0.0.1" });
+    server = await startServer({ ...TEST_ENV, DATABASE_URL: suiteDatabaseUrl(), TRUSTED_PROXIES: "127.0.0.1" });
     // next-auth's double-submit CSRF token: the cookie and the form field must match.
     const res = await fetch(`${server.baseUrl}/api/auth/csrf`);
     const { csrfToken } = (await res.json()) as { csrfToken: string };

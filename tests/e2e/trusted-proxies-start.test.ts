@@ -2,10 +2,11 @@
 // rather than answering 500 to every request. Both entry points are real processes.
 import { fork } from "node:child_process";
 import path from "node:path";
-import { describe, expect, inject, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { projectRoot } from "@/lib/config/env";
 import { TEST_ENV } from "../setup/test-env";
 import { keepOutput, logMessages } from "../helpers/process-logs";
+import { suiteDatabaseUrl } from "../helpers/suite";
 
 function run(
   script: string,
@@ -31,7 +32,7 @@ function run(
 describe("TRUSTED_PROXIES is validated at start", () => {
   it.each(["serve.ts", "start.ts"])("scripts/%s refuses a bad entry and names it", async (script) => {
     const result = await run(script, {
-      DATABASE_URL: inject("databaseUrl"),
+      DATABASE_URL: suiteDatabaseUrl(),
       PORT: "0",
       HOST: "127.0.0.1",
       SERVE_DASHBOARD: "0",

@@ -6,7 +6,7 @@
 import fs from "node:fs";
 import path from "node:path";
 import type { ChildProcess } from "node:child_process";
-import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { projectRoot } from "@/lib/config/env";
 import { closePool } from "@/lib/db/pool";
 import { createAdminUser } from "@/lib/admin-users/create-admin-user";
@@ -16,6 +16,7 @@ import { startServer } from "../setup/global-setup";
 import { TEST_ENV } from "../setup/test-env";
 import { signInOverHttp, type SignInAnswer } from "../helpers/admin-session";
 import { enableTwoFactor, freshTotpCode, totpCodeAt } from "../helpers/two-factor";
+import { suiteDatabaseUrl } from "../helpers/suite";
 
 const built = fs.existsSync(path.join(projectRoot, ".next", "BUILD_ID"));
 if (!built) console.log("[two-factor sign-in] skipped: no Next build (.next); run `npm run build` first");
@@ -49,7 +50,7 @@ describe.skipIf(!built)("two-factor sign-in", () => {
       "created",
     );
     ({ secret, recoveryCodes } = await enableTwoFactor(EMAIL));
-    server = await startServer({ ...TEST_ENV, DATABASE_URL: inject("databaseUrl"), TRUSTED_PROXIES: "127.0.0.1" });
+    server = await startServer({ ...TEST_ENV, DATABASE_URL: suiteDatabaseUrl(), TRUSTED_PROXIES: "127.0.0.1" });
   });
   afterAll(async () => {
     server?.child.kill("SIGKILL");

@@ -8,7 +8,7 @@
 // under load).
 import { fork, type ChildProcess } from "node:child_process";
 import path from "node:path";
-import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { projectRoot } from "@/lib/config/env";
 import { sendTestEvent } from "@/lib/webhooks/send-test-event";
 import { api } from "../helpers/api";
@@ -20,6 +20,7 @@ import { addEndpoint } from "../helpers/webhooks";
 import { TEST_ENV } from "../setup/test-env";
 import { useCleanDatabase } from "../helpers/clean-database";
 import { keepOutput } from "../helpers/process-logs";
+import { suiteDatabaseUrl } from "../helpers/suite";
 
 const ORDERS = 30;
 let worker: ChildProcess | undefined;
@@ -55,7 +56,7 @@ describe("webhook fairness between accounts", () => {
     for (let i = 0; i < 5; i++) deadEndpoints.push((await addEndpoint(b.accountId, `${dead.url}/${i}`)).endpointId);
 
     worker = fork(path.join(projectRoot, "scripts", "worker.ts"), [], {
-      env: { ...process.env, ...TEST_ENV, DATABASE_URL: inject("databaseUrl"), WEBHOOKS_ALLOW_PRIVATE: "1" },
+      env: { ...process.env, ...TEST_ENV, DATABASE_URL: suiteDatabaseUrl(), WEBHOOKS_ALLOW_PRIVATE: "1" },
       execArgv: ["--import", "tsx"],
       stdio: ["ignore", "pipe", "pipe", "ipc"],
     });

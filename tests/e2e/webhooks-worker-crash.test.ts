@@ -3,7 +3,7 @@
 // each delivery verifies with the endpoint's secret.
 import { fork, type ChildProcess } from "node:child_process";
 import path from "node:path";
-import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { Webhook } from "standardwebhooks";
 import { projectRoot } from "@/lib/config/env";
 import { sql } from "../helpers/db";
@@ -13,6 +13,7 @@ import { addEndpoint, recordEvent, deliveredCount } from "../helpers/webhooks";
 import { TEST_ENV } from "../setup/test-env";
 import { useCleanDatabase } from "../helpers/clean-database";
 import { keepOutput } from "../helpers/process-logs";
+import { suiteDatabaseUrl } from "../helpers/suite";
 
 const started: ChildProcess[] = [];
 let receiver: WebhookReceiver;
@@ -22,7 +23,7 @@ function startWorkerProcess(): ChildProcess {
     env: {
       ...process.env,
       ...TEST_ENV,
-      DATABASE_URL: inject("databaseUrl"),
+      DATABASE_URL: suiteDatabaseUrl(),
       WORKER_SWEEP_MS: "500",
       WORKER_CONCURRENCY: "5",
       WEBHOOKS_ALLOW_PRIVATE: "1",

@@ -2,7 +2,7 @@
 // reaches a terminal state exactly once, with no second delivery and no second refund.
 import { fork, type ChildProcess } from "node:child_process";
 import path from "node:path";
-import { afterAll, describe, expect, inject, it } from "vitest";
+import { afterAll, describe, expect, it } from "vitest";
 import { projectRoot } from "@/lib/config/env";
 import { sql, sqlRow } from "../helpers/db";
 import { createAccount } from "../helpers/fixtures";
@@ -10,12 +10,13 @@ import { expectBooksBalance, newTrxid, order } from "../helpers/orders";
 import { TEST_ENV } from "../setup/test-env";
 import { useCleanDatabase } from "../helpers/clean-database";
 import { keepOutput } from "../helpers/process-logs";
+import { suiteDatabaseUrl } from "../helpers/suite";
 
 const started: ChildProcess[] = [];
 
 function startWorkerProcess(env: Record<string, string>): ChildProcess {
   const child = fork(path.join(projectRoot, "scripts", "worker.ts"), [], {
-    env: { ...process.env, ...TEST_ENV, DATABASE_URL: inject("databaseUrl"), WORKER_SWEEP_MS: "500", ...env },
+    env: { ...process.env, ...TEST_ENV, DATABASE_URL: suiteDatabaseUrl(), WORKER_SWEEP_MS: "500", ...env },
     execArgv: ["--import", "tsx"],
     stdio: ["ignore", "pipe", "pipe", "ipc"],
   });

@@ -1,5 +1,5 @@
-import { inject } from "vitest";
 import { readAnswer, type ApiResult } from "./read-answer";
+import { suiteBaseUrl } from "./suite";
 
 export interface ApiCall {
   method?: string;
@@ -15,7 +15,7 @@ export interface ApiCall {
 export type { ApiResult } from "./read-answer";
 
 export function baseUrl(): string {
-  return inject("baseUrl");
+  return suiteBaseUrl();
 }
 
 /** The method, headers and body `api` sends for a call. */

@@ -2,11 +2,12 @@
 // through a local Bot API, as the service does, and a way to know that it has sent every notice
 // queued so far, read from what the chats received rather than from the job queue.
 import crypto from "node:crypto";
-import { expect, inject } from "vitest";
+import { expect } from "vitest";
 import { getPrisma } from "@/lib/db/prisma";
 import { addNotifyOwnersJob } from "@/lib/telegram/sql/add-notify-owners-job";
 import type { FakeTelegram } from "./fake-telegram";
 import { startWorkerProcess } from "./fault-load";
+import { suiteDatabaseUrl } from "./suite";
 
 export interface NoticeWorker {
   /** The texts `chat` received, without allSent's markers. */
@@ -27,7 +28,7 @@ export interface NoticeWorker {
  */
 export async function startNoticeWorker(fake: FakeTelegram, ownerChat: number): Promise<NoticeWorker> {
   const worker = startWorkerProcess({
-    DATABASE_URL: inject("databaseUrl"),
+    DATABASE_URL: suiteDatabaseUrl(),
     TELEGRAM_BOT_TOKEN: fake.token,
     TELEGRAM_API_ROOT: fake.apiRoot,
     ADMIN_TELEGRAM_IDS: String(ownerChat),

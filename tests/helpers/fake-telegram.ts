@@ -14,7 +14,6 @@ import type http from "node:http";
 import path from "node:path";
 import type { Telegraf } from "telegraf";
 import type { Update } from "telegraf/types";
-import { inject } from "vitest";
 import { createBot, type CreateBotOptions } from "@/bot";
 import { LocalBotApi, type ApiAnswer, type LocalUser, type RecordedCall as LocalCall } from "@/bot/local-bot-api";
 import { projectRoot } from "@/lib/config/env";
@@ -22,6 +21,7 @@ import { startServer } from "../setup/global-setup";
 import { TEST_ENV } from "../setup/test-env";
 import type { BotContext } from "@/bot/context";
 import { keepOutput } from "./process-logs";
+import { suiteDatabaseUrl } from "./suite";
 
 export { buttonsOf, plain } from "@/bot/local-bot-api";
 export type FakeUser = LocalUser;
@@ -407,7 +407,7 @@ export async function startWebhookBot(
   const secret = crypto.randomBytes(24).toString("base64url");
   const env = {
     ...TEST_ENV,
-    DATABASE_URL: inject("databaseUrl"),
+    DATABASE_URL: suiteDatabaseUrl(),
     SERVE_DASHBOARD: "0",
     TELEGRAM_BOT_TOKEN: fake.token,
     TELEGRAM_API_ROOT: fake.apiRoot,

@@ -1,8 +1,8 @@
 // A worker in the test's own process, on the suite's database, that delivers webhooks to receivers
 // on 127.0.0.1 over http (the development switch WEBHOOKS_ALLOW_PRIVATE=1) and logs nothing.
-import { inject } from "vitest";
 import { loadEnv } from "@/lib/config/env";
 import { startWorker, type RunningWorker } from "@/lib/fulfilment/sql/run-worker";
+import { suiteDatabaseUrl } from "./suite";
 
 type WorkerOptions = Omit<Parameters<typeof startWorker>[0], "connectionString" | "config">;
 
@@ -12,7 +12,7 @@ export function startLocalWebhooksWorker(
 ): Promise<RunningWorker> {
   const { env, ...rest } = options;
   return startWorker({
-    connectionString: inject("databaseUrl"),
+    connectionString: suiteDatabaseUrl(),
     log: () => undefined,
     ...rest,
     config: loadEnv({ ...process.env, ...env, WEBHOOKS_ALLOW_PRIVATE: "1" }),

@@ -1,7 +1,7 @@
 // What the processes of the suite write: every process a test starts has its stdout and stderr kept
 // in a file of .data/test-logs (emptied when a run starts), and the test files' own lines (lib/ code
 // run in-process) go there too (tests/setup/per-file.ts). Tests read request lines from them, and
-// the last file of every run scans them all for API keys and secrets (tests/zz-logs/no-secrets-in-logs.test.ts).
+// the last file of every run scans them all for API keys and secrets (tests/reliability/no-secrets-in-logs.test.ts).
 import type { ChildProcess } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";

@@ -4,10 +4,10 @@
 import { spawn } from "node:child_process";
 import path from "node:path";
 import pg from "pg";
-import { inject } from "vitest";
 import { projectRoot } from "@/lib/config/env";
 import { MIN_PRODUCTION_SECRET_LENGTH } from "@/lib/config/secrets";
 import { keepOutput } from "./process-logs";
+import { suiteDatabaseUrl } from "./suite";
 
 /** Runs `fn` with a client on the database at `url`. */
 export async function onDatabase<T>(url: string, fn: (client: pg.Client) => Promise<T>): Promise<T> {
@@ -21,7 +21,7 @@ export async function onDatabase<T>(url: string, fn: (client: pg.Client) => Prom
 }
 
 function databaseUrlNamed(name: string): string {
-  const url = new URL(inject("databaseUrl"));
+  const url = new URL(suiteDatabaseUrl());
   url.pathname = `/${name}`;
   return url.toString();
 }

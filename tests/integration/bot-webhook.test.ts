@@ -5,7 +5,7 @@
 import { fork } from "node:child_process";
 import path from "node:path";
 import { Telegraf } from "telegraf";
-import { describe, expect, inject, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { projectRoot } from "@/lib/config/env";
 import { createTelegramWebhookHandler, requireWebhookSecret, webhookUrlFor } from "@/bot/webhook";
 import type { BotContext } from "@/bot/context";
@@ -15,6 +15,7 @@ import { sqlRow } from "../helpers/db";
 import type { FakeUser } from "../helpers/fake-telegram";
 import { TEST_ENV } from "../setup/test-env";
 import { keepOutput } from "../helpers/process-logs";
+import { suiteDatabaseUrl } from "../helpers/suite";
 
 const MALLORY: FakeUser = { id: 4_300_000_001, first_name: "Mallory", username: "mallory" };
 
@@ -118,7 +119,7 @@ describe("the mode switch and the command", () => {
 
   it("npm run bot refuses to poll while TELEGRAM_WEBHOOK_SECRET is set, and leaves the webhook alone", async () => {
     const mark = harness.fake.calls.length;
-    const result = await runScript("bot.ts", [], { ...env(), DATABASE_URL: inject("databaseUrl") });
+    const result = await runScript("bot.ts", [], { ...env(), DATABASE_URL: suiteDatabaseUrl() });
     expect(result.code).toBe(1);
     expect(result.output).toContain("TELEGRAM_WEBHOOK_SECRET is set: updates arrive by webhook");
     expect(harness.fake.calls.slice(mark)).toEqual([]);
@@ -141,7 +142,7 @@ describe("the mode switch and the command", () => {
     const result = await runScript("serve.ts", [], {
       ...env(),
       TELEGRAM_WEBHOOK_SECRET: "guessable",
-      DATABASE_URL: inject("databaseUrl"),
+      DATABASE_URL: suiteDatabaseUrl(),
       PORT: "0",
       HOST: "127.0.0.1",
       SERVE_DASHBOARD: "0",

@@ -1,6 +1,5 @@
 import net from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { inject } from "vitest";
 import { applyMigrations } from "@/lib/db/migrate";
 import { closePool } from "@/lib/db/pool";
 import { seedDemoData, DEMO_CREDIT_CENTS } from "@/lib/seed/seed-demo-data";
@@ -10,6 +9,7 @@ import { api } from "../helpers/api";
 import { closeSql, resetDatabase, sql, sqlRow, firstOf } from "../helpers/db";
 import { startServer } from "../setup/global-setup";
 import { TEST_ENV } from "../setup/test-env";
+import { suiteBaseUrl, suiteDatabaseUrl } from "../helpers/suite";
 
 beforeAll(resetDatabase);
 afterAll(async () => {
@@ -25,7 +25,7 @@ describe("GET /healthz", () => {
   });
 
   it("answers a load balancer's HTTP/1.0 health check, which carries no Host header", async () => {
-    const { port } = new URL(inject("baseUrl"));
+    const { port } = new URL(suiteBaseUrl());
     const answer = await new Promise<string>((resolve, reject) => {
       let text = "";
       const socket = net.connect(Number(port), "127.0.0.1", () => socket.write("GET /healthz HTTP/1.0\r\n\r\n"));
@@ -55,7 +55,7 @@ describe("GET /healthz", () => {
 
 describe("migrations", () => {
   it("applying them again changes nothing", async () => {
-    expect(await applyMigrations(inject("databaseUrl"))).toEqual([]);
+    expect(await applyMigrations(suiteDatabaseUrl())).toEqual([]);
   });
 });
 

@@ -2,7 +2,7 @@
 // dashboard's import function, a client buys them over the API, a real worker delivers them, and the
 // invoice carries the same bytes. Only an exact repeat is a duplicate; a code differing in case is
 // another code.
-import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { getPrisma } from "@/lib/db/prisma";
 import { importInventoryCodes } from "@/lib/catalog/import-inventory-codes";
 import { startWorker, type RunningWorker } from "@/lib/fulfilment/sql/run-worker";
@@ -11,6 +11,7 @@ import { sqlRow } from "../helpers/db";
 import { createAccount } from "../helpers/fixtures";
 import { expectBooksBalance, newTrxid, order } from "../helpers/orders";
 import { useCleanDatabase } from "../helpers/clean-database";
+import { suiteDatabaseUrl } from "../helpers/suite";
 
 const ADMIN = "admin:ops@example.com";
 // Mixed case, a case-only twin, and non-ASCII letters whose case or normal form a careless
@@ -29,7 +30,7 @@ beforeAll(async () => {
       data: { catalogId: "SVCGCCASE", lineId: line.id, packName: "Case test card", priceCents: 100 },
     })
   ).id;
-  worker = await startWorker({ connectionString: inject("databaseUrl"), concurrency: 2, log: () => undefined });
+  worker = await startWorker({ connectionString: suiteDatabaseUrl(), concurrency: 2, log: () => undefined });
 });
 afterAll(async () => {
   await worker?.stop();

@@ -136,12 +136,17 @@ describe.each(LANGUAGES)("the $name quickstart", (language) => {
           new RegExp(`^webhook: order\\.completed ${publicId} verified \\(webhook-id evt_[\\w-]+\\)$`),
         );
         expect(lines.filter((line) => line.startsWith("webhook: refused"))).toEqual([]);
-        // The service saw its delivery accepted (the script answers 204 only to a verified one).
-        const [delivery] = await sql<{ status: string }>(
-          `SELECT d.status FROM webhook_deliveries d WHERE d.endpoint_id = $1`,
-          [endpoint.endpointId],
-        );
-        expect(delivery?.status).toBe("delivered");
+        // The service saw its delivery accepted (the script answers 204 only to a verified one). The
+        // worker records that after the answer, which the script sends just before it exits: waited for.
+        await expect
+          .poll(async () => {
+            const [delivery] = await sql<{ status: string }>(
+              `SELECT d.status FROM webhook_deliveries d WHERE d.endpoint_id = $1`,
+              [endpoint.endpointId],
+            );
+            return delivery?.status;
+          })
+          .toBe("delivered");
       } finally {
         await removeWebhookEndpoint({ accountId: demo.accountId, endpointId: endpoint.endpointId, actor: "test" });
       }

@@ -18,7 +18,7 @@ import fs from "node:fs";
 import path from "node:path";
 import { projectRoot } from "@/lib/config/env";
 import type { ChildProcess } from "node:child_process";
-import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startServer } from "../setup/global-setup";
 import { startNextServer } from "../helpers/next-start";
 import { TEST_ENV } from "../setup/test-env";
@@ -28,6 +28,7 @@ import { createAccount, issueTestKey } from "../helpers/fixtures";
 import { expectBooksBalance } from "../helpers/orders";
 import { insertLedgerHistory, parseStatementCsv } from "../helpers/ledger-history";
 import { useCleanDatabase } from "../helpers/clean-database";
+import { suiteDatabaseUrl } from "../helpers/suite";
 
 const ENTRIES = 100_000;
 // Old-generation caps per host: `next start` carries Next's own modules as well.
@@ -61,7 +62,7 @@ beforeAll(async () => {
   });
   const env = (heapMb: number) => ({
     ...TEST_ENV,
-    DATABASE_URL: inject("databaseUrl"),
+    DATABASE_URL: suiteDatabaseUrl(),
     // A quarter of 8: two statements at once.
     PG_POOL_MAX: "8",
     NODE_OPTIONS: `${process.env.NODE_OPTIONS ?? ""} --max-old-space-size=${heapMb}`.trim(),

@@ -5,7 +5,7 @@
 // document refuses (a validating gateway would refuse it), and a malformed request the document
 // would let through. Two servers of its own give the 429 and 503 of the rate limiter.
 import type { ChildProcess } from "node:child_process";
-import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { errorCatalogue, type ErrorKey } from "@/lib/http/errors";
 import { issueApiKey } from "@/lib/accounts/issue-api-key";
 import { setKeySpendingLimit } from "@/lib/accounts/set-key-spending-limit";
@@ -28,6 +28,7 @@ import {
 } from "../helpers/openapi-validator";
 import { startServer } from "../setup/global-setup";
 import { TEST_ENV } from "../setup/test-env";
+import { suiteDatabaseUrl } from "../helpers/suite";
 
 useCleanDatabase();
 
@@ -559,7 +560,7 @@ describe("the rate limiter's answers, on servers of their own", () => {
   let storeDownUrl: string;
 
   beforeAll(async () => {
-    const common = { ...TEST_ENV, DATABASE_URL: inject("databaseUrl"), SERVE_DASHBOARD: "0" };
+    const common = { ...TEST_ENV, DATABASE_URL: suiteDatabaseUrl(), SERVE_DASHBOARD: "0" };
     const closedPort = await findClosedPort();
     const [limited, storeDown] = await Promise.all([
       startServer({ ...common, RATE_LIMIT_KEY_BURST: "2", RATE_LIMIT_KEY_PER_MINUTE: "1000000" }),

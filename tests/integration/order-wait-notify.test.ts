@@ -2,20 +2,21 @@
 // that order (a NOTIFY holds a database-wide lock through its commit, so notifying every
 // settlement serialised them all). No worker runs here: the test settles orders itself.
 import pg from "pg";
-import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { completeOrder, ORDER_FINISHED_CHANNEL, ORDER_WAITER_LOCK_NAMESPACE } from "@/lib/fulfilment/sql/settle-order";
 import { api } from "../helpers/api";
 import { sql, sqlRow } from "../helpers/db";
 import { createAccount } from "../helpers/fixtures";
 import { expectBooksBalance, newTrxid, order } from "../helpers/orders";
 import { useCleanDatabase } from "../helpers/clean-database";
+import { suiteDatabaseUrl } from "../helpers/suite";
 
 let listener: pg.Client;
 const notified: number[] = [];
 
 useCleanDatabase();
 beforeAll(async () => {
-  listener = new pg.Client({ connectionString: inject("databaseUrl") });
+  listener = new pg.Client({ connectionString: suiteDatabaseUrl() });
   await listener.connect();
   listener.on("notification", (message) => notified.push(Number(message.payload)));
   await listener.query(`LISTEN ${ORDER_FINISHED_CHANNEL}`);
@@ -33,7 +34,8 @@ async function placeOrder(key: string) {
 
 function waiterHolds(orderId: number) {
   return sql(
-    `SELECT count(*)::int AS n FROM pg_locks WHERE locktype = 'advisory' AND classid = $1 AND objid = $2 AND objsubid = 2 AND granted`,
+    `SELECT count(*)::int AS n FROM pg_locks WHERE locktype = 'advisory' AND classid = $1 AND objid = $2 AND objsubid = 2 AND granted
+        AND database = (SELECT oid FROM pg_database WHERE datname = current_database())`,
     [ORDER_WAITER_LOCK_NAMESPACE, orderId],
   ).then((rows) => rows[0]!.n);
 }
@@ -65,7 +67,7 @@ describe("GET /orders/:id?wait and the settlement's notification", () => {
     const account = await createAccount({ balanceCents: 1000 });
     const placed = await placeOrder(account.key);
     // A settlement's part, by hand: the exclusive try succeeded (nobody waited yet), commit pending.
-    const settling = new pg.Client({ connectionString: inject("databaseUrl") });
+    const settling = new pg.Client({ connectionString: suiteDatabaseUrl() });
     await settling.connect();
     try {
       await settling.query("BEGIN");
@@ -86,7 +88,8 @@ describe("GET /orders/:id?wait and the settlement's notification", () => {
           async () =>
             (
               await sqlRow(
-                `SELECT count(*)::int AS n FROM pg_locks WHERE locktype = 'advisory' AND classid = $1 AND objid = $2 AND NOT granted`,
+                `SELECT count(*)::int AS n FROM pg_locks WHERE locktype = 'advisory' AND classid = $1 AND objid = $2 AND NOT granted
+                  AND database = (SELECT oid FROM pg_database WHERE datname = current_database())`,
                 [ORDER_WAITER_LOCK_NAMESPACE, placed.id],
               )
             ).n,

@@ -3,7 +3,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startWorker, type RunningWorker } from "@/lib/fulfilment/sql/run-worker";
 import { cancelAndRefundOrder, completeOrder } from "@/lib/fulfilment/sql/settle-order";
-import { inject } from "vitest";
 import { api } from "../helpers/api";
 import { sql, sqlRow } from "../helpers/db";
 import { createAccount } from "../helpers/fixtures";
@@ -13,6 +12,7 @@ import { loadEnv } from "@/lib/config/env";
 import { issueApiKey } from "@/lib/accounts/issue-api-key";
 import { creditTestWallet } from "@/lib/wallet/test-wallet";
 import { publicOrderNumber } from "@/lib/orders/public-order-id";
+import { suiteDatabaseUrl } from "../helpers/suite";
 
 let worker: RunningWorker;
 // Short supplier backoff and deadline, so the slow and lost cases settle within a test.
@@ -26,7 +26,7 @@ const config = loadEnv({
 
 useCleanDatabase({ checkBooks: true });
 beforeAll(async () => {
-  worker = await startWorker({ connectionString: inject("databaseUrl"), concurrency: 4, log: () => undefined, config });
+  worker = await startWorker({ connectionString: suiteDatabaseUrl(), concurrency: 4, log: () => undefined, config });
 });
 afterAll(async () => {
   await worker.stop();
@@ -261,7 +261,7 @@ describe("test mode", () => {
 describe("several workers", () => {
   it("two workers racing on the same queue finish every order exactly once", async () => {
     const second = await startWorker({
-      connectionString: inject("databaseUrl"),
+      connectionString: suiteDatabaseUrl(),
       concurrency: 4,
       log: () => undefined,
       config,

@@ -1,7 +1,7 @@
 // Top-up orders fulfilled through the h2h supplier end to end: the API places, the worker calls our
 // real h2h client against a local server that speaks the protocol and misbehaves on request.
 // Every order ends terminal with exactly one delivery at the supplier.
-import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startWorker, type RunningWorker } from "@/lib/fulfilment/sql/run-worker";
 import { api } from "../helpers/api";
 import { sql, sqlRow } from "../helpers/db";
@@ -11,6 +11,7 @@ import { newTrxid, order, storedSupplierRef } from "../helpers/orders";
 import { routeLineTo, upsertSupplier } from "../helpers/suppliers";
 import { useCleanDatabase } from "../helpers/clean-database";
 import { loadEnv } from "@/lib/config/env";
+import { suiteDatabaseUrl } from "../helpers/suite";
 
 let supplier: FakeH2hSupplier;
 let worker: RunningWorker;
@@ -31,7 +32,7 @@ beforeAll(async () => {
   });
   await routeLineTo("br", await upsertSupplier("h2h", "h2h"));
   key = (await createAccount({ balanceCents: 100_000 })).key;
-  worker = await startWorker({ connectionString: inject("databaseUrl"), concurrency: 4, log: () => undefined, config });
+  worker = await startWorker({ connectionString: suiteDatabaseUrl(), concurrency: 4, log: () => undefined, config });
 });
 afterAll(async () => {
   await worker.stop();

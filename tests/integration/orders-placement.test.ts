@@ -25,7 +25,8 @@ async function balanceCents(accountId: number) {
 async function waitForInsertBlocked(): Promise<void> {
   for (const deadline = Date.now() + 30_000; Date.now() < deadline;) {
     const waiting = await sql(
-      `SELECT 1 FROM pg_stat_activity WHERE wait_event_type = 'Lock' AND query LIKE '%place_order(%'`,
+      `SELECT 1 FROM pg_stat_activity
+        WHERE datname = current_database() AND wait_event_type = 'Lock' AND query LIKE '%place_order(%'`,
     );
     if (waiting.length > 0) return;
     await new Promise((resolve) => setTimeout(resolve, 20));

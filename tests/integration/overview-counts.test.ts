@@ -7,7 +7,7 @@
 // hours with orders, and so does a recount; a database of its own whose orders predate the trigger
 // gets their counts when the migrate command creates it.
 import pg from "pg";
-import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { loadEnv, pointAtDatabase } from "@/lib/config/env";
 import { startWorker, type RunningWorker } from "@/lib/fulfilment/sql/run-worker";
 import { settleFlaggedOrder } from "@/lib/dashboard/settle-flagged-order";
@@ -20,6 +20,7 @@ import { newTrxid, order } from "../helpers/orders";
 import { useCleanDatabase } from "../helpers/clean-database";
 import { expectMarginsMatchReference, expectMatchesReference } from "../helpers/order-metrics-reference";
 import { upsertSupplier } from "../helpers/suppliers";
+import { suiteDatabaseUrl } from "../helpers/suite";
 
 // Short supplier deadline, so that never-settling top-ups are flagged for an admin within the test.
 const config = loadEnv({
@@ -154,7 +155,7 @@ describe("the overview's counts, kept as orders change", () => {
 
   it("equal a direct count after the worker completes, refuses and flags orders while more are placed", async () => {
     worker = await startWorker({
-      connectionString: inject("databaseUrl"),
+      connectionString: suiteDatabaseUrl(),
       concurrency: 4,
       sweepIntervalMs: 200,
       log: () => undefined,
@@ -213,7 +214,7 @@ describe("the overview's counts, kept as orders change", () => {
   it("are counted from the orders once when the trigger first comes to a database that has orders", async () => {
     // A database from before the counts, of its own (the suite's keeps its triggers): no trigger, no
     // counts, and this file's orders, copied as they are; a few of them still with the worker.
-    const suite = new URL(inject("databaseUrl"));
+    const suite = new URL(suiteDatabaseUrl());
     const name = `${suite.pathname.slice(1)}_ov_old_${process.pid}`;
     const oldUrl = Object.assign(new URL(suite), { pathname: `/${name}` }).toString();
     const admin = new pg.Client({ connectionString: suite.toString() });
@@ -256,7 +257,7 @@ describe("the overview's counts, kept as orders change", () => {
       expect(await expectExact("after a second migrate")).toBeGreaterThan(40);
     } finally {
       await closeSql();
-      pointAtDatabase(inject("databaseUrl"));
+      pointAtDatabase(suiteDatabaseUrl());
       await old.end().catch(() => undefined);
       await admin.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`);
       await admin.end();

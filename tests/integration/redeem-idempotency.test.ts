@@ -4,7 +4,7 @@
 // A web server of its own talks to the real h2h client against a local supplier over HTTP, which
 // counts the redeem calls it receives. Verify calls are not idempotent: each one asks again.
 import type { ChildProcess } from "node:child_process";
-import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { api as apiAt, type ApiResult } from "../helpers/api";
 import { sql, sqlRow } from "../helpers/db";
 import { createAccount, issueTestKey } from "../helpers/fixtures";
@@ -12,6 +12,7 @@ import { startFakeH2hSupplier, type FakeH2hSupplier } from "../helpers/fake-h2h-
 import { startServer } from "../setup/global-setup";
 import { TEST_ENV } from "../setup/test-env";
 import { useCleanDatabase } from "../helpers/clean-database";
+import { suiteDatabaseUrl } from "../helpers/suite";
 
 let supplier: FakeH2hSupplier;
 let server: ChildProcess;
@@ -24,7 +25,7 @@ beforeAll(async () => {
   supplier = await startFakeH2hSupplier({ partnerId: "p-rdm", secret: "s-rdm" });
   const started = await startServer({
     ...TEST_ENV,
-    DATABASE_URL: inject("databaseUrl"),
+    DATABASE_URL: suiteDatabaseUrl(),
     SERVE_DASHBOARD: "0",
     SUPPLIER: "h2h",
     H2H_BASE_URL: supplier.baseUrl,

@@ -3,8 +3,9 @@
 import fs from "node:fs";
 import path from "node:path";
 import pg from "pg";
-import { afterAll, beforeAll, expect, inject, it } from "vitest";
+import { afterAll, beforeAll, expect, it } from "vitest";
 import { projectRoot } from "@/lib/config/env";
+import { suiteDatabaseUrl } from "../helpers/suite";
 
 const MIGRATION = path.join(
   projectRoot,
@@ -17,7 +18,7 @@ const SCHEMA = `migration_test_${process.pid}`;
 let client: pg.Client;
 
 beforeAll(async () => {
-  client = new pg.Client({ connectionString: inject("databaseUrl") });
+  client = new pg.Client({ connectionString: suiteDatabaseUrl() });
   await client.connect();
   await client.query(`CREATE SCHEMA ${SCHEMA}`);
   await client.query(`SET search_path TO ${SCHEMA}`);

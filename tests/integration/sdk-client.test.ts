@@ -4,7 +4,7 @@
 import http from "node:http";
 import type { AddressInfo } from "node:net";
 import type { ChildProcess } from "node:child_process";
-import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startWorker, type RunningWorker } from "@/lib/fulfilment/sql/run-worker";
 import { servedOpenApiJson } from "@/lib/openapi/render-sdk-types";
 import { createClient, TopupApiError, type TopupClient } from "../../sdk/src/index";
@@ -15,12 +15,13 @@ import { newTrxid } from "../helpers/orders";
 import { startServer } from "../setup/global-setup";
 import { TEST_ENV } from "../setup/test-env";
 import { useCleanDatabase } from "../helpers/clean-database";
+import { suiteDatabaseUrl } from "../helpers/suite";
 
 let worker: RunningWorker;
 
 useCleanDatabase({ checkBooks: true });
 beforeAll(async () => {
-  worker = await startWorker({ connectionString: inject("databaseUrl"), concurrency: 4, log: () => undefined });
+  worker = await startWorker({ connectionString: suiteDatabaseUrl(), concurrency: 4, log: () => undefined });
 });
 afterAll(async () => {
   await worker.stop();
@@ -164,7 +165,7 @@ describe("the per-key rate limit, on a server with the real limits (10 a second,
   beforeAll(async () => {
     limited = await startServer({
       ...TEST_ENV,
-      DATABASE_URL: inject("databaseUrl"),
+      DATABASE_URL: suiteDatabaseUrl(),
       RATE_LIMIT_KEY_BURST: "",
       RATE_LIMIT_KEY_PER_MINUTE: "",
       RATE_LIMIT_PREFIX: `rl-sdk-${process.pid}-${Date.now()}`,

@@ -8,13 +8,14 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { promisify } from "node:util";
-import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { projectRoot } from "@/lib/config/env";
 import { seedDemoData } from "@/lib/seed/seed-demo-data";
 import { startWorker, type RunningWorker } from "@/lib/fulfilment/sql/run-worker";
 import { baseUrl } from "../helpers/api";
 import { firstOf, sql } from "../helpers/db";
 import { useCleanDatabase } from "../helpers/clean-database";
+import { suiteDatabaseUrl } from "../helpers/suite";
 
 const run = promisify(execFile);
 let worker: RunningWorker;
@@ -26,7 +27,7 @@ beforeAll(async () => {
   const seeded = await seedDemoData();
   if (!seeded.demoApiKey) throw new Error("the seed made no demo key");
   demo = { accountId: seeded.accountId, key: seeded.demoApiKey };
-  worker = await startWorker({ connectionString: inject("databaseUrl"), concurrency: 2, log: () => undefined });
+  worker = await startWorker({ connectionString: suiteDatabaseUrl(), concurrency: 2, log: () => undefined });
 });
 afterAll(async () => {
   await worker.stop();

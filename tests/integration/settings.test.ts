@@ -1,7 +1,6 @@
 // Runtime settings on the real database: switches and the eligibility rule are written with their
 // audit row in one transaction, read back with who and when, and obeyed by every instance within 2 s.
 import pg from "pg";
-import { inject } from "vitest";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { ZodError } from "zod";
 import { closePool } from "@/lib/db/pool";
@@ -9,6 +8,7 @@ import { createSettingsReader, getRuntimeSettings, isAccountEligible } from "@/l
 import { readEligibilityRuleState, readSwitchStates } from "@/lib/settings/read-switch-states";
 import { setEligibilityRule, setSwitch } from "@/lib/settings/set-switch";
 import { closeSql, resetDatabase, sql, sqlRow } from "../helpers/db";
+import { suiteDatabaseUrl } from "../helpers/suite";
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 /** Extra pools made by tests (a healthy one and a broken one), ended after the file. */
@@ -113,7 +113,7 @@ describe("getRuntimeSettings across instances", () => {
   });
 
   it("keeps serving the last value while the database fails, but not beyond the staleness limit", async () => {
-    const healthy = new pg.Pool({ connectionString: inject("databaseUrl"), max: 1 });
+    const healthy = new pg.Pool({ connectionString: suiteDatabaseUrl(), max: 1 });
     const broken = new pg.Pool({
       connectionString: "postgresql://postgres@127.0.0.1:1/none",
       connectionTimeoutMillis: 500,

@@ -8,11 +8,12 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import pg from "pg";
-import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { projectRoot } from "@/lib/config/env";
 import { applyMigrations, functionsDir, listFunctionFiles, listMigrations } from "@/lib/db/migrate";
 import { snapshotDatabase } from "../helpers/database-snapshot";
 import { definedObjects, repeatedDefinitions } from "../../scripts/sql-definitions";
+import { suiteDatabaseUrl } from "../helpers/suite";
 
 /** The last commit whose migrations still carried the function bodies. */
 const OLD_MAIN = "b81b11e";
@@ -70,7 +71,7 @@ describe("prisma/functions holds each definition once", () => {
 describe("the migrated database", () => {
   let client: pg.Client;
   beforeAll(async () => {
-    client = new pg.Client({ connectionString: inject("databaseUrl") });
+    client = new pg.Client({ connectionString: suiteDatabaseUrl() });
     await client.connect();
   });
   afterAll(() => client.end());
@@ -110,7 +111,7 @@ describe("the migrated database", () => {
 });
 
 describe("upgrading and changing", () => {
-  const base = new URL(inject("databaseUrl"));
+  const base = new URL(suiteDatabaseUrl());
   const scratchNames = ["fresh", "old"].map((kind) => `${base.pathname.slice(1)}_fn_${kind}_${process.pid}`);
   const urlOf = (name: string) => Object.assign(new URL(base), { pathname: `/${name}` }).toString();
   const [freshUrl, oldUrl] = scratchNames.map(urlOf) as [string, string];

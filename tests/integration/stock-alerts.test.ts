@@ -3,7 +3,7 @@
 // above it. Codes are taken by real orders over HTTP and given back by a real upload; the last test
 // leaves the looking to a running worker process, as the service runs.
 import crypto from "node:crypto";
-import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { Telegram } from "telegraf";
 import { alertLowStock } from "@/lib/catalog/alert-low-stock";
 import { importInventoryCodes } from "@/lib/catalog/import-inventory-codes";
@@ -14,6 +14,7 @@ import { createAccount } from "../helpers/fixtures";
 import { newTrxid, order } from "../helpers/orders";
 import { startWorkerProcess } from "../helpers/fault-load";
 import { createLinkedAdmin } from "../helpers/telegram-admins";
+import { suiteDatabaseUrl } from "../helpers/suite";
 
 useCleanDatabase();
 
@@ -113,7 +114,7 @@ describe("low stock alerts", () => {
   it("a running worker process tells them on its own, once per crossing", async () => {
     const { admin, buyer, threshold } = await armAlertAtStock();
     const worker = startWorkerProcess({
-      DATABASE_URL: inject("databaseUrl"),
+      DATABASE_URL: suiteDatabaseUrl(),
       TELEGRAM_BOT_TOKEN: fake.token,
       TELEGRAM_API_ROOT: fake.apiRoot,
       WORKER_SWEEP_MS: "200",

@@ -3,7 +3,7 @@
 // default; README: Configuration). Two web servers of their own talk to a local H2H supplier over
 // HTTP that records every request: one with the default, one with the switch off.
 import type { ChildProcess } from "node:child_process";
-import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { confirmWalletAdjustment } from "@/lib/wallet/confirm-wallet-adjustment";
 import { requestWalletAdjustment } from "@/lib/wallet/request-wallet-adjustment";
 import { api as apiAt, type ApiResult } from "../helpers/api";
@@ -14,6 +14,7 @@ import { newTrxid } from "../helpers/orders";
 import { startServer } from "../setup/global-setup";
 import { TEST_ENV } from "../setup/test-env";
 import { useCleanDatabase } from "../helpers/clean-database";
+import { suiteDatabaseUrl } from "../helpers/suite";
 
 const ADMIN_TELEGRAM_ID = 4242;
 
@@ -28,7 +29,7 @@ beforeAll(async () => {
   supplier = await startFakeH2hSupplier({ partnerId: "p-fund", secret: "s-fund" });
   const common = {
     ...TEST_ENV,
-    DATABASE_URL: inject("databaseUrl"),
+    DATABASE_URL: suiteDatabaseUrl(),
     SERVE_DASHBOARD: "0",
     SUPPLIER: "h2h",
     H2H_BASE_URL: supplier.baseUrl,

@@ -1,13 +1,14 @@
 // The database knows the supplier kinds from the registry (lib/suppliers/kinds/): the migrate command
 // keeps supplier_kinds in step with it, an account of any other kind is refused by the foreign key,
 // and real_supplier_carries() (a live top-up in production) reads whether a kind is real from there.
-import { describe, expect, inject, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { applyMigrations } from "@/lib/db/migrate";
 import { supplierKinds } from "@/lib/suppliers/kinds";
 import { saveSupplierAccount } from "@/lib/suppliers/manage-suppliers";
 import { useCleanDatabase } from "../helpers/clean-database";
 import { sql, sqlRow } from "../helpers/db";
 import { upsertSupplier } from "../helpers/suppliers";
+import { suiteDatabaseUrl } from "../helpers/suite";
 
 useCleanDatabase();
 
@@ -56,11 +57,11 @@ describe("supplier_kinds", () => {
     await upsertSupplier("old-acme", "retired" as "h2h");
     expect(await realSupplierCarries("SVCBR60")).toBe(false);
 
-    await expect(applyMigrations(inject("databaseUrl"))).rejects.toThrow(
+    await expect(applyMigrations(suiteDatabaseUrl())).rejects.toThrow(
       'Supplier kinds no longer declared in lib/suppliers/kinds/ are still used by supplier accounts: "retired" (old-acme).',
     );
     await upsertSupplier("old-acme", "sandbox");
-    expect(await applyMigrations(inject("databaseUrl"))).toEqual([]);
+    expect(await applyMigrations(suiteDatabaseUrl())).toEqual([]);
     expect(await stored()).toEqual(declared());
     expect(await realSupplierCarries("SVCBR60")).toBe(true);
   });

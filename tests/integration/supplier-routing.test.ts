@@ -2,7 +2,7 @@
 // with behaviours of their own, and two fake h2h suppliers over HTTP. Failover on the supplier's own
 // refusals only, an unknown outcome asked about until it is known, never two deliveries, the
 // circuit breaker, pause and resume, and the cost and margin of what was delivered.
-import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { loadEnv } from "@/lib/config/env";
 import { readMargins } from "@/lib/dashboard/sql/read-margins";
 import { startWorker, type RunningWorker } from "@/lib/fulfilment/sql/run-worker";
@@ -20,6 +20,7 @@ import { createAccount } from "../helpers/fixtures";
 import { newTrxid, order } from "../helpers/orders";
 import { upsertSupplier } from "../helpers/suppliers";
 import { createLinkedAdmin } from "../helpers/telegram-admins";
+import { suiteDatabaseUrl } from "../helpers/suite";
 
 let worker: RunningWorker;
 let key: string;
@@ -43,7 +44,7 @@ beforeAll(async () => {
     SUPPLIERS_ALLOW_PRIVATE: "1",
   });
   ({ key, accountId } = await createAccount({ balanceCents: 100_000 }));
-  worker = await startWorker({ connectionString: inject("databaseUrl"), concurrency: 4, log: () => undefined, config });
+  worker = await startWorker({ connectionString: suiteDatabaseUrl(), concurrency: 4, log: () => undefined, config });
 });
 afterAll(async () => {
   await worker?.stop();

@@ -2,7 +2,7 @@
 // over real HTTP fulfilled by the real worker through the sandbox, webhooks to a local receiver.
 // A test key's activity never shows to a live key nor touches live money or stock, and the reverse.
 import type { ChildProcess } from "node:child_process";
-import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { RunningWorker } from "@/lib/fulfilment/sql/run-worker";
 import { startLocalWebhooksWorker } from "../helpers/local-webhooks-worker";
 import { listAccounts } from "@/lib/dashboard/list-accounts";
@@ -19,6 +19,7 @@ import { expectBooksBalance, newTrxid, order } from "../helpers/orders";
 import { WebhookReceiver } from "../helpers/webhook-receiver";
 import { startServer } from "../setup/global-setup";
 import { TEST_ENV } from "../setup/test-env";
+import { suiteDatabaseUrl } from "../helpers/suite";
 
 // The development switch: the receivers are on 127.0.0.1 over http. Set before anything reads the
 // configuration, so the bot's endpoint checks allow them.
@@ -238,7 +239,7 @@ describe("TEST_MODE=0", () => {
   it("refuses test keys with 401 TEST_MODE_OFF and serves live keys as before", async () => {
     server = await startServer({
       ...TEST_ENV,
-      DATABASE_URL: inject("databaseUrl"),
+      DATABASE_URL: suiteDatabaseUrl(),
       SERVE_DASHBOARD: "0",
       TEST_MODE: "0",
     });

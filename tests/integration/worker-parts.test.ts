@@ -5,7 +5,7 @@
 import { randomUUID } from "node:crypto";
 import pg from "pg";
 import { Logger, makeWorkerUtils, parseCronItems, run, type Runner, type WorkerUtils } from "graphile-worker";
-import { afterAll, afterEach, beforeAll, describe, expect, inject, it } from "vitest";
+import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { loadEnv } from "@/lib/config/env";
 import { LIVENESS_NAMESPACE, LivenessLocks } from "@/lib/fulfilment/sql/hold-liveness-locks";
 import { jobGenerations } from "@/lib/fulfilment/sql/run-job-generations";
@@ -15,10 +15,11 @@ import { useCleanDatabase } from "../helpers/clean-database";
 import { sqlRow } from "../helpers/db";
 import { createAccount } from "../helpers/fixtures";
 import { newTrxid, order } from "../helpers/orders";
+import { suiteDatabaseUrl } from "../helpers/suite";
 
 useCleanDatabase();
 
-const connectionString = () => inject("databaseUrl");
+const connectionString = () => suiteDatabaseUrl();
 const quiet = () => undefined;
 const silent = new Logger(() => quiet);
 /** A connection PostgreSQL drops at the end of a test is nothing to report. */
@@ -96,6 +97,7 @@ describe("liveness locks", () => {
     await probe.query(
       `SELECT pg_terminate_backend(pid) FROM pg_locks
         WHERE locktype = 'advisory' AND granted AND objsubid = 2 AND classid = $1::bigint::oid
+          AND database = (SELECT oid FROM pg_database WHERE datname = current_database())
           AND objid = (hashtext($2)::bigint & 4294967295)::oid`,
       [LIVENESS_NAMESPACE, "worker-c"],
     );

@@ -5,7 +5,7 @@
 // behind the first, so the lock's queue decides who is first. Then many orders with a running
 // worker and cancels at every moment. The books balance after each.
 import pg from "pg";
-import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { encryptCode, fingerprintCode } from "@/lib/codes/code-crypto";
 import { fulfilOrder } from "@/lib/fulfilment/sql/fulfil-order";
 import { startWorker } from "@/lib/fulfilment/sql/run-worker";
@@ -14,12 +14,13 @@ import { sql, sqlRow } from "../helpers/db";
 import { createAccount } from "../helpers/fixtures";
 import { expectBooksBalance, newTrxid, order } from "../helpers/orders";
 import { useCleanDatabase } from "../helpers/clean-database";
+import { suiteDatabaseUrl } from "../helpers/suite";
 
 useCleanDatabase();
 
 let holder: pg.Client;
 beforeAll(async () => {
-  holder = new pg.Client({ connectionString: inject("databaseUrl") });
+  holder = new pg.Client({ connectionString: suiteDatabaseUrl() });
   await holder.connect();
   // Enough codes for every key and gift-card order here.
   for (const catalogId of ["SVCGKINDIE", "SVCGC10"]) {
@@ -137,7 +138,7 @@ describe("a cancel racing the worker", () => {
     ]);
 
     const worker = await startWorker({
-      connectionString: inject("databaseUrl"),
+      connectionString: suiteDatabaseUrl(),
       concurrency: 4,
       webhookConcurrency: 0,
       log: () => undefined,

@@ -103,7 +103,8 @@ async function outageUnderLoad(outageMs: number): Promise<void> {
           async () =>
             (
               await db.query(
-                `SELECT count(*)::int AS n FROM pg_locks WHERE locktype = 'advisory' AND classid = 72707002 AND granted`,
+                `SELECT count(*)::int AS n FROM pg_locks WHERE locktype = 'advisory' AND classid = 72707002 AND granted
+                  AND database = (SELECT oid FROM pg_database WHERE datname = current_database())`,
               )
             ).rows[0].n,
           { timeout: 30_000, interval: 250 },

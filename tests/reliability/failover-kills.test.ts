@@ -5,13 +5,14 @@
 // completed order was delivered once, and the books balance.
 import type { ChildProcess } from "node:child_process";
 import pg from "pg";
-import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { useCleanDatabase } from "../helpers/clean-database";
 import { startFakeH2hSupplier, type FakeH2hSupplier } from "../helpers/fake-h2h-supplier";
 import { expectEveryOrderSettledOnce, placeOrdersUntilStopped, sleep, startWorkerProcess } from "../helpers/fault-load";
 import { createAccount } from "../helpers/fixtures";
 import { sql } from "../helpers/db";
 import { upsertSupplier } from "../helpers/suppliers";
+import { suiteBaseUrl, suiteDatabaseUrl } from "../helpers/suite";
 
 const children: ChildProcess[] = [];
 let refusing: FakeH2hSupplier;
@@ -20,7 +21,7 @@ let db: pg.Pool;
 
 useCleanDatabase();
 beforeAll(async () => {
-  db = new pg.Pool({ connectionString: inject("databaseUrl"), max: 2 });
+  db = new pg.Pool({ connectionString: suiteDatabaseUrl(), max: 2 });
   refusing = await startFakeH2hSupplier({ partnerId: "p-refuses", secret: "s-refuses" });
   delivering = await startFakeH2hSupplier({ partnerId: "p-delivers", secret: "s-delivers" });
   for (let i = 0; i < 2000; i++) for (const fake of [refusing, delivering]) fake.addPlayer(`9${i}`, `P${i}`);
@@ -56,7 +57,7 @@ afterAll(async () => {
 
 function startWorker() {
   const worker = startWorkerProcess({
-    DATABASE_URL: inject("databaseUrl"),
+    DATABASE_URL: suiteDatabaseUrl(),
     SUPPLIER_SECRET_REFUSES: "s-refuses",
     // The fake suppliers listen on 127.0.0.1.
     SUPPLIERS_ALLOW_PRIVATE: "1",
@@ -73,7 +74,7 @@ describe("the worker killed in the middle of failovers", () => {
     const { key, accountId } = await createAccount({ balanceCents: 1_000_000 });
     let worker = startWorker();
     await worker.ready;
-    const load = placeOrdersUntilStopped({ baseUrl: inject("baseUrl"), key, prefix: "failover", paceMs: 60 });
+    const load = placeOrdersUntilStopped({ baseUrl: suiteBaseUrl(), key, prefix: "failover", paceMs: 60 });
     for (let kill = 0; kill < 2; kill++) {
       // Killed while deliveries are outstanding at the second supplier, after failovers from the first.
       await expect

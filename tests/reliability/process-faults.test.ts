@@ -5,7 +5,7 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import type { ChildProcess } from "node:child_process";
-import { afterAll, describe, expect, inject, it } from "vitest";
+import { afterAll, describe, expect, it } from "vitest";
 import { applyMigrations } from "@/lib/db/migrate";
 import { startEmbeddedPostgresProcess as startEmbeddedPostgres } from "../helpers/embedded-postgres-process";
 import pg from "pg";
@@ -17,6 +17,7 @@ import { expectBooksBalance, newTrxid } from "../helpers/orders";
 import { startServer } from "../setup/global-setup";
 import { TEST_ENV } from "../setup/test-env";
 import { useCleanDatabase } from "../helpers/clean-database";
+import { suiteDatabaseUrl } from "../helpers/suite";
 
 const children: ChildProcess[] = [];
 useCleanDatabase();
@@ -42,7 +43,7 @@ async function serverOn(databaseUrl: string, pgConnectTimeoutMs = 1000) {
 describe("the web server killed mid-placement", () => {
   it("a client retrying with the same trxids gets exactly one order each", async () => {
     const account = await createAccount({ balanceCents: 1_000_000 });
-    const first = await serverOn(inject("databaseUrl"), 15_000);
+    const first = await serverOn(suiteDatabaseUrl(), 15_000);
     const bodies = Array.from({ length: 40 }, (_, i) => ({
       pid: "SVCBR60",
       trxid: newTrxid(`kill${i}`),
@@ -57,7 +58,7 @@ describe("the web server killed mid-placement", () => {
     const firstAnswers = await Promise.all(inFlight);
     const lost = firstAnswers.filter((a) => a === undefined).length;
 
-    const second = await serverOn(inject("databaseUrl"), 15_000);
+    const second = await serverOn(suiteDatabaseUrl(), 15_000);
     const retried = await Promise.all(bodies.map((body) => api("/orders", { key: account.key, body }, second.baseUrl)));
     for (const answer of retried) {
       expect(answer.status, JSON.stringify(answer.json)).toBe(200);

@@ -7,7 +7,7 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import pg from "pg";
-import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { projectRoot } from "@/lib/config/env";
 import { useCleanDatabase } from "../helpers/clean-database";
 import {
@@ -21,6 +21,7 @@ import { createAccount } from "../helpers/fixtures";
 import { isAlive, processesRunning, processesWithEnv } from "../helpers/processes";
 import { TEST_ENV } from "../setup/test-env";
 import { keepOutput, logMessages } from "../helpers/process-logs";
+import { suiteDatabaseUrl } from "../helpers/suite";
 
 // Also what marks this start's processes: every one of them carries DATA_DIR.
 const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "topup-kills-"));
@@ -32,13 +33,13 @@ let db: pg.Pool;
 useCleanDatabase();
 
 beforeAll(async () => {
-  db = new pg.Pool({ connectionString: inject("databaseUrl"), max: 2 });
+  db = new pg.Pool({ connectionString: suiteDatabaseUrl(), max: 2 });
   start = spawn(process.execPath, ["--import", "tsx", path.join(projectRoot, "scripts", "start.ts")], {
     cwd: projectRoot,
     env: {
       ...process.env,
       ...TEST_ENV,
-      DATABASE_URL: inject("databaseUrl"),
+      DATABASE_URL: suiteDatabaseUrl(),
       DATA_DIR: dataDir,
       PORT: "0",
       HOST: "127.0.0.1",

@@ -5,7 +5,7 @@ import { spawn, spawnSync } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { afterAll, describe, expect, inject, it } from "vitest";
+import { afterAll, describe, expect, it } from "vitest";
 import { projectRoot } from "@/lib/config/env";
 import { freePort } from "../helpers/free-port";
 import { assertNextBuilt } from "../helpers/next-start";
@@ -17,6 +17,7 @@ import {
   resolveSecrets,
 } from "@/lib/config/secrets";
 import { keepOutput } from "../helpers/process-logs";
+import { suiteDatabaseUrl } from "../helpers/suite";
 
 const tempDirs: string[] = [];
 function tempDir(): string {
@@ -33,7 +34,7 @@ function childEnv(env: Record<string, string | undefined>): NodeJS.ProcessEnv {
   return {
     PATH: process.env.PATH,
     HOME: process.env.HOME,
-    DATABASE_URL: inject("databaseUrl"),
+    DATABASE_URL: suiteDatabaseUrl(),
     PORT: "0",
     HOST: "127.0.0.1",
     SERVE_DASHBOARD: "0",

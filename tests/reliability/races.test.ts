@@ -1,7 +1,7 @@
 // Races beyond the orders suite: mixed keys of one account, mixed quantities and lines, and orders
 // racing an admin's credits and debits (through the bot's own confirm path). Afterwards the books
 // balance, no balance went negative, and no code is held by two orders.
-import { describe, expect, inject, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { startWorker } from "@/lib/fulfilment/sql/run-worker";
 import { requestWalletAdjustment } from "@/lib/wallet/request-wallet-adjustment";
 import { confirmWalletAdjustment } from "@/lib/wallet/confirm-wallet-adjustment";
@@ -12,6 +12,7 @@ import { addEndpoint } from "../helpers/webhooks";
 import { createAccount, issueTestKey } from "../helpers/fixtures";
 import { expectBooksBalance, newTrxid, order } from "../helpers/orders";
 import { useCleanDatabase } from "../helpers/clean-database";
+import { suiteDatabaseUrl } from "../helpers/suite";
 
 const ADMIN = 4242;
 
@@ -261,7 +262,7 @@ describe("one wallet, many hands at once", () => {
     // Each charged order was queued for fulfilment: a worker completes it, once; a cancelled one
     // it leaves as it was.
     const worker = await startWorker({
-      connectionString: inject("databaseUrl"),
+      connectionString: suiteDatabaseUrl(),
       concurrency: 4,
       webhookConcurrency: 0,
       log: () => undefined,

@@ -5,7 +5,7 @@
 import type { ChildProcess } from "node:child_process";
 import { Redis } from "ioredis";
 import pg from "pg";
-import { afterAll, describe, expect, inject, it } from "vitest";
+import { afterAll, describe, expect, it } from "vitest";
 import { useCleanDatabase } from "../helpers/clean-database";
 import {
   expectEveryOrderSettledOnce,
@@ -18,6 +18,7 @@ import { createAccount } from "../helpers/fixtures";
 import { hasRedisServer, startOwnRedis } from "../helpers/redis-server";
 import { startServer } from "../setup/global-setup";
 import { TEST_ENV } from "../setup/test-env";
+import { suiteDatabaseUrl } from "../helpers/suite";
 
 const redisServer = hasRedisServer();
 if (!redisServer)
@@ -35,17 +36,17 @@ const OUTAGE_MS = 5_000;
 describe.skipIf(!redisServer)("the rate limiter's Redis killed under load", () => {
   it("answers JSON 503 RATE_LIMIT_UNAVAILABLE at once while it is gone, writes nothing, and comes back by itself", async () => {
     const redis = await startOwnRedis();
-    const db = new pg.Pool({ connectionString: inject("databaseUrl"), max: 2 });
+    const db = new pg.Pool({ connectionString: suiteDatabaseUrl(), max: 2 });
     try {
       const account = await createAccount({ balanceCents: 1_000_000 });
       const server = await startServer({
         ...TEST_ENV,
-        DATABASE_URL: inject("databaseUrl"),
+        DATABASE_URL: suiteDatabaseUrl(),
         REDIS_URL: redis.url,
         SERVE_DASHBOARD: "0",
       });
       children.push(server.child);
-      const worker = startWorkerProcess({ DATABASE_URL: inject("databaseUrl"), SANDBOX_LATENCY_MS: "100" });
+      const worker = startWorkerProcess({ DATABASE_URL: suiteDatabaseUrl(), SANDBOX_LATENCY_MS: "100" });
       children.push(worker.child);
       await worker.ready;
 

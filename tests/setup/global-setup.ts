@@ -1,8 +1,10 @@
-// Once per `npm test`: a clean, migrated database (DATABASE_URL, or an embedded PostgreSQL kept
-// apart from the development one) and the real web server on a free port, over real HTTP.
+// Once per `npm test`: for each vitest worker a clean, migrated database (DATABASE_URL and databases
+// named after it, or an embedded PostgreSQL kept apart from the development one) and the real web
+// server on a free port over real HTTP, so files running at once never share rows or a server.
 import { fork, type ChildProcess } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
+import pg from "pg";
 import type { TestProject } from "vitest/node";
 import { startEmbeddedPostgresProcess } from "../helpers/embedded-postgres-process";
 import { applyMigrations } from "../../lib/db/migrate";
@@ -14,7 +16,7 @@ import { keepOutput, resetTestLogs, TEST_LOG_DIR } from "../helpers/process-logs
 // Embedded PostgreSQL runs in a child process: loading it here would install exit hooks that turn
 // vitest's failing exit code into 0.
 let embedded: Awaited<ReturnType<typeof startEmbeddedPostgresProcess>> | undefined;
-let server: ChildProcess | undefined;
+let servers: ChildProcess[] = [];
 
 /** A web process (scripts/serve.ts) on a free port; its output is kept in `logFile` (tests/helpers/process-logs.ts). */
 export async function startServer(
@@ -43,7 +45,7 @@ export default async function setup(project: TestProject) {
   let databaseUrl = process.env.DATABASE_URL;
   if (databaseUrl) {
     console.log(
-      `[tests] using DATABASE_URL (${databaseUrl.replace(/\/\/[^@]*@/, "//***@")}); its public schema is reset`,
+      `[tests] using DATABASE_URL (${databaseUrl.replace(/\/\/[^@]*@/, "//***@")}); its public schema is reset, and so are those of the other workers' databases beside it`,
     );
   } else {
     console.log("[tests] DATABASE_URL is not set: using an embedded PostgreSQL under .data/test");
@@ -57,27 +59,69 @@ export default async function setup(project: TestProject) {
   if (process.env.REDIS_URL) console.log(`[tests] REDIS_URL is set: Redis tests run against ${process.env.REDIS_URL}`);
   else console.log("[tests] REDIS_URL is not set: Redis-specific tests will say they are skipped");
 
-  await resetSchema(databaseUrl);
-  await applyMigrations(databaseUrl);
-
-  const started = await startServer({ ...TEST_ENV, DATABASE_URL: databaseUrl });
-  server = started.child;
-  project.provide("databaseUrl", databaseUrl);
-  project.provide("baseUrl", started.baseUrl);
-  project.provide("serverLogFile", started.logFile);
+  // As many as the most files vitest.config.ts runs at once (TEST_WORKERS): VITEST_POOL_ID picks one.
+  const workers = Math.max(1, ...project.vitest.projects.map((each) => each.config.maxWorkers ?? 1));
+  const databaseUrls = await workerDatabases(databaseUrl, workers);
+  console.log(
+    `[tests] ${workers} files at a time (TEST_WORKERS), each worker on a database of its own: ${databaseUrls.map((url) => new URL(url).pathname.slice(1)).join(", ")}`,
+  );
+  const started = await Promise.all(databaseUrls.map((url) => startServer({ ...TEST_ENV, DATABASE_URL: url })));
+  servers = started.map((one) => one.child);
+  project.provide("databaseUrls", databaseUrls);
+  project.provide(
+    "baseUrls",
+    started.map((one) => one.baseUrl),
+  );
+  project.provide(
+    "serverLogFiles",
+    started.map((one) => one.logFile),
+  );
 
   return async () => {
-    server?.kill("SIGTERM");
-    await new Promise((resolve) => (server?.exitCode !== null ? resolve(undefined) : server.once("exit", resolve)));
+    await Promise.all(
+      servers.map((server) => {
+        server.kill("SIGTERM");
+        return new Promise((resolve) => (server.exitCode !== null ? resolve(undefined) : server.once("exit", resolve)));
+      }),
+    );
     await embedded?.stop();
   };
 }
 
+/**
+ * `count` clean, migrated databases: `base` itself, then `<base>_w2`, `<base>_w3` ... on the same
+ * server, created when missing. Migrating one takes well under a second, so each is migrated.
+ */
+async function workerDatabases(base: string, count: number): Promise<string[]> {
+  const name = decodeURIComponent(new URL(base).pathname.slice(1));
+  const urls = [base];
+  for (let worker = 2; worker <= count; worker++)
+    urls.push(Object.assign(new URL(base), { pathname: `/${encodeURIComponent(`${name}_w${worker}`)}` }).toString());
+  const admin = new pg.Client({ connectionString: base });
+  await admin.connect();
+  try {
+    const existing = await admin.query<{ datname: string }>(`SELECT datname FROM pg_database`);
+    for (const url of urls.slice(1)) {
+      const database = decodeURIComponent(new URL(url).pathname.slice(1));
+      if (!existing.rows.some((row) => row.datname === database))
+        await admin.query(`CREATE DATABASE "${database.replaceAll('"', '""')}"`);
+    }
+  } finally {
+    await admin.end();
+  }
+  for (const url of urls) {
+    await resetSchema(url);
+    await applyMigrations(url);
+  }
+  return urls;
+}
+
 declare module "vitest" {
   export interface ProvidedContext {
-    databaseUrl: string;
-    baseUrl: string;
-    /** Where the suite's web server writes its output (its request lines among it). */
-    serverLogFile: string;
+    /** One per vitest worker, in VITEST_POOL_ID order: read them through tests/helpers/suite.ts. */
+    databaseUrls: string[];
+    baseUrls: string[];
+    /** Where each worker's web server writes its output (its request lines among it). */
+    serverLogFiles: string[];
   }
 }
