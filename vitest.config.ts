@@ -1,5 +1,6 @@
 import path from "node:path";
 import { configDefaults, defineConfig } from "vitest/config";
+import { BaseSequencer, type TestSpecification } from "vitest/node";
 
 // How many files run at once (TEST_WORKERS, default 3), each worker on a database and server of its
 // own (tests/setup/global-setup.ts): most files wait on processes, clocks and the network, not the CPU.
@@ -12,6 +13,20 @@ const ALONE: Record<string, string> = {
   "tests/integration/embedded-postgres-password.test.ts":
     "watches the machine's temporary directory for any initdb password file, another file's embedded PostgreSQL's included",
 };
+
+/**
+ * Files that start processes and wait on them (tests/reliability, then tests/e2e) first, each group in
+ * vitest's own order (longest recorded first, else largest): the longest files are among them, and
+ * started late they would end the run alone. On a fresh clone vitest has no durations recorded.
+ */
+class WaitingFilesFirst extends BaseSequencer {
+  override async sort(files: TestSpecification[]): Promise<TestSpecification[]> {
+    const sorted = await super.sort(files);
+    const rank = (file: TestSpecification) =>
+      file.moduleId.includes("/tests/reliability/") ? 0 : file.moduleId.includes("/tests/e2e/") ? 1 : 2;
+    return [0, 1, 2].flatMap((group) => sorted.filter((file) => rank(file) === group));
+  }
+}
 
 /** What every group of files shares; the groups differ in which files they take and how many at once. */
 const shared = {
@@ -45,7 +60,7 @@ export default defineConfig({
           include: ["tests/**/*.test.ts"],
           exclude: [...configDefaults.exclude, LOG_SCAN, ...Object.keys(ALONE)],
           maxWorkers: SUITE_WORKERS,
-          sequence: { groupOrder: 1 },
+          sequence: { groupOrder: 1, sequencer: WaitingFilesFirst },
         },
       },
       {
