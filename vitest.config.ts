@@ -15,16 +15,18 @@ const ALONE: Record<string, string> = {
 };
 
 /**
- * Files that start processes and wait on them (tests/reliability, then tests/e2e) first, each group in
- * vitest's own order (longest recorded first, else largest): the longest files are among them, and
- * started late they would end the run alone. On a fresh clone vitest has no durations recorded.
+ * Within each group, files that start processes and wait on them (tests/reliability, then
+ * tests/e2e) first, each part in vitest's own order (longest recorded first, else largest): the
+ * longest files are among them, and one started late would end the run alone. On a fresh clone
+ * vitest has no durations recorded. (Vitest takes the sequencer from the root config only.)
  */
 class WaitingFilesFirst extends BaseSequencer {
   override async sort(files: TestSpecification[]): Promise<TestSpecification[]> {
-    const sorted = await super.sort(files);
-    const rank = (file: TestSpecification) =>
+    const waitRank = (file: TestSpecification) =>
       file.moduleId.includes("/tests/reliability/") ? 0 : file.moduleId.includes("/tests/e2e/") ? 1 : 2;
-    return [0, 1, 2].flatMap((group) => sorted.filter((file) => rank(file) === group));
+    const groupOrder = (file: TestSpecification) => file.project.config.sequence.groupOrder;
+    // Array sort is stable: within a group and rank, vitest's order stays.
+    return (await super.sort(files)).sort((a, b) => groupOrder(a) - groupOrder(b) || waitRank(a) - waitRank(b));
   }
 }
 
@@ -48,6 +50,7 @@ export default defineConfig({
     // Once for the whole run (not per group): a database and a server for each worker.
     globalSetup: ["tests/setup/global-setup.ts"],
     reporters: ["default", "./tests/setup/summary-reporter.ts"],
+    sequence: { sequencer: WaitingFilesFirst },
     // The groups run one after another, in groupOrder: first most files, SUITE_WORKERS at once, each
     // worker on its own database and server; then the files that need the machine alone; last the
     // scan of the run's logs, once every other file has logged.
@@ -60,7 +63,7 @@ export default defineConfig({
           include: ["tests/**/*.test.ts"],
           exclude: [...configDefaults.exclude, LOG_SCAN, ...Object.keys(ALONE)],
           maxWorkers: SUITE_WORKERS,
-          sequence: { groupOrder: 1, sequencer: WaitingFilesFirst },
+          sequence: { groupOrder: 1 },
         },
       },
       {
