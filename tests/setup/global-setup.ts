@@ -67,14 +67,9 @@ export default async function setup(project: TestProject) {
   );
   const started = await Promise.all(databaseUrls.map((url) => startServer({ ...TEST_ENV, DATABASE_URL: url })));
   servers = started.map((one) => one.child);
-  project.provide("databaseUrls", databaseUrls);
   project.provide(
-    "baseUrls",
-    started.map((one) => one.baseUrl),
-  );
-  project.provide(
-    "serverLogFiles",
-    started.map((one) => one.logFile),
+    "workers",
+    started.map((one, i) => ({ databaseUrl: databaseUrls[i]!, baseUrl: one.baseUrl, serverLogFile: one.logFile })),
   );
 
   return async () => {
@@ -119,9 +114,6 @@ async function workerDatabases(base: string, count: number): Promise<string[]> {
 declare module "vitest" {
   export interface ProvidedContext {
     /** One per vitest worker, in VITEST_POOL_ID order: read them through tests/helpers/suite.ts. */
-    databaseUrls: string[];
-    baseUrls: string[];
-    /** Where each worker's web server writes its output (its request lines among it). */
-    serverLogFiles: string[];
+    workers: { databaseUrl: string; baseUrl: string; serverLogFile: string }[];
   }
 }
