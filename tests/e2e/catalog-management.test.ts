@@ -7,7 +7,8 @@ import { closePool } from "@/lib/db/pool";
 import { seedDemoCatalog } from "@/lib/seed/seed-demo-data";
 import { createAdminUser } from "@/lib/admin-users/create-admin-user";
 import { enableTwoFactor } from "../helpers/two-factor";
-import { api, baseUrl } from "../helpers/api";
+import { suiteBaseUrl } from "../helpers/suite";
+import { api } from "../helpers/api";
 import { closeSql, resetDatabase, sql, sqlRow } from "../helpers/db";
 import { createAccount } from "../helpers/fixtures";
 import { newTrxid, order } from "../helpers/orders";
@@ -76,9 +77,9 @@ describe.skipIf(!chromiumPath)("catalog management in Chromium", () => {
 
   it("gives the import page and the export to nobody without a session", async () => {
     for (const path of ["/admin/catalog/import", "/admin/catalog/export.csv"]) {
-      const res = await fetch(baseUrl() + path, { redirect: "manual" });
+      const res = await fetch(suiteBaseUrl() + path, { redirect: "manual" });
       expect(res.status, path).toBe(307);
-      expect(new URL(res.headers.get("location")!, baseUrl()).pathname, path).toBe("/admin/login");
+      expect(new URL(res.headers.get("location")!, suiteBaseUrl()).pathname, path).toBe("/admin/login");
       expect(await res.text(), path).not.toContain("SVCBR60");
     }
   });

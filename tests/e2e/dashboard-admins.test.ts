@@ -7,7 +7,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Browser, BrowserContext, Page } from "playwright";
 import { createAdminUser } from "@/lib/admin-users/create-admin-user";
-import { baseUrl } from "../helpers/api";
+import { suiteBaseUrl } from "../helpers/suite";
 import { closeSql, resetDatabase, sql, sqlRow } from "../helpers/db";
 import { findChromium, launchBrowser, newDashboardContext, pageProblems, screenshot, signIn } from "../helpers/browser";
 import { freshTotpCode } from "../helpers/two-factor";
@@ -22,7 +22,7 @@ if (!chromiumPath)
 
 /** GET a dashboard page with a session cookie, without following redirects. */
 function getPage(pagePath: string, cookie: string) {
-  return fetch(baseUrl() + pagePath, { redirect: "manual", headers: { cookie } });
+  return fetch(suiteBaseUrl() + pagePath, { redirect: "manual", headers: { cookie } });
 }
 
 /** Every page of the dashboard's console. */
@@ -45,7 +45,7 @@ async function expectOnlyEnrolment(cookie: string): Promise<void> {
   for (const pagePath of CONSOLE_PAGES) {
     const res = await getPage(pagePath, cookie);
     expect(res.status, pagePath).toBe(307);
-    expect(new URL(res.headers.get("location")!, baseUrl()).pathname, pagePath).toBe("/admin/two-factor-setup");
+    expect(new URL(res.headers.get("location")!, suiteBaseUrl()).pathname, pagePath).toBe("/admin/two-factor-setup");
   }
 }
 
@@ -161,7 +161,7 @@ describe.skipIf(!chromiumPath)("The enrolment and the Admins page in Chromium", 
       // Their session ends at once: the next page sends them to sign in.
       const after = await getPage("/admin", cookie);
       expect(after.status).toBe(307);
-      expect(new URL(after.headers.get("location")!, baseUrl()).pathname).toBe("/admin/login");
+      expect(new URL(after.headers.get("location")!, suiteBaseUrl()).pathname).toBe("/admin/login");
 
       // The only owner cannot demote themselves.
       const own = page.locator(`tr[data-admin="${OWNER}"]`).getByRole("form", { name: `Role of ${OWNER}` });

@@ -11,7 +11,7 @@ import { openDepositRequest } from "@/lib/deposits/open-deposit-request";
 import { attachDepositProof } from "@/lib/deposits/attach-deposit-proof";
 import { readDepositSettings } from "@/lib/deposits/deposit-settings";
 import { enableTwoFactor } from "../helpers/two-factor";
-import { baseUrl } from "../helpers/api";
+import { suiteBaseUrl } from "../helpers/suite";
 import { closeSql, resetDatabase, sql, sqlRow } from "../helpers/db";
 import { createAccount } from "../helpers/fixtures";
 import { expectBooksBalance } from "../helpers/orders";
@@ -66,9 +66,9 @@ describe.skipIf(!chromiumPath)("the Deposits page", () => {
 
   it("is refused without a session, the proof's file too", async () => {
     for (const path of ["/admin/deposits", "/admin/deposits/import", "/admin/deposits/1/proof"]) {
-      const res = await fetch(`${baseUrl()}${path}`, { redirect: "manual" });
+      const res = await fetch(`${suiteBaseUrl()}${path}`, { redirect: "manual" });
       expect(res.status, path).toBe(307);
-      expect(new URL(res.headers.get("location")!, baseUrl()).pathname).toBe("/admin/login");
+      expect(new URL(res.headers.get("location")!, suiteBaseUrl()).pathname).toBe("/admin/login");
     }
   });
 

@@ -12,7 +12,7 @@ import type { Browser, BrowserContext, Page } from "playwright";
 import { createAdminUser } from "@/lib/admin-users/create-admin-user";
 import { resetAdminTwoFactor } from "@/lib/admin-users/reset-admin-two-factor";
 import { SESSION_ABSOLUTE_LIFETIME_SECONDS } from "@/lib/admin-sign-in/session-policy";
-import { baseUrl } from "../helpers/api";
+import { suiteBaseUrl } from "../helpers/suite";
 import { closeSql, resetDatabase, sqlRow } from "../helpers/db";
 import { findChromium, launchBrowser, newDashboardContext, pageProblems, screenshot } from "../helpers/browser";
 import { enableTwoFactor, freshTotpCode } from "../helpers/two-factor";
@@ -37,7 +37,9 @@ function nowSeconds(): number {
 async function contextWith(browser: Browser, cookie: string): Promise<BrowserContext> {
   const context = await newDashboardContext(browser);
   const [name, ...value] = cookie.split("=");
-  await context.addCookies([{ name: name!, value: value.join("="), url: baseUrl(), httpOnly: true, sameSite: "Lax" }]);
+  await context.addCookies([
+    { name: name!, value: value.join("="), url: suiteBaseUrl(), httpOnly: true, sameSite: "Lax" },
+  ]);
   return context;
 }
 
@@ -194,13 +196,13 @@ describe.skipIf(!chromiumPath || !built)("dashboard sessions in Chromium", () =>
     );
     await enableTwoFactor(email);
     const cookie = await mintSessionCookie({ email });
-    const open = await fetch(`${baseUrl()}/admin/orders`, { redirect: "manual", headers: { cookie } });
+    const open = await fetch(`${suiteBaseUrl()}/admin/orders`, { redirect: "manual", headers: { cookie } });
     expect(open.status).toBe(200);
     const { id } = await sqlRow<{ id: number }>(`SELECT id FROM admin_users WHERE email = $1`, [email]);
     expect((await resetAdminTwoFactor({ adminId: id, actor: `admin:${OWNER}` })).status).toBe("reset");
-    const after = await fetch(`${baseUrl()}/admin/orders`, { redirect: "manual", headers: { cookie } });
+    const after = await fetch(`${suiteBaseUrl()}/admin/orders`, { redirect: "manual", headers: { cookie } });
     expect(after.status).toBe(307);
-    expect(new URL(after.headers.get("location")!, baseUrl()).pathname).toBe("/admin/two-factor-setup");
+    expect(new URL(after.headers.get("location")!, suiteBaseUrl()).pathname).toBe("/admin/two-factor-setup");
   });
 
   it("refuses a session past its lifetime and an idle one, over plain HTTP", async () => {
@@ -215,11 +217,11 @@ describe.skipIf(!chromiumPath || !built)("dashboard sessions in Chromium", () =>
         `next-auth.session-token=${await encode({ token: { email: OWNER }, secret: TEST_ENV.NEXTAUTH_SECRET! })}`,
       ],
     ] as const) {
-      const session = await fetch(`${baseUrl()}/api/auth/session`, { headers: { cookie } });
+      const session = await fetch(`${suiteBaseUrl()}/api/auth/session`, { headers: { cookie } });
       expect(await session.json(), what).toEqual({});
-      const page = await fetch(`${baseUrl()}/admin`, { redirect: "manual", headers: { cookie } });
+      const page = await fetch(`${suiteBaseUrl()}/admin`, { redirect: "manual", headers: { cookie } });
       expect(page.status, what).toBe(307);
-      expect(new URL(page.headers.get("location")!, baseUrl()).pathname, what).toBe("/admin/login");
+      expect(new URL(page.headers.get("location")!, suiteBaseUrl()).pathname, what).toBe("/admin/login");
     }
   });
 });

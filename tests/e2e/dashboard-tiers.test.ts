@@ -9,7 +9,8 @@ import { closePool } from "@/lib/db/pool";
 import { seedDemoCatalog } from "@/lib/seed/seed-demo-data";
 import { createAdminUser } from "@/lib/admin-users/create-admin-user";
 import { enableTwoFactor } from "../helpers/two-factor";
-import { api, baseUrl } from "../helpers/api";
+import { suiteBaseUrl } from "../helpers/suite";
+import { api } from "../helpers/api";
 import { closeSql, resetDatabase, sql, sqlRow } from "../helpers/db";
 import { createAccount } from "../helpers/fixtures";
 import { newTrxid, order } from "../helpers/orders";
@@ -58,9 +59,9 @@ describe.skipIf(!chromiumPath)("the price tiers page", () => {
   });
 
   it("is refused without a session", async () => {
-    const res = await fetch(`${baseUrl()}/admin/tiers`, { redirect: "manual" });
+    const res = await fetch(`${suiteBaseUrl()}/admin/tiers`, { redirect: "manual" });
     expect(res.status).toBe(307);
-    expect(new URL(res.headers.get("location")!, baseUrl()).pathname).toBe("/admin/login");
+    expect(new URL(res.headers.get("location")!, suiteBaseUrl()).pathname).toBe("/admin/login");
   });
 
   it("an owner makes a tier, prices a pack in it and moves an account onto it: the API charges that price", async () => {

@@ -13,7 +13,7 @@ import { seedDemoCatalog } from "@/lib/seed/seed-demo-data";
 import { startWorker, type RunningWorker } from "@/lib/fulfilment/sql/run-worker";
 import { createAdminUser } from "@/lib/admin-users/create-admin-user";
 import { decryptCode } from "@/lib/codes/code-crypto";
-import { api, baseUrl } from "../helpers/api";
+import { api } from "../helpers/api";
 import { closeSql, resetDatabase, sql, sqlRow } from "../helpers/db";
 import { createAccount } from "../helpers/fixtures";
 import { newTrxid, order } from "../helpers/orders";
@@ -29,7 +29,7 @@ import {
 } from "../helpers/browser";
 import { enableTwoFactor } from "../helpers/two-factor";
 import { dashboardActions, postAction } from "../helpers/dashboard-actions";
-import { suiteDatabaseUrl } from "../helpers/suite";
+import { suiteBaseUrl, suiteDatabaseUrl } from "../helpers/suite";
 
 const ADMIN_EMAIL = "ops@example.com";
 const ADMIN_PASSWORD = "correct horse battery staple";
@@ -180,12 +180,12 @@ describe.skipIf(!chromiumPath)("admin dashboard in Chromium", () => {
   it("refuses every page and every action to a visitor without a session", async () => {
     const ids = { orderId: flagged.id, accountId: customer.accountId };
     for (const pagePath of dashboardPages(ids)) {
-      const res = await fetch(baseUrl() + pagePath, { redirect: "manual" });
+      const res = await fetch(suiteBaseUrl() + pagePath, { redirect: "manual" });
       expect(res.status, pagePath).toBe(307);
-      expect(new URL(res.headers.get("location")!, baseUrl()).pathname, pagePath).toBe("/admin/login");
+      expect(new URL(res.headers.get("location")!, suiteBaseUrl()).pathname, pagePath).toBe("/admin/login");
       expect(await res.text()).not.toContain(flagged.publicId);
       // A client-side navigation (RSC payload) gets the redirect and no data either.
-      const rsc = await fetch(`${baseUrl()}${pagePath}${pagePath.includes("?") ? "&" : "?"}_rsc`, {
+      const rsc = await fetch(`${suiteBaseUrl()}${pagePath}${pagePath.includes("?") ? "&" : "?"}_rsc`, {
         redirect: "manual",
         headers: { rsc: "1" },
       });

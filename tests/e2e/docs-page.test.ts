@@ -14,13 +14,13 @@ import { seedDemoData } from "@/lib/seed/seed-demo-data";
 import { creditWallet } from "@/lib/wallet/credit-wallet";
 import { errorCatalogue } from "@/lib/http/errors";
 import { docsContentSecurityPolicy } from "@/lib/http/docs-content-security-policy";
-import { api, baseUrl } from "../helpers/api";
+import { api } from "../helpers/api";
 import { closeSql, resetDatabase } from "../helpers/db";
 import { findChromium, launchBrowser, SCREENSHOT_DIR } from "../helpers/browser";
 import { startNextServer, type NextServer } from "../helpers/next-start";
 import { TEST_ENV } from "../setup/test-env";
 import { API_KEY_FIELD_HINT, SCALAR_SAMPLE_KEY } from "@/lib/openapi/docs-key-field";
-import { suiteDatabaseUrl } from "../helpers/suite";
+import { suiteBaseUrl, suiteDatabaseUrl } from "../helpers/suite";
 
 const chromiumPath = findChromium();
 if (!chromiumPath)
@@ -43,7 +43,7 @@ describe.skipIf(!chromiumPath)("the API reference at /docs in Chromium", () => {
   let operations: Operation[];
   let webhooks: string[];
   const hosts: Record<string, () => string> = {
-    "lean host": () => baseUrl(),
+    "lean host": () => suiteBaseUrl(),
     "next start": () => nextServer.baseUrl,
   };
 

@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Browser, BrowserContext, Page } from "playwright-core";
 import { closePool } from "@/lib/db/pool";
 import { createAdminUser } from "@/lib/admin-users/create-admin-user";
-import { baseUrl } from "../helpers/api";
+import { suiteBaseUrl } from "../helpers/suite";
 import { enableTwoFactor } from "../helpers/two-factor";
 import { closeSql, resetDatabase, sql, firstOf } from "../helpers/db";
 import { createAccount } from "../helpers/fixtures";
@@ -44,9 +44,9 @@ describe.skipIf(!chromiumPath)("the webhooks page", () => {
   });
 
   it("is refused without a session", async () => {
-    const res = await fetch(`${baseUrl()}/admin/webhooks`, { redirect: "manual" });
+    const res = await fetch(`${suiteBaseUrl()}/admin/webhooks`, { redirect: "manual" });
     expect(res.status).toBe(307);
-    expect(new URL(res.headers.get("location")!, baseUrl()).pathname).toBe("/admin/login");
+    expect(new URL(res.headers.get("location")!, suiteBaseUrl()).pathname).toBe("/admin/login");
   });
 
   it("shows deliveries and their answers; Re-send queues a new delivery of the same event", async () => {

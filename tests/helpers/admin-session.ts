@@ -2,7 +2,7 @@
 // sign-in form does it: what a test needs to act as an admin without a browser.
 import { encode } from "next-auth/jwt";
 import { TEST_ENV } from "../setup/test-env";
-import { baseUrl } from "./api";
+import { suiteBaseUrl } from "./suite";
 
 export interface SignInAnswer {
   status: number;
@@ -13,7 +13,7 @@ export interface SignInAnswer {
 }
 
 /** next-auth's double-submit CSRF token: the cookie and the form field must match. */
-async function fetchCsrf(base = baseUrl()): Promise<{ token: string; cookie: string }> {
+async function fetchCsrf(base = suiteBaseUrl()): Promise<{ token: string; cookie: string }> {
   const res = await fetch(`${base}/api/auth/csrf`);
   const { csrfToken } = (await res.json()) as { csrfToken: string };
   const cookie = res.headers
@@ -32,7 +32,7 @@ export async function signInOverHttp(input: {
   /** E.g. X-Forwarded-For, on a server that trusts the test as a proxy. */
   headers?: Record<string, string>;
 }): Promise<SignInAnswer> {
-  const base = input.base ?? baseUrl();
+  const base = input.base ?? suiteBaseUrl();
   const csrf = input.csrf ?? (await fetchCsrf(base));
   const res = await fetch(`${base}/api/auth/callback/credentials`, {
     method: "POST",

@@ -14,10 +14,6 @@ export interface ApiCall {
 
 export type { ApiResult } from "./read-answer";
 
-export function baseUrl(): string {
-  return suiteBaseUrl();
-}
-
 /** The method, headers and body `api` sends for a call. */
 export function apiRequest(call: ApiCall): { method: string; headers: Record<string, string>; body?: string } {
   const headers: Record<string, string> = { ...call.headers };
@@ -30,6 +26,6 @@ export function apiRequest(call: ApiCall): { method: string; headers: Record<str
   return { method: call.method ?? (body !== undefined ? "POST" : "GET"), headers, body };
 }
 
-export async function api(path: string, call: ApiCall = {}, base = baseUrl()): Promise<ApiResult> {
+export async function api(path: string, call: ApiCall = {}, base = suiteBaseUrl()): Promise<ApiResult> {
   return readAnswer(await fetch(base + path, { ...apiRequest(call), signal: call.signal }));
 }

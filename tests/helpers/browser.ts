@@ -6,7 +6,7 @@ import fs from "node:fs";
 import path from "node:path";
 import { chromium, type Browser, type BrowserContext, type Page } from "playwright";
 import { projectRoot } from "@/lib/config/env";
-import { baseUrl } from "./api";
+import { suiteBaseUrl } from "./suite";
 import { freshTotpCode, knownTotpSecret } from "./two-factor";
 
 const CANDIDATES = [
@@ -55,7 +55,10 @@ const problems = new WeakMap<BrowserContext, PageProblems>();
 export const DASHBOARD_WIDTH = 1280;
 
 export async function newDashboardContext(browser: Browser): Promise<BrowserContext> {
-  const context = await browser.newContext({ baseURL: baseUrl(), viewport: { width: DASHBOARD_WIDTH, height: 900 } });
+  const context = await browser.newContext({
+    baseURL: suiteBaseUrl(),
+    viewport: { width: DASHBOARD_WIDTH, height: 900 },
+  });
   context.setDefaultTimeout(15_000);
   const seen: PageProblems = { cspViolations: [], consoleErrors: [] };
   problems.set(context, seen);

@@ -3,7 +3,7 @@
 import fs from "node:fs";
 import path from "node:path";
 import { projectRoot } from "@/lib/config/env";
-import { baseUrl } from "./api";
+import { suiteBaseUrl } from "./suite";
 
 export interface ManifestAction {
   id: string;
@@ -34,7 +34,7 @@ export function dashboardActions(ids: { orderId: number; accountId: number }): M
 }
 
 /** Calls a server action the way Next's client does, with no arguments. */
-export function postAction(action: ManifestAction, headers: Record<string, string> = {}, base = baseUrl()) {
+export function postAction(action: ManifestAction, headers: Record<string, string> = {}, base = suiteBaseUrl()) {
   return fetch(base + action.pagePath, {
     method: "POST",
     redirect: "manual",
@@ -58,7 +58,7 @@ export function postActionForm(
   action: ManifestAction,
   fields: Record<string, string>,
   headers: Record<string, string> = {},
-  base = baseUrl(),
+  base = suiteBaseUrl(),
 ) {
   const body = new FormData();
   for (const [name, value] of Object.entries(fields)) body.append(`_1_${name}`, value);

@@ -8,7 +8,8 @@ import { projectRoot } from "@/lib/config/env";
 import { createAdminUser } from "@/lib/admin-users/create-admin-user";
 import { creditWallet } from "@/lib/wallet/credit-wallet";
 import { cancelAndRefundOrder } from "@/lib/fulfilment/sql/settle-order";
-import { api, baseUrl } from "../helpers/api";
+import { suiteBaseUrl } from "../helpers/suite";
+import { api } from "../helpers/api";
 import { mintSessionCookie } from "../helpers/admin-session";
 import { enableTwoFactor } from "../helpers/two-factor";
 import { sqlRow } from "../helpers/db";
@@ -76,7 +77,7 @@ if (!built) console.log("[csv export] dashboard download skipped: no Next build 
 describe.skipIf(!built)("the dashboard's account ledger download", () => {
   it("is for signed-in admins only, and escapes admin and supplier text the same way", async () => {
     const account = await accountWithHostileLedger();
-    const url = `${baseUrl()}/admin/accounts/${account.accountId}/ledger.csv`;
+    const url = `${suiteBaseUrl()}/admin/accounts/${account.accountId}/ledger.csv`;
     const anonymous = await fetch(url, { redirect: "manual" });
     expect(anonymous.status).toBe(307);
     expect(anonymous.headers.get("location")).toContain("/admin/login");
@@ -116,7 +117,7 @@ describe.skipIf(!built)("the dashboard's account ledger download", () => {
     );
     expectNoFormulaCells(lines.slice(1));
 
-    const missing = await fetch(`${baseUrl()}/admin/accounts/999999/ledger.csv`, {
+    const missing = await fetch(`${suiteBaseUrl()}/admin/accounts/999999/ledger.csv`, {
       headers: { cookie },
     });
     expect(missing.status).toBe(404);

@@ -17,7 +17,7 @@ import { seedDemoData } from "@/lib/seed/seed-demo-data";
 import type { RunningWorker } from "@/lib/fulfilment/sql/run-worker";
 import { startLocalWebhooksWorker } from "../helpers/local-webhooks-worker";
 import { removeWebhookEndpoint } from "@/lib/webhooks/remove-webhook-endpoint";
-import { baseUrl } from "../helpers/api";
+import { suiteBaseUrl } from "../helpers/suite";
 import { sql } from "../helpers/db";
 import { freePort } from "../helpers/free-port";
 import { useCleanDatabase } from "../helpers/clean-database";
@@ -109,7 +109,7 @@ describe.each(LANGUAGES)("the $name quickstart", (language) => {
           timeout: 110_000,
           env: {
             ...process.env,
-            TOPUP_API_URL: baseUrl(),
+            TOPUP_API_URL: suiteBaseUrl(),
             TOPUP_API_KEY: demo.key,
             TRXID: trxid,
             WEBHOOK_SECRET: endpoint.secret,

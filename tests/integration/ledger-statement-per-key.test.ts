@@ -3,7 +3,8 @@
 // key, of the same account or another, still gets its statement; the slot is free again once the
 // slow download goes away.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { api, baseUrl } from "../helpers/api";
+import { suiteBaseUrl } from "../helpers/suite";
+import { api } from "../helpers/api";
 import { createAccount, issueTestKey } from "../helpers/fixtures";
 import { insertLedgerHistory, parseStatementCsv } from "../helpers/ledger-history";
 import { useCleanDatabase } from "../helpers/clean-database";
@@ -35,7 +36,7 @@ afterAll(() => {
 async function slowDownload(key: string): Promise<void> {
   const controller = new AbortController();
   held.push(controller);
-  const res = await fetch(`${baseUrl()}/ledger?format=csv&${MONTH}`, {
+  const res = await fetch(`${suiteBaseUrl()}/ledger?format=csv&${MONTH}`, {
     headers: { "x-api-key": key },
     signal: controller.signal,
   });

@@ -6,7 +6,8 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { creditWallet } from "@/lib/wallet/credit-wallet";
 import { postLedgerEntry } from "@/lib/wallet/sql/post-ledger-entry";
 import { getPool } from "@/lib/db/pool";
-import { api, baseUrl } from "../helpers/api";
+import { suiteBaseUrl } from "../helpers/suite";
+import { api } from "../helpers/api";
 import { sql, sqlRow } from "../helpers/db";
 import { createAccount } from "../helpers/fixtures";
 import { expectBooksBalance } from "../helpers/orders";
@@ -206,7 +207,7 @@ describe("GET /ledger?format=csv&from=&to=", () => {
   });
 
   it("needs a key like any /ledger call", async () => {
-    const res = await fetch(`${baseUrl()}/ledger?format=csv&from=2026-02-01&to=2026-03-01`);
+    const res = await fetch(`${suiteBaseUrl()}/ledger?format=csv&from=2026-02-01&to=2026-03-01`);
     expect(res.status).toBe(401);
     expect(await res.text()).not.toContain("opening_balance");
   });
@@ -214,7 +215,7 @@ describe("GET /ledger?format=csv&from=&to=", () => {
   it("gives its database connection back when a download is abandoned or only its headers are asked for", async () => {
     for (let i = 0; i < 4; i++) {
       const controller = new AbortController();
-      const res = await fetch(`${baseUrl()}/ledger?format=csv&from=2026-01-01&to=2027-01-01`, {
+      const res = await fetch(`${suiteBaseUrl()}/ledger?format=csv&from=2026-01-01&to=2027-01-01`, {
         headers: { "x-api-key": main.key },
         signal: controller.signal,
       });
@@ -223,7 +224,7 @@ describe("GET /ledger?format=csv&from=&to=", () => {
       expect((await reader.read()).done).toBe(false);
       controller.abort();
       await reader.closed.catch(() => undefined);
-      const head = await fetch(`${baseUrl()}/ledger?format=csv&from=2026-01-01&to=2027-01-01`, {
+      const head = await fetch(`${suiteBaseUrl()}/ledger?format=csv&from=2026-01-01&to=2027-01-01`, {
         method: "HEAD",
         headers: { "x-api-key": main.key },
       });

@@ -12,7 +12,7 @@ import { setKeySpendingLimit } from "@/lib/accounts/set-key-spending-limit";
 import { fulfilOrder } from "@/lib/fulfilment/sql/fulfil-order";
 import { setLineRefundWindow } from "@/lib/catalog/set-line-refund-window";
 import { sendCatalogChanges } from "@/lib/catalog/sql/send-catalog-changes";
-import { api, apiRequest, baseUrl } from "../helpers/api";
+import { api, apiRequest } from "../helpers/api";
 import { sql } from "../helpers/db";
 import { createAccount, issueTestKey } from "../helpers/fixtures";
 import { newTrxid } from "../helpers/orders";
@@ -28,7 +28,7 @@ import {
 } from "../helpers/openapi-validator";
 import { startServer } from "../setup/global-setup";
 import { TEST_ENV } from "../setup/test-env";
-import { suiteDatabaseUrl } from "../helpers/suite";
+import { suiteBaseUrl, suiteDatabaseUrl } from "../helpers/suite";
 
 useCleanDatabase();
 
@@ -51,7 +51,7 @@ interface Exchange {
 
 async function send(call: Call): Promise<Exchange> {
   const { method, headers, body } = apiRequest(call);
-  const { status, headers: received, text, json } = await api(call.path, call, call.base ?? baseUrl());
+  const { status, headers: received, text, json } = await api(call.path, call, call.base ?? suiteBaseUrl());
   return { request: { method, url: call.path, headers, body }, response: { status, headers: received, text }, json };
 }
 
@@ -92,7 +92,7 @@ let endpointId: number;
 const placed = { trxid: newTrxid("conf"), orderId: "", withMetadata: "" };
 
 beforeAll(async () => {
-  const served = await fetch(`${baseUrl()}/openapi.json`);
+  const served = await fetch(`${suiteBaseUrl()}/openapi.json`);
   validator = await loadOpenApiValidator(await served.json());
   funded = await createAccount({ balanceCents: 100_000 });
   secondKey = (await issueTestKey(funded.accountId)).key;

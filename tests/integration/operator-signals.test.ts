@@ -10,7 +10,7 @@ import { createAdminUser } from "@/lib/admin-users/create-admin-user";
 import { readWalletLiability } from "@/lib/dashboard/read-wallet-liability";
 import { creditTestWallet } from "@/lib/wallet/test-wallet";
 import { cancelAndRefundOrder } from "@/lib/fulfilment/sql/settle-order";
-import { baseUrl } from "../helpers/api";
+import { suiteBaseUrl } from "../helpers/suite";
 import { mintSessionCookie } from "../helpers/admin-session";
 import { enableTwoFactor } from "../helpers/two-factor";
 import { sql, sqlRow } from "../helpers/db";
@@ -56,7 +56,7 @@ describe("wallet liability", () => {
   it("is what the overview page shows a viewer", async (ctx) => {
     ctx.skip(!built, "no Next build (.next): run without SKIP_BUILD");
     await createAccount({ balanceCents: 4_321 });
-    const page = await fetch(`${baseUrl()}/admin`, { headers: { cookie } });
+    const page = await fetch(`${suiteBaseUrl()}/admin`, { headers: { cookie } });
     expect(page.status).toBe(200);
     const html = await page.text();
     expect(html).toMatch(new RegExp(`data-testid="wallet-liability"[^>]*data-cents="${await liveBalanceSum()}"`));
@@ -75,10 +75,10 @@ describe.skipIf(!built)("the orders export", () => {
     const first = await sqlRow(`SELECT id FROM orders WHERE trxid = '=HYPERLINK(1)'`);
     expect((await cancelAndRefundOrder(first.id, "@SUM(1+1)")).settled).toBe(true);
 
-    const anonymous = await fetch(`${baseUrl()}/admin/orders/export.csv`, { redirect: "manual" });
+    const anonymous = await fetch(`${suiteBaseUrl()}/admin/orders/export.csv`, { redirect: "manual" });
     expect(anonymous.status).toBe(307);
 
-    const res = await fetch(`${baseUrl()}/admin/orders/export.csv?account=${account.accountId}`, {
+    const res = await fetch(`${suiteBaseUrl()}/admin/orders/export.csv?account=${account.accountId}`, {
       headers: { cookie },
     });
     expect(res.status).toBe(200);
@@ -101,12 +101,15 @@ describe.skipIf(!built)("the orders export", () => {
     expect(cancelled).toContain(`"'=HYPERLINK(1)","'@SUM(1+1)"`);
     expect(cancelled).toContain(`"0.99","",""`);
 
-    const filtered = await fetch(`${baseUrl()}/admin/orders/export.csv?account=${account.accountId}&status=cancelled`, {
-      headers: { cookie },
-    });
+    const filtered = await fetch(
+      `${suiteBaseUrl()}/admin/orders/export.csv?account=${account.accountId}&status=cancelled`,
+      {
+        headers: { cookie },
+      },
+    );
     expect((await filtered.text()).trim().split("\r\n")).toHaveLength(2);
 
-    const bad = await fetch(`${baseUrl()}/admin/orders/export.csv?status=lost`, { headers: { cookie } });
+    const bad = await fetch(`${suiteBaseUrl()}/admin/orders/export.csv?status=lost`, { headers: { cookie } });
     expect(bad.status).toBe(400);
     expect(await bad.text()).toContain("Unknown status");
   });

@@ -13,7 +13,8 @@ import { readCsv } from "@/lib/csv/read-csv";
 import type { RunningWorker } from "@/lib/fulfilment/sql/run-worker";
 import { startLocalWebhooksWorker } from "../helpers/local-webhooks-worker";
 import { creditTestWallet } from "@/lib/wallet/test-wallet";
-import { api, baseUrl } from "../helpers/api";
+import { suiteBaseUrl } from "../helpers/suite";
+import { api } from "../helpers/api";
 import { mintSessionCookie } from "../helpers/admin-session";
 import { enableTwoFactor } from "../helpers/two-factor";
 import { sql } from "../helpers/db";
@@ -137,7 +138,7 @@ describe("metadata round-trips", () => {
     const withMetadata = await order(account.key, { ...BR60, trxid: newTrxid("csv"), metadata: METADATA });
     const without = await order(account.key, { ...BR60, trxid: newTrxid("csv") });
 
-    const res = await fetch(`${baseUrl()}/admin/orders/export.csv?account=${account.accountId}`, {
+    const res = await fetch(`${suiteBaseUrl()}/admin/orders/export.csv?account=${account.accountId}`, {
       headers: { cookie },
     });
     expect(res.status).toBe(200);

@@ -9,7 +9,8 @@ import { seedDemoData } from "@/lib/seed/seed-demo-data";
 import { buildOpenApiDocument } from "@/lib/openapi/build-openapi-document";
 import { buildPostmanCollection, POSTMAN_DEFAULT_BASE_URL } from "@/lib/openapi/build-postman-collection";
 import { publicRoutes } from "@/app/api/public-routes";
-import { api, baseUrl } from "../helpers/api";
+import { suiteBaseUrl } from "../helpers/suite";
+import { api } from "../helpers/api";
 import { firstOf, sql } from "../helpers/db";
 import { useCleanDatabase } from "../helpers/clean-database";
 import { loadOpenApiValidator, type OpenApiValidator, type SentRequest } from "../helpers/openapi-validator";
@@ -95,7 +96,7 @@ describe("the Postman collection", () => {
   });
 
   it("is linked from /docs: on the page and in the document's introduction it renders", async () => {
-    const page = await fetch(baseUrl() + "/docs");
+    const page = await fetch(suiteBaseUrl() + "/docs");
     expect(page.status).toBe(200);
     expect(await page.text()).toContain('href="/postman.json"');
     expect((await api("/openapi.json")).json.info.description).toContain("[/postman.json](/postman.json)");
@@ -105,7 +106,7 @@ describe("the Postman collection", () => {
     "runs in newman with baseUrl and apiKey set: every operation answers as documented, no failure",
     { timeout: 120_000 },
     async () => {
-      const { exchanges, failures } = await runCollection(served.json, { baseUrl: baseUrl(), apiKey: demo.key });
+      const { exchanges, failures } = await runCollection(served.json, { baseUrl: suiteBaseUrl(), apiKey: demo.key });
       expect(failures.map((f) => `${f.source?.name}: ${f.error.message}`)).toEqual([]);
       const document = (await api("/openapi.json")).json;
       const operations = Object.values(document.paths as Record<string, object>).flatMap((item) => Object.keys(item));

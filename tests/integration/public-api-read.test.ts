@@ -2,7 +2,8 @@ import SwaggerParser from "@apidevtools/swagger-parser";
 import { beforeAll, describe, expect, it } from "vitest";
 import { demoCatalog, demoLine, demoPack } from "@/lib/seed/demo-catalog";
 import { publicRoutes } from "@/app/api/public-routes";
-import { api, baseUrl } from "../helpers/api";
+import { suiteBaseUrl } from "../helpers/suite";
+import { api } from "../helpers/api";
 import { sql, sqlRow } from "../helpers/db";
 import { createAccount } from "../helpers/fixtures";
 import { useCleanDatabase } from "../helpers/clean-database";
@@ -152,7 +153,7 @@ describe("unknown paths and wrong methods", () => {
     "/wp-login.php",
   ];
   it("GET /favicon.ico answers an icon, not the JSON 404", async () => {
-    const res = await fetch(`${baseUrl()}/favicon.ico`);
+    const res = await fetch(`${suiteBaseUrl()}/favicon.ico`);
     expect(res.status).toBe(200);
     expect(res.headers.get("content-type")).toBe("image/x-icon");
     const bytes = new Uint8Array(await res.arrayBuffer());

@@ -8,14 +8,14 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startWorker, type RunningWorker } from "@/lib/fulfilment/sql/run-worker";
 import { servedOpenApiJson } from "@/lib/openapi/render-sdk-types";
 import { createClient, TopupApiError, type TopupClient } from "../../sdk/src/index";
-import { api, baseUrl } from "../helpers/api";
+import { api } from "../helpers/api";
 import { sqlRow } from "../helpers/db";
 import { createAccount } from "../helpers/fixtures";
 import { newTrxid } from "../helpers/orders";
 import { startServer } from "../setup/global-setup";
 import { TEST_ENV } from "../setup/test-env";
 import { useCleanDatabase } from "../helpers/clean-database";
-import { suiteDatabaseUrl } from "../helpers/suite";
+import { suiteBaseUrl, suiteDatabaseUrl } from "../helpers/suite";
 
 let worker: RunningWorker;
 
@@ -62,7 +62,7 @@ describe("the order flow through the client only", () => {
   beforeAll(async () => {
     const account = await createAccount({ balanceCents: 1000 });
     accountId = account.accountId;
-    client = createClient({ baseUrl: baseUrl(), apiKey: account.key });
+    client = createClient({ baseUrl: suiteBaseUrl(), apiKey: account.key });
   });
 
   it("lists products, places an order, replays it, waits for completion, reads history and ledger", async () => {
@@ -113,7 +113,7 @@ describe("the order flow through the client only", () => {
 
   it("an insufficient balance, an unknown pid and a bad key come back as typed errors with their codes", async () => {
     const poor = await createAccount({ balanceCents: 50 });
-    const poorClient = createClient({ baseUrl: baseUrl(), apiKey: poor.key });
+    const poorClient = createClient({ baseUrl: suiteBaseUrl(), apiKey: poor.key });
     const insufficient = await caught(
       poorClient.placeOrder({ pid: "SVCBR60", trxid: newTrxid("poor"), userId: "5550002" }),
     );
@@ -134,7 +134,7 @@ describe("the order flow through the client only", () => {
     expect(invalid).toMatchObject({ code: "INVALID_REQUEST", status: 400 });
     expect(invalid.details?.length).toBeGreaterThan(0);
 
-    const stranger = createClient({ baseUrl: baseUrl(), apiKey: `svc_${"A".repeat(40)}` });
+    const stranger = createClient({ baseUrl: suiteBaseUrl(), apiKey: `svc_${"A".repeat(40)}` });
     expect(await caught(stranger.getBalance())).toMatchObject({
       code: "INVALID_API_KEY",
       status: 401,
@@ -149,7 +149,7 @@ describe("the order flow through the client only", () => {
 describe("waitForOrder", () => {
   it("gives up with TIMEOUT, carrying the last invoice, when the order does not finish in time", async () => {
     const account = await createAccount({ balanceCents: 500 });
-    const client = createClient({ baseUrl: baseUrl(), apiKey: account.key });
+    const client = createClient({ baseUrl: suiteBaseUrl(), apiKey: account.key });
     // The sandbox never settles a top-up for a player id ending 777 (docs/api.md: The sandbox supplier).
     const { invoice } = await client.placeOrder({ pid: "SVCBR60", trxid: newTrxid("slow"), userId: "5550777" });
     const timeout = await caught(client.waitForOrder(invoice.orderId, { timeoutMs: 2_500 }));
@@ -214,7 +214,7 @@ describe("the per-key rate limit, on a server with the real limits (10 a second,
 describe("a lost answer and a 503 between the client and the service", () => {
   let proxy: http.Server;
   const ordersSeen: string[] = [];
-  const upstream = () => new URL(baseUrl());
+  const upstream = () => new URL(suiteBaseUrl());
 
   beforeAll(async () => {
     // POST /orders: the first is forwarded and answered by the service, then the client's socket is

@@ -12,10 +12,9 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { projectRoot } from "@/lib/config/env";
 import { seedDemoData } from "@/lib/seed/seed-demo-data";
 import { startWorker, type RunningWorker } from "@/lib/fulfilment/sql/run-worker";
-import { baseUrl } from "../helpers/api";
 import { firstOf, sql } from "../helpers/db";
 import { useCleanDatabase } from "../helpers/clean-database";
-import { suiteDatabaseUrl } from "../helpers/suite";
+import { suiteBaseUrl, suiteDatabaseUrl } from "../helpers/suite";
 
 const run = promisify(execFile);
 let worker: RunningWorker;
@@ -43,7 +42,12 @@ async function demoOrder(trxid: string) {
   return firstOf(rows);
 }
 
-const env = (trxid: string) => ({ ...process.env, TOPUP_API_URL: baseUrl(), TOPUP_API_KEY: demo.key, TRXID: trxid });
+const env = (trxid: string) => ({
+  ...process.env,
+  TOPUP_API_URL: suiteBaseUrl(),
+  TOPUP_API_KEY: demo.key,
+  TRXID: trxid,
+});
 
 /** The code block of `language` between the README's `<!-- name:start -->` and `<!-- name:end -->`. */
 function readmeBlock(name: string, language: string): string {
