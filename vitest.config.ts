@@ -35,7 +35,9 @@ const shared = {
   resolve: { alias: { "@": path.resolve(import.meta.dirname) } },
   test: {
     setupFiles: ["tests/setup/per-file.ts"],
-    testTimeout: 30_000,
+    // A test's own waits (polls, deliberate scrypt checks, process starts) bound what it waits for;
+    // this only stops a hung one. 30 s cut legitimate tests short on a 2-core machine kept busy.
+    testTimeout: 120_000,
     // expect.poll waits for something another process does (a server action, the worker). Its 1 s
     // default fails on a busy 2-core machine; a poll that succeeds returns as soon as it does.
     expect: { poll: { timeout: 20_000 } },

@@ -112,7 +112,5 @@ describe.skipIf(!built)("the per-admin second-factor lock over HTTP", () => {
     expect(await sql(`SELECT target_id FROM audit_log WHERE action = 'admin_user.second_factor_locked'`)).toHaveLength(
       1,
     );
-    // 42 password checks (scrypt, slow by design, two at a time) and up to 30 s for the worker's
-    // notice: more than the suite's default per test on a machine that other files keep busy.
-  }, 120_000);
+  });
 });

@@ -208,7 +208,5 @@ describe.skipIf(!built)("a sign-in flood", () => {
     });
     // And the guessing address is locked for every email, the right password included.
     expect(await signIn(OTHER, OTHER_PASSWORD, "203.0.113.66")).toMatchObject({ status: 401, error: "SIGN_IN_LOCKED" });
-    // 400 sign-ins at 40 in flight, then the scrypt checks of the guesses and the right password one by
-    // one: more than the suite's default per test on a machine that other files keep busy.
-  }, 120_000);
+  });
 });
