@@ -77,7 +77,9 @@ export function placeOrdersUntilStopped(options: {
     while (!stopped) {
       const i = next++;
       const trxid = `${prefix}-${i}`;
-      const body = { pid: "SVCBR60", trxid, userId: i % 5 === 0 ? `9${i}404` : `9${i}` };
+      // Every other player id ends in 1, an ending no sandbox rule has: a bare counter would reach
+      // 777, a player whose top-up never settles.
+      const body = { pid: "SVCBR60", trxid, userId: i % 5 === 0 ? `9${i}404` : `9${i}1` };
       while (!halted) {
         const sentAt = Date.now();
         waitingSince.set(id, sentAt);
