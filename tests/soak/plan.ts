@@ -11,8 +11,11 @@ export const TOPUP_PACKS = ["SVCSK10", "SVCSK25"] as const;
 export const CODE_PACK = "SVCGC5";
 /** Live players the h2h suppliers know; any other player id is refused (a cancelled, refunded order). */
 export const LIVE_PLAYERS = ["4100001", "4100002", "4100003"];
-/** Test-mode player ids ending as the sandbox reads them (docs/api.md, the sandbox supplier). */
-const SANDBOX_ENDINGS = ["", "", "", "404", "500", "408", "999"];
+/**
+ * Test-mode player ids ending as the sandbox reads them (docs/api.md, the sandbox supplier). A served
+ * player ends in 1, an ending no rule has: random digits alone can end in 777, whose top-up never settles.
+ */
+const SANDBOX_ENDINGS = ["1", "1", "1", "404", "500", "408", "999"];
 
 export type Mode = "live" | "test";
 

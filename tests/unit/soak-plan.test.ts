@@ -2,6 +2,7 @@
 // operations and faults, another seed gives another run, and faults never overlap nor reach into
 // the quiet tail in which every order must settle; a three-minute run strikes every kind of fault.
 import { describe, expect, it } from "vitest";
+import { sandboxBehaviourFor } from "@/lib/suppliers/sandbox-behaviours";
 import { planSoak } from "../soak/plan";
 
 describe("the soak's plan", () => {
@@ -43,6 +44,16 @@ describe("the soak's plan", () => {
     for (const { index, operation } of [...plan.operations].sort((a, b) => a.index - b.index)) {
       if ("of" in operation) expect(placed.has(operation.of)).toBe(true);
       if (operation.kind === "place") placed.add(index);
+    }
+  });
+
+  it("never places a test order for a sandbox player whose top-up never settles", () => {
+    // Every order must be terminal by the end of a run; a random id can end like a sandbox rule.
+    for (let seed = 1; seed <= 200; seed++) {
+      const players = planSoak(seed, 3).operations.flatMap(({ operation }) =>
+        operation.kind === "place" && operation.mode === "test" && operation.userId ? [operation.userId] : [],
+      );
+      expect(players.filter((player) => sandboxBehaviourFor(player).behaviour === "never_settles")).toEqual([]);
     }
   });
 });
