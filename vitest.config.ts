@@ -36,7 +36,7 @@ const shared = {
   test: {
     setupFiles: ["tests/setup/per-file.ts"],
     // A test's own waits (polls, deliberate scrypt checks, process starts) bound what it waits for;
-    // this only stops a hung one. 30 s cut legitimate tests short on a 2-core machine kept busy.
+    // this only stops a hung one, with room for a busy 2-core machine.
     testTimeout: 120_000,
     // expect.poll waits for something another process does (a server action, the worker). Its 1 s
     // default fails on a busy 2-core machine; a poll that succeeds returns as soon as it does.

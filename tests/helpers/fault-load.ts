@@ -10,6 +10,7 @@ import { checkLedger } from "@/lib/wallet/sql/check-ledger";
 import { api } from "./api";
 import { TEST_ENV } from "../setup/test-env";
 import { keepOutput, logMessages } from "./process-logs";
+import { SERVED_SANDBOX_ENDING } from "./sandbox-players";
 
 export const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
@@ -77,9 +78,7 @@ export function placeOrdersUntilStopped(options: {
     while (!stopped) {
       const i = next++;
       const trxid = `${prefix}-${i}`;
-      // Every other player id ends in 1, an ending no sandbox rule has: a bare counter would reach
-      // 777, a player whose top-up never settles.
-      const body = { pid: "SVCBR60", trxid, userId: i % 5 === 0 ? `9${i}404` : `9${i}1` };
+      const body = { pid: "SVCBR60", trxid, userId: `9${i}${i % 5 === 0 ? "404" : SERVED_SANDBOX_ENDING}` };
       while (!halted) {
         const sentAt = Date.now();
         waitingSince.set(id, sentAt);

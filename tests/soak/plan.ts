@@ -4,6 +4,7 @@
 import { createHash } from "node:crypto";
 import { uniformInt } from "pure-rand/distribution/uniformInt";
 import { xoroshiro128plus } from "pure-rand/generator/xoroshiro128plus";
+import { SERVED_SANDBOX_ENDING } from "../helpers/sandbox-players";
 
 export const SOAK_ACCOUNTS = 6;
 /** Packs of the soak's world (tests/soak/world.ts): two top-ups at the h2h suppliers, one gift card. */
@@ -11,11 +12,9 @@ export const TOPUP_PACKS = ["SVCSK10", "SVCSK25"] as const;
 export const CODE_PACK = "SVCGC5";
 /** Live players the h2h suppliers know; any other player id is refused (a cancelled, refunded order). */
 export const LIVE_PLAYERS = ["4100001", "4100002", "4100003"];
-/**
- * Test-mode player ids ending as the sandbox reads them (docs/api.md, the sandbox supplier). A served
- * player ends in 1, an ending no rule has: random digits alone can end in 777, whose top-up never settles.
- */
-const SANDBOX_ENDINGS = ["1", "1", "1", "404", "500", "408", "999"];
+/** Test-mode player ids ending as the sandbox reads them (docs/api.md, the sandbox supplier). */
+const SERVED = SERVED_SANDBOX_ENDING;
+const SANDBOX_ENDINGS = [SERVED, SERVED, SERVED, "404", "500", "408", "999"];
 
 export type Mode = "live" | "test";
 
