@@ -1,4 +1,5 @@
 // The order rules (docs/api.md: Orders, Order lifecycle) on placing orders, and the idempotency rules, over real HTTP.
+import type pg from "pg";
 import { beforeAll, describe, expect, it } from "vitest";
 import { getPool } from "@/lib/db/pool";
 import { placeOrder } from "@/lib/orders/sql/place-order";
@@ -21,13 +22,13 @@ async function balanceCents(accountId: number) {
   return (await sqlRow(`SELECT balance_cents FROM accounts WHERE id = $1`, [accountId])).balance_cents as number;
 }
 
-/** Until a placement's statement waits for a lock (another transaction's row), for at most 30 s. */
-async function waitForInsertBlocked(): Promise<void> {
+/** Until a statement waits for a lock the holder's transaction has (its row), for at most 30 s. */
+async function waitForInsertBlocked(holder: pg.PoolClient): Promise<void> {
+  const { rows } = await holder.query<{ pid: number }>(`SELECT pg_backend_pid() AS pid`);
   for (const deadline = Date.now() + 30_000; Date.now() < deadline;) {
-    const waiting = await sql(
-      `SELECT 1 FROM pg_stat_activity
-        WHERE datname = current_database() AND wait_event_type = 'Lock' AND query LIKE '%place_order(%'`,
-    );
+    const waiting = await sql(`SELECT 1 FROM pg_stat_activity WHERE $1::int = ANY (pg_blocking_pids(pid))`, [
+      rows[0].pid,
+    ]);
     if (waiting.length > 0) return;
     await new Promise((resolve) => setTimeout(resolve, 20));
   }
@@ -193,7 +194,7 @@ describe("a successful placement", () => {
       ]);
       placing = placeOrder(caller, request);
       placing.catch(() => undefined);
-      await waitForInsertBlocked();
+      await waitForInsertBlocked(holder);
       await holder.query("COMMIT");
     } catch (error) {
       await holder.query("ROLLBACK");
