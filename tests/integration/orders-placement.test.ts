@@ -24,11 +24,9 @@ async function balanceCents(accountId: number) {
 
 /** Until a statement waits for a lock the holder's transaction has (its row), for at most 30 s. */
 async function waitForInsertBlocked(holder: pg.PoolClient): Promise<void> {
-  const { rows } = await holder.query<{ pid: number }>(`SELECT pg_backend_pid() AS pid`);
+  const { pid } = (await holder.query<{ pid: number }>(`SELECT pg_backend_pid() AS pid`)).rows[0]!;
   for (const deadline = Date.now() + 30_000; Date.now() < deadline;) {
-    const waiting = await sql(`SELECT 1 FROM pg_stat_activity WHERE $1::int = ANY (pg_blocking_pids(pid))`, [
-      rows[0].pid,
-    ]);
+    const waiting = await sql(`SELECT 1 FROM pg_stat_activity WHERE $1::int = ANY (pg_blocking_pids(pid))`, [pid]);
     if (waiting.length > 0) return;
     await new Promise((resolve) => setTimeout(resolve, 20));
   }
