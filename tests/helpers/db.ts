@@ -33,6 +33,20 @@ export async function sqlRow<T = Record<string, any>>(text: string, params: unkn
   return row;
 }
 
+/**
+ * Until some statement waits for a lock that `holder`'s open transaction has (a row it locked or
+ * changed), for at most 30 s: the moment a test that holds a lock on purpose may let go.
+ */
+export async function waitUntilBlockedBy(holder: { query: (text: string) => Promise<{ rows: unknown[] }> }) {
+  const { pid } = (await holder.query(`SELECT pg_backend_pid() AS pid`)).rows[0] as { pid: number };
+  for (const deadline = Date.now() + 30_000; Date.now() < deadline;) {
+    const waiting = await sql(`SELECT 1 FROM pg_stat_activity WHERE $1::int = ANY (pg_blocking_pids(pid))`, [pid]);
+    if (waiting.length > 0) return;
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+  throw new Error(`no statement waited for the lock of backend ${pid} within 30 s`);
+}
+
 export async function closeSql(): Promise<void> {
   await disconnectPrisma();
   await closePool();

@@ -6,7 +6,7 @@
 import { describe, expect, it } from "vitest";
 import { getPool } from "@/lib/db/pool";
 import { api, type ApiResult } from "../helpers/api";
-import { sql, sqlRow } from "../helpers/db";
+import { sql, sqlRow, waitUntilBlockedBy } from "../helpers/db";
 import { createAccount, issueTestKey } from "../helpers/fixtures";
 import { newTrxid, order } from "../helpers/orders";
 import { insertLedgerHistory } from "../helpers/ledger-history";
@@ -111,19 +111,8 @@ describe("lock order", () => {
       await command.query("BEGIN");
       await command.query(`SELECT id FROM accounts WHERE id = $1 FOR UPDATE`, [account.accountId]);
       const placing = order(account.key, { pid: "SVCBR60", trxid: newTrxid("locked"), userId: "77" });
-      // Wait until the placement is blocked on a lock (the account's row: nothing else is held).
-      await expect
-        .poll(
-          async () => {
-            const row = await sqlRow<{ n: number }>(
-              `SELECT count(*)::int AS n FROM pg_stat_activity
-                WHERE datname = current_database() AND wait_event_type = 'Lock'`,
-            );
-            return row.n;
-          },
-          { timeout: 10_000 },
-        )
-        .toBeGreaterThan(0);
+      // Wait until the placement is blocked on the account's row.
+      await waitUntilBlockedBy(command);
       await command.query(`UPDATE api_keys SET require_ip_allowlist = require_ip_allowlist WHERE id = $1`, [
         account.keyId,
       ]);

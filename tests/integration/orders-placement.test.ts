@@ -1,5 +1,4 @@
 // The order rules (docs/api.md: Orders, Order lifecycle) on placing orders, and the idempotency rules, over real HTTP.
-import type pg from "pg";
 import { beforeAll, describe, expect, it } from "vitest";
 import { getPool } from "@/lib/db/pool";
 import { placeOrder } from "@/lib/orders/sql/place-order";
@@ -10,7 +9,7 @@ import { ApiError } from "@/lib/http/errors";
 import { parsePublicOrderId } from "@/lib/orders/public-order-id";
 import { enqueueFulfilment } from "@/lib/fulfilment/sql/enqueue-fulfilment";
 import { api } from "../helpers/api";
-import { sql, sqlRow } from "../helpers/db";
+import { sql, sqlRow, waitUntilBlockedBy } from "../helpers/db";
 import { createAccount, issueTestKey } from "../helpers/fixtures";
 import { newTrxid, order } from "../helpers/orders";
 import { useCleanDatabase } from "../helpers/clean-database";
@@ -20,17 +19,6 @@ useCleanDatabase({ checkBooks: true });
 
 async function balanceCents(accountId: number) {
   return (await sqlRow(`SELECT balance_cents FROM accounts WHERE id = $1`, [accountId])).balance_cents as number;
-}
-
-/** Until a statement waits for a lock the holder's transaction has (its row), for at most 30 s. */
-async function waitForInsertBlocked(holder: pg.PoolClient): Promise<void> {
-  const { pid } = (await holder.query<{ pid: number }>(`SELECT pg_backend_pid() AS pid`)).rows[0]!;
-  for (const deadline = Date.now() + 30_000; Date.now() < deadline;) {
-    const waiting = await sql(`SELECT 1 FROM pg_stat_activity WHERE $1::int = ANY (pg_blocking_pids(pid))`, [pid]);
-    if (waiting.length > 0) return;
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
-  throw new Error("the placement never waited for the original's key");
 }
 
 /** The body as the route hands it to placeOrder. */
@@ -192,7 +180,7 @@ describe("a successful placement", () => {
       ]);
       placing = placeOrder(caller, request);
       placing.catch(() => undefined);
-      await waitForInsertBlocked(holder);
+      await waitUntilBlockedBy(holder);
       await holder.query("COMMIT");
     } catch (error) {
       await holder.query("ROLLBACK");
