@@ -4,6 +4,9 @@
 // approveStatementMatches approves exactly the previewed matches (same digest), each through
 // approveDeposit, so a request is credited once however many imports or admins name it. A second
 // import of the same file matches nothing: its requests are no longer open (those rows say so).
+// A closed request's amount is issued again, so a row naming no reference is matched only when no
+// other request had its amount near its time: otherwise it may be that request's transfer (paid
+// after an approval on the queue, or late), and an admin decides it on the queue.
 import crypto from "node:crypto";
 import { readCsv } from "../csv/read-csv";
 import { getPrisma } from "../db/prisma";
@@ -17,6 +20,10 @@ export const STATEMENT_COLUMNS = ["date", "amount", "description"] as const;
 export const MAX_STATEMENT_BYTES = 1_000_000;
 const MAX_STATEMENT_ROWS = 5_000;
 const DAY_MS = 86_400_000;
+/** A transfer may be dated this much before its request (clocks, the bank's rounding). */
+const EARLY_MS = 60_000;
+/** A transfer may come this long after its request ended (a late payment, an expired request paid anyway). */
+const LATE_MS = DAY_MS;
 
 interface StatementMatch {
   /** The row's line in the file (the header is line 1). */
@@ -107,11 +114,29 @@ export async function previewBankStatement(csv: string): Promise<StatementPrevie
   const rows = readRows(csv);
   if ("error" in rows) return rows;
   const amounts = [...new Set(rows.flatMap((row) => (row.amountCents === undefined ? [] : [BigInt(row.amountCents)])))];
+  const times = rows.flatMap((row) => (row.from && row.to ? [row.from.getTime(), row.to.getTime()] : []));
   const prisma = getPrisma();
-  const open = await prisma.depositRequest.findMany({
-    where: { status: "pending", amountCents: { in: amounts } },
-    select: { id: true, reference: true, accountId: true, amountCents: true, createdAt: true, expiresAt: true },
-  });
+  // The requests, open or closed, whose time (with a late payment's) meets the statement's.
+  const requests =
+    times.length === 0
+      ? []
+      : await prisma.depositRequest.findMany({
+          where: {
+            amountCents: { in: amounts },
+            createdAt: { lte: new Date(Math.max(...times) + EARLY_MS) },
+            expiresAt: { gte: new Date(Math.min(...times) - LATE_MS) },
+          },
+          select: {
+            id: true,
+            reference: true,
+            accountId: true,
+            amountCents: true,
+            status: true,
+            createdAt: true,
+            expiresAt: true,
+          },
+          orderBy: { id: "asc" },
+        });
   const done = await prisma.depositRequest.findMany({
     where: { statementRow: { in: rows.map((row) => row.text) } },
     select: { reference: true, statementRow: true },
@@ -119,7 +144,7 @@ export async function previewBankStatement(csv: string): Promise<StatementPrevie
   const preview: StatementPreview = { matches: [], unmatched: [], digest: "" };
   const taken = new Map<number, number>();
   for (const row of rows) {
-    const outcome = matchRow(row, open, taken, done);
+    const outcome = matchRow(row, requests, taken, done);
     if ("reason" in outcome) preview.unmatched.push({ row: row.row, text: row.text, reason: outcome.reason });
     else preview.matches.push(outcome);
   }
@@ -127,18 +152,19 @@ export async function previewBankStatement(csv: string): Promise<StatementPrevie
   return preview;
 }
 
-type OpenRequest = {
+type KnownRequest = {
   id: number;
   reference: string;
   accountId: number;
   amountCents: bigint;
+  status: string;
   createdAt: Date;
   expiresAt: Date;
 };
 
 function matchRow(
   row: StatementRow,
-  open: OpenRequest[],
+  requests: KnownRequest[],
   taken: Map<number, number>,
   done: { reference: string; statementRow: string | null }[],
 ): StatementMatch | { reason: string } {
@@ -147,15 +173,19 @@ function matchRow(
   const credited = done.find((deposit) => deposit.statementRow === row.text);
   if (credited) return { reason: `already credited: ${credited.reference}` };
   const named = referenceIn(row.description);
-  const candidates = open.filter(
-    (deposit) =>
-      numberFromDb(deposit.amountCents) === row.amountCents &&
-      row.to!.getTime() >= deposit.createdAt.getTime() - 60_000 &&
-      row.from!.getTime() <= deposit.expiresAt.getTime() &&
-      (!named || deposit.reference === named),
+  const meets = (deposit: KnownRequest, lateMs: number) =>
+    numberFromDb(deposit.amountCents) === row.amountCents &&
+    row.to!.getTime() >= deposit.createdAt.getTime() - EARLY_MS &&
+    row.from!.getTime() <= deposit.expiresAt.getTime() + lateMs;
+  const deposit = requests.find(
+    (request) => request.status === "pending" && meets(request, 0) && (!named || request.reference === named),
   );
-  const deposit = candidates[0];
   if (!deposit) return { reason: `no open request of ${formatUsd(row.amountCents)} within its time` };
+  const rival = named ? undefined : requests.find((request) => request !== deposit && meets(request, LATE_MS));
+  if (rival)
+    return {
+      reason: `${formatUsd(row.amountCents)} was also ${rival.reference}'s (${rival.status}) near this row's time: decide ${deposit.reference} on the queue`,
+    };
   const earlier = taken.get(deposit.id);
   if (earlier !== undefined) return { reason: `${deposit.reference} is matched by line ${earlier} already` };
   taken.set(deposit.id, row.row);
