@@ -4,7 +4,7 @@
 // approveStatementMatches approves exactly the previewed matches (same digest), each through
 // approveDeposit, so a request is credited once however many imports or admins name it. A second
 // import of the same file matches nothing: its requests are no longer open (those rows say so).
-// A closed request's amount is issued again, so a row naming no reference is matched only when no
+// A closed request's amount can be issued again, so a row naming no reference is matched only when no
 // other request had its amount near its time: otherwise it may be that request's transfer (paid
 // after an approval on the queue, or late), and an admin decides it on the queue.
 import crypto from "node:crypto";

@@ -115,10 +115,10 @@ describe("deposit requests in the bot", () => {
     expect(new Set(amounts).size).toBe(amounts.length);
     // A few cents added: the same request of $50 becomes $50.01 ... $50.06.
     expect([...amounts].sort((a, b) => a - b)).toEqual([5001, 5002, 5003, 5004, 5005, 5006]);
-    // A closed request's amount is free again: only open ones count.
+    // A request closed just now keeps its amount from new requests while others are free.
     await sql(`UPDATE deposit_requests SET status = 'rejected', reject_reason = 'test' WHERE amount_cents = 5002`);
     const again = await bot.say(OTHERS[0]!, "/deposit 50");
-    expect(again).toContain("Transfer exactly $50.02");
+    expect(again).toContain("Transfer exactly $50.07");
   });
 
   it("a photo proof reaches the request through the Bot API's files; the admins get the photo with the buttons", async () => {

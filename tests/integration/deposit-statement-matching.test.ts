@@ -1,8 +1,9 @@
-// A bank statement's rows against deposit requests whose amounts were issued twice: a closed
-// request's amount is free again, so a row naming no reference may be the closed request's transfer
-// (approved on the queue before the import, or paid after the request expired). Such a row is left
-// for an admin, never credited to the open request that now has the amount; a row naming its
-// reference, or an amount no other request had near its time, is matched as before.
+// A bank statement's rows against deposit requests whose amounts were issued twice. A new request
+// gets an amount no request had for two days while one of its 99 is left; failing that, one a
+// closed request had. A row naming no reference may then be the closed request's transfer (approved
+// on the queue before the import, or paid after the request expired): it is left for an admin,
+// never credited to the open request that now has the amount. A row naming its reference, or of an
+// amount no other request had near its time, is matched.
 import { beforeAll, describe, expect, it } from "vitest";
 import { createAdminUser } from "@/lib/admin-users/create-admin-user";
 import { setDepositSettings } from "@/lib/deposits/deposit-settings";
@@ -42,17 +43,39 @@ async function balanceOf(accountId: number): Promise<number> {
   return Number(row!.balance_cents);
 }
 
+/** Closes every amount from `cents` + 1 to `cents` + 99 but `except`, as requests that expired a minute ago. */
+async function closeAmountsBut(cents: number, except: number[]) {
+  const { accountId } = await createAccount({ key: false });
+  await sql(
+    `INSERT INTO deposit_requests (reference, account_id, requested_cents, amount_cents, status, created_at, expires_at)
+     SELECT 'DEP-T' || $2::bigint + k, $1, $2, $2::bigint + k, 'expired', now() - interval '61 minutes', now() - interval '1 minute'
+       FROM generate_series(1, 99) AS k WHERE NOT ($2::bigint + k = ANY ($3::bigint[]))`,
+    [accountId, cents, except],
+  );
+}
+
+describe("a new request's amount", () => {
+  it("is one no request had for two days while any is left, then one a closed request had", async () => {
+    await closeAmountsBut(8_000, [8_042]);
+    expect((await open(8_000)).amountCents).toBe(8_042);
+    // Every other amount was a closed request's a minute ago: the smallest not open is issued.
+    expect((await open(8_000)).amountCents).toBe(8_001);
+  });
+});
+
 describe("statement rows whose amount two requests had", () => {
   it("are left for an admin unless they name their reference; the reissued request is credited only by its own row", async () => {
-    // Approved on the queue, then its amount issued again to another holder.
+    // Approved on the queue, then its amount issued again to another holder (no other was left).
     const paid = await open(5_000);
     expect((await approveDeposit(paid.id, admin)).status).toBe("approved");
+    await closeAmountsBut(5_000, [paid.amountCents]);
     const reissued = await open(5_000);
     expect(reissued.amountCents).toBe(paid.amountCents);
     // Expired unpaid, its amount issued again; its holder pays late.
     const late = await open(6_000);
     await sql(`UPDATE deposit_requests SET expires_at = now() - interval '5 minutes' WHERE id = $1`, [late.id]);
     await expireDepositRequests();
+    await closeAmountsBut(6_000, [late.amountCents]);
     const afterLate = await open(6_000);
     expect(afterLate.amountCents).toBe(late.amountCents);
     // An amount no other request had.

@@ -1,7 +1,9 @@
 // The unique amount: the requested cents plus the fewest extra cents (1 to 99) that no open request
-// expects. Two requests choosing the same amount at once meet at the partial unique index
-// (deposit_requests_open_amount_key): the later one inserts nothing and its caller tries again,
-// seeing the earlier one then.
+// expects, preferring those no request has had for two days: a statement row of an amount another
+// request had near the row's time (a day after it ended, and a date-only row stands for a whole day)
+// is left to an admin (lib/deposits/import-bank-statement.ts). Two requests choosing the same amount
+// at once meet at the partial unique index (deposit_requests_open_amount_key): the later one inserts
+// nothing and its caller tries again, seeing the earlier one then.
 import type { PrismaTx } from "../../db/prisma";
 
 /** The new request's id, or undefined when no amount was free (or a concurrent request took it). */
@@ -16,7 +18,8 @@ export async function insertDepositRequest(
       FROM generate_series(1, 99) AS k
      WHERE NOT EXISTS (SELECT 1 FROM deposit_requests d
                         WHERE d.status = 'pending' AND d.amount_cents = ${input.requestedCents}::bigint + k)
-     ORDER BY k
+     ORDER BY ${input.requestedCents}::bigint + k IN (SELECT d.amount_cents FROM deposit_requests d
+                                                      WHERE d.expires_at > now() - interval '2 days'), k
      LIMIT 1
     ON CONFLICT (amount_cents) WHERE status = 'pending' DO NOTHING
     RETURNING id`;
