@@ -15,6 +15,7 @@ import { recordAuditEntry } from "../audit/sql/record-audit-entry";
 import { formatUsd, parseUsd } from "../money/parse-usd";
 import { approveDeposit, type DepositDecider } from "./decide-deposit";
 import { referenceIn } from "./attach-deposit-proof";
+import { LATE_PAYMENT_MS } from "./sql/insert-deposit-request";
 
 export const STATEMENT_COLUMNS = ["date", "amount", "description"] as const;
 export const MAX_STATEMENT_BYTES = 1_000_000;
@@ -22,8 +23,6 @@ const MAX_STATEMENT_ROWS = 5_000;
 const DAY_MS = 86_400_000;
 /** A transfer may be dated this much before its request (clocks, the bank's rounding). */
 const EARLY_MS = 60_000;
-/** A transfer may come this long after its request ended (a late payment, an expired request paid anyway). */
-const LATE_MS = DAY_MS;
 
 interface StatementMatch {
   /** The row's line in the file (the header is line 1). */
@@ -124,7 +123,7 @@ export async function previewBankStatement(csv: string): Promise<StatementPrevie
           where: {
             amountCents: { in: amounts },
             createdAt: { lte: new Date(Math.max(...times) + EARLY_MS) },
-            expiresAt: { gte: new Date(Math.min(...times) - LATE_MS) },
+            expiresAt: { gte: new Date(Math.min(...times) - LATE_PAYMENT_MS) },
           },
           select: {
             id: true,
@@ -181,7 +180,7 @@ function matchRow(
     (request) => request.status === "pending" && meets(request, 0) && (!named || request.reference === named),
   );
   if (!deposit) return { reason: `no open request of ${formatUsd(row.amountCents)} within its time` };
-  const rival = named ? undefined : requests.find((request) => request !== deposit && meets(request, LATE_MS));
+  const rival = named ? undefined : requests.find((request) => request !== deposit && meets(request, LATE_PAYMENT_MS));
   if (rival)
     return {
       reason: `${formatUsd(row.amountCents)} was also ${rival.reference}'s (${rival.status}) near this row's time: decide ${deposit.reference} on the queue`,

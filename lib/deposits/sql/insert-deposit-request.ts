@@ -1,10 +1,17 @@
 // The unique amount: the requested cents plus the fewest extra cents (1 to 99) that no open request
-// expects, preferring those no request has had for two days: a statement row of an amount another
-// request had near the row's time (a day after it ended, and a date-only row stands for a whole day)
-// is left to an admin (lib/deposits/import-bank-statement.ts). Two requests choosing the same amount
-// at once meet at the partial unique index (deposit_requests_open_amount_key): the later one inserts
-// nothing and its caller tries again, seeing the earlier one then.
+// expects, preferring those that have rested (AMOUNT_REST_SECONDS): the statement import leaves to an
+// admin a row whose amount another request had near the row's time (lib/deposits/import-bank-statement.ts).
+// Two requests choosing the same amount at once meet at the partial unique index
+// (deposit_requests_open_amount_key): the later one inserts nothing and its caller tries again,
+// seeing the earlier one then.
 import type { PrismaTx } from "../../db/prisma";
+
+const DAY_MS = 86_400_000;
+/** A transfer may come this long after its request ended (a late payment, an expired request paid anyway). */
+export const LATE_PAYMENT_MS = DAY_MS;
+// How long an amount rests after its request ended: a late payment's time, and the whole day a
+// date-only statement row stands for.
+const AMOUNT_REST_SECONDS = (LATE_PAYMENT_MS + DAY_MS) / 1000;
 
 /** The new request's id, or undefined when no amount was free (or a concurrent request took it). */
 export async function insertDepositRequest(
@@ -19,7 +26,7 @@ export async function insertDepositRequest(
      WHERE NOT EXISTS (SELECT 1 FROM deposit_requests d
                         WHERE d.status = 'pending' AND d.amount_cents = ${input.requestedCents}::bigint + k)
      ORDER BY ${input.requestedCents}::bigint + k IN (SELECT d.amount_cents FROM deposit_requests d
-                                                      WHERE d.expires_at > now() - interval '2 days'), k
+                                                      WHERE d.expires_at > now() - make_interval(secs => ${AMOUNT_REST_SECONDS})), k
      LIMIT 1
     ON CONFLICT (amount_cents) WHERE status = 'pending' DO NOTHING
     RETURNING id`;
