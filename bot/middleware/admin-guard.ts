@@ -4,7 +4,7 @@
 // features only for linked admins, so a command missing from ADMIN_COMMANDS still cannot run for others.)
 import type { MiddlewareFn } from "telegraf";
 import { telegramAdminMay } from "@/lib/admin-users/telegram-admin";
-import type { AdminRole } from "@/lib/admin-users/admin-role";
+import { roleAllows, type AdminRole } from "@/lib/admin-users/admin-role";
 import { ADMIN_BUTTON_ROLE, ADMIN_CALLBACK_PREFIX, roleOfAdminCommand } from "../commands";
 import type { BotContext } from "../context";
 import { logger } from "@/lib/observability/logger";
@@ -32,11 +32,9 @@ function refusal(ctx: BotContext, what: string, role: AdminRole): { reply: strin
     }
     return { reply: NOT_AN_ADMIN, alert: "Only admins can do this." };
   }
-  if (role === "owner" && admin.role === "owner") {
-    const text = `${what} is an owner action: it needs two-factor on for ${admin.email} (dashboard, Your account).`;
-    return { reply: `Sorry, ${text}`, alert: text };
-  }
-  const text = `${what} needs the ${role} role; ${admin.email} is ${admin.role === "operator" ? "an" : "a"} ${admin.role}.`;
+  const text = roleAllows(admin.role, role)
+    ? `${what} needs two-factor on for ${admin.email}, as the dashboard does: enrol again there (Your account).`
+    : `${what} needs the ${role} role; ${admin.email} is ${admin.role === "operator" ? "an" : "a"} ${admin.role}.`;
   return { reply: `Sorry, ${text}`, alert: text };
 }
 

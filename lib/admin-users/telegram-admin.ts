@@ -7,11 +7,15 @@ export interface TelegramAdmin {
   email: string;
   role: string;
   telegramId: number;
-  /** Two-factor is on for this admin (owner commands need it, as owner actions on the dashboard do). */
+  /** Two-factor is on for this admin: every admin command needs it, as the dashboard does. */
   twoFactor: boolean;
 }
 
-/** Whether the admin may run what needs `needed`: the dashboard's rule (role, and two-factor for owners). */
+/**
+ * Whether the admin may run what needs `needed`: the dashboard's rule, the role and two-factor on
+ * (the dashboard stays closed to an admin whose two-factor was turned off or reset until they enrol
+ * again, and so does the bot).
+ */
 export function telegramAdminMay(admin: Pick<TelegramAdmin, "role" | "twoFactor">, needed: AdminRole): boolean {
-  return roleAllows(admin.role, needed) && (needed !== "owner" || admin.twoFactor);
+  return admin.twoFactor && roleAllows(admin.role, needed);
 }

@@ -1,6 +1,6 @@
 // Telegram admins for tests: a dashboard admin user of a role, linked to a Telegram account through
-// the same lib functions the account page's link code and the bot's /link use. Owners get two-factor
-// on (owner commands need it, as owner actions on the dashboard do).
+// the same lib functions the account page's link code and the bot's /link use, with two-factor on
+// (every admin command needs it, as the dashboard does) unless a test says otherwise.
 import crypto from "node:crypto";
 import { createAdminUser } from "@/lib/admin-users/create-admin-user";
 import { issueTelegramLinkCode } from "@/lib/admin-users/issue-telegram-link-code";
@@ -27,7 +27,7 @@ export async function createLinkedAdmin(
   const password = crypto.randomBytes(12).toString("base64url");
   const created = await createAdminUser({ email, password, role, actor: "test" });
   if (created.status !== "created") throw new Error(`admin ${email}: ${created.status}`);
-  if (options.twoFactor ?? role === "owner") await enableTwoFactor(email);
+  if (options.twoFactor ?? true) await enableTwoFactor(email);
   const { code } = await issueTelegramLinkCode({ adminId: created.admin.id, actor: adminActor(email) });
   const linked = await linkTelegramAccount({ code, telegramId: id, actor: `telegram:${id}` });
   if (linked.status !== "linked") throw new Error(`linking telegram:${id} to ${email}: ${linked.status}`);

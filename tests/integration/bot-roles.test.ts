@@ -6,12 +6,14 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { createAdminUser } from "@/lib/admin-users/create-admin-user";
 import { issueTelegramLinkCode } from "@/lib/admin-users/issue-telegram-link-code";
 import { unlinkTelegramAccount } from "@/lib/admin-users/unlink-telegram-account";
+import { resetAdminTwoFactor } from "@/lib/admin-users/reset-admin-two-factor";
 import { setLargeCreditThreshold } from "@/lib/settings/set-large-credit-threshold";
 import { useBotHarness } from "../helpers/bot-harness";
 import { sql, sqlRow } from "../helpers/db";
 import { buttonsOf, plain, type FakeUser, type RecordedCall } from "../helpers/fake-telegram";
 import { expectBooksBalance } from "../helpers/orders";
 import { createLinkedAdmin } from "../helpers/telegram-admins";
+import { enableTwoFactor } from "../helpers/two-factor";
 
 const OWNER: FakeUser = { id: 4_700_000_001, first_name: "Olga" };
 const OPERATOR: FakeUser = { id: 4_700_000_002, first_name: "Oscar" };
@@ -92,9 +94,30 @@ describe("each admin command needs the role of its dashboard action", () => {
     const lax: FakeUser = { id: 4_700_000_007, first_name: "Lax" };
     await createLinkedAdmin(lax, "owner", { twoFactor: false });
     expect(await say(lax, `/tier ${holderId} none`)).toBe(
-      `Sorry, /tier is an owner action: it needs two-factor on for owner-${lax.id}@example.test (dashboard, Your account).`,
+      `Sorry, /tier needs two-factor on for owner-${lax.id}@example.test, as the dashboard does: enrol again there (Your account).`,
     );
     expect(await tierOf()).toBe("gold");
+  });
+
+  it("an operator whose two-factor an owner reset runs no admin command until they enrol again", async () => {
+    const reset: FakeUser = { id: 4_700_000_009, first_name: "Rita" };
+    const admin = await createLinkedAdmin(reset, "operator");
+    expect(await say(reset, "/account @hugo_shop")).toContain(`Account #${holderId}`);
+    expect(
+      await resetAdminTwoFactor({ adminId: admin.adminId, actor: `admin:owner-${OWNER.id}@example.test` }),
+    ).toEqual({ status: "reset", email: admin.email });
+    const before = await balance();
+    const requests = await count("admin_action_requests");
+    expect(await say(reset, `/credit ${holderId} 5 after reset`)).toBe(
+      `Sorry, /credit needs two-factor on for ${admin.email}, as the dashboard does: enrol again there (Your account).`,
+    );
+    expect(await say(reset, "/account @hugo_shop")).toContain("/account needs two-factor on");
+    expect(await say(reset, "/help")).not.toContain("/account <account>");
+    expect(await count("admin_action_requests")).toBe(requests);
+    expect(await balance()).toBe(before);
+    // Enrolled again (on the dashboard): the bot follows at once.
+    await enableTwoFactor(admin.email);
+    expect(await say(reset, "/account @hugo_shop")).toContain(`Account #${holderId}`);
   });
 
   it("the role is read afresh for every update: demoted, disabled or unlinked counts at once", async () => {
@@ -132,6 +155,8 @@ describe("/link with a one-time code from the dashboard", () => {
     });
     if (created.status !== "created") throw new Error(created.status);
     adminId = created.admin.id;
+    // The dashboard that hands out link codes opens only with two-factor on.
+    await enableTwoFactor("nina@example.test");
   });
 
   const refusal = (text: string) => expect(text).toContain("That code is wrong, expired or already used.");

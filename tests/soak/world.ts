@@ -18,6 +18,7 @@ import { creditTestWallet, openHolderTestAccount } from "@/lib/wallet/test-walle
 import { addWebhookEndpoint } from "@/lib/webhooks/add-webhook-endpoint";
 import { ADMIN_BUTTON_ROLE } from "@/bot/commands";
 import { DEV_POLICY } from "../helpers/webhooks";
+import { enableTwoFactor } from "../helpers/two-factor";
 import type { FakeUser } from "../helpers/fake-telegram";
 import { CODE_PACK, LIVE_PLAYERS, SOAK_ACCOUNTS, TOPUP_PACKS, type Mode } from "./plan";
 import type { Topology } from "./topology";
@@ -194,6 +195,8 @@ export async function seedSoakWorld(topology: Topology): Promise<SoakWorld> {
     actor: OWNER,
   });
   if (created.status !== "created") throw new Error(`admin: ${created.status}`);
+  // Admin commands and buttons need two-factor on, as the dashboard does.
+  await enableTwoFactor(email);
   const { code } = await issueTelegramLinkCode({ adminId: created.admin.id, actor: adminActor(email) });
   const linked = await linkTelegramAccount({ code, telegramId: admin.id, actor: `telegram:${admin.id}` });
   if (linked.status !== "linked") throw new Error(`admin link: ${linked.status}`);
