@@ -611,25 +611,8 @@ DATABASE_URL=postgresql://postgres@127.0.0.1:5432/postgres REDIS_URL=redis://127
 
 It uses a database of its own, \`BENCH_DATABASE\` (default \`bench\`) on the \`DATABASE_URL\` server,
 whose schemas it drops and re-migrates (without \`DATABASE_URL\`: embedded PostgreSQL under
-\`.data/bench\`). About 15 minutes with the defaults on 2 cores: 5 endpoints × 3 servers × 21 s of
-load, then the worker, webhook and queue-depth phases, then the end-to-end steps of 60 s each. A
-quick check that it works (about a minute, figures meaningless): \`BENCH_SLICES=1 BENCH_SLICE_S=1
-BENCH_CONNECTIONS=10 BENCH_KEYS=4000 BENCH_ACCOUNTS=20 BENCH_ORDERS_PER_ACCOUNT=5
-BENCH_PROBE_REQUESTS=30 BENCH_WORKER_STEADY_S=2 BENCH_WEBHOOK_CYCLES=1 BENCH_WEBHOOK_ORDERS=100
-BENCH_QUEUE_DEPTH=500 BENCH_QUEUE_SLICES=1 BENCH_E2E_HOLD_S=3 BENCH_E2E_STEPS=2
-BENCH_RESULTS=/tmp/bench.md\`. The end-to-end phase alone, 15 s per step: \`BENCH_ENDPOINTS=
-BENCH_WORKER=0 BENCH_WEBHOOKS=0 BENCH_QUEUE_DEPTH=0 BENCH_E2E_HOLD_S=15 BENCH_RESULTS=/tmp/e2e.md\`.
-
-| variable | default | meaning |
-|---|---|---|
-| \`BENCH_SLICES\` / \`BENCH_SLICE_S\` / \`BENCH_WARMUP_S\` | 10 / 2 / 1 | slices per endpoint and server, their length, warm-up |
-| \`BENCH_CONNECTIONS\` / \`PG_POOL_MAX\` | 50 / 10 | load connections; pool size of the service and the floor |
-| \`BENCH_ACCOUNTS\` / \`BENCH_KEYS\` / \`BENCH_ORDERS_PER_ACCOUNT\` | 200 / 12000 / 30 | funded accounts, API keys, orders placed beforehand |
-| \`BENCH_ENDPOINTS\` | all | e.g. \`balance,place\` (balance, products, order, history, place); set and empty: none |
-| \`BENCH_WORKER=0\`, \`BENCH_WEBHOOKS=0\`, \`BENCH_QUEUE_DEPTH=0\`, \`BENCH_END_TO_END=0\` | on | skip the worker, webhook, queue-depth or end-to-end phase |
-| \`BENCH_E2E_START_RATE\` / \`BENCH_E2E_STEP_PCT\` / \`BENCH_E2E_HOLD_S\` / \`BENCH_E2E_STEPS\` | 60 / 25 / 60 / 12 | end-to-end phase: first rate (orders/s), step up, hold per step, most steps |
-| \`BENCH_CPU_PROF=1\` | off | \`--cpu-prof\` of the service and the webhook rounds' and end-to-end workers into \`bench/profiles/\` |
-| \`BENCH_RESULTS\` | \`bench/RESULTS.md\` | where a partial or experimental run writes |
+\`.data/bench\`). About 15 minutes with the defaults on 2 cores. Its variables (\`BENCH_*\`), a
+one-minute check that it works and the end-to-end phase alone: [docs/performance.md](../docs/performance.md).
 
 ## What limits each endpoint
 
