@@ -19,16 +19,13 @@ export function identifier(description: string, max = 64) {
 
 /**
  * Like `identifier`, but the string is kept exactly as sent (surrounding spaces included), because
- * the invoice echoes it; the order code trims it for everything else.
+ * the invoice echoes it; the order code trims it for everything else. Blank strings are the
+ * caller's to read as missing (blankAsMissing).
  */
 export function echoedIdentifier(description: string, max = 64) {
   return z
     .union([
-      z
-        .string()
-        .max(max)
-        .regex(NO_CONTROL_CHARACTERS, "must not contain control characters")
-        .refine((text) => text.trim() !== "", "must not be empty"),
+      z.string().max(max).regex(NO_CONTROL_CHARACTERS, "must not contain control characters"),
       z.number().int().nonnegative().max(Number.MAX_SAFE_INTEGER),
     ])
     .transform((value) => String(value))

@@ -6,7 +6,7 @@ import { blankAsMissing, echoedIdentifier, identifier, livemode, NO_CONTROL_CHAR
 import { ORDER_REFERENCE_KINDS } from "../orders/parse-order-reference";
 import { METADATA_MAX_KEY_LENGTH, METADATA_MAX_KEYS, METADATA_MAX_VALUE_LENGTH } from "../orders/order-metadata";
 
-const MAX_QUANTITY = 10;
+export const MAX_QUANTITY = 10;
 const MAX_PRICE_USD = 1_000_000;
 
 export const orderBodyAliases = {
@@ -49,6 +49,17 @@ const OrderMetadata = z
     propertyNames: { minLength: 1, maxLength: METADATA_MAX_KEY_LENGTH, pattern: NO_CONTROL_CHARACTERS.source },
   } as never);
 
+/** A player identifier the line may require: missing, null or blank is INVALID REQUEST where it does. */
+function lineIdentifier(description: string, max?: number) {
+  return z.preprocess(
+    blankAsMissing,
+    echoedIdentifier(
+      `${description}; echoed in the invoice as sent. Missing, null or blank is INVALID REQUEST where the line requires it`,
+      max,
+    ).optional(),
+  );
+}
+
 export const OrderBody = z.object({
   pid: z.preprocess(blankAsMissing, plainText(64).optional()).meta({
     description: "Catalog id from GET /products (alias PID). Required: missing, null or empty is INVALID REQUEST",
@@ -57,21 +68,20 @@ export const OrderBody = z.object({
     description:
       "Your id for this purchase (aliases trxId, idtrx, idTrx). Required: missing, null or empty is INVALID REQUEST. A new purchase needs a new trxid",
   }),
-  userId: echoedIdentifier(
-    "Player id / uid (alias userID), for lines that require it; echoed in the invoice as sent",
-  ).optional(),
-  zoneId: echoedIdentifier("Numeric zone, for lines that require it; echoed in the invoice as sent").optional(),
-  serverId: echoedIdentifier(
-    "Server value or label from serverIdOptions; echoed in the invoice as sent",
-    32,
-  ).optional(),
+  userId: lineIdentifier("Player id / uid (alias userID), for lines that require it"),
+  zoneId: lineIdentifier("Numeric zone, for lines that require it"),
+  serverId: lineIdentifier("Server value or label from serverIdOptions", 32),
+  // Bounded in validateOrderRequest, once the line is known: any quantity on a top-up line is
+  // QUANTITY ONLY FOR GAMEKEY OR GIFTCARD, whatever its value. zod-to-openapi writes the bounds.
   quantity: z
     .number()
     .int()
-    .min(1)
-    .max(MAX_QUANTITY)
     .optional()
-    .meta({ description: `Game-key and gift-card lines only: 1 to ${MAX_QUANTITY} codes (default 1)` }),
+    .meta({
+      description: `Game-key and gift-card lines only: 1 to ${MAX_QUANTITY} codes (default 1); on other lines, QUANTITY ONLY FOR GAMEKEY OR GIFTCARD`,
+      minimum: 1,
+      maximum: MAX_QUANTITY,
+    } as never),
   maxPrice: z
     .number()
     .positive()

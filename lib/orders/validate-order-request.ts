@@ -2,7 +2,7 @@
 // request that is stored and fingerprinted. Pure: the catalog row is read by the caller.
 import crypto from "node:crypto";
 import { ApiError } from "../http/errors";
-import type { OrderBody } from "../api-schemas/order-schemas";
+import { MAX_QUANTITY, type OrderBody } from "../api-schemas/order-schemas";
 import type { CatalogEntry } from "../catalog/catalog-record";
 import { canonicalMetadata, storedMetadata, type OrderMetadata } from "./order-metadata";
 
@@ -68,6 +68,11 @@ export function validateOrderRequest(
   if (!entry.productActive) throw new ApiError("PRODUCT_DISABLED");
 
   const stockLine = entry.lineKind !== "topup";
+  if (stockLine && request.quantity !== undefined && (request.quantity < 1 || request.quantity > MAX_QUANTITY)) {
+    throw new ApiError("INVALID_BODY", {
+      extra: { details: [{ field: "quantity", message: `must be from 1 to ${MAX_QUANTITY}` }] },
+    });
+  }
   if (!stockLine) {
     if (request.quantity !== undefined) throw new ApiError("QUANTITY_ONLY_FOR_GAMEKEY_OR_GIFTCARD");
     if (!entry.supplierSku)

@@ -196,8 +196,13 @@ describe("every operation, successes and failures, as the document describes the
       { status: 400, code: "INVALID_REQUEST", accepted: false },
     );
     await exchange(
-      { path: "/orders", key: funded.key, body: { pid: "SVCBR60", trxid: newTrxid("q"), quantity: 11 } },
+      { path: "/orders", key: funded.key, body: { pid: "SVCGKAAA", trxid: newTrxid("q"), quantity: 11 } },
       { status: 400, code: "INVALID_BODY", accepted: false },
+    );
+    // Any quantity on a top-up line, even one the document's bounds refuse, is QUANTITY ONLY.
+    await exchange(
+      { path: "/orders", key: funded.key, body: { pid: "SVCBR60", trxid: newTrxid("q"), userId: "1", quantity: 11 } },
+      { status: 400, code: "QUANTITY_ONLY_FOR_GAMEKEY_OR_GIFTCARD", accepted: false },
     );
     await exchange(
       { path: "/orders", key: funded.key, body: { pid: "SVCNOPE", trxid: newTrxid("u"), userId: "1" } },

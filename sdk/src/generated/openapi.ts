@@ -2269,13 +2269,13 @@ export interface operations {
                     pid?: string | null;
                     /** @description Your id for this purchase (aliases trxId, idtrx, idTrx). Required: missing, null or empty is INVALID REQUEST. A new purchase needs a new trxid */
                     trxid?: string | number | null;
-                    /** @description Player id / uid (alias userID), for lines that require it; echoed in the invoice as sent */
-                    userId?: string | number;
-                    /** @description Numeric zone, for lines that require it; echoed in the invoice as sent */
-                    zoneId?: string | number;
-                    /** @description Server value or label from serverIdOptions; echoed in the invoice as sent */
-                    serverId?: string | number;
-                    /** @description Game-key and gift-card lines only: 1 to 10 codes (default 1) */
+                    /** @description Player id / uid (alias userID), for lines that require it; echoed in the invoice as sent. Missing, null or blank is INVALID REQUEST where the line requires it */
+                    userId?: string | number | null;
+                    /** @description Numeric zone, for lines that require it; echoed in the invoice as sent. Missing, null or blank is INVALID REQUEST where the line requires it */
+                    zoneId?: string | number | null;
+                    /** @description Server value or label from serverIdOptions; echoed in the invoice as sent. Missing, null or blank is INVALID REQUEST where the line requires it */
+                    serverId?: string | number | null;
+                    /** @description Game-key and gift-card lines only: 1 to 10 codes (default 1); on other lines, QUANTITY ONLY FOR GAMEKEY OR GIFTCARD */
                     quantity?: number;
                     /**
                      * @description The most this order may cost, in USD, compared with what it would charge (the invoice's amountUsd: unit price x quantity). When the price is higher, nothing is stored or charged, the answer is 409 PRICE_ABOVE_MAX with the current price, and the trxid stays free
@@ -2303,7 +2303,7 @@ export interface operations {
                     /** @description Alias of `trxid` (read when `trxid` is absent or null) */
                     idTrx?: string | number | null;
                     /** @description Alias of `userId` (read when `userId` is absent or null) */
-                    userID?: string | number;
+                    userID?: string | number | null;
                     /** @description Alias of `idempotencyKey` (read when `idempotencyKey` is absent or null) */
                     idempotency?: string | null;
                 } & (({
