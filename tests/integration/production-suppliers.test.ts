@@ -221,6 +221,56 @@ describe("production: live orders need a real supplier", () => {
     });
   });
 
+  it("an order with a real supplier that an admin then turns into a sandbox is flagged, never completed by it", async () => {
+    expect(
+      await saveSupplierAccount({
+        name: "turncoat",
+        kind: "h2h",
+        settings: { baseUrl: fake.baseUrl, partnerId: fake.partnerId, timeoutMs: 2000 },
+        secret: fake.secret,
+        actor: OWNER,
+        policy: supplierDestinationPolicy({ suppliersAllowPrivate: true }),
+      }),
+    ).toMatchObject({ status: "saved" });
+    await saveSupplierOffer({
+      catalogId: "SVCBR325",
+      supplierName: "turncoat",
+      sku: "br-325",
+      costCents: 300,
+      priority: 2,
+      actor: OWNER,
+    });
+    // Its answers are lost: the order stays with it, asked about again and again.
+    fake.failNext("place", { kind: "lose-answer" });
+    fake.behave("check", { kind: "lose-answer" });
+    try {
+      const placed = await api(
+        "/orders",
+        { key: liveKey, body: { pid: "SVCBR325", trxid: newTrxid("turn"), userId: "5551234" } },
+        service.base,
+      );
+      expect(placed.status, placed.text).toBe(200);
+      const stored = () => getPrisma().order.findFirstOrThrow({ where: { publicId: placed.json.orderId } });
+      await expect.poll(async () => (await stored()).attempts).toBeGreaterThan(1);
+      const turncoat = await getPrisma().supplier.findUniqueOrThrow({ where: { name: "turncoat" } });
+      expect(
+        await saveSupplierAccount({
+          name: "turncoat",
+          kind: "sandbox",
+          settings: {},
+          version: String(turncoat.updatedAt.getTime()),
+          actor: OWNER,
+        }),
+      ).toMatchObject({ status: "saved" });
+      await expect.poll(async () => (await stored()).needsAdmin).toBe(true);
+      const flagged = await stored();
+      expect(flagged).toMatchObject({ supplier: "turncoat", refunded: false });
+      expect(["pending", "processing"]).toContain(flagged.status);
+    } finally {
+      fake.behave("check", undefined);
+    }
+  });
+
   it("a paused real supplier does not count: the pack reads unorderable, the overview lists it, and live keys are told", async () => {
     const supplier = await getPrisma().supplier.findUniqueOrThrow({ where: { name: "real-h2h" } });
     // The last product.updated of the pack the live account was told, as GET /events lists it.

@@ -191,6 +191,88 @@ describe("failover between suppliers", () => {
   });
 });
 
+describe("a supplier account this worker cannot build (its secret's variable is not set)", () => {
+  const UNSET = "SUPPLIER_SECRET_NEVER_SET";
+  const sentTo = (fake: FakeH2hSupplier, reference: string) =>
+    fake.requests.filter((request) => request.body.includes(reference) || request.path.includes(reference));
+
+  async function unbuildableAccount(name: string) {
+    const fake = fakes[0]!;
+    return upsertSupplier(name, "h2h", {
+      baseUrl: fake.baseUrl,
+      partnerId: fake.partnerId,
+      timeoutMs: 300,
+      secretEnv: UNSET,
+    });
+  }
+
+  it("is passed over like a refusal when the order never reached it: the next supplier delivers", async () => {
+    const broken = await unbuildableAccount("h2h-unset-a");
+    const b = await upsertSupplier("sandbox-up", "sandbox");
+    await offerBr60([
+      { supplierId: broken, costCents: 50 },
+      { supplierId: b, costCents: 70 },
+    ]);
+    const { invoice, stored, attempts, money, reference } = await placeAndFinish("6400001");
+    expect(invoice.status).toBe("completed");
+    expect(stored).toMatchObject({ supplier: "sandbox-up", tried_supplier_ids: [broken, b], cost_cents: 70 });
+    expect(attempts).toEqual([
+      { supplier: "h2h-unset-a", outcome: "failed", failure: "supplier" },
+      { supplier: "sandbox-up", outcome: "success", failure: null },
+    ]);
+    expect(money).toEqual([{ kind: "debit", amount_cents: -99 }]);
+    expect(sentTo(fakes[0]!, reference)).toEqual([]);
+  });
+
+  it("with no other supplier, the order is cancelled and refunded instead of left processing", async () => {
+    const broken = await unbuildableAccount("h2h-unset-b");
+    await offerBr60([{ supplierId: broken, costCents: 50 }]);
+    const { invoice, money } = await placeAndFinish("6400002");
+    expect(invoice).toMatchObject({ status: "cancelled", error: "SUPPLIER UNAVAILABLE", refunded: true });
+    expect(money.map((entry) => entry.kind)).toEqual(["debit", "refund"]);
+  });
+
+  it("an order that may have reached it is asked about again, sent nowhere else, and flagged at the deadline", async () => {
+    const [fakeA, fakeB] = fakes as [FakeH2hSupplier, FakeH2hSupplier];
+    const a = await h2hAccount(fakeA, "fake-a");
+    const b = await h2hAccount(fakeB, "fake-b");
+    await offerBr60([
+      { supplierId: a, costCents: 60 },
+      { supplierId: b, costCents: 65 },
+    ]);
+    fakes.forEach((fake) => fake.addPlayer("6400003", "Cy"));
+    // A's answers are lost, so the order stays with A, asked about again and again.
+    fakeA.failNext("place", { kind: "lose-answer" });
+    fakeA.behave("check", { kind: "lose-answer" });
+    try {
+      const placed = await order(key, { pid: "SVCBR60", trxid: newTrxid("unset"), userId: "6400003" });
+      expect(placed.status, placed.text).toBe(200);
+      const { id } = await sqlRow<{ id: number }>(`SELECT id FROM orders WHERE public_id = $1`, [placed.json.orderId]);
+      const attempts = async () => (await sqlRow(`SELECT attempts FROM orders WHERE id = $1`, [id])).attempts as number;
+      await expect.poll(attempts).toBeGreaterThan(1);
+      // A's secret now comes from a variable this worker does not have; then the deadline passes.
+      await sql(`UPDATE suppliers SET settings = settings || $2::jsonb, updated_at = now() WHERE id = $1`, [
+        a,
+        JSON.stringify({ secretEnv: UNSET }),
+      ]);
+      await sql(`UPDATE orders SET created_at = now() - interval '1 hour' WHERE id = $1`, [id]);
+      await expect
+        .poll(async () => (await sqlRow(`SELECT needs_admin FROM orders WHERE id = $1`, [id])).needs_admin)
+        .toBe(true);
+      expect(await sqlRow(`SELECT supplier, tried_supplier_ids FROM orders WHERE id = $1`, [id])).toEqual({
+        supplier: "fake-a",
+        tried_supplier_ids: [a],
+      });
+      expect(sentTo(fakeB, placed.json.orderId)).toEqual([]);
+      expect(await sql(`SELECT kind FROM ledger_entries WHERE order_id = $1`, [id])).toEqual([{ kind: "debit" }]);
+    } finally {
+      fakeA.behave("check", undefined);
+      await h2hAccount(fakeA, "fake-a");
+      await sql(`UPDATE suppliers SET consecutive_failures = 0, circuit_open_until = NULL WHERE id = $1`, [a]);
+    }
+  });
+});
+
 describe("the circuit breaker, pause and resume", () => {
   it("opens after repeated failures (orders skip A), and a successful probe closes it", async () => {
     const a = await upsertSupplier("circuit-a", "sandbox", { down: true });

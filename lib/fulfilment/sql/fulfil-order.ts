@@ -17,6 +17,9 @@ import { getPool } from "../../db/pool";
 import { prepared, sql } from "../../db/run-sql";
 import { getSupplier } from "../../suppliers/get-supplier";
 import { supplierForAccount } from "../../suppliers/supplier-account";
+import { SupplierConfigError } from "../../suppliers/supplier-config";
+import { supplierKind } from "../../suppliers/kinds";
+import { logger } from "../../observability/logger";
 import { recordSupplierFailure, recordSupplierSuccess } from "../../suppliers/sql/record-supplier-result";
 import { notifyCircuitChange } from "../../suppliers/notify-circuit-change";
 import type { Supplier, TopupRequest, TopupStatus } from "../../suppliers/types";
@@ -176,10 +179,16 @@ async function fulfilLiveTopup(job: TopupJob, config: Env, sandboxAllowed: boole
   const tried = new Set([...order.triedSupplierIds, route.id]);
 
   for (;;) {
+    // The order may have reached this account before it changed kind: production asks no sandbox
+    // about it (nor sends it anything); an admin settles it with the supplier it went to.
+    if (!sandboxAllowed && !supplierKind(route.kind)?.real) {
+      await flagOrderForAdmin(orderId, `supplier ${route.name} is no longer a real supplier (kind ${route.kind})`);
+      return;
+    }
     const started = Date.now();
     const sku = route.sku ?? order.supplierSku ?? order.catalogId;
     const request = topupRequest(order, sku);
-    const outcome = await askSupplier(supplierForAccount(route, config), job.attempts, request, order.publicId);
+    const outcome = await askRoute(route, config, job.attempts, request, order.publicId);
     const attempt = supplierAttempt(route, outcome, Date.now() - started);
     countSupplierCall(attempt);
     const supplierSide =
@@ -267,6 +276,32 @@ async function settleOrWait(
 /** The first attempt places the top-up; a later one asks what became of it. */
 function askSupplier(supplier: Supplier, attempts: number, request: TopupRequest, reference: string) {
   return attempts > 1 ? supplier.checkTopup(reference) : supplier.placeTopup(request);
+}
+
+/**
+ * askSupplier through the account's client. When this worker cannot build it (a secret's variable
+ * unset, settings it refuses: an operator's mistake, logged), the outcome stands for the call: a
+ * refusal when the order was never sent there, so the next supplier takes it; not known when it may
+ * have been, so it is asked again until the deadline flags it for an admin. Never a stuck order.
+ */
+async function askRoute(
+  route: SupplierRoute,
+  config: Env,
+  attempts: number,
+  request: TopupRequest,
+  reference: string,
+): Promise<TopupStatus> {
+  let supplier: Supplier;
+  try {
+    supplier = supplierForAccount(route, config);
+  } catch (error) {
+    if (!(error instanceof SupplierConfigError)) throw error;
+    logger("worker").error(`order ${reference} not sent to supplier ${route.name}: ${error.message}`);
+    return attempts > 1
+      ? { status: "unknown", reason: "supplier account misconfigured" }
+      : { status: "failed", failure: "supplier", reason: NO_SUPPLIER_LEFT };
+  }
+  return askSupplier(supplier, attempts, request, reference);
 }
 
 /** The supplier's circuit (record-supplier-result.ts); admins are told when it opens or closes. */
