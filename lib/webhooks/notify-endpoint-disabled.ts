@@ -13,9 +13,15 @@ export async function notifyEndpointDisabled(
 ): Promise<"sent" | "no_bot" | "no_chat"> {
   const endpoint = await getPrisma().webhookEndpoint.findUnique({
     where: { id: endpointId },
-    select: { url: true, disabledReason: true, account: { select: { telegramId: true } } },
+    select: {
+      url: true,
+      disabledReason: true,
+      account: { select: { telegramId: true, liveAccount: { select: { telegramId: true } } } },
+    },
   });
-  const telegramId = nullableNumberFromDb(endpoint?.account.telegramId ?? null);
+  // A test endpoint belongs to the holder's test account, which has no chat of its own: the holder's.
+  const account = endpoint?.account.liveAccount ?? endpoint?.account;
+  const telegramId = nullableNumberFromDb(account?.telegramId ?? null);
   if (!endpoint || telegramId === null) return "no_chat";
   if (!telegram) {
     logger("webhooks").warn(

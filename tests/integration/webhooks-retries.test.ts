@@ -9,6 +9,7 @@ import { RETRY_SCHEDULE_MS, MAX_ATTEMPTS } from "@/lib/webhooks/retry-schedule";
 import { MAX_RESPONSE_BYTES } from "@/lib/webhooks/send-webhook";
 import { sql, sqlRow, firstOf } from "../helpers/db";
 import { createAccount } from "../helpers/fixtures";
+import { openHolderTestAccount } from "@/lib/wallet/test-wallet";
 import { WebhookReceiver } from "../helpers/webhook-receiver";
 import { FakeTelegram } from "../helpers/fake-telegram";
 import { startNoticeWorker, type NoticeWorker } from "../helpers/bot-notices";
@@ -182,6 +183,30 @@ describe("retries", () => {
       expect(told).toHaveLength(1);
       expect(told[0]).toContain(`Webhook endpoint #${endpoint.endpointId}`);
       expect(told[0]).toContain("was disabled: every attempt failed since");
+    } finally {
+      await notices?.stop();
+      await fake.close();
+    }
+  }, 90_000);
+
+  it("a test endpoint disabled (410 Gone): its holder is told in the bot, as for a live one", async () => {
+    const holder = await createAccount();
+    const testAccountId = await openHolderTestAccount(holder.accountId);
+    const endpoint = await addEndpoint(testAccountId, receiver.url);
+    receiver.answerNext({ status: 410 });
+    const event = await recordEvent(testAccountId, "endpoint.test", {}, endpoint.endpointId);
+    expect(await deliverWebhook(firstOf(await deliveriesOf(event.id)).id, { policy: DEV_POLICY })).toMatchObject({
+      endpointDisabled: true,
+    });
+    const fake = await FakeTelegram.start();
+    let notices: NoticeWorker | undefined;
+    try {
+      notices = await startNoticeWorker(fake, 777_000_334);
+      await notices.allSent();
+      const told = notices.textsTo(Number(holder.telegramId));
+      expect(told).toHaveLength(1);
+      expect(told[0]).toContain(`Webhook endpoint #${endpoint.endpointId}`);
+      expect(told[0]).toContain("was disabled: it answered 410 Gone");
     } finally {
       await notices?.stop();
       await fake.close();
