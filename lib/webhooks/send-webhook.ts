@@ -11,7 +11,7 @@ import type { LookupFunction } from "node:net";
 import type { ResolvedAddress } from "./check-destination";
 
 export const MAX_RESPONSE_BYTES = 1024;
-/** Idle sockets kept per destination, and destinations kept before the oldest are closed. */
+/** Idle sockets kept per destination, and destinations kept before the oldest's idle sockets are closed. */
 const SOCKETS_PER_DESTINATION = 10;
 const MAX_DESTINATIONS = 500;
 
@@ -38,9 +38,18 @@ export function agentFor(url: URL, pinned: ResolvedAddress): http.Agent {
   if (agents.size > MAX_DESTINATIONS) {
     const [oldestKey, oldest] = agents.entries().next().value as [string, http.Agent];
     agents.delete(oldestKey);
-    oldest.destroy();
+    closeIdleSockets(oldest);
   }
   return agent;
+}
+
+/**
+ * Closes an agent's idle sockets. Its requests still running (a slow receiver, a supplier call)
+ * finish on theirs, which then close after the agent's idle timeout: destroying the agent would cut
+ * them, a failed attempt for the receiver and an unknown outcome for a supplier.
+ */
+function closeIdleSockets(agent: http.Agent): void {
+  for (const sockets of Object.values(agent.freeSockets)) for (const socket of sockets ?? []) socket.destroy();
 }
 
 export interface SendOutcome {
