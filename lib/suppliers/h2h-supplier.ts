@@ -83,7 +83,16 @@ export function createH2hSupplier(config: H2hConfig, name = "h2h"): Supplier {
 
     async checkTopup(reference) {
       const answer = await exchangeWithH2h(connection, "GET", H2H_PATHS.checkTopup(reference));
-      if (answer.kind === "answered" && answer.httpStatus === 404) return { status: "not_found" };
+      // Only the supplier's own JSON answer says it never received the order (and lets the order
+      // move on); a 404 page from a proxy or a maintenance front is no such answer.
+      if (
+        answer.kind === "answered" &&
+        answer.httpStatus === 404 &&
+        typeof answer.body === "object" &&
+        answer.body !== null
+      ) {
+        return { status: "not_found" };
+      }
       if (answer.kind === "answered" && !isSuccess(answer.httpStatus)) {
         return { status: "unknown", reason: `supplier answered HTTP ${answer.httpStatus}` };
       }

@@ -18,8 +18,8 @@ export type FakeFault =
   | { kind: "hang" }
   /** Answer this HTTP status and body without doing anything (e.g. 500, 503, 429, a 4xx refusal). */
   | { kind: "status"; httpStatus: number; body?: unknown }
-  /** Handle the request normally, then answer 200 with this raw text instead of the real answer. */
-  | { kind: "garbage"; body: string }
+  /** Handle the request normally, then answer 200 (or `httpStatus`) with this raw text instead of the real answer. */
+  | { kind: "garbage"; body: string; httpStatus?: number }
   /** Handle the request normally, then destroy the socket before a byte of the answer is sent. */
   | { kind: "lose-answer" };
 
@@ -206,7 +206,7 @@ export async function startFakeH2hSupplier(options: FakeH2hOptions = {}) {
     const answer = handle(route, path, parsed);
     if (fault?.kind === "lose-answer") return void request.socket.destroy();
     if (fault?.kind === "garbage") {
-      response.writeHead(200, { "content-type": "application/json" }).end(fault.body);
+      response.writeHead(fault.httpStatus ?? 200, { "content-type": "application/json" }).end(fault.body);
       return;
     }
     if (fault?.kind === "delay") return later(fault.ms, () => sendJson(response, answer.httpStatus, answer.body));

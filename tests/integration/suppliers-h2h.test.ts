@@ -216,6 +216,15 @@ describe("h2h checkTopup", () => {
     expect(await h2h.checkTopup("never-sent")).toEqual({ status: "not_found" });
   });
 
+  it("a 404 that is not the supplier's JSON answer (a proxy's page) is unknown, never not_found", async () => {
+    await h2h.placeTopup(topup("chk-proxy"));
+    fake.failNext("check", { kind: "garbage", body: "<html>404 Not Found</html>", httpStatus: 404 });
+    fake.failNext("check", { kind: "garbage", body: "", httpStatus: 404 });
+    expect(await h2h.checkTopup("chk-proxy")).toMatchObject({ status: "unknown" });
+    expect(await h2h.checkTopup("chk-proxy")).toMatchObject({ status: "unknown" });
+    expect(await h2h.checkTopup("chk-proxy")).toMatchObject({ status: "success" });
+  });
+
   it("reports a failed order as failed", async () => {
     await h2h.placeTopup(topup("chk-failed", "nobody"));
     expect(await h2h.checkTopup("chk-failed")).toMatchObject({ status: "failed", reason: "PLAYER NOT FOUND" });
