@@ -40,6 +40,14 @@ export function sessionAlive(claims: SessionClaims, now = nowSeconds()): boolean
   return claims.signedInAt <= now + 60 && now < sessionDeadline(claims);
 }
 
+/**
+ * Whether the session signed in after its admin's sessions were last ended (disabled, or their
+ * two-factor reset; null: never). Whole seconds, rounded against the session.
+ */
+export function signedInSinceSessionsEnded(claims: SessionClaims, sessionsValidFrom: Date | null): boolean {
+  return sessionsValidFrom === null || claims.signedInAt >= Math.ceil(sessionsValidFrom.getTime() / 1000);
+}
+
 /** Whether the session proved the second factor within the step-up window. */
 export function secondFactorRecent(claims: SessionClaims, now = nowSeconds()): boolean {
   return claims.secondFactorAt !== null && now - claims.secondFactorAt < STEP_UP_WINDOW_SECONDS;

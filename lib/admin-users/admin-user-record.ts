@@ -13,6 +13,7 @@ export const ADMIN_USER_SELECT = {
   createdAt: true,
   lastLoginAt: true,
   totpEnabledAt: true,
+  sessionsValidFrom: true,
 } as const;
 
 /** Whether the admin signs in with a second factor (a TOTP code or a recovery code). */

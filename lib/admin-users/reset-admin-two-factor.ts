@@ -7,7 +7,8 @@ export type ResetAdminTwoFactorResult =
 
 /**
  * An owner turns another admin's two-factor off (a lost phone and lost recovery codes): they sign in
- * with their password alone until they set it up again. Audited in the same transaction.
+ * with their password alone until they set it up again, and every session of theirs ends. Audited in
+ * the same transaction.
  */
 export async function resetAdminTwoFactor(input: {
   adminId: number;
@@ -21,6 +22,8 @@ export async function resetAdminTwoFactor(input: {
     if (!admin) return { status: "not_found" as const };
     if (!admin.totpSecret) return { status: "not_on" as const };
     await clearTwoFactor(tx, input.adminId);
+    // Their sessions end: a stolen one must not come back once they enrol on a new device.
+    await tx.adminUser.update({ where: { id: input.adminId }, data: { sessionsValidFrom: new Date() } });
     await recordAuditEntry(
       {
         actor: input.actor,

@@ -11,8 +11,8 @@ export type SetAdminDisabledResult =
   | { status: "not_found" };
 
 /**
- * Disables an admin (every session of theirs ends at once: each page and action looks the admin up)
- * or enables them again, audited in the same transaction. Nobody disables themselves, and the last
+ * Disables an admin (every session of theirs ends at once: each page and action looks the admin up,
+ * and one from before is refused once they are enabled again) or enables them again, audited in the same transaction. Nobody disables themselves, and the last
  * active owner stays enabled.
  */
 export async function setAdminDisabled(input: {
@@ -33,7 +33,11 @@ export async function setAdminDisabled(input: {
     if (admin.disabled === input.disabled) return { status: "unchanged" as const, email: admin.email };
     if (input.disabled && admin.role === "owner" && (await countActiveOwners(tx)) <= 1)
       return { status: "last_owner" as const, email: admin.email };
-    await tx.adminUser.update({ where: { id: input.adminId }, data: { disabled: input.disabled } });
+    // Disabling ends their sessions for good: enabled again, they sign in again.
+    await tx.adminUser.update({
+      where: { id: input.adminId },
+      data: input.disabled ? { disabled: true, sessionsValidFrom: new Date() } : { disabled: false },
+    });
     await recordAuditEntry(
       {
         actor: input.actor,

@@ -4,13 +4,14 @@
 // action even once the owner has two-factor on; a role change 16 minutes after the second factor
 // answers the step-up prompt, whose code lets the change through; a session polled up to its
 // absolute lifetime ends there, its cookie never set to outlive it; an idle one is refused; a session
-// whose admin's two-factor is reset goes back to the enrolment.
+// whose admin is disabled or whose two-factor is reset ends, and stays ended once they are back.
 import fs from "node:fs";
 import { encode } from "next-auth/jwt";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Browser, BrowserContext, Page } from "playwright";
 import { createAdminUser } from "@/lib/admin-users/create-admin-user";
 import { resetAdminTwoFactor } from "@/lib/admin-users/reset-admin-two-factor";
+import { setAdminDisabled } from "@/lib/admin-users/set-admin-disabled";
 import { SESSION_ABSOLUTE_LIFETIME_SECONDS } from "@/lib/admin-sign-in/session-policy";
 import { suiteBaseUrl } from "../helpers/suite";
 import { closeSql, resetDatabase, sqlRow } from "../helpers/db";
@@ -189,20 +190,47 @@ describe.skipIf(!chromiumPath || !built)("dashboard sessions in Chromium", () =>
     },
   );
 
-  it("sends a session back to the enrolment once its admin's two-factor is reset", async () => {
-    const email = "session-reset@example.com";
+  /** Where the dashboard sends `cookie`'s holder: null when the page opens. */
+  async function sentTo(cookie: string): Promise<string | null> {
+    const answer = await fetch(`${suiteBaseUrl()}/admin/orders`, { redirect: "manual", headers: { cookie } });
+    if (answer.status === 200) return null;
+    expect(answer.status).toBe(307);
+    return new URL(answer.headers.get("location")!, suiteBaseUrl()).pathname;
+  }
+
+  async function viewerWithTwoFactor(email: string): Promise<number> {
     expect((await createAdminUser({ email, password: PASSWORD, role: "viewer", actor: "test" })).status).toBe(
       "created",
     );
     await enableTwoFactor(email);
-    const cookie = await mintSessionCookie({ email });
-    const open = await fetch(`${suiteBaseUrl()}/admin/orders`, { redirect: "manual", headers: { cookie } });
-    expect(open.status).toBe(200);
-    const { id } = await sqlRow<{ id: number }>(`SELECT id FROM admin_users WHERE email = $1`, [email]);
+    return (await sqlRow<{ id: number }>(`SELECT id FROM admin_users WHERE email = $1`, [email])).id;
+  }
+
+  it("ends a session once its admin's two-factor is reset, for good: enrolled anew, the old one stays out", async () => {
+    const email = "session-reset@example.com";
+    const id = await viewerWithTwoFactor(email);
+    const cookie = await mintSessionCookie({ email, signedInAt: nowSeconds() - 60 });
+    expect(await sentTo(cookie)).toBeNull();
     expect((await resetAdminTwoFactor({ adminId: id, actor: `admin:${OWNER}` })).status).toBe("reset");
-    const after = await fetch(`${suiteBaseUrl()}/admin/orders`, { redirect: "manual", headers: { cookie } });
-    expect(after.status).toBe(307);
-    expect(new URL(after.headers.get("location")!, suiteBaseUrl()).pathname).toBe("/admin/two-factor-setup");
+    expect(await sentTo(cookie)).toBe("/admin/login");
+    // The admin enrols on a new device (a new sign-in): their new session opens, the old one not.
+    await enableTwoFactor(email);
+    expect(await sentTo(cookie)).toBe("/admin/login");
+    expect(await sentTo(await mintSessionCookie({ email, signedInAt: nowSeconds() + 1 }))).toBeNull();
+  });
+
+  it("ends a session once its admin is disabled, for good: enabled again, the old one stays out", async () => {
+    const email = "session-disabled@example.com";
+    const id = await viewerWithTwoFactor(email);
+    const ownerId = (await sqlRow<{ id: number }>(`SELECT id FROM admin_users WHERE email = $1`, [OWNER])).id;
+    const cookie = await mintSessionCookie({ email, signedInAt: nowSeconds() - 60 });
+    expect(await sentTo(cookie)).toBeNull();
+    for (const disabled of [true, false])
+      expect(
+        (await setAdminDisabled({ adminId: id, disabled, byAdminId: ownerId, actor: `admin:${OWNER}` })).status,
+      ).toBe("changed");
+    expect(await sentTo(cookie)).toBe("/admin/login");
+    expect(await sentTo(await mintSessionCookie({ email, signedInAt: nowSeconds() + 1 }))).toBeNull();
   });
 
   it("refuses a session past its lifetime and an idle one, over plain HTTP", async () => {

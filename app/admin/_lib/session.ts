@@ -8,7 +8,7 @@ import { getServerSession } from "next-auth/next";
 import { findActiveAdmin } from "@/lib/admin-users/find-active-admin";
 import { adminActor, hasTwoFactor, type AdminUserRecord } from "@/lib/admin-users/admin-user-record";
 import { roleAllows, type AdminRole } from "@/lib/admin-users/admin-role";
-import { secondFactorRecent, type SessionClaims } from "@/lib/admin-sign-in/session-policy";
+import { secondFactorRecent, signedInSinceSessionsEnded, type SessionClaims } from "@/lib/admin-sign-in/session-policy";
 import { authOptions } from "./auth-options";
 import {
   NEEDS_SECOND_FACTOR_SESSION,
@@ -37,7 +37,8 @@ export async function readSignedInAdmin(): Promise<SignedInAdmin | undefined> {
   const email = session?.user?.email;
   if (!email || !session.claims) return undefined;
   const admin = await findActiveAdmin(email);
-  return admin ? { ...admin, actor: adminActor(admin.email), session: session.claims } : undefined;
+  if (!admin || !signedInSinceSessionsEnded(session.claims, admin.sessionsValidFrom)) return undefined;
+  return { ...admin, actor: adminActor(admin.email), session: session.claims };
 }
 
 /** Once per request: the layout and the page share one lookup. */
