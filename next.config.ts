@@ -33,7 +33,12 @@ const nextConfig: NextConfig = {
   allowedDevOrigins: listLocalHostnames(env().host),
   // The API answers /balance/ as /balance (as the lean host does) instead of redirecting.
   skipTrailingSlashRedirect: true,
-  experimental: { serverActions: { bodySizeLimit: NEXT_BODY_LIMIT_BYTES } },
+  experimental: {
+    serverActions: { bodySizeLimit: NEXT_BODY_LIMIT_BYTES },
+    // Next copies a body proxy.ts sees (the dashboard's and /docs' POSTs) into memory before any
+    // check, 10 MB by default: under `next start` alone, the same bound as the lean host's.
+    proxyClientMaxBodySize: NEXT_BODY_LIMIT_BYTES,
+  },
   async rewrites() {
     return {
       beforeFiles: [],
