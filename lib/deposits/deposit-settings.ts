@@ -4,6 +4,8 @@
 import { z } from "zod";
 import { getPrisma, type PrismaDb } from "../db/prisma";
 import { writeSetting } from "../settings/set-switch";
+import { lockSetting } from "../settings/sql/lock-setting";
+import { expectedVersion, isCurrentVersion, StaleEditError } from "../db/edit-version";
 
 const DEPOSIT_METHODS_KEY = "DEPOSIT_METHODS";
 const DEPOSIT_VALIDITY_KEY = "DEPOSIT_VALIDITY_MINUTES";
@@ -49,14 +51,23 @@ export async function readDepositSettings(db: PrismaDb = getPrisma()): Promise<D
   };
 }
 
-/** Saves both; throws the ZodError of an invalid value. Audited as two setting changes. */
+/**
+ * Saves both; throws the ZodError of an invalid value, and StaleEditError when `version` (the
+ * dashboard form's: that of the newer of the two, readDepositSettings' updatedAt) is not current, so
+ * a stale tab cannot bring back bank details another owner replaced. Audited as two setting changes.
+ */
 export async function setDepositSettings(
   input: { methods: DepositMethod[]; validityMinutes: number },
   actor: string,
+  version?: string,
 ): Promise<void> {
   const methods = depositMethodsSchema.parse(input.methods);
   const validity = depositValiditySchema.parse(input.validityMinutes);
   await getPrisma().$transaction(async (tx) => {
+    await lockSetting(tx, DEPOSIT_METHODS_KEY);
+    await lockSetting(tx, DEPOSIT_VALIDITY_KEY);
+    const current = (await readDepositSettings(tx)).updatedAt ?? undefined;
+    if (!isCurrentVersion(current, expectedVersion(version))) throw new StaleEditError("The payment methods");
     await writeSetting(tx, DEPOSIT_METHODS_KEY, methods, actor);
     await writeSetting(tx, DEPOSIT_VALIDITY_KEY, validity, actor);
   });

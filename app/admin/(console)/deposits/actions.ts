@@ -9,7 +9,15 @@ import { approveDeposit, rejectDeposit } from "@/lib/deposits/decide-deposit";
 import { setDepositSettings, type DepositMethod } from "@/lib/deposits/deposit-settings";
 import { MAX_REJECT_REASON_LENGTH } from "@/lib/deposits/deposit-request";
 import { formatUsd } from "../../_lib/format";
-import { idField, isConfirmed, NOT_CONFIRMED, textField, type ActionState } from "../../_lib/action-state";
+import {
+  idField,
+  isConfirmed,
+  NOT_CONFIRMED,
+  textField,
+  versionField,
+  type ActionState,
+} from "../../_lib/action-state";
+import { StaleEditError } from "@/lib/db/edit-version";
 import { requireAdminForAction } from "../../_lib/session";
 
 export async function approveDepositAction(_state: ActionState, formData: FormData): Promise<ActionState> {
@@ -90,8 +98,9 @@ export async function saveDepositSettingsAction(_state: ActionState, formData: F
   const validity = textField(formData, "validityMinutes");
   if (!/^\d{1,6}$/.test(validity)) return { ok: false, message: "Valid for: a whole number of minutes." };
   try {
-    await setDepositSettings({ methods, validityMinutes: Number(validity) }, gate.admin.actor);
+    await setDepositSettings({ methods, validityMinutes: Number(validity) }, gate.admin.actor, versionField(formData));
   } catch (error) {
+    if (error instanceof StaleEditError) return { ok: false, message: error.message };
     if (error instanceof ZodError)
       return {
         ok: false,

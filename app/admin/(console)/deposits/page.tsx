@@ -13,6 +13,8 @@ import { single, type PageSearchParams } from "../../_lib/search-params";
 import { formatTime, formatUsd } from "../../_lib/format";
 import { DataTable } from "../../_components/data-table";
 import { GatedActionForm } from "../../_components/gated-action-form";
+import { VersionField } from "../../_components/version-field";
+import { NEVER_SAVED } from "@/lib/db/edit-version";
 import { approveDepositAction, rejectDepositAction, saveDepositSettingsAction } from "./actions";
 
 export const metadata = { title: "Deposits · Top-up operations" };
@@ -90,6 +92,7 @@ export default async function DepositsPage({ searchParams }: { searchParams: Pag
       <DepositMethodsForm
         methods={settings.methods.map((method) => `${method.name}\n${method.instructions}`).join("\n\n")}
         validityMinutes={settings.validityMinutes}
+        savedAt={settings.updatedAt ?? NEVER_SAVED}
         updated={
           settings.updatedBy
             ? `Last changed by ${settings.updatedBy} at ${formatTime(settings.updatedAt)}.`
@@ -189,10 +192,13 @@ function DecideForms({ deposit }: { deposit: DepositQueueItem }) {
 function DepositMethodsForm({
   methods,
   validityMinutes,
+  savedAt,
   updated,
 }: {
   methods: string;
   validityMinutes: number;
+  /** The version the form carries (the newer of the two settings'). */
+  savedAt: Date;
   updated: string;
 }) {
   return (
@@ -210,6 +216,7 @@ function DepositMethodsForm({
         label="Payment methods"
         layout="stacked"
       >
+        <VersionField updatedAt={savedAt} />
         <textarea name="methods" aria-label="Methods" defaultValue={methods} rows={8} />
         <label>
           Requests valid for{" "}
