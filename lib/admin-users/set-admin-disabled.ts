@@ -12,8 +12,8 @@ export type SetAdminDisabledResult =
 
 /**
  * Disables an admin (every session of theirs ends at once: each page and action looks the admin up,
- * and one from before is refused once they are enabled again) or enables them again, audited in the same transaction. Nobody disables themselves, and the last
- * active owner stays enabled.
+ * and one from before is refused once they are enabled again) or enables them again, audited in the
+ * same transaction. Nobody disables themselves, and the last active owner stays enabled.
  */
 export async function setAdminDisabled(input: {
   adminId: number;

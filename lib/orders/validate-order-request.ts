@@ -68,12 +68,12 @@ export function validateOrderRequest(
   if (!entry.productActive) throw new ApiError("PRODUCT_DISABLED");
 
   const stockLine = entry.lineKind !== "topup";
-  if (stockLine && request.quantity !== undefined && (request.quantity < 1 || request.quantity > MAX_QUANTITY)) {
-    throw new ApiError("INVALID_BODY", {
-      extra: { details: [{ field: "quantity", message: `must be from 1 to ${MAX_QUANTITY}` }] },
-    });
-  }
-  if (!stockLine) {
+  if (stockLine) {
+    if (request.quantity !== undefined && (request.quantity < 1 || request.quantity > MAX_QUANTITY))
+      throw new ApiError("INVALID_BODY", {
+        extra: { details: [{ field: "quantity", message: `must be from 1 to ${MAX_QUANTITY}` }] },
+      });
+  } else {
     if (request.quantity !== undefined) throw new ApiError("QUANTITY_ONLY_FOR_GAMEKEY_OR_GIFTCARD");
     if (!entry.supplierSku)
       throw new ApiError("INVALID_PRODUCT", { message: "INVALID PRODUCT: this pack cannot be fulfilled" });

@@ -87,6 +87,18 @@ const ledgerEntries = () => getPrisma().ledgerEntry.count({ where: { accountId }
 const orderable = async (key: string, pid: string) =>
   (await api("/products", { key }, service.base)).json.products.find((p: { id: string }) => p.id === pid)?.orderable;
 
+/** A real (h2h) supplier account at the local fake, as an owner adds it on the Suppliers page. */
+function saveFakeH2hAccount(name: string) {
+  return saveSupplierAccount({
+    name,
+    kind: "h2h",
+    settings: { baseUrl: fake.baseUrl, partnerId: fake.partnerId, timeoutMs: 2000 },
+    secret: fake.secret,
+    actor: OWNER,
+    policy: supplierDestinationPolicy({ suppliersAllowPrivate: true }),
+  });
+}
+
 async function finished(key: string, orderId: string) {
   const done = await api(`/orders/${orderId}?wait=20`, { key }, service.base);
   expect(done.status, done.text).toBe(200);
@@ -130,16 +142,7 @@ describe("production: live orders need a real supplier", () => {
   });
 
   it("fulfils it at the real supplier an owner adds, with the trxid the refusal left free", async () => {
-    expect(
-      await saveSupplierAccount({
-        name: "real-h2h",
-        kind: "h2h",
-        settings: { baseUrl: fake.baseUrl, partnerId: fake.partnerId, timeoutMs: 2000 },
-        secret: fake.secret,
-        actor: OWNER,
-        policy: supplierDestinationPolicy({ suppliersAllowPrivate: true }),
-      }),
-    ).toMatchObject({ status: "saved" });
+    expect(await saveFakeH2hAccount("real-h2h")).toMatchObject({ status: "saved" });
     expect(
       await saveSupplierOffer({
         catalogId: "SVCBR60",
@@ -222,16 +225,7 @@ describe("production: live orders need a real supplier", () => {
   });
 
   it("an order with a real supplier that an admin then turns into a sandbox is flagged, never completed by it", async () => {
-    expect(
-      await saveSupplierAccount({
-        name: "turncoat",
-        kind: "h2h",
-        settings: { baseUrl: fake.baseUrl, partnerId: fake.partnerId, timeoutMs: 2000 },
-        secret: fake.secret,
-        actor: OWNER,
-        policy: supplierDestinationPolicy({ suppliersAllowPrivate: true }),
-      }),
-    ).toMatchObject({ status: "saved" });
+    expect(await saveFakeH2hAccount("turncoat")).toMatchObject({ status: "saved" });
     await saveSupplierOffer({
       catalogId: "SVCBR325",
       supplierName: "turncoat",

@@ -63,13 +63,13 @@ async function offerBr60(offers: { supplierId: number; costCents: number }[]) {
   }
 }
 
-async function h2hAccount(fake: FakeH2hSupplier, name: string) {
-  return upsertSupplier(name, "h2h", {
-    baseUrl: fake.baseUrl,
-    partnerId: fake.partnerId,
-    timeoutMs: 300,
-    secretEnv: `SUPPLIER_SECRET_${name.toUpperCase().replace("-", "_")}`,
-  });
+/** An h2h account at `fake`, its secret from the variable named after it (set in beforeAll) unless `secretEnv` says otherwise. */
+async function h2hAccount(
+  fake: FakeH2hSupplier,
+  name: string,
+  secretEnv = `SUPPLIER_SECRET_${name.toUpperCase().replace("-", "_")}`,
+) {
+  return upsertSupplier(name, "h2h", { baseUrl: fake.baseUrl, partnerId: fake.partnerId, timeoutMs: 300, secretEnv });
 }
 
 async function placeAndFinish(userId: string) {
@@ -195,16 +195,7 @@ describe("a supplier account this worker cannot build (its secret's variable is 
   const UNSET = "SUPPLIER_SECRET_NEVER_SET";
   const sentTo = (fake: FakeH2hSupplier, reference: string) =>
     fake.requests.filter((request) => request.body.includes(reference) || request.path.includes(reference));
-
-  async function unbuildableAccount(name: string) {
-    const fake = fakes[0]!;
-    return upsertSupplier(name, "h2h", {
-      baseUrl: fake.baseUrl,
-      partnerId: fake.partnerId,
-      timeoutMs: 300,
-      secretEnv: UNSET,
-    });
-  }
+  const unbuildableAccount = (name: string) => h2hAccount(fakes[0]!, name, UNSET);
 
   it("is passed over like a refusal when the order never reached it: the next supplier delivers", async () => {
     const broken = await unbuildableAccount("h2h-unset-a");
@@ -251,10 +242,7 @@ describe("a supplier account this worker cannot build (its secret's variable is 
       const attempts = async () => (await sqlRow(`SELECT attempts FROM orders WHERE id = $1`, [id])).attempts as number;
       await expect.poll(attempts).toBeGreaterThan(1);
       // A's secret now comes from a variable this worker does not have; then the deadline passes.
-      await sql(`UPDATE suppliers SET settings = settings || $2::jsonb, updated_at = now() WHERE id = $1`, [
-        a,
-        JSON.stringify({ secretEnv: UNSET }),
-      ]);
+      await h2hAccount(fakeA, "fake-a", UNSET);
       await sql(`UPDATE orders SET created_at = now() - interval '1 hour' WHERE id = $1`, [id]);
       await expect
         .poll(async () => (await sqlRow(`SELECT needs_admin FROM orders WHERE id = $1`, [id])).needs_admin)

@@ -44,6 +44,19 @@ function requestsFor(eventId: string) {
   return receiver.received.filter((r) => r.headers["webhook-id"] === eventId);
 }
 
+/** What the worker's notice jobs sent to `chatId` through a local Bot API (owners' notices to `ownerChat`). */
+async function botNoticesTo(chatId: number, ownerChat: number): Promise<string[]> {
+  const fake = await FakeTelegram.start();
+  let notices: NoticeWorker | undefined;
+  try {
+    notices = await startNoticeWorker(fake, ownerChat);
+    await notices.allSent();
+    return notices.textsTo(chatId);
+  } finally {
+    await notices?.stop();
+    await fake.close();
+  }
+}
 describe("retries", () => {
   it("500 three times then 200: four attempts, one webhook-id, spaced 5 s, 5 min, 30 min (±10%)", async () => {
     const account = await createAccount();
@@ -174,19 +187,10 @@ describe("retries", () => {
     expect(row.disabled_reason).toMatch(/^every attempt failed since /);
 
     // The worker tells the holder once, through the Bot API.
-    const fake = await FakeTelegram.start();
-    let notices: NoticeWorker | undefined;
-    try {
-      notices = await startNoticeWorker(fake, 777_000_333);
-      await notices.allSent();
-      const told = notices.textsTo(Number(account.telegramId));
-      expect(told).toHaveLength(1);
-      expect(told[0]).toContain(`Webhook endpoint #${endpoint.endpointId}`);
-      expect(told[0]).toContain("was disabled: every attempt failed since");
-    } finally {
-      await notices?.stop();
-      await fake.close();
-    }
+    const told = await botNoticesTo(Number(account.telegramId), 777_000_333);
+    expect(told).toHaveLength(1);
+    expect(told[0]).toContain(`Webhook endpoint #${endpoint.endpointId}`);
+    expect(told[0]).toContain("was disabled: every attempt failed since");
   }, 90_000);
 
   it("a test endpoint disabled (410 Gone): its holder is told in the bot, as for a live one", async () => {
@@ -198,19 +202,10 @@ describe("retries", () => {
     expect(await deliverWebhook(firstOf(await deliveriesOf(event.id)).id, { policy: DEV_POLICY })).toMatchObject({
       endpointDisabled: true,
     });
-    const fake = await FakeTelegram.start();
-    let notices: NoticeWorker | undefined;
-    try {
-      notices = await startNoticeWorker(fake, 777_000_334);
-      await notices.allSent();
-      const told = notices.textsTo(Number(holder.telegramId));
-      expect(told).toHaveLength(1);
-      expect(told[0]).toContain(`Webhook endpoint #${endpoint.endpointId}`);
-      expect(told[0]).toContain("was disabled: it answered 410 Gone");
-    } finally {
-      await notices?.stop();
-      await fake.close();
-    }
+    const told = await botNoticesTo(Number(holder.telegramId), 777_000_334);
+    expect(told).toHaveLength(1);
+    expect(told[0]).toContain(`Webhook endpoint #${endpoint.endpointId}`);
+    expect(told[0]).toContain("was disabled: it answered 410 Gone");
   }, 90_000);
 
   it("410 Gone disables the endpoint at once; its other deliveries are then given up without a request", async () => {

@@ -8,6 +8,7 @@ import { ZodError } from "zod";
 import { approveDeposit, rejectDeposit } from "@/lib/deposits/decide-deposit";
 import { setDepositSettings, type DepositMethod } from "@/lib/deposits/deposit-settings";
 import { MAX_REJECT_REASON_LENGTH } from "@/lib/deposits/deposit-request";
+import { StaleEditError } from "@/lib/db/edit-version";
 import { formatUsd } from "../../_lib/format";
 import {
   idField,
@@ -17,7 +18,6 @@ import {
   versionField,
   type ActionState,
 } from "../../_lib/action-state";
-import { StaleEditError } from "@/lib/db/edit-version";
 import { requireAdminForAction } from "../../_lib/session";
 
 export async function approveDepositAction(_state: ActionState, formData: FormData): Promise<ActionState> {
